@@ -1,0 +1,80 @@
+"""dyngrad: a define-by-run reverse-mode autodiff engine with PyTorch's autograd API,
+on NumPy arrays.
+
+``import dyngrad as torch`` runs PyTorch-style autograd code: Tensors with
+``requires_grad``/``grad``/``grad_fn``/``backward()``, ``autograd.Function`` subclasses,
+``autograd.grad``, ``no_grad``, gradcheck, and ``nn``/``optim`` to train models.
+"""
+
+from . import _backend
+from ._backend import (
+    bool_ as bool,  # noqa: A004 - PyTorch's name
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    set_default_dtype,
+    uint8,
+)
+from .tensor import Tensor, is_tensor
+from .tensor import cpu as _cpu
+from . import autograd
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .creation import *  # noqa: F403
+from .creation import __all__ as _creation_all
+from .ops import *  # noqa: F403
+from .ops import __all__ as _ops_all
+from . import ops, nn, utils
+
+double = float64
+float = float32  # noqa: A001 - PyTorch's alias (torch.float is float32)
+half = float16
+long = int64
+int = int32  # noqa: A001
+short = int16
+
+__version__ = "0.1.0"
+
+
+def device(spec: object = "cpu") -> object:
+    """``dyngrad.device('cpu')``: the only device. Raises RuntimeError for others."""
+    from .tensor import check_device
+
+    check_device(spec)
+    return _cpu
+
+
+def is_floating_point(input: Tensor) -> object:
+    """True for tensors of a floating dtype."""
+    return input.is_floating_point()
+
+
+def numel(input: Tensor) -> object:
+    """Number of elements."""
+    return input.numel()
+
+
+def result_type(tensor1: object, tensor2: object) -> dtype:
+    """The dtype PyTorch's promotion gives ``tensor1 op tensor2``."""
+    return _backend.from_np_dtype(_backend.result_type(tensor1, tensor2))
+
+
+def promote_types(type1: dtype, type2: dtype) -> dtype:
+    """The smallest dtype both promote to."""
+    import numpy as _np
+
+    return _backend.from_np_dtype(_np.promote_types(_backend.to_np_dtype(type1), _backend.to_np_dtype(type2)))
+
+
+__all__ = [
+    "Tensor", "is_tensor", "autograd", "nn", "utils", "ops", "no_grad", "enable_grad",
+    "set_grad_enabled", "inference_mode", "is_grad_enabled", "dtype", "float16", "float32",
+    "float64", "double", "float", "half", "int8", "int16", "int32", "int64", "long", "int",
+    "short", "uint8", "bool", "get_default_dtype", "set_default_dtype", "device",
+    "is_floating_point", "numel", "result_type", "promote_types",
+] + list(_creation_all) + list(_ops_all)

@@ -1,0 +1,23 @@
+"""dyngrad.autograd: Function, backward/grad, grad modes, gradcheck, graph tools."""
+
+from . import graph
+from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
+from .backprop import backward, grad
+from .engine import set_strict_shapes
+from .function import Function, FunctionCtx, InplaceFunction, once_differentiable
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+
+__all__ = [
+    "Function", "FunctionCtx", "InplaceFunction", "once_differentiable", "backward", "grad",
+    "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
+    "is_inference_mode_enabled", "gradcheck", "gradgradcheck", "GradcheckError",
+    "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "graph", "set_strict_shapes",
+]

@@ -1,0 +1,177 @@
+"""``backward()`` and ``grad()``: argument checks, then the engine."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..tensor import Tensor
+from . import engine
+
+__all__ = ["backward", "grad"]
+
+
+def _as_tuple(x: Any) -> tuple:
+    if x is None:
+        return ()
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _make_grads(outputs: tuple, grads: tuple, is_grad: bool) -> list:
+    if len(grads) != len(outputs):
+        raise RuntimeError(
+            f"grad_tensors/grad_outputs has {len(grads)} elements but there are "
+            f"{len(outputs)} outputs; give one per output (None for scalar outputs)"
+        )
+    res = []
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if out.data.size != 1:
+                raise RuntimeError(
+                    f"grad can be implicitly created only for scalar outputs (output {i} has "
+                    f"shape {list(out.shape)}); pass a gradient of that shape"
+                )
+            res.append(Tensor._make(np.ones(out.data.shape, dtype=out.data.dtype)))
+            continue
+        if not isinstance(g, Tensor):
+            if isinstance(g, (int, float)):
+                g = Tensor._make(np.full(out.data.shape, g, dtype=out.data.dtype))
+            else:
+                raise TypeError(f"gradient {i} must be a Tensor or None, got {type(g).__name__}")
+        if g.data.shape != out.data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {list(g.shape)} and "
+                f"output[{i}] has a shape of {list(out.shape)}."
+            )
+        if g.data.dtype.kind != out.data.dtype.kind:
+            raise RuntimeError(
+                f"For output {i}: grad dtype {g.dtype.name} does not match output dtype "
+                f"{out.dtype.name}"
+            )
+        res.append(g)
+    return res
+
+
+def _roots(outputs: tuple, what: str) -> list:
+    roots = []
+    for i, t in enumerate(outputs):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{what}: element {i} is a {type(t).__name__}, not a Tensor")
+        if not t._requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn "
+                "(was it computed under no_grad(), or from tensors without requires_grad=True?)"
+            )
+        roots.append((t.grad_fn, t._output_nr) if t.grad_fn is not None else (t._accumulator(), 0))
+    return roots
+
+
+def backward(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    grad_variables: Any = None,
+    inputs: Any = None,
+) -> None:
+    """Accumulate into leaves' ``.grad`` the gradient of ``tensors`` (weighted by
+    ``grad_tensors``) with respect to them.
+
+    Args:
+        tensors: Tensor or sequence of Tensors to differentiate.
+        grad_tensors: the vector of the vector-Jacobian product, one per tensor (None
+            allowed for one-element tensors: it means 1).
+        retain_graph: keep saved tensors for another backward; defaults to create_graph.
+        create_graph: record the backward pass so gradients can be differentiated again.
+        inputs: if given, accumulate only into these tensors' ``.grad`` (leaves or not).
+    Raises:
+        RuntimeError: a tensor that does not require grad; implicit gradient of a
+            non-scalar; backward a second time through a freed graph.
+    """
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    outputs = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(outputs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _roots(outputs, "backward")
+    seeds = _make_grads(outputs, grads, False)
+    inp = None
+    if inputs is not None:
+        inp = list(_as_tuple(inputs))
+        if not inp:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        for t in inp:
+            if not t._requires_grad:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+    engine.execute(roots, seeds, retain_graph, create_graph, inp, accumulate=True)
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
+    materialize_grads: bool = False,
+) -> tuple:
+    """Return the gradients of ``outputs`` with respect to ``inputs`` without touching
+    any ``.grad``.
+
+    Args:
+        outputs: Tensor or sequence of Tensors.
+        inputs: Tensor or sequence of Tensors (leaves or not) that require grad.
+        grad_outputs: one vector per output (None means 1 for one-element outputs).
+        retain_graph: defaults to create_graph.
+        create_graph: make the returned gradients differentiable (higher-order derivatives).
+        allow_unused: return None for inputs the outputs do not depend on instead of
+            raising (defaults to materialize_grads).
+        materialize_grads: return zeros instead of None for unused inputs.
+    Returns:
+        tuple of Tensors (or None), one per input, shaped like it.
+    Raises:
+        RuntimeError: an input not used in the graph (unless allow_unused) or that does not
+            require grad.
+    """
+    if is_grads_batched:
+        raise NotImplementedError("autograd.grad(is_grads_batched=True) is not supported; use dyngrad.func.vmap")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True")
+    outs = _as_tuple(outputs)
+    ins = _as_tuple(inputs)
+    if not ins:
+        raise RuntimeError("grad requires non-empty inputs.")
+    for i, t in enumerate(ins):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"grad: inputs[{i}] is a {type(t).__name__}, not a Tensor")
+        if not t._requires_grad:
+            raise RuntimeError(f"One of the differentiated Tensors (inputs[{i}]) does not require grad")
+    grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _roots(outs, "grad")
+    seeds = _make_grads(outs, grads, True)
+    res = engine.execute(roots, seeds, retain_graph, create_graph, list(ins), accumulate=False)
+    assert res is not None
+    final = []
+    for i, (t, g) in enumerate(zip(ins, res)):
+        if g is None:
+            if materialize_grads:
+                g = Tensor._make(np.zeros_like(t.data))
+            elif not allow_unused:
+                raise RuntimeError(
+                    f"One of the differentiated Tensors (inputs[{i}]) appears to not have been "
+                    "used in the graph. Set allow_unused=True if this is the desired behavior."
+                )
+        elif not create_graph and g._requires_grad:
+            g = g.detach()
+        final.append(g)
+    return tuple(final)

@@ -1,0 +1,382 @@
+"""The backward engine: one iterative pass over the graph, no recursion.
+
+Invariants:
+1. Discovery is an explicit-stack walk from the roots; it counts, for every node, the
+   number of incoming edges from nodes that will execute (``dependencies``).
+2. A node runs once, when its dependency count reaches zero, after all the gradients
+   flowing into it were summed in its input buffer. Among ready nodes, the one created
+   last (highest ``sequence_nr``) runs first; AccumulateGrad nodes run as soon as ready.
+3. Each gradient a node returns is validated against the forward input it belongs to:
+   count (trailing Nones dropped), None for non-tensor inputs, shape (a shape the input
+   broadcasts to is summed down with ``sum_to_size``, unless strict), dtype (cast).
+4. Leaf ``.grad`` updates are committed only after the whole pass succeeded, so an
+   exception in any backward leaves every ``.grad`` as it was.
+5. Saved tensors of a node are freed after it ran, unless ``retain_graph``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import threading
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import _backend as B
+from ..tensor import Tensor
+from . import anomaly_mode, grad_mode
+from .function import Function
+from .graph import AccumulateGrad, Node
+
+__all__ = ["execute", "current_pass", "set_strict_shapes"]
+
+_state = grad_mode.state
+_strict = [False]
+
+
+def set_strict_shapes(mode: bool) -> None:
+    """Globally turn silent broadcast reduction of custom Functions' gradients into an
+    error (built-in ops are unaffected). Per Function: ``strict_shapes = True``."""
+    _strict[0] = bool(mode)
+
+
+class _PassState(threading.local):
+    def __init__(self) -> None:
+        self.stack: list = []
+
+
+_passes = _PassState()
+
+
+class GraphTask:
+    """One backward pass (what ``current_pass()`` returns to hooks)."""
+
+    __slots__ = ("exec_nodes", "reach", "leaf_targets")
+
+    def __init__(self) -> None:
+        self.exec_nodes: set | None = None
+        self.reach: set | None = None
+
+    def will_compute(self, t: Tensor) -> bool:
+        node = t.grad_fn if t.grad_fn is not None else (t._accumulator() if t._requires_grad else None)
+        return node is not None and (self.reach is None or node in self.reach)
+
+
+def current_pass() -> GraphTask | None:
+    """The backward pass running in this thread, or None."""
+    return _passes.stack[-1] if _passes.stack else None
+
+
+class _SumToSize(Function):
+    """Reduce a broadcast gradient to its input's shape: ``grad_input = expand(grad)``."""
+
+    _builtin = True
+    _node_name = "SumToSizeBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, shape: tuple) -> Tensor:
+        ctx.shape = g.data.shape
+        return Tensor._make(B.sum_to_size(g.data, shape))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Any:
+        return grad.expand(ctx.shape), None
+
+
+def _fmt_args(node: Any) -> str:
+    names = getattr(node, "_arg_names", ())
+    return f" ({', '.join(names)})" if names else ""
+
+
+def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
+    if not isinstance(res, tuple):
+        res = tuple(res) if isinstance(res, list) else (res,)
+    edges = node.next_functions
+    n = len(edges)
+    if len(res) != n:
+        if len(res) > n and all(r is None for r in res[n:]):
+            res = res[:n]
+        else:
+            fwd = getattr(node, "_forward_cls", None)
+            fname = fwd.__name__ if fwd is not None else node.name()
+            raise RuntimeError(
+                f"{node.name()} returned {len(res)} gradient{'s' if len(res) != 1 else ''} but "
+                f"{fname}.forward took {n} input{'s' if n != 1 else ''}{_fmt_args(node)}; return "
+                "one gradient per input, None for inputs that need no gradient."
+            )
+    out = list(res)
+    meta = node._input_meta
+    for i, g in enumerate(out):
+        if g is None:
+            continue
+        m = meta[i] if i < len(meta) else None
+        if m is None:
+            names = getattr(node, "_arg_names", ())
+            arg = f" (argument '{names[i]}')" if i < len(names) else ""
+            raise RuntimeError(
+                f"{node.name()} returned a gradient different from None at position {i}{arg}, "
+                "but the corresponding forward input was not a Tensor; return None for it."
+            )
+        if edges[i][0] is None:
+            out[i] = None
+            continue
+        if not isinstance(g, Tensor):
+            raise TypeError(
+                f"{node.name()} returned a {type(g).__name__} as gradient {i}; expected a Tensor "
+                "or None"
+            )
+        shape, dt = m
+        gd = g.data
+        if gd.shape != shape:
+            strict = getattr(node, "_strict", None)
+            if strict is None:
+                strict = _strict[0] and not getattr(node._forward_cls, "_builtin", True) if hasattr(node, "_forward_cls") else False
+            if strict or not B.is_broadcastable_to(shape, gd.shape):
+                names = getattr(node, "_arg_names", ())
+                arg = f" (argument '{names[i]}')" if i < len(names) else ""
+                raise RuntimeError(
+                    f"Function {node.name()} returned an invalid gradient at index {i}{arg} - got "
+                    f"{list(gd.shape)} but expected shape compatible with {list(shape)}"
+                    + (" (strict shapes: no broadcast reduction)" if strict else "")
+                )
+            if create_graph:
+                g = _SumToSize.apply(g, shape)
+            else:
+                g = Tensor._make(B.sum_to_size(gd, shape))
+            gd = g.data
+        if gd.dtype != dt:
+            g = g.to(dt) if create_graph else Tensor._make(gd.astype(dt))
+        out[i] = g
+    return tuple(out)
+
+
+def _zeros(meta: Any) -> Tensor:
+    shape, dt = meta
+    return Tensor._make(np.zeros(shape, dtype=dt))
+
+
+def _add(a: Tensor, b: Tensor, create_graph: bool) -> Tensor:
+    if create_graph or a._requires_grad or b._requires_grad:
+        return a + b
+    return Tensor._make(a.data + b.data)
+
+
+def execute(
+    roots: Sequence[tuple[Node, int]],
+    grads: Sequence[Tensor],
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: Sequence[Tensor] | None = None,
+    accumulate: bool = True,
+) -> list[Tensor | None] | None:
+    """Run backward from ``roots`` (``(node, output_nr)``) seeded with ``grads``.
+
+    With ``accumulate=True`` (``backward()``), gradients are accumulated into leaves'
+    ``.grad`` (only those in ``inputs`` when given). With ``accumulate=False``
+    (``autograd.grad``), nothing is accumulated and the gradients reaching ``inputs`` are
+    returned in order (None where none arrived).
+    """
+    task = GraphTask()
+    # ---- targets (autograd.grad, or backward(inputs=...))
+    capture_leaf: dict[Node, int] = {}
+    capture_nonleaf: dict[tuple[Node, int], int] = {}
+    if inputs is not None:
+        for k, t in enumerate(inputs):
+            if t.grad_fn is not None:
+                capture_nonleaf[(t.grad_fn, t._output_nr)] = k
+            else:
+                capture_leaf[t._accumulator()] = k
+    # ---- discovery: every reachable node once, iteratively
+    parents: dict[Node, list[Node]] | None = {} if inputs is not None else None
+    deps: dict[Node, int] = {}
+    stack = []
+    seen = set()
+    for node, _ in roots:
+        if node not in seen:
+            seen.add(node)
+            stack.append(node)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            if parents is not None:
+                parents.setdefault(nxt, []).append(node)
+            else:
+                deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    exec_nodes = None
+    reach = None
+    if parents is not None:
+        # nodes that lead to a target; a node executes when one of its children does
+        targets = set(capture_leaf) | {n for n, _ in capture_nonleaf}
+        reach = set()
+        stack = [t for t in targets if t in seen]
+        while stack:
+            n = stack.pop()
+            if n in reach:
+                continue
+            reach.add(n)
+            stack.extend(parents.get(n, ()))
+        exec_nodes = {
+            n for n in reach if any(c is not None and c in reach for c, _ in n.next_functions)
+        }
+        if accumulate:
+            exec_nodes |= set(capture_leaf)
+        for n in exec_nodes:
+            for c, _ in n.next_functions:
+                if c is not None and c in reach:
+                    deps[c] = deps.get(c, 0) + 1
+        task.exec_nodes = exec_nodes
+        task.reach = reach
+    # ---- seed buffers
+    buffers: dict[Node, list] = {}
+    for (node, nr), g in zip(roots, grads):
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * node._num_outputs()
+        buf[nr] = g if buf[nr] is None else _add(buf[nr], g, create_graph)
+    heap: list = []
+    counter = 0
+    for node in buffers:
+        if deps.get(node, 0) == 0:
+            heap.append((-node._seq, counter, node))
+            counter += 1
+    heapq.heapify(heap)
+    captured: list = [None] * (len(inputs) if inputs is not None else 0)
+    pending: list = []  # (tensor, grad) committed at the end
+    prev_enabled = _state.enabled
+    _state.enabled = create_graph
+    _passes.stack.append(task)
+    try:
+        while heap:
+            _, _, node = heapq.heappop(heap)
+            buf = buffers.pop(node, None)
+            if buf is None:
+                buf = [None] * node._num_outputs()
+            if type(node) is AccumulateGrad:
+                g = buf[0]
+                if g is None:
+                    continue
+                var = node.variable
+                if var._hooks:
+                    for h in tuple(var._hooks.values()):
+                        r = h(g)
+                        if r is not None:
+                            g = r
+                if node._pre_hooks:
+                    for h in tuple(node._pre_hooks.values()):
+                        r = h((g,))
+                        if r is not None:
+                            g = r[0]
+                k = capture_leaf.get(node)
+                if k is not None and not accumulate:
+                    captured[k] = g
+                elif accumulate and (inputs is None or k is not None):
+                    pending.append((var, g))
+                continue
+            # tensor hooks and retain_grad on this node's outputs
+            if node._tensor_pre_hooks:
+                for nr, hooks in node._tensor_pre_hooks.items():
+                    g = buf[nr]
+                    if g is None:
+                        continue
+                    for h in tuple(hooks.values()):
+                        r = h(g)
+                        if r is not None:
+                            g = r
+                    buf[nr] = g
+            if node._retain_hooks:
+                for nr, ref in node._retain_hooks.items():
+                    t = ref()
+                    if t is not None and buf[nr] is not None:
+                        pending.append((t, buf[nr]))
+            if node._pre_hooks:
+                for h in tuple(node._pre_hooks.values()):
+                    r = h(tuple(buf))
+                    if r is not None:
+                        buf = list(r)
+            if capture_nonleaf:
+                for nr in range(len(buf)):
+                    k = capture_nonleaf.get((node, nr))
+                    if k is not None:
+                        if accumulate:
+                            if buf[nr] is not None:
+                                pending.append((inputs[k], buf[nr]))  # type: ignore[index]
+                        else:
+                            captured[k] = buf[nr]
+            if exec_nodes is not None and node not in exec_nodes:
+                continue
+            if node._materialize_grads:
+                ometa = node._output_meta
+                for i, g in enumerate(buf):
+                    if g is None and i < len(ometa) and ometa[i] is not None:
+                        buf[i] = _zeros(ometa[i])
+            try:
+                res = node.apply(*buf)
+                res = _validate(node, res, create_graph)
+            except Exception as exc:
+                _annotate(node, exc)
+                raise
+            if node._post_hooks:
+                for h in tuple(node._post_hooks.values()):
+                    r = h(res, tuple(buf))
+                    if r is not None:
+                        res = tuple(r)
+            _check_anomaly(node, res)
+            if not retain_graph:
+                node._release()
+            for (child, nr), g in zip(node.next_functions, res):
+                if child is None or (reach is not None and child not in reach):
+                    continue
+                if g is not None:
+                    cbuf = buffers.get(child)
+                    if cbuf is None:
+                        cbuf = buffers[child] = [None] * child._num_outputs()
+                    cbuf[nr] = g if cbuf[nr] is None else _add(cbuf[nr], g, create_graph)
+                d = deps[child] - 1
+                deps[child] = d
+                if d == 0:
+                    heapq.heappush(heap, (-child._seq, counter, child))
+                    counter += 1
+    finally:
+        _passes.stack.pop()
+        _state.enabled = prev_enabled
+    # ---- commit (only now: an exception above leaves every .grad untouched)
+    for var, g in pending:
+        _accumulate(var, g, create_graph)
+    if not accumulate:
+        return captured
+    return None
+
+
+def _accumulate(var: Tensor, g: Tensor, create_graph: bool) -> None:
+    old = var._grad
+    if old is None:
+        var._grad = g if create_graph else Tensor._make(np.array(g.data, copy=True))
+    elif create_graph or old._requires_grad:
+        with grad_mode.set_grad_enabled(create_graph):
+            var._grad = old + g
+    else:
+        np.add(old.data, g.data, out=old.data, casting="unsafe")
+        old._vc[0] += 1
+    if var._post_acc_hooks:
+        for h in tuple(var._post_acc_hooks.values()):
+            h(var)
+
+
+def _annotate(node: Node, exc: Exception) -> None:
+    """Add the node's name and creation site to an exception raised in its backward."""
+    site = node._site
+    note = f"raised in the backward of {node.name()}"
+    if site:
+        note += f", created at {site}"
+    if hasattr(exc, "add_note"):
+        exc.add_note(note)
+
+
+def _check_anomaly(node: Node, res: tuple) -> None:
+    if anomaly_mode.state.enabled and anomaly_mode.state.check_nan:
+        anomaly_mode.check_node_output(node, res)

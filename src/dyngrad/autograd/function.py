@@ -1,0 +1,438 @@
+"""``autograd.Function``: the one mechanism every operation goes through.
+
+A Function subclass defines static ``forward(ctx, *args)`` and ``backward(ctx,
+*grad_outputs)`` (or ``forward(*args)`` plus ``setup_context(ctx, inputs, output)``) and is
+called through ``apply``. Defining the class registers it: ``__init_subclass__`` creates
+its backward node class, named ``<Name>Backward``, whose instances are both the ``ctx``
+passed to forward/backward and the ``grad_fn`` of the outputs.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import warnings
+from typing import Any, Callable
+
+from ..tensor import Tensor
+from . import grad_mode
+from .graph import Node, SavedTensor, _seq
+
+__all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction"]
+
+_state = grad_mode.state
+
+
+class FunctionCtx:
+    """What ``forward`` can tell ``backward`` (``ctx``). Also any attribute you set."""
+
+    _to_save: tuple = ()
+    _dirty: tuple = ()
+    _non_diff: tuple = ()
+    needs_input_grad: tuple = ()
+
+    def save_for_backward(self, *tensors: Tensor | None) -> None:
+        """Save tensors (or None) for backward; read them back with ``saved_tensors``.
+
+        Saved tensors are version-checked: modifying one in place before backward raises.
+        Raises:
+            TypeError: for anything that is not a Tensor or None.
+        """
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError(
+                    f"save_for_backward can only save Tensors or None, but argument {i} is of "
+                    f"type {type(t).__name__}; store other values as ctx attributes"
+                )
+        self._to_save = tensors
+
+    def save_for_forward(self, *tensors: Tensor | None) -> None:
+        """Save tensors for a forward-mode rule (``jvp``)."""
+        self._fwd_saved = tensors
+
+    def mark_dirty(self, *tensors: Tensor) -> None:
+        """Declare the inputs that forward modified in place; forward must return them."""
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors: Tensor) -> None:
+        """Declare outputs that are not differentiable (indices, masks): they do not require
+        grad, and their gradient in backward is always zeros."""
+        self._non_diff = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """With False, backward receives None (not zeros) for outputs that got no gradient."""
+        self._materialize_grads = bool(value)
+
+    @property
+    def saved_tensors(self) -> tuple:
+        """The tensors given to ``save_for_backward``, in order.
+
+        Raises:
+            RuntimeError: after the graph was freed by a backward without retain_graph, or
+                when a saved tensor was modified in place since it was saved.
+        """
+        saved = self._saved
+        if saved is None:
+            raise RuntimeError(
+                f"Trying to backward through the graph a second time (or directly access saved "
+                f"tensors of {self.name()} after they have already been freed). Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved tensors after calling "
+                "backward."
+            )
+        return tuple(None if s is None else s.unpack(self) for s in saved)  # type: ignore[attr-defined]
+
+    saved_variables = saved_tensors
+
+
+class BackwardCFunction(FunctionCtx, Node):
+    """Base of the generated ``<Name>Backward`` node classes (ctx and grad_fn in one)."""
+
+    _forward_cls: type[Function]
+
+    def apply(self, *grad_outputs: Any) -> Any:
+        return self._forward_cls._backward_impl(self, *grad_outputs)
+
+    @property
+    def _arg_names(self) -> tuple:
+        return self._forward_cls._arg_names
+
+
+def _forward_called_directly(cls: type, impl: Callable) -> Callable:
+    @functools.wraps(impl)
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        if not args or not isinstance(args[0], FunctionCtx):
+            raise RuntimeError(
+                f"{cls.__name__}.forward was called directly, which records no graph (backward "
+                f"would never run). Call {cls.__name__}.apply(...) instead."
+            )
+        return impl(*args, **kwargs)
+
+    return staticmethod(forward)
+
+
+class Function:
+    """Base class of differentiable operations (PyTorch's ``torch.autograd.Function``).
+
+    Subclass it with static ``forward(ctx, *args, **kwargs)`` and ``backward(ctx,
+    *grad_outputs)``; call it as ``MyFn.apply(*args)``. ``backward`` gets one gradient per
+    output (Tensors) and returns one per forward input (a Tensor of the input's shape, or
+    one that broadcasts to it, or None). It runs under ``no_grad`` unless the caller asked
+    for ``create_graph=True``, so a backward written with dyngrad ops is differentiable.
+
+    Class attributes:
+        strict_shapes (bool): if True, a gradient whose shape differs from its input's is an
+            error instead of being summed down (see :func:`set_strict_shapes`).
+    Example:
+        >>> class Square(Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x * x
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         (x,) = ctx.saved_tensors
+        ...         return 2 * x * g
+    """
+
+    _backward_cls: type[BackwardCFunction]
+    _arg_names: tuple = ()
+    _sig: inspect.Signature | None = None
+    _has_setup_context = False
+    _builtin = False
+    strict_shapes: bool | None = None
+    _node_name: str | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        d = cls.__dict__
+        if "vjp" in d and "backward" not in d:
+            cls.backward = d["vjp"]  # type: ignore[assignment]
+        cls._has_setup_context = cls.setup_context is not Function.setup_context
+        fwd = d.get("forward")
+        if fwd is not None:
+            impl = fwd.__func__ if isinstance(fwd, staticmethod) else fwd
+            cls._forward_impl = staticmethod(impl)  # type: ignore[attr-defined]
+            try:
+                sig = inspect.signature(impl)
+            except (TypeError, ValueError):  # pragma: no cover
+                sig = None
+            params = list(sig.parameters.values()) if sig else []
+            if not cls._has_setup_context and params:
+                params = params[1:]  # drop ctx
+                cls.forward = _forward_called_directly(cls, impl)  # type: ignore[assignment]
+            cls._arg_names = tuple(
+                p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            ) or tuple(p.name for p in params)
+            cls._sig = sig
+        bwd = d.get("backward")
+        if bwd is not None:
+            cls._backward_impl = staticmethod(  # type: ignore[attr-defined]
+                bwd.__func__ if isinstance(bwd, staticmethod) else bwd
+            )
+        name = cls._node_name or f"{cls.__name__}Backward"
+        cls._backward_cls = type(name, (BackwardCFunction,), {"_forward_cls": cls, "_name": name})
+        if cls.strict_shapes is not None:
+            cls._backward_cls._strict = cls.strict_shapes  # type: ignore[attr-defined]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(
+            f"{type(self).__name__} is an autograd.Function: do not instantiate and call it; "
+            f"call {type(self).__name__}.apply(...) instead."
+        )
+
+    @staticmethod
+    def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
+        """Compute the outputs from the inputs (runs under ``no_grad``)."""
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple, output: Any) -> Any:
+        """Optional: with a ctx-less ``forward(*args)``, save what backward needs here."""
+        raise NotImplementedError
+
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        """Return one gradient per forward input (None where there is none)."""
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
+
+    @staticmethod
+    def _forward_impl(*args: Any) -> Any:  # replaced per subclass
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def _backward_impl(ctx: Any, *grads: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
+
+    @classmethod
+    def vjp(cls, ctx: Any, *grad_outputs: Any) -> Any:
+        """Alias of ``backward`` (the vector-Jacobian product)."""
+        return cls._backward_impl(ctx, *grad_outputs)
+
+    @classmethod
+    def _bind(cls, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        sig = cls._sig
+        if sig is None:
+            return args, kwargs
+        try:
+            bound = sig.bind(None, *args, **kwargs) if not cls._has_setup_context else sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{cls.__name__}.apply: {e}") from None
+        bound.apply_defaults()
+        pos = bound.args if cls._has_setup_context else bound.args[1:]
+        return tuple(pos), dict(bound.kwargs)
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run ``forward`` on ``args`` and, when grad mode is on and some Tensor argument
+        requires grad, record a ``<Name>Backward`` node as the outputs' ``grad_fn``.
+
+        Keyword arguments are bound to ``forward``'s signature.
+        Raises:
+            TypeError: a Tensor that requires grad nested inside a list/tuple argument (it
+                would silently get no gradient); pass tensors as separate arguments.
+            RuntimeError: in-place change of a leaf that requires grad (``mark_dirty``).
+        """
+        kw = {}
+        if kwargs:
+            args, kw = cls._bind(args, kwargs)
+        bcls = cls._backward_cls
+        ctx = bcls.__new__(bcls)
+        enabled = _state.enabled
+        requires = False
+        if enabled:
+            for a in args:
+                if isinstance(a, Tensor):
+                    if a._requires_grad:
+                        requires = True
+                elif type(a) in (list, tuple) and not cls._builtin:
+                    _check_nested(cls, a)
+        if requires:
+            ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+            ctx._seq = next(_seq)
+        else:
+            ctx.needs_input_grad = (False,) * len(args)
+        _state.enabled = False
+        try:
+            if cls._has_setup_context:
+                out = cls._forward_impl(*args, **kw)
+                cls.setup_context(ctx, args, out)
+            else:
+                out = cls._forward_impl(ctx, *args, **kw)
+        finally:
+            _state.enabled = enabled
+        is_tuple = type(out) is tuple
+        outs = out if is_tuple else (out,)
+        dirty = ctx._dirty
+        if not requires:
+            if dirty:
+                return out
+            if any(o is a for o in outs for a in args if isinstance(o, Tensor)):
+                outs = tuple(o.detach() if any(o is a for a in args) else o for o in outs)
+                return outs if is_tuple else outs[0]
+            return out
+        return _record(cls, ctx, args, outs, is_tuple, dirty)
+
+
+def _check_nested(cls: type, seq: Any) -> None:
+    stack = [seq]
+    while stack:
+        s = stack.pop()
+        for item in s:
+            if isinstance(item, Tensor) and item._requires_grad:
+                raise TypeError(
+                    f"{cls.__name__}.apply got a Tensor that requires grad inside a "
+                    f"{type(s).__name__}; autograd does not track tensors nested in containers, so "
+                    "it would silently get no gradient. Pass each tensor as its own argument."
+                )
+            if type(item) in (list, tuple):
+                stack.append(item)
+
+
+def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty: tuple) -> Any:
+    """Connect the outputs of ``forward`` to the node ``ctx``."""
+    edges = []
+    meta = []
+    for a in args:
+        if isinstance(a, Tensor):
+            if a._requires_grad:
+                fn = a.grad_fn
+                edges.append((fn, a._output_nr) if fn is not None else (a._accumulator(), 0))
+            else:
+                edges.append((None, 0))
+            meta.append((a.data.shape, a.data.dtype))
+        else:
+            edges.append((None, 0))
+            meta.append(None)
+    ctx.next_functions = tuple(edges)
+    ctx._input_meta = tuple(meta)
+    non_diff = ctx._non_diff
+    new_outs = []
+    ometa = []
+    for i, o in enumerate(outs):
+        if not isinstance(o, Tensor):
+            new_outs.append(o)
+            ometa.append(None)
+            continue
+        if dirty and any(o is d for d in dirty):
+            if o._requires_grad and o.grad_fn is None:
+                raise RuntimeError(
+                    f"{cls.__name__}: a leaf Variable that requires grad is being used in an "
+                    "in-place operation (mark_dirty). Clone it first, or do this under no_grad()."
+                )
+        elif any(o is a for a in args):
+            o = o.detach()  # an input returned as is: a new alias with its own history
+        elif o.grad_fn is not None:
+            o = o.detach()
+        if non_diff and any(o is n for n in non_diff):
+            new_outs.append(o)
+            ometa.append((o.data.shape, o.data.dtype))
+            continue
+        if o.data.dtype.kind != "f":
+            raise RuntimeError(
+                f"{cls.__name__}.forward returned a {o.dtype.name} tensor as output {i}; only "
+                "floating point outputs can require grad. Mark it with "
+                "ctx.mark_non_differentiable()."
+            )
+        o.grad_fn = ctx
+        o._output_nr = i
+        o._requires_grad = True
+        o._base = None
+        new_outs.append(o)
+        ometa.append((o.data.shape, o.data.dtype))
+    ctx._output_meta = tuple(ometa)
+    to_save = ctx._to_save
+    if to_save:
+        saved = []
+        for t in to_save:
+            if t is None:
+                saved.append(None)
+                continue
+            nr = -1
+            for j, o in enumerate(new_outs):
+                if o is t:
+                    nr = j
+                    break
+            saved.append(SavedTensor(t, nr >= 0, nr))
+        ctx._saved = tuple(saved)
+        ctx._to_save = ()
+    if not cls._builtin:
+        for k, v in ctx.__dict__.items():
+            if isinstance(v, Tensor) and k != "_metadata":
+                warnings.warn(
+                    f"{cls.__name__}.forward stored a Tensor as ctx.{k}. Tensors kept as ctx "
+                    "attributes are not version-checked, break double backward and keep memory "
+                    "alive (a reference cycle when it is an output); use "
+                    "ctx.save_for_backward() instead.",
+                    stacklevel=3,
+                )
+    return tuple(new_outs) if is_tuple else new_outs[0]
+
+
+class InplaceFunction(Function):
+    """Base for Functions that may work in place (PyTorch's name; ``inplace`` flag)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        self.inplace = inplace
+
+
+class _DelayedErrorBackward(Node):
+    _name = "DelayedError"
+
+    def __init__(self, msg: str, edges: tuple) -> None:
+        super().__init__()
+        self.msg = msg
+        self.next_functions = edges
+
+    def apply(self, *grads: Any) -> Any:
+        raise RuntimeError(self.msg)
+
+
+def once_differentiable(fn: Callable) -> Callable:
+    """Decorate ``backward`` that cannot itself be differentiated (it uses NumPy directly,
+    say). It then always runs under ``no_grad``; differentiating its result (double
+    backward) raises RuntimeError instead of silently returning wrong zeros."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx: Any, *grads: Any) -> Any:
+        enabled = _state.enabled
+        _state.enabled = False
+        try:
+            result = fn(ctx, *grads)
+        finally:
+            _state.enabled = enabled
+        if not enabled or not any(isinstance(g, Tensor) and g._requires_grad for g in grads):
+            return result
+        edges = tuple(
+            (g.grad_fn, g._output_nr) if g.grad_fn is not None else (g._accumulator(), 0)
+            for g in grads
+            if isinstance(g, Tensor) and g._requires_grad
+        )
+        node = _DelayedErrorBackward(
+            f"trying to differentiate twice a function that was marked with "
+            f"@once_differentiable ({getattr(ctx, 'name', lambda: '?')()})",
+            edges,
+        )
+        single = not isinstance(result, tuple)
+        res = (result,) if single else result
+        out = []
+        for r in res:
+            if isinstance(r, Tensor):
+                r = r.detach()
+                r.grad_fn = node
+                r._requires_grad = True
+            out.append(r)
+        return out[0] if single else tuple(out)
+
+    wrapper._once_differentiable = True  # type: ignore[attr-defined]
+    return wrapper

@@ -1,0 +1,149 @@
+"""Grad modes: whether operations record a graph. Thread-local, as in PyTorch.
+
+Each mode is a context manager and a decorator::
+
+    with dyngrad.no_grad():
+        y = x * 2          # y.requires_grad is False
+
+    @dyngrad.no_grad()
+    def evaluate(model, x): ...
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from typing import Any, Callable, TypeVar
+
+__all__ = [
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "inference_mode",
+    "is_grad_enabled",
+    "is_inference_mode_enabled",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.enabled = True
+        self.inference = False
+
+
+state = _State()
+
+
+def is_grad_enabled() -> bool:
+    """True when operations on tensors that require grad record a graph (this thread)."""
+    return state.enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    """True inside ``inference_mode()`` (this thread)."""
+    return state.inference
+
+
+class _DecoratorContextManager:
+    """Base: subclasses define ``__enter__``/``__exit__``; instances also decorate."""
+
+    def __call__(self, func: F) -> F:
+        if not callable(func):
+            raise TypeError(f"{type(self).__name__} decorates callables, got {func!r}")
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self.clone():
+                return func(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    def clone(self) -> _DecoratorContextManager:
+        return type(self)()
+
+
+class no_grad(_DecoratorContextManager):  # noqa: N801
+    """Disable graph recording in this thread; results do not require grad."""
+
+    def __enter__(self) -> None:
+        self.prev = state.enabled
+        state.enabled = False
+
+    def __exit__(self, *exc: Any) -> None:
+        state.enabled = self.prev
+
+
+class enable_grad(_DecoratorContextManager):  # noqa: N801
+    """Enable graph recording in this thread (inside a ``no_grad`` block, say)."""
+
+    def __enter__(self) -> None:
+        self.prev = state.enabled
+        state.enabled = True
+
+    def __exit__(self, *exc: Any) -> None:
+        state.enabled = self.prev
+
+
+class set_grad_enabled(_DecoratorContextManager):  # noqa: N801
+    """Set grad mode to ``mode``. Takes effect at once (as a function call) and is undone
+    when used as a context manager and the block exits.
+
+    Args:
+        mode (bool): True to record graphs, False not to.
+    Raises:
+        TypeError: when ``mode`` is not a bool.
+    """
+
+    def __init__(self, mode: bool) -> None:
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled expects a bool, got {type(mode).__name__}")
+        self.prev = state.enabled
+        self.mode = mode
+        state.enabled = mode
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: Any) -> None:
+        state.enabled = self.prev
+
+    def clone(self) -> set_grad_enabled:
+        return _Deferred(self.mode)  # type: ignore[return-value]
+
+
+class _Deferred(_DecoratorContextManager):
+    def __init__(self, mode: bool) -> None:
+        self.mode = mode
+
+    def __enter__(self) -> None:
+        self.prev = state.enabled
+        state.enabled = self.mode
+
+    def __exit__(self, *exc: Any) -> None:
+        state.enabled = self.prev
+
+
+class inference_mode(_DecoratorContextManager):  # noqa: N801
+    """Like ``no_grad`` (dyngrad has no separate inference tensors; the mode only disables
+    recording and is reported by ``is_inference_mode_enabled``).
+
+    Args:
+        mode (bool): True (default) to enter inference mode, False to do nothing.
+    """
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = mode
+
+    def __enter__(self) -> None:
+        self.prev = (state.enabled, state.inference)
+        if self.mode:
+            state.enabled = False
+            state.inference = True
+
+    def __exit__(self, *exc: Any) -> None:
+        state.enabled, state.inference = self.prev
+
+    def clone(self) -> inference_mode:
+        return inference_mode(self.mode)

@@ -1,0 +1,329 @@
+"""Graph objects: nodes, edges, saved tensors and hooks.
+
+A *node* (``grad_fn``) is one recorded operation. It knows its ``next_functions``, the edges
+``(node, input_nr)`` toward the producers of its inputs (``(None, 0)`` for inputs that need
+no gradient), the tensors it saved for backward, and its hooks. Leaves that require grad are
+reached through an :class:`AccumulateGrad` node that owns the leaf. Nodes hold no reference
+to their outputs, so a graph is freed by reference counting alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import weakref
+from typing import Any, Callable, NamedTuple
+
+__all__ = [
+    "Node",
+    "AccumulateGrad",
+    "GradientEdge",
+    "get_gradient_edge",
+    "RemovableHandle",
+    "SavedTensor",
+    "saved_tensors_hooks",
+    "disable_saved_tensors_hooks",
+    "register_multi_grad_hook",
+]
+
+_seq = itertools.count()
+_LEAF_SEQ = 1 << 62  # AccumulateGrad runs as soon as it is ready, as in PyTorch
+
+
+def next_sequence_nr() -> int:
+    return next(_seq)
+
+
+class RemovableHandle:
+    """Returned by every ``register_*hook``; ``remove()`` unregisters the hook (idempotent).
+    Also a context manager that removes the hook on exit."""
+
+    _ids = itertools.count()
+    __slots__ = ("_store", "id")
+
+    def __init__(self, store: dict) -> None:
+        self._store = weakref.ref(store)
+        self.id = next(RemovableHandle._ids)
+
+    def remove(self) -> None:
+        store = self._store()
+        if store is not None:
+            store.pop(self.id, None)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.remove()
+
+
+class _HookDict(dict):
+    """A dict of hooks keyed by handle id (weak-referenceable, insertion ordered)."""
+
+    __slots__ = ("__weakref__",)
+
+    def add(self, fn: Callable) -> RemovableHandle:
+        if not callable(fn):
+            raise TypeError(f"a hook must be callable, got {type(fn).__name__}")
+        h = RemovableHandle(self)
+        self[h.id] = fn
+        return h
+
+
+class GradientEdge(NamedTuple):
+    """An edge of the graph: the gradient flowing into output ``output_nr`` of ``node``."""
+
+    node: Any
+    output_nr: int
+
+
+def get_gradient_edge(tensor: Any) -> GradientEdge:
+    """The edge through which ``tensor``'s gradient flows: ``(grad_fn, output_nr)`` for a
+    non-leaf, ``(AccumulateGrad, 0)`` for a leaf that requires grad.
+
+    Raises:
+        RuntimeError: when ``tensor`` does not require grad.
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError("get_gradient_edge: the tensor does not require grad, it has no edge")
+    if tensor.grad_fn is not None:
+        return GradientEdge(tensor.grad_fn, tensor._output_nr)
+    return GradientEdge(tensor._accumulator(), 0)
+
+
+class Node:
+    """Base of every backward node (``grad_fn``).
+
+    Attributes:
+        next_functions: tuple of ``(node or None, input_nr)``, one per forward input.
+        metadata: a free dict for the user (as PyTorch's ``grad_fn.metadata``).
+    """
+
+    _name = "Node"
+    _materialize_grads = True
+    # Defaults live on the class so creating a node sets only what differs.
+    next_functions: tuple = ()
+    _saved: tuple | None = ()
+    _freed = False
+    _pre_hooks: _HookDict | None = None
+    _post_hooks: _HookDict | None = None
+    _tensor_pre_hooks: dict | None = None
+    _retain_hooks: dict | None = None
+    _input_meta: tuple = ()
+    _output_meta: tuple = ()
+    _site: str | None = None
+    _seq = 0
+
+    def __init__(self) -> None:
+        self._seq = next(_seq)
+
+    # ----------------------------------------------------------------- inspection
+    def name(self) -> str:
+        """The node's class name, e.g. ``'MulBackward0'``."""
+        return type(self)._name
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {id(self):#x}>"
+
+    @property
+    def metadata(self) -> dict:
+        d = self.__dict__.get("_metadata")
+        if d is None:
+            d = self.__dict__["_metadata"] = {}
+        return d
+
+    def _num_outputs(self) -> int:
+        return len(self._output_meta) or 1
+
+    # ----------------------------------------------------------------- hooks
+    def register_hook(self, fn: Callable) -> RemovableHandle:
+        """Post hook ``fn(grad_inputs, grad_outputs) -> tuple | None`` run after this node's
+        backward; a returned tuple replaces ``grad_inputs``."""
+        if self._post_hooks is None:
+            self._post_hooks = _HookDict()
+        return self._post_hooks.add(fn)
+
+    def register_prehook(self, fn: Callable) -> RemovableHandle:
+        """Pre hook ``fn(grad_outputs) -> tuple | None`` run before this node's backward; a
+        returned tuple replaces ``grad_outputs``."""
+        if self._pre_hooks is None:
+            self._pre_hooks = _HookDict()
+        return self._pre_hooks.add(fn)
+
+    def _register_tensor_hook(self, output_nr: int, fn: Callable) -> RemovableHandle:
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        return self._tensor_pre_hooks.setdefault(output_nr, _HookDict()).add(fn)
+
+    def _register_retain_grad(self, output_nr: int, tensor: Any) -> None:
+        if self._retain_hooks is None:
+            self._retain_hooks = {}
+        self._retain_hooks[output_nr] = weakref.ref(tensor)
+
+    # ----------------------------------------------------------------- saved values
+    def _release(self) -> None:
+        """Free saved tensors (called by the engine after backward unless retain_graph)."""
+        if self._saved:
+            self._saved = None
+            self._freed = True
+
+    def apply(self, *grad_outputs: Any) -> tuple:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __call__(self, *grad_outputs: Any) -> Any:
+        return self.apply(*grad_outputs)
+
+
+class AccumulateGrad(Node):
+    """The node that owns a leaf tensor that requires grad; the engine accumulates the
+    gradient reaching it into ``variable.grad``."""
+
+    _name = "AccumulateGrad"
+
+    def __init__(self, variable: Any) -> None:
+        self._seq = _LEAF_SEQ
+        self._output_meta = ((variable.data.shape, variable.data.dtype),)
+        self.variable = variable
+
+    def apply(self, *grad_outputs: Any) -> tuple:
+        return ()
+
+
+class SavedTensor:
+    """A tensor saved for backward, stamped with its version.
+
+    Inputs are kept as the tensor itself; outputs are kept as a shallow copy without
+    history (so the node does not refer to itself) and re-attached to the node on unpack.
+    Unpacking checks the version counter and raises if the tensor was modified in place.
+    """
+
+    __slots__ = ("tensor", "version", "is_output", "output_nr", "packed", "unpack_hook")
+
+    def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
+        self.is_output = is_output
+        self.output_nr = output_nr
+        hooks = _hooks_state.stack
+        if hooks and not _hooks_state.disabled_reason:
+            pack, unpack = hooks[-1]
+            self.packed = pack(tensor)
+            self.unpack_hook = unpack
+            self.tensor = None
+            self.version = -1
+            return
+        if _hooks_state.disabled_reason and hooks:
+            raise RuntimeError(_hooks_state.disabled_reason)
+        self.packed = None
+        self.unpack_hook = None
+        self.version = tensor._vc[0]
+        self.tensor = tensor._shallow() if is_output else tensor
+
+    def unpack(self, node: Node) -> Any:
+        if self.unpack_hook is not None:
+            t = self.unpack_hook(self.packed)
+            return t
+        t = self.tensor
+        if t._vc[0] != self.version:
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [{t.dtype.name} tensor of shape {list(t.shape)}], which is "
+                f"{'output ' + str(self.output_nr) + ' of ' if self.is_output else 'saved by '}"
+                f"{node.name()}, is at version {t._vc[0]}; expected version {self.version} "
+                "instead. Hint: clone() the tensor before modifying it in place, or enable "
+                "anomaly detection (dyngrad.autograd.set_detect_anomaly(True)) to find the "
+                "operation that created it."
+            )
+        if self.is_output:
+            return t._attach(node, self.output_nr)
+        return t
+
+
+class _HooksState(threading.local):
+    def __init__(self) -> None:
+        self.stack: list = []
+        self.disabled_reason: str | None = None
+
+
+_hooks_state = _HooksState()
+
+
+class saved_tensors_hooks:  # noqa: N801
+    """Context manager: tensors saved for backward inside the block are passed through
+    ``pack_hook(tensor) -> Any`` at save time and ``unpack_hook(packed) -> Tensor`` when
+    backward needs them (to offload, compress or log them). No version check is made on
+    tensors saved through hooks, as in PyTorch.
+    """
+
+    def __init__(self, pack_hook: Callable, unpack_hook: Callable) -> None:
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self) -> saved_tensors_hooks:
+        if _hooks_state.disabled_reason:
+            raise RuntimeError(_hooks_state.disabled_reason)
+        _hooks_state.stack.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _hooks_state.stack.pop()
+
+
+class disable_saved_tensors_hooks:  # noqa: N801
+    """Context manager: inside it, using ``saved_tensors_hooks`` raises RuntimeError with
+    ``error_message``."""
+
+    def __init__(self, error_message: str) -> None:
+        self.error_message = error_message
+
+    def __enter__(self) -> None:
+        self.prev = _hooks_state.disabled_reason
+        _hooks_state.disabled_reason = self.error_message
+
+    def __exit__(self, *exc: Any) -> None:
+        _hooks_state.disabled_reason = self.prev
+
+
+def register_multi_grad_hook(tensors: Any, fn: Callable, *, mode: str = "all") -> Any:
+    """Call ``fn`` once per backward pass after the gradients of ``tensors`` are computed.
+
+    Args:
+        tensors: a sequence of tensors that require grad.
+        fn: with ``mode="all"``, ``fn(grads)`` gets a tuple with each tensor's gradient
+            (None where it got none) after all that will be computed were; with
+            ``mode="any"``, ``fn(grad)`` is called with the first gradient computed.
+    Returns:
+        a handle whose ``remove()`` unregisters the hooks.
+    """
+    if mode not in ("all", "any"):
+        raise ValueError(f"register_multi_grad_hook: mode must be 'all' or 'any', got {mode!r}")
+    tensors = tuple(tensors)
+    n = len(tensors)
+    state: dict[str, Any] = {"grads": [None] * n, "count": 0, "fired": False, "pass": None}
+    from .engine import current_pass  # deferred: engine is above graph
+
+    def make(i: int) -> Callable:
+        def hook(grad: Any) -> None:
+            p = current_pass()
+            if state["pass"] is not p:
+                state.update(grads=[None] * n, count=0, fired=False, **{"pass": p})
+                expected = sum(1 for t in tensors if p is not None and p.will_compute(t))
+                state["expected"] = expected or n
+            if mode == "any":
+                if not state["fired"]:
+                    state["fired"] = True
+                    fn(grad)
+                return
+            state["grads"][i] = grad
+            state["count"] += 1
+            if state["count"] == state["expected"]:
+                fn(tuple(state["grads"]))
+
+        return hook
+
+    handles = [t.register_hook(make(i)) for i, t in enumerate(tensors)]
+
+    class _Multi:
+        def remove(self) -> None:
+            for h in handles:
+                h.remove()
+
+    return _Multi()

@@ -1,0 +1,306 @@
+"""Tensor creation: from data, filled, ranges, and random (through a :class:`Generator`,
+never NumPy's global random state)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _backend as B
+from .tensor import Tensor, check_device
+
+__all__ = [
+    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
+    "linspace", "eye", "rand", "randn", "randint", "randperm", "normal", "zeros_like",
+    "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "randint_like",
+    "manual_seed", "seed", "initial_seed", "Generator", "default_generator", "get_rng_state",
+    "set_rng_state", "scalar_tensor",
+]
+
+
+class Generator:
+    """A random number generator (NumPy's PCG64 behind PyTorch's API).
+
+    Random values do not match PyTorch's bit for bit (a different algorithm); seeding makes
+    them reproducible within dyngrad.
+
+    Args:
+        device: accepted for compatibility; only 'cpu'.
+    """
+
+    def __init__(self, device: Any = "cpu") -> None:
+        check_device(device)
+        self._seed = 67280421310721
+        self._rng = np.random.Generator(np.random.PCG64(self._seed))
+
+    def manual_seed(self, seed: int) -> Generator:
+        """Reseed; returns self."""
+        self._seed = int(seed)
+        self._rng = np.random.Generator(np.random.PCG64(self._seed))
+        return self
+
+    def seed(self) -> int:
+        s = int(np.random.SeedSequence().entropy % (2**63))
+        self.manual_seed(s)
+        return s
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def get_state(self) -> Tensor:
+        """The state as a uint8 tensor (restorable with ``set_state``)."""
+        import json
+
+        raw = json.dumps(self._rng.bit_generator.state).encode()
+        return Tensor._make(np.frombuffer(raw, dtype=np.uint8).copy())
+
+    def set_state(self, state: Tensor) -> Generator:
+        import json
+
+        self._rng.bit_generator.state = json.loads(bytes(state.data.astype(np.uint8)).decode())
+        return self
+
+    @property
+    def rng(self) -> np.random.Generator:
+        return self._rng
+
+
+default_generator = Generator()
+
+
+def manual_seed(seed: int) -> Generator:
+    """Seed the default generator; returns it."""
+    return default_generator.manual_seed(seed)
+
+
+def seed() -> int:
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def get_rng_state() -> Tensor:
+    """State of the default generator."""
+    return default_generator.get_state()
+
+
+def set_rng_state(state: Tensor) -> None:
+    """Restore the default generator's state."""
+    default_generator.set_state(state)
+
+
+def _gen(generator: Generator | None) -> np.random.Generator:
+    return (generator or default_generator).rng
+
+
+def _finish(arr: np.ndarray, requires_grad: bool) -> Tensor:
+    t = Tensor._make(arr)
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
+
+def _float(dtype: Any) -> np.dtype:
+    nd = B.to_np_dtype(dtype) if dtype is not None else B.get_default_dtype().np
+    return nd
+
+
+def _size(size: tuple) -> tuple[int, ...]:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    for s in size:
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"size must be a sequence of ints, got {size!r}")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+    return tuple(int(s) for s in size)
+
+
+def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """A new leaf tensor copying ``data`` (nested lists, numbers, arrays, tensors).
+
+    Python floats give the default dtype (float32), ints int64, bools bool.
+    Raises:
+        RuntimeError: requires_grad on a non-floating dtype.
+        TypeError: data that is not numeric.
+    """
+    check_device(device)
+    if isinstance(data, Tensor):
+        data = data.data
+    arr = B.asarray(data, dtype)
+    arr = np.array(arr, copy=True)
+    return _finish(arr, requires_grad)
+
+
+def scalar_tensor(s: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A 0-d tensor (float by default)."""
+    return tensor(float(s) if dtype is None else s, dtype=dtype, requires_grad=requires_grad)
+
+
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """Like ``tensor`` but shares memory with an ndarray or returns a Tensor itself when no
+    conversion is needed."""
+    check_device(device)
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(dtype)
+    if isinstance(data, np.ndarray) and (dtype is None or B.to_np_dtype(dtype) == data.dtype):
+        return Tensor._make(B.asarray(data))
+    return Tensor._make(B.asarray(data, dtype))
+
+
+def from_numpy(ndarray: np.ndarray) -> Tensor:
+    """Wrap ``ndarray`` sharing its memory (changes show both ways).
+
+    Raises:
+        TypeError: not an ndarray, or an unsupported dtype.
+    """
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    B.from_np_dtype(ndarray.dtype)
+    return Tensor._make(ndarray)
+
+
+def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None) -> Tensor:
+    """Zeros of shape ``size`` (default float dtype)."""
+    check_device(device)
+    return _finish(np.zeros(_size(size), dtype=_float(dtype)), requires_grad)
+
+
+def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Ones of shape ``size``."""
+    check_device(device)
+    return _finish(np.ones(_size(size), dtype=_float(dtype)), requires_grad)
+
+
+def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Uninitialised in PyTorch; zeros here (deterministic)."""
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """``fill_value`` everywhere; the dtype is inferred from it as PyTorch does."""
+    check_device(device)
+    if dtype is None:
+        dtype = B.result_type(fill_value)
+    return _finish(np.full(_size((size,)), fill_value, dtype=B.to_np_dtype(dtype)), requires_grad)
+
+
+def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """``[start, end)`` with ``step``; int64 when all arguments are ints, else default float.
+
+    Raises:
+        RuntimeError: step 0, or a step with the wrong sign.
+    """
+    check_device(device)
+    if end is None:
+        start, end = 0, start
+    vals = [getattr(v, "item", lambda v=v: v)() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    start, end, step = vals
+    if step == 0:
+        raise RuntimeError("arange: step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("arange: upper bound and larger bound inconsistent with step sign")
+    if dtype is None:
+        dtype = np.int64 if all(isinstance(v, int) for v in vals) else B.get_default_dtype().np
+    nd = B.to_np_dtype(dtype)
+    n = int(np.ceil((end - start) / step))
+    arr = (start + np.arange(n, dtype=np.float64) * step).astype(nd) if nd.kind == "f" else np.arange(start, end, step, dtype=nd)
+    return _finish(arr, requires_grad)
+
+
+def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    check_device(device)
+    if steps < 0:
+        raise RuntimeError("linspace: number of steps must be non-negative")
+    arr = np.linspace(float(start), float(end), int(steps), dtype=np.float64).astype(_float(dtype))
+    return _finish(arr, requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Identity matrix ``(n, m)``."""
+    check_device(device)
+    return _finish(np.eye(n, m, dtype=_float(dtype)), requires_grad)
+
+
+def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Uniform on ``[0, 1)``."""
+    check_device(device)
+    nd = _float(dtype)
+    return _finish(_gen(generator).random(_size(size)).astype(nd), requires_grad)
+
+
+def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Standard normal."""
+    check_device(device)
+    nd = _float(dtype)
+    return _finish(_gen(generator).standard_normal(_size(size)).astype(nd), requires_grad)
+
+
+def normal(mean: float = 0.0, std: float = 1.0, size: Any = None, *, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Normal samples of ``size`` with scalar ``mean`` and ``std``."""
+    arr = _gen(generator).normal(float(mean), float(std), _size((size,)) if size is not None else ())
+    return _finish(np.asarray(arr).astype(_float(dtype)), requires_grad)
+
+
+def randint(low: int, high: Any = None, size: Any = None, *, generator: Generator | None = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Integers in ``[low, high)`` of shape ``size`` (int64). ``randint(high, size)`` too."""
+    check_device(device)
+    if size is None:
+        low, high, size = 0, low, high
+    if high is None:
+        raise TypeError("randint() missing required argument 'size'")
+    nd = B.to_np_dtype(dtype) if dtype is not None else np.dtype(np.int64)
+    arr = _gen(generator).integers(low, high, _size((size,))).astype(nd)
+    return _finish(arr, requires_grad)
+
+
+def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:
+    """A random permutation of ``0..n-1`` (int64)."""
+    check_device(device)
+    nd = B.to_np_dtype(dtype) if dtype is not None else np.dtype(np.int64)
+    return Tensor._make(_gen(generator).permutation(n).astype(nd))
+
+
+def _like(input: Tensor, dtype: Any) -> np.dtype:
+    return B.to_np_dtype(dtype) if dtype is not None else input.data.dtype
+
+
+def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    """Zeros with ``input``'s shape (and dtype unless given)."""
+    return _finish(np.zeros(input.data.shape, dtype=_like(input, dtype)), requires_grad)
+
+
+def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    """Ones with ``input``'s shape."""
+    return _finish(np.ones(input.data.shape, dtype=_like(input, dtype)), requires_grad)
+
+
+def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    """Zeros with ``input``'s shape (dyngrad never returns uninitialised memory)."""
+    return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
+
+
+def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    """``fill_value`` with ``input``'s shape."""
+    return _finish(np.full(input.data.shape, fill_value, dtype=_like(input, dtype)), requires_grad)
+
+
+def rand_like(input: Tensor, *, dtype: Any = None, generator: Generator | None = None, requires_grad: bool = False, device: Any = None, memory_format: Any = None) -> Tensor:
+    """Uniform ``[0, 1)`` with ``input``'s shape."""
+    return _finish(_gen(generator).random(input.data.shape).astype(_like(input, dtype)), requires_grad)
+
+
+def randn_like(input: Tensor, *, dtype: Any = None, generator: Generator | None = None, requires_grad: bool = False, device: Any = None, memory_format: Any = None) -> Tensor:
+    """Standard normal with ``input``'s shape."""
+    return _finish(_gen(generator).standard_normal(input.data.shape).astype(_like(input, dtype)), requires_grad)
+
+
+def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: Any = None, generator: Generator | None = None) -> Tensor:
+    """Integers in ``[low, high)`` with ``input``'s shape."""
+    if high is None:
+        low, high = 0, low
+    return Tensor._make(_gen(generator).integers(low, high, input.data.shape).astype(_like(input, dtype)))

@@ -1,0 +1,200 @@
+"""Helpers shared by the op families: unwrapping operands, dtype rules, dims, views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _backend as B
+from ..autograd import grad_mode
+from ..tensor import Tensor
+
+_state = grad_mode.state
+
+
+def wrap(arr: Any) -> Tensor:
+    """Wrap a NumPy result (array or NumPy scalar) as a fresh Tensor."""
+    if not isinstance(arr, np.ndarray):
+        arr = np.asarray(arr)
+    return Tensor._make(arr)
+
+
+def data_of(x: Any) -> Any:
+    """``x.data`` for a Tensor; an ndarray for lists/arrays; Python scalars unchanged."""
+    if isinstance(x, Tensor):
+        return x.data
+    if isinstance(x, (bool, int, float)):
+        return x
+    return B.asarray(x)
+
+
+def to_tensor(x: Any, like: Tensor | None = None) -> Tensor:
+    """Coerce an operand to a Tensor (scalars take ``like``'s dtype when given)."""
+    if isinstance(x, Tensor):
+        return x
+    if like is not None and isinstance(x, (bool, int, float)):
+        return Tensor._make(np.asarray(x, dtype=B.result_type(like, x)))
+    return Tensor._make(B.asarray(x))
+
+
+def binary_operands(a: Any, b: Any) -> tuple[Any, Any, np.dtype]:
+    """Unwrap two operands and cast tensors to PyTorch's promoted dtype (Python scalars
+    stay Python scalars: NumPy 2 treats them as weakly typed, as PyTorch does)."""
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        ad, bd = a.data, b.data
+        if ad.dtype == bd.dtype:
+            return ad, bd, ad.dtype
+    rt = B.result_type(a, b)
+    return _cast(a, rt), _cast(b, rt), rt
+
+
+def _cast(x: Any, rt: np.dtype) -> Any:
+    if isinstance(x, Tensor):
+        d = x.data
+        return d if d.dtype == rt else d.astype(rt)
+    if isinstance(x, (bool, int, float)):
+        if rt.kind == "f" or isinstance(x, bool) or rt.kind == "b":
+            return x
+        return x
+    arr = B.asarray(x)
+    return arr.astype(rt, copy=False)
+
+
+def float_dtype(dt: np.dtype) -> np.dtype:
+    """Integer and bool inputs of floating ops compute in the default float dtype."""
+    return dt if dt.kind == "f" else B.get_default_dtype().np
+
+
+def float_data(x: Tensor) -> np.ndarray:
+    d = x.data
+    return d if d.dtype.kind == "f" else d.astype(B.get_default_dtype().np)
+
+
+def norm_dim(dim: int, ndim: int, op: str) -> int:
+    """Wrap a possibly negative dim; IndexError naming the op and the valid range."""
+    n = max(ndim, 1)
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"{op}(): argument 'dim' must be int, not {type(dim).__name__}")
+    if not -n <= dim < n:
+        raise IndexError(
+            f"{op}(): Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return int(dim) % n
+
+
+def norm_dims(dim: Any, ndim: int, op: str) -> tuple[int, ...] | None:
+    """None (all dims), an int or a sequence of ints -> a sorted tuple of wrapped dims."""
+    if dim is None:
+        return None
+    if isinstance(dim, (int, np.integer)):
+        return (norm_dim(dim, ndim, op),)
+    dims = tuple(norm_dim(d, ndim, op) for d in dim)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError(f"{op}(): dim {list(dim)} appears multiple times in the list of dims")
+    if not dims:
+        return None
+    return tuple(sorted(dims))
+
+
+def make_view(out: Tensor, base: Tensor) -> Tensor:
+    """Mark ``out`` as a view of ``base`` when their memory overlaps: they share the
+    version counter, so an in-place change of either invalidates saved copies of both."""
+    if np.may_share_memory(out.data, base.data):
+        out._vc = base._vc
+        out._base = base._base if base._base is not None else base
+    return out
+
+
+def shape_arg(shape: tuple) -> tuple[int, ...]:
+    """Accept ``f(2, 3)`` and ``f((2, 3))`` as PyTorch does."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    try:
+        return tuple(int(s) for s in shape)
+    except TypeError:
+        raise TypeError(f"shape must be ints, got {shape!r}") from None
+
+
+def recording(*args: Any) -> bool:
+    """True when an op on ``args`` records a graph (grad mode on, some input requires grad)."""
+    if not _state.enabled:
+        return False
+    for a in args:
+        if isinstance(a, Tensor) and a._requires_grad:
+            return True
+    return False
+
+
+def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Run out-of-place ``fn(self, *args)`` and write the result into ``self``'s memory.
+
+    When a graph is recorded, the op is applied to a copy that carries ``self``'s old
+    history and ``self`` takes over the new history (its ``grad_fn`` becomes the op's node,
+    whose input edge is the old history). The version counter is bumped either way.
+
+    Raises:
+        RuntimeError: on a leaf that requires grad (outside no_grad), on a view of a tensor
+            whose history would need rebasing (unsupported, see docs), or when the result's
+            dtype cannot be cast to ``self``'s.
+    """
+    rec = recording(self, *args)
+    if rec:
+        self._check_inplace()
+        if self._base is not None:
+            raise RuntimeError(
+                f"{getattr(fn, '__name__', 'op')}_: in-place modification of a view while "
+                "recording a graph is not supported by dyngrad (the base's history would need "
+                "rebasing); apply the op out of place, or index-assign on the base tensor"
+            )
+        alias = Tensor._make(self.data.copy())
+        alias.grad_fn = self.grad_fn
+        alias._output_nr = self._output_nr
+        alias._requires_grad = self._requires_grad
+        alias._acc = self._acc
+        if self.grad_fn is None and self._requires_grad:  # pragma: no cover - refused above
+            alias._acc = self._acc
+        result = fn(alias, *args, **kwargs)
+        _write(self, result.data, fn)
+        self.grad_fn = result.grad_fn
+        self._output_nr = result._output_nr
+        self._requires_grad = result._requires_grad
+        if result.grad_fn is not None:
+            _retarget_saved_output(result.grad_fn, result, self)
+        return self
+    enabled = _state.enabled
+    _state.enabled = False
+    try:
+        result = fn(self, *args, **kwargs)
+    finally:
+        _state.enabled = enabled
+    _write(self, result.data, fn)
+    return self
+
+
+def _write(self: Tensor, value: np.ndarray, fn: Any) -> None:
+    if value.dtype != self.data.dtype and not np.can_cast(value.dtype, self.data.dtype, "same_kind"):
+        raise RuntimeError(
+            f"{getattr(fn, '__name__', 'op')}_: result type {B.from_np_dtype(value.dtype).name} "
+            f"can't be cast to the desired output type {self.dtype.name}"
+        )
+    if not self.data.flags.writeable:
+        raise RuntimeError(
+            f"{getattr(fn, '__name__', 'op')}_: the tensor's memory is read-only (an expanded or "
+            "broadcast view); clone() it first"
+        )
+    np.copyto(self.data, value, casting="unsafe")
+    self._vc[0] += 1
+
+
+def _retarget_saved_output(node: Any, result: Tensor, self: Tensor) -> None:
+    """The op may have saved its output (``result``); it lives on in ``self``'s memory
+    now, so point the saved copy at ``self``'s array and version counter."""
+    saved = node._saved
+    if not saved:
+        return
+    for s in saved:
+        if s is not None and s.is_output and s.tensor is not None and s.tensor.data is result.data:
+            s.tensor.data = self.data
+            s.tensor._vc = self._vc
+            s.version = self._vc[0]

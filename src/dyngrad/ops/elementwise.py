@@ -1,0 +1,363 @@
+"""Elementwise functions: ``input (*) -> output (*)``; integer inputs compute in the default
+float dtype. Each Function's docstring gives its derivative."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import data_of, float_data, inplace, wrap
+
+__all__ = [
+    "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "absolute", "sqrt",
+    "clamp", "clip", "clamp_min", "clamp_max",
+    "exp_", "log_", "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "abs_", "sqrt_",
+    "clamp_", "clip_",
+]
+TENSOR_METHODS = set(__all__)
+
+
+class Exp(Function):
+    """``out = exp(x)``; ``grad_x = grad * exp(x) = grad * out``."""
+
+    _builtin = True
+    _node_name = "ExpBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        with np.errstate(over="ignore"):
+            out = wrap(np.exp(float_data(x)))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (out,) = ctx.saved_tensors
+        return g * out
+
+
+def exp(input: Tensor) -> Tensor:
+    """Elementwise ``e ** input``."""
+    return Exp.apply(input)
+
+
+class Log(Function):
+    """``out = log(x)`` (natural); ``grad_x = grad / x``."""
+
+    _builtin = True
+    _node_name = "LogBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return wrap(np.log(float_data(x)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g / x
+
+
+def log(input: Tensor) -> Tensor:
+    """Elementwise natural logarithm (``-inf`` at 0, ``nan`` below, as PyTorch)."""
+    return Log.apply(input)
+
+
+class Sin(Function):
+    """``out = sin(x)``; ``grad_x = grad * cos(x)``."""
+
+    _builtin = True
+    _node_name = "SinBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return wrap(np.sin(float_data(x)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * x.cos()
+
+
+def sin(input: Tensor) -> Tensor:
+    """Elementwise sine (radians)."""
+    return Sin.apply(input)
+
+
+class Cos(Function):
+    """``out = cos(x)``; ``grad_x = -grad * sin(x)``."""
+
+    _builtin = True
+    _node_name = "CosBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return wrap(np.cos(float_data(x)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return -g * x.sin()
+
+
+def cos(input: Tensor) -> Tensor:
+    """Elementwise cosine (radians)."""
+    return Cos.apply(input)
+
+
+class Tanh(Function):
+    """``out = tanh(x)``; ``grad_x = grad * (1 - out**2)``."""
+
+    _builtin = True
+    _node_name = "TanhBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        out = wrap(np.tanh(float_data(x)))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (out,) = ctx.saved_tensors
+        return g * (1 - out * out)
+
+
+def tanh(input: Tensor) -> Tensor:
+    """Elementwise hyperbolic tangent."""
+    return Tanh.apply(input)
+
+
+class Sigmoid(Function):
+    """``out = 1 / (1 + exp(-x))``; ``grad_x = grad * out * (1 - out)``.
+
+    Forward is computed without overflow: ``exp(-|x|)`` in both branches."""
+
+    _builtin = True
+    _node_name = "SigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = float_data(x)
+        e = np.exp(-np.abs(d))
+        out = wrap(np.where(d >= 0, 1 / (1 + e), e / (1 + e)).astype(d.dtype, copy=False))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (out,) = ctx.saved_tensors
+        return g * out * (1 - out)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    """Elementwise logistic sigmoid."""
+    return Sigmoid.apply(input)
+
+
+class Relu(Function):
+    """``out = max(x, 0)``; ``grad_x = grad * (out > 0)`` (0 at x = 0, as PyTorch)."""
+
+    _builtin = True
+    _node_name = "ReluBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        out = wrap(np.maximum(x.data, 0))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (out,) = ctx.saved_tensors
+        return g * (out > 0)
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """Elementwise ``max(input, 0)``."""
+    if inplace:
+        return relu_(input)
+    return Relu.apply(input)
+
+
+class Abs(Function):
+    """``out = |x|``; ``grad_x = grad * sign(x)`` (0 at x = 0)."""
+
+    _builtin = True
+    _node_name = "AbsBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return wrap(np.abs(x.data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * wrap(np.sign(x.data))
+
+
+def abs(input: Tensor) -> Tensor:  # noqa: A001
+    """Elementwise absolute value."""
+    return Abs.apply(input)
+
+
+absolute = abs
+
+
+class Sqrt(Function):
+    """``out = sqrt(x)``; ``grad_x = grad / (2 * out)``."""
+
+    _builtin = True
+    _node_name = "SqrtBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        with np.errstate(invalid="ignore"):
+            out = wrap(np.sqrt(float_data(x)))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (out,) = ctx.saved_tensors
+        return g / (2 * out)
+
+
+def sqrt(input: Tensor) -> Tensor:
+    """Elementwise square root (``nan`` for negative inputs)."""
+    return Sqrt.apply(input)
+
+
+class Clamp(Function):
+    """``out = min(max(x, lo), hi)``.
+
+    ``grad_x = grad`` where ``lo <= x <= hi`` else 0 (PyTorch passes the gradient at the
+    bounds); for tensor bounds ``grad_lo = grad`` where ``x < lo``, ``grad_hi = grad`` where
+    ``x > hi`` (and ``lo <= hi``).
+    """
+
+    _builtin = True
+    _node_name = "ClampBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, lo: Any = None, hi: Any = None) -> Tensor:
+        if lo is None and hi is None:
+            raise RuntimeError("clamp: At least one of 'min' or 'max' must not be None")
+        d = x.data
+        lod = data_of(lo) if lo is not None else None
+        hid = data_of(hi) if hi is not None else None
+        out = d
+        if lod is not None:
+            out = np.maximum(out, lod)
+        if hid is not None:
+            out = np.minimum(out, hid)
+        if out.dtype != d.dtype and not isinstance(lo, Tensor) and not isinstance(hi, Tensor):
+            out = out.astype(d.dtype)
+        ctx.save_for_backward(x, lo if isinstance(lo, Tensor) else None, hi if isinstance(hi, Tensor) else None)
+        ctx.lo, ctx.hi = (None if isinstance(lo, Tensor) else lo), (None if isinstance(hi, Tensor) else hi)
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, lot, hit = ctx.saved_tensors
+        lo = lot.data if lot is not None else ctx.lo
+        hi = hit.data if hit is not None else ctx.hi
+        d = x.data
+        mask = np.ones(np.broadcast_shapes(d.shape, np.shape(lo) if lo is not None else (), np.shape(hi) if hi is not None else ()), dtype=bool)
+        if lo is not None:
+            mask &= d >= lo
+        if hi is not None:
+            mask &= d <= hi
+        n = ctx.needs_input_grad
+        gx = g * wrap(mask) if n[0] else None
+        glo = ghi = None
+        if lot is not None and n[1]:
+            m = d < lo
+            if hi is not None:
+                m = m & (np.asarray(lo) <= hi)
+            glo = g * wrap(m)
+        if hit is not None and n[2]:
+            ghi = g * wrap(d > hi)
+        return gx, glo, ghi
+
+
+def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    """Clamp elementwise into ``[min, max]``; bounds are numbers or broadcastable tensors.
+
+    Raises:
+        RuntimeError: when both bounds are None.
+    """
+    return Clamp.apply(input, min, max)
+
+
+clip = clamp
+
+
+def clamp_min(input: Tensor, min: Any) -> Tensor:  # noqa: A002
+    """``clamp(input, min=min)``."""
+    return Clamp.apply(input, min, None)
+
+
+def clamp_max(input: Tensor, max: Any) -> Tensor:  # noqa: A002
+    """``clamp(input, max=max)``."""
+    return Clamp.apply(input, None, max)
+
+
+def clamp_(input: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    """In-place ``clamp``; returns input."""
+    return inplace(clamp, input, min, max)
+
+
+clip_ = clamp_
+
+
+def exp_(input: Tensor) -> Tensor:
+    """In-place ``exp``."""
+    return inplace(exp, input)
+
+
+def log_(input: Tensor) -> Tensor:
+    """In-place ``log``."""
+    return inplace(log, input)
+
+
+def sin_(input: Tensor) -> Tensor:
+    """In-place ``sin``."""
+    return inplace(sin, input)
+
+
+def cos_(input: Tensor) -> Tensor:
+    """In-place ``cos``."""
+    return inplace(cos, input)
+
+
+def tanh_(input: Tensor) -> Tensor:
+    """In-place ``tanh``."""
+    return inplace(tanh, input)
+
+
+def sigmoid_(input: Tensor) -> Tensor:
+    """In-place ``sigmoid``."""
+    return inplace(sigmoid, input)
+
+
+def relu_(input: Tensor) -> Tensor:
+    """In-place ``relu``."""
+    return inplace(relu, input)
+
+
+def abs_(input: Tensor) -> Tensor:
+    """In-place ``abs``."""
+    return inplace(abs, input)
+
+
+def sqrt_(input: Tensor) -> Tensor:
+    """In-place ``sqrt``."""
+    return inplace(sqrt, input)

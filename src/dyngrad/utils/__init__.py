@@ -1,0 +1,1 @@
+"""dyngrad.utils: checkpointing and data loading."""
