@@ -1,6 +1,6 @@
 """dyngrad.autograd: Function, backward/grad, grad modes, gradcheck, graph tools."""
 
-from . import graph
+from . import forward_ad, functional, graph, profiler
 from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from .backprop import backward, grad
 from .engine import set_strict_shapes
@@ -19,5 +19,5 @@ __all__ = [
     "Function", "FunctionCtx", "InplaceFunction", "once_differentiable", "backward", "grad",
     "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
     "is_inference_mode_enabled", "gradcheck", "gradgradcheck", "GradcheckError",
-    "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "graph", "set_strict_shapes",
+    "forward_ad", "functional", "profiler", "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "graph", "set_strict_shapes",
 ]

@@ -1,0 +1,1 @@
+"""dyngrad.autograd.checker (being built)."""

@@ -1,0 +1,1 @@
+"""dyngrad.autograd.forward_ad (being built)."""

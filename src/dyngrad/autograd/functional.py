@@ -1,0 +1,1 @@
+"""dyngrad.autograd.functional (being built)."""

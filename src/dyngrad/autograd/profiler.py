@@ -1,0 +1,1 @@
+"""dyngrad.autograd.profiler (being built)."""

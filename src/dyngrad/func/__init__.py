@@ -1,0 +1,1 @@
+"""dyngrad.func: function transforms (grad, jacrev, jacfwd, vmap, ...) (being built)."""

@@ -1,0 +1,6 @@
+"""Op family 'decomp' (being built)."""
+
+from __future__ import annotations
+
+__all__: list[str] = []
+TENSOR_METHODS: set[str] = set()

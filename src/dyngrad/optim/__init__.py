@@ -1,0 +1,1 @@
+"""dyngrad.optim (being built)."""

@@ -1,0 +1,1 @@
+"""dyngrad.utils.checkpoint (being built)."""

@@ -1,0 +1,1 @@
+"""dyngrad.utils.data (being built)."""

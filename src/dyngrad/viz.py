@@ -1,0 +1,1 @@
+"""make_dot: the autograd graph as Graphviz DOT (being built)."""
