@@ -275,7 +275,7 @@ class Function:
         outs = out if is_tuple else (out,)
         dirty = ctx._dirty
         if not requires:
-            if dirty:
+            if dirty or cls._builtin:
                 return out
             if any(o is a for o in outs for a in args if isinstance(o, Tensor)):
                 outs = tuple(o.detach() if any(o is a for a in args) else o for o in outs)
@@ -316,6 +316,7 @@ def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty
             meta.append(None)
     ctx.next_functions = tuple(edges)
     ctx._input_meta = tuple(meta)
+    builtin = cls._builtin
     non_diff = ctx._non_diff
     new_outs = []
     ometa = []
@@ -330,10 +331,8 @@ def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty
                     f"{cls.__name__}: a leaf Variable that requires grad is being used in an "
                     "in-place operation (mark_dirty). Clone it first, or do this under no_grad()."
                 )
-        elif any(o is a for a in args):
+        elif o.grad_fn is not None or (not builtin and any(o is a for a in args)):
             o = o.detach()  # an input returned as is: a new alias with its own history
-        elif o.grad_fn is not None:
-            o = o.detach()
         if non_diff and any(o is n for n in non_diff):
             new_outs.append(o)
             ometa.append((o.data.shape, o.data.dtype))
@@ -347,7 +346,6 @@ def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty
         o.grad_fn = ctx
         o._output_nr = i
         o._requires_grad = True
-        o._base = None
         new_outs.append(o)
         ometa.append((o.data.shape, o.data.dtype))
     ctx._output_meta = tuple(ometa)

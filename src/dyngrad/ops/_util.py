@@ -41,12 +41,27 @@ def to_tensor(x: Any, like: Tensor | None = None) -> Tensor:
 def binary_operands(a: Any, b: Any) -> tuple[Any, Any, np.dtype]:
     """Unwrap two operands and cast tensors to PyTorch's promoted dtype (Python scalars
     stay Python scalars: NumPy 2 treats them as weakly typed, as PyTorch does)."""
-    if isinstance(a, Tensor) and isinstance(b, Tensor):
+    ta = isinstance(a, Tensor)
+    tb = isinstance(b, Tensor)
+    if ta and tb:
         ad, bd = a.data, b.data
         if ad.dtype == bd.dtype:
             return ad, bd, ad.dtype
+    elif ta and type(b) in _SCALARS:
+        # fast path: a Python scalar changes the dtype only when of a higher category
+        ad = a.data
+        if _SCALARS[type(b)] <= _CATEGORY[ad.dtype.kind]:
+            return ad, b, ad.dtype
+    elif tb and type(a) in _SCALARS:
+        bd = b.data
+        if _SCALARS[type(a)] <= _CATEGORY[bd.dtype.kind]:
+            return a, bd, bd.dtype
     rt = B.result_type(a, b)
     return _cast(a, rt), _cast(b, rt), rt
+
+
+_SCALARS = {bool: 0, int: 1, float: 2}
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
 
 
 def _cast(x: Any, rt: np.dtype) -> Any:
@@ -54,8 +69,6 @@ def _cast(x: Any, rt: np.dtype) -> Any:
         d = x.data
         return d if d.dtype == rt else d.astype(rt)
     if isinstance(x, (bool, int, float)):
-        if rt.kind == "f" or isinstance(x, bool) or rt.kind == "b":
-            return x
         return x
     arr = B.asarray(x)
     return arr.astype(rt, copy=False)
