@@ -17,6 +17,7 @@ Invariants:
 from __future__ import annotations
 
 import heapq
+import sys
 import threading
 from typing import Any, Sequence
 
@@ -345,8 +346,12 @@ def execute(
         _passes.stack.pop()
         _state.enabled = prev_enabled
     # ---- commit (only now: an exception above leaves every .grad untouched)
-    for var, g in pending:
+    res = buf = cbuf = g = r = None  # drop loop references: a gradient nobody else holds can be adopted
+    pending.reverse()
+    while pending:
+        var, g = pending.pop()
         _accumulate(var, g, create_graph)
+    var = g = None
     if not accumulate:
         return captured
     return None
@@ -355,7 +360,12 @@ def execute(
 def _accumulate(var: Tensor, g: Tensor, create_graph: bool) -> None:
     old = var._grad
     if old is None:
-        var._grad = g if create_graph else Tensor._make(np.array(g.data, copy=True))
+        if create_graph:
+            var._grad = g
+        elif _unshared(g):
+            var._grad = Tensor._make(g.data)  # adopt: no copy (PyTorch steals such grads too)
+        else:
+            var._grad = Tensor._make(np.array(g.data, copy=True))
     elif create_graph or old._requires_grad:
         with grad_mode.set_grad_enabled(create_graph):
             var._grad = old + g
@@ -365,6 +375,25 @@ def _accumulate(var: Tensor, g: Tensor, create_graph: bool) -> None:
     if var._post_acc_hooks:
         for h in tuple(var._post_acc_hooks.values()):
             h(var)
+
+
+# References to a gradient Tensor that nobody else holds, seen from _unshared: the commit
+# loop's variable, _accumulate's and _unshared's parameters, getrefcount's argument.
+_UNSHARED_TENSOR_REFS = 4
+
+
+def _unshared(g: Tensor) -> bool:
+    """True when ``g`` and its array are referenced only by the engine, own their memory and
+    are writable, so the leaf may adopt the array without copying it."""
+    d = g.data
+    return (
+        sys.getrefcount(g) <= _UNSHARED_TENSOR_REFS
+        and d.base is None
+        and d.flags.owndata
+        and d.flags.writeable
+        and sys.getrefcount(d) <= 3  # g.data, the local d, getrefcount's argument
+        and type(g) is Tensor
+    )
 
 
 def _annotate(node: Node, exc: Exception) -> None:

@@ -40,7 +40,7 @@ class Linear(Function):
         if b is not None:
             out = out + b.data
         n = ctx.needs_input_grad
-        ctx.save_for_backward(x if n[1] else None, w if n[0] else None)
+        ctx.save_for_backward(x if n[1] else None, w)
         return wrap(out)
 
     @staticmethod
