@@ -1,15 +1,338 @@
-"""save/load of tensors and state dicts in a format that cannot run code (being built)."""
+"""``dyngrad.save`` / ``dyngrad.load``: tensors and nested containers (module and optimizer
+state dicts) in a format that cannot run code.
+
+Format: safetensors (https://github.com/huggingface/safetensors) when the ``safetensors``
+package is importable, else a NumPy ``.npz`` archive. Either way the arrays are stored as
+raw typed buffers and the nesting (dicts, lists, tuples, Python scalars, strings, None,
+which tensors require grad) as a JSON document: in the safetensors header's
+``__metadata__['dyngrad']``, or in the npz member ``__dyngrad__``. Loading parses JSON and
+raw buffers only; it never unpickles (``numpy.load(allow_pickle=False)``), so a crafted file
+cannot execute code. Saving writes a temporary file in the destination's folder and
+``os.replace``-s it into place, so a crash never leaves a half-written file where a good
+one was.
+"""
 
 from __future__ import annotations
 
+import io
+import json
+import os
+import struct
+import tempfile
+import zipfile
 from typing import Any
+
+import numpy as np
+
+from .tensor import Tensor
 
 __all__ = ["save", "load"]
 
+_FORMAT = "dyngrad-1"
+_ST_DTYPES = {
+    "F64": np.float64, "F32": np.float32, "F16": np.float16, "I64": np.int64, "I32": np.int32,
+    "I16": np.int16, "I8": np.int8, "U8": np.uint8, "U16": np.uint16, "U32": np.uint32,
+    "U64": np.uint64, "BOOL": np.bool_, "C64": np.complex64, "C128": np.complex128,
+}
 
-def save(obj: Any, f: Any) -> None:
-    raise NotImplementedError("dyngrad.save is being built")
+
+def _have_safetensors() -> bool:
+    try:
+        import safetensors.numpy  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
-def load(f: Any, *args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("dyngrad.load is being built")
+# ---------------------------------------------------------------------- encoding
+def _encode(obj: Any, arrays: dict[str, np.ndarray]) -> Any:
+    """The JSON tree of ``obj``; arrays are moved into ``arrays`` under keys ``t<n>``."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, list, int, str]] = [(obj, root, 0, "obj")]
+    while stack:
+        o, parent, slot, where = stack.pop()
+        if isinstance(o, (Tensor, np.ndarray)):
+            arr = o.data if isinstance(o, Tensor) else o
+            if arr.dtype.kind not in "biufc":
+                raise TypeError(f"dyngrad.save: {where} is an array of dtype {arr.dtype}, which cannot be stored")
+            key = f"t{len(arrays)}"
+            arrays[key] = arr if arr.flags.c_contiguous else arr.copy(order="C")
+            node: Any = {"T": "tensor" if isinstance(o, Tensor) else "ndarray", "k": key, "s": list(arr.shape)}
+            if isinstance(o, Tensor) and o.requires_grad:
+                node["rg"] = True
+        elif o is None or isinstance(o, (bool, str)):
+            node = o
+        elif isinstance(o, (int, np.integer)):
+            node = int(o)
+        elif isinstance(o, (float, np.floating)):
+            f = float(o)
+            node = f if np.isfinite(f) else {"T": "float", "v": repr(f)}
+        elif isinstance(o, dict):
+            items: list[Any] = []
+            node = {"T": "dict", "items": items}
+            for k, v in o.items():
+                if isinstance(k, bool) or not isinstance(k, (str, int, np.integer)):
+                    raise TypeError(f"dyngrad.save: {where} has a key {k!r} of type {type(k).__name__}; "
+                                    "only str and int keys can be stored")
+                items.append([k if isinstance(k, str) else {"int": int(k)}, None])
+                stack.append((v, items[-1], 1, f"{where}[{k!r}]"))
+        elif isinstance(o, (list, tuple)):
+            seq: list[Any] = [None] * len(o)
+            node = {"T": "tuple" if isinstance(o, tuple) else "list", "items": seq}
+            for i, v in enumerate(o):
+                stack.append((v, seq, i, f"{where}[{i}]"))
+        else:
+            raise TypeError(
+                f"dyngrad.save: {where} is a {type(o).__name__}; only Tensors, ndarrays, dicts, lists, "
+                "tuples, numbers, strings and None can be stored (no pickling, by design)"
+            )
+        parent[slot] = node
+    return root[0]
+
+
+def _decode(tree: Any, arrays: dict[str, np.ndarray], name: str) -> Any:
+    """Inverse of :func:`_encode`; any unexpected node is a RuntimeError naming ``name``."""
+
+    def bad(msg: str) -> RuntimeError:
+        return RuntimeError(f"dyngrad.load: {name} is not a valid dyngrad file: {msg}")
+
+    root: list[Any] = [None]
+    stack: list[tuple[Any, list, int]] = [(tree, root, 0)]
+    while stack:
+        n, parent, slot = stack.pop()
+        if n is None or isinstance(n, (bool, int, float, str)):
+            out: Any = n
+        elif isinstance(n, dict) and n.get("T") in ("tensor", "ndarray"):
+            arr = arrays.get(n.get("k"))  # type: ignore[arg-type]
+            if arr is None:
+                raise bad(f"the structure refers to a missing array {n.get('k')!r}")
+            shape = n.get("s")
+            if isinstance(shape, list) and tuple(shape) != arr.shape:
+                if int(np.prod(shape, dtype=np.int64)) != arr.size:
+                    raise bad(f"array {n.get('k')!r} has {arr.size} elements, its recorded shape is {shape}")
+                arr = arr.reshape(shape)  # safetensors stores 0-d arrays as shape [1]
+            if not arr.flags.writeable:
+                arr = arr.copy()
+            if n["T"] == "ndarray":
+                out = arr
+            else:
+                out = Tensor._make(arr)
+                if n.get("rg"):
+                    out.requires_grad_(True)
+        elif isinstance(n, dict) and n.get("T") == "float" and n.get("v") in ("inf", "-inf", "nan"):
+            out = float(n["v"])
+        elif isinstance(n, dict) and n.get("T") == "dict" and isinstance(n.get("items"), list):
+            out = {}
+            pending = []
+            for it in n["items"]:
+                if not (isinstance(it, list) and len(it) == 2):
+                    raise bad("a malformed dict entry")
+                k = it[0]
+                if isinstance(k, dict) and isinstance(k.get("int"), int):
+                    k = k["int"]
+                elif not isinstance(k, str):
+                    raise bad(f"a dict key {k!r}")
+                out[k] = None
+                pending.append((it[1], k))
+            for v, k in pending:
+                stack.append((v, _DictSlot(out), k))  # type: ignore[arg-type]
+        elif isinstance(n, dict) and n.get("T") in ("list", "tuple") and isinstance(n.get("items"), list):
+            out = (_TupleLater if n["T"] == "tuple" else list)([None] * len(n["items"]))
+            for i, v in enumerate(n["items"]):
+                stack.append((v, out, i))
+        else:
+            raise bad(f"an unknown node {str(n)[:60]!r}")
+        parent[slot] = out
+    return _finish_tuples(root[0])
+
+
+class _DictSlot:
+    """Lets the decoder write ``parent[slot] = value`` into a dict entry."""
+
+    def __init__(self, d: dict) -> None:
+        self.d = d
+
+    def __setitem__(self, k: Any, v: Any) -> None:
+        self.d[k] = v
+
+
+class _TupleLater(list):
+    """A list that becomes a tuple once its items are decoded."""
+
+
+def _finish_tuples(obj: Any) -> Any:
+    """Replace every _TupleLater by a tuple (iteratively, children before parents)."""
+    order: list[Any] = []
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, (list, dict)):
+            order.append(o)
+            stack.extend(o.values() if isinstance(o, dict) else o)
+    for o in reversed(order):
+        it = o.items() if isinstance(o, dict) else enumerate(o)
+        for k, v in list(it):
+            if isinstance(v, _TupleLater):
+                o[k] = tuple(v)
+    return tuple(obj) if isinstance(obj, _TupleLater) else obj
+
+
+# ---------------------------------------------------------------------- save
+def _to_bytes(obj: Any) -> bytes:
+    arrays: dict[str, np.ndarray] = {}
+    tree = _encode(obj, arrays)
+    doc = json.dumps({"format": _FORMAT, "tree": tree})
+    if _have_safetensors():
+        import safetensors.numpy
+
+        return safetensors.numpy.save(arrays, metadata={"dyngrad": doc})
+    buf = io.BytesIO()
+    np.savez(buf, __dyngrad__=np.frombuffer(doc.encode(), dtype=np.uint8), **arrays)
+    return buf.getvalue()
+
+
+def save(obj: Any, f: Any, *args: Any, **kwargs: Any) -> None:
+    """Save ``obj`` (a Tensor, or dicts/lists/tuples nesting Tensors, ndarrays, numbers,
+    strings and None: e.g. ``model.state_dict()`` or ``optimizer.state_dict()``) to ``f``.
+
+    Args:
+        obj: what to save.
+        f: a path (str or os.PathLike) or a binary file object with ``write``.
+    Raises:
+        TypeError: ``obj`` contains something else (a Module, a function, ...); the message
+            names where (e.g. ``obj['layer']``). Nothing is pickled, by design.
+        OSError: the destination cannot be written (the old file, if any, is untouched).
+    Example:
+        >>> dyngrad.save({"w": dyngrad.ones(3)}, "w.safetensors")
+    """
+    data = _to_bytes(obj)
+    if hasattr(f, "write"):
+        f.write(data)
+        return
+    path = os.fspath(f)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+# ---------------------------------------------------------------------- load
+def _read_safetensors(raw: bytes, name: str) -> tuple[Any, dict[str, np.ndarray]]:
+    def bad(msg: str) -> RuntimeError:
+        return RuntimeError(f"dyngrad.load: {name} is not a valid safetensors file ({msg}); truncated or corrupt?")
+
+    if len(raw) < 8:
+        raise bad(f"only {len(raw)} bytes")
+    (n,) = struct.unpack("<Q", raw[:8])
+    if n > len(raw) - 8:
+        raise bad(f"the header claims {n} bytes but the file has {len(raw) - 8} after the size field")
+    try:
+        header = json.loads(raw[8 : 8 + n].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise bad(f"unreadable header: {e}") from None
+    if not isinstance(header, dict):
+        raise bad("the header is not a JSON object")
+    body = memoryview(raw)[8 + n :]
+    meta = header.pop("__metadata__", None) or {}
+    arrays: dict[str, np.ndarray] = {}
+    for key, info in header.items():
+        try:
+            dt = np.dtype(_ST_DTYPES[info["dtype"]])
+            shape = tuple(int(s) for s in info["shape"])
+            start, end = (int(o) for o in info["data_offsets"])
+        except (KeyError, TypeError, ValueError):
+            raise bad(f"tensor {key!r} has an unsupported or malformed entry {str(info)[:80]}") from None
+        count = int(np.prod(shape, dtype=np.int64))
+        if not (0 <= start <= end <= len(body)) or end - start != count * dt.itemsize:
+            raise bad(f"tensor {key!r} lies outside the data ({start}..{end} of {len(body)} bytes)")
+        arrays[key] = np.frombuffer(body[start:end], dtype=dt).reshape(shape).copy()
+    doc = meta.get("dyngrad") if isinstance(meta, dict) else None
+    if doc is None:  # a plain safetensors file (e.g. from another library): a flat dict
+        return None, arrays
+    try:
+        parsed = json.loads(doc)
+    except json.JSONDecodeError as e:
+        raise bad(f"unreadable dyngrad metadata: {e}") from None
+    return parsed, arrays
+
+
+def _read_npz(raw: bytes, name: str) -> tuple[Any, dict[str, np.ndarray]]:
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as zf:
+            others = [m for m in zf.namelist() if not m.endswith(".npy")]
+        if others:
+            pk = any(m.endswith(".pkl") for m in others)
+            raise RuntimeError(
+                f"dyngrad.load: {name} is a zip archive with members that are not NumPy arrays "
+                f"({', '.join(others[:3])})"
+                + ("; it holds a pickle (a torch.save checkpoint?), which dyngrad refuses to load because "
+                   "unpickling can execute arbitrary code" if pk else "")
+            )
+        with np.load(io.BytesIO(raw), allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except ValueError as e:
+        if "pickle" in str(e).lower() or "object" in str(e).lower():
+            raise RuntimeError(
+                f"dyngrad.load: {name} contains pickled Python objects; dyngrad refuses to load them "
+                "because unpickling can execute arbitrary code"
+            ) from None
+        raise RuntimeError(f"dyngrad.load: {name} is not a valid .npz file ({e}); truncated or corrupt?") from None
+    except (zipfile.BadZipFile, OSError, EOFError, KeyError) as e:
+        raise RuntimeError(f"dyngrad.load: {name} is not a valid .npz file ({e}); truncated or corrupt?") from None
+    doc = arrays.pop("__dyngrad__", None)
+    if doc is None:
+        return None, arrays
+    try:
+        return json.loads(doc.tobytes().decode("utf-8")), arrays
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise RuntimeError(f"dyngrad.load: {name} has unreadable dyngrad metadata ({e})") from None
+
+
+def load(f: Any, map_location: Any = None, *, weights_only: bool = True, **kwargs: Any) -> Any:
+    """Load what :func:`save` wrote (or a plain safetensors / npz file, as a flat dict of
+    Tensors). Never executes code from the file.
+
+    Args:
+        f: a path or a binary file object with ``read``.
+        map_location: accepted for compatibility; only the CPU exists.
+        weights_only: accepted for compatibility; loading is always weights-only.
+    Returns:
+        the saved object, with Tensors (``requires_grad`` as saved) and tuples restored.
+    Raises:
+        FileNotFoundError: no such file.
+        RuntimeError: a pickle file (refused: unpickling can run code), an npz holding
+            Python objects, or a truncated/corrupt/unknown file; the message names the file.
+    """
+    if hasattr(f, "read"):
+        raw = f.read()
+        name = repr(getattr(f, "name", "<file object>"))
+    else:
+        name = repr(os.fspath(f))
+        with open(f, "rb") as fh:
+            raw = fh.read()
+    if not isinstance(raw, (bytes, bytearray)):
+        raise TypeError(f"dyngrad.load: {name} must be opened in binary mode")
+    raw = bytes(raw)
+    if raw[:4] == b"PK\x03\x04" or raw[:4] == b"PK\x05\x06":
+        tree, arrays = _read_npz(raw, name)
+    elif raw[:1] == b"\x80" or raw[:2] in (b"(d", b"(l", b"]q", b"}q", b"cc"):
+        raise RuntimeError(
+            f"dyngrad.load: {name} looks like a pickle file (e.g. from torch.save or pickle.dump); "
+            "dyngrad refuses to unpickle because it can execute arbitrary code. Re-save the weights "
+            "with dyngrad.save or safetensors."
+        )
+    else:
+        tree, arrays = _read_safetensors(raw, name)
+    if tree is None:
+        return {k: Tensor._make(v) for k, v in arrays.items()}
+    if not isinstance(tree, dict) or tree.get("format") != _FORMAT:
+        raise RuntimeError(f"dyngrad.load: {name} has dyngrad metadata of an unknown format")
+    return _decode(tree.get("tree"), arrays, name)

@@ -1,0 +1,231 @@
+"""The ``Optimizer`` base class: parameter groups, per-parameter state, state dicts.
+
+Concrete optimizers (SGD, Adam, ...) implement ``step`` with NumPy operations that update
+``param.data`` in place under ``no_grad`` and bump the parameter's version counter, so a
+graph that saved the old value fails loudly at backward instead of using stale data.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from ..autograd.grad_mode import enable_grad
+from ..tensor import Tensor
+
+__all__ = ["Optimizer", "required"]
+
+
+class _Required:
+    """Marker for a hyper-parameter without a default (PyTorch's ``optim.optimizer.required``)."""
+
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required: Any = _Required()
+
+
+class Optimizer:
+    """Base class of all optimizers (PyTorch's ``torch.optim.Optimizer``).
+
+    Args:
+        params: an iterable of Tensors, or of dicts defining parameter groups (each with a
+            ``'params'`` entry and optional per-group hyper-parameters).
+        defaults: the default hyper-parameters, used for groups that do not set them.
+    Attributes:
+        param_groups (list[dict]): one dict per group; ``'params'`` is a list of Tensors.
+        state (dict): per-parameter state (Tensor -> dict), filled lazily by ``step``.
+        defaults (dict): the defaults given at construction.
+    Raises:
+        TypeError: ``params`` is a single Tensor, or contains a non-Tensor or a tensor of a
+            non-floating dtype (the message names the parameter's index).
+        ValueError: an empty parameter list, a parameter that is not a leaf, a parameter in
+            two groups, or a group missing a required hyper-parameter.
+    """
+
+    def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
+        self.defaults = dict(defaults)
+        self.state: dict[Tensor, dict[str, Any]] = {}
+        self.param_groups: list[dict[str, Any]] = []
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                "but got a Tensor"
+            )
+        groups = list(params)
+        if len(groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for g in groups:
+            self.add_param_group(g)
+
+    # ------------------------------------------------------------------ groups
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Add a group of parameters (a dict with ``'params'`` and optional hyper-parameters).
+
+        Raises:
+            TypeError: not a dict; a parameter that is not a floating-point Tensor.
+            ValueError: a non-leaf parameter; a parameter already in another group; a
+                required hyper-parameter left unset.
+        """
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but got a set")
+        else:
+            params = list(params)
+        offset = sum(len(g["params"]) for g in self.param_groups)
+        for i, p in enumerate(params):
+            idx = offset + i
+            if not isinstance(p, Tensor):
+                raise TypeError(f"optimizer can only optimize Tensors, but parameter {idx} is a {type(p).__name__}")
+            if p.data.dtype.kind not in "fc":
+                raise TypeError(
+                    f"optimizer can only optimize Tensors of floating point dtype, but parameter {idx} "
+                    f"has dtype {p.dtype}"
+                )
+            if p.grad_fn is not None:
+                raise ValueError(
+                    f"can't optimize a non-leaf Tensor: parameter {idx} was produced by {type(p.grad_fn).__name__} "
+                    "(optimize the leaf it came from, or .detach().requires_grad_() it)"
+                )
+        group = dict(param_group)
+        group["params"] = params
+        for name, default in self.defaults.items():
+            if default is required and name not in group:
+                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+            group.setdefault(name, default)
+        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in seen for p in params) or len({id(p) for p in params}) != len(params):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(group)
+
+    # ------------------------------------------------------------------ grads
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of all parameters: to None (default) or to zeros in place."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if set_to_none:
+                    p.grad = None
+                else:
+                    g = p.grad
+                    if g.grad_fn is not None:
+                        p.grad = g.detach()
+                        g = p.grad
+                    g.data[...] = 0
+                    g._vc[0] += 1
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Perform one optimization step; ``closure`` re-evaluates the model and returns
+        the loss (it runs with grad enabled). Returns the closure's loss, or None."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        from ..autograd.grad_mode import no_grad
+
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    g = p.grad.data
+                    if group.get("maximize", False):
+                        g = -g
+                    self._update(p, g, group, self.state.setdefault(p, {}))
+                    p._vc[0] += 1
+        return loss
+
+    def _update(self, p: Tensor, g: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must implement _update (or step)")
+
+    # ------------------------------------------------------------------ state dicts
+    def state_dict(self) -> dict[str, Any]:
+        """PyTorch's layout: ``{'state': {index: {...}}, 'param_groups': [{..., 'params':
+        [indices]}]}``; indices count parameters across groups in order."""
+        index: dict[int, int] = {}
+        groups = []
+        for g in self.param_groups:
+            packed = {k: v for k, v in g.items() if k != "params"}
+            ids = []
+            for p in g["params"]:
+                index.setdefault(id(p), len(index))
+                ids.append(index[id(p)])
+            packed["params"] = ids
+            groups.append(packed)
+        state = {index[id(p)]: dict(s) for p, s in self.state.items() if id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Load a dict made by :meth:`state_dict` (tensors are copied, cast to each
+        parameter's dtype).
+
+        Raises:
+            ValueError: a different number of groups or of parameters in a group.
+        """
+        saved = state_dict["param_groups"]
+        if len(saved) != len(self.param_groups):
+            raise ValueError(
+                f"loaded state dict has {len(saved)} parameter groups, the optimizer has {len(self.param_groups)}"
+            )
+        for i, (g, s) in enumerate(zip(self.param_groups, saved)):
+            if len(g["params"]) != len(s["params"]):
+                raise ValueError(
+                    f"loaded state dict contains a parameter group (group {i}) with {len(s['params'])} "
+                    f"parameters that doesn't match the size of optimizer's group ({len(g['params'])})"
+                )
+        id_map = {sid: p for g, s in zip(self.param_groups, saved) for sid, p in zip(s["params"], g["params"])}
+        self.state = {}
+        for k, st in state_dict["state"].items():
+            p = id_map.get(int(k))
+            if p is None:
+                continue
+            new: dict[str, Any] = {}
+            for name, v in st.items():
+                if isinstance(v, Tensor):
+                    arr = v.data.copy()
+                    if name != "step" and arr.dtype.kind == "f":
+                        arr = arr.astype(p.data.dtype)
+                    new[name] = Tensor._make(arr)
+                else:
+                    new[name] = copy.deepcopy(v)
+            self.state[p] = new
+        for g, s in zip(self.param_groups, saved):
+            for k, v in s.items():
+                if k != "params":
+                    g[k] = copy.deepcopy(v)
+
+    def __repr__(self) -> str:
+        lines = [f"{type(self).__name__} ("]
+        for i, g in enumerate(self.param_groups):
+            lines.append(f"Parameter Group {i}")
+            for k in sorted(g):
+                if k != "params":
+                    lines.append(f"    {k}: {g[k]}")
+        lines.append(")")
+        return "\n".join(lines)
+
+
+def _buf(state: dict[str, Any], name: str, like: np.ndarray, fill: float = 0.0) -> np.ndarray:
+    """The state array ``name`` (a Tensor in ``state``), created as ``fill`` like ``like``."""
+    t = state.get(name)
+    if t is None:
+        t = Tensor._make(np.full_like(like, fill))
+        state[name] = t
+    return t.data
+
+
+def _check_hparams(**kw: float) -> None:
+    for name, v in kw.items():
+        if not v >= 0.0:
+            raise ValueError(f"Invalid {name} value: {v}")
