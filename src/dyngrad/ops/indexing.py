@@ -1,8 +1,12 @@
 """Indexing: ``x[idx]``, ``x[idx] = v``, masked fills, narrow/select.
 
-Indices follow NumPy/PyTorch rules: ints, slices, None, Ellipsis, bool masks and integer
-tensors or lists (advanced indexing). Basic indexing returns a view; the gradient of an
-advanced index accumulates over repeated indices.
+Indices follow PyTorch's rules: ints, slices, None, Ellipsis, bools, bool masks and integer
+tensors, arrays or lists (advanced indexing). PyTorch and NumPy differ in one place: NumPy
+counts an int as an advanced index when another advanced index is present, so
+``x[0, :, [1, 2]]`` of a ``(3, 4, 5)`` array is ``(2, 4)`` in NumPy but ``(4, 2)`` in
+PyTorch, which first applies ints, slices, None and bools (a view) and then the tensor
+indices to what is left. dyngrad does the same: every index is split into a *basic* step
+(a view) and an *advanced* step (a copy, whose gradient accumulates over repeated indices).
 """
 
 from __future__ import annotations
@@ -18,54 +22,156 @@ from ._util import data_of, inplace, make_view, norm_dim, recording, wrap
 __all__ = ["getitem", "setitem_", "masked_fill", "masked_fill_", "narrow", "select", "index_put_add"]
 TENSOR_METHODS = {"masked_fill", "masked_fill_", "narrow", "select"}
 
+_FULL = slice(None)
+
+
+def _bad(i: Any) -> IndexError:
+    return IndexError(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
+        f"indices (got {type(i).__name__})"
+    )
+
 
 def _conv(i: Any) -> Any:
+    """One index item -> int, slice, None, Ellipsis, bool or an int/bool ndarray."""
+    if i is None or i is Ellipsis or isinstance(i, (bool, slice)):
+        return i
+    if isinstance(i, (int, np.integer)):
+        return int(i)
+    if isinstance(i, np.bool_):
+        return bool(i)
     if isinstance(i, Tensor):
         d = i.data
-    elif isinstance(i, list):
-        d = np.asarray(i)
-        if d.dtype.kind == "f" or d.dtype == object:
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        return d
+    elif isinstance(i, (list, tuple, np.ndarray)):
+        d = np.asarray(i) if not isinstance(i, np.ndarray) else i
+        if d.dtype == object:
+            raise IndexError("index lists must contain only integers or bools")
+        if d.size == 0 and d.dtype.kind == "f":  # x[[]] selects nothing, as in PyTorch
+            d = d.astype(np.int64)
     else:
-        return i
-    if d.dtype.kind == "f":
-        raise IndexError(
-            f"tensors used as indices must be long, int, byte or bool tensors, got {i.dtype.name}"
-        )
+        raise _bad(i)
+    if d.dtype.kind == "f" or d.dtype.kind not in "iub":
+        raise IndexError(f"tensors used as indices must be long, int, byte or bool tensors, got {d.dtype}")
     if d.dtype == np.uint8:
         d = d.astype(bool)
+    if d.ndim == 0:
+        return bool(d) if d.dtype == np.bool_ else int(d)
     return d
 
 
-def convert_index(index: Any) -> Any:
-    """Turn Tensors/lists inside an index into ndarrays; reject float indices (IndexError)."""
-    if isinstance(index, tuple):
-        return tuple(_conv(i) for i in index)
-    return _conv(index)
+def _consumed(i: Any) -> int:
+    if i is None or isinstance(i, bool):
+        return 0
+    if isinstance(i, np.ndarray) and i.dtype == np.bool_:
+        return i.ndim
+    return 1
 
 
-def _is_basic(idx: Any) -> bool:
-    items = idx if isinstance(idx, tuple) else (idx,)
+def plan_index(index: Any, shape: tuple) -> tuple:
+    """Split ``index`` into ``(basic, advanced)`` NumPy indices with PyTorch's semantics.
+
+    ``basic`` (ints, slices, None; a view) is applied first, then ``advanced`` (a tuple of
+    slices and int arrays, or None when there is no advanced part) to its result.
+
+    Raises:
+        IndexError: float indices, too many indices, out-of-range ints or index tensors
+            (naming the dimension and its size), a bool mask of the wrong shape.
+    """
+    items = index if isinstance(index, tuple) else (index,)
+    items = [_conv(i) for i in items]
+    if sum(1 for i in items if i is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(_consumed(i) for i in items if i is not Ellipsis)
+    if used > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    if Ellipsis in [i for i in items if not isinstance(i, np.ndarray)]:
+        k = next(n for n, i in enumerate(items) if i is Ellipsis)
+        items[k : k + 1] = [_FULL] * (len(shape) - used)
+    basic: list = []
+    adv: list = []  # per dim of the basic result
+    any_adv = False
+    d = 0  # dim of the input
     for i in items:
-        if not (i is None or i is Ellipsis or isinstance(i, (int, slice, np.integer))) or isinstance(i, bool):
-            return False
-    return True
+        if i is None:
+            basic.append(None)
+            adv.append(_FULL)
+        elif isinstance(i, bool):  # PyTorch: unsqueeze, then index that dim by [0] or []
+            basic.append(None)
+            adv.append(np.zeros(1 if i else 0, dtype=np.intp))
+            any_adv = True
+        elif isinstance(i, int):
+            size = shape[d]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {d} with size {size}")
+            basic.append(i)
+            d += 1
+        elif isinstance(i, slice):
+            basic.append(i)
+            adv.append(_FULL)
+            d += 1
+        elif i.dtype == np.bool_:
+            k = i.ndim
+            if i.shape != shape[d : d + k]:
+                raise IndexError(
+                    f"The shape of the mask {list(i.shape)} at index {d} does not match the shape "
+                    f"of the indexed tensor {list(shape)} at index {d}"
+                )
+            basic.extend([_FULL] * k)
+            adv.extend(np.nonzero(i))
+            any_adv = True
+            d += k
+        else:
+            size = shape[d]
+            if i.size and (i.max() >= size or i.min() < -size):
+                bad = int(i.max()) if i.max() >= size else int(i.min())
+                raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {size}")
+            basic.append(_FULL)
+            adv.append(i)
+            any_adv = True
+            d += 1
+    while basic and isinstance(basic[-1], slice) and basic[-1] == _FULL:
+        basic.pop()
+    b = tuple(basic) + (Ellipsis,) if basic else None  # trailing ... keeps 0-d results views
+    if not any_adv:
+        return b, None
+    while adv and isinstance(adv[-1], slice):
+        adv.pop()
+    return b, tuple(adv)
 
 
-def _take(d: np.ndarray, idx: Any, shape: tuple) -> np.ndarray:
-    try:
-        return d[idx]
-    except IndexError as e:
-        raise IndexError(f"index: {e} (tensor of shape {list(shape)})") from None
+def _as_plan(index: Any, shape: tuple) -> tuple:
+    return plan_index(index, shape)
 
 
-class IndexPutAdd(Function):
-    """``out = zeros(shape); out[idx] += g`` (accumulating repeated indices), the backward
-    of indexing; ``grad_g = grad[idx]``."""
+class Index(Function):
+    """``out = x[idx]`` for one NumPy index ``idx`` (basic: a view; advanced: a copy).
+
+    Shapes: ``x: (*)`` -> NumPy's result shape. ``grad_x = zeros(x.shape)`` with ``grad``
+    added at ``idx`` (repeated indices accumulate), i.e. :class:`IndexPutAdd`.
+    """
 
     _builtin = True
     _node_name = "IndexBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, idx: Any, basic: bool) -> Tensor:
+        ctx.shape = x.data.shape
+        ctx.idx = idx
+        ctx.basic = basic
+        out = wrap(x.data[idx])
+        return make_view(out, x) if basic else out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return IndexPutAdd.apply(g, ctx.shape, ctx.idx, ctx.basic), None, None
+
+
+class IndexPutAdd(Function):
+    """``out = zeros(shape); out[idx] += g`` (repeated indices accumulate): the adjoint of
+    :class:`Index`. ``grad_g = grad[idx]``."""
+
+    _builtin = True
+    _node_name = "IndexPutAddBackward0"
 
     @staticmethod
     def forward(ctx: Any, g: Tensor, shape: tuple, idx: Any, basic: bool) -> Tensor:
@@ -85,41 +191,52 @@ class IndexPutAdd(Function):
 
 def index_put_add(g: Tensor, shape: tuple, idx: Any) -> Tensor:
     """Scatter-add ``g`` into zeros of ``shape`` at ``idx`` (the adjoint of ``x[idx]``)."""
-    idx = convert_index(idx)
-    return IndexPutAdd.apply(g, tuple(shape), idx, _is_basic(idx))
-
-
-class Index(Function):
-    """``out = x[idx]``; ``grad_x = zeros_like(x)`` with ``grad`` added at ``idx``."""
-
-    _builtin = True
-    _node_name = "IndexBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, idx: Any, basic: bool) -> Tensor:
-        ctx.shape = x.data.shape
-        ctx.idx = idx
-        ctx.basic = basic
-        out = wrap(_take(x.data, idx, x.data.shape))
-        return make_view(out, x) if basic else out
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return IndexPutAdd.apply(g, ctx.shape, ctx.idx, ctx.basic), None, None
+    basic, adv = plan_index(idx, tuple(shape))
+    if adv is not None:
+        mid = np.empty(shape, dtype=np.bool_)[basic].shape if basic is not None else tuple(shape)
+        g = IndexPutAdd.apply(g, mid, adv, False)
+    if basic is not None:
+        g = IndexPutAdd.apply(g, tuple(shape), basic, True)
+    return g
 
 
 def getitem(input: Tensor, index: Any) -> Tensor:
-    """``input[index]`` (see module docs for the index forms).
+    """``input[index]`` (see the module docstring for the index forms).
 
+    Args:
+        input: ``(*)`` tensor of any dtype.
+        index: int, slice, None, Ellipsis, bool, bool mask, integer Tensor/array/list, or a
+            tuple of these. Negative indices count from the end.
+    Returns:
+        A view for basic indices, a copy when an advanced index is present; same dtype.
     Raises:
-        IndexError: out-of-range or float indices.
+        IndexError: out-of-range index (naming the dim and its size), float index, too
+            many indices, mask of the wrong shape.
     """
-    idx = convert_index(index)
-    return Index.apply(input, idx, _is_basic(idx))
+    basic, adv = plan_index(index, input.data.shape)
+    out = input
+    if basic is not None:
+        out = Index.apply(out, basic, True)
+    if adv is not None:
+        out = Index.apply(out, adv, False)
+    elif basic is None:
+        out = Index.apply(out, (Ellipsis,), True)  # x[...] / x[:]: a fresh view, as PyTorch
+    return out
+
+
+def _assign(out: np.ndarray, basic: Any, adv: Any, v: Any) -> None:
+    target = out[basic] if basic is not None else out
+    if adv is None:
+        if basic is None:
+            out[...] = v
+        else:
+            out[basic] = v
+    else:
+        target[adv] = v
 
 
 class IndexPut(Function):
-    """``out = x`` with ``out[idx] = v``.
+    """``out = x`` with ``out[idx] = v`` (``v`` broadcast to the indexed shape).
 
     ``grad_x = grad`` with zeros at ``idx``; ``grad_v = grad[idx]`` (summed down to v's
     shape by the engine when v was broadcast)."""
@@ -128,14 +245,13 @@ class IndexPut(Function):
     _node_name = "IndexPutBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, v: Any, idx: Any) -> Tensor:
+    def forward(ctx: Any, x: Tensor, v: Any, plan: tuple) -> Tensor:
         out = x.data.copy()
         try:
-            out[idx] = data_of(v)
-        except (ValueError, IndexError) as e:
+            _assign(out, plan[0], plan[1], data_of(v))
+        except ValueError as e:
             raise RuntimeError(f"index_put_: {e} (tensor of shape {list(x.shape)})") from None
-        ctx.idx = idx
-        ctx.basic = _is_basic(idx)
+        ctx.plan = plan
         ctx.shape = x.data.shape
         return wrap(out)
 
@@ -143,44 +259,57 @@ class IndexPut(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         n = ctx.needs_input_grad
         gx = gv = None
+        basic, adv = ctx.plan
         if n[0]:
             mask = np.ones(ctx.shape, dtype=g.data.dtype)
-            mask[ctx.idx] = 0
+            _assign(mask, basic, adv, 0)
             gx = g * wrap(mask)
         if n[1]:
-            gv = Index.apply(g, ctx.idx, ctx.basic)
+            gv = g
+            if basic is not None:
+                gv = Index.apply(gv, basic, True)
+            if adv is not None:
+                gv = Index.apply(gv, adv, False)
         return gx, gv, None
 
 
-def _index_put(x: Tensor, v: Any, idx: Any) -> Tensor:
-    return IndexPut.apply(x, v, idx)
+def _index_put(x: Tensor, v: Any, plan: tuple) -> Tensor:
+    return IndexPut.apply(x, v, plan)
 
 
 _index_put.__name__ = "index_put"
 
 
 def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
-    """``input[index] = value`` in place (bumps the version). When recording, the
-    gradient flows to the untouched part of ``input`` and to ``value``.
+    """``input[index] = value`` in place (bumps the version counter shared with views).
 
+    Args:
+        input: ``(*)`` tensor.
+        index: any index accepted by :func:`getitem`.
+        value: a number or a tensor broadcastable to ``input[index].shape`` (cast to
+            ``input``'s dtype).
+    Returns:
+        ``input``.
     Raises:
-        RuntimeError: on a leaf that requires grad (outside no_grad); shape mismatch.
+        RuntimeError: on a leaf that requires grad (outside no_grad), on a read-only
+            (expanded) tensor, or when ``value`` does not broadcast to the indexed shape.
+        IndexError: as :func:`getitem`.
     """
-    idx = convert_index(index)
+    plan = plan_index(index, input.data.shape)
     if not recording(input, value):
         if not input.data.flags.writeable:
             raise RuntimeError("index assignment: the tensor's memory is read-only (an expanded view); clone() it first")
         try:
-            input.data[idx] = data_of(value)
+            _assign(input.data, plan[0], plan[1], data_of(value))
         except ValueError as e:
             raise RuntimeError(f"index assignment: {e} (tensor of shape {list(input.shape)})") from None
         input._vc[0] += 1
         return input
-    return inplace(_index_put, input, value, idx)
+    return inplace(_index_put, input, value, plan)
 
 
 class MaskedFill(Function):
-    """``out = where(mask, value, x)``; ``grad_x = grad * ~mask``,
+    """``out = where(mask, value, x)`` (shapes broadcast); ``grad_x = grad * ~mask``,
     ``grad_value = sum(grad * mask)`` (value a 0-d tensor)."""
 
     _builtin = True
@@ -208,8 +337,14 @@ class MaskedFill(Function):
 
 
 def masked_fill(input: Tensor, mask: Any, value: Any) -> Tensor:
-    """Fill positions where ``mask`` (bool, broadcastable) is True with ``value``.
+    """Fill positions where ``mask`` is True with ``value``.
 
+    Args:
+        input: ``(*)``.
+        mask: bool tensor broadcastable with ``input``.
+        value: a number or a 0-d tensor (differentiable: ``grad_value = sum(grad * mask)``).
+    Returns:
+        Tensor of the broadcast shape, ``input``'s dtype.
     Raises:
         RuntimeError: non-bool mask; value tensor with more than one element.
     """
@@ -221,7 +356,7 @@ def masked_fill(input: Tensor, mask: Any, value: Any) -> Tensor:
 
 
 def masked_fill_(input: Tensor, mask: Any, value: Any) -> Tensor:
-    """In-place ``masked_fill``."""
+    """In-place :func:`masked_fill` (``mask`` must broadcast to ``input``'s shape)."""
     if not recording(input, value):
         m = data_of(mask)
         if m.dtype != np.bool_:
@@ -232,19 +367,25 @@ def masked_fill_(input: Tensor, mask: Any, value: Any) -> Tensor:
     return inplace(masked_fill, input, mask, value)
 
 
-def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
-    """The slice ``start:start+length`` of ``dim`` (a view).
+def narrow(input: Tensor, dim: int, start: Any, length: int) -> Tensor:
+    """The slice ``start:start+length`` of ``dim`` (a view sharing memory).
 
     Raises:
-        IndexError/RuntimeError: dim or range out of bounds.
+        IndexError: dim out of range, start out of range.
+        RuntimeError: ``start + length`` past the end, negative length, 0-d input.
     """
+    if input.data.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = norm_dim(dim, input.data.ndim, "narrow")
     size = input.data.shape[d]
+    start = int(start)
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if start < 0:
         start += size
-    if not (0 <= start <= size and 0 <= length and start + length <= size):
-        raise RuntimeError(f"narrow(): start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    idx = (slice(None),) * d + (slice(start, start + length),)
+    if length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    idx = (_FULL,) * d + (slice(start, start + length), Ellipsis)
     return Index.apply(input, idx, True)
 
 
@@ -252,16 +393,24 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
     """``input`` indexed with ``index`` along ``dim`` (that dim removed; a view).
 
     Raises:
-        IndexError: out of range.
+        IndexError: dim or index out of range (naming the dim and the size).
     """
+    if input.data.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = norm_dim(dim, input.data.ndim, "select")
     size = input.data.shape[d]
+    index = int(index)
     if not -size <= index < size:
         raise IndexError(
             f"select(): index {index} out of range for tensor of size {list(input.shape)} at dimension {d}"
         )
-    idx = (slice(None),) * d + (int(index),)
+    idx = (_FULL,) * d + (index, Ellipsis)
     return Index.apply(input, idx, True)
 
 
+from . import gather as _gather  # noqa: E402
+from .gather import *  # noqa: E402,F403
+
+__all__ += _gather.__all__
+TENSOR_METHODS |= _gather.TENSOR_METHODS
 _ = recording

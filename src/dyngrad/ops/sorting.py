@@ -1,6 +1,135 @@
-"""Op family 'sorting' (being built)."""
+"""Sorting and selection: ``sort``, ``argsort``, ``topk``, ``msort``, ``nonzero``/``argwhere``.
+
+Values are differentiable (the gradient goes back to the position each value came from);
+indices are int64 and not differentiable.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
-TENSOR_METHODS: set[str] = set()
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import norm_dim, wrap
+
+__all__ = ["sort", "argsort", "msort", "topk", "nonzero", "argwhere"]
+TENSOR_METHODS = {"sort", "argsort", "msort", "topk", "nonzero", "argwhere"}
+
+#: ``torch.return_types.sort`` / ``topk``: tuples with ``.values`` and ``.indices``.
+SortResult = namedtuple("sort", ["values", "indices"])
+TopkResult = namedtuple("topk", ["values", "indices"])
+
+
+def _stable_argsort(d: np.ndarray, dim: int, descending: bool) -> np.ndarray:
+    """Stable argsort along ``dim``; NaN sorts as the largest value (as PyTorch). For
+    ``descending``, equal values keep their original order."""
+    if not descending:
+        return np.argsort(d, axis=dim, kind="stable")
+    n = d.shape[dim]
+    rev = np.argsort(np.flip(d, dim), axis=dim, kind="stable")  # ties: later original first
+    return np.flip(n - 1 - rev, dim)
+
+
+class Sort(Function):
+    """``values = x.gather(dim, indices)`` with ``indices`` the (stable) sorting permutation,
+    truncated to the first ``k`` along ``dim`` for topk.
+
+    Shapes: ``x: (*)``; ``values, indices: (*)`` with ``size(dim) = k``. ``grad_x =
+    zeros_like(x).scatter_add(dim, indices, grad_values)``.
+    """
+
+    _builtin = True
+    _node_name = "SortBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, descending: bool, k: int | None) -> tuple:
+        d = x.data.reshape(1) if x.data.ndim == 0 else x.data
+        idx = _stable_argsort(d, dim, descending)
+        if k is not None:
+            idx = idx[(slice(None),) * dim + (slice(0, k),)]
+        vals = np.take_along_axis(d, idx, axis=dim)
+        if x.data.ndim == 0:
+            vals, idx = vals.reshape(()), idx.reshape(())
+        idx = idx.astype(np.int64)
+        ctx.dim, ctx.idx, ctx.shape = dim, idx, x.data.shape
+        ind = wrap(idx)
+        ctx.mark_non_differentiable(ind)
+        return wrap(vals), ind
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _gi: Any) -> tuple:
+        from .gather import ScatterAdd
+
+        z = wrap(np.zeros(ctx.shape, dtype=g.data.dtype))
+        return ScatterAdd.apply(z, ctx.dim, ctx.idx, g), None, None, None
+
+
+class Topk(Sort):
+    """Sort restricted to the ``k`` largest (or smallest) entries; see :class:`Sort`."""
+
+    _builtin = True
+    _node_name = "TopkBackward0"
+
+
+def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
+    """Sort along ``dim``; always stable here (ties keep their order, also when descending).
+
+    Returns:
+        ``(values, indices)`` namedtuple; ``values`` keeps ``input``'s dtype, ``indices`` int64.
+    Raises:
+        IndexError: ``dim`` out of range.
+    """
+    d = norm_dim(dim, input.data.ndim, "sort")
+    return SortResult(*Sort.apply(input, d, bool(descending), None))
+
+
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+    """The int64 indices that sort ``input`` along ``dim`` (stable)."""
+    d = norm_dim(dim, input.data.ndim, "argsort")
+    dd = input.data.reshape(1) if input.data.ndim == 0 else input.data
+    idx = _stable_argsort(dd, d, bool(descending)).astype(np.int64)
+    return wrap(idx.reshape(input.data.shape))
+
+
+def msort(input: Tensor) -> Tensor:
+    """``sort(input, dim=0).values``."""
+    return sort(input, 0).values
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
+    """The ``k`` largest (``largest=False``: smallest) entries along ``dim``.
+
+    Returns:
+        ``(values, indices)`` namedtuple, ``size(dim) == k``, always in sorted order (also
+        with ``sorted=False``, which PyTorch leaves unspecified).
+    Raises:
+        RuntimeError: ``k`` negative or larger than the dim size. IndexError: bad ``dim``.
+    """
+    d = norm_dim(dim, input.data.ndim, "topk")
+    n = input.data.shape[d] if input.data.ndim else 1
+    if not 0 <= int(k) <= n:
+        raise RuntimeError(f"selected index k out of range (k={k}, size {n} at dimension {d})")
+    return TopkResult(*Topk.apply(input, d, bool(largest), int(k)))
+
+
+def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
+    """The indices of non-zero entries, in C order (not differentiable).
+
+    Returns:
+        ``(n, input.ndim)`` int64 tensor, or with ``as_tuple`` one ``(n,)`` tensor per dim
+        (a 0-d input is treated as 1-d there, as PyTorch).
+    """
+    d = input.data
+    if as_tuple:
+        return tuple(wrap(i.astype(np.int64)) for i in np.nonzero(d.reshape(1) if d.ndim == 0 else d))
+    if d.ndim == 0:
+        return wrap(np.zeros((int(d != 0), 0), dtype=np.int64))
+    return wrap(np.argwhere(d).astype(np.int64))
+
+
+def argwhere(input: Tensor) -> Tensor:
+    """``nonzero(input)``."""
+    return nonzero(input)

@@ -1,0 +1,336 @@
+"""Index-driven gathers and scatters: ``index_select``, ``gather``, ``scatter``,
+``scatter_add``, ``take_along_dim``, ``masked_select``.
+
+``gather`` and ``scatter_add`` are each other's adjoints, so every backward here is written
+with these ops and stays differentiable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import data_of, inplace, norm_dim, recording, wrap
+
+__all__ = [
+    "index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_",
+    "take_along_dim", "masked_select",
+]
+TENSOR_METHODS = set(__all__)
+
+
+def _int_index(index: Any, op: str) -> np.ndarray:
+    d = data_of(index)
+    if not isinstance(d, np.ndarray):
+        d = np.asarray(d)
+    if d.dtype.kind not in "iu" or d.dtype == np.uint8:
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {d.dtype}")
+    return d
+
+
+def _grid(index: np.ndarray, dim: int) -> tuple:
+    """The NumPy index that reads ``t[i0, .., index[i], .., in]`` for every position of ``index``."""
+    idx = list(np.ix_(*[np.arange(s) for s in index.shape])) if index.ndim else []
+    if index.ndim:
+        idx[dim] = index
+    return tuple(idx)
+
+
+def _check_gs(op: str, x: np.ndarray, dim: int, index: np.ndarray, src: Any = None) -> None:
+    xs = x.shape if x.ndim else (1,)
+    ix = index.shape if index.ndim else (1,)
+    if index.size == 0:
+        return
+    if len(ix) != len(xs):
+        raise RuntimeError(f"{op}(): Index tensor must have the same number of dimensions as input tensor")
+    for d in range(len(xs)):
+        if d != dim and ix[d] > xs[d]:
+            raise RuntimeError(
+                f"{op}(): Size does not match at dimension {d} expected index {list(ix)} to be no "
+                f"larger than self {list(xs)} apart from dimension {dim}"
+            )
+        if src is not None and ix[d] > (src.shape if src.ndim else (1,))[d]:
+            raise RuntimeError(
+                f"{op}(): Expected index {list(ix)} to be no larger size than src {list(src.shape)}"
+            )
+    lo, hi = index.min(), index.max()
+    if lo < -xs[dim] or hi >= xs[dim]:
+        bad = int(hi) if hi >= xs[dim] else int(lo)
+        raise RuntimeError(f"{op}(): index {bad} is out of bounds for dimension {dim} with size {xs[dim]}")
+
+
+class Gather(Function):
+    """``out[i][j][k] = x[i][index[i][j][k]][k]`` (for ``dim == 1``); ``out: index.shape``.
+
+    ``grad_x = zeros_like(x).scatter_add(dim, index, grad)`` (repeated indices accumulate).
+    """
+
+    _builtin = True
+    _node_name = "GatherBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
+        ctx.dim, ctx.index, ctx.shape = dim, index, x.data.shape
+        xd = x.data.reshape(-1) if x.data.ndim == 0 else x.data
+        out = xd[_grid(index, dim)] if index.ndim else xd[index]
+        return wrap(out.reshape(index.shape))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        z = wrap(np.zeros(ctx.shape, dtype=g.data.dtype))
+        return ScatterAdd.apply(z, ctx.dim, ctx.index, g), None, None
+
+
+def gather(input: Tensor, dim: int, index: Any, *, sparse_grad: bool = False) -> Tensor:
+    """Gather values along ``dim`` at ``index``.
+
+    Args:
+        input: ``(*)``; index: integer tensor with the same number of dims and
+            ``index.size(d) <= input.size(d)`` for ``d != dim``.
+    Returns:
+        Tensor of ``index.shape``, ``input``'s dtype.
+    Raises:
+        RuntimeError: non-integer index, dims mismatch, size too large, index out of bounds.
+        IndexError: ``dim`` out of range.
+    """
+    idx = _int_index(index, "gather")
+    d = norm_dim(dim, input.data.ndim, "gather")
+    _check_gs("gather", input.data, d, idx)
+    return Gather.apply(input, d, idx)
+
+
+class ScatterAdd(Function):
+    """``out = x`` with ``out[i][index[i][j]] += src[i][j]`` (for ``dim == 1``).
+
+    ``grad_x = grad``; ``grad_src = grad.gather(dim, index)`` (zero-padded to ``src.shape``
+    when ``src`` is larger than ``index``).
+    """
+
+    _builtin = True
+    _node_name = "ScatterAddBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Tensor) -> Tensor:
+        ctx.dim, ctx.index, ctx.src_shape = dim, index, src.data.shape
+        out = x.data.copy()
+        if index.size:
+            sub = src.data[tuple(slice(0, s) for s in index.shape)]
+            np.add.at(out.reshape(-1) if out.ndim == 0 else out, _grid(index, dim), sub)
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        n = ctx.needs_input_grad
+        gs = None
+        if n[3]:
+            gs = _gather_padded(g, ctx.dim, ctx.index, ctx.src_shape)
+        return (g if n[0] else None), None, None, gs
+
+
+def _gather_padded(g: Tensor, dim: int, index: np.ndarray, src_shape: tuple) -> Tensor:
+    gs = Gather.apply(g, dim, index)
+    if gs.data.shape != src_shape:
+        from .rearrange import pad
+
+        widths: list = []
+        for a, b in zip(reversed(index.shape), reversed(src_shape)):
+            widths += [0, b - a]
+        gs = pad(gs, tuple(widths))
+    return gs
+
+
+def _check_src(op: str, x: Tensor, src: Tensor) -> None:
+    if src.data.dtype != x.data.dtype:
+        raise RuntimeError(
+            f"{op}(): Expected self.dtype to be equal to src.dtype, got {x.dtype.name} and {src.dtype.name}"
+        )
+
+
+def scatter_add(input: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
+    """``input`` with ``src`` added at ``index`` along ``dim`` (repeated indices accumulate).
+
+    Shapes: ``index`` has ``input``'s number of dims, ``index.size(d) <= src.size(d)`` and
+    ``<= input.size(d)`` for ``d != dim``. Returns a tensor of ``input``'s shape and dtype.
+
+    Raises:
+        RuntimeError: dtype mismatch of ``src``, non-integer index, bad sizes, index out of bounds.
+    """
+    idx = _int_index(index, "scatter_add")
+    d = norm_dim(dim, input.data.ndim, "scatter_add")
+    _check_src("scatter_add", input, src)
+    _check_gs("scatter_add", input.data, d, idx, src.data)
+    return ScatterAdd.apply(input, d, idx, src)
+
+
+class Scatter(Function):
+    """``out = x`` with ``out[i][index[i][j]] = src[i][j]`` (``dim == 1``; ``src`` a tensor
+    or a number). With repeated indices the last write wins (PyTorch leaves it unspecified).
+
+    ``grad_x = grad.scatter(dim, index, 0)``; ``grad_src = grad.gather(dim, index)``.
+    """
+
+    _builtin = True
+    _node_name = "ScatterBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Any) -> Tensor:
+        ctx.dim, ctx.index = dim, index
+        ctx.src_shape = src.data.shape if isinstance(src, Tensor) else None
+        out = x.data.copy()
+        if index.size:
+            v = data_of(src)
+            if isinstance(src, Tensor):
+                v = v[tuple(slice(0, s) for s in index.shape)]
+            (out.reshape(-1) if out.ndim == 0 else out)[_grid(index, dim)] = v
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        n = ctx.needs_input_grad
+        gx = gs = None
+        if n[0]:
+            gx = Scatter.apply(g, ctx.dim, ctx.index, 0.0)
+        if len(n) > 3 and n[3]:
+            gs = _gather_padded(g, ctx.dim, ctx.index, ctx.src_shape)
+        return gx, None, None, gs
+
+
+def scatter(input: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:
+    """``input`` with ``src`` (a tensor, or the number ``value``) written at ``index`` along ``dim``.
+
+    Args:
+        reduce: None, or ``'add'`` (same as :func:`scatter_add`); ``'multiply'`` is not supported.
+    Raises:
+        RuntimeError: dtype mismatch, bad sizes, index out of bounds, unsupported reduce.
+        TypeError: neither ``src`` nor ``value`` given.
+    """
+    if src is None:
+        src = value
+    if src is None:
+        raise TypeError("scatter() missing required argument 'src' or 'value'")
+    idx = _int_index(index, "scatter")
+    d = norm_dim(dim, input.data.ndim, "scatter")
+    if isinstance(src, Tensor):
+        _check_src("scatter", input, src)
+        _check_gs("scatter", input.data, d, idx, src.data)
+    else:
+        _check_gs("scatter", input.data, d, idx)
+    if reduce is not None:
+        if reduce != "add":
+            raise RuntimeError(f"scatter(): reduce={reduce!r} is not supported by dyngrad (only 'add')")
+        if not isinstance(src, Tensor):
+            src = wrap(np.full(idx.shape, src, dtype=input.data.dtype))
+        return ScatterAdd.apply(input, d, idx, src)
+    return Scatter.apply(input, d, idx, src)
+
+
+def scatter_(input: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:
+    """In-place :func:`scatter` (bumps the version)."""
+    return inplace(scatter, input, dim, index, src, value=value, reduce=reduce)
+
+
+def scatter_add_(input: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
+    """In-place :func:`scatter_add` (bumps the version)."""
+    return inplace(scatter_add, input, dim, index, src)
+
+
+class IndexSelect(Function):
+    """``out = x`` indexed by the vector ``index`` along ``dim``; ``out.shape[dim] = len(index)``.
+
+    ``grad_x = zeros_like(x).index_add(dim, index, grad)`` (repeated indices accumulate).
+    """
+
+    _builtin = True
+    _node_name = "IndexSelectBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
+        ctx.shape, ctx.idx = x.data.shape, (slice(None),) * dim + (index,)
+        return wrap(x.data[ctx.idx] if x.data.ndim else x.data.reshape(1)[index].reshape(index.shape))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        from .indexing import IndexPutAdd
+
+        if not ctx.shape:
+            return IndexPutAdd.apply(g.reshape(-1), (1,), ctx.idx, False).reshape(()), None, None
+        return IndexPutAdd.apply(g, ctx.shape, ctx.idx, False), None, None
+
+
+def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
+    """The entries of ``input`` at positions ``index`` (a 0-d or 1-d integer tensor) along ``dim``.
+
+    Raises:
+        RuntimeError: non-integer index.
+        IndexError: index with more than one dim, index out of range, dim out of range.
+    """
+    idx = data_of(index)
+    idx = np.asarray(idx) if not isinstance(idx, np.ndarray) else idx
+    if idx.dtype.kind not in "iu" or idx.dtype == np.uint8:
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if idx.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    d = norm_dim(dim, input.data.ndim, "index_select")
+    size = input.data.shape[d] if input.data.ndim else 1
+    if idx.size and (idx.min() < 0 or idx.max() >= size):
+        raise IndexError(f"index_select(): index out of range in self (dimension {d} with size {size})")
+    return IndexSelect.apply(input, d, idx.reshape(-1) if input.data.ndim else idx)
+
+
+def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tensor:
+    """``gather`` after broadcasting ``input`` and ``indices`` in every dim but ``dim``;
+    with ``dim=None`` both are flattened first. Differentiable through :func:`gather`.
+
+    Raises:
+        RuntimeError: shapes that do not broadcast; non-integer indices.
+        IndexError: ``dim`` out of range.
+    """
+    idx = _int_index(indices, "take_along_dim")
+    if dim is None:
+        return gather(input.reshape(-1), 0, idx.reshape(-1))
+    nd = input.data.ndim
+    d = norm_dim(dim, nd, "take_along_dim")
+    xs, ix = list(input.data.shape), list(idx.shape)
+    if len(ix) != nd:
+        raise RuntimeError("torch.take_along_dim(): input and indices should have the same number of dimensions")
+    xs[d] = ix[d] = 1
+    try:
+        b = list(np.broadcast_shapes(tuple(xs), tuple(ix)))
+    except ValueError:
+        raise RuntimeError(
+            f"take_along_dim(): shapes {list(input.shape)} and {list(idx.shape)} do not broadcast "
+            f"outside dimension {d}"
+        ) from None
+    bx, bi = list(b), list(b)
+    bx[d], bi[d] = input.data.shape[d], idx.shape[d]
+    x = input.expand(*bx) if tuple(bx) != input.data.shape else input
+    return gather(x, d, np.broadcast_to(idx, bi))
+
+
+def masked_select(input: Tensor, mask: Any) -> Tensor:
+    """The 1-d tensor of ``input``'s entries where ``mask`` (bool, broadcast with ``input``)
+    is True, in C order. ``grad_input`` scatters ``grad`` back to those positions.
+
+    Raises:
+        RuntimeError: non-bool mask, shapes that do not broadcast.
+    """
+    m = data_of(mask)
+    m = np.asarray(m) if not isinstance(m, np.ndarray) else m
+    if m.dtype != np.bool_:
+        raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {m.dtype}")
+    try:
+        shape = np.broadcast_shapes(m.shape, input.data.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"masked_select(): mask {list(m.shape)} and input {list(input.shape)} do not broadcast"
+        ) from None
+    x = input.expand(*shape) if shape != input.data.shape else input
+    from .indexing import Index
+
+    return Index.apply(x, np.nonzero(np.broadcast_to(m, shape)), False)
+
+
+_ = recording

@@ -1,0 +1,286 @@
+"""Rearranging copies: ``repeat``, ``tile``, ``flip``, ``roll`` and ``pad``
+(``nn.functional.pad``). Each output element is a copy of one input element, so each
+backward sums the gradient back onto the elements it came from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import norm_dim, norm_dims, shape_arg, wrap
+
+__all__ = ["repeat", "tile", "flip", "fliplr", "flipud", "roll", "pad"]
+TENSOR_METHODS = {"repeat", "tile", "flip", "fliplr", "flipud", "roll"}
+
+
+class Repeat(Function):
+    """``out = tile(x, repeats)``; ``x: (*s)`` (left-padded with 1s to ``len(repeats)``),
+    ``out: (r0*s0, r1*s1, ...)``. ``grad_x = grad.reshape(r0, s0, r1, s1, ...)`` summed
+    over the ``r`` axes."""
+
+    _builtin = True
+    _node_name = "RepeatBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, repeats: tuple) -> Tensor:
+        lead = (1,) * (len(repeats) - x.data.ndim) + x.data.shape
+        ctx.in_shape, ctx.lead, ctx.repeats = x.data.shape, lead, repeats
+        return wrap(np.tile(x.data.reshape(lead), repeats))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        inter: list = []
+        for r, s in zip(ctx.repeats, ctx.lead):
+            inter += [r, s]
+        axes = tuple(range(0, 2 * len(ctx.repeats), 2))
+        gx = g.reshape(tuple(inter))
+        if axes:
+            gx = gx.sum(dim=axes)
+        return gx.reshape(ctx.in_shape), None
+
+
+def repeat(input: Tensor, *sizes: Any) -> Tensor:
+    """Repeat ``input`` ``sizes[i]`` times along dim ``i`` (a copy, as ``numpy.tile``).
+
+    Raises:
+        RuntimeError: fewer sizes than dims, or a negative size.
+    """
+    reps = shape_arg(sizes)
+    if len(reps) < input.data.ndim:
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+        )
+    if any(r < 0 for r in reps):
+        raise RuntimeError(f"repeat(): Trying to create tensor with negative dimension: {list(reps)}")
+    return Repeat.apply(input, reps)
+
+
+def tile(input: Tensor, dims: Any) -> Tensor:
+    """Like :func:`repeat`, but ``dims`` shorter than ``input.ndim`` is left-padded with 1s."""
+    reps = shape_arg((dims,) if isinstance(dims, int) else tuple(dims))
+    reps = (1,) * (input.data.ndim - len(reps)) + reps
+    return repeat(input, reps)
+
+
+class Flip(Function):
+    """``out = x`` reversed along ``dims`` (a copy); ``grad_x = flip(grad, dims)``."""
+
+    _builtin = True
+    _node_name = "FlipBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
+        ctx.dims = dims
+        return wrap(np.flip(x.data, dims).copy() if dims else x.data.copy())
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return Flip.apply(g, ctx.dims), None
+
+
+def flip(input: Tensor, *dims: Any) -> Tensor:
+    """Reverse the order of elements along ``dims``.
+
+    Raises:
+        IndexError: dim out of range. RuntimeError: a dim given twice.
+    """
+    ds = shape_arg(dims)
+    ds = norm_dims(ds, input.data.ndim, "flip") or ()
+    return Flip.apply(input, ds if input.data.ndim else ())
+
+
+def fliplr(input: Tensor) -> Tensor:
+    """``flip(input, 1)`` (input at least 2-d)."""
+    if input.data.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(input, 1)
+
+
+def flipud(input: Tensor) -> Tensor:
+    """``flip(input, 0)`` (input at least 1-d)."""
+    if input.data.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(input, 0)
+
+
+class Roll(Function):
+    """``out = numpy.roll(x, shifts, dims)``; ``grad_x = roll(grad, -shifts, dims)``."""
+
+    _builtin = True
+    _node_name = "RollBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, shifts: tuple, dims: tuple) -> Tensor:
+        ctx.shifts, ctx.dims = shifts, dims
+        if not dims:
+            return wrap(np.roll(x.data.reshape(-1), shifts[0]).reshape(x.data.shape))
+        return wrap(np.roll(x.data, shifts, dims))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return Roll.apply(g, tuple(-s for s in ctx.shifts), ctx.dims), None, None
+
+
+def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
+    """Shift elements cyclically by ``shifts`` along ``dims`` (flattened when ``dims`` is None).
+
+    Raises:
+        RuntimeError: ``shifts`` and ``dims`` of different lengths. IndexError: bad dim.
+    """
+    sh = (shifts,) if isinstance(shifts, int) else tuple(int(s) for s in shifts)
+    if dims is None:
+        if len(sh) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:0")
+        return Roll.apply(input, sh, ())
+    ds = (dims,) if isinstance(dims, int) else tuple(dims)
+    if len(sh) != len(ds):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:{len(ds)}")
+    ds = tuple(norm_dim(d, input.data.ndim, "roll") for d in ds)
+    return Roll.apply(input, sh, ds)
+
+
+class ConstantPad(Function):
+    """``out = x`` padded with ``value`` (negative widths crop). ``pad = (left_last,
+    right_last, left_2nd_last, ...)``. ``grad_x = pad(grad, -widths)`` (the crop of the
+    padded gradient; cropping's adjoint is zero-padding)."""
+
+    _builtin = True
+    _node_name = "ConstantPadNdBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, widths: tuple, value: Any) -> Tensor:
+        ctx.widths = widths
+        d = x.data
+        nd = d.ndim
+        crop = [slice(None)] * nd
+        pw = [(0, 0)] * nd
+        for k in range(len(widths) // 2):
+            ax = nd - 1 - k
+            lo, hi = widths[2 * k], widths[2 * k + 1]
+            crop[ax] = slice(max(-lo, 0), d.shape[ax] - max(-hi, 0))
+            pw[ax] = (max(lo, 0), max(hi, 0))
+        if not any(lo or hi for lo, hi in pw):
+            return wrap(d[tuple(crop)].copy())
+        return wrap(np.pad(d[tuple(crop)], pw, mode="constant", constant_values=value))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return ConstantPad.apply(g, tuple(-w for w in ctx.widths), 0), None, None
+
+
+_NP_MODE = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
+
+
+class IndexPad(Function):
+    """Reflect / replicate / circular padding: ``out = x[..., i_1, ..., i_k]`` for index
+    maps ``i_j = numpy.pad(arange(n_j), widths_j, mode)``; ``grad_x`` adds ``grad`` back at
+    those indices (border elements collect the gradient of all their copies)."""
+
+    _builtin = True
+    _node_name = "PadBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, idx: tuple) -> Tensor:
+        ctx.idx, ctx.shape = idx, x.data.shape
+        return wrap(x.data[idx])
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        from .indexing import IndexPutAdd
+
+        return IndexPutAdd.apply(g, ctx.shape, ctx.idx, False), None
+
+
+class ReflectionPad(IndexPad):
+    """Reflect padding (the border element is not repeated); see :class:`IndexPad`."""
+
+    _builtin = True
+    _node_name = "ReflectionPadBackward0"
+
+
+class ReplicationPad(IndexPad):
+    """Replicate padding (the border element is repeated); see :class:`IndexPad`."""
+
+    _builtin = True
+    _node_name = "ReplicationPadBackward0"
+
+
+class CircularPad(IndexPad):
+    """Circular padding (wraps around); see :class:`IndexPad`."""
+
+    _builtin = True
+    _node_name = "CircularPadBackward0"
+
+
+_PAD_CLS = {"reflect": ReflectionPad, "replicate": ReplicationPad, "circular": CircularPad}
+
+
+def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
+    """Pad the last ``len(pad) // 2`` dims of ``input`` (``torch.nn.functional.pad``).
+
+    Args:
+        input: ``(*)``.
+        pad: ``(left, right)`` for the last dim, then ``(top, bottom)`` for the one before, ...
+            Negative widths crop (constant mode only).
+        mode: ``'constant'``, ``'reflect'``, ``'replicate'`` or ``'circular'``.
+        value: fill value for constant mode (default 0).
+    Returns:
+        Tensor of ``input``'s dtype with each padded dim grown by ``left + right``.
+    Raises:
+        RuntimeError: odd or too long ``pad``; reflect width >= dim size; circular width >
+            dim size; a value with a non-constant mode; a dim cropped below size 0.
+        NotImplementedError: unknown mode, unsupported input rank for non-constant modes,
+            negative widths with non-constant modes.
+    """
+    widths = tuple(int(w) for w in pad)
+    if len(widths) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    nd, k = input.data.ndim, len(widths) // 2
+    if k > nd:
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input dimension but got "
+            f"padding length {len(widths)} and input of dimension {nd}"
+        )
+    shape = input.data.shape
+    if mode == "constant":
+        for j in range(k):
+            n = shape[nd - 1 - j] + widths[2 * j] + widths[2 * j + 1]
+            if n < 0:
+                raise RuntimeError(
+                    f"pad(): the padded size {n} of dimension {nd - 1 - j} (input size "
+                    f"{shape[nd - 1 - j]}, pad {widths[2 * j : 2 * j + 2]}) is negative"
+                )
+        return ConstantPad.apply(input, widths, 0 if value is None else value)
+    if mode not in _NP_MODE:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    if k not in (1, 2, 3) or nd not in (k + 1, k + 2):
+        raise NotImplementedError(
+            f"Padding size {len(widths)} is not supported for {nd}D input tensor (non-constant "
+            "padding of the last k dims needs a (k+1)-D or (k+2)-D input, k in 1..3)"
+        )
+    if any(w < 0 for w in widths):
+        raise NotImplementedError(f"pad(): negative widths are only supported in constant mode, got {list(widths)}")
+    idx: list = []
+    for ax in range(nd - k, nd):
+        j = nd - 1 - ax
+        lo, hi = widths[2 * j], widths[2 * j + 1]
+        n = shape[ax]
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise RuntimeError(
+                "Argument #4: Padding size should be less than the corresponding input dimension, "
+                f"but got: padding ({lo}, {hi}) at dimension {ax} of input {list(shape)}"
+            )
+        if mode == "circular" and (lo > n or hi > n):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if mode == "replicate" and n == 0 and (lo or hi):
+            raise RuntimeError(f"pad(): cannot replicate-pad dimension {ax} of size 0")
+        m = np.pad(np.arange(n), (lo, hi), mode=_NP_MODE[mode])
+        idx.append(m.reshape((-1,) + (1,) * (nd - 1 - ax)))
+    full = (slice(None),) * (nd - k) + tuple(idx)
+    return _PAD_CLS[mode].apply(input, full)
