@@ -1,1 +1,5 @@
 """dyngrad.utils: checkpointing and data loading."""
+
+from . import checkpoint, data
+
+__all__ = ["checkpoint", "data"]

@@ -1,0 +1,175 @@
+"""utils.checkpoint: gradients equal the un-checkpointed ones exactly, dropout masks are
+replayed, activations are not kept, and autograd.grad / create_graph work."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import dyngrad
+from dyngrad.utils.checkpoint import checkpoint, checkpoint_sequential
+
+
+class MyDropout(dyngrad.autograd.Function):
+    """The seed's custom dropout: draws its mask from the default Generator."""
+
+    @staticmethod
+    def forward(ctx, input, p=0.5):
+        mask = (dyngrad.rand_like(input) > p).float()
+        ctx.save_for_backward(mask)
+        ctx.p = p
+        return input * mask / (1 - p)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (mask,) = ctx.saved_tensors
+        return grad_output * mask / (1 - ctx.p), None
+
+
+def _params(seed=0, n=4, width=6):
+    g = dyngrad.Generator().manual_seed(seed)
+    return [dyngrad.randn(width, width, generator=g, dtype=dyngrad.float64, requires_grad=True) for _ in range(n)]
+
+
+def _block(W, dropout=False):
+    def f(x):
+        h = (x @ W).tanh()
+        if dropout:
+            h = MyDropout.apply(h, 0.3)
+        return h * 2 + x
+
+    return f
+
+
+def _grads(ps, x):
+    return [p.grad.data.copy() for p in ps] + ([x.grad.data.copy()] if x.grad is not None else [])
+
+
+def _run(use_ckpt, reentrant=False, dropout=False, x_requires_grad=True):
+    dyngrad.manual_seed(7)
+    ps = _params()
+    x = dyngrad.randn(3, 6, dtype=dyngrad.float64, requires_grad=x_requires_grad)
+    h = x
+    for W in ps:
+        f = _block(W, dropout)
+        h = checkpoint(f, h, use_reentrant=reentrant) if use_ckpt else f(h)
+    (h**2).sum().backward()
+    return _grads(ps, x), h.data.copy()
+
+
+@pytest.mark.parametrize("reentrant", [False, True])
+@pytest.mark.parametrize("dropout", [False, True])
+def test_gradients_equal_the_uncheckpointed_ones_exactly(reentrant, dropout):
+    g0, out0 = _run(False, dropout=dropout)
+    g1, out1 = _run(True, reentrant=reentrant, dropout=dropout)
+    assert np.array_equal(out0, out1)
+    assert len(g0) == len(g1) == 5
+    for a, b in zip(g0, g1):
+        assert np.array_equal(a, b)
+
+
+def test_input_that_does_not_require_grad_still_gives_parameter_gradients():
+    g0, _ = _run(False, x_requires_grad=False)
+    g1, _ = _run(True, x_requires_grad=False)
+    assert len(g1) == 4
+    for a, b in zip(g0, g1):
+        assert np.array_equal(a, b)
+
+
+def test_backward_restores_the_generator_state_it_found():
+    dyngrad.manual_seed(3)
+    (W,) = _params(n=1)
+    x = dyngrad.randn(3, 6, dtype=dyngrad.float64, requires_grad=True)
+    y = checkpoint(_block(W, dropout=True), x)
+    after_forward = dyngrad.get_rng_state().data.copy()
+    y.sum().backward()
+    assert np.array_equal(dyngrad.get_rng_state().data, after_forward)
+
+
+def test_activations_inside_the_segment_are_not_kept():
+    (W,) = _params(n=1)
+    seen = []
+
+    def f(x):
+        h = (x @ W).tanh()
+        seen.append(weakref.ref(h))
+        return h.exp()
+
+    x = dyngrad.randn(3, 6, dtype=dyngrad.float64, requires_grad=True)
+    y = checkpoint(f, x)
+    gc.collect()
+    assert seen[0]() is None  # freed although y's graph is alive
+    y.sum().backward()
+    assert x.grad is not None and W.grad is not None
+
+
+def test_autograd_grad_reaches_inputs_and_closed_over_parameters():
+    ps = _params(n=2)
+    x = dyngrad.randn(3, 6, dtype=dyngrad.float64, requires_grad=True)
+    plain = _block(ps[1])(_block(ps[0])(x)).sum()
+    want = dyngrad.autograd.grad(plain, [x, *ps])
+    ck = checkpoint(_block(ps[1]), checkpoint(_block(ps[0]), x)).sum()
+    got = dyngrad.autograd.grad(ck, [x, *ps])
+    for a, b in zip(want, got):
+        assert np.array_equal(a.data, b.data)
+    assert all(p.grad is None for p in ps)  # grad() must not touch .grad
+
+
+def test_double_backward_through_a_checkpoint():
+    (W,) = _params(n=1)
+    x = dyngrad.randn(2, 6, dtype=dyngrad.float64, requires_grad=True)
+    f = _block(W)
+    (gx,) = dyngrad.autograd.grad(f(x).pow(3).sum(), x, create_graph=True)
+    (ggx,) = dyngrad.autograd.grad(gx.sum(), x)
+    (cx,) = dyngrad.autograd.grad(checkpoint(f, x).pow(3).sum(), x, create_graph=True)
+    (cgx,) = dyngrad.autograd.grad(cx.sum(), x)
+    np.testing.assert_allclose(cgx.data, ggx.data, rtol=1e-12)
+
+
+def test_gradcheck_passes_through_checkpoint():
+    (W,) = _params(n=1)
+    x = dyngrad.randn(2, 6, dtype=dyngrad.float64, requires_grad=True)
+    assert dyngrad.autograd.gradcheck(lambda t, w: checkpoint(lambda a: (a @ w).tanh(), t), (x, W))
+
+
+def test_checkpoint_sequential_matches_plain_sequence():
+    ps = _params(n=6)
+    fs = [_block(W) for W in ps]
+    x = dyngrad.randn(3, 6, dtype=dyngrad.float64, requires_grad=True)
+    h = x
+    for f in fs:
+        h = f(h)
+    h.sum().backward()
+    want = _grads(ps, x)
+    for p in [*ps, x]:
+        p.grad = None
+    checkpoint_sequential(fs, 3, x).sum().backward()
+    for a, b in zip(want, _grads(ps, x)):
+        assert np.array_equal(a, b)
+
+
+def test_tuple_outputs_and_keyword_arguments():
+    (W,) = _params(n=1)
+    x = dyngrad.randn(2, 6, dtype=dyngrad.float64, requires_grad=True)
+    a, b = checkpoint(lambda t, scale=1.0: (t @ W * scale, t.exp()), x, scale=2.0)
+    (a.sum() + b.sum()).backward()
+    np.testing.assert_allclose(x.grad.data, (2 * W.data.sum(1))[None, :] + np.exp(x.data), rtol=1e-12)
+
+
+def test_no_grad_mode_just_runs_the_function():
+    (W,) = _params(n=1)
+    x = dyngrad.randn(2, 6, dtype=dyngrad.float64)
+    with dyngrad.no_grad():
+        y = checkpoint(_block(W), x)
+    assert y.grad_fn is None
+
+
+def test_bad_return_and_bad_segments_raise():
+    x = dyngrad.randn(2, requires_grad=True)
+    with pytest.raises(TypeError, match="Tensor"):
+        checkpoint(lambda t: [t], x)
+    with pytest.raises(ValueError, match="segments"):
+        checkpoint_sequential([lambda t: t], 2, x)
