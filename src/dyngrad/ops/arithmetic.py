@@ -49,6 +49,13 @@ class Add(Function):
             gb = g if ctx.alpha == 1 else g * ctx.alpha
         return (g if n[0] else None), gb, None
 
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any, *_: Any) -> Any:
+        """Forward mode: ``t = ua + alpha * ub`` (None tangents are zero)."""
+        if ub is not None and ctx.alpha != 1:
+            ub = ub * ctx.alpha
+        return ub if ua is None else (ua if ub is None else ua + ub)
+
 
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input + alpha * other`` with broadcasting and type promotion.
@@ -87,6 +94,13 @@ class Sub(Function):
         if n[1]:
             gb = -g if ctx.alpha == 1 else g * (-ctx.alpha)
         return (g if n[0] else None), gb, None
+
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any, *_: Any) -> Any:
+        """Forward mode: ``t = ua - alpha * ub``."""
+        if ub is not None:
+            ub = -ub if ctx.alpha == 1 else ub * (-ctx.alpha)
+        return ub if ua is None else (ua if ub is None else ua + ub)
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
@@ -127,6 +141,14 @@ class Mul(Function):
         ga = (g * (b if b is not None else ctx.b)) if n[0] else None
         gb = (g * (a if a is not None else ctx.a)) if n[1] else None
         return ga, gb
+
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
+        """Forward mode (product rule): ``t = ua * b + a * ub``."""
+        a, b = ctx._fwd_inputs[:2]
+        ta = None if ua is None else ua * b
+        tb = None if ub is None else a * ub
+        return tb if ta is None else (ta if tb is None else ta + tb)
 
 
 def mul(input: Any, other: Any) -> Tensor:
@@ -183,6 +205,18 @@ class Div(Function):
         gb = -g * (a if a is not None else ctx.a) / (b * b) if n[1] else None
         return ga, gb, None
 
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any, *_: Any) -> Any:
+        """Forward mode (quotient rule): ``t = (ua - out * ub) / b``; zero when rounded."""
+        a, b = ctx._fwd_inputs[:2]
+        if ctx.rounding is not None:
+            return (ua if ua is not None else ub) * 0
+        t = None if ua is None else ua
+        if ub is not None:
+            tb = -(a / b) * ub
+            t = tb if t is None else t + tb
+        return t / b
+
 
 def _int_div(a: Any, b: Any, mode: str) -> np.ndarray:
     if np.any(np.asarray(b) == 0):
@@ -229,6 +263,11 @@ class Neg(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return -g
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Tensor:
+        """Forward mode: ``t = -u``."""
+        return -u
 
 
 def neg(input: Tensor) -> Tensor:

@@ -1,0 +1,396 @@
+"""Function transforms (``torch.func`` / JAX style) built on the autograd engine.
+
+``grad(f)`` returns a new function computing the gradient of ``f``; ``jacrev``/``jacfwd``
+its Jacobian (reverse / forward mode); transforms compose (``jacfwd(jacrev(f))`` is the
+Hessian). Inputs may be dyngrad Tensors or plain NumPy arrays (or Python floats): a
+gradient w.r.t. an ndarray comes back as an ndarray, so NumPy code written with operators
+and array methods (``x @ W``, ``x ** 2``, ``x.sum()``) can be differentiated as is.
+
+Composition works because each transform keeps its inputs connected to an outer
+transform's graph (inputs that require grad) and records the inner backward pass
+(``create_graph``) whenever an outer transform needs it (an input requires grad, or a
+forward-AD dual level is active).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..autograd import forward_ad as fwd
+from ..autograd import functional as AF
+from ..autograd import grad_mode
+from ..autograd.backprop import grad as _autograd_grad
+from ..autograd.function import _fwd_state
+from ..tensor import Tensor
+
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "linearize"]
+
+
+# ------------------------------------------------------------------ tiny pytrees
+def _flatten(x: Any) -> tuple[list, Any]:
+    """Leaves (anything not a tuple/list/dict) and a spec to rebuild the structure."""
+    if isinstance(x, (tuple, list)):
+        leaves: list = []
+        specs = []
+        for item in x:
+            lv, sp = _flatten(item)
+            leaves += lv
+            specs.append((sp, len(lv)))
+        return leaves, (type(x), specs)
+    if isinstance(x, dict):
+        leaves = []
+        specs = []
+        for k in x:
+            lv, sp = _flatten(x[k])
+            leaves += lv
+            specs.append((k, sp, len(lv)))
+        return leaves, (dict, specs)
+    return [x], None
+
+
+def _unflatten(leaves: list, spec: Any) -> Any:
+    if spec is None:
+        return leaves[0]
+    kind, specs = spec
+    out = []
+    i = 0
+    if kind is dict:
+        d = {}
+        for k, sp, n in specs:
+            d[k] = _unflatten(leaves[i:i + n], sp)
+            i += n
+        return d
+    for sp, n in specs:
+        out.append(_unflatten(leaves[i:i + n], sp))
+        i += n
+    return kind(out)
+
+
+# ------------------------------------------------------------------ conversions
+def _is_numpy(x: Any) -> bool:
+    return isinstance(x, (np.ndarray, np.generic, float, int)) and not isinstance(x, bool)
+
+
+def _to_tensor(x: Any, what: str) -> Tensor:
+    if isinstance(x, Tensor):
+        t = x
+    elif _is_numpy(x):
+        arr = np.asarray(x)
+        if arr.dtype.kind in "iub":
+            arr = arr.astype(np.float64)
+        t = Tensor._make(arr)
+    else:
+        raise TypeError(f"{what} must be a Tensor, a NumPy array or a float, got {type(x).__name__}")
+    if t.data.dtype.kind != "f":
+        raise TypeError(f"{what} must be floating point to be differentiated, got {t.dtype.name}")
+    return t
+
+
+def _to_numpy(x: Any) -> Any:
+    if isinstance(x, Tensor):
+        return np.array(x.data, copy=True)
+    if isinstance(x, (tuple, list)):
+        return type(x)(_to_numpy(i) for i in x)
+    if isinstance(x, dict):
+        return {k: _to_numpy(v) for k, v in x.items()}
+    return x
+
+
+def _outer_active(leaves: list) -> bool:
+    """True when an outer transform needs the inner derivatives recorded."""
+    return _fwd_state.level is not None or (
+        grad_mode.is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in leaves)
+    )
+
+
+def _diff_input(t: Tensor) -> Tensor:
+    """A tensor that requires grad standing for ``t``: connected to ``t``'s graph when
+    ``t`` requires grad, else a fresh leaf sharing its memory (and its tangent, if any)."""
+    if t.requires_grad:
+        return fwd._suspended(fwd._Alias.apply, t) if _fwd_state.level is None else fwd._Alias.apply(t)
+    return t.detach().requires_grad_(True)
+
+
+def _norm_argnums(argnums: Any, nargs: int, fn: str) -> tuple[bool, tuple[int, ...]]:
+    is_int = isinstance(argnums, int) and not isinstance(argnums, bool)
+    nums = (argnums,) if is_int else argnums
+    if not isinstance(nums, tuple) or not nums or not all(isinstance(a, int) and not isinstance(a, bool) for a in nums):
+        raise RuntimeError(f"{fn}: argnums must be an int or a non-empty tuple of ints, got {argnums!r}")
+    out = []
+    for a in nums:
+        if not -nargs <= a < nargs:
+            raise RuntimeError(
+                f"{fn}: Got argnums={argnums!r} but only {nargs} positional input"
+                f"{'s' if nargs != 1 else ''}; argnums must index the positional arguments"
+            )
+        out.append(a % nargs)
+    if len(set(out)) != len(out):
+        raise RuntimeError(f"{fn}: argnums {argnums!r} contains duplicates")
+    return is_int, tuple(out)
+
+
+# ------------------------------------------------------------------ grad
+def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False, *, _name: str = "grad_and_value") -> Callable:
+    """Like :func:`grad` but the new function returns ``(gradient, value)`` (with
+    ``has_aux``: ``((gradient), (value, aux))``)."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        is_int, nums = _norm_argnums(argnums, len(args), _name)
+        args = list(args)
+        specs, leaf_lists, numpy_leaves = [], [], []
+        for a in nums:
+            leaves, spec = _flatten(args[a])
+            ts = [_to_tensor(x, f"{_name}: argument {a} (argnums)") for x in leaves]
+            numpy_leaves.append([not isinstance(x, Tensor) for x in leaves])
+            leaf_lists.append(ts)
+            specs.append(spec)
+        cg = _outer_active([t for ts in leaf_lists for t in ts])
+        with grad_mode.enable_grad():
+            diff = [[_diff_input(t) for t in ts] for ts in leaf_lists]
+            for a, spec, ds in zip(nums, specs, diff):
+                args[a] = _unflatten(ds, spec)
+            out = func(*args, **kwargs)
+            aux = None
+            if has_aux:
+                if not (isinstance(out, tuple) and len(out) == 2):
+                    raise RuntimeError(
+                        "grad_and_value(f)(*args): output of function f should be a tuple: "
+                        "(output, aux) if has_aux is True"
+                    )
+                out, aux = out
+            out = _check_scalar_output(out)
+            flat = [d for ds in diff for d in ds]
+            if out.requires_grad:
+                gs = _autograd_grad(out, flat, create_graph=cg, allow_unused=True)
+            else:
+                gs = (None,) * len(flat)
+        gs = [Tensor._make(np.zeros_like(d.data)) if g is None else (g if cg else g.detach())
+              for g, d in zip(gs, flat)]
+        all_np = all(all(n) for n in numpy_leaves)
+        res, i = [], 0
+        for spec, nl in zip(specs, numpy_leaves):
+            part = gs[i:i + len(nl)]
+            i += len(nl)
+            part = [np.array(g.data, copy=True) if isnp else g for g, isnp in zip(part, nl)]
+            res.append(_unflatten(part, spec))
+        g_out = res[0] if is_int else tuple(res)
+        value = out if cg else out.detach()
+        if all_np:
+            value, aux = _to_numpy(value), _to_numpy(aux)
+        elif aux is not None and not cg:
+            aux = _detach_tree(aux)
+        return (g_out, (value, aux)) if has_aux else (g_out, value)
+
+    wrapper.__doc__ = f"grad_and_value of {getattr(func, '__name__', func)!s}"
+    return wrapper
+
+
+def _detach_tree(x: Any) -> Any:
+    if isinstance(x, Tensor):
+        return x.detach()
+    if isinstance(x, (tuple, list)):
+        return type(x)(_detach_tree(i) for i in x)
+    if isinstance(x, dict):
+        return {k: _detach_tree(v) for k, v in x.items()}
+    return x
+
+
+def _check_scalar_output(out: Any) -> Tensor:
+    if _is_numpy(out):
+        out = Tensor._make(np.asarray(out, dtype=np.float64))
+    if not isinstance(out, Tensor):
+        raise RuntimeError(
+            f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(out).__name__}"
+        )
+    if out.numel() != 1 or out.dim() != 0 and out.numel() != 1:
+        raise RuntimeError(
+            "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor "
+            f"with {out.dim()} dims (shape {list(out.shape)}). Maybe you wanted to use the vjp "
+            "or jacrev APIs instead?"
+        )
+    return out
+
+
+def grad(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
+    """The gradient transform: ``grad(f)(*args)`` is ``df/d args[argnums]``.
+
+    Args:
+        func: returns a single-element Tensor (or ``(output, aux)`` with ``has_aux``).
+        argnums: int or tuple of ints: which positional arguments to differentiate; each
+            may be a Tensor, ndarray, float or a tuple/list/dict of them.
+        has_aux: ``func`` returns ``(output, aux)``; the new function then returns
+            ``(gradient, aux)``.
+    Returns:
+        A function with ``func``'s signature returning gradients shaped like the chosen
+        arguments (ndarrays for ndarray arguments; a tuple when argnums is a tuple).
+    Raises:
+        RuntimeError: non-scalar output; argnums out of range (naming them).
+        TypeError: a differentiated argument that is not floating point.
+    Example:
+        >>> dyngrad.func.grad(lambda x: (x ** 2).sum())(np.array([1.0, 2.0]))
+        array([2., 4.])
+    """
+    gv = grad_and_value(func, argnums, has_aux, _name="grad")
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        g, v = gv(*args, **kwargs)
+        return (g, v[1]) if has_aux else g
+
+    wrapper.__doc__ = f"grad of {getattr(func, '__name__', func)!s}"
+    return wrapper
+
+
+# ------------------------------------------------------------------ vjp / jvp / linearize
+def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
+    """``(output, vjp_fn)``: ``vjp_fn(cotangents)`` returns ``v^T J``, a tuple with one
+    entry per primal (ndarrays for ndarray primals).
+
+    Raises:
+        RuntimeError: from ``vjp_fn`` when the cotangent structure or shapes differ from
+            the output's (naming the entry).
+    """
+    ts = [_to_tensor(p, f"vjp: primals[{i}]") for i, p in enumerate(primals)]
+    isnp = [not isinstance(p, Tensor) for p in primals]
+    cg_outer = _outer_active(ts)
+    with grad_mode.enable_grad():
+        ins = [_diff_input(t) for t in ts]
+        out = func(*ins)
+        aux = None
+        if has_aux:
+            out, aux = out
+    outs, ospec = _flatten(out)
+    for i, o in enumerate(outs):
+        if not isinstance(o, Tensor):
+            raise RuntimeError(f"vjp: output {i} of func is a {type(o).__name__}, expected Tensors")
+
+    def vjp_fn(cotangents: Any) -> tuple:
+        cts, _ = _flatten(cotangents)
+        if len(cts) != len(outs):
+            raise RuntimeError(f"vjp_fn: expected {len(outs)} cotangents (the output's structure), got {len(cts)}")
+        cts = [_to_tensor(c, f"vjp_fn: cotangents[{i}]") for i, c in enumerate(cts)]
+        for i, (c, o) in enumerate(zip(cts, outs)):
+            if c.shape != o.shape:
+                raise RuntimeError(
+                    f"vjp_fn: cotangents[{i}] has shape {list(c.shape)} but output {i} has shape {list(o.shape)}"
+                )
+        cg = cg_outer or any(c.requires_grad for c in cts)
+        with grad_mode.enable_grad():
+            gs = AF._grads(tuple(outs), tuple(ins), tuple(c.to(o.dtype) for c, o in zip(cts, outs)), cg, False, "vjp", retain=True)
+        return tuple(np.array(g.data, copy=True) if n else (g if cg else g.detach()) for g, n in zip(gs, isnp))
+
+    value = out if cg_outer else _detach_tree(out)
+    if all(isnp):
+        value, aux = _to_numpy(value), _to_numpy(aux)
+    return (value, vjp_fn, aux) if has_aux else (value, vjp_fn)
+
+
+def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -> tuple:
+    """``(func(*primals), J @ tangents)`` by forward-mode AD.
+
+    Args:
+        primals, tangents: tuples (or lists) of equal length with equally shaped entries.
+    Raises:
+        RuntimeError: primals/tangents not tuples, of different lengths, or an entry whose
+            shapes differ (naming it).
+    """
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to be tuples")
+    if len(primals) != len(tangents):
+        raise RuntimeError(
+            f"jvp(f, primals, tangents): Expected primals and tangents to have the same length, "
+            f"got {len(primals)} primals and {len(tangents)} tangents"
+        )
+    ps = [_to_tensor(p, f"jvp: primals[{i}]") for i, p in enumerate(primals)]
+    us = [_to_tensor(u, f"jvp: tangents[{i}]") for i, u in enumerate(tangents)]
+    for i, (p, u) in enumerate(zip(ps, us)):
+        if p.shape != u.shape:
+            raise RuntimeError(
+                f"jvp(f, primals, tangents): tangents[{i}] has shape {list(u.shape)} but "
+                f"primals[{i}] has shape {list(p.shape)}; each tangent must match its primal"
+            )
+    if _fwd_state.level is not None:
+        raise RuntimeError("jvp: nested forward-mode transforms (jvp/jacfwd inside jvp/jacfwd) are not supported")
+    cg = grad_mode.is_grad_enabled() and any(t.requires_grad for t in ps + us)
+    with fwd.dual_level():
+        duals = [fwd.make_dual(p, u) for p, u in zip(ps, us)]
+        out = func(*duals)
+        aux = None
+        if has_aux:
+            out, aux = out
+        outs, spec = _flatten(out)
+        prim, tan = [], []
+        for o in outs:
+            p, t = fwd.unpack_dual(o)
+            prim.append(p if cg else p.detach())
+            t = Tensor._make(np.zeros_like(o.data)) if t is None else t
+            tan.append(t if cg else t.detach())
+    res = (_unflatten(prim, spec), _unflatten(tan, spec))
+    if all(not isinstance(p, Tensor) for p in primals):
+        res = (_to_numpy(res[0]), _to_numpy(res[1]))
+        aux = _to_numpy(aux)
+    return (*res, aux) if has_aux else res
+
+
+def linearize(func: Callable, *primals: Any) -> tuple:
+    """``(func(*primals), jvp_fn)`` with ``jvp_fn(*tangents) = J(primals) @ tangents``.
+    (Each call re-runs forward mode at ``primals``; nothing is cached.)"""
+    out = jvp(func, primals, tuple(np.zeros_like(np.asarray(getattr(p, "data", p))) for p in primals))[0]
+
+    def jvp_fn(*tangents: Any) -> Any:
+        return jvp(func, primals, tangents)[1]
+
+    return out, jvp_fn
+
+
+# ------------------------------------------------------------------ Jacobians
+def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) -> Callable:
+    def wrapper(*args: Any) -> Any:
+        is_int, nums = _norm_argnums(argnums, len(args), name)
+        ts = [_to_tensor(args[a], f"{name}: argument {a} (argnums)") for a in nums]
+        aux_box: list = []
+
+        def f(*xs: Tensor) -> Any:
+            full = list(args)
+            for a, x in zip(nums, xs):
+                full[a] = x
+            out = func(*full)
+            if has_aux:
+                out, aux = out
+                aux_box[:] = [aux]
+            if _is_numpy(out):
+                out = Tensor._make(np.asarray(out, dtype=np.float64))
+            return tuple(out) if isinstance(out, list) else out
+
+        cg = _outer_active(ts)
+        res = AF.jacobian(f, ts[0] if is_int else tuple(ts), create_graph=cg, strategy=strategy)
+        if all(not isinstance(args[a], Tensor) for a in nums):
+            res = _to_numpy(res)
+            aux_box = [_to_numpy(a) for a in aux_box]
+        return (res, aux_box[0] if aux_box else None) if has_aux else res
+
+    return wrapper
+
+
+def jacrev(func: Callable, argnums: Any = 0, *, has_aux: bool = False, chunk_size: Any = None) -> Callable:
+    """The Jacobian transform by reverse mode (one vjp per output element).
+
+    Returns:
+        A function returning, for output shape ``O`` and argument shape ``I``, a Tensor
+        (ndarray for ndarray arguments) of shape ``O + I``; tuples for tuple outputs or
+        argnums, as ``torch.func.jacrev``.
+    """
+    return _jac(func, argnums, has_aux, "reverse-mode", "jacrev")
+
+
+def jacfwd(func: Callable, argnums: Any = 0, has_aux: bool = False, *, randomness: str = "error") -> Callable:
+    """The Jacobian transform by forward mode (one jvp per input element); same result
+    layout as :func:`jacrev`. Forward transforms do not nest (one dual level)."""
+    return _jac(func, argnums, has_aux, "forward-mode", "jacfwd")
+
+
+def hessian(func: Callable, argnums: Any = 0) -> Callable:
+    """``jacfwd(jacrev(func, argnums), argnums)``: the Hessian, forward-over-reverse."""
+    return jacfwd(jacrev(func, argnums), argnums)
