@@ -17,11 +17,18 @@ def _float_formatter(arr: np.ndarray) -> dict:
     nz = absf[absf > 0]
     nzmin = float(nz.min()) if nz.size else 0.0
     if integral and amax < 1e8:
-        return {"formatter": {"float_kind": lambda v: _int_like(v)}}
-    if amax >= 1e8 or (nz.size and (amax / nzmin > 1000.0 or nzmin < 1e-4)):
-        return {"formatter": {"float_kind": lambda v: _sci(v)}}
+        fmt = _int_like
+    elif amax >= 1e8 or (nz.size and (amax / nzmin > 1000.0 or nzmin < 1e-4)):
+        fmt = _sci
+    else:
+        fmt = _fixed
     del amin
-    return {"formatter": {"float_kind": lambda v: _fixed(v)}}
+    # PyTorch pads every element to the widest one (its _Formatter.max_width); measure the
+    # elements that are printed (the edges of a summarized tensor).
+    flat = arr.ravel()
+    sample = flat if flat.size <= 1000 else np.concatenate([flat[:1000], flat[-1000:]])
+    width = max(len(fmt(float(v))) for v in sample)
+    return {"formatter": {"float_kind": lambda v: fmt(v).rjust(width)}}
 
 
 def _int_like(v: float) -> str:

@@ -109,6 +109,12 @@ class set_grad_enabled(_DecoratorContextManager):  # noqa: N801
     def __exit__(self, *exc: Any) -> None:
         state.enabled = self.prev
 
+    def __call__(self, func: F) -> F:
+        # Used as a decorator: __init__ already switched the mode; undo that, as PyTorch
+        # does, so that only calls of the decorated function run in ``mode``.
+        state.enabled = self.prev
+        return super().__call__(func)
+
     def clone(self) -> set_grad_enabled:
         return _Deferred(self.mode)  # type: ignore[return-value]
 
