@@ -76,6 +76,7 @@ def plan_index(index: Any, shape: tuple) -> tuple:
     Raises:
         IndexError: float indices, too many indices, out-of-range ints or index tensors
             (naming the dimension and its size), a bool mask of the wrong shape.
+        ValueError: a slice step <= 0 (PyTorch has no negative steps; use ``flip``).
     """
     items = index if isinstance(index, tuple) else (index,)
     items = [_conv(i) for i in items]
@@ -106,6 +107,8 @@ def plan_index(index: Any, shape: tuple) -> tuple:
             basic.append(i)
             d += 1
         elif isinstance(i, slice):
+            if i.step is not None and i.step <= 0:
+                raise ValueError("step must be greater than zero")
             basic.append(i)
             adv.append(_FULL)
             d += 1
