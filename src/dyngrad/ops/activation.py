@@ -1,6 +1,428 @@
-"""Op family 'activation' (being built)."""
+"""Activation functions (re-exported by ``dyngrad.nn.functional``): ``input (*) -> output (*)``,
+same float dtype as the input.
+
+Each Function's docstring states its derivative; the formulas, including the values PyTorch
+picks at kinks (``x == 0``, ``x == min_val``...), follow PyTorch's
+``tools/autograd/derivatives.yaml`` and ``aten/src/ATen/native/Activation.cpp``. Backward is
+written with dyngrad ops on the saved input, so every activation is differentiable twice.
+Functions with an ``inplace`` flag write into ``input`` when it is True.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import float_data, wrap
+from ._util import inplace as _inplace
+from .pointwise import where
+from .special import erf
+
+__all__ = [
+    "softplus", "relu6", "hardtanh", "hardtanh_", "leaky_relu", "leaky_relu_", "elu", "elu_",
+    "selu", "selu_", "celu", "celu_", "gelu", "silu", "mish", "hardswish", "hardsigmoid",
+    "softsign", "logsigmoid", "tanhshrink",
+]
 TENSOR_METHODS: set[str] = set()
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_INV_SQRT_2 = 1.0 / math.sqrt(2.0)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+
+
+def _float(x: Tensor, op: str) -> np.ndarray:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{op}(): argument 'input' must be Tensor, not {type(x).__name__}")
+    return float_data(x)
+
+
+class Softplus(Function):
+    """``out = log(1 + exp(beta * x)) / beta``, or ``x`` where ``beta * x > threshold``.
+    ``grad_x = grad * sigmoid(beta * x)`` (``grad`` above the threshold)."""
+
+    _builtin, _node_name = True, "SoftplusBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+        d = _float(x, "softplus")
+        z = d * beta
+        ctx.save_for_backward(x)
+        ctx.beta, ctx.threshold = beta, threshold
+        return wrap(np.where(z > threshold, d, np.logaddexp(0, z) / beta).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        z = x * ctx.beta
+        return g * where(z > ctx.threshold, 1.0, z.sigmoid()), None, None
+
+
+class Hardtanh(Function):
+    """``out = clamp(x, min_val, max_val)``; ``grad_x = grad`` where
+    ``min_val < x < max_val`` (strictly), else 0."""
+
+    _builtin, _node_name = True, "HardtanhBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+        d = _float(x, "hardtanh")
+        ctx.save_for_backward(x)
+        ctx.lo, ctx.hi = min_val, max_val
+        return wrap(np.clip(d, min_val, max_val).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return g * wrap((x.data > ctx.lo) & (x.data < ctx.hi)), None, None
+
+
+class LeakyRelu(Function):
+    """``out = x`` where ``x > 0`` else ``negative_slope * x``;
+    ``grad_x = grad`` where ``x > 0`` else ``grad * negative_slope``."""
+
+    _builtin, _node_name = True, "LeakyReluBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, negative_slope: float = 0.01) -> Tensor:
+        d = _float(x, "leaky_relu")
+        ctx.save_for_backward(x)
+        ctx.slope = negative_slope
+        return wrap(np.where(d > 0, d, d * negative_slope).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        w = np.where(x.data > 0, 1.0, ctx.slope).astype(g.data.dtype)
+        return g * wrap(w), None
+
+
+class Elu(Function):
+    """PyTorch's general ELU: ``out = scale * x`` where ``x > 0`` else
+    ``scale * alpha * (exp(input_scale * x) - 1)``. elu: ``scale = input_scale = 1``;
+    selu: ``alpha, scale`` = the SELU constants; celu: ``input_scale = 1 / alpha``.
+
+    ``grad_x = grad * scale`` where ``x > 0`` else
+    ``grad * scale * alpha * input_scale * exp(input_scale * x)``.
+    """
+
+    _builtin, _node_name = True, "EluBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0) -> Tensor:
+        d = _float(x, "elu")
+        ctx.save_for_backward(x)
+        ctx.p = (alpha, scale, input_scale)
+        with np.errstate(over="ignore"):
+            neg = alpha * np.expm1(np.minimum(d, 0) * input_scale)
+        return wrap((scale * np.where(d > 0, d, neg)).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        alpha, scale, input_scale = ctx.p
+        neg = (x.clamp(max=0) * input_scale).exp() * (scale * alpha * input_scale)
+        return g * where(x > 0, scale, neg), None, None, None
+
+
+class Gelu(Function):
+    """``out = x * Phi(x)``, ``Phi(x) = (1 + erf(x / sqrt 2)) / 2`` (``approximate='none'``),
+    or ``x / 2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x**3)))`` (``'tanh'``).
+
+    ``grad_x = grad * (Phi(x) + x * phi(x))`` with ``phi(x) = exp(-x**2 / 2) / sqrt(2 pi)``;
+    tanh form: ``grad * (0.5 (1 + t) + 0.5 x (1 - t**2) sqrt(2/pi) (1 + 3 * 0.044715 x**2))``
+    (Hendrycks & Gimpel 2016, eq. in sec. 2; PyTorch ``GeluKernel.cpp``).
+    """
+
+    _builtin, _node_name = True, "GeluBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, approximate: str = "none") -> Tensor:
+        d = _float(x, "gelu")
+        ctx.save_for_backward(x)
+        ctx.tanh = approximate == "tanh"
+        if ctx.tanh:
+            t = np.tanh(_SQRT_2_OVER_PI * (d + 0.044715 * d * d * d))
+            return wrap((0.5 * d * (1 + t)).astype(d.dtype, copy=False))
+        return wrap((0.5 * d * (1 + erf(wrap(d * _INV_SQRT_2)).data)).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        if ctx.tanh:
+            x2 = x * x
+            t = ((x + x2 * x * 0.044715) * _SQRT_2_OVER_PI).tanh()
+            dt = (1 - t * t) * (x2 * (3 * 0.044715) + 1) * _SQRT_2_OVER_PI
+            return g * ((t + 1) * 0.5 + x * dt * 0.5), None
+        cdf = (erf(x * _INV_SQRT_2) + 1) * 0.5
+        pdf = (x * x * -0.5).exp() * _INV_SQRT_2PI
+        return g * (cdf + x * pdf), None
+
+
+class Silu(Function):
+    """``out = x * sigmoid(x)``; ``grad_x = grad * s * (1 + x * (1 - s))``, ``s = sigmoid(x)``."""
+
+    _builtin, _node_name = True, "SiluBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = _float(x, "silu")
+        ctx.save_for_backward(x)
+        with np.errstate(over="ignore"):
+            return wrap((d / (1 + np.exp(-d))).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        s = x.sigmoid()
+        return g * s * (x * (1 - s) + 1)
+
+
+class Mish(Function):
+    """``out = x * tanh(softplus(x))``; ``grad_x = grad * (t + x * sigmoid(x) * (1 - t**2))``
+    with ``t = tanh(softplus(x))`` (Misra 2019; PyTorch ``mish_backward``)."""
+
+    _builtin, _node_name = True, "MishBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = _float(x, "mish")
+        ctx.save_for_backward(x)
+        return wrap((d * np.tanh(np.logaddexp(0, d))).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        t = softplus(x).tanh()
+        return g * (t + x * x.sigmoid() * (1 - t * t))
+
+
+class Hardswish(Function):
+    """``out = x * relu6(x + 3) / 6``; ``grad_x = 0`` for ``x < -3``, ``grad * (x / 3 + 1/2)``
+    for ``-3 <= x <= 3``, ``grad`` above (PyTorch ``hardswish_backward``)."""
+
+    _builtin, _node_name = True, "HardswishBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = _float(x, "hardswish")
+        ctx.save_for_backward(x)
+        return wrap((d * np.clip(d + 3, 0, 6) / 6).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        d = x.data
+        mid = wrap((d >= -3) & (d <= 3))
+        return g * (mid * (x / 3 + 0.5) + wrap(d > 3))
+
+
+class Hardsigmoid(Function):
+    """``out = relu6(x + 3) / 6``; ``grad_x = grad / 6`` for ``-3 < x < 3``, else 0."""
+
+    _builtin, _node_name = True, "HardsigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = _float(x, "hardsigmoid")
+        ctx.save_for_backward(x)
+        return wrap((np.clip(d + 3, 0, 6) / 6).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * wrap(((x.data > -3) & (x.data < 3)).astype(g.data.dtype) / 6)
+
+
+class Softsign(Function):
+    """``out = x / (1 + |x|)``; ``grad_x = grad / (1 + |x|)**2``."""
+
+    _builtin, _node_name = True, "SoftsignBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = _float(x, "softsign")
+        ctx.save_for_backward(x)
+        return wrap(d / (1 + np.abs(d)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        den = x.abs() + 1
+        return g / (den * den)
+
+
+class LogSigmoid(Function):
+    """``out = log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`` (stable);
+    ``grad_x = grad * sigmoid(-x)``."""
+
+    _builtin, _node_name = True, "LogSigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = _float(x, "logsigmoid")
+        ctx.save_for_backward(x)
+        return wrap(np.minimum(d, 0) - np.log1p(np.exp(-np.abs(d))))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * (-x).sigmoid()
+
+
+class Tanhshrink(Function):
+    """``out = x - tanh(x)``; ``grad_x = grad * tanh(x)**2``."""
+
+    _builtin, _node_name = True, "TanhshrinkBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = _float(x, "tanhshrink")
+        ctx.save_for_backward(x)
+        return wrap(d - np.tanh(d))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        t = x.tanh()
+        return g * t * t
+
+
+# ---------------------------------------------------------------- public functions
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """``log(1 + exp(beta * input)) / beta``, linear where ``beta * input > threshold``."""
+    return Softplus.apply(input, beta, threshold)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    """Clamp into ``[min_val, max_val]`` (gradient 0 at and beyond the bounds).
+
+    Raises:
+        ValueError: when ``max_val < min_val``.
+    """
+    if max_val < min_val:
+        raise ValueError("hardtanh: min_val cannot be greater than max_val")
+    return _inplace(hardtanh, input, min_val, max_val) if inplace else Hardtanh.apply(input, min_val, max_val)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """In-place :func:`hardtanh`."""
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """``min(max(input, 0), 6)`` (``hardtanh(input, 0, 6)``)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``input`` where positive, ``negative_slope * input`` elsewhere."""
+    if inplace:
+        return _inplace(leaky_relu, input, negative_slope)
+    return LeakyRelu.apply(input, negative_slope)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """In-place :func:`leaky_relu`."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``input`` where positive, ``alpha * (exp(input) - 1)`` elsewhere."""
+    if inplace:
+        return _inplace(elu, input, alpha)
+    return Elu.apply(input, alpha)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """In-place :func:`elu`."""
+    return elu(input, alpha, inplace=True)
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``scale * elu(input, alpha)`` with the self-normalising constants (Klambauer et al. 2017)."""
+    if inplace:
+        return _inplace(selu, input)
+    return Elu.apply(input, _SELU_ALPHA, _SELU_SCALE)
+
+
+def selu_(input: Tensor) -> Tensor:
+    """In-place :func:`selu`."""
+    return selu(input, inplace=True)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.
+
+    Raises:
+        RuntimeError: when ``alpha == 0``.
+    """
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: celu: alpha must not be 0")
+    if inplace:
+        return _inplace(celu, input, alpha)
+    return Elu.apply(input, alpha, 1.0, 1.0 / alpha)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """In-place :func:`celu`."""
+    return celu(input, alpha, inplace=True)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """Gaussian error linear unit, exact (``'none'``) or with the tanh approximation.
+
+    Raises:
+        RuntimeError: when ``approximate`` is neither ``'none'`` nor ``'tanh'``.
+    """
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(f"approximate argument must be either none or tanh. (gelu got {approximate!r})")
+    return Gelu.apply(input, approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * sigmoid(input)`` (swish)."""
+    if inplace:
+        return _inplace(silu, input)
+    return Silu.apply(input)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * tanh(softplus(input))``."""
+    if inplace:
+        return _inplace(mish, input)
+    return Mish.apply(input)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * relu6(input + 3) / 6``."""
+    if inplace:
+        return _inplace(hardswish, input)
+    return Hardswish.apply(input)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """``relu6(input + 3) / 6``."""
+    if inplace:
+        return _inplace(hardsigmoid, input)
+    return Hardsigmoid.apply(input)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """``input / (1 + |input|)``."""
+    return Softsign.apply(input)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """``log(sigmoid(input))`` computed without overflow."""
+    return LogSigmoid.apply(input)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """``input - tanh(input)``."""
+    return Tanhshrink.apply(input)

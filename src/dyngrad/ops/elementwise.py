@@ -9,7 +9,12 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from . import pointwise, rounding, special, trig
 from ._util import data_of, float_data, inplace, wrap
+from .pointwise import *  # noqa: F403 - re-exported until ops/__init__ lists these modules
+from .rounding import *  # noqa: F403
+from .special import *  # noqa: F403
+from .trig import *  # noqa: F403
 
 __all__ = [
     "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "absolute", "sqrt",
@@ -18,6 +23,9 @@ __all__ = [
     "clamp_", "clip_",
 ]
 TENSOR_METHODS = set(__all__)
+for _m in (special, trig, pointwise, rounding):
+    __all__ += _m.__all__
+    TENSOR_METHODS |= _m.TENSOR_METHODS
 
 
 class Exp(Function):

@@ -1,0 +1,375 @@
+"""Binary and ternary pointwise ops: ``maximum``, ``minimum``, ``fmax``, ``fmin``, ``where``,
+``lerp``, ``addcmul``, ``addcdiv``, ``hypot``, ``atan2``, ``logaddexp``.
+
+Operands broadcast (``a: (*A)``, ``b: (*B)`` -> ``out: broadcast(A, B)``) and follow
+PyTorch's type promotion; Python numbers are accepted where a tensor operand is and act
+as weakly typed constants. Backward returns gradients of the broadcast shape; the engine
+sums them down. Derivatives follow PyTorch's ``tools/autograd/derivatives.yaml``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _backend as B
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import float_dtype, to_tensor, wrap
+
+__all__ = [
+    "maximum", "minimum", "fmax", "fmin", "where", "lerp", "addcmul", "addcdiv",
+    "hypot", "atan2", "arctan2", "logaddexp",
+]
+TENSOR_METHODS = set(__all__) - {"where"}
+
+
+def _operands(op: str, *xs: Any) -> tuple[list[Tensor], np.dtype]:
+    """Tensors for all operands (numbers become constants of the promoted dtype)."""
+    for x in xs:
+        if not isinstance(x, (Tensor, bool, int, float)):
+            raise TypeError(f"{op}(): expected Tensor or number operands, got {type(x).__name__}")
+    rt = B.result_type(*xs)
+    like = next(x for x in xs if isinstance(x, Tensor)) if any(isinstance(x, Tensor) for x in xs) else None
+    if like is None:
+        raise TypeError(f"{op}(): expected at least one Tensor operand")
+    return [x if isinstance(x, Tensor) else Tensor._make(np.asarray(x, dtype=rt)) for x in xs], rt
+
+
+def _cast(d: np.ndarray, rt: np.dtype) -> np.ndarray:
+    return d if d.dtype == rt else d.astype(rt)
+
+
+def _binary_forward(ctx: Any, a: Tensor, b: Tensor, ufunc: Any) -> Tensor:
+    rt = B.result_type(a, b)
+    ctx.save_for_backward(a, b)
+    return wrap(ufunc(_cast(a.data, rt), _cast(b.data, rt)))
+
+
+def _split_ties(ctx: Any, g: Tensor, lt: Any) -> tuple:
+    """max/min backward: the winner gets ``grad``, each side ``grad / 2`` on ties;
+    ``lt(a, b)`` says where ``a`` loses."""
+    a, b = ctx.saved_tensors
+    ad, bd = a.data, b.data
+    tie = ad == bd
+    n = ctx.needs_input_grad
+    ga = g * wrap(np.where(tie, 0.5, ~lt(ad, bd)).astype(g.data.dtype)) if n[0] else None
+    gb = g * wrap(np.where(tie, 0.5, ~lt(bd, ad)).astype(g.data.dtype)) if n[1] else None
+    return ga, gb
+
+
+def _first_wins(ctx: Any, g: Tensor, ge: Any) -> tuple:
+    """fmax/fmin backward: ``grad_a = grad`` where ``ge(a, b) or isnan(b)``, ``grad_b`` elsewhere."""
+    a, b = ctx.saved_tensors
+    with np.errstate(invalid="ignore"):
+        to_a = ge(a.data, b.data) | np.isnan(b.data)
+    n = ctx.needs_input_grad
+    return (g * wrap(to_a) if n[0] else None), (g * wrap(~to_a) if n[1] else None)
+
+
+class Maximum(Function):
+    """``out = max(a, b)`` (``nan`` propagates). ``grad_a = grad`` where ``a > b``,
+    ``grad / 2`` on ties, 0 where ``a < b``; ``grad_b`` symmetric (PyTorch splits ties evenly)."""
+
+    _builtin, _node_name = True, "MaximumBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        return _binary_forward(ctx, a, b, np.maximum)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return _split_ties(ctx, g, np.less)
+
+
+class Minimum(Function):
+    """``out = min(a, b)`` (``nan`` propagates). ``grad_a = grad`` where ``a < b``,
+    ``grad / 2`` on ties, 0 where ``a > b``; ``grad_b`` symmetric."""
+
+    _builtin, _node_name = True, "MinimumBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        return _binary_forward(ctx, a, b, np.minimum)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return _split_ties(ctx, g, np.greater)
+
+
+class Fmax(Function):
+    """``out = fmax(a, b)`` (a ``nan`` loses to a number). ``grad_a = grad`` where
+    ``a >= b or isnan(b)``, else 0; ``grad_b = grad`` elsewhere (ties go to ``a``)."""
+
+    _builtin, _node_name = True, "FmaxBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        return _binary_forward(ctx, a, b, np.fmax)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return _first_wins(ctx, g, np.greater_equal)
+
+
+class Fmin(Function):
+    """``out = fmin(a, b)``. ``grad_a = grad`` where ``a <= b or isnan(b)``, else 0;
+    ``grad_b = grad`` elsewhere."""
+
+    _builtin, _node_name = True, "FminBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        return _binary_forward(ctx, a, b, np.fmin)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return _first_wins(ctx, g, np.less_equal)
+
+
+class Where(Function):
+    """``out = x if cond else y``. ``grad_x = where(cond, grad, 0)``,
+    ``grad_y = where(cond, 0, grad)`` (written with ``where``, so differentiable again)."""
+
+    _builtin, _node_name = True, "WhereBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, cond: Tensor, x: Tensor, y: Tensor) -> Tensor:
+        rt = B.result_type(x, y)
+        ctx.save_for_backward(cond)
+        return wrap(np.where(cond.data, _cast(x.data, rt), _cast(y.data, rt)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (cond,) = ctx.saved_tensors
+        n = ctx.needs_input_grad
+        zero = Tensor._make(np.zeros((), dtype=g.data.dtype))
+        gx = Where.apply(cond, g, zero) if n[1] else None
+        gy = Where.apply(cond, zero, g) if n[2] else None
+        return None, gx, gy
+
+
+class Lerp(Function):
+    """``out = start + weight * (end - start)`` (PyTorch's two-sided formula for accuracy).
+    ``grad_start = grad * (1 - weight)``, ``grad_end = grad * weight``,
+    ``grad_weight = grad * (end - start)``."""
+
+    _builtin, _node_name = True, "LerpBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, start: Tensor, end: Tensor, weight: Tensor) -> Tensor:
+        rt = B.result_type(start, end, weight)
+        s, e, w = (_cast(t.data, rt) for t in (start, end, weight))
+        ctx.save_for_backward(start, end, weight)
+        return wrap(np.where(w < 0.5, s + w * (e - s), e - (e - s) * (1 - w)).astype(rt, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        s, e, w = ctx.saved_tensors
+        n = ctx.needs_input_grad
+        return (g * (1 - w) if n[0] else None), (g * w if n[1] else None), (g * (e - s) if n[2] else None)
+
+
+class Addcmul(Function):
+    """``out = input + value * t1 * t2``. ``grad_input = grad``,
+    ``grad_t1 = grad * value * t2``, ``grad_t2 = grad * value * t1``."""
+
+    _builtin, _node_name = True, "AddcmulBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
+        rt = B.result_type(x, t1, t2)
+        ctx.save_for_backward(t1, t2)
+        ctx.value = value
+        out = _cast(x.data, rt) + value * (_cast(t1.data, rt) * _cast(t2.data, rt))
+        return wrap(_cast(np.asarray(out), rt))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        t1, t2 = ctx.saved_tensors
+        n, v = ctx.needs_input_grad, ctx.value
+        return (g if n[0] else None), (g * t2 * v if n[1] else None), (g * t1 * v if n[2] else None), None
+
+
+class Addcdiv(Function):
+    """``out = input + value * t1 / t2``. ``grad_input = grad``,
+    ``grad_t1 = grad * value / t2``, ``grad_t2 = -grad * value * t1 / t2**2``."""
+
+    _builtin, _node_name = True, "AddcdivBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
+        rt = B.result_type(x, t1, t2)
+        ctx.save_for_backward(t1, t2)
+        ctx.value = value
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = _cast(x.data, rt) + value * (_cast(t1.data, rt) / _cast(t2.data, rt))
+        return wrap(_cast(np.asarray(out), rt))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        t1, t2 = ctx.saved_tensors
+        n, v = ctx.needs_input_grad, ctx.value
+        g1 = g * v / t2 if n[1] else None
+        g2 = -g * v * t1 / (t2 * t2) if n[2] else None
+        return (g if n[0] else None), g1, g2, None
+
+
+class Hypot(Function):
+    """``out = sqrt(a**2 + b**2)`` (no overflow); ``grad_a = grad * a / out``,
+    ``grad_b = grad * b / out``."""
+
+    _builtin, _node_name = True, "HypotBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        rt = float_dtype(B.result_type(a, b))
+        out = wrap(np.hypot(_cast(a.data, rt), _cast(b.data, rt)))
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, b, out = ctx.saved_tensors
+        n = ctx.needs_input_grad
+        return (g * a / out if n[0] else None), (g * b / out if n[1] else None)
+
+
+class Atan2(Function):
+    """``out = atan2(a, b)`` (angle of the point ``(b, a)``);
+    ``grad_a = grad * b / (a**2 + b**2)``, ``grad_b = -grad * a / (a**2 + b**2)``."""
+
+    _builtin, _node_name = True, "Atan2Backward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        rt = float_dtype(B.result_type(a, b))
+        ctx.save_for_backward(a, b)
+        return wrap(np.arctan2(_cast(a.data, rt), _cast(b.data, rt)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, b = ctx.saved_tensors
+        n = ctx.needs_input_grad
+        r2 = a * a + b * b
+        return (g * b / r2 if n[0] else None), (-g * a / r2 if n[1] else None)
+
+
+class Logaddexp(Function):
+    """``out = log(exp(a) + exp(b))`` (stable); ``grad_a = grad * sigmoid(a - b)``,
+    ``grad_b = grad * sigmoid(b - a)``."""
+
+    _builtin, _node_name = True, "LogaddexpBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        rt = float_dtype(B.result_type(a, b))
+        ctx.save_for_backward(a, b)
+        return wrap(np.logaddexp(_cast(a.data, rt), _cast(b.data, rt)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, b = ctx.saved_tensors
+        n = ctx.needs_input_grad
+        return (g * (a - b).sigmoid() if n[0] else None), (g * (b - a).sigmoid() if n[1] else None)
+
+
+# ---------------------------------------------------------------- public functions
+def maximum(input: Any, other: Any) -> Tensor:
+    """Elementwise maximum of two broadcastable operands (``nan`` if either is ``nan``).
+
+    Gradients on ties are split evenly between the operands, as PyTorch does.
+    """
+    return Maximum.apply(*_operands("maximum", input, other)[0])
+
+
+def minimum(input: Any, other: Any) -> Tensor:
+    """Elementwise minimum (``nan`` if either is ``nan``); ties split the gradient evenly."""
+    return Minimum.apply(*_operands("minimum", input, other)[0])
+
+
+def fmax(input: Any, other: Any) -> Tensor:
+    """Elementwise maximum ignoring ``nan`` (``nan`` only when both are); ties send the
+    gradient to ``input``."""
+    return Fmax.apply(*_operands("fmax", input, other)[0])
+
+
+def fmin(input: Any, other: Any) -> Tensor:
+    """Elementwise minimum ignoring ``nan``; ties send the gradient to ``input``."""
+    return Fmin.apply(*_operands("fmin", input, other)[0])
+
+
+def where(condition: Any, input: Any = None, other: Any = None) -> Any:
+    """``input`` where ``condition`` else ``other``, broadcast together.
+
+    ``where(condition)`` alone is ``nonzero(condition, as_tuple=True)``: a tuple of int64
+    index tensors, one per dim.
+
+    Args:
+        condition: bool tensor ``(*C)``.
+        input, other: tensors or numbers ``(*X)``, ``(*Y)``; promoted together.
+    Returns:
+        Tensor of shape ``broadcast(C, X, Y)``.
+    Raises:
+        RuntimeError: when ``condition`` is not bool or the shapes do not broadcast.
+    """
+    c = condition if isinstance(condition, Tensor) else to_tensor(condition)
+    if c.data.dtype != np.bool_:
+        raise RuntimeError(
+            f"where expected condition to be a boolean tensor, but got a tensor with dtype {c.dtype.name.capitalize()}"
+        )
+    if input is None and other is None:
+        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(c.data))
+    if input is None or other is None:
+        raise TypeError("where() takes a condition and both input and other (or the condition alone)")
+    (x, y), _ = _operands("where", input, other)
+    B.broadcast_shapes(c.shape, x.shape, y.shape)
+    return Where.apply(c, x, y)
+
+
+def lerp(input: Any, end: Any, weight: Any) -> Tensor:
+    """Linear interpolation ``input + weight * (end - input)``; ``weight`` is a number or a
+    broadcastable tensor (differentiable)."""
+    (s, e, w), _ = _operands("lerp", input, end, weight)
+    B.broadcast_shapes(s.shape, e.shape, w.shape)
+    return Lerp.apply(s, e, w)
+
+
+def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
+    """``input + value * tensor1 * tensor2`` (all broadcast together)."""
+    (x, t1, t2), _ = _operands("addcmul", input, tensor1, tensor2)
+    return Addcmul.apply(x, t1, t2, value)
+
+
+def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
+    """``input + value * tensor1 / tensor2`` (true division).
+
+    Raises:
+        RuntimeError: when both ``tensor1`` and ``tensor2`` are integer (as PyTorch).
+    """
+    (x, t1, t2), _ = _operands("addcdiv", input, tensor1, tensor2)
+    if t1.data.dtype.kind in "biu" and t2.data.dtype.kind in "biu":
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future release addcdiv "
+            "will perform a true division of tensor1 and tensor2. Cast the tensors to a floating dtype."
+        )
+    return Addcdiv.apply(x, t1, t2, value)
+
+
+def hypot(input: Any, other: Any) -> Tensor:
+    """Elementwise ``sqrt(input**2 + other**2)`` without intermediate overflow."""
+    return Hypot.apply(*_operands("hypot", input, other)[0])
+
+
+def atan2(input: Any, other: Any) -> Tensor:
+    """Elementwise ``atan2(input, other)``: the angle of ``(other, input)`` in ``[-pi, pi]``."""
+    return Atan2.apply(*_operands("atan2", input, other)[0])
+
+
+arctan2 = atan2
+
+
+def logaddexp(input: Any, other: Any) -> Tensor:
+    """Elementwise ``log(exp(input) + exp(other))`` without overflow."""
+    return Logaddexp.apply(*_operands("logaddexp", input, other)[0])

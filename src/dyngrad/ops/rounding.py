@@ -1,0 +1,269 @@
+"""Rounding, sign, ``nan_to_num`` and the float predicates: ``input (*) -> output (*)``.
+
+Rounding ops and ``sign`` keep the input dtype (integer inputs are returned unchanged, as
+PyTorch) and have a zero gradient (PyTorch: ``zeros_like(grad)``); ``frac`` passes the
+gradient through; ``nan_to_num`` passes it where the input is finite. ``isnan``, ``isinf``,
+``isfinite``, ``isposinf``, ``isneginf`` return bool tensors and are not differentiable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import inplace, wrap
+
+__all__ = [
+    "sign", "floor", "ceil", "round", "trunc", "fix", "frac", "nan_to_num",
+    "isnan", "isinf", "isfinite", "isposinf", "isneginf",
+    "sign_", "floor_", "ceil_", "round_", "trunc_", "fix_", "frac_", "nan_to_num_",
+]
+TENSOR_METHODS = set(__all__)
+
+
+def _zeros(g: Tensor) -> Tensor:
+    return Tensor._make(np.zeros_like(g.data))
+
+
+class Sign(Function):
+    """``out = sign(x)`` in {-1, 0, 1} (0 for ``nan``, as PyTorch); ``grad_x = 0``."""
+
+    _builtin, _node_name = True, "SignBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = x.data
+        if d.dtype == np.bool_:
+            return wrap(d.copy())
+        if d.dtype.kind == "f":  # PyTorch: sign(nan) = 0
+            return wrap(np.where(np.isnan(d), 0, np.sign(d)).astype(d.dtype, copy=False))
+        return wrap(np.sign(d))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return _zeros(g)
+
+
+class Floor(Function):
+    """``out = floor(x)``; ``grad_x = 0``."""
+
+    _builtin, _node_name = True, "FloorBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = x.data
+        return wrap(np.floor(d) if d.dtype.kind == "f" else d.copy())
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return _zeros(g)
+
+
+class Ceil(Function):
+    """``out = ceil(x)``; ``grad_x = 0``."""
+
+    _builtin, _node_name = True, "CeilBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = x.data
+        return wrap(np.ceil(d) if d.dtype.kind == "f" else d.copy())
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return _zeros(g)
+
+
+class Trunc(Function):
+    """``out = trunc(x)`` (round toward zero); ``grad_x = 0``."""
+
+    _builtin, _node_name = True, "TruncBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = x.data
+        return wrap(np.trunc(d) if d.dtype.kind == "f" else d.copy())
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return _zeros(g)
+
+
+class Round(Function):
+    """``out = round(x * 10**d) / 10**d`` with halves to even (``d = decimals``);
+    ``grad_x = 0``."""
+
+    _builtin, _node_name = True, "RoundBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, decimals: int = 0) -> Tensor:
+        d = x.data
+        if d.dtype.kind != "f":
+            if decimals:
+                raise NotImplementedError(f'"round_cpu" (decimals={decimals}) not implemented for {x.dtype.name}')
+            return wrap(d.copy())
+        if decimals == 0:
+            return wrap(np.rint(d))
+        with np.errstate(all="ignore"):
+            if decimals > 0:
+                f = 10.0**decimals
+                return wrap((np.rint(d * f) / f).astype(d.dtype, copy=False))
+            f = 10.0 ** (-decimals)
+            return wrap((np.rint(d / f) * f).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return _zeros(g), None
+
+
+class Frac(Function):
+    """``out = x - trunc(x)`` (sign of ``x``); ``grad_x = grad``."""
+
+    _builtin, _node_name = True, "FracBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = x.data
+        if d.dtype.kind != "f":
+            raise NotImplementedError(f'"frac_cpu" not implemented for {x.dtype.name}: frac needs a floating point tensor')
+        return wrap(d - np.trunc(d))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return g
+
+
+class NanToNum(Function):
+    """``out = x`` with ``nan``, ``+inf``, ``-inf`` replaced; ``grad_x = grad * isfinite(x)``."""
+
+    _builtin, _node_name = True, "NanToNumBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
+        d = x.data
+        ctx.save_for_backward(x)
+        if d.dtype.kind != "f":
+            return wrap(d.copy())
+        return wrap(np.nan_to_num(d, copy=True, nan=nan, posinf=posinf, neginf=neginf))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return g * wrap(np.isfinite(x.data)), None, None, None
+
+
+# ---------------------------------------------------------------- public functions
+def sign(input: Tensor) -> Tensor:
+    """Elementwise sign: -1, 0 or 1 in the input dtype (bool stays bool, ``nan`` gives 0)."""
+    return Sign.apply(input)
+
+
+def floor(input: Tensor) -> Tensor:
+    """Elementwise floor (integer inputs are returned as a copy)."""
+    return Floor.apply(input)
+
+
+def ceil(input: Tensor) -> Tensor:
+    """Elementwise ceiling (integer inputs are returned as a copy)."""
+    return Ceil.apply(input)
+
+
+def trunc(input: Tensor) -> Tensor:
+    """Elementwise rounding toward zero (integer inputs are returned as a copy)."""
+    return Trunc.apply(input)
+
+
+fix = trunc
+
+
+def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001 - PyTorch's name
+    """Round half to even, to ``decimals`` decimal places (negative: to tens, hundreds...).
+
+    Raises:
+        NotImplementedError: ``decimals != 0`` on an integer tensor (as PyTorch).
+    """
+    if decimals == 0:
+        return Round.apply(input)
+    return Round.apply(input, int(decimals))
+
+
+def frac(input: Tensor) -> Tensor:
+    """Fractional part ``input - trunc(input)`` (keeps the sign of ``input``).
+
+    Raises:
+        NotImplementedError: for integer or bool tensors (as PyTorch).
+    """
+    return Frac.apply(input)
+
+
+def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:
+    """Replace ``nan`` by ``nan``, ``+inf`` by ``posinf`` and ``-inf`` by ``neginf``
+    (defaults: 0 and the dtype's largest/lowest finite values)."""
+    return NanToNum.apply(input, nan, posinf, neginf)
+
+
+def isnan(input: Tensor) -> Tensor:
+    """Bool tensor, True where ``input`` is ``nan`` (never for integer dtypes)."""
+    return wrap(np.isnan(input.data) if input.data.dtype.kind == "f" else np.zeros(input.data.shape, bool))
+
+
+def isinf(input: Tensor) -> Tensor:
+    """Bool tensor, True where ``input`` is ``+inf`` or ``-inf``."""
+    return wrap(np.isinf(input.data) if input.data.dtype.kind == "f" else np.zeros(input.data.shape, bool))
+
+
+def isfinite(input: Tensor) -> Tensor:
+    """Bool tensor, True where ``input`` is neither infinite nor ``nan``."""
+    return wrap(np.isfinite(input.data) if input.data.dtype.kind == "f" else np.ones(input.data.shape, bool))
+
+
+def isposinf(input: Tensor) -> Tensor:
+    """Bool tensor, True where ``input`` is ``+inf``."""
+    return wrap(np.isposinf(input.data) if input.data.dtype.kind == "f" else np.zeros(input.data.shape, bool))
+
+
+def isneginf(input: Tensor) -> Tensor:
+    """Bool tensor, True where ``input`` is ``-inf``."""
+    return wrap(np.isneginf(input.data) if input.data.dtype.kind == "f" else np.zeros(input.data.shape, bool))
+
+
+# ---------------------------------------------------------------- in-place forms
+def sign_(input: Tensor) -> Tensor:
+    """In-place :func:`sign`."""
+    return inplace(sign, input)
+
+
+def floor_(input: Tensor) -> Tensor:
+    """In-place :func:`floor`."""
+    return inplace(floor, input)
+
+
+def ceil_(input: Tensor) -> Tensor:
+    """In-place :func:`ceil`."""
+    return inplace(ceil, input)
+
+
+def trunc_(input: Tensor) -> Tensor:
+    """In-place :func:`trunc`."""
+    return inplace(trunc, input)
+
+
+fix_ = trunc_
+
+
+def round_(input: Tensor, *, decimals: int = 0) -> Tensor:
+    """In-place :func:`round`."""
+    return inplace(round, input, decimals=decimals)
+
+
+def frac_(input: Tensor) -> Tensor:
+    """In-place :func:`frac`."""
+    return inplace(frac, input)
+
+
+def nan_to_num_(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:
+    """In-place :func:`nan_to_num`."""
+    return inplace(nan_to_num, input, nan, posinf, neginf)

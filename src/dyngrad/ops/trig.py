@@ -1,0 +1,273 @@
+"""Trigonometric and hyperbolic functions and their inverses: ``input (*) -> output (*)``.
+
+Integer inputs compute in the default float dtype; ``nan`` outside the domain, as PyTorch.
+Derivatives are the textbook ones (Abramowitz & Stegun 4.4, 4.5, 4.6), as in PyTorch's
+``derivatives.yaml``; backward is written with dyngrad ops (differentiable twice).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import float_data, inplace, wrap
+from .special import rsqrt
+
+__all__ = [
+    "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan",
+    "sinh", "cosh", "asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh",
+    "tan_", "asin_", "acos_", "atan_", "sinh_", "cosh_", "asinh_", "acosh_", "atanh_",
+]
+TENSOR_METHODS = set(__all__)
+
+
+def _unary(fn: Any, x: Tensor) -> Tensor:
+    with np.errstate(all="ignore"):
+        return wrap(fn(float_data(x)))
+
+
+class Tan(Function):
+    """``out = tan(x)``; ``grad_x = grad * (1 + out**2)``."""
+
+    _builtin, _node_name = True, "TanBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        out = _unary(np.tan, x)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (out,) = ctx.saved_tensors
+        return g * (out * out + 1)
+
+
+class Asin(Function):
+    """``out = asin(x)``; ``grad_x = grad / sqrt(1 - x**2)``."""
+
+    _builtin, _node_name = True, "AsinBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return _unary(np.arcsin, x)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * rsqrt(1 - x * x)
+
+
+class Acos(Function):
+    """``out = acos(x)``; ``grad_x = -grad / sqrt(1 - x**2)``."""
+
+    _builtin, _node_name = True, "AcosBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return _unary(np.arccos, x)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return -g * rsqrt(1 - x * x)
+
+
+class Atan(Function):
+    """``out = atan(x)``; ``grad_x = grad / (1 + x**2)``."""
+
+    _builtin, _node_name = True, "AtanBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return _unary(np.arctan, x)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g / (x * x + 1)
+
+
+class Sinh(Function):
+    """``out = sinh(x)``; ``grad_x = grad * cosh(x)``."""
+
+    _builtin, _node_name = True, "SinhBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return _unary(np.sinh, x)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * cosh(x)
+
+
+class Cosh(Function):
+    """``out = cosh(x)``; ``grad_x = grad * sinh(x)``."""
+
+    _builtin, _node_name = True, "CoshBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return _unary(np.cosh, x)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * sinh(x)
+
+
+class Asinh(Function):
+    """``out = asinh(x)``; ``grad_x = grad / sqrt(x**2 + 1)``."""
+
+    _builtin, _node_name = True, "AsinhBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return _unary(np.arcsinh, x)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * rsqrt(x * x + 1)
+
+
+class Acosh(Function):
+    """``out = acosh(x)`` (``x >= 1``); ``grad_x = grad / sqrt(x**2 - 1)``."""
+
+    _builtin, _node_name = True, "AcoshBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return _unary(np.arccosh, x)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * rsqrt(x * x - 1)
+
+
+class Atanh(Function):
+    """``out = atanh(x)`` (``|x| < 1``); ``grad_x = grad / (1 - x**2)``."""
+
+    _builtin, _node_name = True, "AtanhBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return _unary(np.arctanh, x)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g / (1 - x * x)
+
+
+# ---------------------------------------------------------------- public functions
+# ``input`` (*) of any dtype -> (*) of its float dtype (integers: the default dtype).
+
+
+def tan(input: Tensor) -> Tensor:
+    """Elementwise tangent (radians)."""
+    return Tan.apply(input)
+
+
+def asin(input: Tensor) -> Tensor:
+    """Elementwise arcsine (``nan`` outside [-1, 1])."""
+    return Asin.apply(input)
+
+
+def acos(input: Tensor) -> Tensor:
+    """Elementwise arccosine (``nan`` outside [-1, 1])."""
+    return Acos.apply(input)
+
+
+def atan(input: Tensor) -> Tensor:
+    """Elementwise arctangent."""
+    return Atan.apply(input)
+
+
+def sinh(input: Tensor) -> Tensor:
+    """Elementwise hyperbolic sine."""
+    return Sinh.apply(input)
+
+
+def cosh(input: Tensor) -> Tensor:
+    """Elementwise hyperbolic cosine."""
+    return Cosh.apply(input)
+
+
+def asinh(input: Tensor) -> Tensor:
+    """Elementwise inverse hyperbolic sine."""
+    return Asinh.apply(input)
+
+
+def acosh(input: Tensor) -> Tensor:
+    """Elementwise inverse hyperbolic cosine (``nan`` below 1)."""
+    return Acosh.apply(input)
+
+
+def atanh(input: Tensor) -> Tensor:
+    """Elementwise inverse hyperbolic tangent (``+-inf`` at +-1, ``nan`` outside)."""
+    return Atanh.apply(input)
+
+
+arcsin, arccos, arctan = asin, acos, atan
+arcsinh, arccosh, arctanh = asinh, acosh, atanh
+
+
+# ---------------------------------------------------------------- in-place forms
+def tan_(input: Tensor) -> Tensor:
+    """In-place :func:`tan`."""
+    return inplace(tan, input)
+
+
+def asin_(input: Tensor) -> Tensor:
+    """In-place :func:`asin`."""
+    return inplace(asin, input)
+
+
+def acos_(input: Tensor) -> Tensor:
+    """In-place :func:`acos`."""
+    return inplace(acos, input)
+
+
+def atan_(input: Tensor) -> Tensor:
+    """In-place :func:`atan`."""
+    return inplace(atan, input)
+
+
+def sinh_(input: Tensor) -> Tensor:
+    """In-place :func:`sinh`."""
+    return inplace(sinh, input)
+
+
+def cosh_(input: Tensor) -> Tensor:
+    """In-place :func:`cosh`."""
+    return inplace(cosh, input)
+
+
+def asinh_(input: Tensor) -> Tensor:
+    """In-place :func:`asinh`."""
+    return inplace(asinh, input)
+
+
+def acosh_(input: Tensor) -> Tensor:
+    """In-place :func:`acosh`."""
+    return inplace(acosh, input)
+
+
+def atanh_(input: Tensor) -> Tensor:
+    """In-place :func:`atanh`."""
+    return inplace(atanh, input)

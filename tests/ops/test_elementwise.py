@@ -1,0 +1,329 @@
+"""Elementwise ops: one OpSpec per op drives golden values (PyTorch 2.13, committed in
+tests/golden/elementwise.npz), gradcheck, gradgradcheck, broadcast/0-d/zero-size cases and
+dtypes; hand-written tests below cover ties, in-place forms and misuse."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pytest
+
+import dyngrad as dg
+from tests.ops.harness import (
+    OpSpec,
+    case_params,
+    load_golden,
+    run_backward_vs_golden,
+    run_dtype_check,
+    run_forward_vs_golden,
+    run_gradcheck,
+    run_gradgradcheck,
+)
+
+GOLDEN_PATH = os.path.join(os.path.dirname(__file__), "..", "golden", "elementwise.npz")
+
+B2 = ((2, 3), (3,))  # two operands that broadcast
+B2_VARIANTS = [((2, 1), (1, 3)), ((), (2, 3)), ((4, 1, 3), (2, 1))]
+
+
+def _with_specials(rng, shapes):
+    """Uniform values with nan, +inf, -inf planted (when there is room)."""
+    x = rng.uniform(-3, 3, size=shapes[0])
+    flat = x.reshape(-1)
+    for i, v in enumerate((np.nan, np.inf, -np.inf)):
+        if i < flat.size:
+            flat[i] = v
+    return (x,)
+
+
+def _ties(rng, shapes):
+    """Half-integers in [-1, 1]: many exact ties between the operands."""
+    return tuple(rng.integers(-2, 3, size=s) / 2.0 for s in shapes)
+
+
+def _ties_nan(rng, shapes):
+    a, b = _ties(rng, shapes)
+    a.reshape(-1)[:1] = np.nan
+    if b.size > 1:
+        b.reshape(-1)[1:2] = np.nan
+    return a, b
+
+
+def _where_inputs(rng, shapes):
+    return (rng.random(shapes[0]) > 0.5,) + tuple(rng.uniform(-2, 2, size=s) for s in shapes[1:])
+
+
+def _where_scalar(rng, shapes):
+    return rng.random(shapes[0]) > 0.5, rng.uniform(-2, 2, size=shapes[1]), 0.5
+
+
+def _lerp_scalar(rng, shapes):
+    return rng.uniform(-2, 2, size=shapes[0]), rng.uniform(-2, 2, size=shapes[1]), 0.3
+
+
+def _signed(lo, hi):
+    def make(rng, shapes):
+        return tuple(rng.uniform(lo, hi, size=s) * rng.choice([-1.0, 1.0], size=s) for s in shapes)
+
+    return make
+
+
+SPECS = [
+    # existing core unary ops
+    OpSpec("exp", dg.exp),
+    OpSpec("log", dg.log, domain=(0.1, 3.0)),
+    OpSpec("sin", dg.sin, domain=(-4.0, 4.0)),
+    OpSpec("cos", dg.cos, domain=(-4.0, 4.0)),
+    OpSpec("tanh", dg.tanh),
+    OpSpec("sigmoid", dg.sigmoid, domain=(-6.0, 6.0)),
+    OpSpec("sqrt", dg.sqrt, domain=(0.1, 3.0)),
+    OpSpec("abs", dg.abs, make_inputs=_signed(0.1, 2.0), int_result="same"),
+    OpSpec("relu", dg.relu, make_inputs=_signed(0.1, 2.0), int_result="same"),
+    OpSpec("neg", dg.neg, int_result="same"),
+    OpSpec("clamp", dg.clamp, kwargs={"min": -0.5, "max": 0.5}, int_result=None),
+    OpSpec("clamp_tensor_bounds", dg.clamp, "clamp", shapes=((2, 3), (3,), (2, 1)),
+           domain=[(-2, 2), (-1, -0.2), (0.2, 1)], broadcast=[((), (2, 3), (2, 3))], int_result=None),
+    # exponentials, logarithms, powers
+    OpSpec("exp2", dg.exp2),
+    OpSpec("expm1", dg.expm1, domain=(-1.0, 1.0)),
+    OpSpec("log2", dg.log2, domain=(0.1, 3.0)),
+    OpSpec("log10", dg.log10, domain=(0.1, 3.0)),
+    OpSpec("log1p", dg.log1p, domain=(-0.9, 3.0)),
+    OpSpec("rsqrt", dg.rsqrt, domain=(0.2, 3.0)),
+    OpSpec("square", dg.square, int_result="same"),
+    OpSpec("reciprocal", dg.reciprocal, make_inputs=_signed(0.3, 2.0)),
+    # trigonometric and hyperbolic
+    OpSpec("tan", dg.tan, domain=(-1.2, 1.2)),
+    OpSpec("asin", dg.asin, domain=(-0.9, 0.9)),
+    OpSpec("acos", dg.acos, domain=(-0.9, 0.9)),
+    OpSpec("atan", dg.atan, domain=(-3.0, 3.0)),
+    OpSpec("sinh", dg.sinh),
+    OpSpec("cosh", dg.cosh),
+    OpSpec("asinh", dg.asinh, domain=(-3.0, 3.0)),
+    OpSpec("acosh", dg.acosh, domain=(1.1, 3.0)),
+    OpSpec("atanh", dg.atanh, domain=(-0.9, 0.9)),
+    # special functions
+    OpSpec("logit", dg.logit, domain=(0.05, 0.95), int_result=None),
+    OpSpec("logit_eps", dg.logit, "logit", domain=(0.0, 1.0), kwargs={"eps": 0.2}, int_result=None),
+    OpSpec("erf", dg.erf, domain=(-3.0, 3.0), rtol=1e-12, atol=1e-15),
+    OpSpec("erfc", dg.erfc, domain=(-3.0, 3.0), rtol=1e-12, atol=1e-15),
+    OpSpec("erfc_tail", dg.erfc, "erfc", domain=(3.0, 9.0), rtol=1e-11, atol=0.0, grad_atol=1e-12),
+    # rounding and sign (zero gradient; frac passes it through)
+    OpSpec("sign", dg.sign, make_inputs=_signed(0.1, 2.0), int_result="same"),
+    OpSpec("floor", dg.floor, domain=(-3.0, 3.0), int_result="same"),
+    OpSpec("ceil", dg.ceil, domain=(-3.0, 3.0), int_result="same"),
+    OpSpec("trunc", dg.trunc, domain=(-3.0, 3.0), int_result="same"),
+    OpSpec("round", dg.round, domain=(-3.0, 3.0), int_result="same"),
+    OpSpec("round_decimals", dg.round, "round", domain=(-3.0, 3.0), kwargs={"decimals": 1}, int_result=None),
+    OpSpec("round_neg_decimals", dg.round, "round", domain=(-300.0, 300.0), kwargs={"decimals": -1},
+           int_result=None),
+    OpSpec("frac", dg.frac, domain=(-3.0, 3.0), int_result=None),
+    # non-finite handling
+    OpSpec("nan_to_num", dg.nan_to_num, make_inputs=_with_specials, compare_float32=False, int_result="same",
+           zero_dim=False),
+    OpSpec("nan_to_num_values", dg.nan_to_num, "nan_to_num", make_inputs=_with_specials,
+           kwargs={"nan": 1.5, "posinf": 9.0, "neginf": -9.0}, int_result="same", zero_dim=False),
+    OpSpec("isnan", dg.isnan, make_inputs=_with_specials, differentiable=False, out_dtype="bool",
+           int_result="bool", zero_dim=False),
+    OpSpec("isinf", dg.isinf, make_inputs=_with_specials, differentiable=False, out_dtype="bool",
+           int_result="bool", zero_dim=False),
+    OpSpec("isfinite", dg.isfinite, make_inputs=_with_specials, differentiable=False, out_dtype="bool",
+           int_result="bool", zero_dim=False),
+    # binary
+    OpSpec("maximum", dg.maximum, shapes=B2, broadcast=B2_VARIANTS, int_result="same"),
+    OpSpec("minimum", dg.minimum, shapes=B2, broadcast=B2_VARIANTS, int_result="same"),
+    OpSpec("fmax", dg.fmax, shapes=B2, broadcast=B2_VARIANTS, int_result="same"),
+    OpSpec("fmin", dg.fmin, shapes=B2, broadcast=B2_VARIANTS, int_result="same"),
+    OpSpec("maximum_ties", dg.maximum, "maximum", shapes=((3, 4), (4,)), make_inputs=_ties, check_grad=False,
+           int_result=None),
+    OpSpec("minimum_ties", dg.minimum, "minimum", shapes=((3, 4), (4,)), make_inputs=_ties, check_grad=False,
+           int_result=None),
+    OpSpec("fmax_ties_nan", dg.fmax, "fmax", shapes=((3, 4), (3, 4)), make_inputs=_ties_nan, check_grad=False,
+           int_result=None, compare_float32=False),
+    OpSpec("fmin_ties_nan", dg.fmin, "fmin", shapes=((3, 4), (3, 4)), make_inputs=_ties_nan, check_grad=False,
+           int_result=None, compare_float32=False),
+    OpSpec("maximum_nan", dg.maximum, "maximum", shapes=((3, 4), (3, 4)), make_inputs=_ties_nan,
+           check_grad=False, int_result=None, compare_float32=False),
+    OpSpec("atan2", dg.atan2, shapes=B2, broadcast=B2_VARIANTS),
+    OpSpec("hypot", dg.hypot, shapes=B2, broadcast=B2_VARIANTS, make_inputs=_signed(0.2, 2.0), int_result=None),
+    OpSpec("logaddexp", dg.logaddexp, shapes=B2, broadcast=B2_VARIANTS, domain=(-30.0, 30.0), int_result=None),
+    # ternary
+    OpSpec("where", dg.where, shapes=((2, 3), (2, 3), (3,)), make_inputs=_where_inputs,
+           broadcast=[((2, 1), (3,), (2, 3)), ((), (2, 3), ())], int_result="same"),
+    OpSpec("where_scalar", dg.where, "where", shapes=((2, 3), (2, 3)), make_inputs=_where_scalar,
+           int_result="float"),
+    OpSpec("lerp", dg.lerp, shapes=((2, 3), (3,), (2, 1)), domain=[(-2, 2), (-2, 2), (-0.5, 1.5)],
+           broadcast=[((), (2, 3), ())], int_result=None),
+    OpSpec("lerp_scalar", dg.lerp, "lerp", shapes=((2, 3), (3,)), make_inputs=_lerp_scalar, int_result=None),
+    OpSpec("addcmul", dg.addcmul, shapes=((2, 3), (3,), (2, 1)), kwargs={"value": 0.5},
+           broadcast=[((), (2, 3), (3,))], int_result=None),
+    OpSpec("addcdiv", dg.addcdiv, shapes=((2, 3), (3,), (2, 1)), kwargs={"value": -2.0},
+           domain=[(-2, 2), (-2, 2), (0.5, 2.0)], broadcast=[((), (2, 3), (3,))], int_result=None),
+]
+
+
+@pytest.fixture(scope="module")
+def golden():
+    return load_golden(GOLDEN_PATH)
+
+
+@pytest.mark.parametrize("spec,case", case_params(SPECS))
+def test_forward_matches_torch_golden(spec, case, golden):
+    run_forward_vs_golden(spec, golden, case)
+
+
+@pytest.mark.parametrize("spec,case", case_params(SPECS))
+def test_backward_matches_torch_golden(spec, case, golden):
+    run_backward_vs_golden(spec, golden, case)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_gradcheck_float64(spec):
+    run_gradcheck(spec)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_gradgradcheck_float64(spec):
+    run_gradgradcheck(spec)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_result_dtypes_follow_input_dtype(spec):
+    run_dtype_check(spec)
+
+
+# ------------------------------------------------------------------ hand-written cases
+def test_maximum_splits_gradient_evenly_on_ties():
+    a = dg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = dg.tensor([1.0, 5.0, 0.0], requires_grad=True)
+    dg.maximum(a, b).sum().backward()
+    assert a.grad.tolist() == [0.5, 0.0, 1.0]
+    assert b.grad.tolist() == [0.5, 1.0, 0.0]
+
+
+def test_fmax_sends_tied_gradient_to_first_operand():
+    a = dg.tensor([1.0, float("nan")], requires_grad=True)
+    b = dg.tensor([1.0, 2.0], requires_grad=True)
+    out = dg.fmax(a, b)
+    assert out.tolist() == [1.0, 2.0]
+    out.sum().backward()
+    assert a.grad.tolist() == [1.0, 0.0] and b.grad.tolist() == [0.0, 1.0]
+
+
+def test_rounding_ops_have_zero_gradient_and_frac_passes_it():
+    x = dg.tensor([-1.5, 0.25, 2.75], dtype=dg.float64, requires_grad=True)
+    for fn in (dg.floor, dg.ceil, dg.trunc, dg.round, dg.sign):
+        (g,) = dg.autograd.grad(fn(x).sum(), x)
+        assert g.tolist() == [0.0, 0.0, 0.0], fn.__name__
+    (g,) = dg.autograd.grad(dg.frac(x).sum(), x)
+    assert g.tolist() == [1.0, 1.0, 1.0]
+    assert dg.frac(x).tolist() == [-0.5, 0.25, 0.75]
+
+
+def test_round_uses_half_to_even():
+    assert dg.round(dg.tensor([0.5, 1.5, 2.5, -0.5])).tolist() == [0.0, 2.0, 2.0, -0.0]
+
+
+def test_sign_of_nan_is_zero_as_pytorch():
+    assert dg.sign(dg.tensor([float("nan"), -2.0, 0.0])).tolist() == [0.0, -1.0, 0.0]
+
+
+def test_erf_matches_math_erf_to_1e12():
+    xs = np.linspace(-6, 6, 241)
+    got = dg.erf(dg.tensor(xs)).numpy()
+    want = np.array([math.erf(v) for v in xs])
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+    got_c = dg.erfc(dg.tensor(xs)).numpy()
+    np.testing.assert_allclose(got_c, [math.erfc(v) for v in xs], rtol=1e-12, atol=1e-300)
+
+
+def test_erf_of_float32_stays_float32_and_handles_non_finite():
+    out = dg.erf(dg.tensor([float("-inf"), 0.0, float("inf"), float("nan")]))
+    assert out.dtype == dg.float32
+    assert out.tolist()[:3] == [-1.0, 0.0, 1.0] and math.isnan(out.tolist()[3])
+
+
+def test_tensor_methods_forward_to_elementwise_ops():
+    x = dg.tensor([0.25, 0.5], dtype=dg.float64)
+    np.testing.assert_allclose(x.erf().numpy(), [math.erf(0.25), math.erf(0.5)])
+    np.testing.assert_allclose(x.atan2(dg.tensor([1.0, 1.0], dtype=dg.float64)).numpy(), np.arctan2([0.25, 0.5], 1))
+    np.testing.assert_allclose(x.lerp(dg.ones(2, dtype=dg.float64), 0.5).numpy(), [0.625, 0.75])
+    assert x.maximum(dg.tensor([0.3, 0.3], dtype=dg.float64)).tolist() == [0.3, 0.5]
+    assert x.logit().tolist() == pytest.approx([math.log(1 / 3), 0.0])
+
+
+@pytest.mark.parametrize("name", ["exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "square", "reciprocal",
+                                  "tan", "asin", "atan", "sinh", "asinh", "atanh", "erf", "erfc", "floor",
+                                  "ceil", "trunc", "frac", "sign", "logit", "round", "nan_to_num"])
+def test_inplace_form_matches_out_of_place_and_bumps_version(name):
+    x = dg.tensor([0.2, 0.4, 0.7], dtype=dg.float64)
+    want = getattr(dg, name)(x).numpy()
+    y = x.clone()
+    v = y._version
+    res = getattr(y, name + "_")()
+    assert res is y and y._version > v
+    np.testing.assert_allclose(y.numpy(), want)
+
+
+def test_inplace_form_records_graph_on_non_leaf():
+    x = dg.tensor([0.2, 0.4], dtype=dg.float64, requires_grad=True)
+    y = x * 1.0
+    y.exp2_()
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.exp2([0.2, 0.4]) * math.log(2))
+
+
+def test_where_with_non_bool_condition_raises():
+    x = dg.ones(3)
+    with pytest.raises(RuntimeError, match="where expected condition to be a boolean tensor.*Float"):
+        dg.where(dg.tensor([1.0, 0.0, 1.0]), x, x)
+
+
+def test_where_with_unbroadcastable_shapes_raises():
+    with pytest.raises(RuntimeError, match="not broadcastable"):
+        dg.where(dg.tensor([True, False]), dg.ones(3), dg.zeros(3))
+
+
+def test_where_with_condition_only_returns_nonzero_indices():
+    rows, cols = dg.where(dg.tensor([[True, False], [False, True]]))
+    assert rows.tolist() == [0, 1] and cols.tolist() == [0, 1] and rows.dtype == dg.int64
+
+
+def test_where_gradient_flows_only_to_the_chosen_branch():
+    x = dg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = dg.tensor([10.0, 20.0, 30.0], requires_grad=True)
+    dg.where(x > 1.5, x, y).sum().backward()
+    assert x.grad.tolist() == [0.0, 1.0, 1.0] and y.grad.tolist() == [1.0, 0.0, 0.0]
+
+
+def test_binary_op_with_unbroadcastable_shapes_raises():
+    with pytest.raises((RuntimeError, ValueError)):
+        dg.maximum(dg.ones(2, 3), dg.ones(4))
+
+
+def test_binary_op_rejects_non_numeric_operand():
+    with pytest.raises(TypeError, match="hypot"):
+        dg.hypot(dg.ones(2), "x")
+
+
+def test_frac_of_integer_tensor_raises_not_implemented():
+    with pytest.raises(NotImplementedError, match="frac"):
+        dg.frac(dg.tensor([1, 2]))
+
+
+def test_round_with_decimals_on_integer_tensor_raises():
+    with pytest.raises(NotImplementedError, match="round"):
+        dg.round(dg.tensor([1, 2]), decimals=1)
+
+
+def test_addcdiv_of_integer_tensors_raises():
+    with pytest.raises(RuntimeError, match="Integer division with addcdiv"):
+        dg.addcdiv(dg.ones(2), dg.tensor([1, 2]), dg.tensor([3, 4]))
+
+
+def test_float_op_on_int_tensor_cannot_require_grad_path():
+    # integer inputs compute in the default float dtype and record no graph
+    out = dg.exp2(dg.tensor([1, 2]))
+    assert out.dtype == dg.float32 and out.tolist() == [2.0, 4.0] and out.grad_fn is None
