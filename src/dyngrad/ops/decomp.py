@@ -1,6 +1,326 @@
-"""Op family 'decomp' (being built)."""
+"""Matrix functions and decompositions (PyTorch's ``torch.linalg``): inv, det, slogdet,
+solve, cholesky, qr, and (from :mod:`dyngrad.ops.spectral`) eigh, svd. All take batches
+``(*, m, n)``; the public namespace is
+:mod:`dyngrad.linalg`. ``det``, ``slogdet``, ``logdet`` and ``inverse`` are also top-level
+functions and Tensor methods, as in PyTorch.
+
+Every backward is written with dyngrad ops (differentiable again) unless stated.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
-TENSOR_METHODS: set[str] = set()
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import wrap
+from .linalg import matmul
+
+__all__ = ["det", "slogdet", "logdet", "inverse"]
+TENSOR_METHODS = set(__all__)
+
+slogdet_return = namedtuple("slogdet", ["sign", "logabsdet"])
+qr_return = namedtuple("qr", ["Q", "R"])
+
+
+def _check(op: str, A: Tensor, square: bool = True) -> None:
+    if not isinstance(A, Tensor):
+        raise TypeError(f"{op}(): argument 'A' must be Tensor, not {type(A).__name__}")
+    d = A.data
+    if d.ndim < 2:
+        raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
+    if d.dtype.kind != "f":
+        raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {A.dtype.name}")
+    if square and d.shape[-1] != d.shape[-2]:
+        raise RuntimeError(
+            f"{op}: A must be batches of square matrices, but they are {d.shape[-2]} by {d.shape[-1]} matrices"
+        )
+
+
+def _eye_like(n: int, dt: Any) -> Tensor:
+    return wrap(np.eye(n, dtype=dt))
+
+
+class Inv(Function):
+    """``out = A^{-1}``, ``A: (*, n, n)``; ``grad_A = -out^T grad out^T`` (Giles 2008,
+    "An extended collection of matrix derivative results", sec. 3.1)."""
+
+    _builtin = True
+    _node_name = "LinalgInvExBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, A: Tensor) -> Tensor:
+        try:
+            out = wrap(np.linalg.inv(A.data))
+        except np.linalg.LinAlgError:
+            raise RuntimeError(
+                "linalg.inv: The input matrix is singular, the inversion could not be completed "
+                f"(input shape {list(A.data.shape)})"
+            ) from None
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (out,) = ctx.saved_tensors
+        oT = out.mT
+        return -matmul(matmul(oT, g), oT)
+
+
+def inv(A: Tensor) -> Tensor:
+    """``linalg.inv``: inverse of square matrices ``(*, n, n)``.
+
+    Raises:
+        RuntimeError: non-square, fewer than 2 dims, integer dtype, or singular input.
+    """
+    _check("linalg.inv", A)
+    return Inv.apply(A)
+
+
+inverse = inv
+
+
+def _cofactor(a: np.ndarray) -> np.ndarray:
+    """Cofactor matrix ``adj(A)^T`` via the SVD, valid for singular ``A`` too:
+    ``adj(A) = det(U) det(V) V diag(prod_{j != i} s_j) U^T``."""
+    u, s, vh = np.linalg.svd(a)
+    n = s.shape[-1]
+    p = np.stack([np.prod(np.delete(s, i, axis=-1), axis=-1) for i in range(n)], axis=-1)
+    sgn = np.linalg.det(u) * np.linalg.det(vh)
+    adj = np.swapaxes(vh, -1, -2) @ (p[..., :, None] * np.swapaxes(u, -1, -2))
+    return np.swapaxes(adj, -1, -2) * sgn[..., None, None]
+
+
+class Det(Function):
+    """``out = det(A)``, ``A: (*, n, n) -> (*)``; ``grad_A = grad * det(A) * A^{-T}``
+    (Jacobi's formula; Giles 2008 sec. 3.1). At a singular ``A`` the cofactor matrix
+    ``adj(A)^T`` (from the SVD) is used instead; that branch is not differentiable twice
+    (its gradient is a constant)."""
+
+    _builtin = True
+    _node_name = "LinalgDetBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, A: Tensor) -> Tensor:
+        out = wrap(np.asarray(np.linalg.det(A.data), dtype=A.data.dtype))
+        ctx.save_for_backward(A, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        A, out = ctx.saved_tensors
+        gd = (g * out).unsqueeze(-1).unsqueeze(-1)
+        if np.all(out.data != 0):
+            return gd * inv(A).mT
+        return g.unsqueeze(-1).unsqueeze(-1) * wrap(_cofactor(A.data).astype(A.data.dtype))
+
+
+def det(A: Tensor) -> Tensor:
+    """``linalg.det``: determinant of ``(*, n, n)`` -> ``(*)``.
+
+    Raises:
+        RuntimeError: non-square, fewer than 2 dims or integer input.
+    """
+    _check("linalg.det", A)
+    return Det.apply(A)
+
+
+class Slogdet(Function):
+    """``(sign, logabsdet) = slogdet(A)``; ``grad_A = grad_logabsdet * A^{-T}``; ``sign`` is
+    not differentiable (a real sign is piecewise constant). Source: Giles 2008 sec. 3.1."""
+
+    _builtin = True
+    _node_name = "LinalgSlogdetBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, A: Tensor) -> tuple:
+        s, logabs = np.linalg.slogdet(A.data)
+        dt = A.data.dtype
+        sign = wrap(np.asarray(s, dtype=dt))
+        ctx.mark_non_differentiable(sign)
+        ctx.save_for_backward(A)
+        return sign, wrap(np.asarray(logabs, dtype=dt))
+
+    @staticmethod
+    def backward(ctx: Any, _gs: Any, g: Tensor) -> Tensor:
+        (A,) = ctx.saved_tensors
+        return g.unsqueeze(-1).unsqueeze(-1) * inv(A).mT
+
+
+def slogdet(A: Tensor) -> Any:
+    """``linalg.slogdet``: namedtuple ``(sign, logabsdet)`` of ``(*, n, n)``, each ``(*)``.
+    A singular matrix gives ``(0, -inf)`` (its backward raises: singular inverse)."""
+    _check("linalg.slogdet", A)
+    return slogdet_return(*Slogdet.apply(A))
+
+
+def logdet(A: Tensor) -> Tensor:
+    """``log(det(A))``: nan for a negative determinant, -inf for a singular matrix."""
+    sign, la = slogdet(A)
+    if np.any(sign.data < 0):
+        return la + wrap(np.where(sign.data < 0, np.nan, 0).astype(la.data.dtype))
+    return la
+
+
+class Solve(Function):
+    """``X = A^{-1} B`` for ``A: (*, n, n)``, ``B: (*, n, k)`` (batch dims broadcast);
+    ``grad_B = A^{-T} grad`` (a solve with ``A^T``), ``grad_A = -grad_B X^T`` (Giles 2008
+    sec. 3.1)."""
+
+    _builtin = True
+    _node_name = "LinalgSolveExBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, A: Tensor, B: Tensor) -> Tensor:
+        try:
+            X = wrap(np.linalg.solve(A.data, B.data))
+        except np.linalg.LinAlgError:
+            raise RuntimeError(
+                f"linalg.solve: The solver failed because the input matrix is singular (A shape {list(A.data.shape)})"
+            ) from None
+        ctx.save_for_backward(A, X)
+        return X
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        A, X = ctx.saved_tensors
+        gB = Solve.apply(A.mT, g)
+        gA = -matmul(gB, X.mT) if ctx.needs_input_grad[0] else None
+        return gA, gB
+
+
+def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
+    """``linalg.solve``: ``X`` with ``A X = B`` (``left=False``: ``X A = B``).
+
+    ``B`` is a batch of vectors when ``B.ndim == 1`` or ``B.shape == A.shape[:-1]``,
+    else of matrices ``(*, n, k)``; batch dims broadcast.
+
+    Raises:
+        RuntimeError: non-square ``A``, mismatched sizes (shapes named), singular ``A``,
+            or different dtypes.
+    """
+    _check("linalg.solve", A)
+    if A.data.dtype != B.data.dtype:
+        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type {A.dtype.name} and B of type {B.dtype.name} instead")
+    if not left:
+        return solve(A.mT, B.mT).mT
+    n = A.data.shape[-1]
+    vec = B.data.ndim == 1 or B.data.shape == A.data.shape[:-1]
+    Bm = B.unsqueeze(-1) if vec else B
+    if Bm.data.ndim < 2 or Bm.data.shape[-2] != n:
+        raise RuntimeError(
+            f"linalg.solve: Incompatible shapes of A and B for the equation AX = B ({list(A.data.shape)} and {list(B.data.shape)})"
+        )
+    try:
+        np.broadcast_shapes(A.data.shape[:-2], Bm.data.shape[:-2])
+    except ValueError:
+        raise RuntimeError(
+            f"linalg.solve: batch dims of A {list(A.data.shape)} and B {list(B.data.shape)} do not broadcast"
+        ) from None
+    X = Solve.apply(A, Bm)
+    return X.squeeze(-1) if vec else X
+
+
+class Cholesky(Function):
+    """``L = cholesky(A)`` (lower, ``A = L L^T``, only ``A``'s lower triangle is read);
+    ``grad_A = sym(L^{-T} Phi(L^T grad) L^{-1})`` with ``Phi`` the lower triangle with a
+    halved diagonal and ``sym(X) = (X + X^T) / 2`` (Murray 2016, "Differentiation of the
+    Cholesky decomposition", and PyTorch's ``cholesky_backward``)."""
+
+    _builtin = True
+    _node_name = "LinalgCholeskyExBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, A: Tensor) -> Tensor:
+        try:
+            L = wrap(np.linalg.cholesky(A.data))
+        except np.linalg.LinAlgError:
+            raise RuntimeError(
+                "linalg.cholesky: The factorization could not be completed because the input is not "
+                f"positive-definite (input shape {list(A.data.shape)})"
+            ) from None
+        ctx.save_for_backward(L)
+        return L
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (L,) = ctx.saved_tensors
+        n = L.data.shape[-1]
+        P = matmul(L.mT, g).tril()
+        P = P - P * (0.5 * _eye_like(n, L.data.dtype))
+        Linv = inv(L)
+        S = matmul(matmul(Linv.mT, P), Linv)
+        return (S + S.mT) * 0.5
+
+
+def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
+    """``linalg.cholesky``: ``L`` (lower) with ``A = L L^T`` for symmetric positive-definite
+    ``(*, n, n)``; ``upper=True`` returns ``L^T``.
+
+    Raises:
+        RuntimeError: non-square, or not positive-definite.
+    """
+    _check("linalg.cholesky", A)
+    L = Cholesky.apply(A)
+    return L.mT if upper else L
+
+
+class Qr(Function):
+    """Reduced ``A = Q R``, ``A: (*, m, n)``, ``Q: (*, m, k)``, ``R: (*, k, n)``, k = min(m, n).
+
+    For ``m >= n``: ``M = R grad_R^T - grad_Q^T Q``,
+    ``grad_A = (grad_Q + Q copyltu(M)) R^{-T}`` with ``copyltu(M) = tril(M) + tril(M, -1)^T``
+    (Liao, Liu, Wang & Xiang 2019, "Differentiable programming tensor networks", eq. 7;
+    Walter & Lehmann 2018). For ``m < n``, ``A = [X | Y]``, ``R = [U | V]``: ``grad_Y = Q
+    grad_V`` and ``grad_X`` is the square rule with ``grad_Q + Y grad_V^T`` (same source).
+    Needs ``R`` invertible (full-rank ``A``).
+    """
+
+    _builtin = True
+    _node_name = "LinalgQrBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, A: Tensor) -> tuple:
+        q, r = np.linalg.qr(A.data, mode="reduced")
+        Q, R = wrap(q), wrap(r)
+        ctx.save_for_backward(A, Q, R)
+        return Q, R
+
+    @staticmethod
+    def backward(ctx: Any, gQ: Tensor, gR: Tensor) -> Tensor:
+        A, Q, R = ctx.saved_tensors
+        m, n = A.data.shape[-2:]
+        if m >= n:
+            return _qr_square_grad(Q, R, gQ, gR)
+        Y = A[..., :, m:]
+        U, gU, gV = R[..., :, :m], gR[..., :, :m], gR[..., :, m:]
+        gX = _qr_square_grad(Q, U, gQ + matmul(Y, gV.mT), gU)
+        gY = matmul(Q, gV)
+        from .shape import cat
+
+        return cat([gX, gY], -1)
+
+
+def _qr_square_grad(Q: Tensor, R: Tensor, gQ: Tensor, gR: Tensor) -> Tensor:
+    M = matmul(R, gR.mT) - matmul(gQ.mT, Q)
+    copyltu = M.tril() + M.tril(-1).mT
+    b = gQ + matmul(Q, copyltu)
+    return Solve.apply(R, b.mT).mT  # b R^{-T}
+
+
+def qr(A: Tensor, mode: str = "reduced") -> Any:
+    """``linalg.qr``: namedtuple ``(Q, R)``; only ``mode='reduced'`` is supported.
+
+    Raises:
+        RuntimeError: other modes, fewer than 2 dims, integer dtype.
+    """
+    _check("linalg.qr", A, square=False)
+    if mode != "reduced":
+        raise RuntimeError(f"linalg.qr: mode={mode!r} is not supported by dyngrad (only 'reduced')")
+    return qr_return(*Qr.apply(A))
+
+
+from .spectral import eigh, eigh_return, eigvalsh, svd, svd_return, svdvals  # noqa: E402,F401 - second file

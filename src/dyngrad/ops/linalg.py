@@ -1,4 +1,9 @@
-"""Matrix products. Batch dims broadcast; the engine sums broadcast batch gradients down."""
+"""Matrix products and matrix structure ops: matmul/mm/bmm/mv/dot/outer, trace, diag,
+diagonal, tril, triu. Batch dims broadcast; the engine sums broadcast batch gradients down.
+
+einsum and tensordot live in :mod:`dyngrad.ops.contraction` (re-exported here); the
+decompositions (inv, det, solve, cholesky, qr, eigh, svd) in :mod:`dyngrad.ops.decomp`.
+"""
 
 from __future__ import annotations
 
@@ -8,41 +13,36 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
-from ._util import binary_operands, wrap
+from ._util import make_view, norm_dim, wrap
 
-__all__ = ["matmul", "mm"]
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "inner", "outer", "ger", "trace", "diag", "diagonal", "diag_embed", "tril", "triu"]
 TENSOR_METHODS = set(__all__)
 
 
-class Matmul(Function):
-    """``out = a @ b`` with NumPy/PyTorch semantics (1-D operands are promoted to a row
-    or column and the added dim removed; batch dims broadcast).
+def _fmt(s: tuple) -> str:
+    return "x".join(str(x) for x in s) or "scalar"
 
-    ``grad_a = grad @ b^T``, ``grad_b = a^T @ grad`` (matrix calculus; e.g. Giles, "An
-    extended collection of matrix derivative results", 2008), with the 1-D promotions
-    undone.
+
+class Matmul(Function):
+    """``out = a @ b`` with PyTorch semantics: ``(*, n, m) @ (*, m, p) -> (*, n, p)`` with
+    broadcast batch dims ``*``; a 1-D ``a`` is a row ``(1, m)``, a 1-D ``b`` a column
+    ``(m, 1)``, and the added dim is removed from the result.
+
+    ``grad_a = grad @ b^T``, ``grad_b = a^T @ grad`` (Giles 2008, "An extended collection
+    of matrix derivative results for forward and reverse mode AD", sec. 3.2), with the 1-D
+    promotions undone; broadcast batch dims are summed by the engine.
     """
 
     _builtin = True
-    _node_name = "MmBackward0"
+    _node_name = "UnsafeViewBackward0"
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
-        ad, bd, rt = binary_operands(a, b)
-        if ad.ndim == 0 or bd.ndim == 0:
-            raise RuntimeError(
-                f"matmul: both arguments to matmul need to be at least 1D, but they are {ad.ndim}D and {bd.ndim}D"
-            )
-        try:
-            out = np.matmul(ad, bd)
-        except ValueError:
-            raise RuntimeError(
-                f"matmul: mat1 and mat2 shapes cannot be multiplied ({_fmt(ad.shape)} and {_fmt(bd.shape)})"
-            ) from None
+        ad, bd = a.data, b.data
         n = ctx.needs_input_grad
         ctx.save_for_backward(a if n[1] else None, b if n[0] else None)
         ctx.nd = (ad.ndim, bd.ndim)
-        return wrap(out)
+        return wrap(np.matmul(ad, bd))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -58,37 +58,342 @@ class Matmul(Function):
         ga = gb = None
         if n[0]:
             bm = b.unsqueeze(-1) if nb == 1 else b
-            ga = g @ bm.mT
+            ga = matmul(g, bm.mT)
             if na == 1:
                 ga = ga.squeeze(-2)
         if n[1]:
             am = a.unsqueeze(-2) if na == 1 else a
-            gb = am.mT @ g
+            gb = matmul(am.mT, g)
             if nb == 1:
                 gb = gb.squeeze(-1)
         return ga, gb
 
 
-def _fmt(s: tuple) -> str:
-    return "x".join(str(x) for x in s)
+class Mm(Matmul):
+    """``(n, m) @ (m, p)`` (node ``MmBackward0``)."""
+
+    _node_name = "MmBackward0"
+
+
+class Bmm(Matmul):
+    """``(b, n, m) @ (b, m, p)`` (node ``BmmBackward0``)."""
+
+    _node_name = "BmmBackward0"
+
+
+class Mv(Matmul):
+    """``(n, m) @ (m,)`` (node ``MvBackward0``)."""
+
+    _node_name = "MvBackward0"
+
+
+class Dot(Matmul):
+    """``(n,) . (n,)`` (node ``DotBackward0``): ``grad_a = grad * b``, ``grad_b = grad * a``."""
+
+    _node_name = "DotBackward0"
+
+
+def _check_mm(op: str, a: Any, b: Any) -> None:
+    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+        raise TypeError(f"{op}(): expected Tensor arguments, got {type(a).__name__} and {type(b).__name__}")
+    if a.data.dtype != b.data.dtype:
+        raise RuntimeError(
+            f"{op}: expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}"
+        )
 
 
 def matmul(input: Tensor, other: Tensor) -> Tensor:
     """Matrix product with broadcasting: ``(*, n, m) @ (*, m, p) -> (*, n, p)``; 1-D
-    operands act as vectors.
+    operands act as vectors (``(m,) @ (m,) -> ()``, ``(*, n, m) @ (m,) -> (*, n)``,
+    ``(m,) @ (*, m, p) -> (*, p)``). Both operands must have the same dtype.
 
     Raises:
-        RuntimeError: inner dimensions differ (both shapes named) or a 0-d operand.
+        RuntimeError: a 0-d operand, different dtypes, inner sizes that differ or batch
+            dims that do not broadcast (both shapes named).
     """
-    return Matmul.apply(input, other)
+    _check_mm("matmul", input, other)
+    sa, sb = input.data.shape, other.data.shape
+    if not sa or not sb:
+        raise RuntimeError(
+            f"matmul: both arguments to matmul need to be at least 1D, but they are {len(sa)}D and {len(sb)}D"
+        )
+    k_a = sa[-1]
+    k_b = sb[0] if len(sb) == 1 else sb[-2]
+    if k_a != k_b:
+        if len(sa) <= 2 and len(sb) <= 2 and (len(sa) == 2 or len(sb) == 2):
+            ra = sa if len(sa) == 2 else (1,) + sa
+            raise RuntimeError(f"matmul: mat1 and mat2 shapes cannot be multiplied ({_fmt(ra)} and {_fmt(sb)})")
+        raise RuntimeError(
+            f"matmul: inner dimensions differ: input {_fmt(sa)} has {k_a} columns but other {_fmt(sb)} "
+            f"has {k_b} rows"
+        )
+    try:
+        np.broadcast_shapes(sa[:-2], sb[:-2])
+    except ValueError:
+        raise RuntimeError(
+            f"matmul: batch dimensions of shapes {_fmt(sa)} and {_fmt(sb)} are not broadcastable "
+            f"({list(sa[:-2])} vs {list(sb[:-2])})"
+        ) from None
+    na, nb = len(sa), len(sb)
+    if na == 1 and nb == 1:
+        cls = Dot
+    elif na == 2 and nb == 1:
+        cls = Mv
+    elif na == 2 and nb == 2:
+        cls = Mm
+    elif na == 3 and nb == 3 and sa[0] == sb[0]:
+        cls = Bmm
+    else:
+        cls = Matmul
+    return cls.apply(input, other)
+
+
+def _need(op: str, t: Tensor, nd: int, name: str) -> None:
+    if t.data.ndim != nd:
+        raise RuntimeError(f"{op}: {name} must be a {nd}D tensor, got {t.data.ndim}D (shape {_fmt(t.data.shape)})")
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
-    """``(n, m) @ (m, p) -> (n, p)``; both must be 2-D.
+    """``(n, m) @ (m, p) -> (n, p)``; both must be 2-D (no broadcasting).
 
     Raises:
-        RuntimeError: when an operand is not 2-D or inner sizes differ.
+        RuntimeError: an operand that is not 2-D, or inner sizes that differ (shapes named).
     """
-    if input.data.ndim != 2 or mat2.data.ndim != 2:
-        raise RuntimeError(f"mm: both arguments must be 2D, got {input.data.ndim}D and {mat2.data.ndim}D")
-    return Matmul.apply(input, mat2)
+    _check_mm("mm", input, mat2)
+    _need("mm", input, 2, "self")
+    _need("mm", mat2, 2, "mat2")
+    return matmul(input, mat2)
+
+
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:
+    """``(b, n, m) @ (b, m, p) -> (b, n, p)``; both 3-D with equal batch sizes.
+
+    Raises:
+        RuntimeError: wrong ranks, different batch sizes or inner sizes (shapes named).
+    """
+    _check_mm("bmm", input, mat2)
+    _need("bmm", input, 3, "batch1")
+    _need("bmm", mat2, 3, "batch2")
+    sa, sb = input.data.shape, mat2.data.shape
+    if sa[0] != sb[0] or sa[2] != sb[1]:
+        raise RuntimeError(
+            f"bmm: Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
+            f"but got: [{sb[0]}, {sb[1]}] (shapes {_fmt(sa)} and {_fmt(sb)})"
+        )
+    return Bmm.apply(input, mat2)
+
+
+def mv(input: Tensor, vec: Tensor) -> Tensor:
+    """``(n, m) @ (m,) -> (n,)``.
+
+    Raises:
+        RuntimeError: wrong ranks or sizes (shapes named).
+    """
+    _check_mm("mv", input, vec)
+    _need("mv", input, 2, "self")
+    _need("mv", vec, 1, "vec")
+    return matmul(input, vec)
+
+
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
+    """``(n,) . (n,) -> ()``; both 1-D of the same size and dtype.
+
+    Raises:
+        RuntimeError: wrong ranks, sizes or dtypes.
+    """
+    _check_mm("dot", input, tensor)
+    if input.data.ndim != 1 or tensor.data.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.data.ndim}D and {tensor.data.ndim}D tensors")
+    if input.data.shape != tensor.data.shape:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{input.data.shape[0]}] and src [{tensor.data.shape[0]}] to have the same number of "
+            f"elements, but got {input.data.shape[0]} and {tensor.data.shape[0]} elements respectively"
+        )
+    return Dot.apply(input, tensor)
+
+
+def inner(input: Tensor, other: Tensor) -> Tensor:
+    """Inner product over the last dims: ``(*a, k), (*b, k) -> (*a, *b)`` (0-d: product)."""
+    if input.data.ndim == 0 or other.data.ndim == 0:
+        return input * other
+    from .contraction import tensordot
+
+    return tensordot(input, other, dims=([-1], [-1]))
+
+
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    """``(n,), (m,) -> (n, m)``, ``out_ij = a_i b_j`` (``a.unsqueeze(1) * b``, as PyTorch).
+
+    Raises:
+        RuntimeError: a non-1-D operand.
+    """
+    if input.data.ndim != 1 or vec2.data.ndim != 1:
+        raise RuntimeError(f"outer: expected 1D tensors, but got {input.data.ndim}D and {vec2.data.ndim}D")
+    return input.unsqueeze(1) * vec2
+
+
+ger = outer
+
+
+class Trace(Function):
+    """``out = sum_i x_ii`` for ``x: (n, m)``; ``grad_x = grad * eye(n, m)``."""
+
+    _builtin = True
+    _node_name = "TraceBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.shape = x.data.shape
+        return wrap(np.trace(x.data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return g * wrap(np.eye(*ctx.shape, dtype=g.data.dtype))
+
+
+def trace(input: Tensor) -> Tensor:
+    """Sum of the main diagonal of a 2-D ``input``. Raises: RuntimeError if not 2-D."""
+    if input.data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.data.ndim}")
+    return Trace.apply(input)
+
+
+class Diagonal(Function):
+    """``out = diagonal(x, offset, dim1, dim2)``: a view, the two dims removed and the
+    diagonal appended last; ``grad_x = diag_embed(grad, offset, dim1, dim2)`` into zeros
+    of ``x``'s shape."""
+
+    _builtin = True
+    _node_name = "DiagonalBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, offset: int, dim1: int, dim2: int) -> Tensor:
+        ctx.args = (x.data.shape, offset, dim1, dim2)
+        return make_view(wrap(np.diagonal(x.data, offset, dim1, dim2)), x)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return DiagonalScatter.apply(g, *ctx.args), None, None, None
+
+
+class DiagonalScatter(Function):
+    """Zeros of ``shape`` with ``g`` written on the ``(offset, dim1, dim2)`` diagonal (the
+    adjoint of :class:`Diagonal`); ``grad_g = diagonal(grad, offset, dim1, dim2)``."""
+
+    _builtin = True
+    _node_name = "DiagonalBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, shape: tuple, offset: int, dim1: int, dim2: int) -> Tensor:
+        ctx.args = (offset, dim1, dim2)
+        z = np.zeros(shape, dtype=g.data.dtype)
+        zm = np.moveaxis(z, (dim1, dim2), (-2, -1))
+        k = g.data.shape[-1] if g.data.ndim else 0
+        r = np.arange(k) + max(-offset, 0)
+        zm[..., r, r + offset] = g.data
+        return wrap(z)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        return Diagonal.apply(gg, *ctx.args), None, None, None, None
+
+
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """The diagonal of ``input`` w.r.t. ``dim1`` and ``dim2`` (a view): those dims are
+    removed and a last dim of the diagonal's length added. ``offset > 0``: above the main
+    diagonal.
+
+    Raises:
+        IndexError: dims out of range. RuntimeError: ``dim1 == dim2``.
+    """
+    nd = input.data.ndim
+    d1, d2 = norm_dim(dim1, nd, "diagonal"), norm_dim(dim2, nd, "diagonal")
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return Diagonal.apply(input, int(offset), d1, d2)
+
+
+def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """``(*, n) -> (*, n+|offset|, n+|offset|)`` (at ``dim1, dim2``) with ``input`` on the
+    ``offset`` diagonal; ``grad = diagonal(grad, offset, dim1, dim2)``."""
+    shape = input.data.shape
+    nd = len(shape) + 1
+    d1, d2 = norm_dim(dim1, nd, "diag_embed"), norm_dim(dim2, nd, "diag_embed")
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    n = (shape[-1] if shape else 1) + abs(offset)
+    rest = list(shape[:-1])
+    out = []
+    for i in range(nd):
+        out.append(n if i in (d1, d2) else rest.pop(0))
+    return _DiagEmbed.apply(input if shape else input.reshape(1), tuple(out), int(offset), d1, d2)
+
+
+class _DiagEmbed(DiagonalScatter):
+    """``diag_embed``/``diag`` of a vector (node ``DiagEmbedBackward0``)."""
+
+    _node_name = "DiagEmbedBackward0"
+
+
+def diag(input: Tensor, diagonal: int = 0) -> Tensor:
+    """1-D ``(n,)`` -> 2-D ``(n+|k|, n+|k|)`` with ``input`` on diagonal ``k``; 2-D ->
+    its ``k``-th diagonal (1-D).
+
+    Raises:
+        RuntimeError: input that is not 1-D or 2-D.
+    """
+    nd = input.data.ndim
+    if nd == 1:
+        return diag_embed(input, diagonal, 0, 1)
+    if nd == 2:
+        return Diagonal.apply(input, int(diagonal), 0, 1)
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
+
+
+class Tril(Function):
+    """``out = tril(x, k)`` on the last two dims; ``grad_x = tril(grad, k)``."""
+
+    _builtin = True
+    _node_name = "TrilBackward0"
+    _fn = staticmethod(np.tril)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, k: int) -> Tensor:
+        ctx.k = k
+        return wrap(type(ctx)._forward_cls._fn(x.data, k))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return type(ctx)._forward_cls.apply(g, ctx.k), None
+
+
+class Triu(Tril):
+    """``out = triu(x, k)``; ``grad_x = triu(grad, k)``."""
+
+    _node_name = "TriuBackward0"
+    _fn = staticmethod(np.triu)
+
+
+def tril(input: Tensor, diagonal: int = 0) -> Tensor:
+    """Lower triangle (on and below diagonal ``k``) of the last two dims ``(*, m, n)``.
+
+    Raises: RuntimeError for inputs with fewer than 2 dims."""
+    if input.data.ndim < 2:
+        raise RuntimeError("tril: input tensor must have at least 2 dimensions")
+    return Tril.apply(input, int(diagonal))
+
+
+def triu(input: Tensor, diagonal: int = 0) -> Tensor:
+    """Upper triangle (on and above diagonal ``k``) of the last two dims ``(*, m, n)``.
+
+    Raises: RuntimeError for inputs with fewer than 2 dims."""
+    if input.data.ndim < 2:
+        raise RuntimeError("triu: input tensor must have at least 2 dimensions")
+    return Triu.apply(input, int(diagonal))
+
+
+from . import contraction as _contraction  # noqa: E402 - second file of this family
+from .contraction import *  # noqa: E402,F403
+
+__all__ += _contraction.__all__
+TENSOR_METHODS |= _contraction.TENSOR_METHODS

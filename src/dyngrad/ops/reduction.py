@@ -1,18 +1,32 @@
 """Reductions over dims: ``input (*) -> output`` with the reduced dims removed (or kept
-as size 1 with ``keepdim=True``)."""
+as size 1 with ``keepdim=True``), and the scans ``cumsum``/``cumprod``.
+
+The statistics (var, std, logsumexp, norms) live in :mod:`dyngrad.ops.statistics` and are
+re-exported from here (one family, two files).
+"""
 
 from __future__ import annotations
 
+import builtins
+from collections import namedtuple
 from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..autograd.function import Function
 from ..tensor import Tensor
-from ._util import float_data, norm_dims, wrap
+from ._util import norm_dim, norm_dims, wrap
 
-__all__ = ["sum", "mean"]
+__all__ = [
+    "sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin",
+    "all", "any", "count_nonzero",
+]
 TENSOR_METHODS = set(__all__)
+
+#: ``torch.return_types.max``/``min``: ``(values, indices)``.
+max_return = namedtuple("max", ["values", "indices"])
+min_return = namedtuple("min", ["values", "indices"])
 
 
 def _kept_shape(shape: tuple, dims: tuple | None) -> tuple:
@@ -21,9 +35,27 @@ def _kept_shape(shape: tuple, dims: tuple | None) -> tuple:
     return tuple(1 if i in dims else s for i, s in enumerate(shape))
 
 
+def unreduce(g: Tensor, shape: tuple, dims: tuple | None, keepdim: bool) -> Tensor:
+    """Re-insert reduced dims (size 1) into a gradient so it broadcasts against the input."""
+    return g if keepdim else g.reshape(_kept_shape(shape, dims))
+
+
+def const(arr: Any, dtype: Any) -> Tensor:
+    """A constant (never requires grad) Tensor of ``arr`` cast to ``dtype`` (masks, counts)."""
+    return wrap(np.asarray(arr, dtype=dtype))
+
+
+def _count(shape: tuple, dims: tuple | None) -> int:
+    return B.prod(shape) if dims is None else B.prod(tuple(shape[i] for i in dims))
+
+
+def _dtype_arg(dtype: Any) -> Any:
+    return None if dtype is None else B.to_np_dtype(dtype)
+
+
 class Sum(Function):
     """``out = sum(x, dims)``; ``grad_x = expand(grad, x.shape)`` (after re-inserting the
-    reduced dims)."""
+    reduced dims). Shapes: ``(*) -> (*)`` with ``dims`` removed (kept as 1 with keepdim)."""
 
     _builtin = True
     _node_name = "SumBackward1"
@@ -33,16 +65,18 @@ class Sum(Function):
         d = x.data
         if dtype is None and d.dtype.kind in "biu":
             dtype = np.int64
-        ctx.shape = d.shape
-        ctx.dims = dims
-        ctx.keepdim = keepdim
+        ctx.shape, ctx.dims, ctx.keepdim = d.shape, dims, keepdim
         return wrap(np.sum(d, axis=dims, keepdims=keepdim, dtype=dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        if not ctx.keepdim:
-            g = g.reshape(_kept_shape(ctx.shape, ctx.dims))
-        return g.expand(ctx.shape), None, None, None
+        return unreduce(g, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape), None, None, None
+
+
+class SumAll(Sum):
+    """``sum(x)`` over all elements (PyTorch's node name ``SumBackward0``)."""
+
+    _node_name = "SumBackward0"
 
 
 def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A001
@@ -50,7 +84,7 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
 
     Args:
         input: ``(*)``.
-        dim: dims to reduce; None reduces all.
+        dim: dims to reduce; None (or ``()``) reduces all.
         keepdim: keep reduced dims with size 1.
         dtype: accumulate/return in this dtype (bool/int inputs default to int64).
     Returns:
@@ -59,16 +93,13 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
         IndexError: dim out of range.
     """
     dims = norm_dims(dim, input.data.ndim, "sum")
-    if dtype is not None:
-        from .. import _backend as B
-
-        dtype = B.to_np_dtype(dtype)
-    return Sum.apply(input, dims, keepdim, dtype)
+    cls = SumAll if dims is None else Sum
+    return cls.apply(input, dims, keepdim, _dtype_arg(dtype))
 
 
 class Mean(Function):
     """``out = sum(x, dims) / n``; ``grad_x = expand(grad, x.shape) / n`` with ``n`` the
-    number of reduced elements."""
+    number of reduced elements (an empty reduction gives nan, as PyTorch)."""
 
     _builtin = True
     _node_name = "MeanBackward1"
@@ -81,33 +112,292 @@ class Mean(Function):
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
                 f"point or complex dtype. Got: {x.dtype.name}"
             )
-        ctx.shape = d.shape
-        ctx.dims = dims
-        ctx.keepdim = keepdim
-        n = d.size if dims is None else int(np.prod([d.shape[i] for i in dims]))
-        ctx.n = n
+        ctx.shape, ctx.dims, ctx.keepdim = d.shape, dims, keepdim
+        ctx.n = _count(d.shape, dims)
         with np.errstate(invalid="ignore", divide="ignore"):
             return wrap(np.asarray(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        if not ctx.keepdim:
-            g = g.reshape(_kept_shape(ctx.shape, ctx.dims))
-        return g.expand(ctx.shape) / ctx.n, None, None
+        return unreduce(g, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape) / ctx.n, None, None
+
+
+class MeanAll(Mean):
+    """``mean(x)`` over all elements (node name ``MeanBackward0``)."""
+
+    _node_name = "MeanBackward0"
 
 
 def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-    """Mean over ``dim`` (int, tuple, or None for all).
+    """Mean over ``dim`` (int, tuple, or None for all). Same shapes as :func:`sum`.
 
     Raises:
         RuntimeError: for integer inputs without ``dtype`` (as PyTorch).
+        IndexError: dim out of range.
     """
     if dtype is not None:
         input = input.to(dtype)
-    return Mean.apply(input, norm_dims(dim, input.data.ndim, "mean"), keepdim)
+    dims = norm_dims(dim, input.data.ndim, "mean")
+    return (MeanAll if dims is None else Mean).apply(input, dims, keepdim)
 
 
-_ = float_data
+class Prod(Function):
+    """``out = prod(x, dim)``; ``grad_x_i = grad * prod_{k != i} x_k``.
+
+    Without zeros this is ``grad * out / x``. With zeros (Bischof & Bücker style case split,
+    as PyTorch's ``prod_backward``): a slice with one zero sends ``prod`` of its non-zero
+    entries to the zero's position and 0 elsewhere; a slice with two or more zeros gets
+    0 everywhere. Written with dyngrad ops, so differentiable again; second derivatives are
+    exact for slices with at most one zero (with two or more they are reported as 0).
+    """
+
+    _builtin = True
+    _node_name = "ProdBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool, dtype: Any) -> Tensor:
+        d = x.data
+        if dtype is None and d.dtype.kind in "biu":
+            dtype = np.int64
+        out = wrap(np.prod(d, axis=dims, keepdims=keepdim, dtype=dtype))
+        ctx.dims, ctx.keepdim = dims, keepdim
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, out = ctx.saved_tensors
+        shape, dims, dt = x.data.shape, ctx.dims, x.data.dtype
+        g = unreduce(g, shape, dims, ctx.keepdim)
+        zero = x.data == 0
+        if not zero.any():
+            return g * unreduce(out, shape, dims, ctx.keepdim) / x, None, None, None
+        nz = zero.sum(axis=dims, keepdims=True)
+        zf = const(zero, dt)
+        xs = x * (1 - zf) + zf  # zeros replaced by ones
+        p = Prod.apply(xs, dims, True, None)  # product of the non-zero entries
+        zsum = (x * zf).sum(dims, keepdim=True)  # 0, but carries d/dx_zero for double backward
+        one = zf * p + (1 - zf) * zsum * p / xs
+        grad = const(nz == 0, dt) * p / xs + const(nz == 1, dt) * one
+        return g * grad, None, None, None
+
+
+class ProdAll(Prod):
+    """``prod(x)`` over all elements (node name ``ProdBackward0``)."""
+
+    _node_name = "ProdBackward0"
+
+
+def prod(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """Product of elements over ``dim`` (one int) or of all elements (``dim=None``).
+
+    Args:
+        input: ``(*)``. dim: int or None. keepdim: keep the reduced dim as size 1.
+        dtype: result dtype (bool/int inputs default to int64).
+    Raises:
+        IndexError: dim out of range.
+    """
+    if dim is None:
+        return ProdAll.apply(input, None, keepdim, _dtype_arg(dtype))
+    dims = (norm_dim(dim, input.data.ndim, "prod"),)
+    if input.data.ndim == 0:
+        dims = None
+    return Prod.apply(input, dims, keepdim, _dtype_arg(dtype))
+
+
+def _extreme(op: str, d: np.ndarray, dims: tuple | None, keepdim: bool) -> np.ndarray:
+    if d.size == 0 and (dims is None or builtins.any(d.shape[i] == 0 for i in dims)):
+        raise IndexError(
+            f"{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+            "the reduction dim with the 'dim' argument."
+            if dims is None
+            else f"{op}(): Expected reduction dim {dims[0]} to have non-zero size."
+        )
+    fn = np.max if op in ("amax", "max") else np.min
+    return fn(d, axis=dims, keepdims=keepdim)
+
+
+class Amax(Function):
+    """``out = amax(x, dims)``; ``grad_x = grad * (x == out) / count(x == out)``: the
+    gradient is split evenly between tied maxima (as PyTorch's ``amax``/``max()``)."""
+
+    _builtin = True
+    _node_name = "AmaxBackward0"
+    _op = "amax"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool) -> Tensor:
+        out = wrap(_extreme(type(ctx)._forward_cls._op, x.data, dims, keepdim))
+        ctx.dims, ctx.keepdim = dims, keepdim
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, out = ctx.saved_tensors
+        shape, dt = x.data.shape, x.data.dtype
+        o = out.data if ctx.keepdim else out.data.reshape(_kept_shape(shape, ctx.dims))
+        mask = x.data == o
+        count = mask.sum(axis=ctx.dims, keepdims=True)
+        return unreduce(g, shape, ctx.dims, ctx.keepdim) * const(mask / count, dt), None, None
+
+
+class Amin(Amax):
+    """``out = amin(x, dims)``; gradient split evenly between tied minima."""
+
+    _node_name = "AminBackward0"
+    _op = "amin"
+
+
+class MaxAll(Amax):
+    """``max(x)`` (full reduction; node ``MaxBackward1``): ties share the gradient evenly."""
+
+    _node_name = "MaxBackward1"
+    _op = "max"
+
+
+class MinAll(Amax):
+    """``min(x)`` (full reduction; node ``MinBackward1``): ties share the gradient evenly."""
+
+    _node_name = "MinBackward1"
+    _op = "min"
+
+
+def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    """Maximum over ``dim`` (int or tuple; ``()``/None: all dims). Ties share the gradient.
+
+    Raises:
+        IndexError: dim out of range, or reducing an empty dim.
+    """
+    return Amax.apply(input, norm_dims(dim, input.data.ndim, "amax"), keepdim)
+
+
+def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    """Minimum over ``dim`` (int or tuple; ``()``/None: all dims). Ties share the gradient.
+
+    Raises:
+        IndexError: dim out of range, or reducing an empty dim.
+    """
+    return Amin.apply(input, norm_dims(dim, input.data.ndim, "amin"), keepdim)
+
+
+class MaxDim(Function):
+    """``values, indices = max(x, dim)``: ``grad_x`` is ``grad`` placed at ``indices``
+    along ``dim`` (zeros elsewhere); ``indices`` are int64 and non-differentiable."""
+
+    _builtin = True
+    _node_name = "MaxBackward0"
+    _arg = staticmethod(np.argmax)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, keepdim: bool) -> tuple:
+        cls, d = type(ctx)._forward_cls, x.data
+        if d.ndim == 0:
+            idx = np.zeros((), dtype=np.int64)
+            vals = d.copy()
+        else:
+            if d.shape[dim] == 0:
+                raise IndexError(f"{cls._node_name[:3].lower()}(): Expected reduction dim {dim} to have non-zero size.")
+            idx = np.expand_dims(cls._arg(d, axis=dim).astype(np.int64), dim)
+            vals = np.take_along_axis(d, idx, axis=dim)
+            if not keepdim:
+                idx, vals = idx.squeeze(dim), vals.squeeze(dim)
+        ctx.dim, ctx.keepdim, ctx.shape, ctx.idx = dim, keepdim, d.shape, idx
+        indices = wrap(idx)
+        ctx.mark_non_differentiable(indices)
+        return wrap(vals), indices
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _gi: Any) -> tuple:
+        shape, dim = ctx.shape, ctx.dim
+        if not shape:
+            return g, None, None
+        idx = ctx.idx if ctx.keepdim else np.expand_dims(ctx.idx, dim)
+        pos = np.arange(shape[dim]).reshape((-1,) + (1,) * (len(shape) - dim - 1))
+        g = g if ctx.keepdim else g.unsqueeze(dim)
+        return g * const(pos == idx, g.data.dtype), None, None
+
+
+class MinDim(MaxDim):
+    """``values, indices = min(x, dim)``; gradient placed at ``indices``."""
+
+    _node_name = "MinBackward0"
+    _arg = staticmethod(np.argmin)
+
+
+def _max_min(op: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
+    if isinstance(dim, Tensor):  # binary form: max(input, other) == maximum
+        from . import elementwise
+
+        fn = getattr(elementwise, "maximum" if op == "max" else "minimum", None)
+        if fn is None:  # pragma: no cover - depends on the elementwise family
+            raise NotImplementedError(f"{op}(input, other) needs ops.elementwise.{'maximum' if op == 'max' else 'minimum'}")
+        return fn(input, dim)
+    if dim is None:
+        return (MaxAll if op == "max" else MinAll).apply(input, None, False)
+    d = norm_dim(dim, input.data.ndim, op)
+    vals, idx = (MaxDim if op == "max" else MinDim).apply(input, d, keepdim)
+    return (max_return if op == "max" else min_return)(vals, idx)
+
+
+def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
+    """``max(input)``: the largest element (0-d; ties share the gradient).
+    ``max(input, dim, keepdim=False)``: namedtuple ``(values, indices)``; the gradient goes
+    to the returned index. ``max(input, other)``: elementwise ``maximum``.
+
+    Raises:
+        IndexError: dim out of range; reducing an empty tensor or dim.
+    """
+    return _max_min("max", input, dim, keepdim)
+
+
+def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
+    """``min`` counterpart of :func:`max` (``(values, indices)`` with ``dim``)."""
+    return _max_min("min", input, dim, keepdim)
+
+
+def _arg_reduce(op: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    d = input.data
+    if dim is None:
+        if d.size == 0:
+            raise RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.")
+        r = fn(d.reshape(-1))
+        return wrap(np.asarray(r, dtype=np.int64).reshape((1,) * d.ndim if keepdim else ()))
+    ax = norm_dim(dim, d.ndim, op)
+    if d.ndim == 0:
+        return wrap(np.zeros((), dtype=np.int64))
+    if d.shape[ax] == 0:
+        raise IndexError(f"{op}(): Expected reduction dim {ax} to have non-zero size.")
+    return wrap(fn(d, axis=ax, keepdims=keepdim).astype(np.int64))
+
+
+def argmax(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """Index (int64) of the maximum over ``dim``, or in the flattened input when None.
+    Not differentiable. Raises: IndexError for a bad or empty dim."""
+    return _arg_reduce("argmax", np.argmax, input, dim, keepdim)
+
+
+def argmin(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """Index (int64) of the minimum over ``dim`` (flattened when None). Not differentiable."""
+    return _arg_reduce("argmin", np.argmin, input, dim, keepdim)
+
+
+def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """True where every element over ``dim`` is non-zero (bool result, no gradient)."""
+    dims = norm_dims(dim, input.data.ndim, "all")
+    return wrap(np.all(input.data, axis=dims, keepdims=keepdim))
+
+
+def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """True where some element over ``dim`` is non-zero (bool result, no gradient)."""
+    dims = norm_dims(dim, input.data.ndim, "any")
+    return wrap(np.any(input.data, axis=dims, keepdims=keepdim))
+
+
+def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
+    """Number (int64) of non-zero elements over ``dim`` (int, tuple or None). No gradient."""
+    dims = norm_dims(dim, input.data.ndim, "count_nonzero")
+    return wrap(np.asarray(np.count_nonzero(input.data, axis=dims), dtype=np.int64))
 
 
 def sum_to_size(input: Tensor, *size: Any) -> Tensor:
@@ -117,7 +407,6 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     Raises:
         RuntimeError: when ``size`` is not expandable to ``input.shape``.
     """
-    from .. import _backend as B
     from ..autograd.engine import _SumToSize
     from ._util import shape_arg
 
@@ -131,3 +420,9 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
 
 __all__.append("sum_to_size")
 TENSOR_METHODS.add("sum_to_size")
+
+from . import statistics as _statistics  # noqa: E402 - the second file of this family
+from .statistics import *  # noqa: E402,F403
+
+__all__ += _statistics.__all__
+TENSOR_METHODS |= _statistics.TENSOR_METHODS

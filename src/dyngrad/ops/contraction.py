@@ -1,0 +1,211 @@
+"""Tensor contractions (second file of the linalg family, re-exported by
+:mod:`dyngrad.ops.linalg`): ``einsum`` on NumPy's einsum with a differentiable backward,
+and ``tensordot`` built on it."""
+
+from __future__ import annotations
+
+import string
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import norm_dim, wrap
+
+__all__ = ["einsum", "tensordot"]
+TENSOR_METHODS: set[str] = set()
+
+_ELL = "..."
+
+
+def _tokens(sub: str, equation: str) -> list:
+    out, i = [], 0
+    while i < len(sub):
+        if sub.startswith(_ELL, i):
+            if _ELL in out:
+                raise RuntimeError(f"einsum(): found more than one ellipsis in a subscript of '{equation}'")
+            out.append(_ELL)
+            i += 3
+        elif sub[i].isalpha():
+            out.append(sub[i])
+            i += 1
+        else:
+            raise RuntimeError(f"einsum(): invalid subscript '{sub[i]}' in equation '{equation}' (letters and '...' only)")
+    return out
+
+
+def _parse(equation: str, n: int) -> tuple:
+    """``'ij,jk->ik'`` -> ``([['i','j'], ['j','k']], ['i','k'])``; implicit form: the
+    output is every letter used once, sorted, after the ellipsis (NumPy/PyTorch rule)."""
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    ins = [_tokens(s, equation) for s in lhs.split(",")]
+    if len(ins) != n:
+        raise RuntimeError(
+            f"einsum(): the equation '{equation}' names {len(ins)} operand(s) but {n} were given"
+        )
+    if arrow:
+        out = _tokens(rhs, equation)
+        used = {t for ts in ins for t in ts}
+        for t in out:
+            if t not in used:
+                raise RuntimeError(f"einsum(): output subscript {t} does not appear in the equation for any input operand")
+    else:
+        counts = Counter(t for ts in ins for t in ts if t != _ELL)
+        ell = [_ELL] if any(_ELL in ts for ts in ins) else []
+        out = ell + sorted(c for c, k in counts.items() if k == 1)
+    return ins, out
+
+
+def _eq(ins: list, out: list) -> str:
+    return ",".join("".join(ts) for ts in ins) + "->" + "".join(out)
+
+
+class Einsum(Function):
+    """``out = einsum(equation, *operands)`` (NumPy's einsum).
+
+    ``grad_operand_i = einsum(out_subs, subs_j (j != i) -> subs_i; grad, operands_j)``: the
+    gradient of a multilinear contraction w.r.t. one factor is the contraction of the
+    output gradient with all other factors (e.g. Giles 2008, sec. 3; the rule autograd
+    libraries use). Letters (or an ellipsis) summed only inside operand ``i`` are
+    broadcast back (``expand``); ellipsis dims broadcast from other operands are summed. Written with einsum, so
+    differentiable again. A letter repeated inside one operand (a diagonal, ``'ii->i'``)
+    works forward but has no backward (RuntimeError).
+    """
+
+    _builtin = True
+    _node_name = "EinsumBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, equation: tuple, *operands: Tensor) -> Tensor:
+        ins, out = equation
+        ctx.ins, ctx.out = ins, out
+        ctx.save_for_backward(*operands)
+        drop_ell = _ELL not in out and any(_ELL in ts for ts in ins)  # NumPy cannot sum '...' away
+        try:
+            r = np.einsum(_eq(ins, [_ELL] * drop_ell + list(out)), *(o.data for o in operands), optimize=len(operands) > 2)
+            if drop_ell:
+                r = np.sum(r, axis=tuple(range(r.ndim - len(out))))
+        except ValueError as e:
+            shapes = ", ".join(str(list(o.data.shape)) for o in operands)
+            raise RuntimeError(f"einsum(): '{_eq(ins, out)}' does not fit operand shapes {shapes}: {e}") from None
+        return wrap(r)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        ops_ = ctx.saved_tensors
+        ins, out = ctx.ins, ctx.out
+        grads: list = [None]
+        for i in range(len(ops_)):
+            if not ctx.needs_input_grad[i + 1]:
+                grads.append(None)
+                continue
+            grads.append(_operand_grad(g, ops_, ins, out, i))
+        return tuple(grads)
+
+
+def _operand_grad(g: Tensor, ops_: tuple, ins: list, out: list, i: int) -> Tensor:
+    toks, x = ins[i], ops_[i]
+    letters = [t for t in toks if t != _ELL]
+    if len(set(letters)) != len(letters):
+        raise RuntimeError(
+            f"einsum backward: subscript '{''.join(toks)}' repeats a letter within one operand "
+            "(a diagonal); its gradient is not implemented in dyngrad"
+        )
+    avail = set(out).union(*(set(ins[j]) for j in range(len(ins)) if j != i))
+    has_ell = _ELL in toks
+    kept = [t for t in letters if t in avail]
+    missing = [t for t in letters if t not in avail]
+    bout = ([_ELL] if _ELL in avail else []) + kept
+    others = [ops_[j] for j in range(len(ops_)) if j != i]
+    res = Einsum.apply((tuple([out] + [ins[j] for j in range(len(ins)) if j != i]), bout), g, *others)
+    shape = x.data.shape
+    ell_rank = len(shape) - len(letters)
+    e0 = toks.index(_ELL) if has_ell else 0
+    ell_shape = shape[e0 : e0 + ell_rank] if has_ell else ()
+    size = {t: shape[k if k < e0 or not has_ell else k + ell_rank - 1] for k, t in enumerate(toks) if t != _ELL}
+    target = tuple(ell_shape) + tuple(size[t] for t in kept)
+    if has_ell and _ELL not in avail:  # the ellipsis dims were summed out: broadcast back
+        res = res.reshape((1,) * ell_rank + res.data.shape).expand(target)
+    elif res.data.shape != target:  # broadcast ellipsis dims of the other operands: sum down
+        res = res.sum_to_size(target)
+    cur = ([_ELL] if has_ell else []) + kept + missing
+    if missing:
+        res = res.reshape(target + (1,) * len(missing)).expand(target + tuple(size[t] for t in missing))
+    pos, k = {}, 0
+    for t in cur:
+        if t == _ELL:
+            pos[t] = list(range(k, k + ell_rank))
+            k += ell_rank
+        else:
+            pos[t] = [k]
+            k += 1
+    perm = [a for t in toks for a in pos[t]]
+    return res if perm == sorted(perm) else res.permute(perm)
+
+
+def einsum(equation: str, *operands: Any) -> Tensor:
+    """Einstein summation: ``einsum('ij,jk->ik', a, b)``; the implicit form (no ``->``),
+    ``...`` for broadcast dims and any number of operands are supported. Operands may also
+    be passed as one list (``einsum(eq, [a, b])``).
+
+    Raises:
+        RuntimeError: a malformed equation, a wrong operand count, or shapes that do not
+            fit (the equation and all shapes named).
+    """
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    for o in operands:
+        if not isinstance(o, Tensor):
+            raise TypeError(f"einsum(): operands must be Tensors, got {type(o).__name__}")
+    ins, out = _parse(equation, len(operands))
+    for ts, o in zip(ins, operands):
+        n_letters = len([t for t in ts if t != _ELL])
+        nd = o.data.ndim
+        if (_ELL in ts and nd < n_letters) or (_ELL not in ts and nd != n_letters):
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({n_letters}) does not match "
+                f"the number of dimensions ({nd}) of operand shape {list(o.data.shape)} in '{equation}'"
+            )
+    return Einsum.apply((tuple(ins), out), *operands)
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
+    """Contract ``a``'s dims ``dims[0]`` with ``b``'s dims ``dims[1]`` (or the last
+    ``dims`` of ``a`` with the first ``dims`` of ``b`` when an int); the result has
+    ``a``'s free dims then ``b``'s. Implemented as an :func:`einsum` (same gradient).
+
+    Raises:
+        RuntimeError: contracted sizes differ or a negative dims count. IndexError: bad dim.
+    """
+    na, nb = a.data.ndim, b.data.ndim
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(na, nb):
+            raise RuntimeError(f"tensordot: dims={dims} exceeds the ranks of shapes {list(a.shape)} and {list(b.shape)}")
+        da, db = list(range(na - dims, na)), list(range(dims))
+    else:
+        da, db = dims
+        da = [da] if isinstance(da, int) else list(da)
+        db = [db] if isinstance(db, int) else list(db)
+    da = [norm_dim(d, na, "tensordot") for d in da]
+    db = [norm_dim(d, nb, "tensordot") for d in db]
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    letters = iter(string.ascii_letters)
+    sa = [next(letters) for _ in range(na)]
+    sb = [next(letters) for _ in range(nb)]
+    for x, y in zip(da, db):
+        if a.data.shape[x] != b.data.shape[y]:
+            raise RuntimeError(
+                f"contracted dimensions need to match, but first has size {a.data.shape[x]} in dim {x} "
+                f"and second has size {b.data.shape[y]} in dim {y} (shapes {list(a.shape)} and {list(b.shape)})"
+            )
+        sb[y] = sa[x]
+    out = [sa[k] for k in range(na) if k not in da] + [sb[k] for k in range(nb) if k not in db]
+    return Einsum.apply(((tuple(sa), tuple(sb)), out), a, b)

@@ -1,0 +1,148 @@
+"""Spectral decompositions (second file of the decomp family, re-exported by
+:mod:`dyngrad.ops.decomp`; public as ``dyngrad.linalg.eigh``/``svd``): symmetric
+eigendecomposition and singular value decomposition, batched ``(*, m, n)``."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import wrap
+from .decomp import _check, _eye_like
+from .linalg import diag_embed, matmul
+
+__all__: list[str] = []
+TENSOR_METHODS: set[str] = set()
+
+eigh_return = namedtuple("eigh", ["eigenvalues", "eigenvectors"])
+svd_return = namedtuple("svd", ["U", "S", "Vh"])
+
+
+def _offdiag_inv(E: Tensor, n: int) -> Tensor:
+    """``F_ij = 1 / E_ij`` off the diagonal, 0 on it (the diagonal of ``E`` is ignored)."""
+    eye = _eye_like(n, E.data.dtype)
+    return (1 - eye) / (E + eye)
+
+
+class Eigh(Function):
+    """``A = V diag(L) V^T`` for symmetric ``A: (*, n, n)`` (only the lower triangle is
+    read), eigenvalues ``L`` ascending.
+
+    ``grad_A = V (diag(grad_L) + F o skew(V^T grad_V)) V^T`` with ``F_ij = 1/(L_j - L_i)``
+    (0 on the diagonal) and ``skew(X) = (X - X^T)/2`` (Giles 2008 sec. 3.1; Seeger, Hetzel,
+    Dai, Meissner & Lawrence 2017, "Auto-differentiating linear algebra"; PyTorch's
+    ``linalg_eig_backward``). Undefined (inf) for repeated eigenvalues when ``grad_V`` is
+    not zero.
+    """
+
+    _builtin = True
+    _node_name = "LinalgEighBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, A: Tensor, uplo: str) -> tuple:
+        lam, v = np.linalg.eigh(A.data, UPLO=uplo)
+        L, V = wrap(lam), wrap(v)
+        ctx.save_for_backward(L, V)
+        return L, V
+
+    @staticmethod
+    def backward(ctx: Any, gL: Tensor, gV: Tensor) -> tuple:
+        L, V = ctx.saved_tensors
+        n = L.data.shape[-1]
+        VtgV = matmul(V.mT, gV)
+        inner = (VtgV - VtgV.mT) * 0.5 * _offdiag_inv(L.unsqueeze(-2) - L.unsqueeze(-1), n)
+        inner = inner + diag_embed(gL)
+        return matmul(matmul(V, inner), V.mT), None
+
+
+def eigh(A: Tensor, UPLO: str = "L") -> Any:
+    """``linalg.eigh``: namedtuple ``(eigenvalues, eigenvectors)`` of symmetric
+    ``(*, n, n)``: eigenvalues ``(*, n)`` ascending, eigenvectors the columns of
+    ``(*, n, n)`` (each determined up to sign).
+
+    Raises:
+        RuntimeError: non-square, integer dtype, UPLO not 'L'/'U'.
+    """
+    _check("linalg.eigh", A)
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"linalg.eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
+    return eigh_return(*Eigh.apply(A, UPLO))
+
+
+def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
+    """``linalg.eigvalsh``: the eigenvalues of :func:`eigh`."""
+    return eigh(A, UPLO).eigenvalues
+
+
+class Svd(Function):
+    """``A = U diag(S) Vh``, ``A: (*, m, n)``, k = min(m, n), ``U: (*, m, k)``,
+    ``S: (*, k)`` descending, ``Vh: (*, k, n)`` (reduced; see :func:`svd`).
+
+    With ``V = Vh^T``, ``F_ij = 1/(s_j^2 - s_i^2)`` (0 on the diagonal) (Townsend 2016,
+    "Differentiating the singular value decomposition"; Seeger et al. 2017)::
+
+        grad_A = U [ (F o (U^T gU - gU^T U)) S + diag(gS) + S (F o (V^T gV - gV^T V)) ] V^T
+                 + (I - U U^T) gU S^{-1} V^T + U S^{-1} gV^T (I - V V^T)
+
+    Limitation: repeated singular values make ``F`` infinite and zero singular values make
+    ``S^{-1}`` infinite when ``gU``/``gVh`` are non-zero (gradients of ``S`` alone are
+    always fine), as in PyTorch.
+    """
+
+    _builtin = True
+    _node_name = "LinalgSvdBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, A: Tensor, full_matrices: bool) -> tuple:
+        u, s, vh = np.linalg.svd(A.data, full_matrices=full_matrices)
+        U, S, Vh = wrap(u), wrap(s), wrap(vh)
+        ctx.full = full_matrices
+        ctx.save_for_backward(U, S, Vh)
+        return U, S, Vh
+
+    @staticmethod
+    def backward(ctx: Any, gU: Tensor, gS: Tensor, gVh: Tensor) -> tuple:
+        U, S, Vh = ctx.saved_tensors
+        m, n = U.data.shape[-2], Vh.data.shape[-1]
+        k = S.data.shape[-1]
+        if ctx.full and m != n:
+            if np.any(gU.data[..., k:] != 0) or np.any(gVh.data[..., k:, :] != 0):
+                raise RuntimeError(
+                    "linalg.svd: the derivative with full_matrices=True is not defined for the extra "
+                    "columns of U / rows of Vh; use full_matrices=False"
+                )
+            U, gU, Vh, gVh = U[..., :, :k], gU[..., :, :k], Vh[..., :k, :], gVh[..., :k, :]
+        V, gV = Vh.mT, gVh.mT
+        S2 = S * S
+        F = _offdiag_inv(S2.unsqueeze(-2) - S2.unsqueeze(-1), k)
+        UtgU, VtgV = matmul(U.mT, gU), matmul(V.mT, gV)
+        Sm = diag_embed(S)
+        inner = matmul(F * (UtgU - UtgU.mT), Sm) + diag_embed(gS) + matmul(Sm, F * (VtgV - VtgV.mT))
+        gA = matmul(matmul(U, inner), Vh)
+        Sinv = (1 / S).unsqueeze(-2)  # (*, 1, k): scales columns
+        if m > k:
+            gA = gA + matmul((gU - matmul(U, UtgU)) * Sinv, Vh)
+        if n > k:
+            gA = gA + matmul(U * Sinv, gV.mT - matmul(VtgV.mT, Vh))
+        return gA, None
+
+
+def svd(A: Tensor, full_matrices: bool = True) -> Any:
+    """``linalg.svd``: namedtuple ``(U, S, Vh)`` with ``A = U diag(S) Vh``; ``S``
+    descending. ``full_matrices=True`` (PyTorch's default) returns square ``U``/``Vh``;
+    gradients flow only through the reduced part (an error if the extra columns get one).
+
+    Raises:
+        RuntimeError: fewer than 2 dims or integer dtype.
+    """
+    _check("linalg.svd", A, square=False)
+    return svd_return(*Svd.apply(A, bool(full_matrices)))
+
+
+def svdvals(A: Tensor) -> Tensor:
+    """``linalg.svdvals``: the singular values (descending) of ``(*, m, n)``."""
+    return svd(A, full_matrices=False).S

@@ -1,0 +1,367 @@
+"""Statistical reductions, norms and scans (second file of the reduction family;
+re-exported by :mod:`dyngrad.ops.reduction`): var, std, var_mean, std_mean, logsumexp,
+norm, ``vector_norm`` (public as ``dyngrad.linalg.vector_norm``), cumsum, cumprod.
+
+Shapes: ``input (*) -> output`` with the reduced dims removed (size 1 with keepdim).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .. import _backend as B
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import norm_dim, norm_dims, wrap
+from .reduction import _count, _dtype_arg, _kept_shape, const, unreduce
+
+__all__ = ["var", "std", "var_mean", "std_mean", "logsumexp", "norm", "cumsum", "cumprod"]
+TENSOR_METHODS = {"var", "std", "logsumexp", "norm", "cumsum", "cumprod"}
+
+
+def _correction(op: str, dim: Any, unbiased: Any, correction: Any) -> tuple:
+    """Resolve PyTorch's overloads: ``var(x, unbiased)``, ``var(x, dim, unbiased,
+    keepdim)``, ``var(x, dim, *, correction, keepdim)``. Returns ``(dim, correction)``."""
+    if isinstance(dim, bool):  # var(x, True)
+        unbiased, dim = dim, None
+    if unbiased is not None and correction is not None:
+        raise RuntimeError(f"{op}(): cannot specify both 'unbiased' and 'correction'")
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    return dim, correction
+
+
+def _check_float(op: str, x: Tensor) -> None:
+    if x.data.dtype.kind != "f":
+        raise RuntimeError(f"{op}(): input dtype should be floating point, but got {x.dtype.name}")
+
+
+class Var(Function):
+    """``out = sum((x - mean)^2) / (N - correction)`` over ``dims``;
+    ``grad_x = grad * 2 (x - mean) / (N - correction)`` (N: reduced element count)."""
+
+    _builtin = True
+    _node_name = "VarBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dims: tuple | None, correction: float, keepdim: bool) -> Tensor:
+        ctx.dims, ctx.c, ctx.keepdim = dims, correction, keepdim
+        ctx.save_for_backward(x)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            v = np.var(x.data, axis=dims, ddof=correction, keepdims=keepdim)
+        return wrap(np.asarray(v, dtype=x.data.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return _var_grad(x, unreduce(g, x.data.shape, ctx.dims, ctx.keepdim), ctx.dims, ctx.c), None, None, None
+
+
+def _var_grad(x: Tensor, g: Tensor, dims: tuple | None, c: float) -> Tensor:
+    """``g * 2 (x - mean(x)) / (N - c)`` with ``g`` in kept-dims shape."""
+    n = max(_count(x.data.shape, dims) - c, 0)
+    centered = x - x.mean(dims, keepdim=True) if x.data.size else x
+    return g * centered * (2.0 / n if n else math.inf)
+
+
+def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
+    """Variance over ``dim`` with Bessel's ``correction`` (default 1; ``unbiased=False``
+    means 0). ``N - correction <= 0`` gives inf/nan, as PyTorch.
+
+    Raises:
+        IndexError: dim out of range. RuntimeError: integer input, or both unbiased and correction.
+    """
+    dim, c = _correction("var", dim, unbiased, correction)
+    _check_float("var", input)
+    return Var.apply(input, norm_dims(dim, input.data.ndim, "var"), c, keepdim)
+
+
+class Std(Function):
+    """``out = sqrt(var(x))``; ``grad_x = grad / (2 out) * 2 (x - mean) / (N - correction)``,
+    with 0 where ``out == 0`` (PyTorch's ``std_backward``)."""
+
+    _builtin = True
+    _node_name = "StdBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dims: tuple | None, correction: float, keepdim: bool) -> Tensor:
+        ctx.dims, ctx.c, ctx.keepdim = dims, correction, keepdim
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = wrap(np.asarray(np.std(x.data, axis=dims, ddof=correction, keepdims=keepdim), dtype=x.data.dtype))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, out = ctx.saved_tensors
+        shape, dims = x.data.shape, ctx.dims
+        o = unreduce(out, shape, dims, ctx.keepdim)
+        gv = (unreduce(g, shape, dims, ctx.keepdim) / (2 * o)).masked_fill(wrap(o.data == 0), 0)
+        return _var_grad(x, gv, dims, ctx.c), None, None, None
+
+
+def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
+    """Standard deviation over ``dim`` (same arguments as :func:`var`)."""
+    dim, c = _correction("std", dim, unbiased, correction)
+    _check_float("std", input)
+    return Std.apply(input, norm_dims(dim, input.data.ndim, "std"), c, keepdim)
+
+
+class VarMean(Function):
+    """``(var, mean)`` in one pass; ``grad_x = g_var * 2 (x - mean) / (N - c) + g_mean / N``."""
+
+    _builtin = True
+    _node_name = "VarMeanBackward0"
+    _std = False
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dims: tuple | None, correction: float, keepdim: bool) -> tuple:
+        ctx.dims, ctx.c, ctx.keepdim = dims, correction, keepdim
+        d = x.data
+        with np.errstate(invalid="ignore", divide="ignore"):
+            m = np.asarray(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype)
+            f = np.std if type(ctx)._forward_cls._std else np.var
+            v = wrap(np.asarray(f(d, axis=dims, ddof=correction, keepdims=keepdim), dtype=d.dtype))
+        ctx.save_for_backward(x, v)
+        return v, wrap(m)
+
+    @staticmethod
+    def backward(ctx: Any, gv: Tensor, gm: Tensor) -> tuple:
+        x, v = ctx.saved_tensors
+        shape, dims, k = x.data.shape, ctx.dims, ctx.keepdim
+        gv = unreduce(gv, shape, dims, k)
+        if type(ctx)._forward_cls._std:
+            o = unreduce(v, shape, dims, k)
+            gv = (gv / (2 * o)).masked_fill(wrap(o.data == 0), 0)
+        gx = _var_grad(x, gv, dims, ctx.c) + unreduce(gm, shape, dims, k).expand(shape) / _count(shape, dims)
+        return gx, None, None, None
+
+
+class StdMean(VarMean):
+    """``(std, mean)``; the std part of the gradient as in :class:`Std`."""
+
+    _node_name = "StdMeanBackward0"
+    _std = True
+
+
+def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> tuple:
+    """``(var(input, dim), mean(input, dim))`` (arguments as :func:`var`)."""
+    dim, c = _correction("var_mean", dim, unbiased, correction)
+    _check_float("var_mean", input)
+    return VarMean.apply(input, norm_dims(dim, input.data.ndim, "var_mean"), c, keepdim)
+
+
+def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> tuple:
+    """``(std(input, dim), mean(input, dim))`` (arguments as :func:`var`)."""
+    dim, c = _correction("std_mean", dim, unbiased, correction)
+    _check_float("std_mean", input)
+    return StdMean.apply(input, norm_dims(dim, input.data.ndim, "std_mean"), c, keepdim)
+
+
+class Logsumexp(Function):
+    """``out = log(sum(exp(x)))`` over ``dims``, computed stably as
+    ``m + log(sum(exp(x - m)))`` with ``m = amax(x)`` (inf-safe);
+    ``grad_x = grad * exp(x - out)`` (the softmax)."""
+
+    _builtin = True
+    _node_name = "LogsumexpBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool) -> Tensor:
+        d = x.data if x.data.dtype.kind == "f" else x.data.astype(B.get_default_dtype().np)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            if d.size:
+                m = np.max(d, axis=dims, keepdims=True)
+                m = np.where(np.isfinite(m), m, 0)
+            else:
+                m = np.zeros(_kept_shape(d.shape, dims), dtype=d.dtype)
+            out = np.log(np.sum(np.exp(d - m), axis=dims, keepdims=True)) + m
+        if not keepdim:
+            out = out.reshape([s for i, s in enumerate(out.shape) if dims is not None and i not in dims])
+        out = wrap(np.asarray(out, dtype=d.dtype))
+        ctx.dims, ctx.keepdim = dims, keepdim
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, out = ctx.saved_tensors
+        shape = x.data.shape
+        return unreduce(g, shape, ctx.dims, ctx.keepdim) * (x - unreduce(out, shape, ctx.dims, ctx.keepdim)).exp(), None, None
+
+
+def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(input), dim))`` without overflow. ``dim``: int or tuple (``()``: all).
+
+    Raises: IndexError for a bad dim.
+    """
+    return Logsumexp.apply(input, norm_dims(dim, input.data.ndim, "logsumexp"), keepdim)
+
+
+class VectorNorm(Function):
+    """``out = (sum |x|^p)^(1/p)`` over ``dims`` (p = ``ord``); derivatives (PyTorch's
+    ``linalg_vector_norm_backward``):
+
+    - p = 2: ``grad * x / out``, 0 where ``out == 0`` (the subgradient 0 at 0);
+    - p = 1: ``grad * sign(x)``; p = 0: 0;
+    - p = ±inf: ``grad * sign(x) * [|x| == out] / count`` (ties share evenly);
+    - other p: ``grad * x |x|^(p-2) / out^(p-1)``, 0 where ``out == 0``.
+    """
+
+    _builtin = True
+    _node_name = "LinalgVectorNormBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, p: float, dims: tuple | None, keepdim: bool) -> Tensor:
+        a = np.abs(x.data)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            if p == 2:
+                r = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
+            elif p == 1:
+                r = np.sum(a, axis=dims, keepdims=keepdim)
+            elif p == 0:
+                r = np.sum(a != 0, axis=dims, keepdims=keepdim)
+            elif math.isinf(p):
+                if a.size == 0:
+                    raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty tensor "
+                                       "because the operation does not have an identity")
+                r = (np.max if p > 0 else np.min)(a, axis=dims, keepdims=keepdim)
+            else:
+                r = np.sum(a**p, axis=dims, keepdims=keepdim) ** (1.0 / p)
+        out = wrap(np.asarray(r, dtype=x.data.dtype))
+        ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, out = ctx.saved_tensors
+        p, dims, shape, dt = ctx.p, ctx.dims, x.data.shape, x.data.dtype
+        g = unreduce(g, shape, dims, ctx.keepdim)
+        o = unreduce(out, shape, dims, ctx.keepdim)
+        sign = const(np.sign(x.data), dt)
+        if p == 0:
+            return g * const(np.zeros(shape), dt), None, None, None
+        if p == 1:
+            return g * sign, None, None, None
+        if math.isinf(p):
+            mask = np.abs(x.data) == o.data
+            return g * sign * const(mask / mask.sum(axis=dims, keepdims=True), dt), None, None, None
+        zero = wrap(o.data == 0)
+        if p == 2:
+            return g * (x / o).masked_fill(zero, 0), None, None, None
+        scale = (x * x.abs() ** (p - 2) / o ** (p - 1)).masked_fill(zero, 0)
+        return g * scale, None, None, None
+
+
+def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """``linalg.vector_norm``: the ``ord``-norm (any float, ±inf, 0) of ``x`` over ``dim``
+    (int, tuple or None = all, the input treated as a flat vector).
+
+    Raises:
+        RuntimeError: integer input; ±inf norm of an empty tensor. IndexError: bad dim.
+    """
+    if dtype is not None:
+        x = x.to(dtype)
+    if x.data.dtype.kind != "f":
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point tensor as input. Got {x.dtype.name}")
+    return VectorNorm.apply(x, float(ord), norm_dims(dim, x.data.ndim, "linalg.vector_norm"), keepdim)
+
+
+def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
+    """``torch.norm``: ``p`` in {'fro', number, inf, -inf}; 'fro' is the 2-norm over
+    ``dim`` (all elements when None, or a tuple of 2 dims). Nuclear norm not supported.
+
+    Raises:
+        RuntimeError: ``p='nuc'`` (not implemented) or an unknown string.
+    """
+    if isinstance(p, str):
+        if p != "fro":
+            raise RuntimeError(f"norm(): p={p!r} is not supported by dyngrad (only 'fro' and numbers)")
+        p = 2
+    return vector_norm(input, 2 if p is None else p, dim, keepdim, dtype=dtype)
+
+
+def _rev_cumsum(t: Tensor, dim: int) -> Tensor:
+    """``out_i = sum_{j >= i} t_j`` along ``dim`` (with dyngrad ops, differentiable)."""
+    return t.sum(dim, keepdim=True) - t.cumsum(dim) + t
+
+
+class Cumsum(Function):
+    """``out_i = sum_{j <= i} x_j`` along ``dim``; ``grad_x_i = sum_{j >= i} grad_j``
+    (a reversed cumulative sum). Shapes: ``(*) -> (*)``."""
+
+    _builtin = True
+    _node_name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, dtype: Any) -> Tensor:
+        d = x.data
+        if dtype is None and d.dtype.kind in "biu":
+            dtype = np.int64
+        ctx.dim = dim
+        return wrap(np.cumsum(d, axis=dim, dtype=dtype) if d.ndim else d.astype(dtype or d.dtype, copy=True))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        if g.data.ndim == 0:
+            return g, None, None
+        return _rev_cumsum(g, ctx.dim), None, None
+
+
+def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    """Cumulative sum along ``dim``. Raises: IndexError for a bad dim."""
+    return Cumsum.apply(input, norm_dim(dim, input.data.ndim, "cumsum"), _dtype_arg(dtype))
+
+
+class Cumprod(Function):
+    """``out_i = prod_{j <= i} x_j`` along ``dim``;
+    ``grad_x_i = sum_{j >= i} grad_j * prod_{k <= j, k != i} x_k``.
+
+    Without zeros: ``rev_cumsum(grad * out) / x``. With zeros (let ``z`` be the first zero
+    of a slice): entries before ``z`` use the same formula; entry ``z`` gets
+    ``sum_{j >= z} grad_j * cumprod(x with x_z := 1)_j``; entries after ``z`` get 0 (as
+    PyTorch's ``cumprod_backward``). Differentiable again; second derivatives are exact
+    for slices without zeros and for entries up to the first zero.
+    """
+
+    _builtin = True
+    _node_name = "CumprodBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, dtype: Any) -> Tensor:
+        d = x.data
+        if dtype is None and d.dtype.kind in "biu":
+            dtype = np.int64
+        out = wrap(np.cumprod(d, axis=dim, dtype=dtype) if d.ndim else d.astype(dtype or d.dtype, copy=True))
+        ctx.dim = dim
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, out = ctx.saved_tensors
+        dim, xd, dt = ctx.dim, x.data, x.data.dtype
+        if xd.ndim == 0:
+            return g, None, None
+        zero = xd == 0
+        if not zero.any():
+            return _rev_cumsum(g * out, dim) / x, None, None
+        n = xd.shape[dim]
+        pos = np.arange(n).reshape((-1,) + (1,) * (xd.ndim - dim - 1))
+        first = np.where(zero.any(axis=dim, keepdims=True), zero.argmax(axis=dim, keepdims=True), n)
+        before, at, after = pos < first, pos == first, pos >= first
+        b = const(before, dt)
+        xs = x * b + const(~before, dt)  # non-zero divisor
+        grad_before = b * _rev_cumsum(g * out, dim) / xs
+        xz = x * const(~at, dt) + const(at, dt)
+        grad_at = const(at, dt) * (g * xz.cumprod(dim) * const(after, dt)).sum(dim, keepdim=True)
+        return grad_before + grad_at, None, None
+
+
+def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    """Cumulative product along ``dim`` (zeros handled in backward). Raises: IndexError."""
+    return Cumprod.apply(input, norm_dim(dim, input.data.ndim, "cumprod"), _dtype_arg(dtype))
