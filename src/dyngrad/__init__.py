@@ -67,9 +67,7 @@ def result_type(tensor1: object, tensor2: object) -> dtype:
 
 def promote_types(type1: dtype, type2: dtype) -> dtype:
     """The smallest dtype both promote to."""
-    import numpy as _np
-
-    return _backend.from_np_dtype(_np.promote_types(_backend.to_np_dtype(type1), _backend.to_np_dtype(type2)))
+    return _backend.from_np_dtype(_backend.promote_types(type1, type2))
 
 
 __all__ = [

@@ -196,7 +196,17 @@ def result_type(*operands: Any) -> np.dtype:
 
 @functools.lru_cache(maxsize=None)
 def _promote(a: np.dtype, b: np.dtype) -> np.dtype:
+    """PyTorch's promote_types: a floating dtype wins over integers and bool unchanged
+    (int64 + float32 -> float32; NumPy would give float64); otherwise NumPy's rule."""
+    fa, fb = a.kind == "f", b.kind == "f"
+    if fa != fb:
+        return a if fa else b
     return np.promote_types(a, b)
+
+
+def promote_types(a: Any, b: Any) -> np.dtype:
+    """The NumPy dtype PyTorch's ``promote_types`` gives for two dtypes (any form)."""
+    return _promote(to_np_dtype(a), to_np_dtype(b))
 
 
 def sum_to_size(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

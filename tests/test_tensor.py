@@ -1,0 +1,380 @@
+"""Tensor: attributes and methods of issue 2 item 2, repr vs PyTorch, type promotion."""
+
+import copy
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+import dyngrad
+from dyngrad import Tensor
+
+GOLD = np.load(os.path.join(os.path.dirname(__file__), "golden", "core.npz"))
+
+
+def leaf(*shape, seed=0):
+    rng = np.random.default_rng(seed)
+    return dyngrad.tensor(rng.standard_normal(shape), dtype=dyngrad.float64, requires_grad=True)
+
+
+# ------------------------------------------------------------------ metadata
+def test_data_is_always_an_ndarray_and_zero_d_for_scalars():
+    t = dyngrad.tensor(3.0)
+    assert isinstance(t.data, np.ndarray) and t.data.shape == ()
+    assert isinstance((t * 2).data, np.ndarray)
+    assert isinstance(dyngrad.tensor([1.0, 2.0]).sum().data, np.ndarray)
+    assert isinstance(Tensor(np.float64(2.0)).data, np.ndarray)
+
+
+def test_shape_ndim_dim_size_numel():
+    t = dyngrad.zeros(2, 3, 4)
+    assert t.shape == (2, 3, 4) and t.ndim == 3 and t.dim() == 3
+    assert t.size() == (2, 3, 4) and t.size(1) == 3 and t.size(-1) == 4
+    assert t.numel() == 24 and len(t) == 2
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        t.size(3)
+
+
+def test_dtype_device_and_conversions():
+    t = dyngrad.tensor([1.5, -2.5])
+    assert t.dtype == dyngrad.float32 and t.dtype == dyngrad.float
+    assert t.device.type == "cpu" and str(t.device) == "cpu" and t.device == "cpu"
+    assert t.double().dtype == dyngrad.float64 == dyngrad.double
+    assert t.long().dtype == dyngrad.int64 == dyngrad.long
+    assert t.int().dtype == dyngrad.int32
+    assert t.bool().dtype == dyngrad.bool
+    assert t.float() is t and t.cpu() is t
+    assert t.to(dyngrad.float32) is t
+    assert t.to("cpu") is t
+    assert t.to(dyngrad.float64).dtype == dyngrad.float64
+    assert t.to("cpu", dyngrad.float16).dtype == dyngrad.float16
+    assert t.type_as(dyngrad.zeros(1, dtype=dyngrad.int64)).dtype == dyngrad.int64
+    assert t.long().tolist() == [1, -2]
+    with pytest.raises(RuntimeError, match="cuda"):
+        t.to("cuda")
+
+
+def test_to_is_differentiable_between_floating_dtypes():
+    x = leaf(3)
+    y = x.float()
+    assert y.dtype == dyngrad.float32 and y.grad_fn.name() == "ToCopyBackward0"
+    y.sum().backward()
+    assert x.grad.dtype == dyngrad.float64
+    np.testing.assert_allclose(x.grad.numpy(), np.ones(3))
+
+
+def test_item_tolist_float_bool_len_iter():
+    t = dyngrad.tensor([[1.0, 2.0]])
+    assert t.tolist() == [[1.0, 2.0]]
+    assert dyngrad.tensor([4.5]).item() == 4.5 and isinstance(dyngrad.tensor(4).item(), int)
+    assert float(dyngrad.tensor(2.5)) == 2.5 and int(dyngrad.tensor(3.9)) == 3
+    assert bool(dyngrad.tensor([1.0])) and not bool(dyngrad.tensor(0.0))
+    with pytest.raises(RuntimeError, match="ambiguous"):
+        bool(dyngrad.tensor([1.0, 2.0]))
+    with pytest.raises(RuntimeError, match="2 elements cannot be converted"):
+        dyngrad.tensor([1.0, 2.0]).item()
+    with pytest.raises(TypeError, match="0-d"):
+        len(dyngrad.tensor(1.0))
+    rows = list(dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    assert len(rows) == 2 and rows[1].tolist() == [3.0, 4.0]
+
+
+def test_iterating_keeps_the_graph():
+    x = leaf(2, 2)
+    a, b = x
+    (a * 2 + b).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [[2.0, 2.0], [1.0, 1.0]])
+
+
+def test_hash_is_identity_and_tensors_work_as_dict_keys():
+    a, b = dyngrad.tensor([1.0]), dyngrad.tensor([1.0])
+    assert hash(a) == id(a) and hash(a) != hash(b)
+    assert len({a: 1, b: 2}) == 2
+
+
+def test_numpy_shares_memory_and_refuses_when_requires_grad():
+    t = dyngrad.zeros(3)
+    t.numpy()[0] = 5.0
+    assert t[0].item() == 5.0
+    x = leaf(2)
+    with pytest.raises(RuntimeError, match=r"detach\(\)\.numpy\(\)"):
+        x.numpy()
+    assert np.shares_memory(x.detach().numpy(), x.data)
+
+
+def test_array_protocol():
+    t = dyngrad.tensor([1.0, 2.0])
+    arr = np.asarray(t)
+    assert arr.dtype == np.float32 and arr.tolist() == [1.0, 2.0]
+    assert np.asarray(t, dtype=np.float64).dtype == np.float64
+
+
+# ------------------------------------------------------------------ autograd state
+def test_requires_grad_on_an_int_tensor_raises():
+    with pytest.raises(RuntimeError, match="floating point dtype can require gradients"):
+        dyngrad.tensor([1, 2]).requires_grad_()
+    with pytest.raises(RuntimeError, match="floating point"):
+        dyngrad.tensor([1, 2], requires_grad=True)
+    t = dyngrad.tensor([True])
+    with pytest.raises(RuntimeError, match="only Tensors of floating point"):
+        t.requires_grad = True
+
+
+def test_requires_grad_is_settable_on_leaves_only():
+    x = leaf(2)
+    x.requires_grad = False
+    assert not x.requires_grad
+    x.requires_grad_()
+    y = x * 2
+    with pytest.raises(RuntimeError, match="leaf variables"):
+        y.requires_grad = False
+    y.requires_grad = True  # a no-op on a non-leaf that requires grad
+
+
+def test_is_leaf_and_grad_fn():
+    x = leaf(2)
+    y = x * 2
+    assert x.is_leaf and x.grad_fn is None
+    assert not y.is_leaf and y.grad_fn.name() == "MulBackward0"
+    assert dyngrad.ones(2).is_leaf
+    with dyngrad.no_grad():
+        assert (x * 2).is_leaf
+
+
+def test_grad_setter_checks_shape_dtype_and_type():
+    x = leaf(2)
+    x.grad = dyngrad.ones(2, dtype=dyngrad.float64)
+    assert x.grad.tolist() == [1.0, 1.0]
+    with pytest.raises(RuntimeError, match=r"different size: expected \[2\], got \[3\]"):
+        x.grad = dyngrad.ones(3, dtype=dyngrad.float64)
+    with pytest.raises(RuntimeError, match="different type"):
+        x.grad = dyngrad.ones(2, dtype=dyngrad.float32)
+    with pytest.raises(TypeError, match="Tensor or None"):
+        x.grad = np.ones(2)
+    x.grad = None
+    assert x.grad is None
+    x.grad = dyngrad.ones(2, dtype=dyngrad.float64)
+    del x.grad
+    assert x.grad is None
+
+
+def test_detach_shares_memory_and_version_counter():
+    x = leaf(3)
+    d = x.detach()
+    assert d.grad_fn is None and not d.requires_grad and d.is_leaf
+    assert np.shares_memory(d.data, x.data)
+    v = x._version
+    d.add_(1)
+    assert x._version == v + 1
+
+
+def test_detach_in_place():
+    x = leaf(2)
+    y = x * 2
+    assert y.detach_() is y
+    assert y.grad_fn is None and not y.requires_grad and y.is_leaf
+
+
+def test_clone_copies_memory_and_is_differentiable():
+    x = leaf(2)
+    c = x.clone()
+    assert not np.shares_memory(c.data, x.data) and c.grad_fn.name() == "CloneBackward0"
+    (c * 3).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [3.0, 3.0])
+
+
+def test_register_hook_returns_a_removable_handle():
+    x = leaf(2)
+    calls = []
+    h = (x * 1).register_hook(calls.append)
+    assert hasattr(h, "remove")
+    x2 = x * 1
+    with x2.register_hook(lambda g: g * 2):
+        pass  # removed on exit
+    (x2 * 1).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [1.0, 1.0])
+
+
+def test_version_is_bumped_by_every_in_place_op():
+    t = dyngrad.zeros(3)
+    v = t._version
+    t.add_(1)
+    t.mul_(2)
+    t.sub_(1)
+    t.div_(2)
+    t += 1
+    t *= 2
+    t -= 1
+    t /= 2
+    t.zero_()
+    t.fill_(3.0)
+    t[0] = 5.0
+    t.pow_(2)
+    assert t._version == v + 12
+    view = t[1:]
+    view.add_(1)
+    assert t._version == v + 13
+
+
+def test_in_place_change_of_a_leaf_that_requires_grad_raises():
+    x = leaf(3)
+    for op in (lambda t: t.add_(1), lambda t: t.mul_(2), lambda t: t.zero_(),
+               lambda t: t.fill_(1.0), lambda t: t.__setitem__(0, 1.0), lambda t: t.exp_()):
+        with pytest.raises(RuntimeError, match="leaf Variable that requires grad .*in-place"):
+            op(x)
+    with pytest.raises(RuntimeError, match="leaf Variable"):
+        x += 1
+
+
+def test_in_place_change_of_a_saved_tensor_names_both_versions():
+    x = leaf(3)
+    h = x * 1
+    y = h.exp()  # saves its output
+    z = h * h  # saves h
+    h.add_(1)
+    with pytest.raises(RuntimeError, match=r"MulBackward0, is at version 1; expected version 0"):
+        z.sum().backward()
+    del y
+
+
+def test_in_place_op_on_a_non_leaf_rebases_its_history():
+    x = leaf(3)
+    h = x * 2
+    h.mul_(3)
+    assert h.grad_fn.name() == "MulBackward0"
+    h.add_(x)
+    h.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.full(3, 7.0))
+
+
+def test_setitem_gradient_flows_to_untouched_part_and_assigned_value():
+    x = leaf(4)
+    v = dyngrad.tensor([10.0, 20.0], dtype=dyngrad.float64, requires_grad=True)
+    h = x * 2
+    h[1:3] = v * 3
+    (h * dyngrad.tensor([1.0, 2.0, 3.0, 4.0], dtype=dyngrad.float64)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [2.0, 0.0, 0.0, 8.0])
+    np.testing.assert_allclose(v.grad.numpy(), [6.0, 9.0])
+
+
+def test_numpy_is_refused_until_detach():
+    x = leaf(1)
+    assert np.asarray(x.detach()).shape == (1,)
+    assert x.numpy(force=True) is not x.data
+
+
+def test_pickle_is_refused_but_deepcopy_of_leaves_works():
+    x = leaf(2)
+    with pytest.raises(TypeError, match="dyngrad.save"):
+        pickle.dumps(x)
+    c = copy.deepcopy(x)
+    assert c is not x and c.requires_grad and np.array_equal(c.data, x.data)
+    with pytest.raises(RuntimeError, match="graph leaves"):
+        copy.deepcopy(x * 2)
+
+
+def test_unknown_attribute_raises_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'frobnicate'"):
+        dyngrad.ones(1).frobnicate()
+
+
+def test_methods_forward_to_ops():
+    x = dyngrad.tensor([1.0, 4.0])
+    assert x.sqrt().tolist() == [1.0, 2.0]
+    assert x.reshape(2, 1).shape == (2, 1) and dyngrad.reshape(x, (1, 2)).shape == (1, 2)
+    assert x.sum().item() == 5.0 and x.mean().item() == 2.5
+
+
+# ------------------------------------------------------------------ repr vs PyTorch
+REPR_CASES = {
+    "float_vec": lambda: dyngrad.tensor([1.0, 2.0]),
+    "float_vec_rg": lambda: dyngrad.tensor([1.0, 2.0], requires_grad=True),
+    "grad_fn_mul": lambda: dyngrad.tensor([1.0, 2.0], requires_grad=True) * 2,
+    "frac": lambda: dyngrad.tensor([0.1234, 1.5, -2.25]),
+    "scalar": lambda: dyngrad.tensor(7.0),
+    "scalar_rg": lambda: dyngrad.tensor(2.0, requires_grad=True),
+    "int_vec": lambda: dyngrad.tensor([1, 2, 3]),
+    "bool_vec": lambda: dyngrad.tensor([True, False]),
+    "float64_vec": lambda: dyngrad.tensor([1.0, 2.5], dtype=dyngrad.float64),
+    "int32_vec": lambda: dyngrad.tensor([1, 2], dtype=dyngrad.int32),
+    "matrix": lambda: dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]]),
+    "empty": lambda: dyngrad.tensor([]),
+    "empty_2d": lambda: dyngrad.zeros(0, 3),
+    "grad_fn_add_f64": lambda: dyngrad.tensor([1.0, 2.0], dtype=dyngrad.float64, requires_grad=True) + 1,
+    "neg_int_like": lambda: dyngrad.tensor([-1.0, 0.0, 3.0]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REPR_CASES))
+def test_repr_matches_pytorch_modulo_module_name(case):
+    expected = str(GOLD[f"repr/{case}"]).replace("torch.", "dyngrad.")
+    assert repr(REPR_CASES[case]()) == expected
+
+
+# ------------------------------------------------------------------ type promotion vs PyTorch
+PROMO_OPERANDS = {
+    "i64": lambda: dyngrad.tensor([1, 2]),
+    "i32": lambda: dyngrad.tensor([1, 2], dtype=dyngrad.int32),
+    "u8": lambda: dyngrad.tensor([1, 2], dtype=dyngrad.uint8),
+    "i8": lambda: dyngrad.tensor([1, 2], dtype=dyngrad.int8),
+    "b": lambda: dyngrad.tensor([True, False]),
+    "f32": lambda: dyngrad.tensor([1.0, 2.0]),
+    "f64": lambda: dyngrad.tensor([1.0, 2.0], dtype=dyngrad.float64),
+    "f16": lambda: dyngrad.tensor([1.0, 2.0], dtype=dyngrad.float16),
+    "f64_0d": lambda: dyngrad.tensor(2.0, dtype=dyngrad.float64),
+    "i64_0d": lambda: dyngrad.tensor(2),
+    "f32_0d": lambda: dyngrad.tensor(2.0),
+    "py_int": lambda: 2,
+    "py_float": lambda: 2.5,
+    "py_bool": lambda: True,
+}
+OPS = {"add": lambda a, b: a + b, "mul": lambda a, b: a * b, "div": lambda a, b: a / b}
+PROMO_KEYS = sorted(k for k in GOLD.files if k.startswith("promo/"))
+
+
+def test_promotion_table_is_complete():
+    assert len(PROMO_KEYS) == (14 * 14 - 9) * 3
+
+
+@pytest.mark.parametrize("opname", sorted(OPS))
+def test_type_promotion_matches_pytorch(opname):
+    mismatches = []
+    for key in PROMO_KEYS:
+        _, a, op, b = key.split("/")
+        if op != opname:
+            continue
+        expected = str(GOLD[key])
+        try:
+            got = OPS[op](PROMO_OPERANDS[a](), PROMO_OPERANDS[b]()).dtype.name
+        except Exception as e:  # noqa: BLE001
+            got = "error:" + type(e).__name__
+        if got != expected:
+            mismatches.append(f"{a} {op} {b}: expected {expected}, got {got}")
+    assert not mismatches, "\n".join(mismatches)
+
+
+def test_named_promotion_cases():
+    assert (dyngrad.tensor([1, 2]) / 2).dtype == dyngrad.float32
+    assert (dyngrad.tensor([1.0]) * 2.5).dtype == dyngrad.float32
+    assert (dyngrad.tensor([1, 2]) + dyngrad.tensor(1.0, dtype=dyngrad.float64)).dtype == dyngrad.float64
+    assert (dyngrad.tensor([True]) + 1).dtype == dyngrad.int64
+    assert (dyngrad.tensor([1.0]) + dyngrad.tensor(1.0, dtype=dyngrad.float64)).dtype == dyngrad.float32
+    assert dyngrad.result_type(dyngrad.tensor([1], dtype=dyngrad.int32), 1.0) == dyngrad.float32
+    assert dyngrad.promote_types(dyngrad.int32, dyngrad.float16) == dyngrad.float16
+
+
+def test_default_dtype_changes_float_creation_and_promotion():
+    assert dyngrad.get_default_dtype() == dyngrad.float32
+    dyngrad.set_default_dtype(dyngrad.float64)
+    try:
+        assert dyngrad.tensor([1.0]).dtype == dyngrad.float64
+        assert (dyngrad.tensor([1, 2]) / 2).dtype == dyngrad.float64
+        assert (dyngrad.tensor([1]) * 1.5).dtype == dyngrad.float64
+        assert repr(dyngrad.tensor([1.0])) == "tensor([1.])"
+        assert "dtype=dyngrad.float32" in repr(dyngrad.tensor([1.0], dtype=dyngrad.float32))
+    finally:
+        dyngrad.set_default_dtype(dyngrad.float32)
+    assert (dyngrad.tensor([1]) * 1.5).dtype == dyngrad.float32
+    with pytest.raises(TypeError, match="floating"):
+        dyngrad.set_default_dtype(dyngrad.int64)
