@@ -328,7 +328,8 @@ class Pow(Function):
                 ga_b = g * out * float(np.log(base))
                 gb = ga_b if base != 0 else (g * 0).masked_fill(b < 0, float("inf"))
             else:
-                gb = (g * out * a.log()).masked_fill((a == 0) & (b >= 0), 0.0)
+                # mask log(0) = -inf before multiplying (0 * -inf would warn and give nan)
+                gb = g * out * a.log().masked_fill((a == 0) & (b >= 0), 0.0)
         return ga, gb
 
 

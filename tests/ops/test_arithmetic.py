@@ -1,0 +1,238 @@
+"""Arithmetic ops: values, grads and dtypes vs PyTorch 2.13 (tests/golden/core.npz),
+gradcheck/gradgradcheck on broadcast shapes, in-place forms, comparisons, errors."""
+
+import os
+
+import numpy as np
+import pytest
+
+import dyngrad
+from dyngrad.autograd import gradcheck, gradgradcheck
+
+GOLD = np.load(os.path.join(os.path.dirname(__file__), "..", "golden", "core.npz"))
+
+BINARY = {
+    "add": lambda x, y: x + y,
+    "add_alpha": lambda x, y: dyngrad.add(x, y, alpha=2.5),
+    "sub": lambda x, y: x - y,
+    "sub_alpha": lambda x, y: dyngrad.sub(x, y, alpha=-1.5),
+    "rsub": lambda x, y: dyngrad.rsub(x, y),
+    "mul": lambda x, y: x * y,
+    "div": lambda x, y: x / y,
+    "pow": lambda x, y: x**y,
+    "remainder": lambda x, y: dyngrad.remainder(x * 3, y),
+    "fmod": lambda x, y: dyngrad.fmod(x * 3, y),
+}
+UNARY = {
+    "neg": lambda t: -t,
+    "pow_scalar": lambda t: t**3,
+    "pow_half": lambda t: t**0.5,
+    "pow_neg": lambda t: t ** (-2),
+    "rpow": lambda t: 2.0**t,
+    "radd": lambda t: 1.5 + t,
+    "rsub_scalar": lambda t: 1.5 - t,
+    "rmul": lambda t: 1.5 * t,
+    "rdiv": lambda t: 1.5 / t,
+    "div_scalar": lambda t: t / 4.0,
+    "float_power": lambda t: dyngrad.float_power(t, 2),
+    "clone": lambda t: t.clone() * 2,
+    "to_f32": lambda t: t.to(dyngrad.float32).to(dyngrad.float64) * 2,
+    "inplace_chain": lambda t: (t * 1).mul_(2).add_(1).sub_(0.5).div_(3).pow_(2),
+    "add_alpha_inplace": lambda t: (t * 1).add_(t, alpha=3),
+}
+
+
+def t64(a, rg=True):
+    return dyngrad.tensor(a, dtype=dyngrad.float64, requires_grad=rg)
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_op_matches_pytorch_values_grads_and_dtype(name):
+    a, b = t64(GOLD[f"arith/{name}/a"]), t64(GOLD[f"arith/{name}/b"])
+    out = BINARY[name](a, b)
+    assert out.dtype == dyngrad.float64 and out.shape == GOLD[f"arith/{name}/out"].shape
+    out.backward(t64(GOLD[f"arith/{name}/g"], rg=False))
+    np.testing.assert_allclose(out.detach().numpy(), GOLD[f"arith/{name}/out"], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(a.grad.numpy(), GOLD[f"arith/{name}/ga"], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(b.grad.numpy(), GOLD[f"arith/{name}/gb"], rtol=1e-10, atol=1e-12)
+    assert a.grad.shape == a.shape and b.grad.shape == b.shape
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_op_matches_pytorch_values_and_grads(name):
+    x = t64(GOLD[f"arith/{name}/a"])
+    out = UNARY[name](x)
+    out.backward(t64(GOLD[f"arith/{name}/g"], rg=False))
+    rtol = 1e-6 if name == "to_f32" else 1e-12
+    np.testing.assert_allclose(out.detach().numpy(), GOLD[f"arith/{name}/out"], rtol=rtol, atol=1e-12)
+    np.testing.assert_allclose(x.grad.numpy(), GOLD[f"arith/{name}/ga"], rtol=max(rtol, 1e-10), atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_op_gradcheck_and_gradgradcheck_on_broadcast_shapes(name):
+    a = t64(GOLD[f"arith/{name}/a"])
+    b = t64(GOLD[f"arith/{name}/b"])
+    assert gradcheck(BINARY[name], (a, b))
+    assert gradgradcheck(BINARY[name], (a, b))
+
+
+@pytest.mark.parametrize("name", sorted(set(UNARY) - {"to_f32"}))
+def test_unary_op_gradcheck_and_gradgradcheck(name):
+    x = t64(GOLD[f"arith/{name}/a"])
+    assert gradcheck(UNARY[name], (x,))
+    assert gradgradcheck(UNARY[name], (x,))
+
+
+@pytest.mark.parametrize(
+    "key,fn",
+    [
+        ("int_div", lambda: dyngrad.tensor([1, 2, 3]) / 2),
+        ("int_floordiv", lambda: dyngrad.tensor([-7, 7, 5]) // 2),
+        ("int_remainder", lambda: dyngrad.tensor([-7, 7, 5]) % 3),
+        ("int_fmod", lambda: dyngrad.fmod(dyngrad.tensor([-7, 7, 5]), 3)),
+        ("float_floordiv", lambda: dyngrad.tensor([-7.5, 7.5, 5.0]) // 2),
+        ("div_trunc", lambda: dyngrad.div(dyngrad.tensor([-7.5, 7.5, 5.0]), 2, rounding_mode="trunc")),
+        ("int_div_trunc", lambda: dyngrad.div(dyngrad.tensor([-7, 7, 5]), 2, rounding_mode="trunc")),
+    ],
+)
+def test_integer_and_rounding_division_match_pytorch_values_and_dtypes(key, fn):
+    out = fn()
+    expected = GOLD[f"arith/{key}/out"]
+    assert out.data.dtype == expected.dtype
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+def test_pow_with_zero_base_and_zero_exponent_gradients():
+    x = t64([0.0, 2.0])
+    e = t64([2.0, 0.0])
+    (x**e).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [0.0, 0.0])
+    np.testing.assert_allclose(e.grad.numpy(), [0.0, np.log(2.0)])
+
+
+def test_comparisons_return_bool_and_never_require_grad():
+    x = t64([1.0, 2.0, 3.0])
+    for r in (x < 2, x <= 2, x > 2, x >= 2, x == 2, x != 2, dyngrad.eq(x, 2.0)):
+        assert r.dtype == dyngrad.bool and not r.requires_grad and r.grad_fn is None
+    assert (x > 1.5).tolist() == [False, True, True]
+    assert ((x > 1) & (x < 3)).tolist() == [False, True, False]
+    assert ((x < 1.5) | (x > 2.5)).tolist() == [True, False, True]
+    assert (~(x > 2)).tolist() == [True, True, False]
+    assert dyngrad.equal(x, t64([1.0, 2.0, 3.0]))
+    assert dyngrad.allclose(x, x + 1e-9)
+
+
+def test_in_place_forms_return_self_and_match_out_of_place():
+    base = np.array([1.0, -2.0, 3.0], dtype=np.float32)
+    for inplace, outplace in [
+        (lambda t: t.add_(2), lambda t: t + 2),
+        (lambda t: t.sub_(2), lambda t: t - 2),
+        (lambda t: t.mul_(2), lambda t: t * 2),
+        (lambda t: t.div_(2), lambda t: t / 2),
+        (lambda t: t.pow_(2), lambda t: t**2),
+        (lambda t: t.neg_(), lambda t: -t),
+        (lambda t: t.add_(dyngrad.ones(3), alpha=3), lambda t: t + 3),
+    ]:
+        t = dyngrad.tensor(base)
+        r = inplace(t)
+        assert r is t
+        np.testing.assert_allclose(t.numpy(), outplace(dyngrad.tensor(base)).numpy())
+        assert t.dtype == dyngrad.float32
+
+
+def test_augmented_assignment_keeps_the_object():
+    t = dyngrad.ones(2)
+    ident = id(t)
+    t += 1
+    t *= 3
+    t -= 1
+    t /= 5
+    t **= 2
+    assert id(t) == ident and t.tolist() == [1.0, 1.0]
+
+
+def test_in_place_integer_true_division_is_refused():
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        dyngrad.tensor([1, 2]).div_(2)
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        dyngrad.tensor([1, 2]).add_(1.5)
+
+
+def test_in_place_on_an_expanded_view_is_refused():
+    t = dyngrad.ones(3).expand(2, 3)
+    with pytest.raises(RuntimeError, match="read-only"):
+        t.add_(1)
+
+
+def test_zero_and_fill_in_place_with_grad_through_non_leaf():
+    x = t64([1.0, 2.0])
+    v = t64(5.0)
+    h = x * 1
+    h.fill_(v)
+    (h * t64([1.0, 2.0], rg=False)).sum().backward()
+    assert v.grad.item() == 3.0
+    np.testing.assert_allclose(x.grad.numpy(), [0.0, 0.0])
+    with pytest.raises(RuntimeError, match="0-dimension"):
+        dyngrad.zeros(2).fill_(dyngrad.ones(2))
+
+
+def test_copy_in_place_broadcasts_casts_and_is_differentiable():
+    src = t64([1.0, 2.0])
+    dst = dyngrad.zeros(3, 2)
+    with dyngrad.no_grad():
+        dst.copy_(src)
+    assert dst.dtype == dyngrad.float32 and dst.tolist() == [[1.0, 2.0]] * 3
+    h = dyngrad.zeros(3, 2, dtype=dyngrad.float64) * t64(1.0)
+    h.copy_(src)
+    h.sum().backward()
+    np.testing.assert_allclose(src.grad.numpy(), [3.0, 3.0])
+    with pytest.raises(RuntimeError, match="not broadcastable"):
+        dyngrad.zeros(3).copy_(dyngrad.ones(2))
+
+
+def test_errors_name_the_problem():
+    b = dyngrad.tensor([True, False])
+    with pytest.raises(RuntimeError, match="Subtraction.*bool"):
+        b - b
+    with pytest.raises(RuntimeError, match="Negation.*bool"):
+        -b
+    with pytest.raises(RuntimeError, match="negative integer powers"):
+        dyngrad.tensor([2, 3]) ** -1
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        dyngrad.tensor([1, 2]) // 0
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        dyngrad.tensor([1, 2]) % 0
+    with pytest.raises(ValueError, match="rounding_mode"):
+        dyngrad.div(dyngrad.ones(1), 2, rounding_mode="round")
+    with pytest.raises((RuntimeError, ValueError)):
+        dyngrad.ones(2) + dyngrad.ones(3)
+
+
+def test_float32_stays_float32_with_python_scalars_and_grads():
+    x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+    y = (2.5 * x + 1) / 3.0 - 0.5
+    y = y**2
+    assert y.dtype == dyngrad.float32
+    y.sum().backward()
+    assert x.grad.dtype == dyngrad.float32
+
+
+def test_mixed_dtype_binary_grads_come_back_in_each_input_dtype():
+    a = dyngrad.tensor([1.0, 2.0], dtype=dyngrad.float32, requires_grad=True)
+    b = dyngrad.tensor([3.0, 4.0], dtype=dyngrad.float64, requires_grad=True)
+    out = a * b
+    assert out.dtype == dyngrad.float64
+    out.sum().backward()
+    assert a.grad.dtype == dyngrad.float32 and b.grad.dtype == dyngrad.float64
+    np.testing.assert_allclose(a.grad.numpy(), [3.0, 4.0])
+
+
+def test_node_names_match_pytorch():
+    x = t64([1.0])
+    names = {
+        "AddBackward0": x + 1, "SubBackward0": x - 1, "MulBackward0": x * 2,
+        "DivBackward0": x / 2, "NegBackward0": -x, "PowBackward0": x**2,
+        "CloneBackward0": x.clone(),
+    }
+    for name, t in names.items():
+        assert t.grad_fn.name() == name
