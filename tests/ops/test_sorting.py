@@ -1,0 +1,152 @@
+"""Sorting and selection: sort (stable, descending), argsort, topk, msort. Values are
+checked against torch golden data and gradchecked; indices are checked exactly."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dyngrad as dg
+from tests.ops.harness import (
+    OpSpec,
+    case_params,
+    load_golden,
+    run_backward_vs_golden,
+    run_dtype_check,
+    run_forward_vs_golden,
+    run_gradcheck,
+    run_gradgradcheck,
+)
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "..", "golden", "sorting.npz")
+
+
+def S(name: str, f, **kw) -> OpSpec:
+    kw.setdefault("int_result", "same")
+    kw.setdefault("zero_dim", True)
+    kw.setdefault("zero_size", True)
+    kw.setdefault("shapes", ((3, 4),))
+    return OpSpec(name, lambda *a: f(dg, *a), lambda torch, *a: f(torch, *a), **kw)
+
+
+def _ties(rng, shapes):
+    # values on a coarse grid so that ties occur: checks stability of the indices
+    return tuple(rng.integers(-2, 3, size=s).astype(np.float64) for s in shapes)
+
+
+SPECS = [
+    S("sort_values", lambda m, x: m.sort(x).values),
+    S("sort_dim0_desc", lambda m, x: x.sort(0, descending=True)[0]),
+    S("sort_indices", lambda m, x: m.sort(x, -1).indices, differentiable=False),
+    S("sort_indices_desc", lambda m, x: x.sort(dim=0, descending=True).indices, differentiable=False),
+    S("sort_stable_ties", lambda m, x: m.sort(x, stable=True).indices, make_inputs=_ties,
+      shapes=((3, 8),), differentiable=False),
+    S("sort_stable_ties_desc", lambda m, x: m.sort(x, descending=True, stable=True).indices,
+      make_inputs=_ties, shapes=((3, 8),), differentiable=False),
+    S("argsort", lambda m, x: m.argsort(x, dim=0), differentiable=False),
+    S("argsort_desc", lambda m, x: x.argsort(descending=True), differentiable=False),
+    S("msort", lambda m, x: m.msort(x)),
+    S("topk_values", lambda m, x: m.topk(x, 2).values, zero_size=False, zero_dim=False),
+    S("topk_smallest_dim0", lambda m, x: x.topk(2, 0, largest=False)[0], zero_dim=False, zero_size=False),
+    S("topk_indices", lambda m, x: x.topk(3).indices, differentiable=False, zero_dim=False, zero_size=False),
+    S("topk_k0", lambda m, x: x.topk(0).values, zero_dim=False),
+    S("topk_0d", lambda m, x: x.topk(1).values, shapes=((),), zero_size=False),
+]
+INDEX_SPECS = {s.name for s in SPECS if not s.differentiable}
+GRAD_SPECS = [s for s in SPECS if s.differentiable and s.name != "topk_k0"]
+DTYPE_SPECS = [s for s in SPECS if s.differentiable]
+
+
+@pytest.fixture(scope="module")
+def golden():
+    if not os.path.exists(GOLDEN):
+        pytest.skip("golden file missing: run tests/golden/gen_sorting.py")
+    return load_golden(GOLDEN)
+
+
+@pytest.mark.parametrize("spec,case", case_params(SPECS))
+def test_forward_matches_torch(spec, case, golden):
+    run_forward_vs_golden(spec, golden, case)
+
+
+@pytest.mark.parametrize("spec,case", case_params(SPECS))
+def test_backward_matches_torch(spec, case, golden):
+    run_backward_vs_golden(spec, golden, case)
+
+
+@pytest.mark.parametrize("spec", GRAD_SPECS, ids=[s.name for s in GRAD_SPECS])
+def test_gradcheck(spec):
+    run_gradcheck(spec)
+
+
+@pytest.mark.parametrize("spec", GRAD_SPECS, ids=[s.name for s in GRAD_SPECS])
+def test_gradgradcheck(spec):
+    run_gradgradcheck(spec)
+
+
+@pytest.mark.parametrize("spec", DTYPE_SPECS, ids=[s.name for s in DTYPE_SPECS])
+def test_dtype_preserved_including_int(spec):
+    run_dtype_check(spec)
+
+
+def test_sort_returns_namedtuple_with_int64_non_differentiable_indices():
+    x = dg.tensor([3.0, 1.0, 2.0], requires_grad=True)
+    res = dg.sort(x)
+    values, indices = res
+    assert res.values is values and res.indices is indices
+    assert indices.dtype == dg.int64 and not indices.requires_grad
+    assert values.requires_grad and type(values.grad_fn).__name__ == "SortBackward0"
+    assert type(x.topk(1).values.grad_fn).__name__ == "TopkBackward0"
+    assert indices.tolist() == [1, 2, 0]
+
+
+def test_sort_puts_nan_last_ascending_and_first_descending():
+    x = dg.tensor([1.0, float("nan"), -1.0])
+    assert dg.sort(x).indices.tolist() == [2, 0, 1]
+    assert dg.sort(x, descending=True).indices.tolist() == [1, 0, 2]
+
+
+def test_descending_sort_keeps_equal_values_in_original_order():
+    x = dg.tensor([1, 3, 1, 3, 2])
+    assert x.sort(descending=True).indices.tolist() == [1, 3, 4, 0, 2]
+    assert x.sort().indices.tolist() == [0, 2, 4, 1, 3]
+
+
+def test_topk_gradient_reaches_only_selected_entries():
+    x = dg.tensor([[0.5, 2.0, -1.0, 3.0]], requires_grad=True)
+    x.topk(2).values.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[0, 1, 0, 1]])
+
+
+@pytest.mark.parametrize(
+    "fn,exc,words",
+    [
+        (lambda x: x.sort(2), IndexError, "Dimension out of range"),
+        (lambda x: x.topk(5), RuntimeError, "selected index k out of range"),
+        (lambda x: x.topk(-1), RuntimeError, "selected index k out of range"),
+        (lambda x: x.argsort(dim=-3), IndexError, "Dimension out of range"),
+    ],
+)
+def test_misuse_raises(fn, exc, words):
+    with pytest.raises(exc, match=words):
+        fn(dg.ones(3, 4))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    shape=st.lists(st.integers(1, 5), min_size=1, max_size=3).map(tuple),
+    desc=st.booleans(),
+    data=st.data(),
+)
+def test_sort_matches_numpy_stable_sort_with_ties(shape, desc, data):
+    a = np.random.default_rng(len(shape)).integers(0, 3, size=shape)
+    dim = data.draw(st.integers(-len(shape), len(shape) - 1))
+    values, indices = dg.tensor(a).sort(dim, descending=desc)
+    key = -a if desc else a
+    want = np.argsort(key, axis=dim, kind="stable")
+    np.testing.assert_array_equal(indices.numpy(), want)
+    np.testing.assert_array_equal(values.numpy(), np.take_along_axis(a, want, dim))
