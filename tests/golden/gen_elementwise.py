@@ -16,8 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 
 import torch  # noqa: E402
-
-from tests.ops import test_activation, test_elementwise  # noqa: E402
+from tests.ops import test_activation, test_elementwise  # noqa: E402, I001
 from tests.ops.harness import generate_golden  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -43,7 +43,7 @@ Shapes = tuple[tuple[int, ...], ...]
 __all__ = [
     "OpSpec", "cases", "make_case_inputs", "to_dyngrad", "run_forward_vs_golden",
     "run_backward_vs_golden", "run_gradcheck", "run_gradgradcheck", "run_dtype_check",
-    "generate_golden", "torch_reference", "load_golden", "spec_ids", "case_params",
+    "generate_golden", "torch_reference", "dyngrad_reference", "load_golden", "spec_ids", "case_params",
 ]
 
 
@@ -295,6 +295,18 @@ def run_dtype_check(spec: OpSpec) -> None:
     out = _call(spec, to_dyngrad(ints))
     want = {"float": dyngrad.get_default_dtype(), "same": dyngrad.int64, "bool": dyngrad.bool}[spec.int_result]
     assert out.dtype == want, f"{spec.name}: int64 input gave {out.dtype}, expected {want}"
+
+
+def dyngrad_reference(spec: OpSpec, inputs: Sequence[Any], gout: np.ndarray | None = None) -> tuple:
+    """Same contract as :func:`torch_reference`, computed with dyngrad."""
+    ts = to_dyngrad(inputs, requires_grad=spec.differentiable)
+    out = _call(spec, ts)
+    grads: list = []
+    diff = [t for t in ts if isinstance(t, dyngrad.Tensor) and t.requires_grad]
+    if gout is not None and diff and out.requires_grad:
+        gs = dyngrad.autograd.grad(out, diff, dyngrad.from_numpy(np.array(gout)), allow_unused=True)
+        grads = [None if g is None else g.numpy() for g in gs]
+    return out.detach().numpy(), grads
 
 
 # ------------------------------------------------------------------ torch side

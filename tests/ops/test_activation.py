@@ -85,3 +85,81 @@ def test_gradgradcheck_float64(spec):
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
 def test_result_dtypes_follow_input_dtype(spec):
     run_dtype_check(spec)
+
+
+# ------------------------------------------------------------------ hand-written cases
+def _grad(fn, values, **kw):
+    x = dg.tensor(values, dtype=dg.float64, requires_grad=True)
+    (g,) = dg.autograd.grad(fn(x, **kw).sum(), x)
+    return g.tolist()
+
+
+def test_gradients_at_kinks_match_pytorch_conventions():
+    assert _grad(A.relu6, [0.0, 6.0, 3.0]) == [0.0, 0.0, 1.0]
+    assert _grad(A.hardtanh, [-1.0, 1.0, 0.0]) == [0.0, 0.0, 1.0]
+    assert _grad(A.leaky_relu, [0.0, 1.0], negative_slope=0.1) == [0.1, 1.0]
+    assert _grad(A.hardswish, [-3.0, 3.0, -4.0, 4.0]) == [-0.5, 1.5, 0.0, 1.0]
+    assert _grad(A.hardsigmoid, [-3.0, 3.0, 0.0]) == pytest.approx([0.0, 0.0, 1 / 6])
+    assert _grad(A.elu, [0.0]) == [1.0]
+
+
+def test_saturating_activations_do_not_overflow():
+    x = dg.tensor([-1000.0, 1000.0], dtype=dg.float64, requires_grad=True)
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        assert A.softplus(x).tolist() == [0.0, 1000.0]
+        assert A.logsigmoid(x).tolist() == [-1000.0, 0.0]
+        assert A.silu(x).tolist() == [-0.0, 1000.0]
+        assert A.mish(x).tolist() == [-0.0, 1000.0]
+        assert A.elu(x).tolist() == [-1.0, 1000.0]
+    (g,) = dg.autograd.grad(A.logsigmoid(x).sum(), x)
+    assert g.tolist() == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("name,kw", [("relu6", {}), ("hardtanh", {}), ("leaky_relu", {"negative_slope": 0.2}),
+                                     ("elu", {"alpha": 0.5}), ("selu", {}), ("celu", {"alpha": 2.0}),
+                                     ("silu", {}), ("mish", {}), ("hardswish", {}), ("hardsigmoid", {})])
+def test_inplace_flag_writes_into_input(name, kw):
+    x = dg.tensor([-1.5, -0.2, 0.3, 2.0], dtype=dg.float64)
+    want = getattr(A, name)(x, **kw).numpy()
+    y = x.clone()
+    out = getattr(A, name)(y, inplace=True, **kw)
+    assert out is y
+    np.testing.assert_allclose(y.numpy(), want)
+
+
+def test_trailing_underscore_forms_are_inplace():
+    for name in ("elu_", "selu_", "celu_", "leaky_relu_", "hardtanh_"):
+        y = dg.tensor([-1.0, 1.0], dtype=dg.float64)
+        assert getattr(A, name)(y) is y
+        np.testing.assert_allclose(y.numpy(), getattr(A, name[:-1])(dg.tensor([-1.0, 1.0], dtype=dg.float64)).numpy())
+
+
+def test_inplace_activation_on_leaf_requiring_grad_raises():
+    x = dg.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf"):
+        A.elu(x, inplace=True)
+
+
+def test_gelu_with_unknown_approximation_raises():
+    with pytest.raises(RuntimeError, match="approximate argument must be either none or tanh"):
+        A.gelu(dg.ones(2), approximate="sigmoid")
+
+
+def test_hardtanh_with_min_above_max_raises():
+    with pytest.raises(ValueError, match="min_val cannot be greater than max_val"):
+        A.hardtanh(dg.ones(2), min_val=1.0, max_val=-1.0)
+
+
+def test_celu_with_zero_alpha_raises():
+    with pytest.raises(RuntimeError, match="alpha"):
+        A.celu(dg.ones(2), alpha=0.0)
+
+
+def test_activation_of_non_tensor_raises_type_error():
+    with pytest.raises(TypeError, match="gelu.*Tensor"):
+        A.gelu([1.0, 2.0])
+
+
+def test_activations_are_exported_at_top_level():
+    for name in A.__all__:
+        assert getattr(dg, name) is getattr(A, name)
