@@ -1,5 +1,26 @@
-"""dyngrad.nn: modules, layers, losses, init and the functional namespace."""
+"""dyngrad.nn: modules, layers, losses, init and the functional namespace (PyTorch's
+``torch.nn``)."""
 
-from . import functional
+from . import functional, init, utils
+from .activation import *  # noqa: F403
+from .activation import __all__ as _act_all
+from .container import ModuleDict, ModuleList, Sequential
+from .conv_layers import *  # noqa: F403
+from .conv_layers import __all__ as _conv_all
+from .layers import *  # noqa: F403
+from .layers import __all__ as _layers_all
+from .loss import *  # noqa: F403
+from .loss import __all__ as _loss_all
+from .module import Module
+from .norm import *  # noqa: F403
+from .norm import __all__ as _norm_all
+from .parameter import Buffer, Parameter
 
-__all__ = ["functional"]
+__all__ = (
+    ["functional", "init", "utils", "Module", "Parameter", "Buffer", "Sequential", "ModuleList", "ModuleDict"]
+    + list(_act_all)
+    + list(_conv_all)
+    + list(_layers_all)
+    + list(_loss_all)
+    + list(_norm_all)
+)

@@ -1,6 +1,291 @@
-"""Op family 'fused' (being built)."""
+"""Fused neural-network Functions with their own numerically stable forward and a backward
+written in dyngrad ops (so every one of them is differentiable twice).
+
+The public wrappers live in :mod:`dyngrad.nn.functional`; ``softmax`` and ``log_softmax``
+are also ``dyngrad.softmax``/``Tensor.softmax`` as in PyTorch.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
-TENSOR_METHODS: set[str] = set()
+from typing import Any
+
+import numpy as np
+
+from .. import _backend as B
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import float_data, norm_dim, wrap
+from .elementwise import sigmoid
+
+__all__ = ["softmax", "log_softmax"]
+TENSOR_METHODS = {"softmax", "log_softmax"}
+
+
+def _cast_for(input: Tensor, dtype: Any) -> np.ndarray:
+    d = float_data(input)
+    if dtype is not None:
+        d = d.astype(B.to_np_dtype(dtype), copy=False)
+    return d
+
+
+class Softmax(Function):
+    """``out = exp(x - max) / sum(exp(x - max))`` along ``dim``; shapes ``(*) -> (*)``.
+
+    ``grad_x = out * (grad - sum(grad * out, dim))`` (the Jacobian of softmax is
+    ``diag(s) - s s^T``)."""
+
+    _builtin = True
+    _node_name = "SoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, dtype: Any = None) -> Tensor:
+        d = _cast_for(x, dtype)
+        if d.ndim == 0:
+            out = wrap(np.ones_like(d))
+        else:
+            e = np.exp(d - np.max(d, axis=dim, keepdims=True))
+            out = wrap(e / np.sum(e, axis=dim, keepdims=True))
+        ctx.dim = dim
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (out,) = ctx.saved_tensors
+        if out.ndim == 0:
+            return g * 0, None, None
+        return out * (g - (g * out).sum(ctx.dim, keepdim=True)), None, None
+
+
+class LogSoftmax(Function):
+    """``out = x - max - log(sum(exp(x - max)))`` along ``dim``; ``(*) -> (*)``.
+
+    ``grad_x = grad - exp(out) * sum(grad, dim)``."""
+
+    _builtin = True
+    _node_name = "LogSoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, dtype: Any = None) -> Tensor:
+        d = _cast_for(x, dtype)
+        if d.ndim == 0:
+            out = wrap(np.zeros_like(d))
+        else:
+            z = d - np.max(d, axis=dim, keepdims=True)
+            with np.errstate(invalid="ignore"):
+                out = wrap(z - np.log(np.sum(np.exp(z), axis=dim, keepdims=True)))
+        ctx.dim = dim
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (out,) = ctx.saved_tensors
+        if out.ndim == 0:
+            return g * 0, None, None
+        return g - out.exp() * g.sum(ctx.dim, keepdim=True), None, None
+
+
+def _softmax_dim(input: Tensor, dim: Any, op: str) -> int:
+    if dim is None:  # PyTorch's legacy implicit choice
+        dim = 0 if input.ndim in (0, 1, 3) else 1
+    return norm_dim(dim, input.ndim, op)
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    """Softmax along ``dim``: ``exp(x_i) / sum_j exp(x_j)``, computed stably.
+
+    Args:
+        input: ``(*)`` floating tensor (integers compute in the default float dtype).
+        dim: the dimension that sums to 1.
+        dtype: cast the input to this dtype first.
+    Returns:
+        ``(*)``, same shape.
+    Raises:
+        IndexError: ``dim`` out of range.
+    """
+    return Softmax.apply(input, _softmax_dim(input, dim, "softmax"), dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    """``log(softmax(input, dim))`` computed without overflow or ``log(0)``.
+
+    Args/Returns/Raises: as :func:`softmax`.
+    """
+    return LogSoftmax.apply(input, _softmax_dim(input, dim, "log_softmax"), dtype)
+
+
+class NllLoss(Function):
+    """Negative log likelihood of class indices.
+
+    ``input (N, C)``, ``(C)`` or ``(N, C, d1, ...)``; ``target (N)``, ``()`` or
+    ``(N, d1, ...)`` integer class indices. Per element ``l = -w[t] * input[n, t]`` (0 where
+    ``t == ignore_index``); 'mean' divides the sum by ``sum(w[t])`` over kept elements.
+
+    The loss is linear in ``input``: ``grad_input = grad * M`` with the constant
+    ``M[n, t] = -w[t] / denom`` (``grad`` unsqueezed along the class dim for 'none').
+    ``grad_weight`` is not computed (PyTorch does not differentiate it either).
+    """
+
+    _builtin = True
+    _node_name = "NllLossBackward0"
+
+    @staticmethod
+    def forward(
+        ctx: Any, x: Tensor, target: Tensor, weight: Any, ignore_index: int, reduction: str
+    ) -> Tensor:
+        d = x.data
+        t = target.data
+        cdim = 0 if d.ndim == 1 else 1
+        C = d.shape[cdim]
+        keep = t != ignore_index
+        tt = np.where(keep, t, 0)
+        if keep.any():
+            bad = tt[keep]
+            bad = bad[(bad < 0) | (bad >= C)]
+            if bad.size:
+                raise IndexError(f"nll_loss: Target {int(bad.flat[0])} is out of bounds (C = {C}).")
+        w = weight.data.astype(d.dtype) if weight is not None else np.ones(C, d.dtype)
+        wt = np.where(keep, w[tt], 0).astype(d.dtype)
+        picked = np.take_along_axis(d, np.expand_dims(tt, cdim), axis=cdim).squeeze(cdim)
+        losses = -wt * picked
+        scale = wt
+        if reduction == "none":
+            out = losses
+        elif reduction == "sum":
+            out = losses.sum()
+        else:
+            denom = wt.sum()
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out = losses.sum() / denom
+                scale = wt / denom
+        m = np.zeros_like(d)
+        np.put_along_axis(m, np.expand_dims(tt, cdim), np.expand_dims(-scale, cdim), axis=cdim)
+        ctx.cdim = cdim
+        ctx.none = reduction == "none"
+        ctx.save_for_backward(wrap(m.astype(d.dtype, copy=False)))
+        return wrap(np.asarray(out, dtype=d.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (m,) = ctx.saved_tensors
+        if ctx.none and m.ndim > 1:
+            g = g.unsqueeze(ctx.cdim)
+        return g * m, None, None, None, None
+
+
+class _LogSigmoid(Function):
+    """``out = log(sigmoid(x)) = -(max(-x, 0) + log1p(exp(-|x|)))``; ``grad_x = grad *
+    sigmoid(-x)``."""
+
+    _builtin = True
+    _node_name = "LogSigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = float_data(x)
+        ctx.save_for_backward(x)
+        return wrap(-(np.maximum(-d, 0) + np.log1p(np.exp(-np.abs(d)))))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * sigmoid(-x)
+
+
+def log_sigmoid(x: Tensor) -> Tensor:
+    """Stable ``log(sigmoid(x))`` (``nn.functional.logsigmoid``)."""
+    return _LogSigmoid.apply(x)
+
+
+class SmoothL1(Function):
+    """Elementwise smooth-L1 of ``d = input - target``: ``0.5 d^2 / beta`` where
+    ``|d| < beta``, else ``|d| - 0.5 beta``; ``(*) -> (*)``.
+
+    ``grad_input = grad * clamp(d / beta, -1, 1)`` and ``grad_target = -grad_input``."""
+
+    _builtin = True
+    _node_name = "SmoothL1LossBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, t: Tensor, beta: float) -> Tensor:
+        d = x.data - t.data
+        ad = np.abs(d)
+        ctx.beta = beta
+        ctx.save_for_backward(x, t)
+        return wrap(np.where(ad < beta, 0.5 * d * d / beta, ad - 0.5 * beta).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, t = ctx.saved_tensors
+        gd = g * ((x - t) / ctx.beta).clamp(-1, 1)
+        return gd, -gd, None
+
+
+class BinaryCrossEntropy(Function):
+    """``l = -w (t log(x) + (1 - t) log(1 - x))`` with each log clamped to ``>= -100``.
+
+    ``grad_x = grad * w (x - t) / max(x (1 - x), 1e-12)`` and
+    ``grad_t = grad * w (log(1 - x) - log(x))`` (PyTorch's formulas, derivatives.yaml)."""
+
+    _builtin = True
+    _node_name = "BinaryCrossEntropyBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, t: Tensor) -> Tensor:
+        d, td = x.data, t.data
+        if d.size and (np.any(d < 0) or np.any(d > 1) or np.isnan(d).any()):
+            raise RuntimeError("binary_cross_entropy: all elements of input should be between 0 and 1")
+        with np.errstate(divide="ignore"):
+            lx = np.maximum(np.log(d), -100)
+            l1x = np.maximum(np.log1p(-d), -100)
+        ctx.save_for_backward(x, t)
+        return wrap((-(td * lx + (1 - td) * l1x)).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, t = ctx.saved_tensors
+        gx = gt = None
+        if ctx.needs_input_grad[0]:
+            gx = g * (x - t) / (x * (1 - x)).clamp(min=1e-12)
+        if ctx.needs_input_grad[1]:
+            gt = g * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
+        return gx, gt
+
+
+class NormalizeStats(Function):
+    """``xhat = (x - mean) / sqrt(var + eps)`` with mean and biased var over ``dims``;
+    ``(*) -> (*)``. The core of layer_norm, batch_norm (training) and group_norm.
+
+    ``grad_x = rstd * (grad - mean(grad) - xhat * mean(grad * xhat))`` (means over
+    ``dims``); backward recomputes ``rstd`` and ``xhat`` from the saved ``x`` with dyngrad
+    ops so that it is itself differentiable (Ioffe & Szegedy 2015, sec. 3)."""
+
+    _builtin = True
+    _node_name = "NativeLayerNormBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dims: tuple, eps: float) -> Tensor:
+        d = float_data(x)
+        mu = d.mean(axis=dims, keepdims=True)
+        xc = d - mu
+        var = np.mean(xc * xc, axis=dims, keepdims=True)
+        ctx.dims = dims
+        ctx.eps = eps
+        ctx.save_for_backward(x)
+        return wrap((xc / np.sqrt(var + eps)).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        dims = ctx.dims
+        xc = x - x.mean(dims, keepdim=True)
+        rstd = ((xc * xc).mean(dims, keepdim=True) + ctx.eps) ** -0.5
+        xhat = xc * rstd
+        gx = rstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
+        return gx, None, None
+
+
+def normalize_stats(x: Tensor, dims: tuple, eps: float) -> Tensor:
+    """``(x - mean) / sqrt(var + eps)`` over ``dims`` (biased variance)."""
+    return NormalizeStats.apply(x, tuple(dims), float(eps))

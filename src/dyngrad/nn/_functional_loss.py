@@ -1,0 +1,386 @@
+"""Loss functions of :mod:`dyngrad.nn.functional` (re-exported there; import from there).
+
+Each follows PyTorch's formula (aten/src/ATen/native/Loss*.cpp) and is built from
+Functions with differentiable backwards, so double backward works."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..ops import fused as _fused
+from ..ops._util import to_tensor
+from ..tensor import Tensor
+
+__all__ = [
+    "nll_loss",
+    "cross_entropy",
+    "mse_loss",
+    "l1_loss",
+    "smooth_l1_loss",
+    "huber_loss",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "kl_div",
+]
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _legacy(size_average: Any, reduce: Any, reduction: str) -> str:
+    """Map the deprecated ``size_average``/``reduce`` pair to ``reduction`` (as PyTorch)."""
+    if size_average is None and reduce is None:
+        return reduction
+    warnings.warn(
+        "size_average and reduce args will be deprecated, please use reduction instead.", stacklevel=3
+    )
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    return ("mean" if size_average else "sum") if reduce else "none"
+
+
+def _reduce(loss: Tensor, reduction: str, op: str) -> Tensor:
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{op}: {reduction} is not a valid value for reduction (expected one of {_REDUCTIONS})")
+
+
+def _check_reduction(reduction: str, op: str) -> None:
+    if reduction not in _REDUCTIONS:
+        raise ValueError(
+            f"{op}: {reduction} is not a valid value for reduction (expected one of {_REDUCTIONS})"
+        )
+
+
+def _same_size(input: Tensor, target: Tensor, op: str) -> None:
+    if tuple(input.shape) != tuple(target.shape):
+        warnings.warn(
+            f"{op}: Using a target size ({list(target.shape)}) that is different to the input size "
+            f"({list(input.shape)}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
+            stacklevel=3,
+        )
+
+
+def _class_weight_view(weight: Tensor, ndim: int) -> Tensor:
+    """``(C)`` -> broadcastable against input ``(N, C, d1, ...)`` / ``(C)``."""
+    if ndim <= 1:
+        return weight
+    return weight.reshape((1, -1) + (1,) * (ndim - 2))
+
+
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Negative log likelihood: ``l_n = -weight[t_n] * input[n, t_n]``.
+
+    Args:
+        input: log-probabilities ``(N, C)``, ``(C)`` or ``(N, C, d1, ...)``.
+        target: int64 class indices ``(N)``, ``()`` or ``(N, d1, ...)``.
+        weight: ``(C)`` per-class weights. ignore_index: targets with this value add nothing.
+        reduction: 'none' | 'mean' (sum divided by the summed weights) | 'sum'.
+    Returns:
+        A scalar, or ``target``'s shape for 'none'.
+    Raises:
+        ValueError: mismatched batch sizes, bad reduction. RuntimeError: float target, bad
+        dims or weight size. IndexError: a target outside ``[0, C)``.
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    _check_reduction(reduction, "nll_loss")
+    if not isinstance(target, Tensor) or target.dtype.np.kind not in "iu":
+        raise RuntimeError(
+            f"nll_loss: expected target of an integer dtype (class indices), got "
+            f"{getattr(target, 'dtype', type(target).__name__)}"
+        )
+    if input.ndim < 1:
+        raise ValueError(f"nll_loss: input must have at least 1 dimension, got shape {list(input.shape)}")
+    if input.ndim == 1 and target.ndim != 0:
+        raise ValueError(
+            f"nll_loss: 1-D input {list(input.shape)} needs a 0-d target, got {list(target.shape)}"
+        )
+    if input.ndim >= 2:
+        exp = (input.shape[0],) + tuple(input.shape[2:])
+        if tuple(target.shape) != exp:
+            if target.shape[:1] != input.shape[:1]:
+                raise ValueError(
+                    f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                    f"({target.shape[0] if target.ndim else 0})."
+                )
+            raise RuntimeError(f"nll_loss: expected target of shape {list(exp)}, got {list(target.shape)}")
+    C = input.shape[0 if input.ndim == 1 else 1]
+    if weight is not None and tuple(weight.shape) != (C,):
+        raise RuntimeError(
+            f"nll_loss: weight tensor should be defined either for all {C} classes or no classes but got weight tensor of shape: {list(weight.shape)}"
+        )
+    return _fused.NllLoss.apply(input, target, weight, int(ignore_index), reduction)
+
+
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """Cross entropy of logits: ``nll_loss(log_softmax(input, 1), target)`` for class
+    indices, or ``-sum(target * log_softmax(input, 1))`` for class probabilities (a float
+    ``target`` of ``input``'s shape). With ``label_smoothing = e`` the target mixes with the
+    uniform distribution: ``(1 - e) * target + e / C``.
+
+    Args:
+        input: logits ``(N, C)``, ``(C)`` or ``(N, C, d1, ...)``.
+        target: int64 indices (``input`` without the class dim) or float probabilities
+            (``input``'s shape).
+        weight, ignore_index, reduction: as :func:`nll_loss` (ignore_index only for indices).
+        label_smoothing: in ``[0, 1]``.
+    Returns:
+        A scalar, or per-sample losses for 'none'.
+    Raises:
+        ValueError: label_smoothing outside [0, 1], bad reduction, mismatched batch sizes.
+    Formula source: aten/src/ATen/native/LossNLL.cpp (cross_entropy_loss_*).
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    _check_reduction(reduction, "cross_entropy")
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(
+            f"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}"
+        )
+    cdim = 0 if input.ndim == 1 else 1
+    logp = _fused.log_softmax(input, cdim)
+    C = input.shape[cdim]
+    if isinstance(target, Tensor) and target.is_floating_point():
+        if tuple(target.shape) != tuple(input.shape):
+            raise RuntimeError(
+                f"cross_entropy: class-probability target must have the input's shape "
+                f"{list(input.shape)}, got {list(target.shape)}"
+            )
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / C
+        prod = logp * target
+        if weight is not None:
+            prod = prod * _class_weight_view(weight, input.ndim)
+        if reduction == "none":
+            return -prod.sum(cdim)
+        if reduction == "sum":
+            return -prod.sum()
+        return -prod.sum() / (input.numel() // C if C else 0)
+    nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+    if label_smoothing <= 0:
+        return nll
+    keep = to_tensor((target.data != ignore_index).astype(logp.data.dtype))
+    if weight is not None:
+        smooth = -(logp * _class_weight_view(weight, input.ndim)).sum(cdim)
+    else:
+        smooth = -logp.sum(cdim)
+    smooth = smooth * keep
+    if reduction == "mean":
+        if weight is not None:
+            kept = target.data[target.data != ignore_index]
+            ret = smooth.sum() / float(weight.data[kept].sum())
+        else:
+            ret = smooth.sum() / float(keep.data.sum())
+    elif reduction == "sum":
+        ret = smooth.sum()
+    else:
+        ret = smooth
+    return nll * (1 - label_smoothing) + ret * (label_smoothing / C)
+
+
+def _weighted(loss: Tensor, weight: Tensor | None) -> Tensor:
+    return loss if weight is None else loss * weight
+
+
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Squared error ``(input - target)^2`` (times ``weight``), reduced.
+
+    Shapes: ``input (*)``, ``target (*)`` (broadcast, with a warning when shapes differ).
+    Raises: ValueError for a bad reduction.
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    _same_size(input, target, "mse_loss")
+    d = input - target
+    return _reduce(_weighted(d * d, weight), reduction, "mse_loss")
+
+
+def l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Absolute error ``|input - target|`` (times ``weight``), reduced (grad ``sign``, 0 at 0)."""
+    reduction = _legacy(size_average, reduce, reduction)
+    _same_size(input, target, "l1_loss")
+    return _reduce(_weighted((input - target).abs(), weight), reduction, "l1_loss")
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """``0.5 d^2 / beta`` for ``|d| < beta`` else ``|d| - 0.5 beta`` with ``d = input - target``.
+
+    Raises: RuntimeError for ``beta < 0``; ValueError for a bad reduction.
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    _same_size(input, target, "smooth_l1_loss")
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0:
+        return l1_loss(input, target, reduction=reduction)
+    input, target = _common(input, target)
+    return _reduce(_fused.SmoothL1.apply(input, target, float(beta)), reduction, "smooth_l1_loss")
+
+
+def huber_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    """``0.5 d^2`` for ``|d| < delta`` else ``delta (|d| - 0.5 delta)``, i.e.
+    ``delta * smooth_l1(beta=delta)``.
+
+    Raises: RuntimeError for ``delta <= 0``; ValueError for a bad reduction.
+    """
+    _same_size(input, target, "huber_loss")
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, target = _common(input, target)
+    loss = _fused.SmoothL1.apply(input, target, float(delta)) * delta
+    return _reduce(_weighted(loss, weight), reduction, "huber_loss")
+
+
+def _common(a: Tensor, b: Any) -> tuple[Tensor, Tensor]:
+    """Broadcast both operands to one shape and dtype (for the elementwise fused losses)."""
+    b = to_tensor(b, like=a)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    if a.dtype != b.dtype:
+        dt = a.dtype if a.is_floating_point() else b.dtype
+        a, b = a.to(dt), b.to(dt)
+    if tuple(a.shape) != shape:
+        a = a.expand(shape)
+    if tuple(b.shape) != shape:
+        b = b.expand(shape)
+    return a, b
+
+
+def binary_cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``-w (t log(x) + (1 - t) log(1 - x))`` with logs clamped at -100 (as PyTorch).
+
+    Args:
+        input: probabilities ``(*)`` in [0, 1]; target: ``(*)``, same shape; weight: broadcastable.
+    Raises:
+        ValueError: target shape differs from input's. RuntimeError: input outside [0, 1].
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(
+            f"Using a target size ({list(target.shape)}) that is different to the input size "
+            f"({list(input.shape)}) is deprecated. Please ensure they have the same size."
+        )
+    loss = _fused.BinaryCrossEntropy.apply(input, target.to(input.dtype))
+    return _reduce(_weighted(loss, weight), reduction, "binary_cross_entropy")
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
+    """``-w (pos_weight t log(sigmoid(x)) + (1 - t) log(1 - sigmoid(x)))``, computed from a
+    stable ``log_sigmoid``.
+
+    Args:
+        input: logits ``(*)``; target: ``(*)`` same shape; weight: broadcastable;
+        pos_weight: ``(C)`` broadcast along the last dim.
+    Raises:
+        ValueError: target shape differs from input's.
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(
+            f"Target size ({list(target.shape)}) must be the same as input size ({list(input.shape)})"
+        )
+    ls_pos = _fused.log_sigmoid(input)
+    ls_neg = ls_pos - input
+    if pos_weight is None:
+        loss = -(target * ls_pos + (1 - target) * ls_neg)
+    else:
+        loss = -(pos_weight * target * ls_pos + (1 - target) * ls_neg)
+    return _reduce(_weighted(loss, weight), reduction, "binary_cross_entropy_with_logits")
+
+
+def kl_div(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Tensor:
+    """Kullback-Leibler divergence with ``input`` as log-probabilities:
+    ``target * (log(target) - input)`` (0 where ``target == 0``), or
+    ``exp(target) * (target - input)`` when ``log_target``.
+
+    Args:
+        reduction: 'none' | 'batchmean' (sum / N, the mathematically correct KL) | 'sum' |
+            'mean' (over all elements, with PyTorch's warning).
+    Raises: ValueError for a bad reduction.
+    """
+    reduction = _legacy(size_average, reduce, reduction)
+    if reduction == "mean":
+        warnings.warn(
+            "reduction: 'mean' divides the total loss by both the batch size and the support size."
+            "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+            "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+            stacklevel=2,
+        )
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        safe = target.masked_fill(target.detach() <= 0, 1.0) if isinstance(target, Tensor) else target
+        loss = target * safe.log() - target * input
+    if reduction == "batchmean":
+        return loss.sum() / (input.shape[0] if input.ndim else 1)
+    return _reduce(loss, reduction, "kl_div")

@@ -1,0 +1,216 @@
+"""Parameter initialisation (PyTorch's ``nn.init``). Every function fills its tensor in
+place without recording a graph, draws from dyngrad's Generator (``generator=`` or the
+default one) and returns the tensor."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..creation import Generator, _gen
+from ..tensor import Tensor
+
+__all__ = [
+    "calculate_gain",
+    "uniform_",
+    "normal_",
+    "constant_",
+    "ones_",
+    "zeros_",
+    "eye_",
+    "dirac_",
+    "xavier_uniform_",
+    "xavier_normal_",
+    "kaiming_uniform_",
+    "kaiming_normal_",
+    "trunc_normal_",
+    "orthogonal_",
+    "_calculate_fan_in_and_fan_out",
+]
+
+
+def _fill(tensor: Tensor, values: Any) -> Tensor:
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"init: expected a Tensor, got {type(tensor).__name__}")
+    np.copyto(tensor.data, values, casting="unsafe")
+    tensor._bump()
+    return tensor
+
+
+def calculate_gain(nonlinearity: str, param: Any = None) -> float:
+    """The recommended gain for ``nonlinearity`` (PyTorch's table: linear/conv/sigmoid 1,
+    tanh 5/3, relu sqrt(2), leaky_relu sqrt(2 / (1 + slope^2)), selu 3/4).
+
+    Raises: ValueError for an unknown nonlinearity or a bad ``param``."""
+    linear = [
+        "linear",
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "conv_transpose1d",
+        "conv_transpose2d",
+        "conv_transpose3d",
+    ]
+    if nonlinearity in linear or nonlinearity == "sigmoid":
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif not isinstance(param, bool) and isinstance(param, (int, float)):
+            slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope**2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+    """``fan_in = size(1) * receptive``, ``fan_out = size(0) * receptive``.
+
+    Raises: ValueError for fewer than 2 dims."""
+    if tensor.ndim < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+    receptive = int(np.prod(tensor.shape[2:])) if tensor.ndim > 2 else 1
+    return tensor.shape[1] * receptive, tensor.shape[0] * receptive
+
+
+def _fan(tensor: Tensor, mode: str) -> int:
+    mode = mode.lower()
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    fi, fo = _calculate_fan_in_and_fan_out(tensor)
+    return fi if mode == "fan_in" else fo
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """Fill with ``U(a, b)``."""
+    return _fill(tensor, _gen(generator).uniform(a, b, tensor.shape))
+
+
+def normal_(
+    tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Generator | None = None
+) -> Tensor:
+    """Fill with ``N(mean, std^2)``."""
+    return _fill(tensor, _gen(generator).normal(mean, std, tensor.shape))
+
+
+def trunc_normal_(
+    tensor: Tensor,
+    mean: float = 0.0,
+    std: float = 1.0,
+    a: float = -2.0,
+    b: float = 2.0,
+    generator: Generator | None = None,
+) -> Tensor:
+    """Fill with ``N(mean, std^2)`` truncated to ``[a, b]`` (rejection sampling)."""
+    rng = _gen(generator)
+    out = rng.normal(mean, std, tensor.shape)
+    bad = (out < a) | (out > b)
+    for _ in range(1000):
+        if not bad.any():
+            break
+        out[bad] = rng.normal(mean, std, int(bad.sum()))
+        bad = (out < a) | (out > b)
+    return _fill(tensor, np.clip(out, a, b))
+
+
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    """Fill with ``val``."""
+    return _fill(tensor, val)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    return _fill(tensor, 1)
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    return _fill(tensor, 0)
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    """Fill a 2-D tensor with the identity. Raises ValueError for other ranks."""
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _fill(tensor, np.eye(*tensor.shape))
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Fill a 3/4/5-D conv weight with the Dirac delta (identity convolution)."""
+    if tensor.ndim not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    out_g = tensor.shape[0] // groups
+    mn = min(out_g, tensor.shape[1])
+    w = np.zeros(tensor.shape)
+    centre = tuple(s // 2 for s in tensor.shape[2:])
+    for g in range(groups):
+        for d in range(mn):
+            w[(g * out_g + d, d) + centre] = 1
+    return _fill(tensor, w)
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """``U(-a, a)``, ``a = gain * sqrt(6 / (fan_in + fan_out))`` (Glorot & Bengio 2010)."""
+    fi, fo = _calculate_fan_in_and_fan_out(tensor)
+    a = gain * math.sqrt(6.0 / float(fi + fo))
+    return uniform_(tensor, -a, a, generator)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """``N(0, std^2)``, ``std = gain * sqrt(2 / (fan_in + fan_out))``."""
+    fi, fo = _calculate_fan_in_and_fan_out(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fi + fo)), generator)
+
+
+def kaiming_uniform_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Generator | None = None,
+) -> Tensor:
+    """``U(-b, b)``, ``b = gain * sqrt(3 / fan)`` (He et al. 2015). With ``a = sqrt(5)``
+    (the Linear/Conv default) ``b = 1 / sqrt(fan_in)``.
+
+    Raises: ValueError for an unknown mode or nonlinearity."""
+    if 0 in tensor.shape:
+        return tensor
+    bound = calculate_gain(nonlinearity, a) * math.sqrt(3.0 / _fan(tensor, mode))
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Generator | None = None,
+) -> Tensor:
+    """``N(0, std^2)``, ``std = gain / sqrt(fan)`` (He et al. 2015)."""
+    if 0 in tensor.shape:
+        return tensor
+    std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
+    return normal_(tensor, 0.0, std, generator)
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """A (semi-)orthogonal matrix from the QR decomposition of a Gaussian one (Saxe et al. 2013)."""
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flat = _gen(generator).normal(0.0, 1.0, (rows, cols))
+    if rows < cols:
+        flat = flat.T
+    q, r = np.linalg.qr(flat)
+    q *= np.sign(np.diag(r))
+    if rows < cols:
+        q = q.T
+    return _fill(tensor, gain * q.reshape(tensor.shape))

@@ -1,0 +1,224 @@
+"""Basic layers: Identity, Linear, Bilinear, Flatten, Unflatten, Dropout, Embedding."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .. import _backend as B
+from ..tensor import Tensor
+from . import functional as F
+from . import init
+from .module import Module
+from .parameter import Parameter
+
+__all__ = ["Identity", "Linear", "Bilinear", "Flatten", "Unflatten", "Dropout", "Embedding"]
+
+
+def _empty(shape: tuple, dtype: Any) -> Parameter:
+    nd = B.to_np_dtype(dtype) if dtype is not None else B.get_default_dtype().np
+    return Parameter(Tensor._make(np.zeros(shape, dtype=nd)))
+
+
+class Identity(Module):
+    """Returns its input unchanged (any constructor arguments are ignored)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+
+    def forward(self, input: Any) -> Any:
+        return input
+
+
+class Linear(Module):
+    """``y = x W^T + b``: ``(*, in_features) -> (*, out_features)``.
+
+    ``weight (out, in)`` ~ kaiming_uniform_(a=sqrt(5)) = ``U(-1/sqrt(in), 1/sqrt(in))`` and
+    ``bias (out)`` ~ ``U(-1/sqrt(in), 1/sqrt(in))``, PyTorch's defaults.
+    """
+
+    def __init__(
+        self, in_features: int, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None
+    ) -> None:
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = _empty((out_features, in_features), dtype)
+        if bias:
+            self.bias = _empty((out_features,), dtype)
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (
+            f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+        )
+
+
+class Bilinear(Module):
+    """``y = x1^T A x2 + b``: ``(*, in1), (*, in2) -> (*, out)``; weight and bias
+    ``U(-1/sqrt(in1), 1/sqrt(in1))`` as PyTorch."""
+
+    def __init__(
+        self,
+        in1_features: int,
+        in2_features: int,
+        out_features: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
+        self.weight = _empty((out_features, in1_features, in2_features), dtype)
+        if bias:
+            self.bias = _empty((out_features,), dtype)
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        bound = 1 / math.sqrt(self.weight.shape[1])
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (
+            f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+            f"out_features={self.out_features}, bias={self.bias is not None}"
+        )
+
+
+class Flatten(Module):
+    """Flatten dims ``start_dim..end_dim`` into one: ``(N, *) -> (N, prod(*))`` by default."""
+
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
+        super().__init__()
+        self.start_dim, self.end_dim = start_dim, end_dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """Expand dim ``dim`` into ``unflattened_size``: ``(*, S, *) -> (*, s1, s2, ..., *)``."""
+
+    def __init__(self, dim: int, unflattened_size: Any) -> None:
+        super().__init__()
+        self.dim, self.unflattened_size = dim, tuple(unflattened_size)
+
+    def forward(self, input: Tensor) -> Tensor:
+        d = self.dim % input.ndim
+        shape = tuple(input.shape[:d]) + self.unflattened_size + tuple(input.shape[d + 1 :])
+        return input.reshape(shape)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+class Dropout(Module):
+    """Zero elements with probability ``p`` in training (scaling the rest by
+    ``1 / (1 - p)``); the identity in eval mode.
+
+    Raises: ValueError for ``p`` outside [0, 1]."""
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        if not 0 <= p <= 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p, self.inplace = p, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Embedding(Module):
+    """A lookup table: int indices ``(*)`` -> ``(*, embedding_dim)``; weight ~ ``N(0, 1)``
+    with the ``padding_idx`` row zeroed (PyTorch's default)."""
+
+    def __init__(
+        self,
+        num_embeddings: int,
+        embedding_dim: int,
+        padding_idx: int | None = None,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        sparse: bool = False,
+        _weight: Tensor | None = None,
+        _freeze: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        if padding_idx is not None:
+            if not -num_embeddings <= padding_idx < num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx %= num_embeddings
+        self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
+        if _weight is None:
+            self.weight = _empty((num_embeddings, embedding_dim), dtype)
+            self.reset_parameters()
+        else:
+            if tuple(_weight.shape) != (num_embeddings, embedding_dim):
+                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    def reset_parameters(self) -> None:
+        init.normal_(self.weight)
+        if self.padding_idx is not None:
+            self.weight.data[self.padding_idx] = 0
+
+    @classmethod
+    def from_pretrained(
+        cls, embeddings: Tensor, freeze: bool = True, padding_idx: int | None = None, **kw: Any
+    ) -> Embedding:
+        """An Embedding holding ``embeddings (num, dim)`` (frozen by default)."""
+        if embeddings.ndim != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        n, d = embeddings.shape
+        return cls(n, d, padding_idx=padding_idx, _weight=embeddings, _freeze=freeze, **kw)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.embedding(
+            input,
+            self.weight,
+            self.padding_idx,
+            self.max_norm,
+            self.norm_type,
+            self.scale_grad_by_freq,
+            self.sparse,
+        )
+
+    def extra_repr(self) -> str:
+        s = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            s += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            s += f", max_norm={self.max_norm}"
+        return s

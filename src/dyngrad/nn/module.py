@@ -1,0 +1,597 @@
+"""Module: the base class of layers and models (PyTorch's ``nn.Module``)."""
+
+from __future__ import annotations
+
+from collections import OrderedDict, namedtuple
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from .. import _backend as B
+from ..autograd.function import Function
+from ..autograd.graph import RemovableHandle, _HookDict
+from ..tensor import Tensor, check_device
+from .parameter import Buffer, Parameter
+
+__all__ = ["Module", "Parameter", "Buffer"]
+
+_IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+
+
+def _addindent(s: str, n: int) -> str:
+    lines = s.split("\n")
+    if len(lines) == 1:
+        return s
+    return lines[0] + "\n" + "\n".join(" " * n + line for line in lines[1:])
+
+
+def _shape_str(shape: tuple) -> str:
+    return f"dyngrad.Size({list(shape)})"
+
+
+class _BackwardHookFn(Function):
+    """Identity on ``tensors`` whose backward hands the incoming gradients to ``state``
+    (which runs a module's full backward hooks and may replace them)."""
+
+    _builtin = True
+    _node_name = "BackwardHookFunctionBackward"
+
+    @staticmethod
+    def forward(ctx: Any, state: Any, *tensors: Tensor) -> tuple:
+        ctx.state = state
+        return tuple(Tensor._make(t.data) for t in tensors)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> tuple:
+        return (None,) + tuple(ctx.state(grads))
+
+
+class _HookState:
+    """One forward call's link between the output-side and the input-side identity nodes."""
+
+    def __init__(self, module: Module, n_in: int, pos: list) -> None:
+        self.module, self.n_in, self.pos = module, n_in, pos
+        self.grad_output: tuple = ()
+
+    def on_output(self, grads: tuple) -> tuple:
+        m = self.module
+        for hook in list(m._backward_pre_hooks.values()):
+            r = hook(m, grads)
+            if r is not None:
+                grads = tuple(r) if isinstance(r, (tuple, list)) else (r,)
+        self.grad_output = grads
+        if not self.pos:  # no input requires grad: the hooks see grad_input of Nones now
+            self._run((None,) * self.n_in)
+        return grads
+
+    def on_input(self, grads: tuple) -> tuple:
+        full: list = [None] * self.n_in
+        for p, g in zip(self.pos, grads):
+            full[p] = g
+        new = self._run(tuple(full))
+        return tuple(new[p] for p in self.pos)
+
+    def _run(self, grad_input: tuple) -> tuple:
+        m = self.module
+        for hook in list(m._backward_hooks.values()):
+            r = hook(m, grad_input, self.grad_output)
+            if r is not None:
+                r = tuple(r) if isinstance(r, (tuple, list)) else (r,)
+                if len(r) != len(grad_input):
+                    raise RuntimeError(
+                        f"backward hook of {m._get_name()} returned {len(r)} gradients, expected {len(grad_input)}"
+                    )
+                grad_input = r
+        return grad_input
+
+
+class Module:
+    """Base class of all layers and models.
+
+    Assigning a :class:`Parameter`, a Module or a registered buffer as an attribute
+    registers it; ``parameters()``, ``state_dict()``, ``to()``, ``train()`` and friends then
+    walk the tree. Subclasses call ``super().__init__()`` first and define ``forward``.
+    """
+
+    training: bool
+    _version = 1
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args or kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got unexpected arguments {args} {kwargs}")
+        d = self.__dict__
+        d["training"] = True
+        d["_parameters"] = {}
+        d["_buffers"] = {}
+        d["_non_persistent_buffers_set"] = set()
+        d["_modules"] = {}
+        d["_forward_pre_hooks"] = _HookDict()
+        d["_forward_hooks"] = _HookDict()
+        d["_backward_hooks"] = _HookDict()
+        d["_backward_pre_hooks"] = _HookDict()
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function'
+        )
+
+    # ------------------------------------------------------------------ registration
+    def _check_name(self, name: Any, kind: str) -> None:
+        if "_parameters" not in self.__dict__:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if "." in name:
+            raise KeyError(f'{kind} name can\'t contain ".", got: {name}')
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Register a non-parameter tensor (e.g. running statistics) saved in ``state_dict``
+        unless ``persistent=False``.
+
+        Raises:
+            TypeError: not a Tensor/None. KeyError: bad name or an existing attribute.
+        """
+        self._check_name(name, "buffer")
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(
+                f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (dyngrad Tensor or None required)"
+            )
+        if isinstance(tensor, Buffer):
+            tensor = _plain(tensor)
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Register ``param`` (a Parameter or None) under ``name``.
+
+        Raises:
+            TypeError: not a Parameter. KeyError: bad name or an existing attribute.
+        """
+        self._check_name(name, "parameter")
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(
+                f"cannot assign '{type(param).__name__}' object to parameter '{name}' (dyngrad.nn.Parameter or None required)"
+            )
+        if param is not None and param.grad_fn is not None:
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be created explicitly."
+            )
+        self._parameters[name] = param
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Register a child module under ``name``.
+
+        Raises: TypeError: not a Module. KeyError: bad name or an existing attribute.
+        """
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        self._check_name(name, "module")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        d = self.__dict__
+        params = d.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            _remove_from(d, name, "_buffers", "_modules")
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{type(value).__name__}' as parameter '{name}' (dyngrad.nn.Parameter or None expected)"
+                )
+            params[name] = None
+        elif isinstance(value, Module):
+            if params is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            _remove_from(d, name, "_parameters", "_buffers")
+            d.pop(name, None)
+            d["_modules"][name] = value
+        elif d.get("_modules") is not None and name in d["_modules"]:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{type(value).__name__}' as child module '{name}' (dyngrad.nn.Module or None expected)"
+                )
+            d["_modules"][name] = value
+        elif isinstance(value, Buffer):
+            if params is None:
+                raise AttributeError("cannot assign buffers before Module.__init__() call")
+            _remove_from(d, name, "_parameters", "_modules")
+            d.pop(name, None)
+            self.register_buffer(name, value, value.persistent)
+        elif d.get("_buffers") is not None and name in d["_buffers"]:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(
+                    f"cannot assign '{type(value).__name__}' as buffer '{name}' (dyngrad.Tensor or None expected)"
+                )
+            d["_buffers"][name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        d = self.__dict__
+        for store in ("_parameters", "_buffers", "_modules"):
+            s = d.get(store)
+            if s is not None and name in s:
+                return s[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        for store in ("_parameters", "_buffers", "_modules"):
+            s = self.__dict__[store]
+            if name in s:
+                del s[name]
+                self._non_persistent_buffers_set.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self) -> list:
+        return sorted(
+            set(object.__dir__(self)) | set(self._parameters) | set(self._buffers) | set(self._modules)
+        )
+
+    def get_submodule(self, target: str) -> Module:
+        """The submodule at dotted path ``target`` ('' is self). Raises AttributeError."""
+        mod = self
+        for item in target.split(".") if target else ():
+            if item not in mod._modules:
+                raise AttributeError(f"{mod._get_name()} has no attribute `{item}`")
+            mod = mod._modules[item]
+        return mod
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at dotted path ``target``. Raises AttributeError."""
+        mod_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(mod_path)
+        if name not in mod._parameters:
+            raise AttributeError(f"{mod._get_name()} has no parameter `{name}`")
+        return mod._parameters[name]
+
+    # ------------------------------------------------------------------ traversal
+    def named_modules(
+        self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Module]]:
+        """``(name, module)`` for this module and every descendant, depth first (pre-order);
+        a module reachable twice is yielded once unless ``remove_duplicate=False``."""
+        memo = set() if memo is None else memo
+        stack: list = [(prefix, self)]
+        while stack:
+            p, m = stack.pop()
+            if remove_duplicate:
+                if id(m) in memo:
+                    continue
+                memo.add(id(m))
+            yield p, m
+            kids = [(p + ("." if p else "") + k, c) for k, c in m._modules.items() if c is not None]
+            stack.extend(reversed(kids))
+
+    def modules(self) -> Iterator[Module]:
+        for _, m in self.named_modules():
+            yield m
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        seen = set()
+        for k, m in self._modules.items():
+            if m is not None and id(m) not in seen:
+                seen.add(id(m))
+                yield k, m
+
+    def children(self) -> Iterator[Module]:
+        for _, m in self.named_children():
+            yield m
+
+    def _named_members(self, store: str, prefix: str, recurse: bool, remove_duplicate: bool) -> Iterator:
+        mods = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else [(prefix, self)]
+        )
+        seen: set = set()
+        for mp, m in mods:
+            for k, v in getattr(m, store).items():
+                if v is None or (remove_duplicate and id(v) in seen):
+                    continue
+                seen.add(id(v))
+                yield mp + ("." if mp else "") + k, v
+
+    def named_parameters(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
+        """``(dotted_name, parameter)`` pairs; shared parameters appear once."""
+        return self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_buffers(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Tensor]]:
+        return self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    # ------------------------------------------------------------------ modes and state
+    def train(self, mode: bool = True) -> Module:
+        """Set training mode on this module and its descendants; returns self.
+
+        Raises: ValueError when ``mode`` is not a bool."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for m in self.modules():
+            m.__dict__["training"] = mode
+        return self
+
+    def eval(self) -> Module:
+        """``train(False)``: dropout off, batch norm uses running statistics."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of all parameters (to None by default, else to zeros)."""
+        for p in self.parameters():
+            if p._grad is None:
+                continue
+            if set_to_none:
+                p._grad = None
+            else:
+                g = p._grad
+                if g.grad_fn is not None:
+                    g = p._grad = g.detach()
+                g.data[...] = 0
+                g._bump()
+
+    def apply(self, fn: Callable[[Module], None]) -> Module:
+        """Call ``fn`` on every descendant (children first) and then on self; returns self."""
+        order = list(self.named_modules())
+        for _, m in reversed(order):
+            fn(m)
+        return self
+
+    def _apply_tensors(self, convert: Callable[[np.ndarray], np.ndarray]) -> Module:
+        for m in self.modules():
+            for store in (m._parameters, m._buffers):
+                for t in store.values():
+                    if t is None:
+                        continue
+                    new = convert(t.data)
+                    if new is not t.data:
+                        t.data = new
+                        t._bump()
+                        if t._grad is not None:
+                            t._grad = Tensor._make(convert(t._grad.data))
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """``to(dtype)``, ``to(device)``, ``to(tensor)``: cast floating parameters and buffers
+        in place (integer buffers keep their dtype, as PyTorch); returns self.
+
+        Raises: RuntimeError for a non-CPU device; TypeError for a non-floating dtype."""
+        dtype = kwargs.pop("dtype", None)
+        check_device(kwargs.pop("device", None))
+        for a in args:
+            if isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, (B.dtype, np.dtype, type)):
+                dtype = a
+            else:
+                check_device(a)
+        if dtype is None:
+            return self
+        nd = B.to_np_dtype(dtype)
+        if nd.kind != "f":
+            raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
+        return self._apply_tensors(lambda a: a.astype(nd) if a.dtype.kind == "f" and a.dtype != nd else a)
+
+    def float(self) -> Module:
+        return self.to(B.float32)
+
+    def double(self) -> Module:
+        return self.to(B.float64)
+
+    def half(self) -> Module:
+        return self.to(B.float16)
+
+    def cpu(self) -> Module:
+        return self
+
+    def cuda(self, device: Any = None) -> Module:
+        check_device("cuda")
+        return self
+
+    def type(self, dst_type: Any) -> Module:
+        return self.to(dst_type)
+
+    def state_dict(
+        self, *args: Any, destination: Any = None, prefix: str = "", keep_vars: bool = False
+    ) -> OrderedDict:
+        """Ordered ``{dotted_name: tensor}`` of parameters and persistent buffers (detached,
+        sharing memory, unless ``keep_vars``)."""
+        out = OrderedDict() if destination is None else destination
+        for mp, m in self.named_modules(prefix=prefix.rstrip(".")):
+            pre = mp + ("." if mp else "")
+            for k, v in m._parameters.items():
+                if v is not None:
+                    out[pre + k] = v if keep_vars else v.detach()
+            for k, v in m._buffers.items():
+                if v is not None and k not in m._non_persistent_buffers_set:
+                    out[pre + k] = v if keep_vars else v.detach()
+        return out
+
+    def load_state_dict(self, state_dict: Any, strict: bool = True, assign: bool = False) -> Any:
+        """Copy values from ``state_dict`` into parameters and persistent buffers.
+
+        Returns:
+            ``IncompatibleKeys(missing_keys, unexpected_keys)``.
+        Raises:
+            RuntimeError: naming all missing and unexpected keys (``strict``) and every shape
+            mismatch (always, as PyTorch) in one message.
+        """
+        if not hasattr(state_dict, "items"):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict).__name__}.")
+        own = self.state_dict(keep_vars=True)
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        errors = []
+        pending = []
+        for k, t in own.items():
+            if k not in state_dict:
+                continue
+            v = state_dict[k]
+            arr = v.data if isinstance(v, Tensor) else np.asarray(v)
+            if arr.shape != t.data.shape:
+                errors.append(
+                    f"size mismatch for {k}: copying a param with shape {_shape_str(arr.shape)} from checkpoint, "
+                    f"the shape in current model is {_shape_str(t.data.shape)}."
+                )
+                continue
+            pending.append((t, arr))
+        if strict:
+            if unexpected:
+                errors.insert(
+                    0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected))
+                )
+            if missing:
+                errors.insert(
+                    0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing))
+                )
+        if errors:
+            raise RuntimeError(
+                "Error(s) in loading state_dict for {}:\n\t{}".format(self._get_name(), "\n\t".join(errors))
+            )
+        for t, arr in pending:
+            if assign:
+                t.data = arr.copy()
+            else:
+                np.copyto(t.data, arr, casting="unsafe")
+            t._bump()
+        return _IncompatibleKeys(missing, unexpected)
+
+    # ------------------------------------------------------------------ hooks and calling
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False) -> RemovableHandle:
+        """``hook(module, args) -> None | new args`` runs before ``forward``."""
+        return _add_hook(self._forward_pre_hooks, hook, prepend)
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False) -> RemovableHandle:
+        """``hook(module, args, output) -> None | new output`` runs after ``forward``."""
+        return _add_hook(self._forward_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """``hook(module, grad_input, grad_output) -> None | new grad_input`` runs when the
+        gradients w.r.t. the module's positional tensor inputs are computed (``grad_input``
+        entries are None for inputs that need no gradient)."""
+        return _add_hook(self._backward_hooks, hook, prepend)
+
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """``hook(module, grad_output) -> None | new grad_output`` runs when the gradients
+        w.r.t. the module's outputs are computed, before the module's backward."""
+        return _add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        for hook in list(self._forward_pre_hooks.values()):
+            r = hook(self, args)
+            if r is not None:
+                args = r if isinstance(r, tuple) else (r,)
+        state = None
+        if self._backward_hooks or self._backward_pre_hooks:
+            args, state = self._wrap_inputs(args)
+        out = self.forward(*args, **kwargs)
+        for hook in list(self._forward_hooks.values()):
+            r = hook(self, args, out)
+            if r is not None:
+                out = r
+        if state is not None:
+            out = _wrap_outputs(out, state)
+        return out
+
+    def _wrap_inputs(self, args: tuple) -> tuple[tuple, _HookState]:
+        pos = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
+        state = _HookState(self, len(args), pos)
+        if pos:
+            outs = _BackwardHookFn.apply(state.on_input, *[args[i] for i in pos])
+            args = list(args)
+            for i, o in zip(pos, outs):
+                args[i] = o
+            args = tuple(args)
+        return args, state
+
+    def extra_repr(self) -> str:
+        """Extra text inside this module's repr (override in layers)."""
+        return ""
+
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({k}): " + _addindent(repr(m), 2) for k, m in self._modules.items()]
+        lines = extra_lines + child_lines
+        s = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                s += extra_lines[0]
+            else:
+                s += "\n  " + "\n  ".join(lines) + "\n"
+        return s + ")"
+
+
+def _wrap_outputs(out: Any, state: _HookState) -> Any:
+    single = isinstance(out, Tensor)
+    seq = (out,) if single else out
+    if not isinstance(seq, (tuple, list)):
+        return out
+    idx = [i for i, o in enumerate(seq) if isinstance(o, Tensor) and o.requires_grad]
+    if not idx:
+        return out
+    new = _BackwardHookFn.apply(state.on_output, *[seq[i] for i in idx])
+    lst = list(seq)
+    for i, o in zip(idx, new):
+        lst[i] = o
+    return lst[0] if single else type(seq)(lst)
+
+
+def _add_hook(store: _HookDict, hook: Callable, prepend: bool) -> RemovableHandle:
+    h = store.add(hook)
+    if prepend:
+        items = list(store.items())
+        store.clear()
+        store[h.id] = hook
+        for k, v in items:
+            if k != h.id:
+                store[k] = v
+    return h
+
+
+def _remove_from(d: dict, name: str, *stores: str) -> None:
+    for s in stores:
+        st = d.get(s)
+        if st is not None and name in st:
+            del st[name]
+
+
+def _plain(t: Tensor) -> Tensor:
+    p = Tensor._make(t.data)
+    p._vc = t._vc
+    return p

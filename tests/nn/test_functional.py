@@ -1,0 +1,167 @@
+"""nn.functional against PyTorch 2.13 golden values (tests/golden/nn.npz, made by
+tests/golden/gen_nn.py from the table in tests/nn/cases.py), plus gradcheck and
+gradgradcheck in float64."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import dyngrad
+import dyngrad.nn.functional as F
+from dyngrad.autograd import gradcheck, gradgradcheck
+from tests.nn.cases import CASES, all_inputs, requires_grad
+
+GOLD = np.load(os.path.join(os.path.dirname(__file__), "..", "golden", "nn.npz"))
+INPUTS = all_inputs()
+NAMES = list(CASES)
+
+
+def _tensors(name: str) -> list:
+    ts = []
+    for k, (kind, arr) in enumerate(INPUTS[name]):
+        np.testing.assert_array_equal(arr, GOLD[f"f/{name}/in{k}"])  # same draws as the generator
+        t = dyngrad.tensor(arr)
+        if requires_grad(kind):
+            t.requires_grad_(True)
+        ts.append(t)
+    return ts
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_forward_and_gradients_match_pytorch(name: str) -> None:
+    fn = CASES[name][0]
+    ts = _tensors(name)
+    out = fn(F, *ts)
+    np.testing.assert_allclose(out.detach().numpy(), GOLD[f"f/{name}/out"], rtol=1e-7, atol=1e-10)
+    assert out.dtype == dyngrad.float64
+    diff = [t for t in ts if t.requires_grad]
+    grads = dyngrad.autograd.grad(out, diff, dyngrad.tensor(GOLD[f"f/{name}/cot"]), allow_unused=True)
+    j = 0
+    for k, t in enumerate(ts):
+        if t.requires_grad:
+            g = grads[j]
+            j += 1
+            got = np.zeros(t.shape) if g is None else g.numpy()
+            np.testing.assert_allclose(
+                got, GOLD[f"f/{name}/grad{k}"], rtol=1e-7, atol=1e-10, err_msg=f"grad of input {k}"
+            )
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if "nogc" not in CASES[n][2]])
+def test_gradcheck(name: str) -> None:
+    fn = CASES[name][0]
+    ts = _tensors(name)
+    assert gradcheck(lambda *a: fn(F, *a), tuple(ts), eps=1e-6, atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if "gg" in CASES[n][2]])
+def test_gradgradcheck(name: str) -> None:
+    fn = CASES[name][0]
+    ts = _tensors(name)
+    assert gradgradcheck(lambda *a: fn(F, *a), tuple(ts), eps=1e-6, atol=1e-5, rtol=1e-4)
+
+
+def test_float32_inputs_give_float32_results() -> None:
+    x = dyngrad.randn(4, 3, requires_grad=True)
+    t = dyngrad.tensor([0, 2, 1, 1])
+    for out in (
+        F.softmax(x, 1),
+        F.log_softmax(x, 1),
+        F.cross_entropy(x, t),
+        F.layer_norm(x, (3,)),
+        F.mse_loss(x, x.detach() * 2),
+        F.conv2d(x.reshape(1, 1, 4, 3), dyngrad.ones(2, 1, 2, 2)),
+    ):
+        assert out.dtype == dyngrad.float32
+        out.sum().backward()
+    assert x.grad.dtype == dyngrad.float32
+
+
+def test_activations_of_the_op_library_are_reexported() -> None:
+    from dyngrad.ops import activation
+
+    for name in activation.__all__:
+        assert getattr(F, name) is getattr(activation, name)
+        assert name in F.__all__
+    for name in ("relu", "sigmoid", "tanh", "softmax", "log_softmax", "conv2d", "cross_entropy"):
+        assert name in F.__all__
+
+
+def test_softmax_is_stable_for_huge_logits() -> None:
+    x = dyngrad.tensor([[1000.0, 0.0, -1000.0]], requires_grad=True)
+    s = F.softmax(x, 1)
+    ls = F.log_softmax(x, 1)
+    assert np.isfinite(s.detach().numpy()).all() and np.isfinite(ls.detach().numpy()).all()
+    np.testing.assert_allclose(ls.detach().numpy(), [[0.0, -1000.0, -2000.0]])
+    F.cross_entropy(x, dyngrad.tensor([2])).backward()
+    assert np.isfinite(x.grad.numpy()).all()
+
+
+def test_binary_cross_entropy_with_logits_is_stable_for_large_logits() -> None:
+    x = dyngrad.tensor([100.0, -100.0], dtype=dyngrad.float64, requires_grad=True)
+    loss = F.binary_cross_entropy_with_logits(x, dyngrad.tensor([0.0, 1.0], dtype=dyngrad.float64))
+    np.testing.assert_allclose(loss.item(), 100.0)
+    loss.backward()
+    np.testing.assert_allclose(x.grad.numpy(), [0.5, -0.5])
+
+
+def test_cross_entropy_with_every_target_ignored_is_nan() -> None:
+    loss = F.cross_entropy(dyngrad.randn(2, 3), dyngrad.tensor([-100, -100]))
+    assert np.isnan(loss.item())
+
+
+def test_dropout_in_training_zeroes_and_rescales_with_the_generator() -> None:
+    g = dyngrad.Generator().manual_seed(0)
+    x = dyngrad.ones(1000, requires_grad=True)
+    y = F.dropout(x, 0.25, generator=g)
+    np.testing.assert_allclose(np.unique(y.detach().numpy()), [0.0, 1 / 0.75], rtol=1e-6)
+    assert 0.18 < (y.detach().numpy() == 0).mean() < 0.32
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy() == 0, y.detach().numpy() == 0)
+    y2 = F.dropout(x, 0.25, generator=dyngrad.Generator().manual_seed(0))
+    np.testing.assert_array_equal(y.detach().numpy(), y2.detach().numpy())
+
+
+def test_dropout_is_identity_when_not_training_and_zero_with_p_one() -> None:
+    x = dyngrad.randn(5)
+    assert F.dropout(x, 0.9, training=False) is x
+    np.testing.assert_array_equal(F.dropout(x, 1.0).numpy(), np.zeros(5))
+
+
+@pytest.mark.parametrize("p", [-0.1, 1.5])
+def test_dropout_rejects_probability_outside_unit_interval(p: float) -> None:
+    with pytest.raises(ValueError, match="dropout probability has to be between 0 and 1"):
+        F.dropout(dyngrad.ones(3), p)
+
+
+def test_batch_norm_updates_running_stats_in_training_only() -> None:
+    x = dyngrad.tensor(np.random.default_rng(0).standard_normal((6, 2)))
+    rm, rv = dyngrad.zeros(2, dtype=dyngrad.float64), dyngrad.ones(2, dtype=dyngrad.float64)
+    F.batch_norm(x, rm, rv, training=True, momentum=0.3)
+    np.testing.assert_allclose(rm.numpy(), 0.3 * x.numpy().mean(0))
+    np.testing.assert_allclose(rv.numpy(), 0.7 + 0.3 * x.numpy().var(0, ddof=1))
+    before = rm.numpy().copy()
+    F.batch_norm(x, rm, rv, training=False)
+    np.testing.assert_array_equal(rm.numpy(), before)
+
+
+def test_one_hot() -> None:
+    out = F.one_hot(dyngrad.tensor([0, 2, 1]))
+    assert out.dtype == dyngrad.int64
+    np.testing.assert_array_equal(out.numpy(), np.eye(3, dtype=np.int64)[[0, 2, 1]])
+    assert F.one_hot(dyngrad.tensor([[1]]), num_classes=4).shape == (1, 1, 4)
+    with pytest.raises(RuntimeError, match="smaller than num_classes"):
+        F.one_hot(dyngrad.tensor([3]), 2)
+    with pytest.raises(RuntimeError, match="LongTensor"):
+        F.one_hot(dyngrad.tensor([1.0]))
+
+
+def test_max_pool2d_return_indices_match_pytorch_layout() -> None:
+    x = dyngrad.tensor([[[[1.0, 5.0, 2.0, 0.0], [3.0, 4.0, 9.0, 1.0]]]])
+    out, idx = F.max_pool2d(x, 2, return_indices=True)
+    np.testing.assert_array_equal(out.numpy(), [[[[5.0, 9.0]]]])
+    np.testing.assert_array_equal(idx.numpy(), [[[[1, 6]]]])
+    assert idx.dtype == dyngrad.int64
