@@ -99,6 +99,16 @@ def _to_numpy(x: Any) -> Any:
     return x
 
 
+def _lift(x: Any) -> Any:
+    """Non-differentiated arguments: ndarrays (also inside tuples/lists/dicts) become Tensors."""
+    if isinstance(x, np.ndarray):
+        return Tensor._make(x)
+    if isinstance(x, (tuple, list, dict)):
+        leaves, spec = _flatten(x)
+        return _unflatten([Tensor._make(v) if isinstance(v, np.ndarray) else v for v in leaves], spec)
+    return x
+
+
 def _outer_active(leaves: list) -> bool:
     """True when an outer transform needs the inner derivatives recorded."""
     return _fwd_state.level is not None or (
@@ -139,7 +149,7 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False, *, _
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         is_int, nums = _norm_argnums(argnums, len(args), _name)
-        args = list(args)
+        args = [a if i in nums else _lift(a) for i, a in enumerate(args)]
         specs, leaf_lists, numpy_leaves = [], [], []
         for a in nums:
             leaves, spec = _flatten(args[a])
@@ -353,7 +363,7 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
         aux_box: list = []
 
         def f(*xs: Tensor) -> Any:
-            full = list(args)
+            full = [_lift(a) for a in args]
             for a, x in zip(nums, xs):
                 full[a] = x
             out = func(*full)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
+from ..autograd.function import Function, _fwd_state
 from ..tensor import Tensor
 from ._util import binary_operands, data_of, float_dtype, inplace, recording, wrap
 
@@ -594,7 +594,7 @@ def to_dtype(input: Tensor, dtype: Any) -> Tensor:
             history (as PyTorch: the result simply does not require grad).
     """
     nd = B.to_np_dtype(dtype)
-    if nd.kind != "f" or not recording(input):
+    if nd.kind != "f" or not (recording(input) or _fwd_state.level is not None):  # dual: tangent
         return Tensor._make(input.data.astype(nd))
     return ToDtype.apply(input, nd)
 

@@ -1,0 +1,318 @@
+"""Forward-mode AD: dual levels, jvp of every representative op against its vjp, custom
+rules (jvp + save_for_forward) and the double-vjp fallback, composition with reverse mode."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dyngrad
+from dyngrad.autograd import forward_ad as fwAD
+from dyngrad.autograd import Function
+
+T = lambda a: dyngrad.tensor(a, dtype=dyngrad.float64)  # noqa: E731
+rng = np.random.default_rng(11)
+
+
+def _rand(shape: tuple, domain: str = "real") -> np.ndarray:
+    x = rng.standard_normal(shape)
+    if domain == "pos":
+        return np.abs(x) + 0.5
+    if domain == "unit":
+        return np.tanh(x) * 0.8
+    if domain == "spd":
+        a = rng.standard_normal(shape)
+        return a @ a.T + shape[0] * np.eye(shape[0])
+    return x
+
+
+# (name, function of tensors, input shapes, domain); skipped when the op does not exist
+OPS = [
+    ("add", lambda a, b: dyngrad.add(a, b, alpha=2), [(3, 4), (4,)], "real"),
+    ("sub", lambda a, b: a - b, [(3, 4), (3, 1)], "real"),
+    ("mul", lambda a, b: a * b, [(2, 3), (3,)], "real"),
+    ("mul_scalar", lambda a: a * 2.5, [(3,)], "real"),
+    ("div", lambda a, b: a / b, [(2, 3), (3,)], "pos"),
+    ("rdiv_scalar", lambda a: 2.0 / a, [(3,)], "pos"),
+    ("neg", lambda a: -a, [(4,)], "real"),
+    ("pow", lambda a, b: a ** b, [(3,), (3,)], "pos"),
+    ("pow_scalar", lambda a: a ** 3, [(3,)], "real"),
+    ("exp", lambda a: a.exp(), [(2, 3)], "real"),
+    ("log", lambda a: a.log(), [(2, 3)], "pos"),
+    ("log1p", lambda a: dyngrad.log1p(a), [(3,)], "pos"),
+    ("sqrt", lambda a: dyngrad.sqrt(a), [(3,)], "pos"),
+    ("rsqrt", lambda a: dyngrad.rsqrt(a), [(3,)], "pos"),
+    ("sin", lambda a: dyngrad.sin(a), [(3,)], "real"),
+    ("cos", lambda a: dyngrad.cos(a), [(3,)], "real"),
+    ("tan", lambda a: dyngrad.tan(a), [(3,)], "unit"),
+    ("tanh", lambda a: dyngrad.tanh(a), [(3,)], "real"),
+    ("sigmoid", lambda a: dyngrad.sigmoid(a), [(3,)], "real"),
+    ("asin", lambda a: dyngrad.asin(a), [(3,)], "unit"),
+    ("atan", lambda a: dyngrad.atan(a), [(3,)], "real"),
+    ("sinh", lambda a: dyngrad.sinh(a), [(3,)], "real"),
+    ("erf", lambda a: dyngrad.erf(a), [(3,)], "real"),
+    ("abs", lambda a: dyngrad.abs(a), [(3,)], "pos"),
+    ("square", lambda a: dyngrad.square(a), [(3,)], "real"),
+    ("reciprocal", lambda a: dyngrad.reciprocal(a), [(3,)], "pos"),
+    ("softplus", lambda a: dyngrad.softplus(a), [(3,)], "real"),
+    ("silu", lambda a: dyngrad.silu(a), [(3,)], "real"),
+    ("gelu", lambda a: dyngrad.gelu(a), [(3,)], "real"),
+    ("elu", lambda a: dyngrad.elu(a), [(3,)], "pos"),
+    ("relu", lambda a: dyngrad.relu(a), [(3,)], "pos"),
+    ("atan2", lambda a, b: dyngrad.atan2(a, b), [(3,), (3,)], "pos"),
+    ("hypot", lambda a, b: dyngrad.hypot(a, b), [(3,), (3,)], "pos"),
+    ("maximum", lambda a, b: dyngrad.maximum(a, b), [(3,), (3,)], "real"),
+    ("lerp", lambda a, b: dyngrad.lerp(a, b, 0.3), [(3,), (3,)], "real"),
+    ("addcmul", lambda a, b, c: dyngrad.addcmul(a, b, c, value=0.5), [(3,), (3,), (3,)], "real"),
+    ("where", lambda a, b: dyngrad.where(a > 0, a, b), [(4,), (4,)], "real"),
+    ("clamp", lambda a: dyngrad.clamp(a, -0.5, 0.5), [(5,)], "real"),
+    ("sum", lambda a: a.sum(), [(2, 3)], "real"),
+    ("sum_dim", lambda a: a.sum(1, keepdim=True), [(2, 3)], "real"),
+    ("mean", lambda a: a.mean(0), [(2, 3)], "real"),
+    ("prod", lambda a: dyngrad.prod(a, 1), [(2, 3)], "pos"),
+    ("var", lambda a: dyngrad.var(a, 1), [(2, 3)], "real"),
+    ("std", lambda a: dyngrad.std(a), [(2, 3)], "real"),
+    ("norm", lambda a: dyngrad.norm(a), [(2, 3)], "real"),
+    ("amax", lambda a: dyngrad.amax(a, 1), [(2, 3)], "real"),
+    ("logsumexp", lambda a: dyngrad.logsumexp(a, 1), [(2, 3)], "real"),
+    ("softmax", lambda a: dyngrad.softmax(a, -1), [(2, 3)], "real"),
+    ("log_softmax", lambda a: dyngrad.log_softmax(a, -1), [(2, 3)], "real"),
+    ("cumsum", lambda a: dyngrad.cumsum(a, 1), [(2, 3)], "real"),
+    ("cumprod", lambda a: dyngrad.cumprod(a, 1), [(2, 3)], "pos"),
+    ("matmul", lambda a, b: a @ b, [(2, 3), (3, 4)], "real"),
+    ("bmm", lambda a, b: dyngrad.bmm(a, b), [(2, 2, 3), (2, 3, 2)], "real"),
+    ("mv", lambda a, b: dyngrad.mv(a, b), [(2, 3), (3,)], "real"),
+    ("dot", lambda a, b: dyngrad.dot(a, b), [(3,), (3,)], "real"),
+    ("outer", lambda a, b: dyngrad.outer(a, b), [(3,), (2,)], "real"),
+    ("einsum", lambda a, b: dyngrad.einsum("ij,jk->ik", a, b), [(2, 3), (3, 2)], "real"),
+    ("tensordot", lambda a, b: dyngrad.tensordot(a, b, dims=1), [(2, 3), (3, 2)], "real"),
+    ("trace", lambda a: dyngrad.trace(a), [(3, 3)], "real"),
+    ("det", lambda a: dyngrad.det(a), [(3, 3)], "spd"),
+    ("inverse", lambda a: dyngrad.inverse(a), [(3, 3)], "spd"),
+    ("logdet", lambda a: dyngrad.logdet(a), [(3, 3)], "spd"),
+    ("reshape", lambda a: a.reshape(3, 2), [(2, 3)], "real"),
+    ("transpose", lambda a: a.transpose(0, 1), [(2, 3)], "real"),
+    ("permute", lambda a: a.permute(2, 0, 1), [(2, 3, 2)], "real"),
+    ("expand", lambda a: a.expand(3, 4), [(1, 4)], "real"),
+    ("squeeze_unsqueeze", lambda a: a.unsqueeze(0).squeeze(1), [(2, 1, 3)], "real"),
+    ("flip", lambda a: dyngrad.flip(a, (0,)), [(3, 2)], "real"),
+    ("roll", lambda a: dyngrad.roll(a, 1, 0), [(3, 2)], "real"),
+    ("cat", lambda a, b: dyngrad.cat([a, b], 0), [(2, 3), (1, 3)], "real"),
+    ("stack", lambda a, b: dyngrad.stack([a, b], 1), [(2, 3), (2, 3)], "real"),
+    ("getitem", lambda a: a[1:, ::2], [(3, 4)], "real"),
+    ("index_select", lambda a: dyngrad.index_select(a, 0, dyngrad.tensor([2, 0, 2])), [(3, 2)], "real"),
+    ("gather", lambda a: dyngrad.gather(a, 1, dyngrad.tensor([[0, 0], [1, 0]])), [(2, 3)], "real"),
+    ("masked_fill", lambda a: dyngrad.masked_fill(a, a > 0, 0.0), [(2, 3)], "real"),
+    ("tril", lambda a: dyngrad.tril(a), [(3, 3)], "real"),
+    ("diagonal", lambda a: dyngrad.diagonal(a), [(3, 3)], "real"),
+    ("pad", lambda a: dyngrad.pad(a, (1, 2)), [(2, 3)], "real"),
+    ("repeat", lambda a: a.repeat(2, 1), [(2, 3)], "real"),
+    ("split", lambda a: dyngrad.split(a, 1, 0)[1] * 2, [(2, 3)], "real"),
+    ("clone", lambda a: a.clone(), [(3,)], "real"),
+    ("to_float32", lambda a: a.to(dyngrad.float32).to(dyngrad.float64), [(3,)], "real"),
+]
+
+
+def _available(fn, shapes, domain):  # noqa: ANN001, ANN202
+    try:
+        fn(*[T(_rand(s, domain)) for s in shapes])
+    except (AttributeError, NotImplementedError, TypeError):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name,fn,shapes,domain", OPS, ids=[o[0] for o in OPS])
+def test_jvp_agrees_with_vjp_on_random_inputs(name, fn, shapes, domain) -> None:  # noqa: ANN001
+    if not _available(fn, shapes, domain):
+        pytest.skip(f"{name} is not available (yet) in dyngrad")
+    xs = [_rand(s, domain) for s in shapes]
+    us = [rng.standard_normal(s) for s in shapes]
+    with fwAD.dual_level():
+        duals = [fwAD.make_dual(T(x), T(u)) for x, u in zip(xs, us)]
+        out = fn(*duals)
+        p, t = fwAD.unpack_dual(out)
+    assert t is not None, f"{name}: the output has no tangent"
+    assert t.shape == out.shape and t.dtype == out.dtype
+    v = rng.standard_normal(out.shape)
+    leaves = [T(x).requires_grad_() for x in xs]
+    grads = dyngrad.autograd.grad(fn(*leaves), leaves, T(v), allow_unused=True)
+    lhs = float((v * t.data).sum())
+    rhs = sum(float((g.data * u).sum()) for g, u in zip(grads, us) if g is not None)
+    assert lhs == pytest.approx(rhs, rel=1e-6 if "float32" in name else 1e-8, abs=1e-10)
+    np.testing.assert_allclose(p.data, fn(*[T(x) for x in xs]).data)
+
+
+def test_make_dual_outside_a_level_raises() -> None:
+    with pytest.raises(RuntimeError, match="dual_level"):
+        fwAD.make_dual(T([1.0]), T([1.0]))
+
+
+def test_tangent_of_wrong_shape_names_the_argument() -> None:
+    with fwAD.dual_level(), pytest.raises(RuntimeError, match=r"'tangent' has shape \[2\].*\[3\]"):
+        fwAD.make_dual(T([1.0, 2.0, 3.0]), T([1.0, 2.0]))
+
+
+def test_integer_primal_or_tangent_is_a_type_error() -> None:
+    with fwAD.dual_level():
+        with pytest.raises(TypeError, match="'tensor'"):
+            fwAD.make_dual(dyngrad.tensor([1, 2]), T([1.0, 2.0]))
+        with pytest.raises(TypeError, match="'tangent'"):
+            fwAD.make_dual(T([1.0, 2.0]), dyngrad.tensor([1, 2]))
+
+
+def test_nested_dual_levels_are_refused() -> None:
+    with fwAD.dual_level():
+        with pytest.raises(RuntimeError, match="Nested"):
+            fwAD.enter_dual_level()
+
+
+def test_tangents_are_dropped_when_the_level_exits() -> None:
+    with fwAD.dual_level():
+        d = fwAD.make_dual(T([1.0, 2.0]), T([1.0, 1.0]))
+        y = d * 3
+        assert fwAD.unpack_dual(y).tangent is not None
+    with fwAD.dual_level():
+        assert fwAD.unpack_dual(y).tangent is None
+
+
+def test_the_primal_itself_carries_no_tangent() -> None:
+    x = T([1.0, 2.0])
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, T([1.0, 1.0]))
+        assert fwAD.unpack_dual(x).tangent is None
+        p, t = fwAD.unpack_dual(d)
+        assert fwAD.unpack_dual(p).tangent is None
+        np.testing.assert_array_equal(t.data, [1.0, 1.0])
+
+
+def test_ops_on_non_dual_tensors_inside_a_level_have_no_tangent() -> None:
+    with fwAD.dual_level():
+        y = T([1.0, 2.0]).exp()
+        assert fwAD.unpack_dual(y).tangent is None
+
+
+def test_integer_outputs_inside_a_level_get_no_tangent() -> None:
+    with fwAD.dual_level():
+        d = fwAD.make_dual(T([1.0, 3.0, 2.0]), T([1.0, 1.0, 1.0]))
+        i = dyngrad.argmax(d)
+        assert fwAD.unpack_dual(i).tangent is None
+        assert int(i) == 1
+
+
+class CubeJvp(Function):
+    calls = {"jvp": 0}
+
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        ctx.save_for_backward(x)
+        ctx.save_for_forward(x)
+        return x * x * x
+
+    @staticmethod
+    def backward(ctx, g):  # noqa: ANN001, ANN205
+        (x,) = ctx.saved_tensors
+        return 3 * x * x * g
+
+    @staticmethod
+    def jvp(ctx, u):  # noqa: ANN001, ANN205
+        CubeJvp.calls["jvp"] += 1
+        (x,) = ctx.saved_tensors
+        return 3 * x * x * u
+
+
+class CubeBackwardOnly(Function):
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205
+        ctx.save_for_backward(x)
+        return x * x * x
+
+    @staticmethod
+    def backward(ctx, g):  # noqa: ANN001, ANN205
+        (x,) = ctx.saved_tensors
+        return 3 * x * x * g
+
+
+class WrongJvp(CubeBackwardOnly):
+    @staticmethod
+    def jvp(ctx, u):  # noqa: ANN001, ANN205
+        return u  # deliberately wrong: the derivative of x**3 is not 1
+
+
+def test_custom_jvp_rule_is_used_with_save_for_forward() -> None:
+    before = CubeJvp.calls["jvp"]
+    with fwAD.dual_level():
+        d = fwAD.make_dual(T([1.0, 2.0]), T([1.0, 0.5]))
+        t = fwAD.unpack_dual(CubeJvp.apply(d)).tangent
+    assert CubeJvp.calls["jvp"] == before + 1
+    np.testing.assert_allclose(t.data, [3.0, 6.0])
+
+
+def test_backward_only_custom_function_supports_forward_mode_by_double_vjp() -> None:
+    with fwAD.dual_level():
+        d = fwAD.make_dual(T([1.0, 2.0]), T([1.0, 0.5]))
+        t = fwAD.unpack_dual(CubeBackwardOnly.apply(d)).tangent
+    np.testing.assert_allclose(t.data, [3.0, 6.0])
+    h = dyngrad.func.jacfwd(dyngrad.func.jacrev(lambda x: CubeBackwardOnly.apply(x).sum()))(np.array([1.0, 2.0]))
+    np.testing.assert_allclose(h, np.diag([6.0, 12.0]))
+
+
+def test_check_forward_ad_passes_for_correct_rules_and_catches_a_wrong_one() -> None:
+    x = (T([0.3, 1.2]),)
+    assert fwAD.check_forward_ad(CubeJvp.apply, x)
+    assert fwAD.check_forward_ad(CubeBackwardOnly.apply, x)
+    assert fwAD.check_forward_ad(lambda a, b: (a * b / (1 + b * b), -a), (T([0.3, 1.2]), T([0.7, -0.4])))
+    with pytest.raises(RuntimeError, match="Jacobian mismatch.*forward"):
+        fwAD.check_forward_ad(WrongJvp.apply, x)
+    assert fwAD.check_forward_ad(WrongJvp.apply, x, raise_exception=False) is False
+
+
+def test_forward_over_reverse_gives_hessian_vector_product() -> None:
+    x0, u = np.array([0.5, -1.0, 2.0]), np.array([1.0, 2.0, -1.0])
+    with fwAD.dual_level():
+        x = fwAD.make_dual(T(x0).requires_grad_(), T(u))
+        y = (x.exp() * x).sum() + (x[0] * x[1]) ** 2
+        (g,) = dyngrad.autograd.grad(y, x, create_graph=True)
+        hv = fwAD.unpack_dual(g).tangent
+    xr = T(x0).requires_grad_()
+    y = (xr.exp() * xr).sum() + (xr[0] * xr[1]) ** 2
+    (g,) = dyngrad.autograd.grad(y, xr, create_graph=True)
+    (want,) = dyngrad.autograd.grad(g, xr, T(u))
+    np.testing.assert_allclose(hv.data, want.data, rtol=1e-12)
+
+
+def test_reverse_over_forward_differentiates_the_tangent() -> None:
+    x0, u = np.array([0.5, -1.0]), np.array([1.0, 2.0])
+    xr = T(x0).requires_grad_()
+    with fwAD.dual_level():
+        y = (fwAD.make_dual(xr, T(u)).sin() ** 2).sum()
+        t = fwAD.unpack_dual(y).tangent
+    (g,) = dyngrad.autograd.grad(t, xr)
+    np.testing.assert_allclose(g.data, 2 * np.cos(2 * x0) * u, rtol=1e-12)
+
+
+def test_ordinary_backward_inside_a_level_still_reaches_leaves() -> None:
+    xr = T([1.0, 2.0]).requires_grad_()
+    with fwAD.dual_level():
+        d = fwAD.make_dual(xr, T([1.0, 1.0]))
+        (d * d * 3).sum().backward()
+    np.testing.assert_allclose(xr.grad.data, [6.0, 12.0])
+
+
+def test_scalar_operands_and_broadcasting_in_builtin_jvp_rules() -> None:
+    a0, b0 = rng.standard_normal((2, 3)), rng.uniform(1, 2, (3,))
+    ua, ub = rng.standard_normal((2, 3)), rng.standard_normal((3,))
+    with fwAD.dual_level():
+        a, b = fwAD.make_dual(T(a0), T(ua)), fwAD.make_dual(T(b0), T(ub))
+        t1 = fwAD.unpack_dual(1.5 - a / b * 2 + (-b)).tangent
+        t2 = fwAD.unpack_dual(dyngrad.sub(a, b, alpha=3)).tangent
+    np.testing.assert_allclose(t1.data, -2 * (ua / b0 - a0 * ub / b0 ** 2) - ub, rtol=1e-12)
+    np.testing.assert_allclose(t2.data, ua - 3 * ub)
+
+
+def test_dual_level_works_as_a_decorator() -> None:
+    @fwAD.dual_level()
+    def f() -> np.ndarray:
+        d = fwAD.make_dual(T([2.0]), T([1.0]))
+        return fwAD.unpack_dual(d * d).tangent.data
+
+    np.testing.assert_allclose(f(), [4.0])

@@ -1,0 +1,145 @@
+"""dyngrad.func: grad/jacrev/jacfwd/hessian/vjp/jvp/linearize on Tensors and NumPy arrays,
+against PyTorch golden data and each other; bad input."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import dyngrad
+from dyngrad import func as F
+from tests.autograd.functional_cases import cases, inputs
+
+GOLD = np.load(os.path.join(os.path.dirname(__file__), "..", "golden", "functional.npz"))
+CASES = cases(dyngrad)
+SCALAR = [n for n, c in CASES.items() if c[2] == "scalar"]
+T = lambda a: dyngrad.tensor(a, dtype=dyngrad.float64)  # noqa: E731
+
+
+@pytest.mark.parametrize("name", SCALAR)
+def test_grad_of_numpy_inputs_returns_ndarrays_matching_golden_jacobian(name: str) -> None:
+    fn, shapes, _ = CASES[name]
+    xs = inputs(name, shapes)
+    argnums = tuple(range(len(xs))) if len(xs) > 1 else 0
+    g = F.grad(fn, argnums=argnums)(*xs)
+    gs = g if isinstance(g, tuple) else (g,)
+    for j, gj in enumerate(gs):
+        assert isinstance(gj, np.ndarray)
+        np.testing.assert_allclose(gj, GOLD[f"{name}/jac/0/{j}"], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("transform", ["hessian", "jacrev_jacrev", "jacrev_jacfwd"])
+@pytest.mark.parametrize("name", SCALAR)
+def test_hessians_by_composed_transforms_match_golden(name: str, transform: str) -> None:
+    fn, shapes, _ = CASES[name]
+    xs = inputs(name, shapes)
+    for j in range(len(xs)):  # the diagonal blocks, one argnum at a time
+        h = {
+            "hessian": lambda: F.hessian(fn, j),
+            "jacrev_jacrev": lambda: F.jacrev(F.jacrev(fn, j), j),
+            "jacrev_jacfwd": lambda: F.jacrev(F.jacfwd(fn, j), j),
+        }[transform]()(*xs)
+        np.testing.assert_allclose(h, GOLD[f"{name}/hess/{j}/{j}"], rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", [n for n, c in CASES.items() if c[2] == "vector"])
+def test_jacrev_and_jacfwd_agree_with_golden_on_tensors(name: str) -> None:
+    fn, shapes, _ = CASES[name]
+    xs = [T(x) for x in inputs(name, shapes)]
+    for jac in (F.jacrev, F.jacfwd):
+        res = jac(fn, argnums=tuple(range(len(xs))))(*xs)
+        multi_out = isinstance(fn(*xs), tuple)
+        for i in range(2 if multi_out else 1):
+            row = res[i] if multi_out else res
+            for j in range(len(xs)):
+                assert isinstance(row[j], dyngrad.Tensor)
+                np.testing.assert_allclose(row[j].data, GOLD[f"{name}/jac/{i}/{j}"], rtol=1e-10, atol=1e-12)
+
+
+def test_grad_composes_to_third_derivative() -> None:
+    d3 = F.grad(F.grad(F.grad(lambda x: x ** 4)))
+    assert float(d3(2.0)) == pytest.approx(24 * 2.0)
+
+
+def test_grad_and_value_and_has_aux() -> None:
+    f = lambda x: ((x ** 2).sum(), x.mean())  # noqa: E731
+    x = np.array([1.0, 2.0, 3.0])
+    g, (v, aux) = F.grad_and_value(f, has_aux=True)(x)
+    np.testing.assert_allclose(g, 2 * x)
+    assert float(v) == 14.0 and float(aux) == 2.0
+    g2, aux2 = F.grad(f, has_aux=True)(T(x))
+    assert isinstance(g2, dyngrad.Tensor) and float(aux2) == 2.0
+
+
+def test_grad_over_a_dict_of_parameters() -> None:
+    p = {"w": np.array([1.0, -2.0]), "b": np.array(0.5)}
+    g = F.grad(lambda p, x: ((x @ p["w"] + p["b"]) ** 2).sum())(p, np.array([[1.0, 1.0], [2.0, 0.0]]))
+    assert set(g) == {"w", "b"}
+    r = np.array([[1.0, 1.0], [2.0, 0.0]]) @ p["w"] + 0.5
+    np.testing.assert_allclose(g["w"], 2 * np.array([[1.0, 1.0], [2.0, 0.0]]).T @ r)
+    np.testing.assert_allclose(g["b"], 2 * r.sum())
+
+
+def test_grad_keeps_an_outer_graph_for_tensors_that_require_grad() -> None:
+    x = T([1.0, 2.0]).requires_grad_()
+    g = F.grad(lambda x: (x ** 3).sum())(x)
+    (gg,) = dyngrad.autograd.grad(g.sum(), x)
+    np.testing.assert_allclose(gg.data, 6 * x.data)
+
+
+def test_vjp_and_jvp_transforms() -> None:
+    x, y = np.array([1.0, 2.0]), np.array([3.0, -1.0])
+    out, vjp_fn = F.vjp(lambda a, b: a * b + a, x, y)
+    np.testing.assert_allclose(out, x * y + x)
+    ga, gb = vjp_fn(np.array([1.0, 10.0]))
+    np.testing.assert_allclose(ga, (y + 1) * [1, 10])
+    np.testing.assert_allclose(gb, x * [1, 10])
+    out, t = F.jvp(lambda a, b: a * b + a, (x, y), (np.ones(2), np.zeros(2)))
+    np.testing.assert_allclose(t, y + 1)
+
+
+def test_linearize_gives_the_jvp_at_the_primal() -> None:
+    out, jvp_fn = F.linearize(lambda x: x.sin() * x, np.array([0.3, 1.1]))
+    u = np.array([1.0, -2.0])
+    x = np.array([0.3, 1.1])
+    np.testing.assert_allclose(jvp_fn(u), (np.cos(x) * x + np.sin(x)) * u)
+    np.testing.assert_allclose(out, np.sin(x) * x)
+
+
+def test_grad_of_non_scalar_output_raises() -> None:
+    with pytest.raises(RuntimeError, match="Expected f\\(\\*args\\) to return a scalar Tensor"):
+        F.grad(lambda x: x * 2)(np.array([1.0, 2.0]))
+
+
+def test_argnums_out_of_range_or_duplicated_raises() -> None:
+    with pytest.raises(RuntimeError, match="argnums=2 but only 2 positional inputs"):
+        F.grad(lambda a, b: (a * b).sum(), argnums=2)(np.ones(2), np.ones(2))
+    with pytest.raises(RuntimeError, match="duplicates"):
+        F.grad(lambda a, b: (a * b).sum(), argnums=(0, 0))(np.ones(2), np.ones(2))
+    with pytest.raises(RuntimeError, match="argnums must be"):
+        F.jacrev(lambda a: a, argnums="0")(np.ones(2))
+
+
+def test_integer_argument_to_differentiate_is_a_type_error_naming_it() -> None:
+    with pytest.raises(TypeError, match="argument 0"):
+        F.grad(lambda a: a.sum())(dyngrad.tensor([1, 2]))
+
+
+def test_jvp_tangent_of_wrong_shape_names_it() -> None:
+    with pytest.raises(RuntimeError, match=r"tangents\[1\] has shape \[3\] but primals\[1\] has shape \[2\]"):
+        F.jvp(lambda a, b: a * b, (np.ones(2), np.ones(2)), (np.ones(2), np.ones(3)))
+    with pytest.raises(RuntimeError, match="same length"):
+        F.jvp(lambda a: a, (np.ones(2),), ())
+
+
+def test_vjp_fn_with_cotangent_of_wrong_shape_raises() -> None:
+    _, vjp_fn = F.vjp(lambda a: a * 2, np.ones(3))
+    with pytest.raises(RuntimeError, match=r"cotangents\[0\] has shape \[2\]"):
+        vjp_fn(np.ones(2))
+
+
+def test_nested_forward_transforms_are_refused() -> None:
+    with pytest.raises(RuntimeError, match="[Nn]ested"):
+        F.jacfwd(F.jacfwd(lambda x: (x ** 3).sum()))(np.ones(2))

@@ -1,0 +1,119 @@
+"""vmap (loop fallback) and functional_call."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import dyngrad
+from dyngrad import func as F
+
+T = lambda a: dyngrad.tensor(a, dtype=dyngrad.float64)  # noqa: E731
+
+
+def _quiet(fn, *args):  # noqa: ANN001, ANN202
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args)
+
+
+def test_vmap_equals_stacking_per_example_results() -> None:
+    xs = np.arange(12.0).reshape(4, 3)
+    w = np.array([1.0, -1.0, 2.0])
+    res = _quiet(F.vmap(lambda x, w: (x * w).sum(), in_dims=(0, None)), xs, w)
+    assert isinstance(res, np.ndarray)
+    np.testing.assert_allclose(res, xs @ w)
+
+
+def test_vmap_warns_that_it_fell_back_to_a_loop() -> None:
+    with pytest.warns(UserWarning, match="vmap fell back to a loop"):
+        F.vmap(lambda x: x * 2)(np.ones((2, 3)))
+
+
+def test_vmap_in_dims_and_out_dims() -> None:
+    x = T(np.arange(6.0).reshape(2, 3))
+    res = _quiet(F.vmap(lambda c: c * 2, in_dims=1, out_dims=1), x)
+    np.testing.assert_allclose(res.data, x.data * 2)
+    a, b = _quiet(F.vmap(lambda c: (c.sum(), c * 1)), x)
+    np.testing.assert_allclose(a.data, [3.0, 12.0])
+    np.testing.assert_allclose(b.data, x.data)
+
+
+def test_vmap_of_grad_gives_per_example_gradients_and_keeps_the_graph() -> None:
+    w = T([0.5, -1.0]).requires_grad_()
+    xs = T([[1.0, 2.0], [3.0, 4.0], [0.0, 1.0]])
+    per_ex = _quiet(F.vmap(F.grad(lambda w, x: ((x * w).sum()) ** 2), in_dims=(None, 0)), w, xs)
+    want = 2 * (xs.data @ w.data)[:, None] * xs.data
+    np.testing.assert_allclose(per_ex.data, want)
+    (g,) = dyngrad.autograd.grad(per_ex.sum(), w)
+    np.testing.assert_allclose(g.data, 2 * (xs.data.T @ xs.data).sum(1))
+
+
+def test_vmap_with_inconsistent_batch_sizes_names_the_arguments() -> None:
+    with pytest.raises(ValueError, match="argument 0 has size 2, argument 1 has size 4"):
+        F.vmap(lambda a, b: a + b)(np.ones((2, 3)), np.ones((4, 3)))
+
+
+def test_vmap_bad_in_dims_raise() -> None:
+    with pytest.raises(ValueError, match="in_dims is a tuple of length 1 but there are 2"):
+        F.vmap(lambda a, b: a, in_dims=(0,))(np.ones(2), np.ones(2))
+    with pytest.raises(ValueError, match="argument 0 has in_dim 2 but only 1"):
+        F.vmap(lambda a: a, in_dims=2)(np.ones(2))
+    with pytest.raises(ValueError, match="at least one"):
+        F.vmap(lambda a: a, in_dims=None)(np.ones(2))
+    with pytest.raises(ValueError, match="argument 1 has in_dim 0 but is a float"):
+        F.vmap(lambda a, b: a)(np.ones(2), 3.0)
+
+
+class _Lin:
+    """A duck-typed module: attributes for parameters."""
+
+    def __init__(self) -> None:
+        self.w = T([1.0, 2.0])
+        self.b = T(0.5)
+
+    def __call__(self, x):  # noqa: ANN001, ANN204
+        return x @ self.w + self.b
+
+
+def test_functional_call_swaps_attributes_and_restores_them() -> None:
+    m = _Lin()
+    old_w = m.w
+    out = F.functional_call(m, {"w": T([0.0, 1.0])}, (T([3.0, 4.0]),))
+    assert float(out) == 4.5
+    assert m.w is old_w
+
+
+def test_functional_call_restores_after_an_error() -> None:
+    m = _Lin()
+    old_b = m.b
+    with pytest.raises(RuntimeError):
+        F.functional_call(m, {"b": T(1.0)}, (T([1.0, 2.0, 3.0]),))
+    assert m.b is old_b
+
+
+def test_grad_through_functional_call_over_a_parameter_dict() -> None:
+    m = _Lin()
+    x = np.array([3.0, 4.0])
+    g = F.grad(lambda p: F.functional_call(m, p, (T(x),)) ** 2)({"w": np.array([1.0, 2.0]), "b": np.array(0.5)})
+    r = x @ [1.0, 2.0] + 0.5
+    np.testing.assert_allclose(g["w"], 2 * r * x)
+    np.testing.assert_allclose(g["b"], 2 * r)
+
+
+def test_functional_call_on_an_nn_module() -> None:
+    nn = dyngrad.nn
+    if not hasattr(nn, "Linear"):
+        pytest.skip("dyngrad.nn.Linear is not available yet")
+    lin = nn.Linear(2, 1).double() if hasattr(nn.Linear(2, 1), "double") else nn.Linear(2, 1)
+    params = {"weight": T([[1.0, -1.0]]).to(lin.weight.dtype), "bias": T([0.25]).to(lin.weight.dtype)}
+    old = lin.weight
+    out = F.functional_call(lin, params, (T([[2.0, 3.0]]).to(lin.weight.dtype),))
+    np.testing.assert_allclose(out.data, [[-0.75]], rtol=1e-6)
+    assert lin.weight is old
+    g = F.grad(lambda p: F.functional_call(lin, p, (T([[2.0, 3.0]]).to(lin.weight.dtype),)).sum())(params)
+    np.testing.assert_allclose(g["weight"].data, [[2.0, 3.0]])
+    with pytest.raises(RuntimeError, match="missing"):
+        F.functional_call(lin, {"weight": params["weight"]}, (T([[2.0, 3.0]]),), strict=True)
