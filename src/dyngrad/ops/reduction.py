@@ -49,6 +49,12 @@ def _count(shape: tuple, dims: tuple | None) -> int:
     return B.prod(shape) if dims is None else B.prod(tuple(shape[i] for i in dims))
 
 
+def rdims(dim: Any, ndim: int, op: str) -> tuple | None:
+    """``norm_dims`` for reductions: a 0-d input accepts dim 0/-1 and reduces "all" (nothing)."""
+    dims = norm_dims(dim, ndim, op)
+    return None if ndim == 0 else dims
+
+
 def _dtype_arg(dtype: Any) -> Any:
     return None if dtype is None else B.to_np_dtype(dtype)
 
@@ -92,7 +98,7 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
     Raises:
         IndexError: dim out of range.
     """
-    dims = norm_dims(dim, input.data.ndim, "sum")
+    dims = rdims(dim, input.data.ndim, "sum")
     cls = SumAll if dims is None else Sum
     return cls.apply(input, dims, keepdim, _dtype_arg(dtype))
 
@@ -114,8 +120,8 @@ class Mean(Function):
             )
         ctx.shape, ctx.dims, ctx.keepdim = d.shape, dims, keepdim
         ctx.n = _count(d.shape, dims)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return wrap(np.asarray(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype))
+        with np.errstate(invalid="ignore", divide="ignore"):  # empty: nan, as PyTorch
+            return wrap(np.asarray(np.sum(d, axis=dims, keepdims=keepdim) / d.dtype.type(ctx.n), dtype=d.dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -137,7 +143,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
     """
     if dtype is not None:
         input = input.to(dtype)
-    dims = norm_dims(dim, input.data.ndim, "mean")
+    dims = rdims(dim, input.data.ndim, "mean")
     return (MeanAll if dims is None else Mean).apply(input, dims, keepdim)
 
 
@@ -269,7 +275,7 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     Raises:
         IndexError: dim out of range, or reducing an empty dim.
     """
-    return Amax.apply(input, norm_dims(dim, input.data.ndim, "amax"), keepdim)
+    return Amax.apply(input, rdims(dim, input.data.ndim, "amax"), keepdim)
 
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
@@ -278,7 +284,7 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     Raises:
         IndexError: dim out of range, or reducing an empty dim.
     """
-    return Amin.apply(input, norm_dims(dim, input.data.ndim, "amin"), keepdim)
+    return Amin.apply(input, rdims(dim, input.data.ndim, "amin"), keepdim)
 
 
 class MaxDim(Function):
@@ -384,19 +390,19 @@ def argmin(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """True where every element over ``dim`` is non-zero (bool result, no gradient)."""
-    dims = norm_dims(dim, input.data.ndim, "all")
+    dims = rdims(dim, input.data.ndim, "all")
     return wrap(np.all(input.data, axis=dims, keepdims=keepdim))
 
 
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """True where some element over ``dim`` is non-zero (bool result, no gradient)."""
-    dims = norm_dims(dim, input.data.ndim, "any")
+    dims = rdims(dim, input.data.ndim, "any")
     return wrap(np.any(input.data, axis=dims, keepdims=keepdim))
 
 
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     """Number (int64) of non-zero elements over ``dim`` (int, tuple or None). No gradient."""
-    dims = norm_dims(dim, input.data.ndim, "count_nonzero")
+    dims = rdims(dim, input.data.ndim, "count_nonzero")
     return wrap(np.asarray(np.count_nonzero(input.data, axis=dims), dtype=np.int64))
 
 

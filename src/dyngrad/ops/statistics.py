@@ -8,6 +8,7 @@ Shapes: ``input (*) -> output`` with the reduced dims removed (size 1 with keepd
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -15,8 +16,8 @@ import numpy as np
 from .. import _backend as B
 from ..autograd.function import Function
 from ..tensor import Tensor
-from ._util import norm_dim, norm_dims, wrap
-from .reduction import _count, _dtype_arg, _kept_shape, const, unreduce
+from ._util import norm_dim, wrap
+from .reduction import _count, _dtype_arg, _kept_shape, const, rdims, unreduce
 
 __all__ = ["var", "std", "var_mean", "std_mean", "logsumexp", "norm", "cumsum", "cumprod"]
 TENSOR_METHODS = {"var", "std", "logsumexp", "norm", "cumsum", "cumprod"}
@@ -50,7 +51,8 @@ class Var(Function):
     def forward(ctx: Any, x: Tensor, dims: tuple | None, correction: float, keepdim: bool) -> Tensor:
         ctx.dims, ctx.c, ctx.keepdim = dims, correction, keepdim
         ctx.save_for_backward(x)
-        with np.errstate(invalid="ignore", divide="ignore"):
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # N - correction <= 0: nan/inf
             v = np.var(x.data, axis=dims, ddof=correction, keepdims=keepdim)
         return wrap(np.asarray(v, dtype=x.data.dtype))
 
@@ -76,7 +78,7 @@ def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = Fa
     """
     dim, c = _correction("var", dim, unbiased, correction)
     _check_float("var", input)
-    return Var.apply(input, norm_dims(dim, input.data.ndim, "var"), c, keepdim)
+    return Var.apply(input, rdims(dim, input.data.ndim, "var"), c, keepdim)
 
 
 class Std(Function):
@@ -89,7 +91,8 @@ class Std(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, correction: float, keepdim: bool) -> Tensor:
         ctx.dims, ctx.c, ctx.keepdim = dims, correction, keepdim
-        with np.errstate(invalid="ignore", divide="ignore"):
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
             out = wrap(np.asarray(np.std(x.data, axis=dims, ddof=correction, keepdims=keepdim), dtype=x.data.dtype))
         ctx.save_for_backward(x, out)
         return out
@@ -107,7 +110,7 @@ def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = Fa
     """Standard deviation over ``dim`` (same arguments as :func:`var`)."""
     dim, c = _correction("std", dim, unbiased, correction)
     _check_float("std", input)
-    return Std.apply(input, norm_dims(dim, input.data.ndim, "std"), c, keepdim)
+    return Std.apply(input, rdims(dim, input.data.ndim, "std"), c, keepdim)
 
 
 class VarMean(Function):
@@ -121,7 +124,8 @@ class VarMean(Function):
     def forward(ctx: Any, x: Tensor, dims: tuple | None, correction: float, keepdim: bool) -> tuple:
         ctx.dims, ctx.c, ctx.keepdim = dims, correction, keepdim
         d = x.data
-        with np.errstate(invalid="ignore", divide="ignore"):
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
             m = np.asarray(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype)
             f = np.std if type(ctx)._forward_cls._std else np.var
             v = wrap(np.asarray(f(d, axis=dims, ddof=correction, keepdims=keepdim), dtype=d.dtype))
@@ -151,14 +155,14 @@ def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool
     """``(var(input, dim), mean(input, dim))`` (arguments as :func:`var`)."""
     dim, c = _correction("var_mean", dim, unbiased, correction)
     _check_float("var_mean", input)
-    return VarMean.apply(input, norm_dims(dim, input.data.ndim, "var_mean"), c, keepdim)
+    return VarMean.apply(input, rdims(dim, input.data.ndim, "var_mean"), c, keepdim)
 
 
 def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> tuple:
     """``(std(input, dim), mean(input, dim))`` (arguments as :func:`var`)."""
     dim, c = _correction("std_mean", dim, unbiased, correction)
     _check_float("std_mean", input)
-    return StdMean.apply(input, norm_dims(dim, input.data.ndim, "std_mean"), c, keepdim)
+    return StdMean.apply(input, rdims(dim, input.data.ndim, "std_mean"), c, keepdim)
 
 
 class Logsumexp(Function):
@@ -198,7 +202,7 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
 
     Raises: IndexError for a bad dim.
     """
-    return Logsumexp.apply(input, norm_dims(dim, input.data.ndim, "logsumexp"), keepdim)
+    return Logsumexp.apply(input, rdims(dim, input.data.ndim, "logsumexp"), keepdim)
 
 
 class VectorNorm(Function):
@@ -268,7 +272,7 @@ def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,
         x = x.to(dtype)
     if x.data.dtype.kind != "f":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point tensor as input. Got {x.dtype.name}")
-    return VectorNorm.apply(x, float(ord), norm_dims(dim, x.data.ndim, "linalg.vector_norm"), keepdim)
+    return VectorNorm.apply(x, float(ord), rdims(dim, x.data.ndim, "linalg.vector_norm"), keepdim)
 
 
 def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:

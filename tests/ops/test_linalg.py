@@ -1,0 +1,235 @@
+"""Matrix products, einsum/tensordot and matrix structure ops. Table-driven (see
+tests/ops/harness.py) against golden PyTorch 2.13 values, plus 1-D promotion and batch
+broadcasting of matmul, node names and errors."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dyngrad as dg
+from dyngrad.autograd import gradcheck
+from tests.ops.harness import (
+    OpSpec,
+    case_params,
+    load_golden,
+    run_backward_vs_golden,
+    run_dtype_check,
+    run_forward_vs_golden,
+    run_gradcheck,
+    run_gradgradcheck,
+)
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "..", "golden", "linalg.npz")
+
+
+def S(name: str, f, shapes, **kw) -> OpSpec:
+    """A spec written once for both libraries: ``f(module, *inputs)``."""
+    kw.setdefault("zero_dim", False)
+    kw.setdefault("zero_size", False)
+    kw.setdefault("int_result", None)
+    return OpSpec(name, lambda *a: f(dg, *a), lambda torch, *a: f(torch, *a), shapes=shapes, **kw)
+
+
+def _mm(m, a, b):
+    return a @ b
+
+
+SPECS = [
+    # matmul: every 1-D promotion and batch broadcasting combination
+    S("matmul_2d_2d", _mm, ((3, 4), (4, 2)), int_result="same"),
+    S("matmul_1d_1d", _mm, ((4,), (4,)), int_result="same"),
+    S("matmul_2d_1d", _mm, ((3, 4), (4,))),
+    S("matmul_1d_2d", _mm, ((3,), (3, 4))),
+    S("matmul_1d_3d", _mm, ((3,), (2, 3, 4))),
+    S("matmul_3d_1d", _mm, ((2, 3, 4), (4,))),
+    S("matmul_3d_2d", _mm, ((2, 3, 4), (4, 5))),
+    S("matmul_2d_3d", _mm, ((3, 4), (2, 4, 5))),
+    S("matmul_batch_broadcast", _mm, ((2, 1, 3, 4), (3, 4, 2))),
+    S("matmul_batch_broadcast_ones", _mm, ((1, 2, 3), (4, 1, 3, 2))),
+    S("matmul_fn", lambda m, a, b: m.matmul(a, b), ((2, 2, 3), (2, 3, 2))),
+    S("matmul_empty_inner", _mm, ((2, 0), (0, 3))),
+    S("matmul_empty_rows", _mm, ((0, 3), (3, 2))),
+    S("matmul_empty_batch", _mm, ((0, 2, 3), (3, 2))),
+    S("mm", lambda m, a, b: m.mm(a, b), ((3, 4), (4, 2)), int_result="same"),
+    S("bmm", lambda m, a, b: m.bmm(a, b), ((2, 3, 4), (2, 4, 5))),
+    S("mv", lambda m, a, b: m.mv(a, b), ((3, 4), (4,))),
+    S("dot", lambda m, a, b: m.dot(a, b), ((5,), (5,))),
+    S("outer", lambda m, a, b: m.outer(a, b), ((3,), (4,))),
+    S("inner", lambda m, a, b: m.inner(a, b), ((2, 3), (4, 3))),
+    S("einsum_matmul", lambda m, a, b: m.einsum("ij,jk->ik", a, b), ((3, 4), (4, 2))),
+    S("einsum_implicit", lambda m, a, b: m.einsum("ij,jk", a, b), ((3, 4), (4, 2))),
+    S("einsum_implicit_sorted", lambda m, a, b: m.einsum("bj,ja", a, b), ((3, 4), (4, 2))),
+    S("einsum_batch", lambda m, a, b: m.einsum("bij,bjk->bik", a, b), ((2, 3, 4), (2, 4, 2))),
+    S("einsum_sum_all", lambda m, a: m.einsum("ij->", a), ((3, 4),)),
+    S("einsum_transpose", lambda m, a: m.einsum("ijk->kji", a), ((2, 3, 4),)),
+    S("einsum_three_operands", lambda m, a, b, c: m.einsum("i,ij,j->", a, b, c), ((3,), (3, 4), (4,))),
+    S("einsum_outer_new_axis", lambda m, a, b: m.einsum("ij,k->jik", a, b), ((2, 3), (2,))),
+    S("einsum_sum_one_operand_only", lambda m, a, b: m.einsum("ik,j->j", a, b), ((2, 3), (4,))),
+    S("einsum_ellipsis_broadcast", lambda m, a, b: m.einsum("...ij,...jk->...ik", a, b), ((2, 3, 4), (1, 4, 2))),
+    S("einsum_ellipsis_middle", lambda m, a, b: m.einsum("i...j,j->i...", a, b), ((2, 3, 1, 4), (4,))),
+    S("einsum_ellipsis_summed", lambda m, a: m.einsum("...i->i", a), ((3, 2, 2),)),
+    S("einsum_list_operands", lambda m, a, b: m.einsum("i,i->", [a, b]), ((4,), (4,))),
+    S("tensordot_int", lambda m, a, b: m.tensordot(a, b, 2), ((3, 4, 2), (4, 2, 5))),
+    S("tensordot_lists", lambda m, a, b: m.tensordot(a, b, dims=([1, 0], [0, 1])), ((3, 4, 2), (4, 3))),
+    S("tensordot_zero", lambda m, a, b: m.tensordot(a, b, dims=0), ((2,), (3,))),
+    S("trace", lambda m, a: a.trace(), ((3, 4),)),
+    S("diag_of_matrix", lambda m, a: m.diag(a), ((3, 3),)),
+    S("diag_of_matrix_offset", lambda m, a: m.diag(a, -1), ((3, 4),)),
+    S("diag_of_vector", lambda m, a: m.diag(a), ((3,),)),
+    S("diag_of_vector_offset", lambda m, a: a.diag(2), ((3,),)),
+    S("diagonal", lambda m, a: a.diagonal(), ((3, 4),)),
+    S("diagonal_offset_dims", lambda m, a: m.diagonal(a, 1, -1, 0), ((2, 3, 4),)),
+    S("diagonal_negative_offset", lambda m, a: a.diagonal(-1, 1, 2), ((2, 3, 4),)),
+    S("diag_embed", lambda m, a: m.diag_embed(a), ((2, 3),)),
+    S("diag_embed_offset_dims", lambda m, a: m.diag_embed(a, -1, 0, 2), ((2, 3),)),
+    S("tril", lambda m, a: a.tril(), ((2, 3, 4),)),
+    S("tril_offset", lambda m, a: m.tril(a, -1), ((3, 4),)),
+    S("triu", lambda m, a: a.triu(), ((3, 4),)),
+    S("triu_offset", lambda m, a: m.triu(a, 2), ((2, 4, 3),)),
+]
+NAMES = {s.name: s for s in SPECS}
+# gradcheck needs something to perturb
+EMPTY = {"matmul_empty_inner", "matmul_empty_rows", "matmul_empty_batch"}
+GRAD_SPECS = [s for s in SPECS if s.name not in EMPTY]
+DTYPE_SPECS = SPECS
+
+
+@pytest.fixture(scope="module")
+def golden():
+    if not os.path.exists(GOLDEN):
+        pytest.skip("golden file missing: run tests/golden/gen_linalg.py")
+    return load_golden(GOLDEN)
+
+
+@pytest.mark.parametrize("spec,case", case_params(SPECS))
+def test_forward_matches_torch(spec, case, golden):
+    run_forward_vs_golden(spec, golden, case)
+
+
+@pytest.mark.parametrize("spec,case", case_params(SPECS))
+def test_backward_matches_torch(spec, case, golden):
+    run_backward_vs_golden(spec, golden, case)
+
+
+@pytest.mark.parametrize("spec", GRAD_SPECS, ids=[s.name for s in GRAD_SPECS])
+def test_gradcheck(spec):
+    run_gradcheck(spec)
+
+
+@pytest.mark.parametrize("spec", GRAD_SPECS, ids=[s.name for s in GRAD_SPECS])
+def test_gradgradcheck(spec):
+    run_gradgradcheck(spec)
+
+
+@pytest.mark.parametrize("spec", DTYPE_SPECS, ids=[s.name for s in DTYPE_SPECS])
+def test_float32_and_float64_results_keep_their_dtype(spec):
+    run_dtype_check(spec)
+
+
+# ----------------------------------------------------------------------------- semantics
+@pytest.mark.parametrize(
+    "fn,name",
+    [
+        (lambda a, b: a @ b, "MmBackward0"),
+        (lambda a, b: a[0] @ b[:, 0], "DotBackward0"),
+        (lambda a, b: a @ b[:, 0], "MvBackward0"),
+        (lambda a, b: dg.bmm(a[None], b[None]), "BmmBackward0"),
+        (lambda a, b: a.trace(), "TraceBackward0"),
+        (lambda a, b: a.diagonal(), "DiagonalBackward0"),
+        (lambda a, b: dg.diag(a[0]), "DiagEmbedBackward0"),
+        (lambda a, b: a.tril(), "TrilBackward0"),
+        (lambda a, b: a.triu(), "TriuBackward0"),
+        (lambda a, b: dg.outer(a[0], b[0]), "MulBackward0"),
+    ],
+)
+def test_grad_fn_names_match_pytorch(fn, name):
+    a = dg.randn(3, 3, requires_grad=True)
+    b = dg.randn(3, 3, requires_grad=True)
+    assert type(fn(a, b).grad_fn).__name__ == name
+
+
+def test_diagonal_is_a_view_sharing_the_version_counter():
+    a = dg.randn(3, 3)
+    d = a.diagonal()
+    assert np.shares_memory(d.data, a.data)
+    a.add_(1)
+    assert d._version == a._version
+
+
+def test_einsum_repeated_index_works_forward_but_its_gradient_is_refused():
+    a = dg.tensor(np.arange(9.0).reshape(3, 3), requires_grad=True)
+    t = dg.einsum("ii->", a)
+    assert t.item() == 12.0
+    with pytest.raises(RuntimeError, match="repeats a letter"):
+        t.backward()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    batch_a=st.lists(st.integers(1, 3), min_size=0, max_size=2),
+    batch_b=st.lists(st.integers(1, 3), min_size=0, max_size=2),
+    n=st.integers(1, 3), k=st.integers(1, 3), p=st.integers(1, 3),
+    vec_a=st.booleans(), vec_b=st.booleans(), data=st.data(),
+)
+def test_matmul_broadcasting_matches_numpy_and_passes_gradcheck(batch_a, batch_b, n, k, p, vec_a, vec_b, data):
+    # make the batch dims broadcastable: where both have a dim, one of them may be 1
+    la, lb = len(batch_a), len(batch_b)
+    for i in range(1, min(la, lb) + 1):
+        if batch_a[-i] != batch_b[-i] and data.draw(st.booleans()):
+            batch_a[-i] = 1
+        elif batch_a[-i] != batch_b[-i]:
+            batch_b[-i] = 1
+    sa = (k,) if vec_a else tuple(batch_a) + (n, k)
+    sb = (k,) if vec_b else tuple(batch_b) + (k, p)
+    rng = np.random.default_rng(0)
+    A, B = rng.standard_normal(sa), rng.standard_normal(sb)
+    a = dg.tensor(A, requires_grad=True)
+    b = dg.tensor(B, requires_grad=True)
+    out = a @ b
+    np.testing.assert_allclose(out.detach().numpy(), np.matmul(A, B), rtol=1e-12, atol=1e-12)
+    assert gradcheck(lambda x, y: x @ y, (a, b))
+
+
+# ----------------------------------------------------------------------------- errors
+def _f(*shape, dtype=dg.float32):
+    return dg.ones(*shape, dtype=dtype)
+
+
+ERRORS = [
+    (lambda: _f(2, 3) @ _f(4, 5), RuntimeError, r"\(2x3 and 4x5\)"),
+    (lambda: _f(3) @ _f(4, 5), RuntimeError, r"\(1x3 and 4x5\)"),
+    (lambda: _f(2, 2, 3) @ _f(2, 4, 5), RuntimeError, "2x2x3.*2x4x5"),
+    (lambda: _f(2, 2, 3) @ _f(3, 3, 5), RuntimeError, "not broadcastable"),
+    (lambda: _f(3) @ _f(4), RuntimeError, "3.*4"),
+    (lambda: dg.matmul(dg.ones(()), _f(3)), RuntimeError, "at least 1D"),
+    (lambda: _f(2, 2) @ _f(2, 2, dtype=dg.float64), RuntimeError, "same dtype"),
+    (lambda: dg.mm(_f(2, 3, 1), _f(3, 2)), RuntimeError, "2D"),
+    (lambda: dg.bmm(_f(2, 3, 4), _f(3, 4, 5)), RuntimeError, r"\[2, 4\] but got: \[3, 4\]"),
+    (lambda: dg.mv(_f(2, 3), _f(2)), RuntimeError, "cannot be multiplied"),
+    (lambda: dg.dot(_f(2), _f(3)), RuntimeError, "inconsistent tensor size"),
+    (lambda: dg.dot(_f(2, 1), _f(2)), RuntimeError, "1D tensors expected"),
+    (lambda: dg.outer(_f(2, 1), _f(2)), RuntimeError, "1D"),
+    (lambda: dg.einsum("ij,jk->ik", _f(2, 3)), RuntimeError, "2 operand"),
+    (lambda: dg.einsum("ij,jk->ik", _f(2, 3), _f(4, 5)), RuntimeError, r"\[2, 3\], \[4, 5\]"),
+    (lambda: dg.einsum("ijk->i", _f(2, 3)), RuntimeError, "number of subscripts"),
+    (lambda: dg.einsum("ij->z", _f(2, 3)), RuntimeError, "output subscript z"),
+    (lambda: dg.einsum("i1->i", _f(2, 3)), RuntimeError, "invalid subscript"),
+    (lambda: dg.tensordot(_f(2, 3), _f(4, 5), 1), RuntimeError, "contracted dimensions need to match"),
+    (lambda: dg.tensordot(_f(2, 3), _f(3, 5), ([1], [2])), IndexError, "Dimension out of range"),
+    (lambda: dg.trace(_f(2, 2, 2)), RuntimeError, "expected a matrix"),
+    (lambda: dg.diagonal(_f(2, 3), 0, 1, 1), RuntimeError, "cannot be identical"),
+    (lambda: dg.diagonal(_f(2, 3), 0, 0, 2), IndexError, r"range of \[-2, 1\], but got 2"),
+    (lambda: dg.diag(_f(2, 2, 2)), RuntimeError, "1D or 2D"),
+    (lambda: dg.tril(_f(3)), RuntimeError, "at least 2 dimensions"),
+]
+
+
+@pytest.mark.parametrize("fn,exc,words", ERRORS, ids=[f"{i}-{e[1].__name__}" for i, e in enumerate(ERRORS)])
+def test_misuse_raises_pytorch_type_with_clear_message(fn, exc, words):
+    with pytest.raises(exc, match=words):
+        fn()

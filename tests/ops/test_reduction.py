@@ -1,0 +1,341 @@
+"""Reductions, statistics, norms and scans. Table-driven (tests/ops/harness.py): forward and
+backward against golden PyTorch 2.13 values, gradcheck/gradgradcheck in float64, dtypes; then
+ties, zeros, namedtuples, node names, 0-d/empty inputs and errors."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import dyngrad as dg
+from dyngrad.autograd import gradcheck, gradgradcheck
+from tests.ops.harness import (
+    OpSpec,
+    case_params,
+    load_golden,
+    run_backward_vs_golden,
+    run_dtype_check,
+    run_forward_vs_golden,
+    run_gradcheck,
+    run_gradgradcheck,
+)
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "..", "golden", "reduction.npz")
+INF = float("inf")
+
+
+def S(name: str, f, **kw) -> OpSpec:
+    """A spec written once for both libraries: ``f(module, *inputs)``."""
+    kw.setdefault("zero_dim", False)
+    kw.setdefault("zero_size", False)
+    kw.setdefault("int_result", None)
+    kw.setdefault("shapes", ((2, 3, 4),))
+    return OpSpec(name, lambda *a: f(dg, *a), lambda torch, *a: f(torch, *a), **kw)
+
+
+def _fixed(*arrays):
+    """make_inputs returning fixed float64 arrays (ties, zeros)."""
+    return lambda rng, shapes: tuple(np.array(a, dtype=np.float64) for a in arrays)
+
+
+TIES = _fixed([[1.0, 3.0, 3.0, -2.0], [0.5, 0.5, 0.5, 0.5], [-1.0, 2.0, -1.0, 0.0]])
+ZEROS = _fixed([[1.5, 0.0, 2.0, -0.5], [1.2, -0.7, 0.8, 2.0], [0.0, 0.0, 3.0, 1.0]])
+ONE_ZERO = _fixed([[1.5, 0.0, 2.0, -0.5], [1.2, -0.7, 0.8, 2.0], [0.9, 1.1, 0.0, 1.3]])
+ZERO_ROW = _fixed([[0.0, 0.0, 0.0], [1.0, -2.0, 0.5]])
+BIG = _fixed([[1000.0, 999.0, -5.0], [-1000.0, -1001.0, -2000.0]])
+
+
+def _stack2(m, pair):
+    return m.stack(list(pair))
+
+
+SPECS = [
+    S("sum_all", lambda m, x: x.sum(), zero_dim=True, zero_size=True, int_result="same"),
+    S("sum_dim", lambda m, x: x.sum(1), zero_size=True, int_result="same"),
+    S("sum_tuple_keepdim", lambda m, x: m.sum(x, (0, -1), keepdim=True), zero_size=True),
+    S("sum_empty_tuple", lambda m, x: x.sum(()), shapes=((2, 3),)),
+    S("mean_all", lambda m, x: x.mean(), zero_dim=True, zero_size=True),
+    S("mean_dim", lambda m, x: x.mean(-1), zero_size=True),
+    S("mean_tuple_keepdim", lambda m, x: m.mean(x, (0, 2), keepdim=True)),
+    S("prod_all", lambda m, x: x.prod(), zero_dim=True, int_result="same", shapes=((2, 3),)),
+    S("prod_dim", lambda m, x: x.prod(1), zero_size=True),
+    S("prod_dim_keepdim", lambda m, x: m.prod(x, -1, keepdim=True)),
+    S("prod_one_zero_per_row", lambda m, x: x.prod(1), make_inputs=ONE_ZERO, shapes=((3, 4),)),
+    S("prod_zeros", lambda m, x: x.prod(1), make_inputs=ZEROS, shapes=((3, 4),), twice_differentiable=False),
+    S("prod_all_one_zero", lambda m, x: x.prod(), make_inputs=_fixed([[1.5, 0.0], [2.0, -0.5]]), shapes=((2, 2),)),
+    S("amax_all", lambda m, x: x.amax(), zero_dim=True, int_result="same"),
+    S("amax_dim", lambda m, x: x.amax(1)),
+    S("amin_tuple_keepdim", lambda m, x: m.amin(x, (0, 2), keepdim=True)),
+    S("amax_ties", lambda m, x: x.amax(1), make_inputs=TIES, shapes=((3, 4),)),
+    S("amin_ties_all", lambda m, x: x.amin(), make_inputs=TIES, shapes=((3, 4),)),
+    S("max_all", lambda m, x: x.max(), zero_dim=True),
+    S("max_all_ties", lambda m, x: m.max(x), make_inputs=TIES, shapes=((3, 4),)),
+    S("min_all", lambda m, x: m.min(x), zero_dim=True),
+    S("max_dim_values", lambda m, x: x.max(1).values),
+    S("max_dim_keepdim", lambda m, x: m.max(x, -1, keepdim=True)[0]),
+    S("min_dim_values", lambda m, x: x.min(dim=0).values),
+    S("max_dim_indices", lambda m, x: x.max(1).indices, differentiable=False),
+    S("min_dim_indices_keepdim", lambda m, x: m.min(x, 2, True).indices, differentiable=False),
+    S("max_binary", lambda m, x, y: m.max(x, y), shapes=((2, 3), (3,))),
+    S("argmax_flat", lambda m, x: x.argmax(), differentiable=False),
+    S("argmax_dim", lambda m, x: m.argmax(x, 1), differentiable=False),
+    S("argmin_dim_keepdim", lambda m, x: x.argmin(-1, keepdim=True), differentiable=False),
+    S("var_all", lambda m, x: x.var(), zero_size=True),
+    S("var_dim", lambda m, x: x.var(1)),
+    S("var_unbiased_false", lambda m, x: x.var(1, False)),
+    S("var_correction0_keepdim", lambda m, x: m.var(x, (0, 2), correction=0, keepdim=True)),
+    S("var_correction2", lambda m, x: x.var(-1, correction=2)),
+    S("var_positional_bool", lambda m, x: m.var(x, False)),
+    S("std_all", lambda m, x: x.std()),
+    S("std_dim_keepdim", lambda m, x: x.std(2, keepdim=True)),
+    S("std_unbiased_false", lambda m, x: m.std(x, 0, unbiased=False)),
+    S("var_mean_dim", lambda m, x: _stack2(m, m.var_mean(x, 1))),
+    S("std_mean_all", lambda m, x: _stack2(m, m.std_mean(x, correction=0))),
+    S("logsumexp_dim", lambda m, x: x.logsumexp(1)),
+    S("logsumexp_tuple_keepdim", lambda m, x: m.logsumexp(x, (0, 2), keepdim=True)),
+    S("logsumexp_large_values", lambda m, x: m.logsumexp(x, 1), make_inputs=BIG, shapes=((2, 3),)),
+    S("norm_default", lambda m, x: x.norm(), zero_size=True),
+    S("norm_p1_dim", lambda m, x: x.norm(1, 1)),
+    S("norm_inf_dim", lambda m, x: m.norm(x, INF, dim=-1)),
+    S("norm_p3_keepdim", lambda m, x: x.norm(3, dim=0, keepdim=True)),
+    S("norm_fro_dims", lambda m, x: m.norm(x, "fro", dim=(1, 2))),
+    S("norm_zero_row", lambda m, x: x.norm(dim=1), make_inputs=ZERO_ROW, shapes=((2, 3),)),
+    S("vector_norm_default", lambda m, x: m.linalg.vector_norm(x)),
+    S("vector_norm_ord0", lambda m, x: m.linalg.vector_norm(x, 0, 1)),
+    S("vector_norm_neg_inf", lambda m, x: m.linalg.vector_norm(x, -INF, (0, 1))),
+    S("vector_norm_ord_half", lambda m, x: m.linalg.vector_norm(x, 0.5, -1), domain=(0.2, 2.0)),
+    S("cumsum", lambda m, x: x.cumsum(1), zero_size=True, int_result="same"),
+    S("cumsum_neg_dim", lambda m, x: m.cumsum(x, -1)),
+    S("cumsum_0d", lambda m, x: x.cumsum(0), shapes=((),)),
+    S("cumprod", lambda m, x: x.cumprod(2)),
+    S("cumprod_zeros", lambda m, x: x.cumprod(1), make_inputs=ZEROS, shapes=((3, 4),), twice_differentiable=False),
+    S("all_dim", lambda m, x: (x > 0).all(1), differentiable=False),
+    S("any_all", lambda m, x: m.any(x > 1.5), differentiable=False),
+    S("count_nonzero", lambda m, x: m.count_nonzero(x > 0, (0, 2)), differentiable=False),
+]
+NAMES = {s.name: s for s in SPECS}
+# Ties and a zero-norm slice sit on a kink: finite differences are meaningless there; the
+# golden backward test pins PyTorch's choice (even split between ties, subgradient 0).
+KINKS = {"amax_ties", "amin_ties_all", "max_all_ties", "norm_zero_row"}
+GRAD_SPECS = [s for s in SPECS if s.differentiable and s.name not in KINKS]
+GRADGRAD_SPECS = [s for s in GRAD_SPECS if s.twice_differentiable]
+DTYPE_SPECS = [s for s in SPECS if s.differentiable]
+
+
+@pytest.fixture(scope="module")
+def golden():
+    if not os.path.exists(GOLDEN):
+        pytest.skip("golden file missing: run tests/golden/gen_reduction.py")
+    return load_golden(GOLDEN)
+
+
+@pytest.mark.parametrize("spec,case", case_params(SPECS))
+def test_forward_matches_torch(spec, case, golden):
+    run_forward_vs_golden(spec, golden, case)
+
+
+@pytest.mark.parametrize("spec,case", case_params(SPECS))
+def test_backward_matches_torch(spec, case, golden):
+    run_backward_vs_golden(spec, golden, case)
+
+
+@pytest.mark.parametrize("spec", GRAD_SPECS, ids=[s.name for s in GRAD_SPECS])
+def test_gradcheck(spec):
+    run_gradcheck(spec)
+
+
+@pytest.mark.parametrize("spec", GRADGRAD_SPECS, ids=[s.name for s in GRADGRAD_SPECS])
+def test_gradgradcheck(spec):
+    run_gradgradcheck(spec)
+
+
+@pytest.mark.parametrize("spec", DTYPE_SPECS, ids=[s.name for s in DTYPE_SPECS])
+def test_float32_and_float64_results_keep_their_dtype(spec):
+    run_dtype_check(spec)
+
+
+# ----------------------------------------------------------------------------- semantics
+def _t(a, **kw):
+    return dg.tensor(np.asarray(a, dtype=np.float64), **kw)
+
+
+def test_prod_gradient_is_the_product_of_the_others_with_one_zero():
+    x = _t([2.0, 0.0, 3.0], requires_grad=True)
+    x.prod().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 6.0, 0.0])
+
+
+def test_prod_gradient_is_zero_with_two_zeros():
+    x = _t([2.0, 0.0, 0.0, 3.0], requires_grad=True)
+    x.prod().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0, 0.0, 0.0])
+
+
+def test_prod_second_derivative_with_one_zero_is_exact():
+    x = _t([[1.5, 0.0, 2.0, -0.5]], requires_grad=True)
+    assert gradgradcheck(lambda t: t.prod(1), (x,))
+
+
+def test_amax_splits_the_gradient_evenly_between_ties():
+    x = _t([1.0, 3.0, 3.0, 3.0], requires_grad=True)
+    x.amax().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [0.0, 1 / 3, 1 / 3, 1 / 3])
+
+
+def test_max_with_dim_sends_the_gradient_to_the_returned_index_only():
+    x = _t([[1.0, 3.0, 3.0]], requires_grad=True)
+    values, indices = x.max(1)
+    values.sum().backward()
+    assert indices.tolist() == [1]
+    np.testing.assert_array_equal(x.grad.numpy(), [[0.0, 1.0, 0.0]])
+
+
+def test_max_with_dim_returns_a_namedtuple_with_non_differentiable_int64_indices():
+    x = _t(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    r = dg.max(x, dim=1, keepdim=True)
+    assert type(r).__name__ == "max" and r._fields == ("values", "indices")
+    assert r.indices.dtype == dg.int64 and not r.indices.requires_grad
+    assert r.values.requires_grad and r.values.shape == (2, 1)
+    assert dg.min(x, 0).indices.tolist() == [0, 0, 0]
+
+
+def test_full_max_returns_a_zero_dim_tensor_not_a_tuple():
+    x = _t([[1.0, 5.0], [2.0, -1.0]])
+    assert isinstance(x.max(), dg.Tensor) and x.max().shape == () and x.min().item() == -1.0
+
+
+def test_max_of_two_tensors_is_the_elementwise_maximum():
+    a, b = _t([1.0, 5.0]), _t([3.0, 2.0])
+    np.testing.assert_array_equal(dg.max(a, b).numpy(), [3.0, 5.0])
+    np.testing.assert_array_equal(a.min(b).numpy(), [1.0, 2.0])
+
+
+def test_vector_norm_has_subgradient_zero_at_zero():
+    x = dg.zeros(3, dtype=dg.float64, requires_grad=True)
+    dg.linalg.vector_norm(x).backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0, 0.0])
+
+
+def test_std_gradient_is_zero_for_a_constant_slice():
+    x = dg.ones(2, 3, dtype=dg.float64, requires_grad=True)
+    x.std(1).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros((2, 3)))
+
+
+def test_var_with_too_few_elements_is_nan_or_inf_like_pytorch():
+    x = _t([1.0])
+    assert np.isnan(x.var().item())
+    assert x.var(correction=0).item() == 0.0
+
+
+def test_logsumexp_does_not_overflow_and_handles_minus_infinity():
+    x = _t([1000.0, 1000.0])
+    np.testing.assert_allclose(x.logsumexp(0).item(), 1000.0 + np.log(2.0))
+    y = _t([-np.inf, -np.inf])
+    assert y.logsumexp(0).item() == -np.inf
+
+
+def test_cumprod_gradient_with_a_zero():
+    x = _t([2.0, 0.0, 3.0, 4.0], requires_grad=True)
+    x.cumprod(0).sum().backward()
+    # d/dx0 = 1 (+0 ...), d/dx1 = x0 + x0*x2 + x0*x2*x3, later entries see the zero: 0
+    np.testing.assert_allclose(x.grad.numpy(), [1.0, 2.0 + 6.0 + 24.0, 0.0, 0.0])
+
+
+def test_cumprod_second_derivative_is_exact_without_zeros():
+    x = _t([[1.5, -0.7, 2.0, 0.4]], requires_grad=True)
+    assert gradgradcheck(lambda t: t.cumprod(1), (x,))
+
+
+def test_sum_of_bool_and_int_inputs_is_int64():
+    assert dg.tensor([True, True, False]).sum().dtype == dg.int64
+    assert dg.tensor([1, 2], dtype=dg.int32).sum().dtype == dg.int64
+    assert dg.tensor([1, 2], dtype=dg.int32).sum(dtype=dg.float64).dtype == dg.float64
+
+
+def test_count_nonzero_all_any_give_int64_and_bool_without_grad():
+    x = _t([[0.0, 1.0], [2.0, 0.0]], requires_grad=True)
+    c = dg.count_nonzero(x)
+    assert c.dtype == dg.int64 and c.item() == 2 and not c.requires_grad
+    assert x.all().dtype == dg.bool and not x.all().item() and x.any().item()
+    assert x.any(1, keepdim=True).shape == (2, 1)
+
+
+@pytest.mark.parametrize(
+    "fn,name",
+    [
+        (lambda x: x.sum(), "SumBackward0"), (lambda x: x.sum(0), "SumBackward1"),
+        (lambda x: x.mean(), "MeanBackward0"), (lambda x: x.mean(1), "MeanBackward1"),
+        (lambda x: x.prod(), "ProdBackward0"), (lambda x: x.prod(1), "ProdBackward1"),
+        (lambda x: x.amax(), "AmaxBackward0"), (lambda x: x.amin(1), "AminBackward0"),
+        (lambda x: x.max(), "MaxBackward1"), (lambda x: x.max(0).values, "MaxBackward0"),
+        (lambda x: x.min(), "MinBackward1"), (lambda x: x.min(1)[0], "MinBackward0"),
+        (lambda x: x.var(), "VarBackward0"), (lambda x: x.std(0), "StdBackward0"),
+        (lambda x: dg.var_mean(x)[0], "VarMeanBackward0"), (lambda x: dg.std_mean(x)[1], "StdMeanBackward0"),
+        (lambda x: x.logsumexp(0), "LogsumexpBackward0"), (lambda x: x.norm(), "LinalgVectorNormBackward0"),
+        (lambda x: x.norm(p=1, dim=1), "LinalgVectorNormBackward0"), (lambda x: x.cumsum(0), "CumsumBackward0"),
+        (lambda x: x.cumprod(0), "CumprodBackward0"),
+    ],
+)
+def test_grad_fn_names_match_pytorch(fn, name):
+    x = dg.randn(3, 4, requires_grad=True)
+    assert type(fn(x).grad_fn).__name__ == name
+
+
+def test_zero_dim_inputs_reduce_to_zero_dim_results():
+    x = _t(2.5, requires_grad=True)
+    for out in (x.sum(), x.sum(0), x.mean(), x.prod(), x.prod(0), x.amax(), x.max(), x.logsumexp(0)):
+        assert out.shape == ()
+    v, i = x.max(0)
+    assert v.item() == 2.5 and i.item() == 0 and i.shape == ()
+    assert x.argmax().item() == 0 and x.cumsum(0).shape == ()
+    x.prod(0).backward()
+    assert x.grad.item() == 1.0
+
+
+def test_zero_size_reductions_follow_pytorch():
+    x = dg.zeros(0, 3, dtype=dg.float64)
+    assert x.sum().item() == 0.0 and x.prod().item() == 1.0
+    np.testing.assert_array_equal(x.sum(0).numpy(), [0.0, 0.0, 0.0])
+    assert np.isnan(x.mean().item())
+    assert x.amax(1).shape == (0,)
+    assert dg.linalg.vector_norm(x).item() == 0.0
+
+
+# ----------------------------------------------------------------------------- errors
+ERRORS = [
+    (lambda x: x.sum(3), IndexError, r"range of \[-3, 2\], but got 3"),
+    (lambda x: x.mean(-4), IndexError, "Dimension out of range"),
+    (lambda x: x.sum((0, 0)), RuntimeError, "appears multiple times"),
+    (lambda x: x.prod(5), IndexError, "Dimension out of range"),
+    (lambda x: x.amax(7), IndexError, "Dimension out of range"),
+    (lambda x: x.max(3), IndexError, "Dimension out of range"),
+    (lambda x: x.argmax(3), IndexError, "Dimension out of range"),
+    (lambda x: x.var(3), IndexError, "Dimension out of range"),
+    (lambda x: x.logsumexp(-5), IndexError, "Dimension out of range"),
+    (lambda x: x.cumsum(3), IndexError, "Dimension out of range"),
+    (lambda x: x.norm(dim=4), IndexError, "Dimension out of range"),
+    (lambda x: x.norm(p="nuc"), RuntimeError, "not supported"),
+    (lambda x: x.var(1, unbiased=True, correction=0), RuntimeError, "both"),
+    (lambda x: dg.zeros(0, 3).amax(), IndexError, "numel\\(\\) == 0"),
+    (lambda x: dg.zeros(0, 3).max(0), IndexError, "non-zero size"),
+    (lambda x: dg.zeros(0).argmax(), RuntimeError, "numel\\(\\) == 0"),
+    (lambda x: dg.tensor([1, 2]).mean(), RuntimeError, "floating point"),
+    (lambda x: dg.tensor([1, 2]).var(), RuntimeError, "floating point"),
+    (lambda x: dg.linalg.vector_norm(dg.tensor([1, 2])), RuntimeError, "floating point"),
+]
+
+
+@pytest.mark.parametrize("fn,exc,words", ERRORS, ids=[f"{i}-{e[1].__name__}" for i, e in enumerate(ERRORS)])
+def test_misuse_raises_pytorch_type_with_clear_message(fn, exc, words):
+    with pytest.raises(exc, match=words):
+        fn(dg.ones(2, 3, 4))
+
+
+def test_gradcheck_with_broadcast_batch_through_a_reduction():
+    x = _t(np.random.default_rng(3).standard_normal((3, 1, 4)), requires_grad=True)
+    y = _t(np.random.default_rng(4).standard_normal((2, 1)), requires_grad=True)
+    assert gradcheck(lambda a, b: (a * b).logsumexp((0, 2)), (x, y))
+    assert gradcheck(lambda a, b: (a + b).std(0), (x, y))
