@@ -1,0 +1,184 @@
+"""Outputs of ``dyngrad demo``: the gradcheck table, the loss plot, the graph (DOT/SVG),
+report.md and report.json."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from typing import Any
+
+import dyngrad
+
+from .functions import CustomActivation, MyReLU, swish
+
+__all__ = ["gradcheck_table", "plot_losses", "graph_dot", "write_graph", "write_reports"]
+
+CHECKED: list[tuple[str, Callable[[Any], Any], str]] = [
+    ("MyReLU", MyReLU.apply, "backward = grad * (x > 0): the true derivative"),
+    ("SwishFunction (beta=1.0)", lambda x: swish(x, 1.0), "backward = the true derivative"),
+    ("SwishFunction (beta=1.5)", lambda x: swish(x, 1.5), "backward = the true derivative"),
+    ("CustomActivation", CustomActivation.apply,
+     "backward passes 0.1*grad for x<0 where the forward's derivative is 0: fails by design"),
+]
+
+
+def gradcheck_table(seed: int) -> list[dict[str, Any]]:
+    """gradcheck and gradgradcheck (float64) of the seeds' Functions on a 4x5 input whose
+    entries stay at least 0.1 away from ReLU's kink at 0 (finite differences straddling 0
+    would be meaningless)."""
+    g = dyngrad.Generator().manual_seed(seed)
+    x = dyngrad.randn(4, 5, generator=g, dtype=dyngrad.float64)
+    x = (x + x.sign() * 0.1).detach().requires_grad_()
+    rows = []
+    for name, fn, note in CHECKED:
+        row: dict[str, Any] = {"function": name, "note": note}
+        for key, check in (("gradcheck", dyngrad.autograd.gradcheck), ("gradgradcheck", dyngrad.autograd.gradgradcheck)):
+            try:
+                row[key] = bool(check(fn, (x,), eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=False))
+            except Exception as e:  # noqa: BLE001 - reported, not hidden
+                row[key] = f"error: {type(e).__name__}: {e}"
+        rows.append(row)
+    return rows
+
+
+def plot_losses(results: list[Any], target: float, path: str) -> None:
+    """Training loss per epoch of every variant (log scale) and test accuracy, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for r in results:
+        ep = range(1, len(r.losses) + 1)
+        ax1.plot(ep, r.losses, marker=".", label=r.name)
+        ax2.plot(ep, r.test_acc, marker=".", label=r.name)
+    ax1.axhline(target, color="gray", ls="--", lw=1, label=f"target {target:g}")
+    ax1.set(yscale="log", xlabel="epoch", ylabel="training cross-entropy", title="Training loss")
+    ax2.set(xlabel="epoch", ylabel="accuracy", title="Test accuracy (held-out 25%)")
+    for ax in (ax1, ax2):
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("dyngrad demo: MLP on sklearn digits, built-in ReLU vs the seeds' custom Functions")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def graph_dot(root: Any, params: dict[str, Any] | None = None, title: str = "forward") -> str:
+    """The autograd graph reachable from ``root.grad_fn`` as Graphviz DOT: ``dyngrad.viz.make_dot``
+    when it exists, else an iterative walk over ``next_functions`` (leaves shown with their
+    names from ``params`` and shapes)."""
+    import dyngrad.viz
+
+    names = {id(t): n for n, t in (params or {}).items()}
+    make_dot = getattr(dyngrad.viz, "make_dot", None)
+    if make_dot is not None:
+        try:
+            d = make_dot(root, params=params)
+            return d.source if hasattr(d, "source") else str(d)
+        except Exception:  # noqa: BLE001 - fall back to the built-in writer below
+            pass
+    lines = [f'digraph "{title}" {{', '  node [shape=box, style=filled, fillcolor=lightgray, fontsize=10];']
+    ids: dict[int, str] = {}
+    stack = [root.grad_fn]
+    lines.append(f'  out [label="output\\n{tuple(root.shape)}", fillcolor=darkolivegreen1];')
+    ids[id(root.grad_fn)] = "n0"
+    lines.append(f'  n0 [label="{type(root.grad_fn).__name__}"];')
+    lines.append("  n0 -> out;")
+    while stack:
+        node = stack.pop()
+        for nxt, _ in getattr(node, "next_functions", ()):
+            if nxt is None:
+                continue
+            new = id(nxt) not in ids
+            if new:
+                ids[id(nxt)] = f"n{len(ids)}"
+                var = getattr(nxt, "variable", None)
+                if var is not None:
+                    label = f"{names[id(var)]}\\n" if id(var) in names else ""
+                    lines.append(f'  {ids[id(nxt)]} [label="{label}{tuple(var.shape)}", fillcolor=lightblue];')
+                else:
+                    lines.append(f'  {ids[id(nxt)]} [label="{type(nxt).__name__}"];')
+                stack.append(nxt)
+            lines.append(f"  {ids[id(nxt)]} -> {ids[id(node)]};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write_graph(root: Any, out_dir: str, params: dict[str, Any] | None = None) -> dict[str, str | None]:
+    """Write graph.dot, and graph.svg when Graphviz's ``dot`` program is installed."""
+    dot_path = os.path.join(out_dir, "graph.dot")
+    with open(dot_path, "w") as f:
+        f.write(graph_dot(root, params))
+    svg = None
+    exe = shutil.which("dot")
+    if exe:
+        svg = os.path.join(out_dir, "graph.svg")
+        try:
+            subprocess.run([exe, "-Tsvg", dot_path, "-o", svg], check=True, capture_output=True, timeout=60)
+        except (subprocess.SubprocessError, OSError):
+            svg = None
+    return {"dot": "graph.dot", "svg": "graph.svg" if svg else None}
+
+
+def _fmt(v: Any) -> str:
+    if v is True:
+        return "pass"
+    if v is False:
+        return "FAIL"
+    return str(v)
+
+
+def write_reports(out_dir: str, config: dict[str, Any], checks: list[dict[str, Any]], results: list[Any],
+                  files: dict[str, Any]) -> dict[str, Any]:
+    """report.json (machine-readable) and report.md (the tables)."""
+    rep = {
+        "config": config,
+        "gradcheck": checks,
+        "variants": {
+            r.name: {
+                "description": r.description, "epochs_to_target_loss": r.epochs_to_target,
+                "final_train_loss": r.final_train_loss, "final_train_accuracy": r.final_train_acc,
+                "test_accuracy": r.final_test_acc, "wall_time_s": r.wall_time_s,
+                "train_loss_per_epoch": r.losses, "test_accuracy_per_epoch": r.test_acc,
+            }
+            for r in results
+        },
+        "files": files,
+    }
+    with open(os.path.join(out_dir, "report.json"), "w") as f:
+        json.dump(rep, f, indent=2)
+    c = config
+    md = [
+        "# dyngrad demo report", "",
+        f"Data: scikit-learn digits, {c['n_train']} training / {c['n_test']} test images (8x8, standardised), "
+        f"split with random_state={c['seed']}.",
+        f"Model: MLP {'-'.join(map(str, c['sizes']))}, SGD(lr={c['lr']}, momentum=0.9), batch {c['batch_size']}, "
+        f"{c['epochs']} epochs, seed {c['seed']} (same initialisation for every variant).", "",
+        "## gradcheck / gradgradcheck of the seeds' Functions (float64)", "",
+        "| Function | gradcheck | gradgradcheck | note |", "|---|---|---|---|",
+    ]
+    md += [f"| {r['function']} | {_fmt(r['gradcheck'])} | {_fmt(r['gradgradcheck'])} | {r['note']} |" for r in checks]
+    md += [
+        "", f"## Training (target training loss {c['target_loss']:g})", "",
+        "| variant | epochs to target | final train loss | train acc | test acc | wall time (s) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        ep = str(r.epochs_to_target) if r.epochs_to_target is not None else f"not reached in {c['epochs']}"
+        md.append(f"| {r.name} | {ep} | {r.final_train_loss:.4f} | {r.final_train_acc:.4f} | "
+                  f"{r.final_test_acc:.4f} | {r.wall_time_s:.2f} |")
+    md += [
+        "", "Variants: " + "; ".join(f"`{r.name}`: {r.description}" for r in results) + ".", "",
+        "Seed 004 claims (no data set, model or seed given): standard ReLU 120 epochs / final loss 0.58, "
+        "custom backward 85 epochs / 0.41. The table above is what this run measured; numbers depend on "
+        "--seed and --epochs.", "",
+        "Files: " + ", ".join(f"`{v}`" for v in files.values() if v), "",
+    ]
+    with open(os.path.join(out_dir, "report.md"), "w") as f:
+        f.write("\n".join(md))
+    return rep
