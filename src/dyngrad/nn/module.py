@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-
-from .. import _backend as B
-from ..autograd.function import Function
 from ..autograd.graph import RemovableHandle, _HookDict
-from ..tensor import Tensor, check_device
+from ..tensor import Tensor
+from .hooks import _add_hook, _BackwardHookFn, _HookState, _wrap_outputs
+from .module_state import _StateMixin
 from .parameter import Buffer, Parameter
 
 __all__ = ["Module", "Parameter", "Buffer"]
-
-_IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
 
 
 def _addindent(s: str, n: int) -> str:
@@ -26,67 +21,7 @@ def _addindent(s: str, n: int) -> str:
     return lines[0] + "\n" + "\n".join(" " * n + line for line in lines[1:])
 
 
-def _shape_str(shape: tuple) -> str:
-    return f"dyngrad.Size({list(shape)})"
-
-
-class _BackwardHookFn(Function):
-    """Identity on ``tensors`` whose backward hands the incoming gradients to ``state``
-    (which runs a module's full backward hooks and may replace them)."""
-
-    _builtin = True
-    _node_name = "BackwardHookFunctionBackward"
-
-    @staticmethod
-    def forward(ctx: Any, state: Any, *tensors: Tensor) -> tuple:
-        ctx.state = state
-        return tuple(Tensor._make(t.data) for t in tensors)
-
-    @staticmethod
-    def backward(ctx: Any, *grads: Any) -> tuple:
-        return (None,) + tuple(ctx.state(grads))
-
-
-class _HookState:
-    """One forward call's link between the output-side and the input-side identity nodes."""
-
-    def __init__(self, module: Module, n_in: int, pos: list) -> None:
-        self.module, self.n_in, self.pos = module, n_in, pos
-        self.grad_output: tuple = ()
-
-    def on_output(self, grads: tuple) -> tuple:
-        m = self.module
-        for hook in list(m._backward_pre_hooks.values()):
-            r = hook(m, grads)
-            if r is not None:
-                grads = tuple(r) if isinstance(r, (tuple, list)) else (r,)
-        self.grad_output = grads
-        if not self.pos:  # no input requires grad: the hooks see grad_input of Nones now
-            self._run((None,) * self.n_in)
-        return grads
-
-    def on_input(self, grads: tuple) -> tuple:
-        full: list = [None] * self.n_in
-        for p, g in zip(self.pos, grads):
-            full[p] = g
-        new = self._run(tuple(full))
-        return tuple(new[p] for p in self.pos)
-
-    def _run(self, grad_input: tuple) -> tuple:
-        m = self.module
-        for hook in list(m._backward_hooks.values()):
-            r = hook(m, grad_input, self.grad_output)
-            if r is not None:
-                r = tuple(r) if isinstance(r, (tuple, list)) else (r,)
-                if len(r) != len(grad_input):
-                    raise RuntimeError(
-                        f"backward hook of {m._get_name()} returned {len(r)} gradients, expected {len(grad_input)}"
-                    )
-                grad_input = r
-        return grad_input
-
-
-class Module:
+class Module(_StateMixin):
     """Base class of all layers and models.
 
     Assigning a :class:`Parameter`, a Module or a registered buffer as an attribute
@@ -364,129 +299,19 @@ class Module:
 
     def apply(self, fn: Callable[[Module], None]) -> Module:
         """Call ``fn`` on every descendant (children first) and then on self; returns self."""
-        order = list(self.named_modules())
-        for _, m in reversed(order):
-            fn(m)
-        return self
-
-    def _apply_tensors(self, convert: Callable[[np.ndarray], np.ndarray]) -> Module:
-        for m in self.modules():
-            for store in (m._parameters, m._buffers):
-                for t in store.values():
-                    if t is None:
-                        continue
-                    new = convert(t.data)
-                    if new is not t.data:
-                        t.data = new
-                        t._bump()
-                        if t._grad is not None:
-                            t._grad = Tensor._make(convert(t._grad.data))
-        return self
-
-    def to(self, *args: Any, **kwargs: Any) -> Module:
-        """``to(dtype)``, ``to(device)``, ``to(tensor)``: cast floating parameters and buffers
-        in place (integer buffers keep their dtype, as PyTorch); returns self.
-
-        Raises: RuntimeError for a non-CPU device; TypeError for a non-floating dtype."""
-        dtype = kwargs.pop("dtype", None)
-        check_device(kwargs.pop("device", None))
-        for a in args:
-            if isinstance(a, Tensor):
-                dtype = a.dtype
-            elif isinstance(a, (B.dtype, np.dtype, type)):
-                dtype = a
-            else:
-                check_device(a)
-        if dtype is None:
-            return self
-        nd = B.to_np_dtype(dtype)
-        if nd.kind != "f":
-            raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
-        return self._apply_tensors(lambda a: a.astype(nd) if a.dtype.kind == "f" and a.dtype != nd else a)
-
-    def float(self) -> Module:
-        return self.to(B.float32)
-
-    def double(self) -> Module:
-        return self.to(B.float64)
-
-    def half(self) -> Module:
-        return self.to(B.float16)
-
-    def cpu(self) -> Module:
-        return self
-
-    def cuda(self, device: Any = None) -> Module:
-        check_device("cuda")
-        return self
-
-    def type(self, dst_type: Any) -> Module:
-        return self.to(dst_type)
-
-    def state_dict(
-        self, *args: Any, destination: Any = None, prefix: str = "", keep_vars: bool = False
-    ) -> OrderedDict:
-        """Ordered ``{dotted_name: tensor}`` of parameters and persistent buffers (detached,
-        sharing memory, unless ``keep_vars``)."""
-        out = OrderedDict() if destination is None else destination
-        for mp, m in self.named_modules(prefix=prefix.rstrip(".")):
-            pre = mp + ("." if mp else "")
-            for k, v in m._parameters.items():
-                if v is not None:
-                    out[pre + k] = v if keep_vars else v.detach()
-            for k, v in m._buffers.items():
-                if v is not None and k not in m._non_persistent_buffers_set:
-                    out[pre + k] = v if keep_vars else v.detach()
-        return out
-
-    def load_state_dict(self, state_dict: Any, strict: bool = True, assign: bool = False) -> Any:
-        """Copy values from ``state_dict`` into parameters and persistent buffers.
-
-        Returns:
-            ``IncompatibleKeys(missing_keys, unexpected_keys)``.
-        Raises:
-            RuntimeError: naming all missing and unexpected keys (``strict``) and every shape
-            mismatch (always, as PyTorch) in one message.
-        """
-        if not hasattr(state_dict, "items"):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict).__name__}.")
-        own = self.state_dict(keep_vars=True)
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
-        errors = []
-        pending = []
-        for k, t in own.items():
-            if k not in state_dict:
+        stack: list = [(self, False)]
+        seen: set = set()
+        while stack:  # iterative post-order: children (left to right) before their parent
+            m, expanded = stack.pop()
+            if expanded:
+                fn(m)
                 continue
-            v = state_dict[k]
-            arr = v.data if isinstance(v, Tensor) else np.asarray(v)
-            if arr.shape != t.data.shape:
-                errors.append(
-                    f"size mismatch for {k}: copying a param with shape {_shape_str(arr.shape)} from checkpoint, "
-                    f"the shape in current model is {_shape_str(t.data.shape)}."
-                )
+            if id(m) in seen:
                 continue
-            pending.append((t, arr))
-        if strict:
-            if unexpected:
-                errors.insert(
-                    0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected))
-                )
-            if missing:
-                errors.insert(
-                    0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing))
-                )
-        if errors:
-            raise RuntimeError(
-                "Error(s) in loading state_dict for {}:\n\t{}".format(self._get_name(), "\n\t".join(errors))
-            )
-        for t, arr in pending:
-            if assign:
-                t.data = arr.copy()
-            else:
-                np.copyto(t.data, arr, casting="unsafe")
-            t._bump()
-        return _IncompatibleKeys(missing, unexpected)
+            seen.add(id(m))
+            stack.append((m, True))
+            stack.extend((c, False) for c in reversed(list(m.children())))
+        return self
 
     # ------------------------------------------------------------------ hooks and calling
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False) -> RemovableHandle:
@@ -555,33 +380,6 @@ class Module:
             else:
                 s += "\n  " + "\n  ".join(lines) + "\n"
         return s + ")"
-
-
-def _wrap_outputs(out: Any, state: _HookState) -> Any:
-    single = isinstance(out, Tensor)
-    seq = (out,) if single else out
-    if not isinstance(seq, (tuple, list)):
-        return out
-    idx = [i for i, o in enumerate(seq) if isinstance(o, Tensor) and o.requires_grad]
-    if not idx:
-        return out
-    new = _BackwardHookFn.apply(state.on_output, *[seq[i] for i in idx])
-    lst = list(seq)
-    for i, o in zip(idx, new):
-        lst[i] = o
-    return lst[0] if single else type(seq)(lst)
-
-
-def _add_hook(store: _HookDict, hook: Callable, prepend: bool) -> RemovableHandle:
-    h = store.add(hook)
-    if prepend:
-        items = list(store.items())
-        store.clear()
-        store[h.id] = hook
-        for k, v in items:
-            if k != h.id:
-                store[k] = v
-    return h
 
 
 def _remove_from(d: dict, name: str, *stores: str) -> None:

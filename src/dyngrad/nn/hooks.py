@@ -1,0 +1,97 @@
+"""Module hooks: the identity Functions that give a Module its full backward hooks, and
+hook registration helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..autograd.function import Function
+from ..autograd.graph import RemovableHandle, _HookDict
+from ..tensor import Tensor
+
+if TYPE_CHECKING:
+    from .module import Module
+
+
+class _BackwardHookFn(Function):
+    """Identity on ``tensors`` whose backward hands the incoming gradients to ``state``
+    (which runs a module's full backward hooks and may replace them)."""
+
+    _builtin = True
+    _node_name = "BackwardHookFunctionBackward"
+
+    @staticmethod
+    def forward(ctx: Any, state: Any, *tensors: Tensor) -> tuple:
+        ctx.state = state
+        return tuple(Tensor._make(t.data) for t in tensors)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> tuple:
+        return (None,) + tuple(ctx.state(grads))
+
+
+class _HookState:
+    """One forward call's link between the output-side and the input-side identity nodes."""
+
+    def __init__(self, module: Module, n_in: int, pos: list) -> None:
+        self.module, self.n_in, self.pos = module, n_in, pos
+        self.grad_output: tuple = ()
+
+    def on_output(self, grads: tuple) -> tuple:
+        m = self.module
+        for hook in list(m._backward_pre_hooks.values()):
+            r = hook(m, grads)
+            if r is not None:
+                grads = tuple(r) if isinstance(r, (tuple, list)) else (r,)
+        self.grad_output = grads
+        if not self.pos:  # no input requires grad: the hooks see grad_input of Nones now
+            self._run((None,) * self.n_in)
+        return grads
+
+    def on_input(self, grads: tuple) -> tuple:
+        full: list = [None] * self.n_in
+        for p, g in zip(self.pos, grads):
+            full[p] = g
+        new = self._run(tuple(full))
+        return tuple(new[p] for p in self.pos)
+
+    def _run(self, grad_input: tuple) -> tuple:
+        m = self.module
+        for hook in list(m._backward_hooks.values()):
+            r = hook(m, grad_input, self.grad_output)
+            if r is not None:
+                r = tuple(r) if isinstance(r, (tuple, list)) else (r,)
+                if len(r) != len(grad_input):
+                    raise RuntimeError(
+                        f"backward hook of {m._get_name()} returned {len(r)} gradients, expected {len(grad_input)}"
+                    )
+                grad_input = r
+        return grad_input
+
+
+def _wrap_outputs(out: Any, state: _HookState) -> Any:
+    single = isinstance(out, Tensor)
+    seq = (out,) if single else out
+    if not isinstance(seq, (tuple, list)):
+        return out
+    idx = [i for i, o in enumerate(seq) if isinstance(o, Tensor) and o.requires_grad]
+    if not idx:
+        return out
+    new = _BackwardHookFn.apply(state.on_output, *[seq[i] for i in idx])
+    lst = list(seq)
+    for i, o in zip(idx, new):
+        lst[i] = o
+    return lst[0] if single else type(seq)(lst)
+
+
+def _add_hook(store: _HookDict, hook: Callable, prepend: bool) -> RemovableHandle:
+    h = store.add(hook)
+    if prepend:
+        items = list(store.items())
+        store.clear()
+        store[h.id] = hook
+        for k, v in items:
+            if k != h.id:
+                store[k] = v
+    return h

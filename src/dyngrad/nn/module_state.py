@@ -1,0 +1,142 @@
+"""The state half of :class:`~dyngrad.nn.Module`: dtype conversion, ``state_dict`` and
+``load_state_dict`` (a mixin, so module.py stays readable)."""
+
+from __future__ import annotations
+
+from collections import OrderedDict, namedtuple
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import _backend as B
+from ..tensor import Tensor, check_device
+
+_IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+
+
+def _shape_str(shape: tuple) -> str:
+    return f"dyngrad.Size({list(shape)})"
+
+
+class _StateMixin:
+    """Methods of Module that convert or save/load its parameters and buffers."""
+
+    def _apply_tensors(self, convert: Callable[[np.ndarray], np.ndarray]) -> Any:
+        for m in self.modules():
+            for store in (m._parameters, m._buffers):
+                for t in store.values():
+                    if t is None:
+                        continue
+                    new = convert(t.data)
+                    if new is not t.data:
+                        t.data = new
+                        t._bump()
+                        if t._grad is not None:
+                            t._grad = Tensor._make(convert(t._grad.data))
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> Any:
+        """``to(dtype)``, ``to(device)``, ``to(tensor)``: cast floating parameters and buffers
+        in place (integer buffers keep their dtype, as PyTorch); returns self.
+
+        Raises: RuntimeError for a non-CPU device; TypeError for a non-floating dtype."""
+        dtype = kwargs.pop("dtype", None)
+        check_device(kwargs.pop("device", None))
+        for a in args:
+            if isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, (B.dtype, np.dtype, type)):
+                dtype = a
+            else:
+                check_device(a)
+        if dtype is None:
+            return self
+        nd = B.to_np_dtype(dtype)
+        if nd.kind != "f":
+            raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
+        return self._apply_tensors(lambda a: a.astype(nd) if a.dtype.kind == "f" and a.dtype != nd else a)
+
+    def float(self) -> Any:
+        return self.to(B.float32)
+
+    def double(self) -> Any:
+        return self.to(B.float64)
+
+    def half(self) -> Any:
+        return self.to(B.float16)
+
+    def cpu(self) -> Any:
+        return self
+
+    def cuda(self, device: Any = None) -> Any:
+        check_device("cuda")
+        return self
+
+    def type(self, dst_type: Any) -> Any:
+        return self.to(dst_type)
+
+    def state_dict(
+        self, *args: Any, destination: Any = None, prefix: str = "", keep_vars: bool = False
+    ) -> OrderedDict:
+        """Ordered ``{dotted_name: tensor}`` of parameters and persistent buffers (detached,
+        sharing memory, unless ``keep_vars``)."""
+        out = OrderedDict() if destination is None else destination
+        for mp, m in self.named_modules(prefix=prefix.rstrip(".")):
+            pre = mp + ("." if mp else "")
+            for k, v in m._parameters.items():
+                if v is not None:
+                    out[pre + k] = v if keep_vars else v.detach()
+            for k, v in m._buffers.items():
+                if v is not None and k not in m._non_persistent_buffers_set:
+                    out[pre + k] = v if keep_vars else v.detach()
+        return out
+
+    def load_state_dict(self, state_dict: Any, strict: bool = True, assign: bool = False) -> Any:
+        """Copy values from ``state_dict`` into parameters and persistent buffers.
+
+        Returns:
+            ``IncompatibleKeys(missing_keys, unexpected_keys)``.
+        Raises:
+            RuntimeError: naming all missing and unexpected keys (``strict``) and every shape
+            mismatch (always, as PyTorch) in one message.
+        """
+        if not hasattr(state_dict, "items"):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict).__name__}.")
+        own = self.state_dict(keep_vars=True)
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        errors = []
+        pending = []
+        for k, t in own.items():
+            if k not in state_dict:
+                continue
+            v = state_dict[k]
+            arr = v.data if isinstance(v, Tensor) else np.asarray(v)
+            if arr.shape != t.data.shape:
+                errors.append(
+                    f"size mismatch for {k}: copying a param with shape {_shape_str(arr.shape)} from checkpoint, "
+                    f"the shape in current model is {_shape_str(t.data.shape)}."
+                )
+                continue
+            pending.append((t, arr))
+        if strict:
+            if unexpected:
+                errors.insert(
+                    0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected))
+                )
+            if missing:
+                errors.insert(
+                    0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing))
+                )
+        if errors:
+            raise RuntimeError(
+                "Error(s) in loading state_dict for {}:\n\t{}".format(self._get_name(), "\n\t".join(errors))
+            )
+        for t, arr in pending:
+            if assign:
+                t.data = arr.copy()
+            else:
+                np.copyto(t.data, arr, casting="unsafe")
+            t._bump()
+        return _IncompatibleKeys(missing, unexpected)

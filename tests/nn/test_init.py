@@ -1,0 +1,88 @@
+"""nn.init: bounds and moments of each initialiser, generator use, no graph recording."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import dyngrad
+from dyngrad.nn import init
+
+
+def test_calculate_gain_table() -> None:
+    assert init.calculate_gain("linear") == 1 and init.calculate_gain("sigmoid") == 1
+    assert init.calculate_gain("relu") == pytest.approx(math.sqrt(2))
+    assert init.calculate_gain("tanh") == pytest.approx(5 / 3)
+    assert init.calculate_gain("leaky_relu", 0.2) == pytest.approx(math.sqrt(2 / 1.04))
+    assert init.calculate_gain("leaky_relu", math.sqrt(5)) == pytest.approx(math.sqrt(1 / 3))
+    assert init.calculate_gain("selu") == 0.75
+    with pytest.raises(ValueError, match="Unsupported nonlinearity"):
+        init.calculate_gain("swishy")
+
+
+def test_fan_in_and_fan_out_of_conv_weight() -> None:
+    assert init._calculate_fan_in_and_fan_out(dyngrad.empty(8, 3, 5, 5)) == (75, 200)
+    with pytest.raises(ValueError, match="fewer than 2 dimensions"):
+        init._calculate_fan_in_and_fan_out(dyngrad.empty(3))
+
+
+def _w(*shape):
+    return dyngrad.empty(*shape, dtype=dyngrad.float64, requires_grad=True)
+
+
+@pytest.mark.parametrize(
+    ("fn", "kw", "std"),
+    [
+        (init.kaiming_uniform_, {}, math.sqrt(2 / 1.0001) / math.sqrt(200)),
+        (init.kaiming_normal_, {"nonlinearity": "relu"}, math.sqrt(2) / math.sqrt(200)),
+        (init.kaiming_normal_, {"mode": "fan_out", "nonlinearity": "relu"}, math.sqrt(2) / math.sqrt(300)),
+        (init.xavier_uniform_, {}, math.sqrt(2 / 500)),
+        (init.xavier_normal_, {"gain": 2.0}, 2 * math.sqrt(2 / 500)),
+        (init.normal_, {"std": 0.3}, 0.3),
+        (init.trunc_normal_, {"std": 0.5, "a": -1.0, "b": 1.0}, None),
+    ],
+)
+def test_initialisers_fill_in_place_with_expected_spread(fn, kw, std) -> None:
+    w = _w(300, 200)
+    out = fn(w, **kw)
+    assert out is w and w.is_leaf and w.requires_grad and w.grad_fn is None
+    if std is not None:
+        assert abs(w.data.std() - std) < 0.05 * std
+    if fn is init.trunc_normal_:
+        assert w.data.min() >= -1 and w.data.max() <= 1
+
+
+def test_uniform_constant_ones_zeros_eye() -> None:
+    w = _w(50, 40)
+    init.uniform_(w, -0.5, 0.25)
+    assert w.data.min() >= -0.5 and w.data.max() <= 0.25
+    np.testing.assert_array_equal(init.constant_(w, 3.0).data, 3.0)
+    np.testing.assert_array_equal(init.ones_(w).data, 1.0)
+    np.testing.assert_array_equal(init.zeros_(w).data, 0.0)
+    np.testing.assert_array_equal(init.eye_(_w(2, 3)).data, np.eye(2, 3))
+
+
+def test_initialisers_use_the_given_generator_reproducibly() -> None:
+    a, b = _w(4, 4), _w(4, 4)
+    init.kaiming_uniform_(a, generator=dyngrad.Generator().manual_seed(5))
+    init.kaiming_uniform_(b, generator=dyngrad.Generator().manual_seed(5))
+    np.testing.assert_array_equal(a.data, b.data)
+    dyngrad.manual_seed(1)
+    init.normal_(a)
+    dyngrad.manual_seed(1)
+    init.normal_(b)
+    np.testing.assert_array_equal(a.data, b.data)
+
+
+def test_init_bumps_the_version_counter() -> None:
+    w = _w(2, 2)
+    v = w._version
+    init.zeros_(w)
+    assert w._version > v
+
+
+def test_bad_mode_raises() -> None:
+    with pytest.raises(ValueError, match="Mode fan_sideways not supported"):
+        init.kaiming_uniform_(_w(2, 2), mode="fan_sideways")

@@ -1,0 +1,157 @@
+"""Convolution and pooling kernels of ops/conv.py: values against a direct loop reference
+over random geometry (stride, padding, dilation, groups), the adjoint identities that
+make backward exact, derivatives of every order, pooling and constant padding."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dyngrad
+import dyngrad.nn.functional as F
+from dyngrad.autograd import grad, gradcheck, gradgradcheck
+from dyngrad.ops import conv
+
+
+def conv_ref(x, w, stride, pad, dil, groups):
+    """Direct loops: out[n,o,i,j] = sum x_pad[n, g*cg + c, i*s + a*d, j*s + b*d] w[o,c,a,b]."""
+    pt, pb, pl, pr = pad
+    xp = np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)))
+    n, cin, hp, wp = xp.shape
+    o, cg, kh, kw = w.shape
+    ho = (hp - dil[0] * (kh - 1) - 1) // stride[0] + 1
+    wo = (wp - dil[1] * (kw - 1) - 1) // stride[1] + 1
+    out = np.zeros((n, o, ho, wo))
+    og = o // groups
+    for oc in range(o):
+        g = oc // og
+        for i in range(ho):
+            for j in range(wo):
+                for a in range(kh):
+                    for b in range(kw):
+                        patch = xp[
+                            :, g * cg : (g + 1) * cg, i * stride[0] + a * dil[0], j * stride[1] + b * dil[1]
+                        ]
+                        out[:, oc, i, j] += patch @ w[oc, :, a, b]
+    return out
+
+
+@st.composite
+def geometry(draw):
+    groups = draw(st.sampled_from([1, 2]))
+    cg = draw(st.integers(1, 2))
+    og = draw(st.integers(1, 2))
+    kh, kw = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    stride = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    dil = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    pad = tuple(draw(st.integers(0, 2)) for _ in range(4))
+    h = draw(st.integers(dil[0] * (kh - 1) + 1, 6))
+    w = draw(st.integers(dil[1] * (kw - 1) + 1, 6))
+    n = draw(st.integers(1, 2))
+    return (n, groups * cg, h, w), (groups * og, cg, kh, kw), stride, pad, dil, groups
+
+
+@settings(max_examples=25, deadline=None)
+@given(geometry(), st.integers(0, 2**31))
+def test_conv_matches_direct_loops_and_its_adjoints(geom, seed) -> None:
+    xs, ws, stride, pad, dil, groups = geom
+    rng = np.random.default_rng(seed)
+    x, w = rng.standard_normal(xs), rng.standard_normal(ws)
+    ref = conv_ref(x, w, stride, pad, dil, groups)
+    g = conv._Geom(stride, pad, dil, groups)
+    np.testing.assert_allclose(conv._conv_np(x, w, g), ref, rtol=1e-10, atol=1e-12)
+    y = rng.standard_normal(ref.shape)
+    lhs = (ref * y).sum()  # <conv(x, w), y> = <x, conv_t(y, w)> = <w, conv_w(x, y)>
+    np.testing.assert_allclose((x * conv._conv_t_np(y, w, g, xs[2:])).sum(), lhs, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose((w * conv._conv_w_np(x, y, g, ws[2:])).sum(), lhs, rtol=1e-10, atol=1e-10)
+
+
+def test_conv_is_differentiable_three_times() -> None:
+    rng = np.random.default_rng(0)
+    x = dyngrad.tensor(rng.standard_normal((1, 2, 4, 4)), requires_grad=True)
+    w = dyngrad.tensor(rng.standard_normal((2, 1, 2, 2)), requires_grad=True)
+
+    def f(a, b):
+        return (F.conv2d(a, b, stride=2, padding=1, groups=2) ** 2).sum()
+
+    (gx,) = grad(f(x, w), (x,), create_graph=True)
+    assert gradgradcheck(lambda a, b: grad(f(a, b), (a,), create_graph=True)[0], (x, w))
+    assert gx.requires_grad
+
+
+def test_conv_backward_grad_fn_names() -> None:
+    x = dyngrad.randn(1, 1, 3, 3, requires_grad=True)
+    w = dyngrad.randn(1, 1, 2, 2, requires_grad=True)
+    y = F.conv2d(x, w)
+    assert type(y.grad_fn).__name__ == "ConvolutionBackward0"
+
+
+def test_conv_input_and_weight_dtype_mismatch_raises() -> None:
+    with pytest.raises(RuntimeError, match="should be the same"):
+        F.conv2d(dyngrad.randn(1, 1, 3, 3), dyngrad.randn(1, 1, 2, 2, dtype=dyngrad.float64))
+
+
+def test_conv_rank_and_padding_errors() -> None:
+    with pytest.raises(RuntimeError, match="Expected 3D \\(unbatched\\) or 4D"):
+        F.conv2d(dyngrad.randn(1, 1, 1, 3, 3), dyngrad.randn(1, 1, 2, 2))
+    with pytest.raises(ValueError, match="Invalid padding string"):
+        F.conv2d(dyngrad.randn(1, 1, 3, 3), dyngrad.randn(1, 1, 2, 2), padding="full")
+    with pytest.raises(RuntimeError, match="strided"):
+        F.conv2d(dyngrad.randn(1, 1, 3, 3), dyngrad.randn(1, 1, 2, 2), stride=2, padding="same")
+
+
+def pool_ref(x, k, s, p, fn, fill):
+    xp = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)), constant_values=fill)
+    ho = (xp.shape[2] - k) // s + 1
+    wo = (xp.shape[3] - k) // s + 1
+    out = np.empty(x.shape[:2] + (ho, wo))
+    for i in range(ho):
+        for j in range(wo):
+            out[:, :, i, j] = fn(xp[:, :, i * s : i * s + k, j * s : j * s + k], axis=(2, 3))
+    return out
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 2), st.integers(0, 1), st.integers(0, 2**31))
+def test_max_and_avg_pool_match_window_reference(k, s, p, seed) -> None:
+    if 2 * p > k:
+        p = 0
+    x = np.random.default_rng(seed).standard_normal((2, 2, 5, 6))
+    t = dyngrad.tensor(x)
+    np.testing.assert_allclose(F.max_pool2d(t, k, s, p).numpy(), pool_ref(x, k, s, p, np.max, -np.inf))
+    np.testing.assert_allclose(
+        F.avg_pool2d(t, k, s, p).numpy(), pool_ref(x, k, s, p, np.mean, 0.0), rtol=1e-12
+    )
+
+
+def test_max_pool_gradient_goes_to_the_maximum_once_per_window() -> None:
+    x = dyngrad.tensor([[[[1.0, 2.0, 0.0], [4.0, 3.0, 5.0], [0.0, 0.0, 0.0]]]], requires_grad=True)
+    F.max_pool2d(x, 2, stride=1).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy()[0, 0], [[0, 0, 0], [2, 0, 2], [0, 0, 0]])
+
+
+def test_take_flat_and_put_flat_are_adjoint_and_twice_differentiable() -> None:
+    rng = np.random.default_rng(1)
+    idx = rng.integers(0, 12, size=(2, 3, 5))
+    x = dyngrad.tensor(rng.standard_normal((2, 3, 3, 4)), requires_grad=True)
+    g = dyngrad.tensor(rng.standard_normal((2, 3, 5)), requires_grad=True)
+    lhs = (conv.TakeFlat.apply(x, idx) * g).sum().item()
+    rhs = (x * conv.PutFlat.apply(g, idx, (2, 3, 3, 4))).sum().item()
+    assert lhs == pytest.approx(rhs)
+    assert gradgradcheck(lambda a: conv.TakeFlat.apply(a, idx) ** 2, (x,))
+    assert gradcheck(lambda a: conv.PutFlat.apply(a, idx, (2, 3, 3, 4)), (g,))
+
+
+def test_constant_pad_and_crop_with_gradient() -> None:
+    x = dyngrad.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    y = conv.ConstantPad.apply(x, (1, -1, 0, 1), 9.0)
+    np.testing.assert_array_equal(y.detach().numpy(), [[9, 0, 1], [9, 3, 4], [9, 9, 9]])
+    assert gradgradcheck(lambda a: conv.ConstantPad.apply(a, (2, -1, -1, 1), 0.0) ** 2, (x.double(),))
+
+
+def test_adaptive_avg_pool_uneven_bins_match_pytorch_rule() -> None:
+    x = dyngrad.tensor(np.arange(5.0).reshape(1, 1, 1, 5))
+    out = F.adaptive_avg_pool2d(x, (1, 3)).numpy()
+    np.testing.assert_allclose(out[0, 0, 0], [0.5, 2.0, 3.5])  # bins [0,2), [1,4), [3,5)
