@@ -4,7 +4,8 @@ for a library module ``lib`` (``torch`` or ``dyngrad``)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

@@ -208,6 +208,19 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
     return UnpackedDualTensor(_suspended(_Alias.apply, tensor), t)
 
 
+def _transfer_tangent(src: Tensor, dst: Tensor) -> None:
+    """After an in-place op wrote ``src`` (the out-of-place result) into ``dst``, give
+    ``dst`` the result's tangent (or none). Called by ``ops._util.inplace``."""
+    lv = _fwd_state.level
+    if lv is None:
+        return
+    t = lv.get(src)
+    if t is not None:
+        lv.set(dst.data, t)
+    else:
+        lv.table.pop(id(dst.data), None)
+
+
 def _tangent(t: Tensor) -> Tensor | None:
     lv = _fwd_state.level
     return None if lv is None else lv.get(t)
@@ -445,63 +458,4 @@ def _connect(outs: tuple, diff: list, touts: list, orig_ins: list, local_ins: li
     return prim, tout
 
 
-# ------------------------------------------------------------------ checking
-def check_forward_ad(
-    func: Callable, inputs: Any, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
-    raise_exception: bool = True,
-) -> bool:
-    """Compare the forward-mode Jacobian of ``func`` at ``inputs`` (one column per input
-    element, through ``make_dual``) with central finite differences.
-
-    Args:
-        func: callable taking the tensors of ``inputs`` and returning a Tensor or tuple.
-        inputs: Tensor or tuple of Tensors (use float64); non-floating ones are held fixed.
-    Returns:
-        True when every entry agrees within ``atol + rtol * |numerical|``.
-    Raises:
-        RuntimeError: on a mismatch (naming input, output and the largest error), unless
-            ``raise_exception=False``, which returns False instead.
-    """
-    ins = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
-    base = [x.detach() if isinstance(x, Tensor) else x for x in ins]
-
-    def run(vals: list) -> list:
-        with grad_mode.no_grad():
-            r = func(*vals)
-        return [np.array(o.data, dtype=np.float64) for o in (r if isinstance(r, tuple) else (r,))]
-
-    for i, x in enumerate(base):
-        if not isinstance(x, Tensor) or x.data.dtype.kind != "f":
-            continue
-        flat = x.data.reshape(-1)
-        for j in range(flat.size):
-            u = np.zeros(x.data.size, dtype=x.data.dtype)
-            u[j] = 1
-            with dual_level():
-                vals = list(base)
-                vals[i] = make_dual(x, u.reshape(x.data.shape))
-                with grad_mode.no_grad():
-                    r = func(*vals)
-                rs = r if isinstance(r, tuple) else (r,)
-                ana = []
-                for o in rs:
-                    t = unpack_dual(o).tangent
-                    ana.append(np.zeros(o.data.shape) if t is None else np.array(t.data, dtype=np.float64))
-            xp = x.data.copy().reshape(-1)
-            xp[j] += eps
-            xm = x.data.copy().reshape(-1)
-            xm[j] -= eps
-            vp, vm = list(base), list(base)
-            vp[i] = Tensor._make(xp.reshape(x.data.shape))
-            vm[i] = Tensor._make(xm.reshape(x.data.shape))
-            num = [(p - m) / (2 * eps) for p, m in zip(run(vp), run(vm))]
-            for k, (a, n) in enumerate(zip(ana, num)):
-                if not np.allclose(a, n, atol=atol, rtol=rtol):
-                    if not raise_exception:
-                        return False
-                    err = float(np.max(np.abs(a - n)))
-                    raise RuntimeError(
-                        f"Jacobian mismatch for output {k} with respect to input {i} (element {j}) "
-                        f"in forward mode: max abs error {err:.3g}\nnumerical: {n}\nforward-mode: {a}"
-                    )
-    return True
+from ._forward_check import check_forward_ad  # noqa: E402 - it uses the machinery above

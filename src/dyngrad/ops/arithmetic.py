@@ -438,7 +438,7 @@ def allclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, 
 # ----------------------------------------------------------------- in-place forms
 def _fast_inplace(self: Tensor, ufunc: Any, other: Any, name: str) -> Tensor | None:
     """Without recording, do the ufunc straight into ``self``'s memory."""
-    if recording(self, other):
+    if recording(self, other) or _fwd_state.level is not None:  # dual: tangents via inplace()
         return None
     od = data_of(other)
     rt = B.result_type(self, other)
