@@ -96,9 +96,10 @@ def _cofactor(a: np.ndarray) -> np.ndarray:
 
 class Det(Function):
     """``out = det(A)``, ``A: (*, n, n) -> (*)``; ``grad_A = grad * det(A) * A^{-T}``
-    (Jacobi's formula; Giles 2008 sec. 3.1). At a singular ``A`` the cofactor matrix
-    ``adj(A)^T`` (from the SVD) is used instead; that branch is not differentiable twice
-    (its gradient is a constant)."""
+    (Jacobi's formula; Giles 2008 sec. 3.1). At an exactly singular ``A`` the cofactor
+    matrix ``adj(A)^T`` (from the SVD) is used instead, the true derivative (finite
+    differences agree). PyTorch 2.13 returns 0 there instead; dyngrad deliberately differs.
+    That branch is not differentiable twice (its gradient is a constant)."""
 
     _builtin = True
     _node_name = "LinalgDetBackward0"

@@ -36,7 +36,7 @@ class Eigh(Function):
     (0 on the diagonal) and ``skew(X) = (X - X^T)/2`` (Giles 2008 sec. 3.1; Seeger, Hetzel,
     Dai, Meissner & Lawrence 2017, "Auto-differentiating linear algebra"; PyTorch's
     ``linalg_eig_backward``). Undefined (inf) for repeated eigenvalues when ``grad_V`` is
-    not zero.
+    not zero; eigenvalue-only gradients (``V diag(grad_L) V^T``) are always defined.
     """
 
     _builtin = True
@@ -53,6 +53,8 @@ class Eigh(Function):
     def backward(ctx: Any, gL: Tensor, gV: Tensor) -> tuple:
         L, V = ctx.saved_tensors
         n = L.data.shape[-1]
+        if not np.any(gV.data):  # eigenvalues only: no 1/(L_j - L_i), fine for repeated ones
+            return matmul(V * gL.unsqueeze(-2), V.mT), None
         VtgV = matmul(V.mT, gV)
         inner = (VtgV - VtgV.mT) * 0.5 * _offdiag_inv(L.unsqueeze(-2) - L.unsqueeze(-1), n)
         inner = inner + diag_embed(gL)
@@ -89,8 +91,8 @@ class Svd(Function):
                  + (I - U U^T) gU S^{-1} V^T + U S^{-1} gV^T (I - V V^T)
 
     Limitation: repeated singular values make ``F`` infinite and zero singular values make
-    ``S^{-1}`` infinite when ``gU``/``gVh`` are non-zero (gradients of ``S`` alone are
-    always fine), as in PyTorch.
+    ``S^{-1}`` infinite when ``gU``/``gVh`` are non-zero; gradients of ``S`` alone
+    (``U diag(gS) Vh``) are always defined, as in PyTorch.
     """
 
     _builtin = True
@@ -116,6 +118,8 @@ class Svd(Function):
                     "columns of U / rows of Vh; use full_matrices=False"
                 )
             U, gU, Vh, gVh = U[..., :, :k], gU[..., :, :k], Vh[..., :k, :], gVh[..., :k, :]
+        if not np.any(gU.data) and not np.any(gVh.data):  # only S is used: no F (defined
+            return matmul(U * gS.unsqueeze(-2), Vh), None  # for repeated singular values)
         V, gV = Vh.mT, gVh.mT
         S2 = S * S
         F = _offdiag_inv(S2.unsqueeze(-2) - S2.unsqueeze(-1), k)
