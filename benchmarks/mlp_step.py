@@ -1,0 +1,149 @@
+"""One SGD training step of a 784-512-512-10 MLP (batch 256, float32): dyngrad
+(nn.Linear + ReLU + cross_entropy + optim.SGD) against the same step hand-written in NumPy
+and against PyTorch CPU (if installed), all measured in the same run.
+
+Usage: ``python benchmarks/mlp_step.py [--steps 30] [--warmup 5]``. Prints the median
+ms/step of each and the ratios dyngrad/NumPy and torch/NumPy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+import dyngrad
+from dyngrad import nn, optim
+
+SIZES = (784, 512, 512, 10)
+BATCH, LR = 256, 0.01
+
+
+def init(seed: int = 0) -> list[np.ndarray]:
+    """PyTorch's default Linear init, float32: [W1, b1, W2, b2, W3, b3]."""
+    rng = np.random.default_rng(seed)
+    ps = []
+    for a, b in zip(SIZES[:-1], SIZES[1:]):
+        bound = 1 / np.sqrt(a)
+        ps += [rng.uniform(-bound, bound, (b, a)).astype(np.float32), rng.uniform(-bound, bound, b).astype(np.float32)]
+    return ps
+
+
+def numpy_step(ps: list[np.ndarray], x: np.ndarray, y: np.ndarray) -> float:
+    """Forward, cross-entropy, hand-derived backward and SGD update, in place."""
+    W1, b1, W2, b2, W3, b3 = ps
+    h1 = x @ W1.T + b1
+    a1 = np.maximum(h1, 0)
+    h2 = a1 @ W2.T + b2
+    a2 = np.maximum(h2, 0)
+    z = a2 @ W3.T + b3
+    z = z - z.max(1, keepdims=True)
+    e = np.exp(z)
+    s = e.sum(1, keepdims=True)
+    n = np.arange(len(y))
+    loss = float(np.log(s[:, 0]).mean() - z[n, y].mean())
+    dz = e / s
+    dz[n, y] -= 1
+    dz /= len(y)
+    dW3, db3 = dz.T @ a2, dz.sum(0)
+    dh2 = (dz @ W3) * (h2 > 0)
+    dW2, db2 = dh2.T @ a1, dh2.sum(0)
+    dh1 = (dh2 @ W2) * (h1 > 0)
+    dW1, db1 = dh1.T @ x, dh1.sum(0)
+    for p, g in zip(ps, (dW1, db1, dW2, db2, dW3, db3)):
+        p -= LR * g
+    return loss
+
+
+def dyngrad_setup(ps: list[np.ndarray]) -> tuple[Callable, Callable]:
+    model = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
+    with dyngrad.no_grad():
+        for p, v in zip(model.parameters(), ps):
+            p.data[...] = v
+    opt = optim.SGD(model.parameters(), lr=LR)
+
+    def step(x: dyngrad.Tensor, y: dyngrad.Tensor) -> float:
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        return float(loss.item())
+
+    return step, model
+
+
+def torch_setup(ps: list[np.ndarray]):  # noqa: ANN201
+    import torch
+
+    model = torch.nn.Sequential(torch.nn.Linear(784, 512), torch.nn.ReLU(), torch.nn.Linear(512, 512),
+                                torch.nn.ReLU(), torch.nn.Linear(512, 10))
+    with torch.no_grad():
+        for p, v in zip(model.parameters(), ps):
+            p.copy_(torch.from_numpy(v))
+    opt = torch.optim.SGD(model.parameters(), lr=LR)
+
+    def step(x, y) -> float:  # noqa: ANN001
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        return float(loss.item())
+
+    return step, torch
+
+
+def bench(fns: dict[str, Callable[[], float]], steps: int, warmup: int) -> dict[str, float]:
+    """Median ms/step of each function, timed round-robin (one step of each per round) so
+    that load from other processes hits all of them alike."""
+    for _ in range(warmup):
+        for fn in fns.values():
+            fn()
+    ts: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(steps):
+        for k, fn in fns.items():
+            t0 = time.perf_counter()
+            fn()
+            ts[k].append(time.perf_counter() - t0)
+    return {k: statistics.median(v) * 1e3 for k, v in ts.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=30)
+    ap.add_argument("--warmup", type=int, default=5)
+    a = ap.parse_args()
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((BATCH, 784)).astype(np.float32)
+    y = rng.integers(0, 10, BATCH)
+
+    l0_np = numpy_step(init(), x, y)
+    l0_dg = dyngrad_setup(init())[0](dyngrad.tensor(x), dyngrad.tensor(y))
+    ps_np = init()
+    step, _ = dyngrad_setup(init())
+    xd, yd = dyngrad.tensor(x), dyngrad.tensor(y)
+    fns: dict[str, Callable[[], float]] = {"numpy": lambda: numpy_step(ps_np, x, y), "dyngrad": lambda: step(xd, yd)}
+    torch = None
+    try:
+        tstep, torch = torch_setup(init())
+        xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+        fns["torch"] = lambda: tstep(xt, yt)
+    except ImportError:
+        pass
+    t = bench(fns, a.steps, a.warmup)
+    print(f"MLP {'-'.join(map(str, SIZES))}, batch {BATCH}, float32, SGD(lr={LR}); median of {a.steps} "
+          "round-robin steps")
+    print(f"  first-step loss: numpy {l0_np:.6f}  dyngrad {l0_dg:.6f}")
+    print(f"  numpy (hand-written) : {t['numpy']:8.2f} ms/step")
+    print(f"  dyngrad              : {t['dyngrad']:8.2f} ms/step   ratio vs numpy {t['dyngrad'] / t['numpy']:.2f}x")
+    if torch is None:
+        print("  torch                : not installed")
+    else:
+        print(f"  torch {torch.__version__:<14} : {t['torch']:8.2f} ms/step   ratio vs numpy "
+              f"{t['torch'] / t['numpy']:.2f}x ({torch.get_num_threads()} threads)")
+
+
+if __name__ == "__main__":
+    main()
