@@ -110,6 +110,9 @@ SPECS = [
     S("masked_fill_tensor_value", lambda m, x, v: x.masked_fill(_mask(m, (3, 4), 6), v), shapes=((3, 4), ())),
     S("masked_select", lambda m, x: x.masked_select(_mask(m, (4, 5), 7))),
     S("masked_select_bcast", lambda m, x: m.masked_select(x, _mask(m, (2, 3), 8)), shapes=((3,),)),
+    S("masked_select_0d", lambda m, x: x.masked_select(L(m, True)), shapes=((),)),
+    S("gather_0d", lambda m, x: x.gather(0, L(m, 0)), shapes=((),)),
+    S("index_select_0d", lambda m, x: x.index_select(0, L(m, [0])), shapes=((),)),
     S("narrow", lambda m, x: x.narrow(-1, 1, 3), zero_size=True),
     S("select", lambda m, x: x.select(1, -1), zero_size=True),
     S("nonzero", lambda m, x: m.nonzero(x > 0), differentiable=False),
@@ -322,11 +325,18 @@ def _slice(n):
 
 @st.composite
 def basic_index(draw, shape):
-    items = []
-    for n in shape[: draw(st.integers(0, len(shape)))]:
-        items.append(draw(st.one_of(_slice(n), st.integers(-n, n - 1), st.just(None))))
-    if draw(st.booleans()):
-        items.insert(draw(st.integers(0, len(items))), Ellipsis)
+    """Index items for the first ``j`` dims, then (with an Ellipsis) for the last ``k - j``."""
+    k = draw(st.integers(0, len(shape)))
+    ell = draw(st.booleans())
+    j = draw(st.integers(0, k)) if ell else k
+    dims = list(shape[:j]) + (list(shape[len(shape) - (k - j) :]) if k > j else [])
+
+    def item(n):
+        return draw(st.one_of(_slice(n), st.integers(-n, n - 1), st.just(None)))
+
+    items = [item(n) for n in dims]
+    if ell:
+        items.insert(j, Ellipsis)
     return tuple(items)
 
 

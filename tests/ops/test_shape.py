@@ -209,6 +209,31 @@ def test_shape_ops_keep_every_dtype(dtype):
         assert o.dtype == dtype
 
 
+@pytest.mark.parametrize(
+    "fn,exc,words",
+    [
+        (lambda x: dg.cat([x, x]), RuntimeError, "zero-dimensional tensor (at position 0) cannot be concatenated"),
+        (lambda x: x.roll(1, 0), IndexError, "Dimension specified as 0 but tensor has no dimensions"),
+        (lambda x: x.unflatten(0, (1,)), RuntimeError, "tensor has no dimensions"),
+        (lambda x: x.split(1), RuntimeError, "at least a 1-dimensional tensor"),
+        (lambda x: x.narrow(0, 0, 1), RuntimeError, "0-dim"),
+        (lambda x: x.squeeze(1), IndexError, "Dimension out of range"),
+    ],
+)
+def test_zero_dim_misuse_raises(fn, exc, words):
+    with pytest.raises(exc) as info:
+        fn(dg.tensor(1.0))
+    assert words in str(info.value)
+
+
+def test_zero_dim_shape_ops_match_torch_shapes():
+    x = dg.tensor(2.0)
+    assert x.flip(0).shape == x.movedim(0, 0).shape == x.t().shape == x.expand(()).shape == ()
+    assert x.unsqueeze(-1).shape == (1,) and x.repeat(2, 1).shape == (2, 1)
+    assert dg.stack([x, x]).shape == (2,) and dg.hstack([x, x]).shape == (2,)
+    assert dg.vstack([x, x]).shape == (2, 1) and x.flatten().shape == (1,)
+
+
 def test_unbind_and_split_grad_fill_zeros_for_unused_pieces():
     x = dg.ones(4, 2, dtype=dg.float64, requires_grad=True)
     a, b = x.split(2)

@@ -249,7 +249,7 @@ class IndexSelect(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
         ctx.shape, ctx.idx = x.data.shape, (slice(None),) * dim + (index,)
-        return wrap(x.data[ctx.idx] if x.data.ndim else x.data.reshape(1)[index].reshape(index.shape))
+        return wrap(x.data[ctx.idx] if x.data.ndim else x.data.reshape(1)[index].reshape(()))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -274,10 +274,12 @@ def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     d = norm_dim(dim, input.data.ndim, "index_select")
+    if input.data.ndim == 0 and idx.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
     size = input.data.shape[d] if input.data.ndim else 1
     if idx.size and (idx.min() < 0 or idx.max() >= size):
         raise IndexError(f"index_select(): index out of range in self (dimension {d} with size {size})")
-    return IndexSelect.apply(input, d, idx.reshape(-1) if input.data.ndim else idx)
+    return IndexSelect.apply(input, d, idx.reshape(-1))
 
 
 def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tensor:
@@ -292,6 +294,8 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
     if dim is None:
         return gather(input.reshape(-1), 0, idx.reshape(-1))
     nd = input.data.ndim
+    if nd == 0:
+        raise IndexError(f"take_along_dim(): Dimension specified as {dim} but tensor has no dimensions")
     d = norm_dim(dim, nd, "take_along_dim")
     xs, ix = list(input.data.shape), list(idx.shape)
     if len(ix) != nd:
@@ -329,6 +333,9 @@ def masked_select(input: Tensor, mask: Any) -> Tensor:
         ) from None
     x = input.expand(*shape) if shape != input.data.shape else input
     from .indexing import Index
+
+    if not shape:  # 0-d: NumPy has no nonzero() of a 0-d array
+        x, shape, m = x.reshape(1), (1,), m.reshape(1)
 
     return Index.apply(x, np.nonzero(np.broadcast_to(m, shape)), False)
 

@@ -139,6 +139,8 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     ds = (dims,) if isinstance(dims, int) else tuple(dims)
     if len(sh) != len(ds):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:{len(ds)}")
+    if input.data.ndim == 0:
+        raise IndexError(f"roll(): Dimension specified as {ds[0]} but tensor has no dimensions")
     ds = tuple(norm_dim(d, input.data.ndim, "roll") for d in ds)
     return Roll.apply(input, sh, ds)
 

@@ -291,6 +291,9 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
         RuntimeError: mismatched shapes (naming the tensor index and sizes).
     """
     ts = _seq_check(tensors, "cat")
+    for i, t in enumerate(ts):
+        if t.data.ndim == 0:
+            raise RuntimeError(f"cat(): zero-dimensional tensor (at position {i}) cannot be concatenated")
     ts = [t for t in ts if not (t.data.ndim == 1 and t.data.shape[0] == 0)] or ts[:1]
     nd = ts[0].data.ndim
     d = norm_dim(dim, nd, "cat")
@@ -336,6 +339,8 @@ def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     shape = input.data.shape
+    if not shape:
+        raise RuntimeError(f"unflatten: Dimension specified as {dim} but tensor has no dimensions")
     d = norm_dim(dim, len(shape), "unflatten")
     n = shape[d] if shape else 1
     if sizes.count(-1) > 1:
@@ -370,6 +375,8 @@ def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
     for name, ds in (("source", src), ("destination", dst)):
         if len(set(ds)) != len(ds):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(ds)})")
+    if nd == 0:
+        return Permute.apply(input, ())
     order = [i for i in range(nd) if i not in src]
     for d, s_ in sorted(zip(dst, src)):
         order.insert(d, s_)
