@@ -255,7 +255,8 @@ def test_tensor_methods_forward_to_elementwise_ops():
 
 
 @pytest.mark.parametrize("name", ["exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "square", "reciprocal",
-                                  "tan", "asin", "atan", "sinh", "asinh", "atanh", "erf", "erfc", "floor",
+                                  "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
+                                  "erf", "erfc", "floor",
                                   "ceil", "trunc", "frac", "sign", "logit", "round", "nan_to_num"])
 def test_inplace_form_matches_out_of_place_and_bumps_version(name):
     x = dg.tensor([0.2, 0.4, 0.7], dtype=dg.float64)
@@ -273,6 +274,13 @@ def test_inplace_form_records_graph_on_non_leaf():
     y.exp2_()
     y.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), np.exp2([0.2, 0.4]) * math.log(2))
+
+
+def test_isposinf_and_isneginf_pick_the_signed_infinity():
+    x = dg.tensor([float("inf"), float("-inf"), float("nan"), 1.0])
+    assert dg.isposinf(x).tolist() == [True, False, False, False]
+    assert dg.isneginf(x).tolist() == [False, True, False, False]
+    assert dg.isposinf(dg.tensor([1, 2])).tolist() == [False, False]
 
 
 def test_where_with_non_bool_condition_raises():

@@ -9,7 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from hypothesis.extra import numpy as hnp  # noqa: E402
 
@@ -50,13 +50,19 @@ def test_outputs_and_gradients_match_live_torch(spec, data):
     shapes = data.draw(operand_shapes(spec.arity), label="shapes")
     seed = data.draw(st.integers(0, 2**31 - 1), label="seed")
     ins = _inputs(spec, shapes, seed)
-    want_out, _ = torch_reference(torch, spec, ins)
+    try:
+        want_out, _ = torch_reference(torch, spec, ins)
+    except RuntimeError:  # torch shape quirks on zero-size broadcasts: nothing to compare
+        assume(False)
     got_out, _ = dyngrad_reference(spec, ins)
     _close(got_out, want_out, f"{spec.name} forward on {shapes}")
     if not spec.differentiable or want_out.dtype.kind != "f":
         return
     gout = np.random.default_rng(seed).standard_normal(want_out.shape)
-    _, want_g = torch_reference(torch, spec, ins, gout)
+    try:
+        _, want_g = torch_reference(torch, spec, ins, gout)
+    except RuntimeError:  # torch's clamp backward fails on the same zero-size broadcast
+        assume(False)
     _, got_g = dyngrad_reference(spec, ins, gout)
     diff = [x for x in ins if isinstance(x, np.ndarray) and x.dtype.kind == "f"]
     for i, x in enumerate(diff):
