@@ -171,3 +171,27 @@ def test_add_param_group_fills_defaults():
     opt.add_param_group({"params": b, "lr": 0.5})
     assert opt.param_groups[1]["weight_decay"] == 1e-2 and opt.param_groups[1]["lr"] == 0.5
     assert opt.param_groups[1]["params"] == [b] or opt.param_groups[1]["params"][0] is b
+
+
+def test_named_parameters_are_accepted_and_names_kept():
+    W, b = _params()
+    opt = optim.SGD([("W", W), ("b", b)], lr=0.1)
+    assert opt.param_groups[0]["params"][0] is W and opt.param_groups[0]["param_names"] == ["W", "b"]
+    assert opt.state_dict()["param_groups"][0]["param_names"] == ["W", "b"]
+
+
+def test_module_parameters_train_with_every_optimizer():
+    nn = pytest.importorskip("dyngrad.nn")
+    for name, kw in OPTIMIZERS:
+        dyngrad.manual_seed(0)
+        lin = nn.Linear(4, 3).double()
+        opt = getattr(optim, name)(lin.parameters(), **kw)
+        X = dyngrad.tensor(GOLD["X"])
+        before = ((lin(X) - dyngrad.tensor(GOLD["Y"])) ** 2).mean().item()
+        for _ in range(5):
+            opt.zero_grad()
+            loss = ((lin(X) - dyngrad.tensor(GOLD["Y"])) ** 2).mean()
+            loss.backward()
+            opt.step()
+        after = ((lin(X) - dyngrad.tensor(GOLD["Y"])) ** 2).mean().item()
+        assert (after > before) if kw.get("maximize") else (after < before), (name, kw)

@@ -173,3 +173,16 @@ def test_bad_return_and_bad_segments_raise():
         checkpoint(lambda t: [t], x)
     with pytest.raises(ValueError, match="segments"):
         checkpoint_sequential([lambda t: t], 2, x)
+
+
+def test_checkpoint_sequential_over_an_nn_sequential_gives_module_parameters_grads():
+    nn = dyngrad.nn
+    dyngrad.manual_seed(0)
+    model = nn.Sequential(*[m for _ in range(4) for m in (nn.Linear(8, 8), nn.Tanh())]).double()
+    x = dyngrad.randn(5, 8, dtype=dyngrad.float64)
+    model(x).pow(2).sum().backward()
+    want = [p.grad.data.copy() for p in model.parameters()]
+    model.zero_grad()
+    checkpoint_sequential(model, 2, x).pow(2).sum().backward()
+    for a, p in zip(want, model.parameters()):
+        assert np.array_equal(a, p.grad.data)

@@ -33,8 +33,9 @@ class Optimizer:
     """Base class of all optimizers (PyTorch's ``torch.optim.Optimizer``).
 
     Args:
-        params: an iterable of Tensors, or of dicts defining parameter groups (each with a
-            ``'params'`` entry and optional per-group hyper-parameters).
+        params: an iterable of Tensors, of ``(name, Tensor)`` pairs (``named_parameters()``;
+            the names are kept in ``group['param_names']``), or of dicts defining parameter
+            groups (each with a ``'params'`` entry and optional per-group hyper-parameters).
         defaults: the default hyper-parameters, used for groups that do not set them.
     Attributes:
         param_groups (list[dict]): one dict per group; ``'params'`` is a list of Tensors.
@@ -82,6 +83,10 @@ class Optimizer:
             raise TypeError("optimizer parameters need to be organized in ordered collections, but got a set")
         else:
             params = list(params)
+        names = None
+        if params and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in params):
+            names = [n for n, _ in params]  # named_parameters() given, as PyTorch 2.x accepts
+            params = [p for _, p in params]
         offset = sum(len(g["params"]) for g in self.param_groups)
         for i, p in enumerate(params):
             idx = offset + i
@@ -99,6 +104,8 @@ class Optimizer:
                 )
         group = dict(param_group)
         group["params"] = params
+        if names is not None:
+            group["param_names"] = names
         for name, default in self.defaults.items():
             if default is required and name not in group:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
