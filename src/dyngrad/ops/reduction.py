@@ -366,7 +366,7 @@ def _arg_reduce(op: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Ten
     d = input.data
     if dim is None:
         if d.size == 0:
-            raise RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.")
+            raise IndexError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.")
         r = fn(d.reshape(-1))
         return wrap(np.asarray(r, dtype=np.int64).reshape((1,) * d.ndim if keepdim else ()))
     ax = norm_dim(dim, d.ndim, op)
