@@ -71,8 +71,8 @@ class Einsum(Function):
     output gradient with all other factors (e.g. Giles 2008, sec. 3; the rule autograd
     libraries use). Letters (or an ellipsis) summed only inside operand ``i`` are
     broadcast back (``expand``); ellipsis dims broadcast from other operands are summed. Written with einsum, so
-    differentiable again. A letter repeated inside one operand (a diagonal, ``'ii->i'``)
-    works forward but has no backward (RuntimeError).
+    differentiable again. A letter repeated inside one operand (a diagonal: ``'ii->'``,
+    ``'ii->i'``) gets the gradient of its diagonal written back on the diagonal.
     """
 
     _builtin = True
@@ -107,17 +107,13 @@ class Einsum(Function):
 
 
 def _operand_grad(g: Tensor, ops_: tuple, ins: list, out: list, i: int) -> Tensor:
-    toks, x = ins[i], ops_[i]
+    toks, x = list(ins[i]), ops_[i]
     letters = [t for t in toks if t != _ELL]
-    if len(set(letters)) != len(letters):
-        raise RuntimeError(
-            f"einsum backward: subscript '{''.join(toks)}' repeats a letter within one operand "
-            "(a diagonal); its gradient is not implemented in dyngrad"
-        )
+    uniq = list(dict.fromkeys(toks))  # a repeated letter (diagonal) is handled once, then embedded
     avail = set(out).union(*(set(ins[j]) for j in range(len(ins)) if j != i))
     has_ell = _ELL in toks
-    kept = [t for t in letters if t in avail]
-    missing = [t for t in letters if t not in avail]
+    kept = [t for t in uniq if t != _ELL and t in avail]
+    missing = [t for t in uniq if t != _ELL and t not in avail]
     bout = ([_ELL] if _ELL in avail else []) + kept
     others = [ops_[j] for j in range(len(ops_)) if j != i]
     res = Einsum.apply((tuple([out] + [ins[j] for j in range(len(ins)) if j != i]), bout), g, *others)
@@ -125,7 +121,8 @@ def _operand_grad(g: Tensor, ops_: tuple, ins: list, out: list, i: int) -> Tenso
     ell_rank = len(shape) - len(letters)
     e0 = toks.index(_ELL) if has_ell else 0
     ell_shape = shape[e0 : e0 + ell_rank] if has_ell else ()
-    size = {t: shape[k if k < e0 or not has_ell else k + ell_rank - 1] for k, t in enumerate(toks) if t != _ELL}
+    axis = [k if k < e0 or not has_ell else k + ell_rank - 1 for k in range(len(toks))]
+    size = {t: shape[axis[k]] for k, t in enumerate(toks) if t != _ELL}
     target = tuple(ell_shape) + tuple(size[t] for t in kept)
     if has_ell and _ELL not in avail:  # the ellipsis dims were summed out: broadcast back
         res = res.reshape((1,) * ell_rank + res.data.shape).expand(target)
@@ -136,14 +133,30 @@ def _operand_grad(g: Tensor, ops_: tuple, ins: list, out: list, i: int) -> Tenso
         res = res.reshape(target + (1,) * len(missing)).expand(target + tuple(size[t] for t in missing))
     pos, k = {}, 0
     for t in cur:
+        n = ell_rank if t == _ELL else 1
+        pos[t] = list(range(k, k + n))
+        k += n
+    perm = [a for t in uniq for a in pos[t]]
+    if perm != sorted(perm):
+        res = res.permute(perm)
+    if len(uniq) == len(toks):
+        return res
+    # embed the diagonal: a size-1 dim at each repeated position, expand, mask off-diagonal
+    first = {t: k for k, t in reversed(list(enumerate(toks)))}
+    new_shape, mask = [], np.ones(shape, dtype=bool)
+    for k, t in enumerate(toks):
         if t == _ELL:
-            pos[t] = list(range(k, k + ell_rank))
-            k += ell_rank
+            new_shape += list(ell_shape)
+        elif first[t] == k:
+            new_shape.append(size[t])
         else:
-            pos[t] = [k]
-            k += 1
-    perm = [a for t in toks for a in pos[t]]
-    return res if perm == sorted(perm) else res.permute(perm)
+            new_shape.append(1)
+            a0, ak = axis[first[t]], axis[k]
+            r = np.arange(size[t])
+            mask &= r.reshape([-1 if d == a0 else 1 for d in range(len(shape))]) == r.reshape(
+                [-1 if d == ak else 1 for d in range(len(shape))]
+            )
+    return res.reshape(tuple(new_shape)).expand(shape) * wrap(mask.astype(x.data.dtype))
 
 
 def einsum(equation: str, *operands: Any) -> Tensor:
