@@ -54,6 +54,14 @@ SPECS = [
     _act("softsign"),
     _act("logsigmoid", domain=(-30.0, 30.0)),
     _act("tanhshrink"),
+    _act("threshold", kwargs={"threshold": 0.1, "value": 2.0}),
+    _act("hardshrink", domain=(-1.5, 1.5)),
+    _act("softshrink", domain=(-1.5, 1.5)),
+    _act("softshrink:lambd", domain=(-1.5, 1.5), kwargs={"lambd": 0.2}),
+    _act("rrelu"),  # eval mode: fixed slope (lower + upper) / 2
+    _act("prelu", shapes=((2, 3, 4), (3,)), broadcast=[((2, 3), (1,)), ((5,), (1,))], domain=[(-2, 2), (0.0, 0.5)]),
+    _act("glu", shapes=((3, 4),), zero_dim=False),
+    _act("glu:dim0", shapes=((4, 3),), kwargs={"dim": 0}, zero_dim=False),
 ]
 
 
@@ -163,3 +171,44 @@ def test_activation_of_non_tensor_raises_type_error():
 def test_activations_are_exported_at_top_level():
     for name in A.__all__:
         assert getattr(dg, name) is getattr(A, name)
+
+
+def test_softshrink_with_negative_lambda_raises():
+    with pytest.raises(RuntimeError, match="lambda must be greater or equal to 0"):
+        A.softshrink(dg.ones(2), -0.5)
+
+
+def test_prelu_with_wrong_number_of_slopes_raises():
+    with pytest.raises(RuntimeError, match="parameter numbers = 3 and channel size = 4"):
+        A.prelu(dg.ones(2, 4, 3), dg.ones(3))
+
+
+def test_prelu_weight_gradient_sums_over_batch_and_space():
+    x = dg.tensor([[[-1.0, 2.0]], [[-3.0, -4.0]]], dtype=dg.float64)  # (N=2, C=1, L=2)
+    w = dg.tensor([0.25], dtype=dg.float64, requires_grad=True)
+    A.prelu(x, w).sum().backward()
+    assert w.grad.tolist() == [-8.0]
+
+
+def test_glu_with_odd_dimension_raises():
+    with pytest.raises(RuntimeError, match="Halving dimension must be even, but dimension 1 is size 3"):
+        A.glu(dg.ones(2, 3))
+
+
+def test_rrelu_in_training_draws_slopes_in_range_from_the_generator():
+    x = dg.full((2000,), -1.0, dtype=dg.float64, requires_grad=True)
+    dg.manual_seed(0)
+    out = A.rrelu(x, lower=0.1, upper=0.3, training=True)
+    slopes = -out.detach().numpy()
+    assert slopes.min() >= 0.1 and slopes.max() <= 0.3 and slopes.std() > 0.03
+    out.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), slopes)
+    dg.manual_seed(0)
+    again = A.rrelu(x.detach(), lower=0.1, upper=0.3, training=True)
+    np.testing.assert_array_equal(again.numpy(), out.detach().numpy())
+
+
+def test_threshold_inplace_writes_into_input():
+    y = dg.tensor([-1.0, 0.5, 2.0])
+    assert A.threshold(y, 0.6, -5.0, inplace=True) is y
+    assert y.tolist() == [-5.0, -5.0, 2.0]

@@ -17,17 +17,20 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from . import thresholding as _thresholding
 from ._util import float_data, wrap
 from ._util import inplace as _inplace
 from .pointwise import where
 from .special import erf
+from .thresholding import *  # noqa: F403
 
 __all__ = [
     "softplus", "relu6", "hardtanh", "hardtanh_", "leaky_relu", "leaky_relu_", "elu", "elu_",
     "selu", "selu_", "celu", "celu_", "gelu", "silu", "mish", "hardswish", "hardsigmoid",
     "softsign", "logsigmoid", "tanhshrink",
 ]
-TENSOR_METHODS: set[str] = set()
+__all__ += _thresholding.__all__
+TENSOR_METHODS: set[str] = set(_thresholding.TENSOR_METHODS)
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946

@@ -1,0 +1,210 @@
+"""More activations (re-exported through :mod:`dyngrad.ops.activation`): ``threshold``,
+``hardshrink``, ``softshrink``, ``prelu``, ``rrelu``, ``glu``.
+
+Derivatives follow PyTorch's ``derivatives.yaml`` (the values at the kinks included);
+backward is written with dyngrad ops, so each is differentiable twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..creation import _gen
+from ..tensor import Tensor
+from ._util import float_data, wrap
+from ._util import inplace as _inplace
+from .indexing import narrow
+from .pointwise import where
+
+__all__ = ["threshold", "threshold_", "hardshrink", "softshrink", "prelu", "rrelu", "rrelu_", "glu"]
+TENSOR_METHODS = {"hardshrink", "prelu"}
+
+
+class Threshold(Function):
+    """``out = x`` where ``x > threshold`` else ``value``; ``grad_x = grad`` where
+    ``x > threshold``, else 0."""
+
+    _builtin, _node_name = True, "ThresholdBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, threshold: float, value: float) -> Tensor:
+        d = x.data
+        ctx.save_for_backward(x)
+        ctx.threshold = threshold
+        return wrap(np.where(d > threshold, d, np.asarray(value, dtype=d.dtype)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return g * wrap(x.data > ctx.threshold), None, None
+
+
+class Shrink(Function):
+    """hardshrink: ``out = x`` where ``|x| > lambd`` else 0; softshrink: ``out = x - lambd *
+    sign(x)`` where ``|x| > lambd`` else 0. Both: ``grad_x = grad`` where ``|x| > lambd``
+    (0 on ``[-lambd, lambd]``)."""
+
+    _builtin, _node_name = True, "HardshrinkBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, lambd: float, soft: bool) -> Tensor:
+        d = float_data(x)
+        ctx.save_for_backward(x)
+        ctx.lambd = lambd
+        keep = np.abs(d) > lambd
+        val = d - lambd * np.sign(d) if soft else d
+        return wrap(np.where(keep, val, 0).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return g * wrap(np.abs(x.data) > ctx.lambd), None, None
+
+
+class Softshrink(Shrink):
+    """Shrink with ``soft=True`` (see :class:`Shrink`); PyTorch's node name."""
+
+    _node_name = "SoftshrinkBackward0"
+
+
+class Prelu(Function):
+    """``out = x`` where ``x > 0`` else ``w * x`` (``w`` broadcast along the channel dim).
+    ``grad_x = grad * (1 if x > 0 else w)``, ``grad_w = grad * (0 if x > 0 else x)`` (summed
+    to ``w``'s shape by the engine)."""
+
+    _builtin, _node_name = True, "PreluKernelBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, w: Tensor) -> Tensor:
+        d = x.data
+        ctx.save_for_backward(x, w)
+        return wrap(np.where(d > 0, d, w.data * d).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, w = ctx.saved_tensors
+        pos = x > 0
+        n = ctx.needs_input_grad
+        gx = g * where(pos, 1.0, w) if n[0] else None
+        gw = g * where(pos, 0.0, x) if n[1] else None
+        return gx, gw
+
+
+class RreluWithNoise(Function):
+    """``out = x`` where ``x > 0`` else ``slope * x`` with a fixed per-element ``slope``
+    (random in training, ``(lower + upper) / 2`` in eval); ``grad_x = grad * (1 or slope)``."""
+
+    _builtin, _node_name = True, "RreluWithNoiseBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, slope: np.ndarray) -> Tensor:
+        d = float_data(x)
+        w = np.where(d > 0, 1.0, slope).astype(d.dtype, copy=False)
+        ctx.w = w
+        return wrap(d * w)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return g * wrap(ctx.w), None
+
+
+# ---------------------------------------------------------------- public functions
+def _threshold(input: Tensor, threshold: float, value: float) -> Tensor:
+    return Threshold.apply(input, threshold, value)
+
+
+def _rrelu(input: Tensor, slope: np.ndarray) -> Tensor:
+    return RreluWithNoise.apply(input, slope)
+
+
+_threshold.__name__, _rrelu.__name__ = "threshold", "rrelu"  # in-place error messages
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``input`` where ``input > threshold``, else ``value``."""
+    if inplace:
+        return _inplace(_threshold, input, threshold, value)
+    return Threshold.apply(input, threshold, value)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    """In-place :func:`threshold`."""
+    return _inplace(_threshold, input, threshold, value)
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """``input`` where ``|input| > lambd``, else 0."""
+    return Shrink.apply(input, float(lambd), False)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """Shrink toward 0 by ``lambd``: ``input - lambd * sign(input)`` where ``|input| > lambd``.
+
+    Raises:
+        RuntimeError: when ``lambd < 0``.
+    """
+    if lambd < 0:
+        raise RuntimeError(f"softshrink: lambda must be greater or equal to 0, but found {lambd}")
+    return Softshrink.apply(input, float(lambd), True)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """Leaky ReLU with a learned slope: one per channel (dim 1) or a single shared one.
+
+    Args:
+        input: ``(N, C, *)``, ``(C,)``-less 1-D or 0-d tensors use one slope.
+        weight: ``(C,)`` or ``(1,)``.
+    Raises:
+        RuntimeError: when ``weight.numel()`` is neither 1 nor the channel count.
+    """
+    nw = weight.numel()
+    channels = input.shape[1] if input.ndim >= 2 else 1
+    if weight.ndim > 1 or nw not in (1, channels):
+        raise RuntimeError(
+            "prelu: Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+            f"{nw} and channel size = {channels}."
+        )
+    if nw == 1:
+        w = weight.reshape(())
+    else:
+        w = weight.reshape((channels,) + (1,) * (input.ndim - 2))
+    return Prelu.apply(input, w)
+
+
+def rrelu(
+    input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False
+) -> Tensor:
+    """Randomized leaky ReLU: negative inputs are scaled by ``U(lower, upper)`` slopes drawn
+    from the default Generator in training, by ``(lower + upper) / 2`` in eval."""
+    if training:
+        slope = _gen(None).uniform(lower, upper, size=input.shape)
+    else:
+        slope = np.asarray((lower + upper) / 2.0)
+    if inplace:
+        return _inplace(_rrelu, input, slope)
+    return RreluWithNoise.apply(input, slope)
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    """In-place :func:`rrelu`."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """Gated linear unit: ``a * sigmoid(b)`` where ``a, b`` are the halves of ``input``
+    along ``dim`` (composed of differentiable ops).
+
+    Raises:
+        RuntimeError: when ``input.shape[dim]`` is odd (or ``input`` is 0-d).
+    """
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = dim % input.ndim if -input.ndim <= dim < input.ndim else dim
+    size = input.shape[d]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {size}")
+    h = size // 2
+    return narrow(input, d, 0, h) * narrow(input, d, h, h).sigmoid()
