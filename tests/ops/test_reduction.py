@@ -63,7 +63,8 @@ SPECS = [
     S("prod_dim", lambda m, x: x.prod(1), zero_size=True),
     S("prod_dim_keepdim", lambda m, x: m.prod(x, -1, keepdim=True)),
     S("prod_one_zero_per_row", lambda m, x: x.prod(1), make_inputs=ONE_ZERO, shapes=((3, 4),)),
-    S("prod_zeros", lambda m, x: x.prod(1), make_inputs=ZEROS, shapes=((3, 4),), twice_differentiable=False),
+    S("prod_zeros", lambda m, x: x.prod(1), make_inputs=ZEROS, shapes=((3, 4),)),
+    S("prod_three_zeros", lambda m, x: x.prod(), make_inputs=_fixed([[0.0, 2.0], [0.0, 0.0]]), shapes=((2, 2),)),
     S("prod_all_one_zero", lambda m, x: x.prod(), make_inputs=_fixed([[1.5, 0.0], [2.0, -0.5]]), shapes=((2, 2),)),
     S("amax_all", lambda m, x: x.amax(), zero_dim=True, int_result="same"),
     S("amax_dim", lambda m, x: x.amax(1)),
@@ -110,6 +111,8 @@ SPECS = [
     S("cumsum_neg_dim", lambda m, x: m.cumsum(x, -1)),
     S("cumsum_0d", lambda m, x: x.cumsum(0), shapes=((),)),
     S("cumprod", lambda m, x: x.cumprod(2)),
+    S("cumprod_one_zero", lambda m, x: x.cumprod(1), make_inputs=ONE_ZERO, shapes=((3, 4),)),
+    # second derivatives are exact for at most one zero per slice (see Cumprod's docstring)
     S("cumprod_zeros", lambda m, x: x.cumprod(1), make_inputs=ZEROS, shapes=((3, 4),), twice_differentiable=False),
     S("all_dim", lambda m, x: (x > 0).all(1), differentiable=False),
     S("any_all", lambda m, x: m.any(x > 1.5), differentiable=False),
@@ -173,8 +176,9 @@ def test_prod_gradient_is_zero_with_two_zeros():
     np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0, 0.0, 0.0])
 
 
-def test_prod_second_derivative_with_one_zero_is_exact():
-    x = _t([[1.5, 0.0, 2.0, -0.5]], requires_grad=True)
+@pytest.mark.parametrize("row", [[1.5, 0.0, 2.0, -0.5], [0.0, 1.5, 0.0, 2.0], [0.0, 0.0, 0.0, 2.0]])
+def test_prod_second_derivative_is_exact_with_any_number_of_zeros(row):
+    x = _t([row], requires_grad=True)
     assert gradgradcheck(lambda t: t.prod(1), (x,))
 
 

@@ -150,11 +150,11 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
 class Prod(Function):
     """``out = prod(x, dim)``; ``grad_x_i = grad * prod_{k != i} x_k``.
 
-    Without zeros this is ``grad * out / x``. With zeros (Bischof & Bücker style case split,
-    as PyTorch's ``prod_backward``): a slice with one zero sends ``prod`` of its non-zero
-    entries to the zero's position and 0 elsewhere; a slice with two or more zeros gets
-    0 everywhere. Written with dyngrad ops, so differentiable again; second derivatives are
-    exact for slices with at most one zero (with two or more they are reported as 0).
+    Without zeros this is ``grad * out / x``. With zeros (the case split of PyTorch's
+    ``prod_backward``): a slice with one zero sends ``p`` = the product of its non-zero
+    entries to the zero's position and 0 elsewhere; with two or more zeros the gradient is
+    0. The zero values are kept as factors (``x_zero * p / x_i``, ...), so the backward,
+    written with dyngrad ops, also has exact second derivatives with any number of zeros.
     """
 
     _builtin = True
@@ -184,7 +184,8 @@ class Prod(Function):
         p = Prod.apply(xs, dims, True, None)  # product of the non-zero entries
         zsum = (x * zf).sum(dims, keepdim=True)  # 0, but carries d/dx_zero for double backward
         one = zf * p + (1 - zf) * zsum * p / xs
-        grad = const(nz == 0, dt) * p / xs + const(nz == 1, dt) * one
+        two = zf * (zsum - x) * p  # at one zero: the other zero times p (value 0)
+        grad = const(nz == 0, dt) * p / xs + const(nz == 1, dt) * one + const(nz == 2, dt) * two
         return g * grad, None, None, None
 
 

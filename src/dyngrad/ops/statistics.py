@@ -328,8 +328,9 @@ class Cumprod(Function):
     Without zeros: ``rev_cumsum(grad * out) / x``. With zeros (let ``z`` be the first zero
     of a slice): entries before ``z`` use the same formula; entry ``z`` gets
     ``sum_{j >= z} grad_j * cumprod(x with x_z := 1)_j``; entries after ``z`` get 0 (as
-    PyTorch's ``cumprod_backward``). Differentiable again; second derivatives are exact
-    for slices without zeros and for entries up to the first zero.
+    PyTorch's ``cumprod_backward``), written as ``x_z * (...)`` so that double backward
+    sees their dependence on ``x_z``. Second derivatives are exact for slices with at most
+    one zero (with more, entries after the second zero may miss terms).
     """
 
     _builtin = True
@@ -362,8 +363,14 @@ class Cumprod(Function):
         xs = x * b + const(~before, dt)  # non-zero divisor
         grad_before = b * _rev_cumsum(g * out, dim) / xs
         xz = x * const(~at, dt) + const(at, dt)
-        grad_at = const(at, dt) * (g * xz.cumprod(dim) * const(after, dt)).sum(dim, keepdim=True)
-        return grad_before + grad_at, None, None
+        gout_z = g * xz.cumprod(dim)  # grad_j * cumprod(x with x_z := 1)_j
+        grad_at = const(at, dt) * (gout_z * const(after, dt)).sum(dim, keepdim=True)
+        # after z: x_z * rev_cumsum(...) / x_i, 0 in value but exact for double backward
+        x_z = (x * const(at, dt)).sum(dim, keepdim=True)
+        later = const(after & ~at, dt)
+        safe = x * const(~zero, dt) + const(zero, dt)
+        grad_after = later * x_z * _rev_cumsum(gout_z, dim) / safe
+        return grad_before + grad_at + grad_after, None, None
 
 
 def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
