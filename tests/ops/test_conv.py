@@ -155,3 +155,11 @@ def test_adaptive_avg_pool_uneven_bins_match_pytorch_rule() -> None:
     x = dyngrad.tensor(np.arange(5.0).reshape(1, 1, 1, 5))
     out = F.adaptive_avg_pool2d(x, (1, 3)).numpy()
     np.testing.assert_allclose(out[0, 0, 0], [0.5, 2.0, 3.5])  # bins [0,2), [1,4), [3,5)
+
+
+def test_max_pool_propagates_nan_like_pytorch() -> None:
+    x = dyngrad.tensor([[[[1.0, float("nan")], [3.0, 2.0]]]], requires_grad=True)
+    out, idx = F.max_pool2d(x, 2, return_indices=True)
+    assert np.isnan(out.item()) and idx.item() == 1
+    out.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy()[0, 0], [[0, 1], [0, 0]])

@@ -191,20 +191,13 @@ def max_pool2d(
     unbatched = input.ndim == 3
     k, s, pad, d = _pool_args("max_pool2d", input, kernel_size, stride, padding, dilation)
     x = input.unsqueeze(0) if unbatched else input
-    n, c, h, w = x.shape
+    h, w = x.shape[2:]
     hp, wp = h + 2 * pad[0], w + 2 * pad[2]
     if hp < d[0] * (k[0] - 1) + 1 or wp < d[1] * (k[1] - 1) + 1:
         raise RuntimeError(
             f"max_pool2d: Output size is too small (input {list(input.shape)}, kernel_size {list(k)})"
         )
-    fill = -np.inf if x.data.dtype.kind == "f" else np.iinfo(x.data.dtype).min
-    win = _conv.pool_windows(x.data, k, s, pad, d, fill)  # N C Ho Wo kh kw
-    ho, wo = win.shape[2:4]
-    arg = win.reshape(n, c, ho, wo, -1).argmax(-1)
-    ki, kj = np.divmod(arg, k[1])
-    rows = np.arange(ho)[:, None] * s[0] + ki * d[0] - pad[0]
-    cols = np.arange(wo)[None, :] * s[1] + kj * d[1] - pad[2]
-    idx = (rows * w + cols).astype(np.int64)
+    idx = _conv.max_pool_indices(x.data, k, s, pad, d)
     out = _conv.TakeFlat.apply(x, idx)
     if unbatched:
         out, idx = out.squeeze(0), idx[0]

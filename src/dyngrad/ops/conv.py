@@ -1,5 +1,5 @@
-"""2-D convolution on NumPy (im2col through ``sliding_window_view`` + one BLAS matmul per
-group) and the pooling kernels.
+"""2-D convolution on NumPy (im2col: one strided copy per kernel tap, then one BLAS matmul
+per group) and the pooling kernels.
 
 Three Functions close under differentiation. With the trilinear form
 ``T(x, w, y) = <conv(x, w), y>``:
@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from ..autograd.function import Function
 from ..tensor import Tensor
@@ -41,55 +40,66 @@ class _Geom:
         return (h + pt + pb - dh * (kh - 1) - 1) // sh + 1, (w + pl + pr - dw * (kw - 1) - 1) // sw + 1
 
 
-def _windows(x: np.ndarray, kh: int, kw: int, g: _Geom, ho: int, wo: int, fill: float = 0.0) -> np.ndarray:
-    """``(N, C, Ho, Wo, kh, kw)`` strided view of the padded input (no copy but the pad)."""
+def _slices(i: int, j: int, g: _Geom, ho: int, wo: int) -> tuple:
+    """Where kernel tap ``(i, j)`` reads in the padded input, for every output pixel."""
+    (sh, sw), (dh, dw) = g.stride, g.dil
+    return (
+        slice(None),
+        slice(None),
+        slice(i * dh, i * dh + sh * (ho - 1) + 1, sh),
+        slice(j * dw, j * dw + sw * (wo - 1) + 1, sw),
+    )
+
+
+def _padded(x: np.ndarray, g: _Geom, fill: float = 0.0) -> np.ndarray:
     pt, pb, pl, pr = g.pad
     if any(g.pad):
-        x = np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)), constant_values=fill)
-    (sh, sw), (dh, dw) = g.stride, g.dil
-    v = sliding_window_view(x, (dh * (kh - 1) + 1, dw * (kw - 1) + 1), axis=(2, 3))
-    return v[:, :, : sh * (ho - 1) + 1 : sh, : sw * (wo - 1) + 1 : sw, ::dh, ::dw]
+        return np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)), constant_values=fill)
+    return x
 
 
 def _cols(x: np.ndarray, kh: int, kw: int, g: _Geom, ho: int, wo: int) -> np.ndarray:
-    """im2col: ``(G, N*Ho*Wo, C/G*kh*kw)`` contiguous."""
+    """im2col in Caffe's layout: ``(C, kh, kw, N*Ho*Wo)``, one strided copy per kernel tap."""
     n, c = x.shape[:2]
-    v = _windows(x, kh, kw, g, ho, wo)  # N C Ho Wo kh kw
-    v = v.reshape(n, g.groups, c // g.groups, ho, wo, kh, kw).transpose(1, 0, 3, 4, 2, 5, 6)
-    return v.reshape(g.groups, n * ho * wo, (c // g.groups) * kh * kw)
+    xp = _padded(x, g)
+    cols = np.empty((c, kh, kw, n, ho, wo), dtype=x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            cols[:, i, j] = xp[_slices(i, j, g, ho, wo)].transpose(1, 0, 2, 3)
+    return cols.reshape(c * kh * kw, n * ho * wo)
 
 
 def _conv_np(x: np.ndarray, w: np.ndarray, g: _Geom) -> np.ndarray:
     n, _, h, wd = x.shape
-    o, _, kh, kw = w.shape
+    o, cg, kh, kw = w.shape
     ho, wo = g.out_hw(h, wd, kh, kw)
-    cols = _cols(x, kh, kw, g, ho, wo)
-    wg = w.reshape(g.groups, o // g.groups, -1)
-    out = np.matmul(cols, wg.transpose(0, 2, 1))  # G, N*Ho*Wo, O/G
-    out = out.reshape(g.groups, n, ho, wo, o // g.groups).transpose(1, 0, 4, 2, 3)
-    return np.ascontiguousarray(out.reshape(n, o, ho, wo))
+    cols = _cols(x, kh, kw, g, ho, wo)  # (C*kh*kw, N*Ho*Wo)
+    G, og, ck = g.groups, o // g.groups, cg * kh * kw
+    w2 = w.reshape(o, ck)
+    out = np.empty((o, n * ho * wo), dtype=np.result_type(x, w))
+    for k in range(G):  # one BLAS matmul per group
+        np.matmul(w2[k * og : (k + 1) * og], cols[k * ck : (k + 1) * ck], out=out[k * og : (k + 1) * og])
+    return np.ascontiguousarray(out.reshape(o, n, ho, wo).transpose(1, 0, 2, 3))
 
 
 def _conv_t_np(y: np.ndarray, w: np.ndarray, g: _Geom, in_hw: tuple) -> np.ndarray:
     """Adjoint of ``x -> conv(x, w)``: ``y (N, O, Ho, Wo) -> (N, C, H, W)`` (col2im)."""
     n, o, ho, wo = y.shape
     _, cg, kh, kw = w.shape
-    G = g.groups
-    yg = y.reshape(n, G, o // G, ho, wo).transpose(1, 0, 3, 4, 2).reshape(G, n * ho * wo, o // G)
-    cols = np.matmul(yg, w.reshape(G, o // G, cg * kh * kw))  # G, NHoWo, cg*kh*kw
-    cols = (
-        cols.reshape(G, n, ho, wo, cg, kh, kw)
-        .transpose(1, 0, 4, 5, 6, 2, 3)
-        .reshape(n, G * cg, kh, kw, ho, wo)
-    )
-    (sh, sw), (pt, pb, pl, pr), (dh, dw) = g.stride, g.pad, g.dil
+    G, og, ck = g.groups, o // g.groups, cg * kh * kw
+    yt = y.transpose(1, 0, 2, 3).reshape(o, n * ho * wo)
+    w2 = w.reshape(o, ck)
+    dt = np.result_type(y, w)
+    cols = np.empty((G * ck, n * ho * wo), dtype=dt)
+    for k in range(G):
+        np.matmul(w2[k * og : (k + 1) * og].T, yt[k * og : (k + 1) * og], out=cols[k * ck : (k + 1) * ck])
+    cols = cols.reshape(G * cg, kh, kw, n, ho, wo)
+    pt, pb, pl, pr = g.pad
     h, wd = in_hw
-    xp = np.zeros((n, G * cg, h + pt + pb, wd + pl + pr), dtype=np.result_type(y, w))
+    xp = np.zeros((n, G * cg, h + pt + pb, wd + pl + pr), dtype=dt)
     for i in range(kh):
         for j in range(kw):
-            xp[:, :, i * dh : i * dh + sh * (ho - 1) + 1 : sh, j * dw : j * dw + sw * (wo - 1) + 1 : sw] += (
-                cols[:, :, i, j]
-            )
+            xp[_slices(i, j, g, ho, wo)] += cols[:, i, j].transpose(1, 0, 2, 3)
     return np.ascontiguousarray(xp[:, :, pt : pt + h, pl : pl + wd])
 
 
@@ -98,9 +108,16 @@ def _conv_w_np(x: np.ndarray, y: np.ndarray, g: _Geom, k_hw: tuple) -> np.ndarra
     n, o, ho, wo = y.shape
     kh, kw = k_hw
     G = g.groups
-    cols = _cols(x, kh, kw, g, ho, wo)  # G, NHoWo, cg*kh*kw
-    yg = y.reshape(n, G, o // G, ho, wo).transpose(1, 2, 0, 3, 4).reshape(G, o // G, n * ho * wo)
-    return np.matmul(yg, cols).reshape(o, x.shape[1] // G, kh, kw)
+    cg = x.shape[1] // G
+    og, ck = o // G, cg * kh * kw
+    cols = _cols(x, kh, kw, g, ho, wo)
+    yt = y.transpose(1, 0, 2, 3).reshape(o, n * ho * wo)
+    out = np.empty((o, ck), dtype=np.result_type(x, y))
+    for k in range(G):
+        # (cols @ y^T)^T, not y @ cols^T: OpenBLAS is up to 20x slower on the latter when
+        # the reduction (N*Ho*Wo) is long and the output small (measured on this machine).
+        out[k * og : (k + 1) * og] = (cols[k * ck : (k + 1) * ck] @ yt[k * og : (k + 1) * og].T).T
+    return out.reshape(o, cg, kh, kw)
 
 
 class Conv2dFn(Function):
@@ -178,11 +195,32 @@ def conv2d_raw(x: Tensor, w: Tensor, stride: tuple, pad: tuple, dil: tuple, grou
     return Conv2dFn.apply(x, w, _Geom(stride, pad, dil, groups))
 
 
-def pool_windows(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tuple, fill: float) -> np.ndarray:
-    """``(N, C, Ho, Wo, kh, kw)`` windows of ``x (N, C, H, W)`` padded with ``fill``."""
+def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tuple) -> np.ndarray:
+    """Flat ``H * W`` index of the maximum of each pooling window of ``x (N, C, H, W)``
+    (padding counts as ``-inf``; the first maximum in row-major window order wins; NaN
+    counts as the maximum, as PyTorch). One pass per kernel tap, no window copies."""
     g = _Geom(stride, pad, dil, 1)
-    ho, wo = g.out_hw(x.shape[2], x.shape[3], k[0], k[1])
-    return _windows(x, k[0], k[1], g, ho, wo, fill)
+    h, w = x.shape[2:]
+    ho, wo = g.out_hw(h, w, k[0], k[1])
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    xp = _padded(x, g, fill)
+    nan = x.dtype.kind == "f" and bool(np.isnan(x).any())
+    best = xp[_slices(0, 0, g, ho, wo)].copy()
+    tap = np.zeros(best.shape, np.int16)  # which kernel tap holds the maximum so far
+    upd = np.empty(best.shape, bool)
+    for t in range(1, k[0] * k[1]):
+        v = xp[_slices(t // k[1], t % k[1], g, ho, wo)]
+        np.greater(v, best, out=upd)
+        if nan:
+            upd |= np.isnan(v) & ~np.isnan(best)
+        np.maximum(best, v, out=best)  # NaN propagates, as PyTorch's max pooling
+        np.putmask(tap, upd, t)
+    taps = np.arange(k[0] * k[1])
+    offsets = (taps // k[1]) * dil[0] * w + (taps % k[1]) * dil[1]  # flat offset of each tap
+    base = (np.arange(ho) * stride[0] - pad[0])[:, None] * w + (np.arange(wo) * stride[1] - pad[2])[None, :]
+    idx = np.take(offsets.astype(np.int64), tap)
+    idx += base
+    return idx
 
 
 class TakeFlat(Function):
