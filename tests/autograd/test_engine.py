@@ -439,3 +439,55 @@ def test_backward_and_free_of_a_million_node_chain():
 def test_freeing_a_long_chain_that_was_never_backwarded():
     x, y = _chain(100_000)
     del y
+
+
+def test_seed_gradient_is_cast_to_the_root_dtype():
+    x = dyngrad.ones(2, requires_grad=True)  # float32 leaf as the root itself
+    x.backward(dyngrad.ones(2, dtype=dyngrad.float64))
+    assert x.grad.dtype == dyngrad.float32
+    y = x * 2
+    y.backward(dyngrad.ones(2, dtype=dyngrad.float64))
+    assert x.grad.dtype == dyngrad.float32
+    np.testing.assert_allclose(x.grad.numpy(), [3.0, 3.0])
+
+
+def test_retain_grad_follows_the_tensor_through_an_in_place_op():
+    # PyTorch: .grad of a retained tensor is the gradient of its current (new) value
+    a = dyngrad.ones(3, requires_grad=True)
+    h = a * 2
+    h.retain_grad()
+    h.mul_(3)
+    (h * 5).sum().backward()
+    np.testing.assert_allclose(h.grad.numpy(), np.full(3, 5.0))
+    np.testing.assert_allclose(a.grad.numpy(), np.full(3, 30.0))
+
+
+def test_retain_grad_follows_the_tensor_through_mark_dirty():
+    class Double(Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    a = dyngrad.ones(3, requires_grad=True)
+    h = a * 1
+    h.retain_grad()
+    Double.apply(h)
+    (h * 5).sum().backward()
+    np.testing.assert_allclose(h.grad.numpy(), np.full(3, 5.0))
+    np.testing.assert_allclose(a.grad.numpy(), np.full(3, 10.0))
+
+
+def test_tensor_hook_registered_before_an_in_place_op_sees_the_old_value_gradient():
+    a = dyngrad.ones(3, requires_grad=True)
+    h = a * 2
+    seen = []
+    h.register_hook(lambda g: seen.append(g.numpy().copy()))
+    h.mul_(3)
+    (h * 5).sum().backward()
+    np.testing.assert_allclose(seen[0], np.full(3, 15.0))  # as PyTorch

@@ -51,6 +51,8 @@ def _make_grads(outputs: tuple, grads: tuple, is_grad: bool) -> list:
                 f"For output {i}: grad dtype {g.dtype.name} does not match output dtype "
                 f"{out.dtype.name}"
             )
+        if g.data.dtype != out.data.dtype:  # as PyTorch's engine: cast to the root's dtype
+            g = g.to(out.dtype)
         res.append(g)
     return res
 

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from ..tensor import Tensor
 from . import grad_mode
-from .graph import Node, SavedTensor, _seq
+from .graph import Node, SavedTensor, _seq, rebase_retain_grad
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction"]
 
@@ -343,9 +343,12 @@ def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty
                 "floating point outputs can require grad. Mark it with "
                 "ctx.mark_non_differentiable()."
             )
+        old_fn, old_nr = o.grad_fn, o._output_nr
         o.grad_fn = ctx
         o._output_nr = i
         o._requires_grad = True
+        if o._retains_grad:  # a dirty input keeps retain_grad on its new history
+            rebase_retain_grad(o, old_fn, old_nr)
         new_outs.append(o)
         ometa.append((o.data.shape, o.data.dtype))
     ctx._output_meta = tuple(ometa)

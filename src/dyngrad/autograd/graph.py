@@ -327,3 +327,18 @@ def register_multi_grad_hook(tensors: Any, fn: Callable, *, mode: str = "all") -
                 h.remove()
 
     return _Multi()
+
+
+def rebase_retain_grad(tensor: Any, old_fn: Any, old_nr: int) -> None:
+    """An in-place op gave ``tensor`` a new ``grad_fn``: move its ``retain_grad`` from the
+    old node to the new one, so ``.grad`` holds the gradient of the current value (as in
+    PyTorch). Tensor hooks stay on the old node: they see the old value's gradient."""
+    if not tensor._retains_grad or tensor.grad_fn is old_fn:
+        return
+    hooks = old_fn._retain_hooks if old_fn is not None else None
+    if hooks:
+        ref = hooks.get(old_nr)
+        if ref is not None and ref() is tensor:
+            del hooks[old_nr]
+    if tensor.grad_fn is not None:
+        tensor.grad_fn._register_retain_grad(tensor._output_nr, tensor)

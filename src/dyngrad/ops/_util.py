@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _backend as B
 from ..autograd import grad_mode
+from ..autograd.graph import rebase_retain_grad
 from ..tensor import Tensor
 
 _state = grad_mode.state
@@ -172,6 +173,7 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         self.grad_fn = result.grad_fn
         self._output_nr = result._output_nr
         self._requires_grad = result._requires_grad
+        rebase_retain_grad(self, alias.grad_fn, alias._output_nr)
         if result.grad_fn is not None:
             _retarget_saved_output(result.grad_fn, result, self)
         return self
