@@ -80,3 +80,25 @@ def test_function_not_returning_a_grad_fn_raises() -> None:
 
     with pytest.raises(TypeError, match="must return \\(output, grad_fn\\)"):
         nograd(T([1.0]).requires_grad_())
+
+
+@custom_gradient
+def gradient_clipping_layer(x):  # noqa: ANN001, ANN201
+    """The seed's tf.custom_gradient example: identity forward, L2-norm-clipped gradient."""
+
+    def grad(dy):  # noqa: ANN001, ANN202
+        return dy / dyngrad.clamp(dyngrad.norm(dy), min=1.0)  # tf.clip_by_norm(dy, 1.0)
+
+    return x, grad
+
+
+def test_seed_gradient_clipping_layer_returns_its_input_and_clips_the_gradient() -> None:
+    x = T([1.0, 2.0, 2.0]).requires_grad_()
+    y = gradient_clipping_layer(x)
+    assert y is not x and np.array_equal(y.data, x.data)
+    (y * 3).sum().backward()
+    np.testing.assert_allclose(x.grad.data, np.full(3, 3.0) / np.linalg.norm(np.full(3, 3.0)))
+    assert np.linalg.norm(x.grad.data) == pytest.approx(1.0)
+    x.grad = None
+    (y * 0.1).sum().backward()
+    np.testing.assert_allclose(x.grad.data, np.full(3, 0.1))
