@@ -171,3 +171,23 @@ def test_inputs_keep_their_requires_grad_and_get_no_grad() -> None:
     x = T([1.0, 2.0]).requires_grad_()
     AF.hessian(lambda a: (a ** 3).sum(), x)
     assert x.grad is None and x.requires_grad
+
+
+def test_vectorize_is_accepted_and_gives_the_same_result() -> None:
+    x = T([0.2, -0.4, 1.0])
+    f = lambda a: a.exp() * a.sum()  # noqa: E731
+    np.testing.assert_allclose(AF.jacobian(f, x, vectorize=True).data, AF.jacobian(f, x).data)
+    np.testing.assert_allclose(AF.hessian(lambda a: f(a).sum(), x, vectorize=True).data,
+                               AF.hessian(lambda a: f(a).sum(), x).data)
+
+
+def test_forward_mode_with_strict_is_refused() -> None:
+    with pytest.raises(RuntimeError, match="strict=True and strategy='forward-mode'"):
+        AF.jacobian(lambda a: a, T([1.0]), strict=True, strategy="forward-mode")
+
+
+def test_jvp_with_create_graph_is_differentiable_in_the_inputs() -> None:
+    x = T([0.5, 1.5]).requires_grad_()
+    _, t = AF.jvp(lambda a: a.sin(), x, T([1.0, 1.0]), create_graph=True)
+    (g,) = dyngrad.autograd.grad(t.sum(), x)
+    np.testing.assert_allclose(g.data, -np.sin(x.data))
