@@ -42,7 +42,7 @@ Shapes = tuple[tuple[int, ...], ...]
 
 __all__ = [
     "OpSpec", "cases", "make_case_inputs", "to_dyngrad", "run_forward_vs_golden",
-    "run_backward_vs_golden", "run_gradcheck", "run_gradgradcheck", "run_dtype_check",
+    "run_backward_vs_golden", "run_node_name_check", "run_gradcheck", "run_gradgradcheck", "run_dtype_check",
     "generate_golden", "torch_reference", "dyngrad_reference", "load_golden", "spec_ids", "case_params",
 ]
 
@@ -341,6 +341,25 @@ def torch_reference(torch: Any, spec: OpSpec, inputs: Sequence[Any], gout: np.nd
     return out.detach().numpy(), grads
 
 
+def _torch_node_name(torch: Any, spec: OpSpec, inputs: Sequence[Any]) -> str:
+    ts = [torch.from_numpy(x.copy()).requires_grad_() if _differentiable(x) else
+          (torch.from_numpy(x.copy()) if isinstance(x, np.ndarray) else x) for x in inputs]
+    kw = spec.kwargs if spec.torch_kwargs is None else spec.torch_kwargs
+    out = _torch_callable(torch, spec)(*ts, **kw)
+    return "" if out.grad_fn is None else type(out.grad_fn).__name__
+
+
+def run_node_name_check(spec: OpSpec, golden: dict) -> None:
+    """``out.grad_fn``'s name equals PyTorch's (e.g. ``ExpBackward0``) on the base case."""
+    key = _key(spec, "base", "node")
+    if not spec.differentiable or key not in golden:
+        return
+    ts = to_dyngrad(_golden_inputs(spec, golden, "base"), requires_grad=True)
+    out = _call(spec, ts)
+    got = "" if out.grad_fn is None else out.grad_fn.name()
+    assert got == str(golden[key]), f"{spec.name}: grad_fn {got!r}, PyTorch {str(golden[key])!r}"
+
+
 def generate_golden(specs: Sequence[OpSpec], path: str) -> None:
     """Run torch on every spec's cases and save inputs, outputs, a fixed random upstream
     gradient and the input grads into ``path`` (npz keyed ``name|case|part``)."""
@@ -362,6 +381,8 @@ def generate_golden(specs: Sequence[OpSpec], path: str) -> None:
             for i, x in enumerate(ins):
                 data[_key(spec, case, f"in{i}")] = np.asarray(x)
             data[_key(spec, case, "out")] = out
+            if spec.differentiable and case == "base":
+                data[_key(spec, case, "node")] = np.array(_torch_node_name(torch, spec, ins))
             if gout is not None and spec.differentiable:
                 data[_key(spec, case, "gout")] = gout
                 j = 0

@@ -20,6 +20,7 @@ from tests.ops.harness import (
     run_forward_vs_golden,
     run_gradcheck,
     run_gradgradcheck,
+    run_node_name_check,
 )
 
 GOLDEN_PATH = os.path.join(os.path.dirname(__file__), "..", "golden", "activation.npz")
@@ -78,6 +79,11 @@ def test_forward_matches_torch_golden(spec, case, golden):
 @pytest.mark.parametrize("spec,case", case_params(SPECS))
 def test_backward_matches_torch_golden(spec, case, golden):
     run_backward_vs_golden(spec, golden, case)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_grad_fn_is_named_as_in_pytorch(spec, golden):
+    run_node_name_check(spec, golden)
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)

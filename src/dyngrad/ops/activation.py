@@ -133,6 +133,12 @@ class Elu(Function):
         return g * where(x > 0, scale, neg), None, None, None
 
 
+class Celu(Elu):
+    """:class:`Elu` with ``input_scale = 1 / alpha`` (PyTorch's node name for celu)."""
+
+    _node_name = "CeluBackward0"
+
+
 class Gelu(Function):
     """``out = x * Phi(x)``, ``Phi(x) = (1 + erf(x / sqrt 2)) / 2`` (``approximate='none'``),
     or ``x / 2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x**3)))`` (``'tanh'``).
@@ -243,9 +249,10 @@ class Hardsigmoid(Function):
 
 
 class Softsign(Function):
-    """``out = x / (1 + |x|)``; ``grad_x = grad / (1 + |x|)**2``."""
+    """``out = x / (1 + |x|)``; ``grad_x = grad / (1 + |x|)**2``. Named ``DivBackward0``
+    like PyTorch's composite (its last op is a division)."""
 
-    _builtin, _node_name = True, "SoftsignBackward0"
+    _builtin, _node_name = True, "DivBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -279,9 +286,10 @@ class LogSigmoid(Function):
 
 
 class Tanhshrink(Function):
-    """``out = x - tanh(x)``; ``grad_x = grad * tanh(x)**2``."""
+    """``out = x - tanh(x)``; ``grad_x = grad * tanh(x)**2``. Named ``SubBackward0`` like
+    PyTorch's composite (its last op is a subtraction)."""
 
-    _builtin, _node_name = True, "TanhshrinkBackward0"
+    _builtin, _node_name = True, "SubBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -369,7 +377,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
         raise RuntimeError("ZeroDivisionError: celu: alpha must not be 0")
     if inplace:
         return _inplace(celu, input, alpha)
-    return Elu.apply(input, alpha, 1.0, 1.0 / alpha)
+    return Celu.apply(input, alpha, 1.0, 1.0 / alpha)
 
 
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:

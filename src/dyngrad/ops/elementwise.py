@@ -296,12 +296,20 @@ class Clamp(Function):
         return gx, glo, ghi
 
 
+class ClampTensor(Clamp):
+    """:class:`Clamp` with tensor bounds (PyTorch's node name)."""
+
+    _node_name = "ClampBackward0"
+
+
 def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     """Clamp elementwise into ``[min, max]``; bounds are numbers or broadcastable tensors.
 
     Raises:
         RuntimeError: when both bounds are None.
     """
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return ClampTensor.apply(input, min, max)
     return Clamp.apply(input, min, max)
 
 

@@ -171,6 +171,12 @@ class Lerp(Function):
         return (g * (1 - w) if n[0] else None), (g * w if n[1] else None), (g * (e - s) if n[2] else None)
 
 
+class LerpScalar(Lerp):
+    """:class:`Lerp` with a number weight (PyTorch's node name)."""
+
+    _node_name = "LerpBackward0"
+
+
 class Addcmul(Function):
     """``out = input + value * t1 * t2``. ``grad_input = grad``,
     ``grad_t1 = grad * value * t2``, ``grad_t2 = grad * value * t1``."""
@@ -333,7 +339,7 @@ def lerp(input: Any, end: Any, weight: Any) -> Tensor:
     broadcastable tensor (differentiable)."""
     (s, e, w), _ = _operands("lerp", input, end, weight)
     B.broadcast_shapes(s.shape, e.shape, w.shape)
-    return Lerp.apply(s, e, w)
+    return (Lerp if isinstance(weight, Tensor) else LerpScalar).apply(s, e, w)
 
 
 def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:

@@ -119,6 +119,12 @@ class Round(Function):
         return _zeros(g), None
 
 
+class RoundDecimals(Round):
+    """:class:`Round` with ``decimals != 0`` (PyTorch's node name)."""
+
+    _node_name = "RoundBackward1"
+
+
 class Frac(Function):
     """``out = x - trunc(x)`` (sign of ``x``); ``grad_x = grad``."""
 
@@ -187,7 +193,7 @@ def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001 - PyTorc
     """
     if decimals == 0:
         return Round.apply(input)
-    return Round.apply(input, int(decimals))
+    return RoundDecimals.apply(input, int(decimals))
 
 
 def frac(input: Tensor) -> Tensor:

@@ -1,5 +1,6 @@
 """More activations (re-exported through :mod:`dyngrad.ops.activation`): ``threshold``,
-``hardshrink``, ``softshrink``, ``prelu``, ``rrelu``, ``glu``.
+``hardshrink``, ``softshrink``, ``prelu``, ``rrelu``, ``glu``; shapes ``(*) -> (*)`` except
+``glu`` (``(*, 2n, *) -> (*, n, *)``) and ``prelu``'s weight ``(C,)`` or ``(1,)``.
 
 Derivatives follow PyTorch's ``derivatives.yaml`` (the values at the kinks included);
 backward is written with dyngrad ops, so each is differentiable twice.
@@ -18,6 +19,7 @@ from ._util import float_data, wrap
 from ._util import inplace as _inplace
 from .indexing import narrow
 from .pointwise import where
+from .shape import cat
 
 __all__ = ["threshold", "threshold_", "hardshrink", "softshrink", "prelu", "rrelu", "rrelu_", "glu"]
 TENSOR_METHODS = {"hardshrink", "prelu"}
@@ -111,6 +113,31 @@ class RreluWithNoise(Function):
         return g * wrap(ctx.w), None
 
 
+class Glu(Function):
+    """``out = a * sigmoid(b)`` with ``a, b`` the halves of ``x`` along ``dim``;
+    ``grad_x = cat(grad * sigmoid(b), grad * a * sigmoid(b) * (1 - sigmoid(b)))`` along ``dim``
+    (Dauphin et al. 2017)."""
+
+    _builtin, _node_name = True, "GluBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
+        d = float_data(x)
+        a, b = np.split(d, 2, axis=dim)
+        ctx.save_for_backward(x)
+        ctx.dim = dim
+        with np.errstate(over="ignore"):
+            return wrap((a / (1 + np.exp(-b))).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        h = x.shape[ctx.dim] // 2
+        a, s = narrow(x, ctx.dim, 0, h), narrow(x, ctx.dim, h, h).sigmoid()
+        ga = g * s
+        return cat([ga, ga * a * (1 - s)], ctx.dim), None
+
+
 # ---------------------------------------------------------------- public functions
 def _threshold(input: Tensor, threshold: float, value: float) -> Tensor:
     return Threshold.apply(input, threshold, value)
@@ -195,7 +222,7 @@ def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, traini
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
     """Gated linear unit: ``a * sigmoid(b)`` where ``a, b`` are the halves of ``input``
-    along ``dim`` (composed of differentiable ops).
+    along ``dim``.
 
     Raises:
         RuntimeError: when ``input.shape[dim]`` is odd (or ``input`` is 0-d).
@@ -206,5 +233,4 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     size = input.shape[d]
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {size}")
-    h = size // 2
-    return narrow(input, d, 0, h) * narrow(input, d, h, h).sigmoid()
+    return Glu.apply(input, d)
