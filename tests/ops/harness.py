@@ -16,9 +16,12 @@ How to add an op
    arguments (e.g. ``where``'s condition) and Python numbers for scalar arguments.
 2. Regenerate the golden file with the family's generator (needs torch), e.g.
    ``/work/venv/bin/python tests/golden/gen_elementwise.py``, and commit the ``.npz``.
-3. The family's tests parametrize over ``SPECS`` and call :func:`run_forward_vs_golden`,
-   :func:`run_backward_vs_golden`, :func:`run_gradcheck`, :func:`run_gradgradcheck` and
-   :func:`run_dtype_check` for each spec (see ``tests/ops/test_elementwise.py``).
+3. The family's tests parametrize over ``SPECS`` (``case_params(SPECS)`` gives one pytest
+   param per spec and case) and call :func:`run_forward_vs_golden`,
+   :func:`run_backward_vs_golden`, :func:`run_gradcheck`, :func:`run_gradgradcheck`,
+   :func:`run_dtype_check` and optionally :func:`run_node_name_check` (``grad_fn`` named as
+   in PyTorch) for each spec (see ``tests/ops/test_elementwise.py``). Live comparisons with
+   torch (``tests/oracle``) can use :func:`torch_reference` and :func:`dyngrad_reference`.
 
 Cases: every spec is checked on ``shapes`` ("base"), on each of ``broadcast`` ("bcast0",
 ...), on 0-d inputs ("scalar", when ``zero_dim``) and on zero-size inputs ("empty", when
