@@ -378,3 +378,9 @@ def test_default_dtype_changes_float_creation_and_promotion():
     assert (dyngrad.tensor([1]) * 1.5).dtype == dyngrad.float32
     with pytest.raises(TypeError, match="floating"):
         dyngrad.set_default_dtype(dyngrad.int64)
+
+
+def test_format_of_a_zero_d_tensor_formats_its_value_like_pytorch():
+    t = dyngrad.tensor(12.0)
+    assert f"{t}" == "12.0" and f"{t:.2f}" == "12.00"
+    assert f"{dyngrad.tensor([1.0, 2.0])}" == "tensor([1., 2.])"

@@ -422,7 +422,7 @@ class Tensor:
         return format_tensor(self)
 
     def __format__(self, spec: str) -> str:
-        if self.data.ndim == 0 and spec:
+        if self.data.ndim == 0:  # as PyTorch: f"{t}" of a 0-d tensor formats its value
             return format(self.item(), spec)
         return repr(self)
 

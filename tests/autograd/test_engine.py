@@ -491,3 +491,28 @@ def test_tensor_hook_registered_before_an_in_place_op_sees_the_old_value_gradien
     h.mul_(3)
     (h * 5).sum().backward()
     np.testing.assert_allclose(seen[0], np.full(3, 15.0))  # as PyTorch
+
+
+def test_hook_that_changes_the_gradient_shape_raises_naming_the_hook():
+    def squash(g):
+        return g.sum()
+
+    x = leaf(3)
+    h = x * 2
+    h.register_hook(squash)
+    with pytest.raises(RuntimeError, match=r"hook 'squash' has changed the size of value"):
+        (h * 1).sum().backward()
+    y = leaf(3)
+    y.register_hook(squash)
+    with pytest.raises(RuntimeError, match="changed the size"):
+        (y * 1).sum().backward()
+    assert y.grad is None
+
+
+def test_autograd_grad_with_the_same_input_twice_returns_it_twice():
+    x = leaf(2)
+    h = x * 3
+    gx1, gh, gx2 = dyngrad.autograd.grad((h * x).sum(), [x, h, x])
+    np.testing.assert_allclose(gx1.numpy(), 6 * npv(x))
+    np.testing.assert_allclose(gx2.numpy(), gx1.numpy())
+    np.testing.assert_allclose(gh.numpy(), npv(x))

@@ -161,7 +161,16 @@ def grad(
         retain_graph = create_graph
     roots = _roots(outs, "grad")
     seeds = _make_grads(outs, grads, True)
-    res = engine.execute(roots, seeds, retain_graph, create_graph, list(ins), accumulate=False)
+    # the same tensor (graph edge) twice in inputs: compute it once, return it twice
+    slot: dict = {}
+    uniq = []
+    for t in ins:
+        key = (t.grad_fn, t._output_nr) if t.grad_fn is not None else (t._accumulator(), 0)
+        if key not in slot:
+            slot[key] = len(uniq)
+            uniq.append(t)
+    res = engine.execute(roots, seeds, retain_graph, create_graph, uniq, accumulate=False)
+    res = [res[slot[(t.grad_fn, t._output_nr) if t.grad_fn is not None else (t._accumulator(), 0)]] for t in ins]
     assert res is not None
     final = []
     for i, (t, g) in enumerate(zip(ins, res)):

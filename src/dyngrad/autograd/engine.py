@@ -151,6 +151,22 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
     return tuple(out)
 
 
+def _hooked(hook: Any, g: Tensor, r: Any) -> Tensor:
+    """A tensor hook's replacement gradient must keep the gradient's shape (PyTorch's
+    check); raise RuntimeError naming the hook otherwise."""
+    if not isinstance(r, Tensor):
+        raise TypeError(
+            f"hook '{getattr(hook, '__name__', hook)}' returned a {type(r).__name__}; a tensor "
+            "hook must return a Tensor or None"
+        )
+    if r.data.shape != g.data.shape:
+        raise RuntimeError(
+            f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value: expected "
+            f"{list(g.data.shape)}, got {list(r.data.shape)}"
+        )
+    return r
+
+
 def _zeros(meta: Any) -> Tensor:
     shape, dt = meta
     return Tensor._make(np.zeros(shape, dtype=dt))
@@ -266,7 +282,7 @@ def execute(
                     for h in tuple(var._hooks.values()):
                         r = h(g)
                         if r is not None:
-                            g = r
+                            g = _hooked(h, g, r)
                 if node._pre_hooks:
                     for h in tuple(node._pre_hooks.values()):
                         r = h((g,))
@@ -287,7 +303,7 @@ def execute(
                     for h in tuple(hooks.values()):
                         r = h(g)
                         if r is not None:
-                            g = r
+                            g = _hooked(h, g, r)
                     buf[nr] = g
             if node._retain_hooks:
                 for nr, ref in node._retain_hooks.items():
