@@ -391,7 +391,7 @@ def test_saved_tensors_after_free_raise_and_name_retain_graph():
     y.backward()
     node = y.grad_fn.next_functions[0][0]
     with pytest.raises(RuntimeError, match="retain_graph=True"):
-        node.saved_tensors
+        _ = node.saved_tensors
 
 
 def test_needs_input_grad_reports_each_input():

@@ -25,8 +25,8 @@ class MyReLU(torch.autograd.Function):
     def forward(ctx, input):
         ctx.save_for_backward(input)
         return input.clamp(min=0)
-    
-    @staticmethod 
+
+    @staticmethod
     def backward(ctx, grad_output):
         input, = ctx.saved_tensors
         grad_input = grad_output.clone()
@@ -41,7 +41,7 @@ class MyDropout(torch.autograd.Function):
         ctx.save_for_backward(mask)
         ctx.p = p  # 保存标量参数
         return input * mask / (1 - p)  # 缩放保持期望
-    
+
     @staticmethod
     def backward(ctx, grad_output):
         mask, = ctx.saved_tensors
@@ -54,10 +54,10 @@ class FusedLinearGELU(torch.autograd.Function):
         ctx.save_for_backward(x, weight, bias)
         # 融合计算：线性变换+GELU激活
         linear = torch.nn.functional.linear(x, weight, bias)
-        gelu = 0.5 * linear * (1 + torch.tanh(math.sqrt(2/math.pi) * 
+        gelu = 0.5 * linear * (1 + torch.tanh(math.sqrt(2/math.pi) *
                             (linear + 0.044715 * torch.pow(linear, 3))))
         return gelu
-    
+
     @staticmethod
     def backward(ctx, grad_output):
         x, weight, bias = ctx.saved_tensors
@@ -78,7 +78,7 @@ class BuggyFunction(Function):
     def forward(ctx, x):
         # 忘记调用ctx.save_for_backward
         return x * 2
-    
+
     @staticmethod
     def backward(ctx, grad_output):
         # 这里无法获取前向的输入x
@@ -90,7 +90,7 @@ class ScalarOp(Function):
     def forward(ctx, x, scale):
         ctx.scale = scale  # 保存Python标量
         return x * scale
-    
+
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output * ctx.scale, None  # 标量对应的梯度为None
@@ -102,7 +102,7 @@ class DebugFunction(Function):
         print("Forward input:", x)
         ctx.save_for_backward(x)
         return x * 2
-    
+
     @staticmethod
     def backward(ctx, grad_output):
         print("Backward grad:", grad_output)
@@ -116,7 +116,7 @@ class SwishFunction(torch.autograd.Function):
         ctx.save_for_backward(x)
         ctx.beta = beta
         return x * torch.sigmoid(beta * x)
-    
+
     @staticmethod
     def backward(ctx, grad_output):
         x, = ctx.saved_tensors
