@@ -700,3 +700,19 @@ def test_ctx_is_freed_with_the_graph():
     del y
     assert ref() is None
     gc.collect()
+
+
+def test_keyword_only_tensor_that_requires_grad_is_refused_instead_of_cut_off():
+    class KwOnly(Function):
+        @staticmethod
+        def forward(ctx, x, *, w):
+            return x * w
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    with pytest.raises(TypeError, match="keyword-only argument 'w'.*positional"):
+        KwOnly.apply(leaf(2), w=leaf(2))
+    out = KwOnly.apply(leaf(2), w=dyngrad.ones(2, dtype=dyngrad.float64))  # constants are fine
+    assert out.requires_grad

@@ -246,6 +246,8 @@ class Function:
         kw = {}
         if kwargs:
             args, kw = cls._bind(args, kwargs)
+            if kw and _state.enabled:
+                _check_keyword_only(cls, kw)
         bcls = cls._backward_cls
         ctx = bcls.__new__(bcls)
         enabled = _state.enabled
@@ -282,6 +284,18 @@ class Function:
                 return outs if is_tuple else outs[0]
             return out
         return _record(cls, ctx, args, outs, is_tuple, dirty)
+
+
+def _check_keyword_only(cls: type, kw: dict) -> None:
+    """A keyword-only parameter of ``forward`` gets no edge in the graph: refuse a Tensor
+    that requires grad there instead of silently giving it no gradient."""
+    for name, v in kw.items():
+        if isinstance(v, Tensor) and v._requires_grad:
+            raise TypeError(
+                f"{cls.__name__}.apply: keyword-only argument '{name}' of {cls.__name__}.forward "
+                "is a Tensor that requires grad, but only positional arguments are tracked "
+                "(it would get no gradient). Make it a positional parameter."
+            )
 
 
 def _check_nested(cls: type, seq: Any) -> None:
