@@ -2,7 +2,7 @@
 (nn.Linear + ReLU + cross_entropy + optim.SGD) against the same step hand-written in NumPy
 and against PyTorch CPU (if installed), all measured in the same run.
 
-Usage: ``python benchmarks/mlp_step.py [--steps 30] [--warmup 5]``. Prints the median
+Usage: ``python benchmarks/mlp_step.py [--steps 30] [--warmup 5] [--threads N]``. Prints the median
 ms/step of each and the ratios dyngrad/NumPy and torch/NumPy.
 """
 
@@ -114,7 +114,19 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=0,
+                    help="BLAS/torch threads for all three (0: library defaults); needs threadpoolctl for NumPy")
     a = ap.parse_args()
+    if a.threads > 0:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=a.threads, user_api="blas")
+        try:
+            import torch
+
+            torch.set_num_threads(a.threads)
+        except ImportError:
+            pass
     rng = np.random.default_rng(1)
     x = rng.standard_normal((BATCH, 784)).astype(np.float32)
     y = rng.integers(0, 10, BATCH)
