@@ -333,3 +333,15 @@ def test_inplace_ops_update_the_tangent() -> None:
         np.testing.assert_allclose(fwAD.unpack_dual(y).tangent.data, 2 * u)
         y.exp_()
         np.testing.assert_allclose(fwAD.unpack_dual(y).tangent.data, np.exp(2 * x0) * 2 * u)
+
+
+def test_detach_drops_the_tangent_as_in_pytorch() -> None:
+    x0, u = np.array([0.5, 2.0]), np.array([1.0, 1.0])
+    with fwAD.dual_level():
+        x = fwAD.make_dual(T(x0), T(u))
+        assert fwAD.unpack_dual(x.detach()).tangent is None
+        # straight-through pattern: value of x**2, tangent of x
+        y = x + (x * x - x).detach()
+        p, t = fwAD.unpack_dual(y)
+    np.testing.assert_allclose(p.data, x0 ** 2)
+    np.testing.assert_allclose(t.data, u)

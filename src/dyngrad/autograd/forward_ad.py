@@ -30,9 +30,9 @@ reverse mode through forward mode (and forward over reverse) works. Inside a dua
 the outputs' ``grad_fn`` is therefore that node, not the op's own node.
 
 Tangents live in a side table of the level keyed weakly by the tensor's data array (so
-the shallow copies that saved tensors unpack to still find them); leaving the level drops
-them all. Only one level may be active (as in PyTorch). Known limits: in-place ops on a
-dual tensor do not update its tangent; ``detach()`` keeps the tangent (it shares the array).
+the shallow copies that saved tensors unpack to still find them; ``detach()`` drops it, as
+in PyTorch); leaving the level drops them all. Only one level may be active (as in
+PyTorch). In-place ops update the tangent through ``ops._util.inplace``.
 """
 
 from __future__ import annotations
@@ -57,19 +57,29 @@ UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 
 
 class _Level:
-    """One dual level: the tangent table ``id(data array) -> (weakref(array), tangent)``."""
+    """One dual level: the tangent table ``id(data array) -> [weakref(array), tangent,
+    owners]``. A tensor sees the tangent when it is one of the owners (the tensor it was
+    set on, or one given it with ``share``) or when it shares the array *and* has history
+    (a saved output that backward unpacks re-attached to its node). A history-less alias
+    such as ``detach()`` does not see it: detaching stops tangents, as in PyTorch."""
 
     def __init__(self, idx: int) -> None:
         self.idx = idx
-        self.table: dict[int, tuple[Any, Tensor]] = {}
+        self.table: dict[int, list] = {}
 
     def get(self, t: Tensor) -> Tensor | None:
         e = self.table.get(id(t.data))
         if e is None or e[0]() is not t.data:
             return None
-        return e[1]
+        if t.grad_fn is not None:
+            return e[1]
+        for r in e[2]:
+            if r() is t:
+                return e[1]
+        return None
 
-    def set(self, arr: np.ndarray, tangent: Tensor) -> None:
+    def set(self, owner: Tensor, tangent: Tensor) -> None:
+        arr = owner.data
         key = id(arr)
         table = self.table
 
@@ -78,7 +88,17 @@ class _Level:
             if e is not None and e[0] is ref:
                 del table[key]
 
-        table[key] = (weakref.ref(arr, _drop), tangent)
+        table[key] = [weakref.ref(arr, _drop), tangent, [weakref.ref(owner)]]
+
+    def share(self, src: Tensor, dst: Tensor) -> None:
+        """Give ``dst`` the tangent of ``src`` (if any)."""
+        t = self.get(src)
+        if t is None:
+            return
+        if dst.data is src.data:
+            self.table[id(dst.data)][2].append(weakref.ref(dst))
+        else:
+            self.set(dst, t)
 
 
 def enter_dual_level() -> int:
@@ -192,7 +212,7 @@ def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Tensor:
     if tangent.data.dtype != tensor.data.dtype:
         tangent = _suspended(tangent.to, tensor.dtype)
     out = _suspended(_Alias.apply, tensor)
-    lv.set(out.data, tangent)
+    lv.set(out, tangent)
     return out
 
 
@@ -216,9 +236,16 @@ def _transfer_tangent(src: Tensor, dst: Tensor) -> None:
         return
     t = lv.get(src)
     if t is not None:
-        lv.set(dst.data, t)
+        lv.set(dst, t)
     else:
         lv.table.pop(id(dst.data), None)
+
+
+def _share_tangent(src: Tensor, dst: Tensor) -> None:
+    """Let ``dst`` (a leaf standing for ``src``, say) carry ``src``'s tangent."""
+    lv = _fwd_state.level
+    if lv is not None:
+        lv.share(src, dst)
 
 
 def _tangent(t: Tensor) -> Tensor | None:
@@ -318,6 +345,7 @@ def _dual_apply(cls: type, args: tuple, kwargs: dict) -> Any:
         if la is None:
             if id(a) in tans or (need_graph and a._requires_grad):
                 la = _leaf(a)
+                lv.share(a, la)  # a later backward through the local graph needs it
                 if need_graph and a._requires_grad:
                     orig_ins.append(a)
                     local_ins.append(la)
@@ -357,7 +385,7 @@ def _dual_apply(cls: type, args: tuple, kwargs: dict) -> Any:
         if t is not None:
             if id(o.data) in lv.table:  # an output sharing an input's array object
                 o.data = o.data.view()
-            lv.set(o.data, t)
+            lv.set(o, t)
     return tuple(prim) if is_tuple else prim[0]
 
 

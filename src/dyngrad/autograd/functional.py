@@ -56,6 +56,7 @@ def _prep(inputs: tuple, create_graph: bool, need_graph: bool) -> tuple:
             t = x.detach()
             if need_graph:
                 t.requires_grad_(True)
+            fwd._share_tangent(x, t)  # inside an outer forward transform: keep x's tangent
             res.append(t)
     return tuple(res)
 
@@ -299,7 +300,7 @@ def hessian(
 
     def jac_func(*xs: Tensor) -> tuple:
         if outer_jacobian_strategy == "forward-mode":
-            xs = tuple(x if x.requires_grad else x.detach().requires_grad_(True) for x in xs)
+            xs = tuple(x if x.requires_grad else _leaf_like(x) for x in xs)
         with grad_mode.enable_grad():
             out = func(*xs)
             _check_scalar(out)
@@ -310,6 +311,12 @@ def hessian(
     if not is_in:
         return res[0]
     return res
+
+
+def _leaf_like(x: Tensor) -> Tensor:
+    t = x.detach().requires_grad_(True)
+    fwd._share_tangent(x, t)
+    return t
 
 
 def _check_scalar(out: Any) -> None:

@@ -121,7 +121,9 @@ def _diff_input(t: Tensor) -> Tensor:
     ``t`` requires grad, else a fresh leaf sharing its memory (and its tangent, if any)."""
     if t.requires_grad:
         return fwd._suspended(fwd._Alias.apply, t) if _fwd_state.level is None else fwd._Alias.apply(t)
-    return t.detach().requires_grad_(True)
+    leaf = t.detach().requires_grad_(True)
+    fwd._share_tangent(t, leaf)
+    return leaf
 
 
 def _norm_argnums(argnums: Any, nargs: int, fn: str) -> tuple[bool, tuple[int, ...]]:
