@@ -139,15 +139,15 @@ def write_reports(out_dir: str, config: dict[str, Any], checks: list[dict[str, A
     rep = {
         "config": config,
         "gradcheck": checks,
-        "variants": {
-            r.name: {
-                "description": r.description, "epochs_to_target_loss": r.epochs_to_target,
+        "variants": [
+            {
+                "name": r.name, "description": r.description, "epochs_to_target_loss": r.epochs_to_target,
                 "final_train_loss": r.final_train_loss, "final_train_accuracy": r.final_train_acc,
                 "test_accuracy": r.final_test_acc, "wall_time_s": r.wall_time_s,
                 "train_loss_per_epoch": r.losses, "test_accuracy_per_epoch": r.test_acc,
             }
             for r in results
-        },
+        ],
         "files": files,
     }
     with open(os.path.join(out_dir, "report.json"), "w") as f:
