@@ -18,16 +18,16 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from . import thresholding as _thresholding
-from ._util import float_data, wrap
 from ._util import inplace as _inplace
+from ._util import wrap
 from .pointwise import where
 from .special import erf
 from .thresholding import *  # noqa: F403
+from .thresholding import _float
 
 __all__ = [
     "softplus", "relu6", "hardtanh", "hardtanh_", "leaky_relu", "leaky_relu_", "elu", "elu_",
     "selu", "selu_", "celu", "celu_", "gelu", "silu", "mish", "hardswish", "hardsigmoid",
-    "softsign", "logsigmoid", "tanhshrink",
 ]
 __all__ += _thresholding.__all__
 TENSOR_METHODS: set[str] = set(_thresholding.TENSOR_METHODS)
@@ -37,12 +37,6 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _INV_SQRT_2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
-
-
-def _float(x: Tensor, op: str) -> np.ndarray:
-    if not isinstance(x, Tensor):
-        raise TypeError(f"{op}(): argument 'input' must be Tensor, not {type(x).__name__}")
-    return float_data(x)
 
 
 class Softplus(Function):
@@ -248,62 +242,6 @@ class Hardsigmoid(Function):
         return g * wrap(((x.data > -3) & (x.data < 3)).astype(g.data.dtype) / 6)
 
 
-class Softsign(Function):
-    """``out = x / (1 + |x|)``; ``grad_x = grad / (1 + |x|)**2``. Named ``DivBackward0``
-    like PyTorch's composite (its last op is a division)."""
-
-    _builtin, _node_name = True, "DivBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
-        d = _float(x, "softsign")
-        ctx.save_for_backward(x)
-        return wrap(d / (1 + np.abs(d)))
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
-        den = x.abs() + 1
-        return g / (den * den)
-
-
-class LogSigmoid(Function):
-    """``out = log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`` (stable);
-    ``grad_x = grad * sigmoid(-x)``."""
-
-    _builtin, _node_name = True, "LogSigmoidBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
-        d = _float(x, "logsigmoid")
-        ctx.save_for_backward(x)
-        return wrap(np.minimum(d, 0) - np.log1p(np.exp(-np.abs(d))))
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
-        return g * (-x).sigmoid()
-
-
-class Tanhshrink(Function):
-    """``out = x - tanh(x)``; ``grad_x = grad * tanh(x)**2``. Named ``SubBackward0`` like
-    PyTorch's composite (its last op is a subtraction)."""
-
-    _builtin, _node_name = True, "SubBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
-        d = _float(x, "tanhshrink")
-        ctx.save_for_backward(x)
-        return wrap(d - np.tanh(d))
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
-        t = x.tanh()
-        return g * t * t
-
-
 # ---------------------------------------------------------------- public functions
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + exp(beta * input)) / beta``, linear where ``beta * input > threshold``."""
@@ -422,18 +360,3 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
         return _inplace(hardsigmoid, input)
     return Hardsigmoid.apply(input)
-
-
-def softsign(input: Tensor) -> Tensor:
-    """``input / (1 + |input|)``."""
-    return Softsign.apply(input)
-
-
-def logsigmoid(input: Tensor) -> Tensor:
-    """``log(sigmoid(input))`` computed without overflow."""
-    return LogSigmoid.apply(input)
-
-
-def tanhshrink(input: Tensor) -> Tensor:
-    """``input - tanh(input)``."""
-    return Tanhshrink.apply(input)

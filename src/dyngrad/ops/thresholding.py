@@ -1,5 +1,6 @@
 """More activations (re-exported through :mod:`dyngrad.ops.activation`): ``threshold``,
-``hardshrink``, ``softshrink``, ``prelu``, ``rrelu``, ``glu``; shapes ``(*) -> (*)`` except
+``hardshrink``, ``softshrink``, ``prelu``, ``rrelu``, ``softsign``, ``logsigmoid``,
+``tanhshrink``, ``glu``; shapes ``(*) -> (*)`` except
 ``glu`` (``(*, 2n, *) -> (*, n, *)``) and ``prelu``'s weight ``(C,)`` or ``(1,)``.
 
 Derivatives follow PyTorch's ``derivatives.yaml`` (the values at the kinks included);
@@ -21,8 +22,17 @@ from .indexing import narrow
 from .pointwise import where
 from .shape import cat
 
-__all__ = ["threshold", "threshold_", "hardshrink", "softshrink", "prelu", "rrelu", "rrelu_", "glu"]
+__all__ = [
+    "threshold", "threshold_", "hardshrink", "softshrink", "prelu", "rrelu", "rrelu_", "glu",
+    "softsign", "logsigmoid", "tanhshrink",
+]
 TENSOR_METHODS = {"hardshrink", "prelu"}
+
+
+def _float(x: Tensor, op: str) -> np.ndarray:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{op}(): argument 'input' must be Tensor, not {type(x).__name__}")
+    return float_data(x)
 
 
 class Threshold(Function):
@@ -111,6 +121,62 @@ class RreluWithNoise(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g * wrap(ctx.w), None
+
+
+class Softsign(Function):
+    """``out = x / (1 + |x|)``; ``grad_x = grad / (1 + |x|)**2``. Named ``DivBackward0``
+    like PyTorch's composite (its last op is a division)."""
+
+    _builtin, _node_name = True, "DivBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = _float(x, "softsign")
+        ctx.save_for_backward(x)
+        return wrap(d / (1 + np.abs(d)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        den = x.abs() + 1
+        return g / (den * den)
+
+
+class LogSigmoid(Function):
+    """``out = log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`` (stable);
+    ``grad_x = grad * sigmoid(-x)``."""
+
+    _builtin, _node_name = True, "LogSigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = _float(x, "logsigmoid")
+        ctx.save_for_backward(x)
+        return wrap(np.minimum(d, 0) - np.log1p(np.exp(-np.abs(d))))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * (-x).sigmoid()
+
+
+class Tanhshrink(Function):
+    """``out = x - tanh(x)``; ``grad_x = grad * tanh(x)**2``. Named ``SubBackward0`` like
+    PyTorch's composite (its last op is a subtraction)."""
+
+    _builtin, _node_name = True, "SubBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = _float(x, "tanhshrink")
+        ctx.save_for_backward(x)
+        return wrap(d - np.tanh(d))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        t = x.tanh()
+        return g * t * t
 
 
 class Glu(Function):
@@ -218,6 +284,21 @@ def rrelu(
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
     """In-place :func:`rrelu`."""
     return rrelu(input, lower, upper, training, inplace=True)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """``input / (1 + |input|)``."""
+    return Softsign.apply(input)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """``log(sigmoid(input))`` computed without overflow."""
+    return LogSigmoid.apply(input)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """``input - tanh(input)``."""
+    return Tanhshrink.apply(input)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
