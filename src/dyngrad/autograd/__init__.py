@@ -14,10 +14,12 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from .checker import check_function  # noqa: E402 - verifier of custom Functions (issue 5)
 
 __all__ = [
     "Function", "FunctionCtx", "InplaceFunction", "once_differentiable", "backward", "grad",
     "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
     "is_inference_mode_enabled", "gradcheck", "gradgradcheck", "GradcheckError",
     "forward_ad", "functional", "profiler", "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "graph", "set_strict_shapes",
+    "check_function",
 ]

@@ -1,14 +1,30 @@
-"""Anomaly detection: name the node (and its forward's source line) that produced NaN/inf
-in backward. (First version; the verification issue extends it.)"""
+"""Anomaly detection: name the node, the output index and the user's forward code that
+produced a NaN/inf gradient or raised in backward.
+
+While anomaly mode is on, ``Function.apply`` calls :func:`record_site` for every node it
+records: ``ctx._site`` gets ``file:line`` of the first frame outside the dyngrad package
+and ``ctx._trace`` the forward stack of the user code (formatted when shown). The engine then calls
+:func:`check_node_output` after each node's backward, and adds the creation site (and the
+trace, when recorded) to any exception raised in a backward.
+
+Recording the site on every op costs more than 5% of dyngrad's per-op overhead (see
+``benchmarks/anomaly_overhead.py`` and ``benchmarks/RESULTS.md``), so it is done only in
+anomaly mode.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
+import traceback
 from typing import Any
 
 import numpy as np
 
-__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled"]
+__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
+
+_PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 class _State(threading.local):
@@ -20,42 +36,148 @@ class _State(threading.local):
 state = _State()
 
 
+class _Any:
+    """Process-wide: how many threads have anomaly mode on. ``Function.apply`` checks
+    ``any_on.count`` (a plain attribute, ~20 ns) before the thread-local ``state`` (an
+    attribute of a threading.local costs ~10x more), so the check is cheap when off."""
+
+    __slots__ = ("count", "lock")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+
+
+any_on = _Any()
+
+
+def _set(enabled: bool, check_nan: bool) -> None:
+    was = state.enabled
+    state.enabled, state.check_nan = enabled, check_nan
+    if was != enabled:
+        with any_on.lock:
+            any_on.count += 1 if enabled else -1
+
+
 def is_anomaly_enabled() -> bool:
+    """Whether anomaly mode is on in this thread."""
     return state.enabled
 
 
+def is_anomaly_check_nan_enabled() -> bool:
+    """Whether anomaly mode also checks backward outputs for NaN/inf."""
+    return state.check_nan
+
+
+def _user_frame(depth: int = 2) -> Any:
+    f = sys._getframe(depth)
+    while f is not None and f.f_code.co_filename.startswith(_PKG):
+        f = f.f_back
+    return f
+
+
+def creation_site(depth: int = 2) -> str | None:
+    """``file:line`` of the innermost caller outside the dyngrad package (None if none)."""
+    f = _user_frame(depth + 1)
+    return None if f is None else f"{f.f_code.co_filename}:{f.f_lineno}"
+
+
+def record_site(ctx: Any) -> None:
+    """Store the creation site and the forward stack of the user code on a new node."""
+    f = _user_frame(2)
+    if f is None:
+        return
+    ctx._site = f"{f.f_code.co_filename}:{f.f_lineno}"
+    # frame summaries only (no locals kept alive, source lines read when formatted)
+    ctx._trace = traceback.StackSummary.extract(traceback.walk_stack(f), lookup_lines=False)
+
+
+def _trace_note(node: Any) -> str:
+    trace = getattr(node, "_trace", None)
+    if not trace:
+        return ""
+    text = "".join(traceback.StackSummary.from_list(list(reversed(trace))).format()).rstrip()
+    return f"\nTraceback of the forward call that created {node.name()}:\n{text}"
+
+
 def check_node_output(node: Any, res: tuple) -> None:
+    """Raise RuntimeError when a gradient returned by ``node``'s backward has NaN or inf.
+
+    The message names the node, the output index (= the forward input it is the gradient
+    of, with its parameter name for custom Functions), the creation site and, when
+    recorded, the forward stack trace.
+    """
     for i, g in enumerate(res):
-        if g is not None and g.data.dtype.kind == "f" and not np.all(np.isfinite(g.data)):
-            where = f" (created at {node._site})" if node._site else ""
-            raise RuntimeError(
-                f"Function '{node.name()}'{where} returned nan values in its {i}th output."
-            )
+        if g is None:
+            continue
+        d = g.data
+        if d.dtype.kind not in "fc" or np.all(np.isfinite(d)):
+            continue
+        what = "nan" if np.any(np.isnan(d)) else "inf"
+        names = getattr(node, "_arg_names", ())
+        arg = f" (the gradient for input {i}, '{names[i]}')" if i < len(names) else f" (the gradient for input {i})"
+        where = f", created at {node._site}" if node._site else ""
+        raise RuntimeError(
+            f"Function '{node.name()}' returned {what} values in its {i}th output{arg}{where}."
+            + _trace_note(node)
+        )
+
+
+def annotate(node: Any, exc: BaseException) -> None:
+    """Add the forward trace of ``node`` to an exception raised in its backward."""
+    note = _trace_note(node)
+    if note and hasattr(exc, "add_note"):
+        exc.add_note(note.lstrip("\n"))
 
 
 class detect_anomaly:  # noqa: N801
-    """Context manager enabling anomaly detection: NaN/inf gradients raise naming the node."""
+    """Context manager (and decorator) enabling anomaly detection.
+
+    Inside it, every recorded node keeps the forward stack of the code that created it; a
+    backward that raises gets that stack added to the exception, and (with
+    ``check_nan=True``) a backward that returns NaN/inf raises RuntimeError naming the node,
+    the output index and the user's forward line. Slow: for debugging only.
+
+    Args:
+        check_nan: also check each backward's outputs for NaN/inf.
+    """
 
     def __init__(self, check_nan: bool = True) -> None:
         self.check_nan = check_nan
 
-    def __enter__(self) -> None:
+    def __enter__(self) -> detect_anomaly:
         self.prev = (state.enabled, state.check_nan)
-        state.enabled, state.check_nan = True, self.check_nan
+        _set(True, self.check_nan)
+        return self
 
     def __exit__(self, *exc: Any) -> None:
-        state.enabled, state.check_nan = self.prev
+        _set(*self.prev)
+
+    def __call__(self, fn: Any) -> Any:
+        import functools
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with detect_anomaly(self.check_nan):
+                return fn(*args, **kwargs)
+
+        return wrapper
 
 
 class set_detect_anomaly:  # noqa: N801
-    """Set anomaly detection on or off (also a context manager restoring the old value)."""
+    """Set anomaly detection on or off (also a context manager restoring the old value).
+
+    Args:
+        mode: on (True) or off.
+        check_nan: also check backward outputs for NaN/inf.
+    """
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
         self.prev = (state.enabled, state.check_nan)
-        state.enabled, state.check_nan = mode, check_nan
+        _set(bool(mode), check_nan)
 
-    def __enter__(self) -> None:
-        pass
+    def __enter__(self) -> set_detect_anomaly:
+        return self
 
     def __exit__(self, *exc: Any) -> None:
-        state.enabled, state.check_nan = self.prev
+        _set(*self.prev)

@@ -1,1 +1,288 @@
-"""dyngrad.autograd.checker (being built)."""
+"""``check_function``: one run that verifies a user's custom ``autograd.Function``, and the
+``dyngrad check module:FnClass --inputs "randn(3,4), randn(4)"`` command line.
+
+Checks (each a row of the report): backward arity against forward's parameters (by name),
+gradient shapes and dtypes per input, gradient against finite differences (float64),
+double backward (gradgradcheck, or an explicit ``once_differentiable``), tensors stored as
+ctx attributes, in-place modification with and without ``mark_dirty``, broadcasting inputs,
+non-contiguous inputs, zero-size inputs, and whether saved memory is released after
+backward. Random forwards (dropout) are checked by replaying the default generator's state
+before every call.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from . import grad_mode
+from .checker_variants import FAIL, PASS, SKIP, _check_memory, _f64, _grads, _outs, _short, _variants
+from .function import Function
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+
+__all__ = ["check_function", "CheckReport", "CheckResult", "parse_inputs", "main"]
+
+
+
+class CheckResult:
+    """One row: ``name``, ``status`` (pass / FAIL / warn / skip) and ``message``."""
+
+    __slots__ = ("name", "status", "message")
+
+    def __init__(self, name: str, status: str, message: str = "") -> None:
+        self.name, self.status, self.message = name, status, message
+
+    def __repr__(self) -> str:
+        return f"CheckResult({self.name!r}, {self.status!r}, {self.message!r})"
+
+
+class CheckReport:
+    """What :func:`check_function` found. ``ok`` is True when no check failed; ``str()`` is
+    a table; ``report["gradient"]`` is one row by name."""
+
+    def __init__(self, fn_name: str, skip: Any = ()) -> None:
+        self.fn_name = fn_name
+        self.skip = set(skip)
+        self.results: list[CheckResult] = []
+
+    def add(self, name: str, status: str, message: str = "") -> None:
+        if name in self.skip:
+            status, message = SKIP, "skipped on request"
+        self.results.append(CheckResult(name, status, message))
+
+    @property
+    def ok(self) -> bool:
+        return all(r.status != FAIL for r in self.results)
+
+    @property
+    def failed(self) -> list[CheckResult]:
+        return [r for r in self.results if r.status == FAIL]
+
+    def __getitem__(self, name: str) -> CheckResult:
+        for r in self.results:
+            if r.name == name:
+                return r
+        raise KeyError(name)
+
+    def __str__(self) -> str:
+        w = max(len(r.name) for r in self.results) if self.results else 10
+        lines = [f"dyngrad check {self.fn_name}", f"  {'check':<{w}}  status  details"]
+        for r in self.results:
+            msg = r.message.replace("\n", "\n" + " " * (w + 12))
+            lines.append(f"  {r.name:<{w}}  {r.status:<6}  {msg}")
+        n_fail = len(self.failed)
+        lines.append(f"{'OK' if self.ok else 'FAILED'}: {len(self.results) - n_fail} of {len(self.results)} checks passed or skipped")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def _rng_replay(fn: Callable) -> tuple[Callable, Callable, Callable]:
+    """Wrap ``fn`` so every call starts from the same default-generator state; the second
+    wrapper also clones the tensors that require grad and silences warnings."""
+    from ..creation import default_generator
+
+    bitgen = default_generator.rng.bit_generator
+    state = bitgen.state
+
+    def replay(*args: Any) -> Any:
+        default_generator.rng.bit_generator.state = state
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            # clone tensors that require grad: forward may legally modify them (mark_dirty)
+            return fn(*[a.clone() if isinstance(a, Tensor) and a.requires_grad else a for a in args])
+
+    def raw(*args: Any) -> Any:
+        default_generator.rng.bit_generator.state = state
+        return fn(*args)
+
+    def used() -> bool:
+        return default_generator.rng.bit_generator.state != state
+
+    return raw, replay, used
+
+def _grad_check(report: CheckReport, name: str, fn: Callable, ins: tuple, what: str) -> None:
+    try:
+        gradcheck(fn, ins, check_undefined_grad=False)
+        report.add(name, PASS, what)
+    except GradcheckError as e:
+        report.add(name, FAIL, f"{what}: analytical gradient differs from finite differences; fix backward's formula.\n{_short(e, 900)}")
+    except Exception as e:  # noqa: BLE001
+        report.add(name, FAIL, f"{what}: {_short(e)}")
+
+
+CHECKS = (
+    "ctx tensors", "in-place", "backward arity", "grad shapes/dtypes", "memory released", "gradient",
+    "double backward", "broadcasting", "non-contiguous", "zero-size",
+)
+
+
+def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = True, skip: Any = ()) -> CheckReport:
+    """Run every check on ``fn_cls.apply(*example_inputs)`` and return the report.
+
+    Args:
+        fn_cls: an ``autograd.Function`` subclass.
+        *example_inputs: arguments for ``apply`` (Tensors of any floating dtype, copied to
+            float64 requiring grad for the numerical checks; other values passed as is).
+        double_backward: also check second derivatives (skipped when backward is
+            ``once_differentiable``).
+        skip: names of checks (see ``CHECKS``) to report as skipped, e.g. ``("gradient",)``
+            for a deliberate surrogate gradient (straight-through, gradient reversal).
+    Returns:
+        a :class:`CheckReport` (``.ok``, printable table).
+    Raises:
+        TypeError: when ``fn_cls`` is not a Function subclass.
+    """
+    if not (isinstance(fn_cls, type) and issubclass(fn_cls, Function) and fn_cls is not Function):
+        raise TypeError(f"{getattr(fn_cls, '__name__', fn_cls)!r} is not a subclass of dyngrad.autograd.Function")
+    report = CheckReport(fn_cls.__name__, skip)
+    raw_apply, apply, rng_used = _rng_replay(fn_cls.apply)
+    skip = set(skip)
+    unknown = skip - set(CHECKS)
+    if unknown:
+        raise ValueError(f"unknown check name(s) {sorted(unknown)}; known: {', '.join(CHECKS)}")
+    names = fn_cls._arg_names
+    def argname(i: int) -> str:
+        return f"'{names[i]}'" if i < len(names) else f"#{i}"
+    ins = _f64(example_inputs)
+    tensor_idx = [i for i, x in enumerate(ins) if isinstance(x, Tensor) and x.requires_grad]
+    if not tensor_idx:
+        report.add("inputs", FAIL, "no floating point Tensor among the example inputs: nothing to differentiate")
+        return report
+    # ---- forward: ctx tensors, in-place modification
+    clones = tuple(x.clone() if i in tensor_idx else x for i, x in enumerate(ins))  # in-place safe
+    versions = [x._version if isinstance(x, Tensor) else None for x in clones]
+    with warnings.catch_warnings(record=True) as caught, grad_mode.enable_grad():
+        warnings.simplefilter("always")
+        try:
+            out = raw_apply(*clones)
+        except Exception as e:  # noqa: BLE001
+            report.add("forward", FAIL, f"{fn_cls.__name__}.apply raised {_short(e)}")
+            return report
+    ctx_warn = [str(w.message) for w in caught if "as ctx." in str(w.message)]
+    report.add(
+        "ctx tensors", FAIL if ctx_warn else PASS,
+        "; ".join(ctx_warn) if ctx_warn else "tensors reach backward through save_for_backward only",
+    )
+    outs = _outs(out)
+    node = next((o.grad_fn for o in outs if isinstance(o, Tensor) and o.grad_fn is not None), None)
+    dirty = tuple(c for c in clones if isinstance(c, Tensor) and any(o is c for o in outs))  # mark_dirty keeps identity
+    changed = [
+        i for i in tensor_idx
+        if clones[i]._version != versions[i] or not np.array_equal(clones[i].data, ins[i].data, equal_nan=True)
+    ]
+    undeclared = [i for i in changed if not any(d is clones[i] for d in dirty)]
+    if undeclared:
+        who = ", ".join(argname(i) for i in undeclared)
+        bare = ", ".join(names[i] if i < len(names) else f"input{i}" for i in undeclared)
+        report.add("in-place", FAIL, f"forward modified input {who} in place without ctx.mark_dirty({bare}): "
+                   "autograd does not know the input changed, so gradients using it are wrong. Call "
+                   "ctx.mark_dirty() on it and return it, or compute out of place (e.g. x.clone()).")
+    elif changed:
+        returned = all(any(o is clones[i] for o in outs) for i in changed)
+        report.add("in-place", PASS if returned else FAIL,
+                   "modified inputs are declared with mark_dirty and returned" if returned else
+                   "inputs given to mark_dirty must be returned by forward")
+    else:
+        report.add("in-place", PASS, "forward does not modify its inputs" + (" (mark_dirty declared, nothing modified)" if dirty else ""))
+    if node is None:
+        report.add("graph", FAIL, "no output has a grad_fn: forward returned no differentiable tensor")
+        return report
+    # ---- raw backward: arity by parameter name, missing gradients, shapes and dtypes
+    gos = [
+        Tensor._make(np.ones(o.data.shape, dtype=o.data.dtype)) if isinstance(o, Tensor) and o.data.dtype.kind == "f" else None
+        for o in outs
+    ]
+    try:
+        with grad_mode.no_grad():
+            raw = node.apply(*gos)
+    except Exception as e:  # noqa: BLE001
+        report.add("backward arity", FAIL, f"backward raised {_short(e)}")
+        raw = None
+    if raw is not None:
+        raw = raw if isinstance(raw, tuple) else tuple(raw) if isinstance(raw, list) else (raw,)
+        n_passed, n_params = len(ins), max(len(names), len(ins))
+        extra_ok = len(raw) > n_passed and len(raw) <= n_params and all(r is None for r in raw[n_passed:])
+        if len(raw) == n_passed or extra_ok:
+            report.add("backward arity", PASS, f"{len(raw)} gradient(s) for forward({', '.join(names)})")
+        else:
+            missing = names[len(raw):n_passed] if len(raw) < n_passed else ()
+            hint = f"; add gradients (None if not differentiable) for {', '.join(missing)}" if missing else ""
+            report.add("backward arity", FAIL, f"backward returned {len(raw)} gradient(s) but forward takes "
+                       f"{n_passed} input(s) ({', '.join(names)}){hint}")
+        msgs, bad = [], False
+        for i, x in enumerate(ins):
+            g = raw[i] if i < len(raw) else None
+            if i not in tensor_idx:
+                if g is not None:
+                    bad = True
+                    msgs.append(f"{argname(i)} is not a Tensor but got a gradient: return None for it")
+                continue
+            if g is None:
+                bad = True
+                msgs.append(f"{argname(i)} requires grad but backward returned None for it (missing gradient)")
+            elif not isinstance(g, Tensor):
+                bad = True
+                msgs.append(f"gradient for {argname(i)} is a {type(g).__name__}, not a Tensor")
+            elif g.data.shape != x.data.shape:
+                from .. import _backend as B
+                if B.is_broadcastable_to(x.data.shape, g.data.shape):
+                    msgs.append(f"{argname(i)}: gradient shape {list(g.shape)} reduced to {list(x.shape)} by the engine")
+                else:
+                    bad = True
+                    msgs.append(f"gradient for {argname(i)} has shape {list(g.shape)} but {argname(i)} has shape "
+                                f"{list(x.shape)}: backward must return a gradient of the input's shape")
+            elif g.data.dtype != x.data.dtype:
+                msgs.append(f"{argname(i)}: gradient dtype {g.dtype!r} cast to {x.dtype!r}")
+            else:
+                msgs.append(f"{argname(i)}: {list(g.shape)} {g.dtype!r}")
+        report.add("grad shapes/dtypes", FAIL if bad else PASS, "; ".join(msgs))
+    try:  # a backward the engine rejects blocks the remaining checks
+        _grads(apply, _f64(example_inputs), tensor_idx)
+    except Exception as e:  # noqa: BLE001
+        for name in CHECKS[CHECKS.index("memory released"):]:
+            report.add(name, SKIP, f"not run: backward fails ({_short(e, 160)})")
+        return report
+    # ---- memory released after backward (reference counting only)
+    _check_memory(report, apply, ins, tensor_idx)
+    # ---- numerical gradient, second derivative
+    fn = apply
+    _grad_check(report, "gradient", fn, _f64(example_inputs), "float64 finite differences")
+    once = getattr(fn_cls._backward_impl, "_once_differentiable", False)
+    if not double_backward:
+        report.add("double backward", SKIP, "not requested")
+    elif once:
+        report.add("double backward", PASS, "backward is declared @once_differentiable (double backward raises)")
+    else:
+        try:
+            gradgradcheck(fn, _f64(example_inputs), check_undefined_grad=False)
+            report.add("double backward", PASS, "second derivatives match (gradgradcheck)")
+        except Exception as e:  # noqa: BLE001
+            report.add("double backward", FAIL,
+                       "second derivative is wrong: write backward with differentiable dyngrad Tensor ops "
+                       "(no .data, .numpy(), detach() or tensors stored on ctx), or decorate it with "
+                       f"@once_differentiable if it cannot be.\n{_short(e, 700)}")
+    # ---- input variants
+    _variants(report, fn, example_inputs, tensor_idx)
+    if rng_used():
+        report.add("randomness", PASS, "forward draws random numbers: the generator state was replayed before every call")
+    return report
+
+def main(argv: list[str] | None = None) -> int:
+    """``dyngrad check module:FnClass --inputs "randn(3,4), randn(4)"`` (see
+    :mod:`dyngrad.autograd.checker_cli`). Returns the exit code: 0 all checks pass, 1 a
+    check fails, 2 bad arguments."""
+    from .checker_cli import main as _main
+
+    return _main(argv)
+
+
+def parse_inputs(text: str) -> tuple:
+    """Parse ``--inputs`` safely; see :func:`dyngrad.autograd.checker_cli.parse_inputs`."""
+    from .checker_cli import parse_inputs as _parse
+
+    return _parse(text)

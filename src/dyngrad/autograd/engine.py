@@ -25,13 +25,14 @@ import numpy as np
 
 from .. import _backend as B
 from ..tensor import Tensor
-from . import anomaly_mode, grad_mode
+from . import anomaly_mode, grad_mode, profiler
 from .function import Function
 from .graph import AccumulateGrad, Node
 
 __all__ = ["execute", "current_pass", "set_strict_shapes"]
 
 _state = grad_mode.state
+_prof = profiler.state
 _strict = [False]
 
 
@@ -332,7 +333,7 @@ def execute(
                     if g is None and i < len(ometa) and ometa[i] is not None:
                         buf[i] = _zeros(ometa[i])
             try:
-                res = node.apply(*buf)
+                res = profiler.run_backward(node, buf) if _prof.active else node.apply(*buf)
                 res = _validate(node, res, create_graph)
             except Exception as exc:
                 _annotate(node, exc)
@@ -420,8 +421,9 @@ def _annotate(node: Node, exc: Exception) -> None:
         note += f", created at {site}"
     if hasattr(exc, "add_note"):
         exc.add_note(note)
+    anomaly_mode.annotate(node, exc)  # + the forward stack, when anomaly mode recorded it
 
 
 def _check_anomaly(node: Node, res: tuple) -> None:
-    if anomaly_mode.state.enabled and anomaly_mode.state.check_nan:
+    if anomaly_mode.any_on.count and anomaly_mode.state.enabled and anomaly_mode.state.check_nan:
         anomaly_mode.check_node_output(node, res)

@@ -15,12 +15,14 @@ import warnings
 from typing import Any, Callable
 
 from ..tensor import Tensor
-from . import grad_mode
+from . import anomaly_mode, grad_mode, profiler
 from .graph import Node, SavedTensor, _seq, rebase_retain_grad
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction"]
 
 _state = grad_mode.state
+_anomaly = anomaly_mode.any_on  # process-wide count: a plain attribute, cheap to check
+_prof = profiler.state
 
 
 class FunctionCtx:
@@ -97,6 +99,13 @@ class BackwardCFunction(FunctionCtx, Node):
     @property
     def _arg_names(self) -> tuple:
         return self._forward_cls._arg_names
+
+    def __getattr__(self, name: str) -> Any:  # only for missing attributes: no hot-path cost
+        if name.startswith("_saved_"):
+            from .ledger import saved_attr
+
+            return saved_attr(self, name[7:])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
 def _forward_called_directly(cls: type, impl: Callable) -> Callable:
@@ -266,7 +275,9 @@ class Function:
             ctx.needs_input_grad = (False,) * len(args)
         _state.enabled = False
         try:
-            if cls._has_setup_context:
+            if _prof.active:  # profiler on: time forward (one boolean check when off)
+                out = profiler.run_forward(cls, ctx, args, kw)
+            elif cls._has_setup_context:
                 out = cls._forward_impl(*args, **kw)
                 cls.setup_context(ctx, args, out)
             else:
@@ -283,6 +294,8 @@ class Function:
                 outs = tuple(o.detach() if any(o is a for a in args) else o for o in outs)
                 return outs if is_tuple else outs[0]
             return out
+        if _anomaly.count and anomaly_mode.state.enabled:  # forward stack, for anomaly mode
+            anomaly_mode.record_site(ctx)
         return _record(cls, ctx, args, outs, is_tuple, dirty)
 
 
@@ -366,6 +379,8 @@ def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty
         new_outs.append(o)
         ometa.append((o.data.shape, o.data.dtype))
     ctx._output_meta = tuple(ometa)
+    if dirty or non_diff:  # they hold outputs: drop them, or out -> ctx -> out is a cycle
+        ctx._dirty = ctx._non_diff = ()
     to_save = ctx._to_save
     if to_save:
         saved = []

@@ -342,3 +342,6 @@ def rebase_retain_grad(tensor: Any, old_fn: Any, old_nr: int) -> None:
             del hooks[old_nr]
     if tensor.grad_fn is not None:
         tensor.grad_fn._register_retain_grad(tensor._output_nr, tensor)
+
+
+from .ledger import saved_tensor_report  # noqa: E402,F401 - the saved-tensor ledger (issue 5)
