@@ -303,6 +303,18 @@ REPR_CASES = {
     "empty_2d": lambda: dyngrad.zeros(0, 3),
     "grad_fn_add_f64": lambda: dyngrad.tensor([1.0, 2.0], dtype=dyngrad.float64, requires_grad=True) + 1,
     "neg_int_like": lambda: dyngrad.tensor([-1.0, 0.0, 3.0]),
+    "nonfinite": lambda: dyngrad.tensor([float("inf"), -float("inf"), float("nan")]),
+    "nan_and_value": lambda: dyngrad.tensor([float("nan"), 2.0]),
+    "zeros": lambda: dyngrad.zeros(3),
+    "zero_and_value": lambda: dyngrad.tensor([0.0, 1.5]),
+    "sci_small": lambda: dyngrad.tensor([1e-5, 0.0, -3.0]),
+    "sci_large_int": lambda: dyngrad.tensor([123456.0, -7.0, 0.0]),
+    "sci_huge": lambda: dyngrad.tensor([-1e9, 1.0]),
+    "matrix_mixed": lambda: dyngrad.tensor([[1.5, -20.25], [0.0, 3.0]]),
+    "neg_scalar": lambda: dyngrad.tensor(-3.25),
+    "summarized_float": lambda: dyngrad.arange(2000).float(),
+    "summarized_int_3d": lambda: dyngrad.arange(3 * 40 * 40).reshape(3, 40, 40),
+    "summarized_matrix": lambda: dyngrad.arange(40 * 40).reshape(40, 40).float() / 7,
 }
 
 

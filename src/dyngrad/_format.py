@@ -8,26 +8,23 @@ from . import _backend as B
 
 
 def _float_formatter(arr: np.ndarray) -> dict:
+    """PyTorch's ``_Formatter`` rules: integral values print as ``1.``; scientific notation
+    when the nonzero finite magnitudes span more than 1000x, exceed 1e8 or (non-integral)
+    go below 1e-4; every element is padded to the widest nonzero finite one."""
     finite = arr[np.isfinite(arr)] if arr.size else arr
-    if finite.size == 0:
-        return {"floatmode": "maxprec", "precision": 4}
-    absf = np.abs(finite)
+    if finite.size == 0:  # nothing finite: no padding
+        return {"formatter": {"float_kind": lambda v: _special(v)}}
     integral = bool(np.all(finite == np.round(finite)))
-    amax, amin = float(absf.max()), float(absf.min()) if absf.size else 0.0
-    nz = absf[absf > 0]
-    nzmin = float(nz.min()) if nz.size else 0.0
-    if integral and amax < 1e8:
-        fmt = _int_like
-    elif amax >= 1e8 or (nz.size and (amax / nzmin > 1000.0 or nzmin < 1e-4)):
-        fmt = _sci
-    else:
-        fmt = _fixed
-    del amin
-    # PyTorch pads every element to the widest one (its _Formatter.max_width); measure the
-    # elements that are printed (the edges of a summarized tensor).
-    flat = arr.ravel()
-    sample = flat if flat.size <= 1000 else np.concatenate([flat[:1000], flat[-1000:]])
-    width = max(len(fmt(float(v))) for v in sample)
+    snz = finite[finite != 0]
+    nz = np.abs(snz)
+    fmt = _int_like if integral else _fixed
+    if nz.size:
+        nzmax, nzmin = float(nz.max()), float(nz.min())
+        if nzmax / nzmin > 1000.0 or nzmax > 1e8 or (not integral and nzmin < 1e-4):
+            fmt = _sci
+    # measure the printed elements only (the edges of a summarized tensor)
+    flat = snz if snz.size <= 2000 else np.concatenate([snz[:1000], snz[-1000:]])
+    width = max([1] + [len(fmt(float(v))) for v in flat])
     return {"formatter": {"float_kind": lambda v: fmt(v).rjust(width)}}
 
 
@@ -65,6 +62,7 @@ def format_tensor(t: object) -> str:
     )
     if data.size == 0 and data.ndim == 1:
         body = "[]"
+    body = body.replace(", ...,", ",  ...,")  # PyTorch's summarization marker is " ..."
     extras = []
     dt = data.dtype
     if data.size == 0 and data.ndim != 1:

@@ -516,3 +516,30 @@ def test_autograd_grad_with_the_same_input_twice_returns_it_twice():
     np.testing.assert_allclose(gx1.numpy(), 6 * npv(x))
     np.testing.assert_allclose(gx2.numpy(), gx1.numpy())
     np.testing.assert_allclose(gh.numpy(), npv(x))
+
+
+def test_backward_passes_in_two_threads_do_not_interfere():
+    import threading
+
+    errors = []
+
+    def work(seed):
+        try:
+            for _ in range(30):
+                x = leaf(5, seed=seed)
+                with dyngrad.no_grad() if seed % 2 else dyngrad.enable_grad():
+                    pass
+                y = (x.exp() * x).sum()
+                (g,) = dyngrad.autograd.grad(y, x, create_graph=True)
+                g.sum().backward()
+                e = np.exp(npv(x))
+                np.testing.assert_allclose(x.grad.numpy(), e * (2 + npv(x)), rtol=1e-12)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]

@@ -40,6 +40,18 @@ REPR_CASES = {
     "empty_2d": lambda: torch.zeros(0, 3),
     "grad_fn_add_f64": lambda: torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True) + 1,
     "neg_int_like": lambda: torch.tensor([-1.0, 0.0, 3.0]),
+    "nonfinite": lambda: torch.tensor([float("inf"), -float("inf"), float("nan")]),
+    "nan_and_value": lambda: torch.tensor([float("nan"), 2.0]),
+    "zeros": lambda: torch.zeros(3),
+    "zero_and_value": lambda: torch.tensor([0.0, 1.5]),
+    "sci_small": lambda: torch.tensor([1e-5, 0.0, -3.0]),
+    "sci_large_int": lambda: torch.tensor([123456.0, -7.0, 0.0]),
+    "sci_huge": lambda: torch.tensor([-1e9, 1.0]),
+    "matrix_mixed": lambda: torch.tensor([[1.5, -20.25], [0.0, 3.0]]),
+    "neg_scalar": lambda: torch.tensor(-3.25),
+    "summarized_float": lambda: torch.arange(2000).float(),
+    "summarized_int_3d": lambda: torch.arange(3 * 40 * 40).reshape(3, 40, 40),
+    "summarized_matrix": lambda: torch.arange(40 * 40).reshape(40, 40).float() / 7,
 }
 for name, make in REPR_CASES.items():
     data[f"repr/{name}"] = np.array(repr(make()))

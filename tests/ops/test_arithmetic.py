@@ -236,3 +236,13 @@ def test_node_names_match_pytorch():
     }
     for name, t in names.items():
         assert t.grad_fn.name() == name
+
+
+@pytest.mark.parametrize("base", [0.0, "tensor"])
+def test_zero_base_power_exponent_gradient_matches_pytorch_without_warnings(base, recwarn):
+    x = t64([0.0, 1.0, -1.0, 2.5, -0.5])
+    b = 0.0 if base == 0.0 else dyngrad.zeros(5, dtype=dyngrad.float64)
+    (b**x).sum().backward()
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    # PyTorch 2.13: tensor([0., 0., -inf, 0., -inf]) for both forms
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0, -np.inf, 0.0, -np.inf])

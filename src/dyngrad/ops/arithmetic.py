@@ -325,8 +325,10 @@ class Pow(Function):
         if n[1]:
             base = a if a is not None else ctx.a_scalar
             if a is None:
-                ga_b = g * out * float(np.log(base))
-                gb = ga_b if base != 0 else (g * 0).masked_fill(b < 0, float("inf"))
+                if base != 0:
+                    gb = g * out * float(np.log(base))
+                else:  # no log(0) computed (it would warn): 0 where b >= 0, -inf (as PyTorch) else
+                    gb = (g * 0).masked_fill(b < 0, float("-inf"))
             else:
                 # mask log(0) = -inf before multiplying (0 * -inf would warn and give nan)
                 gb = g * out * a.log().masked_fill((a == 0) & (b >= 0), 0.0)
