@@ -341,3 +341,20 @@ def test_float_op_on_int_tensor_cannot_require_grad_path():
     # integer inputs compute in the default float dtype and record no graph
     out = dg.exp2(dg.tensor([1, 2]))
     assert out.dtype == dg.float32 and out.tolist() == [2.0, 4.0] and out.grad_fn is None
+
+
+def test_inplace_op_on_a_saved_output_fails_at_backward():
+    x = dg.tensor([0.2, 0.4], dtype=dg.float64, requires_grad=True)
+    y = x.exp()  # saves its output for backward
+    y.exp2_()
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
+def test_float32_inputs_with_python_scalars_stay_float32():
+    x = dg.tensor([0.2, 0.4])
+    assert dg.where(x > 0.3, x, 1.0).dtype == dg.float32
+    assert dg.lerp(x, dg.ones(2), 0.5).dtype == dg.float32
+    assert dg.addcmul(x, x, x, value=0.5).dtype == dg.float32
+    assert dg.maximum(x, 0.3).dtype == dg.float32
+    assert dg.where(dg.tensor([True, False]), dg.tensor([1, 2]), 0.5).dtype == dg.float32
