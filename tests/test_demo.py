@@ -93,3 +93,17 @@ def test_out_that_is_a_file_fails_before_training_with_exit_code_2(tmp_path, cap
     assert main(["demo", "--quick", "--out", str(f)]) == 2
     err = capsys.readouterr().err
     assert "cannot write" in err and str(f) in err
+
+
+def test_graph_dot_fallback_writer_names_parameters(monkeypatch):
+    import dyngrad.viz
+    from dyngrad.demo.functions import CustomActivation
+    from dyngrad.demo.report import graph_dot
+    from dyngrad.demo.train import MLP
+
+    monkeypatch.setattr(dyngrad.viz, "to_dot", None, raising=False)
+    monkeypatch.setattr(dyngrad.viz, "make_dot", None, raising=False)
+    model = MLP([4, 3, 2], CustomActivation.apply)
+    dot = graph_dot(model(dyngrad.randn(2, 4)), dict(model.named_parameters()))
+    assert dot.startswith("digraph") and dot.rstrip().endswith("}")
+    assert "CustomActivationBackward" in dot and "layers.0.weight" in dot and "layers.1.bias" in dot

@@ -69,19 +69,21 @@ def plot_losses(results: list[Any], target: float, path: str) -> None:
 
 
 def graph_dot(root: Any, params: dict[str, Any] | None = None, title: str = "forward") -> str:
-    """The autograd graph reachable from ``root.grad_fn`` as Graphviz DOT: ``dyngrad.viz.make_dot``
-    when it exists, else an iterative walk over ``next_functions`` (leaves shown with their
+    """The autograd graph reachable from ``root.grad_fn`` as Graphviz DOT: ``dyngrad.viz.to_dot``
+    (or ``make_dot``) when it exists, else an iterative walk over ``next_functions`` (leaves shown with their
     names from ``params`` and shapes)."""
     import dyngrad.viz
 
     names = {id(t): n for n, t in (params or {}).items()}
-    make_dot = getattr(dyngrad.viz, "make_dot", None)
-    if make_dot is not None:
+    for name in ("to_dot", "make_dot"):  # to_dot needs no graphviz package
+        fn = getattr(dyngrad.viz, name, None)
+        if fn is None:
+            continue
         try:
-            d = make_dot(root, params=params)
-            return d.source if hasattr(d, "source") else str(d)
-        except Exception:  # noqa: BLE001 - fall back to the built-in writer below
-            pass
+            d = fn(root, params=params)
+            return d if isinstance(d, str) else (d.source if hasattr(d, "source") else str(d))
+        except Exception:  # noqa: BLE001 - fall back to the next writer
+            continue
     lines = [f'digraph "{title}" {{', '  node [shape=box, style=filled, fillcolor=lightgray, fontsize=10];']
     ids: dict[int, str] = {}
     stack = [root.grad_fn]
