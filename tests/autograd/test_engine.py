@@ -543,3 +543,35 @@ def test_backward_passes_in_two_threads_do_not_interfere():
     for t in threads:
         t.join()
     assert not errors, errors[0]
+
+
+def test_create_graph_leaf_grads_are_own_writable_copies():
+    a, b = leaf(2), leaf(2, seed=1)
+    (a + b).sum().backward(create_graph=True)
+    assert a.grad is not b.grad
+    with dyngrad.no_grad():
+        a.grad.zero_()
+    np.testing.assert_allclose(b.grad.numpy(), [1.0, 1.0])
+    x = leaf(2)
+    g = dyngrad.ones(2, dtype=dyngrad.float64)
+    x.backward(g, create_graph=True)
+    g.mul_(5)
+    np.testing.assert_allclose(x.grad.numpy(), [1.0, 1.0])
+
+
+def test_create_graph_grad_stays_differentiable_after_the_copy():
+    x = leaf(3)
+    (x**3).sum().backward(create_graph=True)
+    assert x.grad.requires_grad
+    (gg,) = dyngrad.autograd.grad(x.grad.sum(), x)
+    np.testing.assert_allclose(gg.numpy(), 6 * npv(x))
+
+
+def test_retained_grad_does_not_share_memory_with_the_leaf_grad():
+    x = leaf(2)
+    h = x + 0
+    h.retain_grad()
+    h.sum().backward()
+    with dyngrad.no_grad():
+        h.grad.zero_()
+    np.testing.assert_allclose(x.grad.numpy(), [1.0, 1.0])

@@ -377,8 +377,9 @@ def execute(
 def _accumulate(var: Tensor, g: Tensor, create_graph: bool) -> None:
     old = var._grad
     if old is None:
-        if create_graph:
-            var._grad = g
+        if create_graph:  # a differentiable copy, as PyTorch: never alias another tensor's grad
+            with grad_mode.set_grad_enabled(True):
+                var._grad = g.clone()
         elif _unshared(g):
             var._grad = Tensor._make(g.data)  # adopt: no copy (PyTorch steals such grads too)
         else:
