@@ -89,8 +89,12 @@ def get_numerical_jacobian(func: Callable, inputs: Any, eps: float = 1e-6) -> li
     finite-difference Jacobian (rows: input elements). Inputs are perturbed in place (their
     version counter is not bumped), which works for non-contiguous inputs too."""
     inputs = _as_tuple(inputs)
+    with grad_mode.no_grad():  # gradgradcheck's func turns grad mode back on inside
+        return _numerical(func, inputs, eps)
+
+
+def _numerical(func: Callable, inputs: tuple, eps: float) -> list:
     jac = []
-    # grad mode is left as is: gradgradcheck's func differentiates inside
     outs = _outputs(func, inputs)
     for i in _diff_idx(inputs):
         arr = inputs[i].data
@@ -200,17 +204,17 @@ def _fast(func: Callable, inputs: tuple, num_inputs: tuple, outs: tuple, eps: fl
     vs = [rng.standard_normal(o.data.shape) for o in outs]
     # numerical: v_k . (J_ki u_i) by a directional central difference
     num = {}
-    # grad mode is left as is: gradgradcheck's func differentiates inside
-    for i in idx:
-        arr = num_inputs[i].data
-        orig = arr.copy()
-        arr[...] = orig + eps * us[i]
-        plus = _flat_outputs(func, num_inputs)
-        arr[...] = orig - eps * us[i]
-        minus = _flat_outputs(func, num_inputs)
-        arr[...] = orig
-        for k in range(len(outs)):
-            num[i, k] = float(vs[k].ravel() @ ((plus[k] - minus[k]) / (2 * eps)))
+    with grad_mode.no_grad():  # gradgradcheck's func turns grad mode back on inside
+        for i in idx:
+            arr = num_inputs[i].data
+            orig = arr.copy()
+            arr[...] = orig + eps * us[i]
+            plus = _flat_outputs(func, num_inputs)
+            arr[...] = orig - eps * us[i]
+            minus = _flat_outputs(func, num_inputs)
+            arr[...] = orig
+            for k in range(len(outs)):
+                num[i, k] = float(vs[k].ravel() @ ((plus[k] - minus[k]) / (2 * eps)))
     # analytical: (J_ki^T v_k) . u_i, one backward per output
     diff = [inputs[i] for i in idx]
     ana = {}
@@ -364,9 +368,10 @@ def gradcheck(
     _check_inputs(inputs)
     if not check_backward_ad:
         return True
-    outs = _outputs(func, inputs)
     num_inputs = _to_f64(inputs)
-    num_outs = _outputs(func, num_inputs)
+    with grad_mode.no_grad():
+        outs = _outputs(func, inputs)
+        num_outs = _outputs(func, num_inputs)
     atol, rtol = _tolerances(inputs, outs, eps, atol, rtol)
     if any(o.data.dtype != np.float64 for o in num_outs if o.data.dtype.kind == "f"):
         # func computes in lower precision even on float64 inputs: widen step and tolerance
@@ -439,12 +444,15 @@ def gradgradcheck(
 
     def vjp_fn(*args: Any) -> tuple:
         ins, gs_out = args[:n_in], args[n_in:]
-        os_ = _outputs(func, ins)
-        pairs = [(o, g) for o, g in zip(os_, gs_out) if o.requires_grad]
-        gs = autograd_grad(
-            [o for o, _ in pairs], [ins[i] for i in diff_idx], [g for _, g in pairs],
-            create_graph=True, allow_unused=True,
-        )
+        with grad_mode.enable_grad():  # also inside gradcheck's no_grad numerical pass
+            os_ = _outputs(func, ins)
+            pairs = [(o, g) for o, g in zip(os_, gs_out) if o.requires_grad]
+            gs = autograd_grad(
+                [o for o, _ in pairs], [ins[i] for i in diff_idx], [g for _, g in pairs],
+                create_graph=True, allow_unused=True,
+            )
+        if not grad_mode.is_grad_enabled():
+            gs = [None if g is None else g.detach() for g in gs]
         return tuple(g for g in gs if g is not None)
 
     return gradcheck(
