@@ -195,3 +195,11 @@ def test_module_parameters_train_with_every_optimizer():
             opt.step()
         after = ((lin(X) - dyngrad.tensor(GOLD["Y"])) ** 2).mean().item()
         assert (after > before) if kw.get("maximize") else (after < before), (name, kw)
+
+
+def test_plain_sgd_keeps_no_state_like_pytorch():
+    W, b = _params()
+    opt = optim.SGD([W, b], lr=0.1)
+    _loss(W, b).backward()
+    opt.step()
+    assert opt.state_dict()["state"] == {}

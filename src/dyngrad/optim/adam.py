@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from .optimizer import Optimizer, _buf, _check_hparams
+from .optimizer import Optimizer, _buf, _check_hparams, _lerp_
 
 __all__ = ["Adam", "AdamW"]
 
@@ -84,7 +84,7 @@ class Adam(Optimizer):
                 p.data *= 1 - lr * wd
             else:
                 g = g + wd * p.data
-        m += (g - m) * (1 - beta1)  # lerp, as PyTorch computes it
+        _lerp_(m, g, 1 - beta1)
         v *= beta2
         v += (1 - beta2) * g * g
         bc1 = 1 - beta1**step

@@ -149,7 +149,12 @@ class Optimizer:
                     g = p.grad.data
                     if group.get("maximize", False):
                         g = -g
-                    self._update(p, g, group, self.state.setdefault(p, {}))
+                    st = self.state.get(p)
+                    if st is None:
+                        st = {}
+                    self._update(p, g, group, st)
+                    if st:  # no entry for stateless updates (plain SGD), as in PyTorch
+                        self.state[p] = st
                     p._vc[0] += 1
         return loss
 
@@ -230,6 +235,14 @@ def _buf(state: dict[str, Any], name: str, like: np.ndarray, fill: float = 0.0) 
         t = Tensor._make(np.full_like(like, fill))
         state[name] = t
     return t.data
+
+
+def _lerp_(a: np.ndarray, b: np.ndarray, w: float) -> None:
+    """``a = a + w * (b - a)`` in place, with PyTorch's lerp formula (exact same rounding)."""
+    if w < 0.5:
+        a += w * (b - a)
+    else:
+        a[...] = b - (b - a) * (1 - w)
 
 
 def _check_hparams(**kw: float) -> None:

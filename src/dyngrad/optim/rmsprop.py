@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from .optimizer import Optimizer, _buf, _check_hparams
+from .optimizer import Optimizer, _buf, _check_hparams, _lerp_
 
 __all__ = ["RMSprop"]
 
@@ -64,7 +64,7 @@ class RMSprop(Optimizer):
         v += (1 - alpha) * g * g
         if group["centered"]:
             a = _buf(state, "grad_avg", p.data)
-            a += (g - a) * (1 - alpha)
+            _lerp_(a, g, 1 - alpha)
             d = np.sqrt(v - a * a) + eps
         else:
             d = np.sqrt(v) + eps
