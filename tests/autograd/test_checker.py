@@ -165,3 +165,12 @@ def test_top_level_cli_dispatches_check(capsys):
     from dyngrad.cli import main as cli_main
 
     assert cli_main(["check", f"{EXAMPLES}:CustomBackward", "--inputs", "randn(3)"]) == 0
+
+
+def test_large_inputs_use_fast_mode_and_still_catch_a_wrong_gradient():
+    torch.manual_seed(0)
+    big = torch.randn(40, 30)
+    ok = check_function(E.SwishFunction, big, 2.0)
+    assert ok.ok and "fast mode" in ok["gradient"].message
+    bad = check_function(E.WrongGradient, big)
+    assert bad["gradient"].status == "FAIL" and "v^T J u" in bad["gradient"].message
