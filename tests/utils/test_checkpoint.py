@@ -186,3 +186,29 @@ def test_checkpoint_sequential_over_an_nn_sequential_gives_module_parameters_gra
     checkpoint_sequential(model, 2, x).pow(2).sum().backward()
     for a, p in zip(want, model.parameters()):
         assert np.array_equal(a, p.grad.data)
+
+
+def test_seed_004_checkpointed_block_matches_the_plain_block():
+    import dyngrad as torch
+    import dyngrad.utils.checkpoint as cp
+
+    class CheckpointedBlock(torch.nn.Module):  # seed 004, section 4.3 (sizes reduced)
+        def __init__(self):
+            super().__init__()
+            self.linear1 = torch.nn.Linear(16, 16)
+            self.linear2 = torch.nn.Linear(16, 16)
+
+        def forward(self, x):
+            return cp.checkpoint_sequential([self.linear1, self.linear2], 2, x)
+
+    block = CheckpointedBlock()
+    x = torch.randn(4, 16, requires_grad=True)
+    block(x).pow(2).sum().backward()
+    got = [p.grad.data.copy() for p in block.parameters()] + [x.grad.data.copy()]
+    block.zero_grad()
+    x.grad = None
+    block.linear2(block.linear1(x)).pow(2).sum().backward()
+    want = [p.grad.data for p in block.parameters()] + [x.grad.data]
+    assert len(got) == 5
+    for a, b in zip(got, want):
+        assert np.array_equal(a, b)
