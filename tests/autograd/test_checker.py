@@ -174,3 +174,10 @@ def test_large_inputs_use_fast_mode_and_still_catch_a_wrong_gradient():
     assert ok.ok and "fast mode" in ok["gradient"].message
     bad = check_function(E.WrongGradient, big)
     assert bad["gradient"].status == "FAIL" and "v^T J u" in bad["gradient"].message
+
+
+def test_random_forward_is_checked_with_the_generator_replayed():
+    report = check_function(E.MyDropout, *_inputs((8,)))
+    assert report.ok and report["randomness"].status == "pass"
+    with pytest.raises(KeyError):
+        check_function(E.MyReLU, *_inputs((3,)))["randomness"]

@@ -96,12 +96,17 @@ def _rng_replay(fn: Callable) -> tuple[Callable, Callable, Callable]:
             # clone tensors that require grad: forward may legally modify them (mark_dirty)
             return fn(*[a.clone() if isinstance(a, Tensor) and a.requires_grad else a for a in args])
 
+    drew = []
+
     def raw(*args: Any) -> Any:
         default_generator.rng.bit_generator.state = state
-        return fn(*args)
+        out = fn(*args)
+        if not drew and default_generator.rng.bit_generator.state != state:
+            drew.append(True)
+        return out
 
     def used() -> bool:
-        return default_generator.rng.bit_generator.state != state
+        return bool(drew)
 
     return raw, replay, used
 
