@@ -212,3 +212,21 @@ def test_seed_004_checkpointed_block_matches_the_plain_block():
     assert len(got) == 5
     for a, b in zip(got, want):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("reentrant", [False, True])
+def test_integer_outputs_are_non_differentiable(reentrant):
+    x = dyngrad.randn(3, requires_grad=True)
+    a, idx = checkpoint(lambda t: (t * 3, t.argmax()), x, use_reentrant=reentrant)
+    assert not idx.requires_grad and int(idx) == int(x.data.argmax())
+    a.sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0, 3.0]
+
+
+def test_identity_function_and_non_tensor_arguments():
+    x = dyngrad.randn(3, requires_grad=True)
+    (checkpoint(lambda t: t, x) * 2).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0]
+    x.grad = None
+    checkpoint(lambda t, s: t * s, x, 5.0).sum().backward()
+    assert x.grad.tolist() == [5.0, 5.0, 5.0]

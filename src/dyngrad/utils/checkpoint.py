@@ -101,6 +101,9 @@ class _NonReentrant(Function):
         ctx.holder = holder
         ctx.save_for_backward(*tensors[: holder.n_tensor_args])
         outs = tuple(Tensor._make(o.data) for o in holder.outputs)
+        nondiff = [t for t, o in zip(outs, holder.outputs) if not o.requires_grad]
+        if nondiff:  # e.g. an argmax returned next to the differentiable outputs
+            ctx.mark_non_differentiable(*nondiff)
         holder.outputs = None
         return outs if holder.is_tuple else outs[0]
 
@@ -201,6 +204,9 @@ class _Reentrant(Function):
             out = fn(*args)
         outs, is_tuple = _as_outputs(out)
         outs = tuple(Tensor._make(o.data) for o in outs)
+        nondiff = [t for t in outs if t.data.dtype.kind not in "fc"]
+        if nondiff:
+            ctx.mark_non_differentiable(*nondiff)
         return outs if is_tuple else outs[0]
 
     @staticmethod
