@@ -121,6 +121,8 @@ SPECS = [
     S("matrix_norm_nuc", lambda m, a: m.linalg.matrix_norm(a, "nuc"), ((3, 4),)),
     S("matrix_norm_1", lambda m, a: m.linalg.matrix_norm(a, 1), ((3, 4),)),
     S("matrix_norm_inf_keepdim", lambda m, a: m.linalg.matrix_norm(a, float("inf"), keepdim=True), ((2, 3, 4),)),
+    S("matrix_norm_neg1", lambda m, a: m.linalg.matrix_norm(a, -1), ((3, 4),)),
+    S("matrix_norm_neg_inf", lambda m, a: m.linalg.matrix_norm(a, -float("inf")), ((2, 3, 4),)),
     S("matrix_norm_2", lambda m, a: m.linalg.matrix_norm(a, 2), ((3, 4),)),
     S("matrix_norm_neg2", lambda m, a: m.linalg.matrix_norm(a, -2), ((4, 3),)),
     S("linalg_norm_default", lambda m, a: m.linalg.norm(a), ((2, 3, 4),)),

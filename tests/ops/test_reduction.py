@@ -79,6 +79,8 @@ SPECS = [
     S("min_dim_values", lambda m, x: x.min(dim=0).values),
     S("max_dim_indices", lambda m, x: x.max(1).indices, differentiable=False),
     S("min_dim_indices_keepdim", lambda m, x: m.min(x, 2, True).indices, differentiable=False),
+    S("max_dim_ties_indices", lambda m, x: x.max(1).indices, make_inputs=TIES, shapes=((3, 4),), differentiable=False),
+    S("min_dim_ties_indices", lambda m, x: m.min(x, 1).indices, make_inputs=TIES, shapes=((3, 4),), differentiable=False),
     S("max_binary", lambda m, x, y: m.max(x, y), shapes=((2, 3), (3,))),
     S("argmax_flat", lambda m, x: x.argmax(), differentiable=False),
     S("argmax_dim", lambda m, x: m.argmax(x, 1), differentiable=False),
@@ -203,6 +205,14 @@ def test_max_with_dim_returns_a_namedtuple_with_non_differentiable_int64_indices
     assert r.indices.dtype == dg.int64 and not r.indices.requires_grad
     assert r.values.requires_grad and r.values.shape == (2, 1)
     assert dg.min(x, 0).indices.tolist() == [0, 0, 0]
+
+
+def test_max_and_argmax_propagate_nan_like_pytorch():
+    x = _t([float("nan"), 1.0])
+    v, i = x.max(0)
+    assert np.isnan(v.item()) and i.item() == 0
+    assert _t([1.0, float("nan")]).argmax().item() == 1
+    assert np.isnan(_t([1.0, float("nan")]).amax().item())
 
 
 def test_full_max_returns_a_zero_dim_tensor_not_a_tuple():
