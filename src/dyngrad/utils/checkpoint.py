@@ -14,6 +14,10 @@ Two variants, selected by ``use_reentrant`` (as in PyTorch):
   gradients with ``autograd.grad`` on the recomputed graph. So gradients flow to inputs and
   parameters through the ordinary engine: ``autograd.grad(loss, params)``,
   ``backward(inputs=...)``, hooks and ``create_graph=True`` (double backward) all work.
+  A non-leaf tensor closed over by ``fn`` (computed before the call) is differentiated
+  through to its leaves inside the checkpoint's backward, keeping the caller's graph
+  (``retain_graph``) for the caller's own backward; the leaves' gradients then equal the
+  un-checkpointed ones up to rounding (summed in another order), not bit for bit.
   Difference from PyTorch: PyTorch's non-reentrant variant keeps no graph at all in the
   forward and discovers parameters through saved-tensor hooks during backward; here the
   forward builds (and immediately frees) the segment's graph, costing the bookkeeping of
@@ -35,6 +39,7 @@ from ..autograd.backprop import backward as _backward
 from ..autograd.backprop import grad as _grad
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
+from ..autograd.graph import next_sequence_nr
 from ..creation import default_generator
 from ..tensor import Tensor
 
@@ -71,9 +76,12 @@ def _as_outputs(out: Any) -> tuple[tuple, bool]:
     )
 
 
-def _leaves(outputs: Sequence[Tensor], exclude: set[int]) -> list[Tensor]:
-    """Leaf tensors that require grad reachable from ``outputs``' graph (iterative walk)."""
+def _leaves(outputs: Sequence[Tensor], exclude: set[int], start: int) -> tuple[list[Tensor], bool]:
+    """Leaf tensors that require grad reachable from ``outputs``' graph (iterative walk),
+    and whether the walk entered nodes recorded before sequence number ``start`` (the
+    function closed over a non-leaf tensor, so the leaves lie behind the caller's graph)."""
     found: list[Tensor] = []
+    crossed = False
     seen: set[int] = set()
     stack = [o.grad_fn for o in outputs if o.grad_fn is not None]
     stack += [o._accumulator() for o in outputs if o.grad_fn is None and o.requires_grad]
@@ -83,10 +91,13 @@ def _leaves(outputs: Sequence[Tensor], exclude: set[int]) -> list[Tensor]:
             continue
         seen.add(id(node))
         var = getattr(node, "variable", None)
-        if var is not None and id(var) not in exclude:
-            found.append(var)
+        if var is not None:
+            if id(var) not in exclude:
+                found.append(var)
+        elif getattr(node, "_seq", start) < start:
+            crossed = True
         stack.extend(n for n, _ in node.next_functions)
-    return found
+    return found, crossed
 
 
 class _NonReentrant(Function):
@@ -125,7 +136,7 @@ class _NonReentrant(Function):
         res: list[Any] = [None] * len(wrt)
         if pairs and need:
             got = _grad([o for o, _ in pairs], [wrt[i] for i in need], [g for _, g in pairs],
-                        create_graph=create_graph, allow_unused=True)
+                        retain_graph=create_graph or h.retain, create_graph=create_graph, allow_unused=True)
             for i, g in zip(need, got):
                 res[i] = g
         return (None, *res)
@@ -176,10 +187,11 @@ def checkpoint(
     h.n_tensor_args = len(h.tensor_pos)
     inputs = _detach_inputs(args)
     if is_grad_enabled():
+        start = next_sequence_nr()
         with enable_grad():
             outs, h.is_tuple = _as_outputs(function(*inputs, **kwargs))
         exclude = {id(inputs[i]) for i in h.tensor_pos}
-        h.params = _leaves(outs, exclude)
+        h.params, h.retain = _leaves(outs, exclude, start)
     else:
         outs, h.is_tuple = _as_outputs(function(*args, **kwargs))
         return outs if h.is_tuple else outs[0]
