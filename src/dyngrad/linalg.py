@@ -11,13 +11,13 @@ from typing import Any
 
 from .ops.decomp import cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve, svd, svdvals
 from .ops.linalg import diagonal as _diagonal
-from .ops.linalg import matmul, outer
+from .ops.linalg import matmul
 from .ops.statistics import vector_norm
 from .tensor import Tensor
 
 __all__ = [
     "inv", "det", "slogdet", "solve", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals",
-    "vector_norm", "matrix_norm", "norm", "matmul", "diagonal", "outer", "vecdot",
+    "vector_norm", "matrix_norm", "norm", "matmul", "diagonal", "vecdot",
 ]
 
 

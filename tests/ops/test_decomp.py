@@ -127,6 +127,9 @@ SPECS = [
     S("matrix_norm_neg2", lambda m, a: m.linalg.matrix_norm(a, -2), ((4, 3),)),
     S("linalg_norm_default", lambda m, a: m.linalg.norm(a), ((2, 3, 4),)),
     S("linalg_norm_matrix_ord", lambda m, a: m.linalg.norm(a, "fro", (0, 2)), ((2, 3, 4),)),
+    S("linalg_vecdot", lambda m, a, b: m.linalg.vecdot(a, b, dim=1), ((2, 3, 4), (3, 1))),
+    S("linalg_diagonal", lambda m, a: m.linalg.diagonal(a, offset=1), ((2, 3, 4),)),
+    S("linalg_matmul", lambda m, a, b: m.linalg.matmul(a, b), ((2, 3, 4), (4, 2))),
     S("linalg_norm_vector_dim", lambda m, a: m.linalg.norm(a, 3, 1), ((2, 3, 4),)),
 ]
 NAMES = {s.name: s for s in SPECS}
