@@ -429,9 +429,10 @@ def test_backward_and_free_of_a_100k_node_chain_without_recursion_error():
     _run_chain(100_000)
 
 
+@pytest.mark.slow
 def test_backward_and_free_of_a_million_node_chain():
-    # ~40 s on the 2-core dev machine (forward 19 s, backward 18 s, free 0.7 s): under the
-    # 60 s bar for marking it slow.
+    # 38 s on the shared 2-core dev machine when lightly loaded (forward 19 s, backward 18 s,
+    # free 0.7 s), 147 s under load: marked slow; the 100,000-node test above is not.
     fwd, bwd, free = _run_chain(1_000_000)
     print(f"1e6 chain: forward {fwd:.1f}s backward {bwd:.1f}s free {free:.2f}s")
 
