@@ -140,3 +140,15 @@ def test_rng_state_roundtrip():
     a = dyngrad.rand(3).numpy().copy()
     dyngrad.set_rng_state(state)
     assert np.array_equal(a, dyngrad.rand(3).numpy())
+
+
+def test_random_floats_refuse_integer_dtypes():
+    with pytest.raises(RuntimeError, match="rand: only floating dtypes"):
+        dyngrad.rand(2, dtype=dyngrad.int64)
+    with pytest.raises(RuntimeError, match="randn: only floating"):
+        dyngrad.randn(2, dtype=dyngrad.bool)
+    with pytest.raises(RuntimeError, match="rand_like"):
+        dyngrad.rand_like(dyngrad.tensor([1, 2]))
+    with pytest.raises(RuntimeError, match="randn_like"):
+        dyngrad.randn_like(dyngrad.ones(2), dtype=dyngrad.int32)
+    assert dyngrad.rand_like(dyngrad.tensor([1, 2]), dtype=dyngrad.float64).dtype == dyngrad.float64

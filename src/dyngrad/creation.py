@@ -108,6 +108,13 @@ def _float(dtype: Any) -> np.dtype:
     return nd
 
 
+def _random_float(nd: np.dtype, op: str) -> np.dtype:
+    """rand/randn draw floats: an integer or bool dtype is a RuntimeError (as PyTorch)."""
+    if nd.kind != "f":
+        raise RuntimeError(f"{op}: only floating dtypes are supported, got {B.from_np_dtype(nd).name}")
+    return nd
+
+
 def _size(size: tuple) -> tuple[int, ...]:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
@@ -229,14 +236,14 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, 
 def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """Uniform on ``[0, 1)``."""
     check_device(device)
-    nd = _float(dtype)
+    nd = _random_float(_float(dtype), "rand")
     return _finish(_gen(generator).random(_size(size)).astype(nd), requires_grad)
 
 
 def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """Standard normal."""
     check_device(device)
-    nd = _float(dtype)
+    nd = _random_float(_float(dtype), "randn")
     return _finish(_gen(generator).standard_normal(_size(size)).astype(nd), requires_grad)
 
 
@@ -291,12 +298,14 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any 
 
 def rand_like(input: Tensor, *, dtype: Any = None, generator: Generator | None = None, requires_grad: bool = False, device: Any = None, memory_format: Any = None) -> Tensor:
     """Uniform ``[0, 1)`` with ``input``'s shape."""
-    return _finish(_gen(generator).random(input.data.shape).astype(_like(input, dtype)), requires_grad)
+    nd = _random_float(_like(input, dtype), "rand_like")
+    return _finish(_gen(generator).random(input.data.shape).astype(nd), requires_grad)
 
 
 def randn_like(input: Tensor, *, dtype: Any = None, generator: Generator | None = None, requires_grad: bool = False, device: Any = None, memory_format: Any = None) -> Tensor:
     """Standard normal with ``input``'s shape."""
-    return _finish(_gen(generator).standard_normal(input.data.shape).astype(_like(input, dtype)), requires_grad)
+    nd = _random_float(_like(input, dtype), "randn_like")
+    return _finish(_gen(generator).standard_normal(input.data.shape).astype(nd), requires_grad)
 
 
 def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: Any = None, generator: Generator | None = None) -> Tensor:
