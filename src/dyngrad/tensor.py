@@ -648,6 +648,10 @@ class Tensor:
     def __xor__(self, other: Any) -> Tensor:
         return _ops.logical_xor(self, other)
 
+    def where(self, condition: Any, other: Any) -> Tensor:
+        """``where(condition, self, other)`` (the method's argument order differs)."""
+        return _ops.where(condition, self, other)
+
     def __getitem__(self, index: Any) -> Tensor:
         return _ops.getitem(self, index)
 
