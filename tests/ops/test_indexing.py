@@ -50,6 +50,51 @@ def _set(idx, value=None):
     return f
 
 
+def _chained_set(m, x, w):
+    y = x * 2
+    y[0][1] = w[0] * 5  # y[0] is a view: the assignment rebases y's history
+    return y
+
+
+def _augmented_set(m, x, w):
+    y = x * 1
+    y[:, 0] += w[:2]  # getitem view, add_ on the view, setitem of the same values
+    return y
+
+
+def _inplace_on_transposed_view(m, x, w):
+    y = x.sin() * 2
+    y.t()[1:].mul_(w[1])
+    return y
+
+
+def _view_used_after_inplace(m, x, w):
+    y = x * 1
+    v = y[1]
+    v.exp_()
+    return y + v.sum()
+
+
+def _copy_into_view_of_plain_buffer(m, x, w):
+    buf = m.zeros(2, 3, dtype=x.dtype)
+    buf[1].copy_(w)  # buf had no history; it gets one through its view
+    return buf * x
+
+
+def _strided_view_set(m, x, w):
+    y = x * 1
+    y.view(-1)[::2] = w
+    return y
+
+
+def _two_inplace_ops_on_view(m, x, w):
+    y = x * 1
+    v = y[0]
+    v *= w
+    v.sin_()
+    return y * v
+
+
 def _mask(m, shape, seed=0):
     return m.tensor(np.random.default_rng(seed).random(shape) > 0.5)
 
@@ -94,6 +139,14 @@ SPECS = [
     S("set_mask", _set(lambda m: _mask(m, (3, 4), 3)), shapes=((3, 4), ())),
     S("set_ellipsis_none", _set((Ellipsis, None, 1)), shapes=((3, 4), (3, 1))),
     S("set_neg_tensor", _set(lambda m: (L(m, [-1, 0]), L(m, [-1, 1]))), shapes=((3, 4), (2,))),
+    # ---- in-place ops on views while recording (the base's history is rebased)
+    S("view_chained_set", _chained_set, shapes=((2, 3), (3,))),
+    S("view_augmented_set", _augmented_set, shapes=((2, 3), (3,))),
+    S("view_transposed_mul_", _inplace_on_transposed_view, shapes=((2, 3), (3,)), int_result=None),
+    S("view_used_after_exp_", _view_used_after_inplace, shapes=((2, 3), (3,)), int_result=None),
+    S("view_copy_into_buffer", _copy_into_view_of_plain_buffer, shapes=((2, 3), (3,))),
+    S("view_strided_set", _strided_view_set, shapes=((2, 3), (3,))),
+    S("view_two_inplace_ops", _two_inplace_ops_on_view, shapes=((2, 3), (3,)), int_result=None),
     # ---- named ops
     S("index_select", lambda m, x: x.index_select(1, L(m, [3, 0, 3])), zero_size=True),
     S("index_select_0d_index", lambda m, x: m.index_select(x, -1, L(m, 2))),
@@ -219,6 +272,34 @@ def test_setitem_gradient_flows_to_untouched_part_and_value():
     np.testing.assert_array_equal(v.grad.numpy(), 3 * (np.arange(4) + np.arange(8, 12)))
 
 
+def test_inplace_on_view_of_leaf_requiring_grad_refuses():
+    x = _x(2, 3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="view of a leaf Variable that requires grad"):
+        x[0].add_(1)
+    with pytest.raises(RuntimeError, match="view of a leaf Variable that requires grad"):
+        x[0][1] = 2.0
+    assert x._version == 0
+
+
+def test_inplace_on_view_of_saved_output_fails_at_backward_as_in_torch():
+    x = _x(2, 3, requires_grad=True)
+    y = x.exp()  # exp saves its output
+    y.t()[1:].mul_(2.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation|version"):
+        y.sum().backward()
+
+
+def test_inplace_on_view_rebases_base_history_and_bumps_versions():
+    x = _x(2, 3, requires_grad=True)
+    y = x * 1
+    v = y[0]
+    v.mul_(3)
+    assert y._version == v._version == 1
+    assert type(y.grad_fn).__name__ != "MulBackward0"  # y's history now includes the write
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[3, 3, 3], [1, 1, 1]])
+
+
 def test_setitem_while_recording_invalidates_saved_tensors():
     x = _x(3, requires_grad=True)
     y = x * 1
@@ -329,15 +410,18 @@ def basic_index(draw, shape):
     k = draw(st.integers(0, len(shape)))
     ell = draw(st.booleans())
     j = draw(st.integers(0, k)) if ell else k
-    dims = list(shape[:j]) + (list(shape[len(shape) - (k - j) :]) if k > j else [])
 
-    def item(n):
-        return draw(st.one_of(_slice(n), st.integers(-n, n - 1), st.just(None)))
+    def items_for(dims):
+        out = []
+        for n in dims:
+            if draw(st.booleans()):
+                out.append(None)  # a new dim; consumes no input dim
+            out.append(draw(st.one_of(_slice(n), st.integers(-n, n - 1))))
+        return out
 
-    items = [item(n) for n in dims]
-    if ell:
-        items.insert(j, Ellipsis)
-    return tuple(items)
+    head = items_for(shape[:j])
+    tail = items_for(shape[len(shape) - (k - j) :] if k > j else ())
+    return tuple(head + ([Ellipsis] if ell else []) + tail)
 
 
 @settings(max_examples=40, deadline=None)

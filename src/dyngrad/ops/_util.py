@@ -116,7 +116,10 @@ def make_view(out: Tensor, base: Tensor) -> Tensor:
     version counter, so an in-place change of either invalidates saved copies of both."""
     if np.may_share_memory(out.data, base.data):
         out._vc = base._vc
-        out._base = base._base if base._base is not None else base
+        # A leaf that requires grad is the root of its views' autograd history, even when
+        # it is itself a view of a plain tensor (``arange(6).reshape(2, 3).requires_grad_()``).
+        root = base._base is None or (base._requires_grad and base.grad_fn is None)
+        out._base = base if root else base._base
     return out
 
 
@@ -148,19 +151,17 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     whose input edge is the old history). The version counter is bumped either way.
 
     Raises:
-        RuntimeError: on a leaf that requires grad (outside no_grad), on a view of a tensor
-            whose history would need rebasing (unsupported, see docs), or when the result's
-            dtype cannot be cast to ``self``'s.
+        RuntimeError: on a leaf (or a view of a leaf) that requires grad (outside no_grad),
+            or when the result's dtype cannot be cast to ``self``'s. In-place ops on views
+            rebase the base's history (see ``ops/_view_inplace.py``).
     """
     rec = recording(self, *args)
     if rec:
         self._check_inplace()
-        if self._base is not None:
-            raise RuntimeError(
-                f"{getattr(fn, '__name__', 'op')}_: in-place modification of a view while "
-                "recording a graph is not supported by dyngrad (the base's history would need "
-                "rebasing); apply the op out of place, or index-assign on the base tensor"
-            )
+        if self._base is not None:  # rebase the base's history (ops/_view_inplace.py)
+            from ._view_inplace import inplace_on_view  # deferred: it imports ops.indexing
+
+            return inplace_on_view(fn, self, *args, **kwargs)
         alias = Tensor._make(self.data.copy())
         alias.grad_fn = self.grad_fn
         alias._output_nr = self._output_nr

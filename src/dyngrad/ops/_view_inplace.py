@@ -1,0 +1,97 @@
+"""In-place operations on views while a graph is recorded (PyTorch's ``CopySlices``).
+
+``v = y[0]; v.mul_(2)`` must change ``y``'s history too: afterwards ``y`` is
+``y_old`` with the positions of ``v`` replaced by ``2 * v_old``. dyngrad finds the
+positions of the view inside its base from the two arrays' addresses and strides, then
+records ``base_new = index_put(base_old, positions, fn(base_old[positions]))``; the view
+takes the history of ``fn(...)``. Both are ordinary differentiable ops, so gradients reach
+the untouched part of the base, the view's old values and the op's other arguments.
+
+Limitation: other views of the same base created *before* the in-place op keep their old
+history (PyTorch regenerates it); their values are current, only their ``grad_fn`` is stale.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd import grad_mode
+from ..autograd.graph import rebase_retain_grad
+from ..tensor import Tensor
+
+
+def view_positions(view: np.ndarray, base: np.ndarray) -> np.ndarray | None:
+    """Flat C-order indices into ``base`` of every element of ``view`` (shape ``view.shape``),
+    or None when they cannot be computed (base not C-contiguous, mismatched dtype, strides
+    that are not multiples of the item size)."""
+    if not base.flags.c_contiguous or view.dtype != base.dtype:
+        return None
+    isz = base.itemsize
+    off = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    if off % isz or off < 0:
+        return None
+    flat = np.full(view.shape, off // isz, dtype=np.intp)
+    nd = view.ndim
+    for k, (n, s) in enumerate(zip(view.shape, view.strides)):
+        if s % isz:
+            return None
+        shape = [1] * nd
+        shape[k] = n
+        flat = flat + (np.arange(n, dtype=np.intp) * (s // isz)).reshape(shape)
+    if flat.size and (flat.min() < 0 or flat.max() >= base.size):
+        return None
+    return flat
+
+
+def _alias(t: Tensor) -> Tensor:
+    """A copy of ``t``'s values that carries ``t``'s current history."""
+    a = Tensor._make(t.data.copy())
+    a.grad_fn = t.grad_fn
+    a._output_nr = t._output_nr
+    a._requires_grad = t._requires_grad
+    a._acc = t._acc
+    return a
+
+
+def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Apply out-of-place ``fn(view, *args)`` in place on ``view`` and rebase the history of
+    ``view._base`` (see the module docstring).
+
+    Raises:
+        RuntimeError: the base is a leaf that requires grad; the view's position in the
+            base cannot be computed; the result cannot be cast to the view's dtype; the
+            view is read-only (expanded).
+    """
+    from ._util import _retarget_saved_output, _write
+    from .indexing import Index, IndexPut
+
+    name = getattr(fn, "__name__", "op")
+    base = view._base
+    if grad_mode.state.enabled and base._requires_grad and base.grad_fn is None:
+        raise RuntimeError(
+            f"{name}_: a view of a leaf Variable that requires grad is being used in an in-place "
+            "operation. Do it under dyngrad.no_grad(), or clone the leaf first."
+        )
+    if not view.data.flags.writeable:
+        raise RuntimeError(f"{name}_: the tensor's memory is read-only (an expanded view); clone() it first")
+    pos = view_positions(view.data, base.data)
+    if pos is None:
+        raise RuntimeError(
+            f"{name}_: in-place modification of this view while recording a graph is not supported "
+            "(its position in the base tensor cannot be computed); apply the op out of place"
+        )
+    plan = (None, (pos,))
+    old = _alias(base).reshape(-1)
+    result = fn(Index.apply(old, plan[1], False), *args, **kwargs)
+    new_base = IndexPut.apply(old, result, plan).reshape(base.data.shape)
+    _write(view, result.data, fn)  # writes into the base's memory; bumps the shared version
+    old_fns = ((base, base.grad_fn, base._output_nr), (view, view.grad_fn, view._output_nr))
+    base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, new_base._output_nr, new_base._requires_grad
+    view.grad_fn, view._output_nr, view._requires_grad = result.grad_fn, result._output_nr, result._requires_grad
+    for t, fn_old, nr_old in old_fns:
+        rebase_retain_grad(t, fn_old, nr_old)  # retain_grad follows the tensor's new value
+    if result.grad_fn is not None:
+        _retarget_saved_output(result.grad_fn, result, view)
+    return view
