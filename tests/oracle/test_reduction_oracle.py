@@ -15,7 +15,7 @@ from hypothesis.extra import numpy as hnp  # noqa: E402
 
 import dyngrad as dg  # noqa: E402
 
-pytestmark = pytest.mark.oracle
+pytestmark = [pytest.mark.oracle, pytest.mark.filterwarnings("ignore:.*degrees of freedom:UserWarning")]
 INF = float("inf")
 
 # name -> f(module, x, dim, keepdim); dim is None (all), an int or a tuple
