@@ -66,7 +66,10 @@ def _var_grad(x: Tensor, g: Tensor, dims: tuple | None, c: float) -> Tensor:
     """``g * 2 (x - mean(x)) / (N - c)`` with ``g`` in kept-dims shape."""
     n = max(_count(x.data.shape, dims) - c, 0)
     centered = x - x.mean(dims, keepdim=True) if x.data.size else x
-    return g * centered * (2.0 / n if n else math.inf)
+    if n == 0:  # degenerate (N <= correction): PyTorch's 2/0 * (x - mean), i.e. inf or nan
+        with np.errstate(invalid="ignore"):
+            return wrap(np.asarray(g.data * centered.data * math.inf, dtype=x.data.dtype))
+    return g * centered * (2.0 / n)
 
 
 def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
