@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import threading
 import warnings
 from typing import Any, Callable
 
@@ -23,6 +24,13 @@ __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"
 _state = grad_mode.state
 _anomaly = anomaly_mode.any_on  # process-wide count: a plain attribute, cheap to check
 _prof = profiler.state
+
+
+class _FwdState(threading.local):
+    level: Any = None  # the active forward-AD dual level (forward_ad.py), None when off
+
+
+_fwd_state = _FwdState()
 
 
 class FunctionCtx:
@@ -252,6 +260,10 @@ class Function:
                 would silently get no gradient); pass tensors as separate arguments.
             RuntimeError: in-place change of a leaf that requires grad (``mark_dirty``).
         """
+        if _fwd_state.level is not None:  # forward-mode AD: propagate tangents too
+            from .forward_ad import _dual_apply  # deferred: forward_ad imports this module
+
+            return _dual_apply(cls, args, kwargs)
         kw = {}
         if kwargs:
             args, kw = cls._bind(args, kwargs)
