@@ -31,6 +31,7 @@ from .ops import *  # noqa: F403
 from .ops import __all__ as _ops_all
 from . import ops, nn, utils, linalg, optim, func
 from .serialization import load, save
+from .custom_gradient import custom_gradient
 
 double = float64
 float = float32  # noqa: A001 - PyTorch's alias (torch.float is float32)
@@ -71,7 +72,7 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
 
 
 __all__ = [
-    "Tensor", "is_tensor", "autograd", "nn", "utils", "ops", "linalg", "optim", "func", "save", "load", "no_grad", "enable_grad",
+    "Tensor", "is_tensor", "autograd", "nn", "utils", "ops", "linalg", "optim", "func", "save", "load", "custom_gradient", "no_grad", "enable_grad",
     "set_grad_enabled", "inference_mode", "is_grad_enabled", "dtype", "float16", "float32",
     "float64", "double", "float", "half", "int8", "int16", "int32", "int64", "long", "int",
     "short", "uint8", "bool", "get_default_dtype", "set_default_dtype", "device",

@@ -98,10 +98,31 @@ def test_no_input_requiring_grad_raises():
         gradcheck(torch.exp, (torch.randn(3, dtype=torch.float64),))
 
 
-@pytest.mark.parametrize("flag", ["check_batched_grad", "check_forward_ad", "check_batched_forward_grad"])
+@pytest.mark.parametrize("flag", ["check_batched_grad", "check_batched_forward_grad"])
 def test_unsupported_checks_are_refused_clearly(flag):
     with pytest.raises(NotImplementedError, match=f"{flag}=True is not supported.*{flag}=False"):
         gradcheck(torch.exp, (_x(2),), **{flag: True})
+
+
+def test_check_forward_ad_passes_a_right_function_and_catches_a_wrong_jvp():
+    assert gradcheck(torch.sin, (_x(3),), check_forward_ad=True)
+
+    class WrongJvp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_forward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            raise AssertionError("not reached by the forward-mode check")
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t  # should be 2 * x * t
+
+    with pytest.raises(torch.autograd.GradcheckError):
+        gradcheck(WrongJvp.apply, (_x(3),), check_forward_ad=True, check_backward_ad=False)
 
 
 def test_non_contiguous_inputs_are_checked():

@@ -357,15 +357,19 @@ def gradcheck(
     for flag, name in (
         (check_batched_grad, "check_batched_grad"),
         (check_batched_forward_grad, "check_batched_forward_grad"),
-        (check_forward_ad, "check_forward_ad"),
     ):
         if flag:
             raise NotImplementedError(
-                f"gradcheck: {name}=True is not supported: it needs vmap / forward-mode AD, which "
-                f"dyngrad does not provide; call gradcheck with {name}=False"
+                f"gradcheck: {name}=True is not supported: it needs vmap, which dyngrad "
+                f"implements as a loop only; call gradcheck with {name}=False"
             )
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)
+    if check_forward_ad:
+        from .forward_ad import check_forward_ad as _check_fwd  # deferred: it imports gradcheck
+
+        if not _check_fwd(func, inputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception):
+            return False
     if not check_backward_ad:
         return True
     num_inputs = _to_f64(inputs)

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _backend as B
 from ..autograd import grad_mode
+from ..autograd.function import _fwd_state
 from ..autograd.graph import rebase_retain_grad
 from ..tensor import Tensor
 
@@ -169,8 +170,12 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         alias._acc = self._acc
         if self.grad_fn is None and self._requires_grad:  # pragma: no cover - refused above
             alias._acc = self._acc
+        if _fwd_state.level is not None:  # forward AD: the copy carries self's tangent
+            _transfer_tangent(self, alias)
         result = fn(alias, *args, **kwargs)
         _write(self, result.data, fn)
+        if _fwd_state.level is not None:  # forward AD: self takes the result's tangent
+            _transfer_tangent(result, self)
         self.grad_fn = result.grad_fn
         self._output_nr = result._output_nr
         self._requires_grad = result._requires_grad
@@ -185,7 +190,15 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     finally:
         _state.enabled = enabled
     _write(self, result.data, fn)
+    if _fwd_state.level is not None:  # forward AD: self takes the result's tangent
+        _transfer_tangent(result, self)
     return self
+
+
+def _transfer_tangent(src: Tensor, dst: Tensor) -> None:
+    from ..autograd.forward_ad import _transfer_tangent as transfer  # deferred: above ops
+
+    transfer(src, dst)
 
 
 def _write(self: Tensor, value: np.ndarray, fn: Any) -> None:
