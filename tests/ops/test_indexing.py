@@ -359,6 +359,7 @@ ERRORS = [
     (lambda x: x[..., ...], IndexError, "single ellipsis"),
     (lambda x: x[dg.tensor([True, False])], IndexError, "The shape of the mask [2] at index 0 does not match"),
     (lambda x: x[::-1], ValueError, "step must be greater than zero"),
+    (lambda x: x[[0, 1], [0, 1, 2]], IndexError, "could not be broadcast together with shapes [2], [3]"),
     (lambda x: x.__setitem__(0, dg.ones(3)), RuntimeError, "index assignment"),
     (lambda x: x.index_select(0, dg.tensor([0.0])), RuntimeError, "Expected dtype int32 or int64"),
     (lambda x: x.index_select(0, dg.tensor([[0]])), IndexError, "Index is supposed to be a vector"),

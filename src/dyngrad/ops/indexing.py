@@ -139,6 +139,14 @@ def plan_index(index: Any, shape: tuple) -> tuple:
         return b, None
     while adv and isinstance(adv[-1], slice):
         adv.pop()
+    arrays = [a.shape for a in adv if isinstance(a, np.ndarray)]
+    try:
+        np.broadcast_shapes(*arrays)
+    except ValueError:
+        raise IndexError(
+            "shape mismatch: indexing tensors could not be broadcast together with shapes "
+            + ", ".join(str(list(s)) for s in arrays)
+        ) from None
     return b, tuple(adv)
 
 
