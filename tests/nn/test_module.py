@@ -323,3 +323,21 @@ def test_containers_index_slice_len_append() -> None:
     assert list(md.keys()) == ["a", "b"] and "a" in md and len(list(md.parameters())) == 2
     named = nn.Sequential(__import__("collections").OrderedDict(first=nn.Identity()))
     assert [n for n, _ in named.named_children()] == ["first"]
+
+
+def test_forward_hooks_with_kwargs_see_and_replace_keyword_arguments() -> None:
+    class Scale(nn.Module):
+        def forward(self, x, factor=1.0):
+            return x * factor
+
+    m = Scale()
+    seen = []
+    m.register_forward_pre_hook(lambda mod, args, kwargs: (args, {"factor": 3.0}), with_kwargs=True)
+    m.register_forward_hook(lambda mod, args, kwargs, out: seen.append(kwargs) or out + 1, with_kwargs=True)
+    out = m(dyngrad.ones(2), factor=2.0)
+    np.testing.assert_array_equal(out.numpy(), [4.0, 4.0])
+    assert seen == [{"factor": 3.0}]
+    m2 = Scale()
+    m2.register_forward_pre_hook(lambda mod, args, kwargs: 5, with_kwargs=True)
+    with pytest.raises(RuntimeError, match="new_args, new_kwargs"):
+        m2(dyngrad.ones(2))

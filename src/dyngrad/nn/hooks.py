@@ -95,3 +95,15 @@ def _add_hook(store: _HookDict, hook: Callable, prepend: bool) -> RemovableHandl
             if k != h.id:
                 store[k] = v
     return h
+
+
+class _KwargsHook:
+    """Marks a forward (pre-)hook registered with ``with_kwargs=True``."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable) -> None:
+        self.fn = fn
+
+    def __call__(self, *args: Any) -> Any:
+        return self.fn(*args)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..autograd.graph import RemovableHandle, _HookDict
 from ..tensor import Tensor
-from .hooks import _add_hook, _BackwardHookFn, _HookState, _wrap_outputs
+from .hooks import _add_hook, _BackwardHookFn, _HookState, _KwargsHook, _wrap_outputs
 from .module_state import _StateMixin
 from .parameter import Buffer, Parameter
 
@@ -314,12 +314,22 @@ class Module(_StateMixin):
         return self
 
     # ------------------------------------------------------------------ hooks and calling
-    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False) -> RemovableHandle:
-        """``hook(module, args) -> None | new args`` runs before ``forward``."""
+    def register_forward_pre_hook(
+        self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False
+    ) -> RemovableHandle:
+        """``hook(module, args) -> None | new args`` runs before ``forward``; with
+        ``with_kwargs``: ``hook(module, args, kwargs) -> None | (new args, new kwargs)``."""
+        if with_kwargs:
+            hook = _KwargsHook(hook)
         return _add_hook(self._forward_pre_hooks, hook, prepend)
 
-    def register_forward_hook(self, hook: Callable, *, prepend: bool = False) -> RemovableHandle:
-        """``hook(module, args, output) -> None | new output`` runs after ``forward``."""
+    def register_forward_hook(
+        self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False, always_call: bool = False
+    ) -> RemovableHandle:
+        """``hook(module, args, output) -> None | new output`` runs after ``forward``; with
+        ``with_kwargs``: ``hook(module, args, kwargs, output)``."""
+        if with_kwargs:
+            hook = _KwargsHook(hook)
         return _add_hook(self._forward_hooks, hook, prepend)
 
     def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
@@ -335,6 +345,16 @@ class Module(_StateMixin):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         for hook in list(self._forward_pre_hooks.values()):
+            if isinstance(hook, _KwargsHook):
+                r = hook.fn(self, args, kwargs)
+                if r is not None:
+                    if not (isinstance(r, tuple) and len(r) == 2):
+                        raise RuntimeError(
+                            f"forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {r}."
+                        )
+                    args, kwargs = r
+                    args = args if isinstance(args, tuple) else (args,)
+                continue
             r = hook(self, args)
             if r is not None:
                 args = r if isinstance(r, tuple) else (r,)
@@ -343,7 +363,7 @@ class Module(_StateMixin):
             args, state = self._wrap_inputs(args)
         out = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
-            r = hook(self, args, out)
+            r = hook.fn(self, args, kwargs, out) if isinstance(hook, _KwargsHook) else hook(self, args, out)
             if r is not None:
                 out = r
         if state is not None:
