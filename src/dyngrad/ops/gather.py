@@ -17,7 +17,7 @@ from ._util import data_of, inplace, norm_dim, recording, wrap
 
 __all__ = [
     "index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_",
-    "take_along_dim", "masked_select",
+    "take_along_dim", "masked_select", "index_add", "index_copy", "index_fill", "take",
 ]
 TENSOR_METHODS = set(__all__)
 
@@ -338,6 +338,67 @@ def masked_select(input: Tensor, mask: Any) -> Tensor:
         x, shape, m = x.reshape(1), (1,), m.reshape(1)
 
     return Index.apply(x, np.nonzero(np.broadcast_to(m, shape)), False)
+
+
+def _dim_index(input: Tensor, dim: int, index: Any, op: str) -> tuple:
+    """Validate a vector ``index`` along ``dim``; return (dim, NumPy advanced index)."""
+    idx = _int_index(index, op).reshape(-1)
+    d = norm_dim(dim, input.data.ndim, op)
+    size = input.data.shape[d] if input.data.ndim else 1
+    if idx.size and (idx.min() < -size or idx.max() >= size):
+        raise IndexError(f"{op}(): index out of range for dimension {d} with size {size}")
+    return d, (slice(None),) * d + (idx,)
+
+
+def index_add(input: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    """``input`` with ``alpha * source[i]`` added to slice ``index[i]`` along ``dim``
+    (repeated indices accumulate). ``grad_input = grad``; ``grad_source = alpha *
+    grad.index_select(dim, index)`` (through the differentiable index-put-add).
+
+    Raises:
+        RuntimeError: non-integer index. IndexError: index or dim out of range.
+    """
+    from .indexing import IndexPutAdd
+
+    d, adv = _dim_index(input, dim, index, "index_add")
+    src = source * alpha if alpha != 1 else source
+    return input + IndexPutAdd.apply(src, input.data.shape, adv, False)
+
+
+def index_copy(input: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
+    """``input`` with slice ``index[i]`` along ``dim`` replaced by ``source[i]``.
+    ``grad_input`` is zero on the replaced slices; ``grad_source = grad.index_select(dim, index)``."""
+    from .indexing import IndexPut
+
+    d, adv = _dim_index(input, dim, index, "index_copy")
+    return IndexPut.apply(input, source, (None, adv))
+
+
+def index_fill(input: Tensor, dim: int, index: Any, value: Any) -> Tensor:
+    """``input`` with the slices ``index`` along ``dim`` set to ``value`` (a number or 0-d
+    tensor, differentiable as in :func:`masked_fill`)."""
+    from .indexing import masked_fill
+
+    d, adv = _dim_index(input, dim, index, "index_fill")
+    mask = np.zeros(input.data.shape, dtype=np.bool_)
+    mask[adv] = True
+    return masked_fill(input, wrap(mask), value)
+
+
+def take(input: Tensor, index: Any) -> Tensor:
+    """``input.flatten()[index]``: the result has ``index``'s shape.
+
+    Raises:
+        IndexError: index out of range for the number of elements.
+    """
+    from .indexing import getitem
+
+    idx = _int_index(index, "take")
+    n = input.data.size
+    if idx.size and (idx.min() < -n or idx.max() >= n):
+        bad = int(idx.max()) if idx.max() >= n else int(idx.min())
+        raise IndexError(f"take(): index {bad} out of range for tensor of {n} elements")
+    return getitem(input.reshape(-1), wrap(idx))
 
 
 _ = recording
