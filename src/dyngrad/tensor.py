@@ -243,8 +243,22 @@ class Tensor:
 
     @property
     def grad(self) -> Tensor | None:
-        """The accumulated gradient (leaves, and non-leaves after ``retain_grad``)."""
-        return self._grad
+        """The accumulated gradient (leaves, and non-leaves after ``retain_grad``).
+
+        Reading it on a non-leaf that does not retain its grad warns (as PyTorch): backward
+        never fills it, the usual cause of a silent ``None``."""
+        g = self._grad
+        if g is None and self.grad_fn is not None and not self._retains_grad:
+            import warnings
+
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
+                "backward() does not populate it; call .retain_grad() on the tensor first if "
+                "you want it, or read the .grad of the leaf tensor instead.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return g
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:

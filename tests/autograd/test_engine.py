@@ -324,7 +324,8 @@ def test_retain_grad_keeps_a_non_leaf_grad():
     np.testing.assert_allclose(h.grad.numpy(), 2 * npv(h))
     k = x * 5
     (k * 1).sum().backward()
-    assert k.grad is None  # not retained
+    with pytest.warns(UserWarning, match="not a leaf Tensor.*retain_grad"):
+        assert k.grad is None  # not retained, and reading it warns as in PyTorch
 
 
 def test_retain_grad_accumulates_across_two_backward_calls():
