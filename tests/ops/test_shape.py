@@ -234,6 +234,14 @@ def test_zero_dim_shape_ops_match_torch_shapes():
     assert dg.vstack([x, x]).shape == (2, 1) and x.flatten().shape == (1,)
 
 
+def test_nn_functional_pad_uses_the_op_library_pad():
+    x = dg.tensor(np.arange(12.0).reshape(1, 3, 4), requires_grad=True)
+    for mode in ("constant", "reflect", "replicate", "circular"):
+        a = dg.nn.functional.pad(x, (2, 1), mode=mode)
+        np.testing.assert_array_equal(a.numpy(force=True), dg.pad(x, (2, 1), mode=mode).numpy(force=True))
+        assert a.shape == (1, 3, 7)
+
+
 def test_unbind_and_split_grad_fill_zeros_for_unused_pieces():
     x = dg.ones(4, 2, dtype=dg.float64, requires_grad=True)
     a, b = x.split(2)
