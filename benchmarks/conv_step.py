@@ -8,6 +8,10 @@ Model: Conv2d(1, 16, 3, padding=1) -> ReLU -> MaxPool2d(2) -> Conv2d(16, 32, 3, 
 Usage: ``python benchmarks/conv_step.py [--steps 20] [--warmup 3] [--threads N]``. Prints
 the median ms/step of each and the ratio dyngrad/torch, after checking that both give the
 same loss and gradients on the first step.
+
+On a loaded machine, multi-threaded BLAS (NumPy's OpenBLAS, torch's intra-op pool) can be
+many times slower than one thread; for a like-for-like single-thread comparison run
+``OPENBLAS_NUM_THREADS=1 python benchmarks/conv_step.py --threads 1``.
 """
 
 from __future__ import annotations

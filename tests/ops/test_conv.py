@@ -163,3 +163,12 @@ def test_max_pool_propagates_nan_like_pytorch() -> None:
     assert np.isnan(out.item()) and idx.item() == 1
     out.sum().backward()
     np.testing.assert_array_equal(x.grad.numpy()[0, 0], [[0, 1], [0, 0]])
+
+
+def test_put_flat_scatter_paths_agree() -> None:
+    rng = np.random.default_rng(2)
+    idx = np.stack([rng.permutation(12)[:5] for _ in range(6)]).reshape(2, 3, 5)  # unique per slice
+    g = dyngrad.tensor(rng.standard_normal((2, 3, 5)))
+    fast = conv.PutFlat.apply(g, idx, (2, 3, 3, 4), True).numpy()
+    slow = conv.PutFlat.apply(g, idx, (2, 3, 3, 4), False).numpy()
+    np.testing.assert_array_equal(fast, slow)

@@ -197,8 +197,9 @@ def max_pool2d(
         raise RuntimeError(
             f"max_pool2d: Output size is too small (input {list(input.shape)}, kernel_size {list(k)})"
         )
-    idx = _conv.max_pool_indices(x.data, k, s, pad, d)
-    out = _conv.TakeFlat.apply(x, idx)
+    idx, vals = _conv.max_pool_indices(x.data, k, s, pad, d)
+    unique = s[0] >= d[0] * (k[0] - 1) + 1 and s[1] >= d[1] * (k[1] - 1) + 1  # windows do not overlap
+    out = _conv.TakeFlat.apply(x, idx, vals, unique)
     if unbatched:
         out, idx = out.squeeze(0), idx[0]
     if return_indices:

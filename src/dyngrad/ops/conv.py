@@ -70,6 +70,11 @@ def _cols(x: np.ndarray, kh: int, kw: int, g: _Geom, ho: int, wo: int) -> np.nda
 
 
 def _conv_np(x: np.ndarray, w: np.ndarray, g: _Geom) -> np.ndarray:
+    return _conv_np_cols(x, w, g)[0]
+
+
+def _conv_np_cols(x: np.ndarray, w: np.ndarray, g: _Geom) -> tuple[np.ndarray, np.ndarray]:
+    """The convolution and its im2col matrix (kept for the weight gradient)."""
     n, _, h, wd = x.shape
     o, cg, kh, kw = w.shape
     ho, wo = g.out_hw(h, wd, kh, kw)
@@ -79,7 +84,7 @@ def _conv_np(x: np.ndarray, w: np.ndarray, g: _Geom) -> np.ndarray:
     out = np.empty((o, n * ho * wo), dtype=np.result_type(x, w))
     for k in range(G):  # one BLAS matmul per group
         np.matmul(w2[k * og : (k + 1) * og], cols[k * ck : (k + 1) * ck], out=out[k * og : (k + 1) * og])
-    return np.ascontiguousarray(out.reshape(o, n, ho, wo).transpose(1, 0, 2, 3))
+    return np.ascontiguousarray(out.reshape(o, n, ho, wo).transpose(1, 0, 2, 3)), cols
 
 
 def _conv_t_np(y: np.ndarray, w: np.ndarray, g: _Geom, in_hw: tuple) -> np.ndarray:
@@ -103,14 +108,17 @@ def _conv_t_np(y: np.ndarray, w: np.ndarray, g: _Geom, in_hw: tuple) -> np.ndarr
     return np.ascontiguousarray(xp[:, :, pt : pt + h, pl : pl + wd])
 
 
-def _conv_w_np(x: np.ndarray, y: np.ndarray, g: _Geom, k_hw: tuple) -> np.ndarray:
+def _conv_w_np(
+    x: np.ndarray, y: np.ndarray, g: _Geom, k_hw: tuple, cols: np.ndarray | None = None
+) -> np.ndarray:
     """Adjoint of ``w -> conv(x, w)``: ``(N, C, H, W), (N, O, Ho, Wo) -> (O, C/G, kh, kw)``."""
     n, o, ho, wo = y.shape
     kh, kw = k_hw
     G = g.groups
     cg = x.shape[1] // G
     og, ck = o // G, cg * kh * kw
-    cols = _cols(x, kh, kw, g, ho, wo)
+    if cols is None:
+        cols = _cols(x, kh, kw, g, ho, wo)
     yt = y.transpose(1, 0, 2, 3).reshape(o, n * ho * wo)
     out = np.empty((o, ck), dtype=np.result_type(x, y))
     for k in range(G):
@@ -133,14 +141,17 @@ class Conv2dFn(Function):
     def forward(ctx: Any, x: Tensor, w: Tensor, geom: _Geom) -> Tensor:
         ctx.geom = geom
         ctx.save_for_backward(x, w)
-        return wrap(_conv_np(x.data, w.data, geom))
+        out, cols = _conv_np_cols(x.data, w.data, geom)
+        # im2col(x) is reused by the weight gradient (x is version-checked on unpack).
+        ctx.cols = cols if ctx.needs_input_grad[1] else None
+        return wrap(out)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, w = ctx.saved_tensors
         n = ctx.needs_input_grad
         gx = Conv2dInputGrad.apply(g, w, ctx.geom, x.shape[2:]) if n[0] else None
-        gw = Conv2dWeightGrad.apply(x, g, ctx.geom, w.shape[2:]) if n[1] else None
+        gw = Conv2dWeightGrad.apply(x, g, ctx.geom, w.shape[2:], ctx.cols) if n[1] else None
         return gx, gw, None
 
 
@@ -176,10 +187,10 @@ class Conv2dWeightGrad(Function):
     _node_name = "ConvolutionBackwardBackward1"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, y: Tensor, geom: _Geom, k_hw: tuple) -> Tensor:
+    def forward(ctx: Any, x: Tensor, y: Tensor, geom: _Geom, k_hw: tuple, cols: Any = None) -> Tensor:
         ctx.geom = geom
         ctx.save_for_backward(x, y)
-        return wrap(_conv_w_np(x.data, y.data, geom, tuple(k_hw)))
+        return wrap(_conv_w_np(x.data, y.data, geom, tuple(k_hw), cols))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -187,7 +198,7 @@ class Conv2dWeightGrad(Function):
         n = ctx.needs_input_grad
         gx = Conv2dInputGrad.apply(y, g, ctx.geom, x.shape[2:]) if n[0] else None
         gy = Conv2dFn.apply(x, g, ctx.geom) if n[1] else None
-        return gx, gy, None, None
+        return gx, gy, None, None, None
 
 
 def conv2d_raw(x: Tensor, w: Tensor, stride: tuple, pad: tuple, dil: tuple, groups: int) -> Tensor:
@@ -195,8 +206,8 @@ def conv2d_raw(x: Tensor, w: Tensor, stride: tuple, pad: tuple, dil: tuple, grou
     return Conv2dFn.apply(x, w, _Geom(stride, pad, dil, groups))
 
 
-def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tuple) -> np.ndarray:
-    """Flat ``H * W`` index of the maximum of each pooling window of ``x (N, C, H, W)``
+def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tuple) -> tuple:
+    """``(indices, maxima)``: flat ``H * W`` index and value of the maximum of each pooling window of ``x (N, C, H, W)``
     (padding counts as ``-inf``; the first maximum in row-major window order wins; NaN
     counts as the maximum, as PyTorch). One pass per kernel tap, no window copies."""
     g = _Geom(stride, pad, dil, 1)
@@ -220,7 +231,7 @@ def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tu
     base = (np.arange(ho) * stride[0] - pad[0])[:, None] * w + (np.arange(wo) * stride[1] - pad[2])[None, :]
     idx = np.take(offsets.astype(np.int64), tap)
     idx += base
-    return idx
+    return idx, best
 
 
 class TakeFlat(Function):
@@ -231,16 +242,19 @@ class TakeFlat(Function):
     _node_name = "MaxPool2DWithIndicesBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, idx: np.ndarray) -> Tensor:
+    def forward(ctx: Any, x: Tensor, idx: np.ndarray, values: Any = None, unique: bool = False) -> Tensor:
         ctx.idx = idx
         ctx.shape = x.data.shape
+        ctx.unique = unique
+        if values is not None:  # already gathered by the caller (max pooling)
+            return wrap(values)
         n, c = idx.shape[:2]
         flat = x.data.reshape(n, c, -1)
         return wrap(np.take_along_axis(flat, idx.reshape(n, c, -1), axis=2).reshape(idx.shape))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return PutFlat.apply(g, ctx.idx, ctx.shape), None
+        return PutFlat.apply(g, ctx.idx, ctx.shape, ctx.unique), None, None, None
 
 
 class PutFlat(Function):
@@ -251,9 +265,13 @@ class PutFlat(Function):
     _node_name = "MaxPool2DWithIndicesBackwardBackward0"
 
     @staticmethod
-    def forward(ctx: Any, g: Tensor, idx: np.ndarray, shape: tuple) -> Tensor:
+    def forward(ctx: Any, g: Tensor, idx: np.ndarray, shape: tuple, unique: bool = False) -> Tensor:
         ctx.idx = idx
         n, c = idx.shape[:2]
+        if unique:  # no index repeats within a (n, c) slice: a plain scatter, no accumulation
+            out = np.zeros((n, c, int(np.prod(shape[2:]))), dtype=g.data.dtype)
+            np.put_along_axis(out, idx.reshape(n, c, -1), g.data.reshape(n, c, -1), axis=2)
+            return wrap(out.reshape(shape))
         hw = int(np.prod(shape[2:]))
         gd = g.data.reshape(n * c, -1)
         base = (np.arange(n * c) * hw)[:, None]
@@ -262,7 +280,7 @@ class PutFlat(Function):
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
-        return TakeFlat.apply(gg, ctx.idx), None, None
+        return TakeFlat.apply(gg, ctx.idx), None, None, None
 
 
 class ConstantPad(Function):
