@@ -165,3 +165,20 @@ def test_max_pool2d_return_indices_match_pytorch_layout() -> None:
     np.testing.assert_array_equal(out.numpy(), [[[[5.0, 9.0]]]])
     np.testing.assert_array_equal(idx.numpy(), [[[[1, 6]]]])
     assert idx.dtype == dyngrad.int64
+
+
+def test_pad_is_the_op_library_pad_when_there_is_one_and_the_fallback_pads_constant() -> None:
+    from dyngrad import ops
+    from dyngrad.nn.functional import _constant_pad
+
+    if hasattr(ops, "pad"):
+        assert F.pad is ops.pad
+    x = dyngrad.tensor([[1.0, 2.0]], requires_grad=True)
+    y = _constant_pad(x, (1, 0, 0, 1), value=7.0)
+    np.testing.assert_array_equal(y.detach().numpy(), [[7, 1, 2], [7, 7, 7]])
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[1, 1]])
+    with pytest.raises(ValueError, match="divisible by 2"):
+        _constant_pad(x, (1,))
+    with pytest.raises(NotImplementedError):
+        _constant_pad(x, (1, 1), mode="reflect")

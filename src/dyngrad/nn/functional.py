@@ -14,6 +14,7 @@ import numpy as np
 from .. import _backend as B
 from ..autograd.function import Function
 from ..creation import Generator, _gen
+from .. import ops as _ops
 from ..ops import activation as _activation
 from ..ops import fused as _fused
 from ..ops import relu, relu_, sigmoid, tanh
@@ -228,18 +229,14 @@ def pairwise_distance(
     return d if keepdim else d.squeeze(-1)
 
 
-def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
+def _constant_pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad (or crop, with negative values) the last ``len(pad) // 2`` dims:
     ``pad = (last_left, last_right, 2nd_last_left, ...)``.
 
-    Uses ``dyngrad.ops.pad`` when the op library provides one (other modes); else constant
-    mode here. Raises: ValueError for an odd-length ``pad`` or too many dims;
-    NotImplementedError for other modes without ``ops.pad``.
+    The fallback of ``pad`` when the op library has no ``dyngrad.ops.pad``. Raises:
+    ValueError for an odd-length ``pad`` or too many dims; NotImplementedError for modes
+    other than 'constant'.
     """
-    from .. import ops as _ops
-
-    if hasattr(_ops, "pad") and _ops.pad is not pad:
-        return _ops.pad(input, pad, mode=mode, value=value)
     pad = tuple(int(p) for p in pad)
     if len(pad) % 2 or len(pad) // 2 > input.ndim:
         raise ValueError(
@@ -250,3 +247,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     from ..ops.conv import ConstantPad
 
     return ConstantPad.apply(input, pad, 0.0 if value is None else float(value))
+
+
+# The op library's pad (all modes) when it has one; else the constant pad above.
+pad = getattr(_ops, "pad", _constant_pad)
