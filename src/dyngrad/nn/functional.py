@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
+from .. import ops as _ops
 from ..autograd.function import Function
 from ..creation import Generator, _gen
-from .. import ops as _ops
 from ..ops import activation as _activation
 from ..ops import fused as _fused
 from ..ops import relu, relu_, sigmoid, tanh
