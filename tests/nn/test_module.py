@@ -341,3 +341,16 @@ def test_forward_hooks_with_kwargs_see_and_replace_keyword_arguments() -> None:
     m2.register_forward_pre_hook(lambda mod, args, kwargs: 5, with_kwargs=True)
     with pytest.raises(RuntimeError, match="new_args, new_kwargs"):
         m2(dyngrad.ones(2))
+
+
+def test_assigning_a_buffer_object_registers_a_buffer() -> None:
+    m = nn.Module()
+    m.stats = nn.Buffer(dyngrad.zeros(3), persistent=False)
+    m.count = nn.Buffer(dyngrad.zeros(()))
+    assert [n for n, _ in m.named_buffers()] == ["stats", "count"]
+    assert list(m.state_dict()) == ["count"]
+    assert type(m.stats) is dyngrad.Tensor
+    m.stats = dyngrad.ones(3)
+    assert m._buffers["stats"] is m.stats
+    with pytest.raises(TypeError, match="as buffer 'stats'"):
+        m.stats = 3

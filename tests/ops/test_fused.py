@@ -113,3 +113,10 @@ def test_log_sigmoid_is_finite_for_large_inputs() -> None:
     np.testing.assert_allclose(y.detach().numpy(), [-800.0, -np.log(2), 0.0])
     y.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), [1.0, 0.5, 0.0])
+
+
+def test_softmax_without_dim_warns_and_uses_pytorchs_implicit_dim() -> None:
+    x = dyngrad.randn(2, 3)
+    with pytest.warns(UserWarning, match="Implicit dimension choice for softmax"):
+        y = dyngrad.softmax(x)
+    np.testing.assert_allclose(y.numpy().sum(1), 1, rtol=1e-6)

@@ -87,7 +87,13 @@ class LogSoftmax(Function):
 
 
 def _softmax_dim(input: Tensor, dim: Any, op: str) -> int:
-    if dim is None:  # PyTorch's legacy implicit choice
+    if dim is None:  # PyTorch's legacy implicit choice, with its warning
+        import warnings
+
+        warnings.warn(
+            f"Implicit dimension choice for {op} has been deprecated. Change the call to include dim=X as an argument.",
+            stacklevel=3,
+        )
         dim = 0 if input.ndim in (0, 1, 3) else 1
     return norm_dim(dim, input.ndim, op)
 
