@@ -354,3 +354,15 @@ def test_assigning_a_buffer_object_registers_a_buffer() -> None:
     assert m._buffers["stats"] is m.stats
     with pytest.raises(TypeError, match="as buffer 'stats'"):
         m.stats = 3
+
+
+def test_full_backward_hook_on_a_two_input_module_gets_one_grad_per_input() -> None:
+    bil = nn.Bilinear(2, 3, 1)
+    seen = []
+    bil.register_full_backward_hook(lambda m, gin, gout: seen.append(gin))
+    a = dyngrad.randn(4, 2, requires_grad=True)
+    b = dyngrad.randn(4, 3)
+    bil(a, b).sum().backward()
+    (gin,) = seen
+    assert len(gin) == 2 and gin[1] is None and gin[0].shape == (4, 2)
+    np.testing.assert_allclose(gin[0].numpy(), a.grad.numpy())
