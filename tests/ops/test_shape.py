@@ -234,6 +234,35 @@ def test_zero_dim_shape_ops_match_torch_shapes():
     assert dg.vstack([x, x]).shape == (2, 1) and x.flatten().shape == (1,)
 
 
+NODE_NAMES = [  # PyTorch 2.13's grad_fn names for the same calls
+    (lambda x: x.squeeze(), "SqueezeBackward0"), (lambda x: x.squeeze(1), "SqueezeBackward1"),
+    (lambda x: x.squeeze((0, 1)), "SqueezeBackward2"), (lambda x: x.unsqueeze(0), "UnsqueezeBackward0"),
+    (lambda x: x[:, 0].t(), "TBackward0"), (lambda x: x.transpose(0, 2), "TransposeBackward0"),
+    (lambda x: x.mT, "TransposeBackward0"), (lambda x: x.movedim(0, 2), "PermuteBackward0"),
+    (lambda x: x[0], "SelectBackward0"), (lambda x: x[1:], "SliceBackward0"), (lambda x: x[0, :], "SelectBackward0"),
+    (lambda x: x.narrow(2, 0, 1), "SliceBackward0"), (lambda x: x.select(2, 1), "SelectBackward0"),
+    (lambda x: x[...], "AliasBackward0"), (lambda x: x[None], "UnsqueezeBackward0"), (lambda x: x[[0]], "IndexBackward0"),
+    (lambda x: dg.stack([x, x]), "StackBackward0"), (lambda x: dg.hstack([x, x]), "CatBackward0"),
+    (lambda x: x.split(1, 2)[0], "SplitBackward0"), (lambda x: x.chunk(2, 2)[0], "SplitBackward0"),
+    (lambda x: x.split([1, 2], 2)[0], "SplitWithSizesBackward0"), (lambda x: x.unbind(2)[0], "UnbindBackward0"),
+    (lambda x: x.reshape(6), "ViewBackward0"), (lambda x: x.flatten(), "ViewBackward0"),
+    (lambda x: x.unflatten(2, (3, 1)), "ViewBackward0"), (lambda x: x.expand(2, 2, 1, 3), "ExpandBackward0"),
+    (lambda x: x.repeat(1, 2, 1), "RepeatBackward0"), (lambda x: x.flip(0), "FlipBackward0"),
+    (lambda x: x.roll(1), "RollBackward0"), (lambda x: dg.pad(x, (1, 1)), "ConstantPadNdBackward0"),
+    (lambda x: dg.pad(x, (1, 1), mode="reflect"), "ReflectionPad1DBackward0"),
+    (lambda x: dg.pad(x[None], (1, 1, 0, 1), mode="replicate"), "ReplicationPad2DBackward0"),
+    (lambda x: x.index_select(0, dg.tensor([0])), "IndexSelectBackward0"),
+    (lambda x: x.gather(2, dg.tensor([[[0]]])), "GatherBackward0"),
+    (lambda x: dg.take_along_dim(x, dg.tensor([[[0]]]), 2), "GatherBackward0"),
+]
+
+
+@pytest.mark.parametrize("fn,name", NODE_NAMES, ids=[n for _, n in NODE_NAMES])
+def test_grad_fn_is_named_as_in_pytorch(fn, name):
+    x = dg.ones(2, 1, 3, requires_grad=True)
+    assert type(fn(x).grad_fn).__name__ == name
+
+
 def test_nn_functional_pad_uses_the_op_library_pad():
     x = dg.tensor(np.arange(12.0).reshape(1, 3, 4), requires_grad=True)
     for mode in ("constant", "reflect", "replicate", "circular"):
@@ -252,7 +281,7 @@ def test_unbind_and_split_grad_fill_zeros_for_unused_pieces():
 def test_split_grad_fn_is_one_node():
     x = dg.ones(4, 2, requires_grad=True)
     a, b = x.split(2)
-    assert a.grad_fn is b.grad_fn and type(a.grad_fn).__name__ == "SplitWithSizesBackward0"
+    assert a.grad_fn is b.grad_fn and type(a.grad_fn).__name__ == "SplitBackward0"
 
 
 # ----------------------------------------------------------------------------- errors

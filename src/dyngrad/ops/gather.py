@@ -1,5 +1,5 @@
 """Index-driven gathers and scatters: ``index_select``, ``gather``, ``scatter``,
-``scatter_add``, ``take_along_dim``, ``masked_select``.
+``scatter_add``, ``take_along_dim``, ``take``, ``index_add``, ``index_copy``.
 
 ``gather`` and ``scatter_add`` are each other's adjoints, so every backward here is written
 with these ops and stays differentiable.
@@ -17,7 +17,7 @@ from ._util import data_of, inplace, norm_dim, recording, wrap
 
 __all__ = [
     "index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_",
-    "take_along_dim", "masked_select", "index_add", "index_copy", "index_fill", "take",
+    "take_along_dim", "index_add", "index_copy", "take",
 ]
 TENSOR_METHODS = set(__all__)
 
@@ -314,32 +314,6 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
     return gather(x, d, np.broadcast_to(idx, bi))
 
 
-def masked_select(input: Tensor, mask: Any) -> Tensor:
-    """The 1-d tensor of ``input``'s entries where ``mask`` (bool, broadcast with ``input``)
-    is True, in C order. ``grad_input`` scatters ``grad`` back to those positions.
-
-    Raises:
-        RuntimeError: non-bool mask, shapes that do not broadcast.
-    """
-    m = data_of(mask)
-    m = np.asarray(m) if not isinstance(m, np.ndarray) else m
-    if m.dtype != np.bool_:
-        raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {m.dtype}")
-    try:
-        shape = np.broadcast_shapes(m.shape, input.data.shape)
-    except ValueError:
-        raise RuntimeError(
-            f"masked_select(): mask {list(m.shape)} and input {list(input.shape)} do not broadcast"
-        ) from None
-    x = input.expand(*shape) if shape != input.data.shape else input
-    from .indexing import Index
-
-    if not shape:  # 0-d: NumPy has no nonzero() of a 0-d array
-        x, shape, m = x.reshape(1), (1,), m.reshape(1)
-
-    return Index.apply(x, np.nonzero(np.broadcast_to(m, shape)), False)
-
-
 def _dim_index(input: Tensor, dim: int, index: Any, op: str) -> tuple:
     """Validate a vector ``index`` along ``dim``; return (dim, NumPy advanced index)."""
     idx = _int_index(index, op).reshape(-1)
@@ -372,17 +346,6 @@ def index_copy(input: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
 
     d, adv = _dim_index(input, dim, index, "index_copy")
     return IndexPut.apply(input, source, (None, adv))
-
-
-def index_fill(input: Tensor, dim: int, index: Any, value: Any) -> Tensor:
-    """``input`` with the slices ``index`` along ``dim`` set to ``value`` (a number or 0-d
-    tensor, differentiable as in :func:`masked_fill`)."""
-    from .indexing import masked_fill
-
-    d, adv = _dim_index(input, dim, index, "index_fill")
-    mask = np.zeros(input.data.shape, dtype=np.bool_)
-    mask[adv] = True
-    return masked_fill(input, wrap(mask), value)
 
 
 def take(input: Tensor, index: Any) -> Tensor:

@@ -197,20 +197,6 @@ class IndexPad(Function):
         return IndexPutAdd.apply(g, ctx.shape, ctx.idx, False), None
 
 
-class ReflectionPad(IndexPad):
-    """Reflect padding (the border element is not repeated); see :class:`IndexPad`."""
-
-    _builtin = True
-    _node_name = "ReflectionPadBackward0"
-
-
-class ReplicationPad(IndexPad):
-    """Replicate padding (the border element is repeated); see :class:`IndexPad`."""
-
-    _builtin = True
-    _node_name = "ReplicationPadBackward0"
-
-
 class CircularPad(IndexPad):
     """Circular padding (wraps around); see :class:`IndexPad`."""
 
@@ -218,7 +204,15 @@ class CircularPad(IndexPad):
     _node_name = "CircularPadBackward0"
 
 
-_PAD_CLS = {"reflect": ReflectionPad, "replicate": ReplicationPad, "circular": CircularPad}
+# Reflect / replicate padding of the last k = 1, 2, 3 dims, named as PyTorch's nodes
+# (``ReflectionPad2DBackward0``...); each is an :class:`IndexPad`.
+_PAD_CLS: dict = {}
+for _mode, _name in (("reflect", "ReflectionPad"), ("replicate", "ReplicationPad")):
+    for _k in (1, 2, 3):
+        _PAD_CLS[_mode, _k] = type(
+            f"{_name}{_k}d", (IndexPad,),
+            {"_builtin": True, "_node_name": f"{_name}{_k}DBackward0", "__doc__": IndexPad.__doc__},
+        )
 
 
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
@@ -285,4 +279,4 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         m = np.pad(np.arange(n), (lo, hi), mode=_NP_MODE[mode])
         idx.append(m.reshape((-1,) + (1,) * (nd - 1 - ax)))
     full = (slice(None),) * (nd - k) + tuple(idx)
-    return _PAD_CLS[mode].apply(input, full)
+    return (CircularPad if mode == "circular" else _PAD_CLS[mode, k]).apply(input, full)

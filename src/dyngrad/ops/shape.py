@@ -14,7 +14,7 @@ from ._util import make_view, norm_dim, shape_arg, wrap
 __all__ = [
     "reshape", "view", "view_as", "reshape_as", "t", "transpose", "swapaxes", "swapdims",
     "permute", "expand", "expand_as", "broadcast_to", "squeeze", "unsqueeze", "flatten",
-    "unbind", "stack", "cat", "concat", "concatenate", "unflatten", "movedim", "moveaxis",
+    "unflatten", "movedim", "moveaxis",
 ]
 TENSOR_METHODS = set(__all__)
 
@@ -48,6 +48,34 @@ class Reshape(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.reshape(ctx.in_shape), None
+
+
+class Squeeze(Reshape):
+    """``squeeze()``: :class:`Reshape` named as PyTorch's node."""
+
+    _builtin = True
+    _node_name = "SqueezeBackward0"
+
+
+class SqueezeDim(Reshape):
+    """``squeeze(dim)``: :class:`Reshape` named as PyTorch's node."""
+
+    _builtin = True
+    _node_name = "SqueezeBackward1"
+
+
+class SqueezeDims(Reshape):
+    """``squeeze(dims)``: :class:`Reshape` named as PyTorch's node."""
+
+    _builtin = True
+    _node_name = "SqueezeBackward2"
+
+
+class Unsqueeze(Reshape):
+    """``unsqueeze(dim)``: :class:`Reshape` named as PyTorch's node."""
+
+    _builtin = True
+    _node_name = "UnsqueezeBackward0"
 
 
 def reshape(input: Tensor, *shape: Any) -> Tensor:
@@ -91,6 +119,20 @@ class Permute(Function):
         return g.permute(ctx.inv), None
 
 
+class Transpose(Permute):
+    """``transpose``/``mT``: :class:`Permute` named as PyTorch's node."""
+
+    _builtin = True
+    _node_name = "TransposeBackward0"
+
+
+class T(Permute):
+    """``t()``: :class:`Permute` named as PyTorch's node."""
+
+    _builtin = True
+    _node_name = "TBackward0"
+
+
 def permute(input: Tensor, *dims: Any) -> Tensor:
     """Reorder dims (a view). Raises RuntimeError when ``dims`` is not a permutation."""
     dims = shape_arg(dims)
@@ -115,7 +157,7 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     d0, d1 = norm_dim(dim0, nd, "transpose"), norm_dim(dim1, nd, "transpose")
     dims = list(range(nd))
     dims[d0], dims[d1] = dims[d1], dims[d0]
-    return Permute.apply(input, tuple(dims))
+    return Transpose.apply(input, tuple(dims))
 
 
 swapaxes = swapdims = transpose
@@ -129,7 +171,7 @@ def t(input: Tensor) -> Tensor:
     """
     if input.data.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.data.ndim}D")
-    return transpose(input, 0, 1) if input.data.ndim == 2 else Permute.apply(input, tuple(range(input.data.ndim)))
+    return T.apply(input, (1, 0) if input.data.ndim == 2 else tuple(range(input.data.ndim)))
 
 
 class Expand(Function):
@@ -192,20 +234,21 @@ def broadcast_to(input: Tensor, size: Any) -> Tensor:
 def squeeze(input: Tensor, dim: Any = None) -> Tensor:
     """Remove dims of size 1 (all, or those in ``dim``); a view."""
     shape = input.data.shape
+    cls = Squeeze if dim is None else SqueezeDim if isinstance(dim, int) else SqueezeDims
     if dim is None:
         new = tuple(s for s in shape if s != 1)
     else:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)
         dims = {norm_dim(d, len(shape), "squeeze") for d in dims}
         new = tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1))
-    return Reshape.apply(input, new)
+    return cls.apply(input, new)
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
     """Insert a dim of size 1 at ``dim`` (``-ndim-1 <= dim <= ndim``); a view."""
     shape = input.data.shape
     d = norm_dim(dim, len(shape) + 1, "unsqueeze")
-    return Reshape.apply(input, shape[:d] + (1,) + shape[d:])
+    return Unsqueeze.apply(input, shape[:d] + (1,) + shape[d:])
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -219,114 +262,6 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     new = shape[:s] + (int(np.prod(shape[s : e + 1])),) + shape[e + 1 :]
     return Reshape.apply(input, new)
-
-
-class Unbind(Function):
-    """Split along ``dim`` into views, one per index; ``grad_x = stack(grads, dim)`` (zeros
-    for outputs without gradient)."""
-
-    _builtin = True
-    _node_name = "UnbindBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int) -> tuple:
-        ctx.dim = dim
-        ctx.set_materialize_grads(True)
-        d = np.moveaxis(x.data, dim, 0)
-        return tuple(make_view(wrap(d[i]), x) for i in range(d.shape[0]))
-
-    @staticmethod
-    def backward(ctx: Any, *grads: Tensor) -> tuple:
-        from .. import ops
-
-        return ops.stack(grads, ctx.dim), None
-
-
-def unbind(input: Tensor, dim: int = 0) -> tuple:
-    """Tuple of slices along ``dim`` (each without that dim)."""
-    return Unbind.apply(input, norm_dim(dim, input.data.ndim, "unbind"))
-
-
-class Cat(Function):
-    """``out = concatenate(xs, dim)``; ``grad_xs[i]`` = the slice of ``grad`` that came from
-    ``xs[i]``."""
-
-    _builtin = True
-    _node_name = "CatBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
-        ctx.dim = dim
-        ctx.sizes = [x.data.shape[dim] for x in xs]
-        from .. import _backend as B
-
-        rt = B.result_type(*xs)
-        return wrap(np.concatenate([x.data.astype(rt, copy=False) for x in xs], axis=dim))
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        out: list = [None]
-        start = 0
-        for n, s in zip(ctx.needs_input_grad[1:], ctx.sizes):
-            out.append(g.narrow(ctx.dim, start, s) if n else None)
-            start += s
-        return tuple(out)
-
-
-def _seq_check(tensors: Any, op: str) -> list:
-    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
-        raise TypeError(f"{op}(): argument 'tensors' must be a tuple or list of Tensors, not {type(tensors).__name__}")
-    if not tensors:
-        raise RuntimeError(f"{op}(): expected a non-empty list of Tensors")
-    for i, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"{op}(): expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
-    return list(tensors)
-
-
-def cat(tensors: Any, dim: int = 0) -> Tensor:
-    """Concatenate tensors along an existing ``dim``; other dims must match.
-
-    Raises:
-        RuntimeError: mismatched shapes (naming the tensor index and sizes).
-    """
-    ts = _seq_check(tensors, "cat")
-    for i, t in enumerate(ts):
-        if t.data.ndim == 0:
-            raise RuntimeError(f"cat(): zero-dimensional tensor (at position {i}) cannot be concatenated")
-    ts = [t for t in ts if not (t.data.ndim == 1 and t.data.shape[0] == 0)] or ts[:1]
-    nd = ts[0].data.ndim
-    d = norm_dim(dim, nd, "cat")
-    ref = ts[0].data.shape
-    for i, t in enumerate(ts):
-        s = t.data.shape
-        if len(s) != nd or any(a != b for j, (a, b) in enumerate(zip(s, ref)) if j != d):
-            raise RuntimeError(
-                f"cat(): Sizes of tensors must match except in dimension {d}. Expected size "
-                f"{list(ref)} but got size {list(s)} for tensor number {i} in the list."
-            )
-    return Cat.apply(d, *ts)
-
-
-concat = concatenate = cat
-
-
-def stack(tensors: Any, dim: int = 0) -> Tensor:
-    """Stack equally shaped tensors along a new ``dim``.
-
-    Raises:
-        RuntimeError: when shapes differ (naming the first mismatch).
-    """
-    ts = _seq_check(tensors, "stack")
-    ref = ts[0].data.shape
-    for i, t in enumerate(ts):
-        if t.data.shape != ref:
-            raise RuntimeError(
-                f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 and "
-                f"{list(t.data.shape)} at entry {i}"
-            )
-    d = norm_dim(dim, len(ref) + 1, "stack")
-    return cat([unsqueeze(t, d) for t in ts], d)
 
 
 def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:

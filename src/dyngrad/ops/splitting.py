@@ -1,18 +1,149 @@
-"""Splitting and joining: ``split``, ``split_with_sizes``, ``chunk`` (views sharing
-memory with the input; one node whose backward concatenates the piece gradients) and
-``hstack``/``vstack`` (built on ``cat``)."""
+"""Joining and splitting: ``cat``, ``stack``, ``hstack``, ``vstack`` (copies) and
+``split``, ``split_with_sizes``, ``chunk``, ``unbind`` (views sharing memory with the
+input; one node whose backward concatenates or stacks the piece gradients)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._util import make_view, norm_dim, wrap
-from .shape import Cat, _seq_check, cat
 
-__all__ = ["split", "split_with_sizes", "chunk", "hstack", "vstack"]
-TENSOR_METHODS = {"split", "split_with_sizes", "chunk"}
+__all__ = [
+    "cat", "concat", "concatenate", "stack", "hstack", "vstack", "split", "split_with_sizes",
+    "chunk", "unbind",
+]
+TENSOR_METHODS = {"split", "split_with_sizes", "chunk", "unbind"}
+
+
+class Unbind(Function):
+    """Split along ``dim`` into views, one per index; ``grad_x = stack(grads, dim)`` (zeros
+    for outputs without gradient)."""
+
+    _builtin = True
+    _node_name = "UnbindBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int) -> tuple:
+        ctx.dim = dim
+        ctx.set_materialize_grads(True)
+        d = np.moveaxis(x.data, dim, 0)
+        return tuple(make_view(wrap(d[i]), x) for i in range(d.shape[0]))
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Tensor) -> tuple:
+        return Stack.apply(ctx.dim, *grads), None
+
+
+def unbind(input: Tensor, dim: int = 0) -> tuple:
+    """Tuple of slices along ``dim`` (each without that dim)."""
+    return Unbind.apply(input, norm_dim(dim, input.data.ndim, "unbind"))
+
+
+class Cat(Function):
+    """``out = concatenate(xs, dim)``; ``grad_xs[i]`` = the slice of ``grad`` that came from
+    ``xs[i]``."""
+
+    _builtin = True
+    _node_name = "CatBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
+        ctx.dim = dim
+        ctx.sizes = [x.data.shape[dim] for x in xs]
+        from .. import _backend as B
+
+        rt = B.result_type(*xs)
+        return wrap(np.concatenate([x.data.astype(rt, copy=False) for x in xs], axis=dim))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        out: list = [None]
+        start = 0
+        for n, s in zip(ctx.needs_input_grad[1:], ctx.sizes):
+            out.append(g.narrow(ctx.dim, start, s) if n else None)
+            start += s
+        return tuple(out)
+
+
+def _seq_check(tensors: Any, op: str) -> list:
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{op}(): argument 'tensors' must be a tuple or list of Tensors, not {type(tensors).__name__}")
+    if not tensors:
+        raise RuntimeError(f"{op}(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{op}(): expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    return list(tensors)
+
+
+def cat(tensors: Any, dim: int = 0) -> Tensor:
+    """Concatenate tensors along an existing ``dim``; other dims must match.
+
+    Raises:
+        RuntimeError: mismatched shapes (naming the tensor index and sizes).
+    """
+    ts = _seq_check(tensors, "cat")
+    for i, t in enumerate(ts):
+        if t.data.ndim == 0:
+            raise RuntimeError(f"cat(): zero-dimensional tensor (at position {i}) cannot be concatenated")
+    ts = [t for t in ts if not (t.data.ndim == 1 and t.data.shape[0] == 0)] or ts[:1]
+    nd = ts[0].data.ndim
+    d = norm_dim(dim, nd, "cat")
+    ref = ts[0].data.shape
+    for i, t in enumerate(ts):
+        s = t.data.shape
+        if len(s) != nd or any(a != b for j, (a, b) in enumerate(zip(s, ref)) if j != d):
+            raise RuntimeError(
+                f"cat(): Sizes of tensors must match except in dimension {d}. Expected size "
+                f"{list(ref)} but got size {list(s)} for tensor number {i} in the list."
+            )
+    return Cat.apply(d, *ts)
+
+
+concat = concatenate = cat
+
+
+class Stack(Function):
+    """``out = numpy.stack(xs, dim)`` (promoted dtype); ``grad_xs[i] = grad.select(dim, i)``."""
+
+    _builtin = True
+    _node_name = "StackBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
+        from .. import _backend as B
+
+        ctx.dim = dim
+        rt = B.result_type(*xs)
+        return wrap(np.stack([x.data.astype(rt, copy=False) for x in xs], axis=dim))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (None,) + tuple(
+            g.select(ctx.dim, i) if n else None for i, n in enumerate(ctx.needs_input_grad[1:])
+        )
+
+
+def stack(tensors: Any, dim: int = 0) -> Tensor:
+    """Stack equally shaped tensors along a new ``dim``.
+
+    Raises:
+        RuntimeError: when shapes differ (naming the first mismatch).
+    """
+    ts = _seq_check(tensors, "stack")
+    ref = ts[0].data.shape
+    for i, t in enumerate(ts):
+        if t.data.shape != ref:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 and "
+                f"{list(t.data.shape)} at entry {i}"
+            )
+    d = norm_dim(dim, len(ref) + 1, "stack")
+    return Stack.apply(d, *ts)
 
 
 class SplitWithSizes(Function):
@@ -35,6 +166,13 @@ class SplitWithSizes(Function):
     @staticmethod
     def backward(ctx: Any, *grads: Tensor) -> tuple:
         return Cat.apply(ctx.dim, *grads), None, None
+
+
+class Split(SplitWithSizes):
+    """``split(int)``: :class:`SplitWithSizes` named as PyTorch's node."""
+
+    _builtin = True
+    _node_name = "SplitBackward0"
 
 
 def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple:
@@ -76,9 +214,9 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
             f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
         )
     if n == 0:
-        return SplitWithSizes.apply(tensor, (0,), d)
+        return Split.apply(tensor, (0,), d)
     sizes = tuple(min(ss, n - i) for i in range(0, n, ss))
-    return SplitWithSizes.apply(tensor, sizes, d)
+    return Split.apply(tensor, sizes, d)
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:

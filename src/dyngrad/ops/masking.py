@@ -1,0 +1,112 @@
+"""Masked ops: ``masked_fill`` (in place too), ``masked_select`` and ``index_fill``.
+A mask selects positions; the gradient flows to the unselected positions of the input
+(fill) or only to the selected ones (select)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd.function import Function
+from ..tensor import Tensor
+from ._util import data_of, inplace, recording, wrap
+
+__all__ = ["masked_fill", "masked_fill_", "masked_select", "index_fill"]
+TENSOR_METHODS = set(__all__)
+
+
+class MaskedFill(Function):
+    """``out = where(mask, value, x)`` (shapes broadcast); ``grad_x = grad * ~mask``,
+    ``grad_value = sum(grad * mask)`` (value a 0-d tensor)."""
+
+    _builtin = True
+    _node_name = "MaskedFillBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, mask: Any, value: Any) -> Tensor:
+        m = data_of(mask)
+        if m.dtype != np.bool_:
+            raise RuntimeError(f"masked_fill only supports boolean masks, but got mask with dtype {m.dtype}")
+        ctx.mask = m
+        v = data_of(value)
+        out = np.where(m, np.asarray(v, dtype=x.data.dtype), x.data)
+        if out.shape != x.data.shape:
+            out = np.broadcast_to(out, np.broadcast_shapes(out.shape, x.data.shape)).copy()
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        n = ctx.needs_input_grad
+        m = wrap(ctx.mask)
+        gx = g * wrap(~ctx.mask) if n[0] else None
+        gv = (g * m).sum() if len(n) > 2 and n[2] else None
+        return gx, None, gv
+
+
+def masked_fill(input: Tensor, mask: Any, value: Any) -> Tensor:
+    """Fill positions where ``mask`` is True with ``value``.
+
+    Args:
+        input: ``(*)``.
+        mask: bool tensor broadcastable with ``input``.
+        value: a number or a 0-d tensor (differentiable: ``grad_value = sum(grad * mask)``).
+    Returns:
+        Tensor of the broadcast shape, ``input``'s dtype.
+    Raises:
+        RuntimeError: non-bool mask; value tensor with more than one element.
+    """
+    if isinstance(value, Tensor) and value.data.ndim != 0:
+        raise RuntimeError(
+            f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.data.ndim} dimension(s)."
+        )
+    return MaskedFill.apply(input, mask, value)
+
+
+def masked_fill_(input: Tensor, mask: Any, value: Any) -> Tensor:
+    """In-place :func:`masked_fill` (``mask`` must broadcast to ``input``'s shape)."""
+    if not recording(input, value):
+        m = data_of(mask)
+        if m.dtype != np.bool_:
+            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {m.dtype}")
+        np.copyto(input.data, np.asarray(data_of(value), dtype=input.data.dtype), where=m)
+        input._vc[0] += 1
+        return input
+    return inplace(masked_fill, input, mask, value)
+
+
+def masked_select(input: Tensor, mask: Any) -> Tensor:
+    """The 1-d tensor of ``input``'s entries where ``mask`` (bool, broadcast with ``input``)
+    is True, in C order. ``grad_input`` scatters ``grad`` back to those positions.
+
+    Raises:
+        RuntimeError: non-bool mask, shapes that do not broadcast.
+    """
+    m = data_of(mask)
+    m = np.asarray(m) if not isinstance(m, np.ndarray) else m
+    if m.dtype != np.bool_:
+        raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {m.dtype}")
+    try:
+        shape = np.broadcast_shapes(m.shape, input.data.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"masked_select(): mask {list(m.shape)} and input {list(input.shape)} do not broadcast"
+        ) from None
+    x = input.expand(*shape) if shape != input.data.shape else input
+    from .indexing import Index
+
+    if not shape:  # 0-d: NumPy has no nonzero() of a 0-d array
+        x, shape, m = x.reshape(1), (1,), m.reshape(1)
+
+    return Index.apply(x, np.nonzero(np.broadcast_to(m, shape)), False)
+
+
+def index_fill(input: Tensor, dim: int, index: Any, value: Any) -> Tensor:
+    """``input`` with the slices ``index`` along ``dim`` set to ``value`` (a number or 0-d
+    tensor, differentiable as in :func:`masked_fill`)."""
+    from .gather import _dim_index
+
+    d, adv = _dim_index(input, dim, index, "index_fill")
+    mask = np.zeros(input.data.shape, dtype=np.bool_)
+    mask[adv] = True
+    return masked_fill(input, wrap(mask), value)
