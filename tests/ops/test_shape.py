@@ -271,6 +271,17 @@ def test_nn_functional_pad_uses_the_op_library_pad():
         assert a.shape == (1, 3, 7)
 
 
+def test_cat_and_stack_promote_mixed_dtypes_and_cast_grads_back():
+    a = dg.ones(2, dtype=dg.float32, requires_grad=True)
+    b = dg.tensor([1, 2])
+    c = dg.ones(2, dtype=dg.float64, requires_grad=True)
+    assert dg.cat([a, b]).dtype == dg.float32 and dg.stack([b, a]).dtype == dg.float32
+    out = dg.cat([a, c])
+    assert out.dtype == dg.float64
+    out.sum().backward()
+    assert a.grad.dtype == dg.float32 and c.grad.dtype == dg.float64
+
+
 def test_unbind_and_split_grad_fill_zeros_for_unused_pieces():
     x = dg.ones(4, 2, dtype=dg.float64, requires_grad=True)
     a, b = x.split(2)
