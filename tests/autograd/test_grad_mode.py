@@ -166,3 +166,68 @@ def test_in_place_op_on_leaf_is_allowed_under_no_grad():
         x -= 1
     np.testing.assert_allclose(x.detach().numpy(), [1.0, 3.0])
     assert x.is_leaf and x.requires_grad
+
+
+def test_decorated_generator_runs_in_the_mode_each_time_it_resumes():
+    x = leaf()
+
+    @dyngrad.no_grad()
+    def gen(t):
+        yield t * 2
+        yield dyngrad.is_grad_enabled()
+
+    g = gen(x)
+    assert not next(g).requires_grad
+    assert dyngrad.is_grad_enabled()  # restored between yields
+    assert next(g) is False
+
+    @dyngrad.enable_grad()
+    def gen2(t):
+        yield (t * 2).requires_grad
+
+    with dyngrad.no_grad():
+        assert next(gen2(x)) is True
+        assert not dyngrad.is_grad_enabled()
+
+
+def test_decorated_generator_close_and_throw_run_in_the_mode():
+    seen = []
+
+    @dyngrad.no_grad()
+    def gen():
+        try:
+            yield 1
+        except ValueError:
+            seen.append(("throw", dyngrad.is_grad_enabled()))
+            yield 2
+        finally:
+            seen.append(("close", dyngrad.is_grad_enabled()))
+
+    g = gen()
+    next(g)
+    assert g.throw(ValueError) == 2
+    g.close()
+    assert seen == [("throw", False), ("close", False)]
+    assert dyngrad.is_grad_enabled()
+
+
+def test_parameterless_modes_work_as_bare_decorators():
+    x = leaf()
+
+    @dyngrad.no_grad
+    def f(t):
+        return t * 2
+
+    @dyngrad.inference_mode
+    def h(t):
+        return t * 2
+
+    assert f(x).grad_fn is None and h(x).grad_fn is None
+    assert f.__name__ == "f"
+    with dyngrad.no_grad():
+
+        @dyngrad.enable_grad
+        def k(t):
+            return t * 2
+
+        assert k(x).requires_grad

@@ -12,6 +12,8 @@ Each mode is a context manager and a decorator::
 from __future__ import annotations
 
 import functools
+import inspect
+import sys
 import threading
 from typing import Any, Callable, TypeVar
 
@@ -52,6 +54,8 @@ class _DecoratorContextManager:
     def __call__(self, func: F) -> F:
         if not callable(func):
             raise TypeError(f"{type(self).__name__} decorates callables, got {func!r}")
+        if inspect.isgeneratorfunction(func):
+            return self._wrap_generator(func)
 
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -59,6 +63,41 @@ class _DecoratorContextManager:
                 return func(*args, **kwargs)
 
         return wrapper  # type: ignore[return-value]
+
+    def _wrap_generator(self, func: F) -> F:
+        """A generator runs in the mode each time it resumes, not only when created (as
+        PyTorch); the caller's mode is restored at every ``yield``."""
+
+        @functools.wraps(func)
+        def generator(*args: Any, **kwargs: Any) -> Any:
+            gen = func(*args, **kwargs)
+            try:
+                with self.clone():
+                    response = gen.send(None)
+                while True:
+                    try:
+                        request = yield response
+                    except GeneratorExit:
+                        with self.clone():
+                            gen.close()
+                        raise
+                    except BaseException:
+                        with self.clone():
+                            response = gen.throw(*sys.exc_info())
+                    else:
+                        with self.clone():
+                            response = gen.send(request)
+            except StopIteration as e:
+                return e.value
+
+        return generator  # type: ignore[return-value]
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        # ``@no_grad`` without parentheses (PyTorch allows it for the parameterless modes):
+        # a single callable argument is the decorated function.
+        if cls in _NO_PARAM and len(args) == 1 and not kwargs and callable(args[0]):
+            return cls()(args[0])
+        return super().__new__(cls)
 
     def clone(self) -> _DecoratorContextManager:
         return type(self)()
@@ -84,6 +123,9 @@ class enable_grad(_DecoratorContextManager):  # noqa: N801
 
     def __exit__(self, *exc: Any) -> None:
         state.enabled = self.prev
+
+
+_NO_PARAM: tuple = ()  # filled below: the modes usable as bare decorators
 
 
 class set_grad_enabled(_DecoratorContextManager):  # noqa: N801
@@ -153,3 +195,6 @@ class inference_mode(_DecoratorContextManager):  # noqa: N801
 
     def clone(self) -> inference_mode:
         return inference_mode(self.mode)
+
+
+_NO_PARAM = (no_grad, enable_grad, inference_mode)
