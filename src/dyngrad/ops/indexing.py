@@ -78,6 +78,13 @@ def plan_index(index: Any, shape: tuple) -> tuple:
             (naming the dimension and its size), a bool mask of the wrong shape.
         ValueError: a slice step <= 0 (PyTorch has no negative steps; use ``flip``).
     """
+    t = type(index)
+    if (t is int or t is slice) and shape:  # fast path for x[i] and x[a:b]
+        if t is int and not -shape[0] <= index < shape[0]:
+            raise IndexError(f"index {index} is out of bounds for dimension 0 with size {shape[0]}")
+        if t is slice and index.step is not None and index.step <= 0:
+            raise ValueError("step must be greater than zero")
+        return (index, Ellipsis), None
     items = index if isinstance(index, tuple) else (index,)
     items = [_conv(i) for i in items]
     if sum(1 for i in items if i is Ellipsis) > 1:
