@@ -100,3 +100,13 @@ def test_asarray_inference():
     assert B.asarray(arr) is arr
     with pytest.raises(TypeError):
         B.asarray(["a"])
+
+
+def test_result_type_of_numpy_scalars_and_arrays():
+    f32 = dyngrad.ones(2)
+    assert B.result_type(f32, np.float64(1.0)) == np.float32
+    assert B.result_type(dyngrad.ones(2, dtype=dyngrad.int32), np.int64(1)) == np.int32
+    assert B.result_type(dyngrad.ones(2, dtype=dyngrad.int64), np.float32(1.0)) == np.float32
+    assert B.result_type(f32, np.ones(2)) == np.float64  # an ndarray is a dimensioned operand
+    with pytest.raises(TypeError, match="complex"):
+        B.result_type(f32, np.complex64(1))

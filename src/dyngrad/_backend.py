@@ -164,7 +164,14 @@ def result_type(*operands: Any) -> np.dtype:
     dim = zero = None
     sc = -1
     for op in operands:
-        data = getattr(op, "data", op)
+        if isinstance(op, np.generic):  # a NumPy scalar counts as a Python scalar (as PyTorch)
+            k = op.dtype.kind
+            if k not in "biuf":
+                raise TypeError(f"unsupported operand of type {type(op).__name__}")
+            sc = max(sc, 0 if k == "b" else (2 if k == "f" else 1))
+            continue
+        # a Tensor's array; an ndarray itself (whose own ``.data`` is a memoryview)
+        data = op if isinstance(op, np.ndarray) else getattr(op, "data", op)
         if isinstance(data, np.ndarray) or hasattr(data, "dtype") and hasattr(data, "ndim"):
             nd = data.dtype
             if data.ndim:

@@ -246,3 +246,14 @@ def test_zero_base_power_exponent_gradient_matches_pytorch_without_warnings(base
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
     # PyTorch 2.13: tensor([0., 0., -inf, 0., -inf]) for both forms
     np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0, -np.inf, 0.0, -np.inf])
+
+
+def test_numpy_scalars_act_as_python_scalars():
+    x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+    for y in (x * np.float32(3.0), np.float32(3.0) * x, x * np.float64(3.0), x + np.int64(2) - 2 + 2 * x):
+        assert y.dtype == dyngrad.float32 and y.requires_grad
+    (x * np.float32(3.0)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [3.0, 3.0])
+    assert (dyngrad.tensor([1, 2]) * np.float32(1.5)).dtype == dyngrad.float32
+    assert (dyngrad.tensor([1, 2], dtype=dyngrad.int32) + np.int64(3)).dtype == dyngrad.int32
+    assert (x ** np.int64(2)).tolist() == [1.0, 4.0]
