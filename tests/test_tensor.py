@@ -396,3 +396,66 @@ def test_format_of_a_zero_d_tensor_formats_its_value_like_pytorch():
     t = dyngrad.tensor(12.0)
     assert f"{t}" == "12.0" and f"{t:.2f}" == "12.00"
     assert f"{dyngrad.tensor([1.0, 2.0])}" == "tensor([1., 2.])"
+
+
+def _inplace_into_constant():
+    w = dyngrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    a = dyngrad.ones(3)
+    a.mul_(2).add_(w)
+    a.mul_(w)  # a = (2 + w) * w  ->  d/dw = 2 + 2w
+    a.sum().backward()
+    assert a.requires_grad and a.grad_fn.name() == "MulBackward0"
+    return w.grad
+
+
+def _masked_imul():
+    x = dyngrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x.clone()
+    y[y > 1.5] *= 2
+    y.sum().backward()
+    return x.grad
+
+
+def _augmented_chain():
+    x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    y += x
+    y *= x
+    y -= 1
+    y /= x  # y = (2x^2 - 1) / x = 2x - 1/x  ->  2 + 1/x^2
+    y.sum().backward()
+    return x.grad
+
+
+def _setitem_from_itself():
+    x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    y[0] = y[1] * 3  # y = [3 x1, x1]
+    y.sum().backward()
+    return x.grad
+
+
+@pytest.mark.parametrize(
+    "fn,expected",
+    [
+        (_inplace_into_constant, [4.0, 6.0, 8.0]),
+        (_masked_imul, [1.0, 2.0, 2.0]),
+        (_augmented_chain, [3.0, 2.25]),
+        (_setitem_from_itself, [0.0, 4.0]),
+    ],
+)
+def test_in_place_semantics_give_pytorchs_gradients(fn, expected):
+    np.testing.assert_allclose(fn().numpy(), expected)
+
+
+def test_in_place_on_a_saved_output_or_input_raises_like_pytorch():
+    x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    y.exp_()  # exp saved its output y
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+    z = x * 1
+    z.sqrt_()
+    z.pow_(3)  # pow saved its input z... which sqrt_ produced and pow_ overwrote
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.sum().backward()
