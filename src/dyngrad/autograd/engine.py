@@ -33,6 +33,7 @@ __all__ = ["execute", "current_pass", "set_strict_shapes"]
 
 _state = grad_mode.state
 _prof = profiler.state
+_anomaly_on = anomaly_mode.any_on  # process-wide count of active anomaly modes
 _strict = [False]
 
 
@@ -91,6 +92,12 @@ def _fmt_args(node: Any) -> str:
 
 
 def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
+    if type(res) is Tensor:  # fast path: one gradient of the input's exact shape and dtype
+        edges = node.next_functions
+        if len(edges) == 1:
+            m = node._input_meta[0]
+            if m is not None and edges[0][0] is not None and res.data.shape == m[0] and res.data.dtype == m[1]:
+                return (res,)
     if not isinstance(res, tuple):
         res = tuple(res) if isinstance(res, list) else (res,)
     edges = node.next_functions
@@ -327,7 +334,9 @@ def execute(
                             captured[k] = buf[nr]
             if exec_nodes is not None and node not in exec_nodes:
                 continue
-            if node._materialize_grads:
+            if node._materialize_grads and (
+                buf[0] is None if len(buf) == 1 else any(g is None for g in buf)
+            ):
                 ometa = node._output_meta
                 for i, g in enumerate(buf):
                     if g is None and i < len(ometa) and ometa[i] is not None:
@@ -343,8 +352,9 @@ def execute(
                     r = h(res, tuple(buf))
                     if r is not None:
                         res = tuple(r)
-            _check_anomaly(node, res)
-            if not retain_graph:
+            if _anomaly_on.count:
+                _check_anomaly(node, res)
+            if not retain_graph and node._saved:
                 node._release()
             for (child, nr), g in zip(node.next_functions, res):
                 if child is None or (reach is not None and child not in reach):

@@ -281,7 +281,7 @@ class Function:
                 elif type(a) in (list, tuple) and not cls._builtin:
                     _check_nested(cls, a)
         if requires:
-            ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+            ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
             ctx._seq = next(_seq)
         else:
             ctx.needs_input_grad = (False,) * len(args)
@@ -338,6 +338,30 @@ def _check_nested(cls: type, seq: Any) -> None:
                 stack.append(item)
 
 
+def _record_one(cls: type, ctx: Any, o: Any) -> Any:
+    """``_record`` for the common case: a built-in op with one fresh floating output."""
+    if not isinstance(o, Tensor):
+        ctx._output_meta = (None,)
+        return o
+    d = o.data
+    if o.grad_fn is not None:
+        o = o.detach()
+    if d.dtype.kind != "f":
+        raise RuntimeError(
+            f"{cls.__name__}.forward returned a {o.dtype.name} tensor; only floating point "
+            "outputs can require grad. Mark it with ctx.mark_non_differentiable()."
+        )
+    o.grad_fn = ctx
+    o._output_nr = 0
+    o._requires_grad = True
+    ctx._output_meta = ((d.shape, d.dtype),)
+    to_save = ctx._to_save
+    if to_save:
+        ctx._saved = tuple([None if t is None else SavedTensor(t, t is o, 0) for t in to_save])
+        ctx._to_save = ()
+    return o
+
+
 def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty: tuple) -> Any:
     """Connect the outputs of ``forward`` to the node ``ctx``."""
     edges = []
@@ -357,6 +381,8 @@ def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty
     ctx._input_meta = tuple(meta)
     builtin = cls._builtin
     non_diff = ctx._non_diff
+    if builtin and not is_tuple and not dirty and not non_diff:
+        return _record_one(cls, ctx, outs[0])
     new_outs = []
     ometa = []
     for i, o in enumerate(outs):
