@@ -138,7 +138,7 @@ def set_default_dtype(d: Any) -> None:
     _scalar_dtype.cache_clear()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _scalar_dtype(kind: type) -> np.dtype:
     if kind is bool:
         return np.dtype(np.bool_)
@@ -201,7 +201,7 @@ def result_type(*operands: Any) -> np.dtype:
     return res
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _promote(a: np.dtype, b: np.dtype) -> np.dtype:
     """PyTorch's promote_types: a floating dtype wins over integers and bool unchanged
     (int64 + float32 -> float32; NumPy would give float64); otherwise NumPy's rule."""

@@ -9,7 +9,8 @@ one-line forwards to :mod:`dyngrad.ops`.
 from __future__ import annotations
 
 import weakref
-from typing import Any, Callable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterator
 
 import numpy as np
 

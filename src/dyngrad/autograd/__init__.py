@@ -3,6 +3,7 @@
 from . import forward_ad, functional, graph, profiler
 from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from .backprop import backward, grad
+from .checker import check_function  # noqa: E402 - verifier of custom Functions (issue 5)
 from .engine import set_strict_shapes
 from .function import Function, FunctionCtx, InplaceFunction, once_differentiable
 from .grad_mode import (
@@ -14,7 +15,6 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
-from .checker import check_function  # noqa: E402 - verifier of custom Functions (issue 5)
 
 __all__ = [
     "Function", "FunctionCtx", "InplaceFunction", "once_differentiable", "backward", "grad",

@@ -13,7 +13,8 @@ import functools
 import inspect
 import threading
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode, profiler

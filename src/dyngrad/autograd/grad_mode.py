@@ -15,7 +15,8 @@ import functools
 import inspect
 import sys
 import threading
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 __all__ = [
     "no_grad",

@@ -12,7 +12,8 @@ from __future__ import annotations
 import itertools
 import threading
 import weakref
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 __all__ = [
     "Node",
