@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from . import _backend as B
+from . import _tensor_methods
+from ._tensor_methods import TensorMethods
 
 __all__ = ["Tensor", "is_tensor"]
 
@@ -49,7 +51,7 @@ def check_device(device: Any) -> None:
         )
 
 
-class Tensor:
+class Tensor(TensorMethods):
     """A multi-dimensional array that can record the operations applied to it.
 
     Create tensors with :func:`dyngrad.tensor` and friends; ``Tensor(ndarray)`` wraps an
@@ -560,149 +562,6 @@ class Tensor:
         """Copy ``src`` (broadcast to this shape) into self in place; returns self."""
         return _ops.copy_(self, src)
 
-    # ------------------------------------------------------------------ operators
-    def __neg__(self) -> Tensor:
-        return _ops.neg(self)
-
-    def __pos__(self) -> Tensor:
-        return self
-
-    def __abs__(self) -> Tensor:
-        return _ops.abs(self)
-
-    def __invert__(self) -> Tensor:
-        return _ops.logical_not(self) if self.data.dtype == np.bool_ else _ops.bitwise_not(self)
-
-    def __add__(self, other: Any) -> Tensor:
-        return _ops.add(self, other)
-
-    def __radd__(self, other: Any) -> Tensor:
-        return _ops.add(other, self)
-
-    def __iadd__(self, other: Any) -> Tensor:
-        return _ops.add_(self, other)
-
-    def __sub__(self, other: Any) -> Tensor:
-        return _ops.sub(self, other)
-
-    def __rsub__(self, other: Any) -> Tensor:
-        return _ops.sub(other, self)
-
-    def __isub__(self, other: Any) -> Tensor:
-        return _ops.sub_(self, other)
-
-    def __mul__(self, other: Any) -> Tensor:
-        return _ops.mul(self, other)
-
-    def __rmul__(self, other: Any) -> Tensor:
-        return _ops.mul(other, self)
-
-    def __imul__(self, other: Any) -> Tensor:
-        return _ops.mul_(self, other)
-
-    def __truediv__(self, other: Any) -> Tensor:
-        return _ops.div(self, other)
-
-    def __rtruediv__(self, other: Any) -> Tensor:
-        return _ops.div(other, self)
-
-    def __itruediv__(self, other: Any) -> Tensor:
-        return _ops.div_(self, other)
-
-    def __floordiv__(self, other: Any) -> Tensor:
-        return _ops.floor_divide(self, other)
-
-    def __rfloordiv__(self, other: Any) -> Tensor:
-        return _ops.floor_divide(other, self)
-
-    def __mod__(self, other: Any) -> Tensor:
-        return _ops.remainder(self, other)
-
-    def __rmod__(self, other: Any) -> Tensor:
-        return _ops.remainder(other, self)
-
-    def __pow__(self, other: Any) -> Tensor:
-        return _ops.pow(self, other)
-
-    def __rpow__(self, other: Any) -> Tensor:
-        return _ops.pow(other, self)
-
-    def __ipow__(self, other: Any) -> Tensor:
-        return _ops.pow_(self, other)
-
-    def __matmul__(self, other: Any) -> Tensor:
-        return _ops.matmul(self, other)
-
-    def __rmatmul__(self, other: Any) -> Tensor:
-        return _ops.matmul(other, self)
-
-    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
-        return _ops.eq(self, other)
-
-    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
-        return _ops.ne(self, other)
-
-    def __lt__(self, other: Any) -> Tensor:
-        return _ops.lt(self, other)
-
-    def __le__(self, other: Any) -> Tensor:
-        return _ops.le(self, other)
-
-    def __gt__(self, other: Any) -> Tensor:
-        return _ops.gt(self, other)
-
-    def __ge__(self, other: Any) -> Tensor:
-        return _ops.ge(self, other)
-
-    def __and__(self, other: Any) -> Tensor:
-        return _ops.logical_and(self, other)
-
-    def __or__(self, other: Any) -> Tensor:
-        return _ops.logical_or(self, other)
-
-    def __xor__(self, other: Any) -> Tensor:
-        return _ops.logical_xor(self, other)
-
-    def where(self, condition: Any, other: Any) -> Tensor:
-        """``where(condition, self, other)`` (the method's argument order differs)."""
-        return _ops.where(condition, self, other)
-
-    def __getitem__(self, index: Any) -> Tensor:
-        return _ops.getitem(self, index)
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        _ops.setitem_(self, index, value)
-
-    def __getattr__(self, name: str) -> Any:
-        # Every other PyTorch Tensor method is a forward to the op of the same name in
-        # dyngrad.ops (``x.exp()`` is ``ops.exp(x)``, ``x.exp_()`` its in-place form).
-        if name.startswith("_"):
-            raise AttributeError(name)
-        fn = getattr(_ops, name, None)
-        if fn is None or name not in _ops.TENSOR_METHODS:
-            raise AttributeError(f"'Tensor' object has no attribute '{name}'")
-        return fn.__get__(self)
-
-    @property
-    def T(self) -> Tensor:  # noqa: N802
-        return _ops.permute(self, tuple(range(self.data.ndim - 1, -1, -1)))
-
-    @property
-    def mT(self) -> Tensor:  # noqa: N802
-        return _ops.transpose(self, -2, -1)
-
-    @property
-    def H(self) -> Tensor:  # noqa: N802
-        return self.T
-
-    @property
-    def mH(self) -> Tensor:  # noqa: N802
-        return self.mT
-
-    @property
-    def real(self) -> Tensor:
-        return self
-
 
 def _wrap_dim(dim: int, ndim: int, op: str) -> int:
     n = max(ndim, 1)
@@ -729,3 +588,5 @@ def is_tensor(obj: Any) -> bool:
 from .autograd import grad_mode  # noqa: E402
 from .autograd.graph import AccumulateGrad, RemovableHandle, _HookDict  # noqa: E402
 from . import ops as _ops  # noqa: E402
+
+_tensor_methods._ops = _ops  # the methods forward to the ops, which exist only now
