@@ -273,6 +273,14 @@ class Function:
         bcls = cls._backward_cls
         ctx = bcls.__new__(bcls)
         enabled = _state.enabled
+        if not enabled and cls._builtin and not _prof.active:
+            # grad mode off (e.g. inside backward): nothing to record, no mode to switch
+            ctx.needs_input_grad = (False,) * len(args)
+            if cls._has_setup_context:
+                out = cls._forward_impl(*args, **kw)
+                cls.setup_context(ctx, args, out)
+                return out
+            return cls._forward_impl(ctx, *args, **kw)
         requires = False
         if enabled:
             for a in args:

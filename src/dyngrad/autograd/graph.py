@@ -203,7 +203,7 @@ class SavedTensor:
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
         self.is_output = is_output
         self.output_nr = output_nr
-        hooks = _hooks_state.stack
+        hooks = _hooks_state.stack if _hooks_in_use[0] else None
         if hooks and not _hooks_state.disabled_reason:
             pack, unpack = hooks[-1]
             self.packed = pack(tensor)
@@ -245,6 +245,9 @@ class _HooksState(threading.local):
 
 
 _hooks_state = _HooksState()
+# Process-wide count of open saved_tensors_hooks blocks: saving a tensor reads the
+# (slower) thread-local stack only when some thread has one open.
+_hooks_in_use = [0]
 
 
 class saved_tensors_hooks:  # noqa: N801
@@ -262,10 +265,12 @@ class saved_tensors_hooks:  # noqa: N801
         if _hooks_state.disabled_reason:
             raise RuntimeError(_hooks_state.disabled_reason)
         _hooks_state.stack.append((self.pack_hook, self.unpack_hook))
+        _hooks_in_use[0] += 1
         return self
 
     def __exit__(self, *exc: Any) -> None:
         _hooks_state.stack.pop()
+        _hooks_in_use[0] -= 1
 
 
 class disable_saved_tensors_hooks:  # noqa: N801
