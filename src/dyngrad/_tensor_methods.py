@@ -122,13 +122,49 @@ class TensorMethods:
         return _ops.ge(self, other)
 
     def __and__(self, other: Any) -> Tensor:
-        return _ops.logical_and(self, other)
+        return _ops.bitwise_and(self, other)
+
+    def __rand__(self, other: Any) -> Tensor:
+        return _ops.bitwise_and(other, self)
+
+    def __iand__(self, other: Any) -> Tensor:
+        return _ops.bitwise_and_(self, other)
 
     def __or__(self, other: Any) -> Tensor:
-        return _ops.logical_or(self, other)
+        return _ops.bitwise_or(self, other)
+
+    def __ror__(self, other: Any) -> Tensor:
+        return _ops.bitwise_or(other, self)
+
+    def __ior__(self, other: Any) -> Tensor:
+        return _ops.bitwise_or_(self, other)
 
     def __xor__(self, other: Any) -> Tensor:
-        return _ops.logical_xor(self, other)
+        return _ops.bitwise_xor(self, other)
+
+    def __rxor__(self, other: Any) -> Tensor:
+        return _ops.bitwise_xor(other, self)
+
+    def __ixor__(self, other: Any) -> Tensor:
+        return _ops.bitwise_xor_(self, other)
+
+    def __lshift__(self, other: Any) -> Tensor:
+        return _ops.bitwise_left_shift(self, other)
+
+    def __rlshift__(self, other: Any) -> Tensor:
+        return _ops.bitwise_left_shift(other, self)
+
+    def __ilshift__(self, other: Any) -> Tensor:
+        return _ops.bitwise_left_shift_(self, other)
+
+    def __rshift__(self, other: Any) -> Tensor:
+        return _ops.bitwise_right_shift(self, other)
+
+    def __rrshift__(self, other: Any) -> Tensor:
+        return _ops.bitwise_right_shift(other, self)
+
+    def __irshift__(self, other: Any) -> Tensor:
+        return _ops.bitwise_right_shift_(self, other)
 
     def where(self, condition: Any, other: Any) -> Tensor:
         """``where(condition, self, other)`` (the method's argument order differs)."""

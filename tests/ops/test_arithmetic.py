@@ -257,3 +257,66 @@ def test_numpy_scalars_act_as_python_scalars():
     assert (dyngrad.tensor([1, 2]) * np.float32(1.5)).dtype == dyngrad.float32
     assert (dyngrad.tensor([1, 2], dtype=dyngrad.int32) + np.int64(3)).dtype == dyngrad.int32
     assert (x ** np.int64(2)).tolist() == [1.0, 4.0]
+
+
+# ----------------------------------------------------------------- bitwise (values from torch 2.13)
+def test_bitwise_operators_on_int_tensors_are_bitwise_not_logical():
+    a, b = dyngrad.tensor([6, -3]), dyngrad.tensor([3, 5])
+    assert (a & b).tolist() == [2, 5] and (a & b).dtype == dyngrad.int64
+    assert (a | b).tolist() == [7, -3]
+    assert (a ^ b).tolist() == [5, -8]
+    assert (a << 1).tolist() == [12, -6]
+    assert (a >> 1).tolist() == [3, -2]
+    assert (1 << dyngrad.tensor([2, 3])).tolist() == [4, 8]
+    assert (dyngrad.tensor([5]) & 1).tolist() == [1]
+    assert (1 & dyngrad.tensor([5])).tolist() == [1]
+    assert (6 | dyngrad.tensor([1])).tolist() == [7]
+    assert (6 ^ dyngrad.tensor([3])).tolist() == [5]
+    assert dyngrad.bitwise_and(a, b).tolist() == [2, 5]
+    assert a.bitwise_xor(b).tolist() == [5, -8]
+
+
+def test_bitwise_ops_on_bool_tensors_stay_logical_and_promote_with_ints():
+    t, m = dyngrad.tensor([True, False]), dyngrad.tensor([True, True])
+    assert (t & m).tolist() == [True, False] and (t & m).dtype == dyngrad.bool
+    assert (t | m).tolist() == [True, True] and (t ^ m).tolist() == [False, True]
+    r = dyngrad.tensor([True]) | 2
+    assert r.tolist() == [3] and r.dtype == dyngrad.int64
+    u = dyngrad.tensor([6], dtype=dyngrad.uint8) & dyngrad.tensor([3])
+    assert u.tolist() == [2] and u.dtype == dyngrad.int64
+
+
+def test_shifts_wrap_in_the_dtype_and_out_of_range_shifts_match_torch():
+    r = dyngrad.tensor([1, 2], dtype=dyngrad.int8) << 7
+    assert r.tolist() == [-128, 0] and r.dtype == dyngrad.int8
+    assert (dyngrad.tensor([1, 2]) << dyngrad.tensor([70, -1])).tolist() == [0, 0]
+    assert (dyngrad.tensor([16, -16]) >> dyngrad.tensor([70, -1])).tolist() == [0, -1]
+
+
+def test_bitwise_inplace_operators_write_into_self():
+    x = dyngrad.tensor([6])
+    v = x._version
+    x &= 3
+    assert x.tolist() == [2] and x._version == v + 1
+    x |= 8
+    x ^= 1
+    x <<= 1
+    x >>= 2
+    assert x.tolist() == [5]
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        y = dyngrad.tensor([True])
+        y |= 2
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        lambda: dyngrad.tensor([1.0]) & 1,
+        lambda: dyngrad.tensor([1]) | 1.5,
+        lambda: dyngrad.tensor([1.0]) << 1,
+        lambda: dyngrad.bitwise_xor(dyngrad.tensor([1]), dyngrad.tensor([1.0])),
+    ],
+)
+def test_bitwise_ops_on_floats_raise_not_implemented(f):
+    with pytest.raises(NotImplementedError, match="not implemented for 'Float'"):
+        f()
