@@ -181,3 +181,114 @@ def test_random_forward_is_checked_with_the_generator_replayed():
     assert report.ok and report["randomness"].status == "pass"
     with pytest.raises(KeyError):
         check_function(E.MyReLU, *_inputs((3,)))["randomness"]
+
+
+# ---------------------------------------------------------------------- zero-size and dtypes
+
+
+class TwoIn(torch.autograd.Function):
+    """``x @ w``: a weight cannot be emptied along its first dim independently of x."""
+
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        return x @ w
+
+    @staticmethod
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        return g @ w.t(), x.t() @ g
+
+
+class RefusesEmpty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        if x.shape[0] == 0:
+            raise ValueError("RefusesEmpty needs a non-empty batch")
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return 2 * x * g
+
+
+class BackwardBreaksOnEmpty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        if x.shape[0] == 0:
+            raise RuntimeError("backward cannot handle an empty batch")
+        return 2 * x * g
+
+
+class Float64Gradient(torch.autograd.Function):
+    """Right values, but backward always returns float64 (visible only when checked in float32)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * 3
+
+    @staticmethod
+    def backward(ctx, g):
+        return (g * 3).double()
+
+
+def test_matmul_with_a_weight_passes_zero_size_by_emptying_only_the_batch_input():
+    report = check_function(TwoIn, *_inputs((3, 4), (4, 2)))
+    assert report.ok, str(report)
+    row = report["zero-size"]
+    assert row.status == "pass"
+    assert "'x' [0, 4]" in row.message and "does not accept 'w' [0, 2]" in row.message
+
+
+def test_forward_refusing_every_zero_size_variant_makes_the_check_not_applicable():
+    report = check_function(RefusesEmpty, *_inputs((3, 2)))
+    row = report["zero-size"]
+    assert row.status == "skip" and report.ok, str(report)
+    assert "does not accept zero-size versions of these inputs" in row.message
+    assert "needs a non-empty batch" in row.message
+
+
+def test_backward_failing_on_an_accepted_zero_size_input_still_fails():
+    report = check_function(BackwardBreaksOnEmpty, *_inputs((3, 2)))
+    assert [r.name for r in report.failed] == ["zero-size"]
+    assert "backward cannot handle an empty batch" in report["zero-size"].message
+
+
+def test_float32_inputs_run_the_shape_and_dtype_checks_in_float32_and_say_so():
+    report = check_function(TwoIn, *_inputs((3, 4), (4, 2)))
+    assert report.dtype == "float32"
+    assert report["grad shapes/dtypes"].dtype == "float32"
+    assert "float32" in report["grad shapes/dtypes"].message
+    for name in ("gradient", "double backward"):
+        assert report[name].dtype == "float64"
+    for name in ("non-contiguous", "zero-size", "memory released"):
+        assert report[name].dtype == "float32"
+    assert report["broadcasting"].dtype == "-"  # skipped
+    text = str(report)
+    assert "inputs in float32" in text and "dtype" in text.splitlines()[2]
+
+
+def test_a_gradient_of_the_wrong_dtype_shows_up_when_checked_in_float32():
+    x32 = _inputs((4,))[0]
+    row = check_function(Float64Gradient, x32)["grad shapes/dtypes"]
+    assert "cast to dyngrad.float32" in row.message, row.message
+    row64 = check_function(Float64Gradient, x32.double())["grad shapes/dtypes"]
+    assert row64.dtype == "float64" and "cast" not in row64.message
+
+
+def test_cli_matmul_with_a_weight_exits_0_and_reports_the_dtype(capsys):
+    target = "tests.autograd.test_checker:TwoIn"
+    assert main([target, "--inputs", "randn(3,4, dtype=float32), randn(4,2, dtype=float32)"]) == 0
+    out = capsys.readouterr().out
+    assert "inputs in float32" in out and "zero-size           pass    float32" in out
+    assert main([target, "--inputs", "randn(3,4, dtype=float64), randn(4,2, dtype=float64)"]) == 0
+    assert "inputs in float64" in capsys.readouterr().out

@@ -20,7 +20,19 @@ import numpy as np
 
 from ..tensor import Tensor
 from . import grad_mode
-from .checker_variants import FAIL, PASS, SKIP, _check_memory, _f64, _grads, _outs, _short, _variants
+from .checker_variants import (
+    FAIL,
+    PASS,
+    SKIP,
+    _check_memory,
+    _copy,
+    _dtype_label,
+    _f64,
+    _grads,
+    _outs,
+    _short,
+    _variants,
+)
 from .function import Function
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
@@ -29,30 +41,36 @@ __all__ = ["check_function", "CheckReport", "CheckResult", "parse_inputs", "main
 
 
 class CheckResult:
-    """One row: ``name``, ``status`` (pass / FAIL / warn / skip) and ``message``."""
+    """One row: ``name``, ``status`` (pass / FAIL / warn / skip), ``message`` and ``dtype``
+    (the floating dtype the check ran in, e.g. ``"float32"``; ``"-"`` when it did not run)."""
 
-    __slots__ = ("name", "status", "message")
+    __slots__ = ("name", "status", "message", "dtype")
 
-    def __init__(self, name: str, status: str, message: str = "") -> None:
-        self.name, self.status, self.message = name, status, message
+    def __init__(self, name: str, status: str, message: str = "", dtype: str = "-") -> None:
+        self.name, self.status, self.message, self.dtype = name, status, message, dtype
 
     def __repr__(self) -> str:
-        return f"CheckResult({self.name!r}, {self.status!r}, {self.message!r})"
+        return f"CheckResult({self.name!r}, {self.status!r}, {self.message!r}, dtype={self.dtype!r})"
 
 
 class CheckReport:
     """What :func:`check_function` found. ``ok`` is True when no check failed; ``str()`` is
-    a table; ``report["gradient"]`` is one row by name."""
+    a table; ``report["gradient"]`` is one row by name. ``dtype`` is the dtype of the
+    example inputs: the checks run in it, except the numerical ones (float64)."""
 
-    def __init__(self, fn_name: str, skip: Any = ()) -> None:
+    def __init__(self, fn_name: str, skip: Any = (), dtype: str = "float64") -> None:
         self.fn_name = fn_name
         self.skip = set(skip)
+        self.dtype = dtype
         self.results: list[CheckResult] = []
 
-    def add(self, name: str, status: str, message: str = "") -> None:
+    def add(self, name: str, status: str, message: str = "", dtype: str | None = None) -> None:
+        """Add a row; ``dtype`` defaults to the inputs' dtype (``"-"`` for a skipped check)."""
         if name in self.skip:
             status, message = SKIP, "skipped on request"
-        self.results.append(CheckResult(name, status, message))
+        if dtype is None or status == SKIP:
+            dtype = "-" if status == SKIP else self.dtype
+        self.results.append(CheckResult(name, status, message, dtype))
 
     @property
     def ok(self) -> bool:
@@ -70,10 +88,15 @@ class CheckReport:
 
     def __str__(self) -> str:
         w = max(len(r.name) for r in self.results) if self.results else 10
-        lines = [f"dyngrad check {self.fn_name}", f"  {'check':<{w}}  status  details"]
+        d = max([5] + [len(r.dtype) for r in self.results])
+        lines = [
+            f"dyngrad check {self.fn_name}",
+            f"  inputs in {self.dtype}; the gradient and double backward checks compare in float64",
+            f"  {'check':<{w}}  status  {'dtype':<{d}}  details",
+        ]
         for r in self.results:
-            msg = r.message.replace("\n", "\n" + " " * (w + 12))
-            lines.append(f"  {r.name:<{w}}  {r.status:<6}  {msg}")
+            msg = r.message.replace("\n", "\n" + " " * (w + d + 14))
+            lines.append(f"  {r.name:<{w}}  {r.status:<6}  {r.dtype:<{d}}  {msg}")
         n_fail = len(self.failed)
         lines.append(f"{'OK' if self.ok else 'FAILED'}: {len(self.results) - n_fail} of {len(self.results)} checks passed or skipped")
         return "\n".join(lines)
@@ -122,11 +145,11 @@ def _grad_check(report: CheckReport, name: str, fn: Callable, ins: tuple, what: 
         what += " (fast mode: v^T J u, inputs are large)"
     try:
         gradcheck(fn, ins, check_undefined_grad=False, fast_mode=_fast(ins))
-        report.add(name, PASS, what)
+        report.add(name, PASS, what, "float64")
     except GradcheckError as e:
-        report.add(name, FAIL, f"{what}: analytical gradient differs from finite differences; fix backward's formula.\n{_short(e, 900)}")
+        report.add(name, FAIL, f"{what}: analytical gradient differs from finite differences; fix backward's formula.\n{_short(e, 900)}", "float64")
     except Exception as e:  # noqa: BLE001
-        report.add(name, FAIL, f"{what}: {_short(e)}")
+        report.add(name, FAIL, f"{what}: {_short(e)}", "float64")
 
 
 CHECKS = (
@@ -140,8 +163,11 @@ def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = T
 
     Args:
         fn_cls: an ``autograd.Function`` subclass.
-        *example_inputs: arguments for ``apply`` (Tensors of any floating dtype, copied to
-            float64 requiring grad for the numerical checks; other values passed as is).
+        *example_inputs: arguments for ``apply`` (Tensors of any floating dtype; other
+            values passed as is). The checks run on copies requiring grad in the inputs'
+            own dtype (a float32 Function is checked in float32: gradient dtypes, shapes,
+            input variants), except ``gradient`` and ``double backward``, which compare
+            with finite differences in float64. Each row's ``dtype`` says which.
         double_backward: also check second derivatives (skipped when backward is
             ``once_differentiable``).
         skip: names of checks (see ``CHECKS``) to report as skipped, e.g. ``("gradient",)``
@@ -153,7 +179,7 @@ def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = T
     """
     if not (isinstance(fn_cls, type) and issubclass(fn_cls, Function) and fn_cls is not Function):
         raise TypeError(f"{getattr(fn_cls, '__name__', fn_cls)!r} is not a subclass of dyngrad.autograd.Function")
-    report = CheckReport(fn_cls.__name__, skip)
+    report = CheckReport(fn_cls.__name__, skip, _dtype_label(example_inputs))
     raw_apply, apply, rng_used = _rng_replay(fn_cls.apply)
     skip = set(skip)
     unknown = skip - set(CHECKS)
@@ -162,7 +188,7 @@ def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = T
     names = fn_cls._arg_names
     def argname(i: int) -> str:
         return f"'{names[i]}'" if i < len(names) else f"#{i}"
-    ins = _f64(example_inputs)
+    ins = _copy(example_inputs)  # the user's dtype; only the numerical checks use float64
     tensor_idx = [i for i, x in enumerate(ins) if isinstance(x, Tensor) and x.requires_grad]
     if not tensor_idx:
         report.add("inputs", FAIL, "no floating point Tensor among the example inputs: nothing to differentiate")
@@ -256,7 +282,7 @@ def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = T
                 msgs.append(f"{argname(i)}: {list(g.shape)} {g.dtype!r}")
         report.add("grad shapes/dtypes", FAIL if bad else PASS, "; ".join(msgs))
     try:  # a backward the engine rejects blocks the remaining checks
-        _grads(apply, _f64(example_inputs), tensor_idx)
+        _grads(apply, _copy(example_inputs), tensor_idx)
     except Exception as e:  # noqa: BLE001
         for name in CHECKS[CHECKS.index("memory released"):]:
             report.add(name, SKIP, f"not run: backward fails ({_short(e, 160)})")
@@ -270,18 +296,18 @@ def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = T
     if not double_backward:
         report.add("double backward", SKIP, "not requested")
     elif once:
-        report.add("double backward", PASS, "backward is declared @once_differentiable (double backward raises)")
+        report.add("double backward", PASS, "backward is declared @once_differentiable (double backward raises)", "-")
     else:
         try:
             gradgradcheck(fn, _f64(example_inputs), check_undefined_grad=False, fast_mode=_fast(example_inputs))
-            report.add("double backward", PASS, "second derivatives match (gradgradcheck)")
+            report.add("double backward", PASS, "second derivatives match (gradgradcheck)", "float64")
         except Exception as e:  # noqa: BLE001
             report.add("double backward", FAIL,
                        "second derivative is wrong: write backward with differentiable dyngrad Tensor ops "
                        "(no .data, .numpy(), detach() or tensors stored on ctx), or decorate it with "
-                       f"@once_differentiable if it cannot be.\n{_short(e, 700)}")
+                       f"@once_differentiable if it cannot be.\n{_short(e, 700)}", "float64")
     # ---- input variants
-    _variants(report, fn, example_inputs, tensor_idx)
+    _variants(report, fn, example_inputs, tensor_idx, names)
     if rng_used():
         report.add("randomness", PASS, "forward draws random numbers: the generator state was replayed before every call")
     return report

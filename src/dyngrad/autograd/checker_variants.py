@@ -22,17 +22,39 @@ if TYPE_CHECKING:
 PASS, FAIL, WARN, SKIP = "pass", "FAIL", "warn", "skip"
 
 
-def _f64(inputs: tuple, transform: Callable | None = None) -> tuple:
+def _copy(inputs: tuple, transform: Callable | None = None, dtype: Any = None) -> tuple:
+    """Fresh leaf copies of the floating point Tensors in ``inputs`` (requiring grad), cast
+    to ``dtype`` when given (else kept in their own dtype); other values passed as is."""
     out = []
     for x in inputs:
         if isinstance(x, Tensor) and x.data.dtype.kind == "f":
-            arr = x.data.astype(np.float64)
+            arr = x.data.astype(x.data.dtype if dtype is None else dtype)  # always a copy
             if transform is not None:
                 arr = transform(arr)
             out.append(Tensor._make(arr).requires_grad_())
         else:
             out.append(x)
     return tuple(out)
+
+
+def _f64(inputs: tuple, transform: Callable | None = None) -> tuple:
+    """:func:`_copy` in float64 (for the numerical comparisons)."""
+    return _copy(inputs, transform, np.float64)
+
+
+def _dtype_label(inputs: tuple) -> str:
+    """The floating dtypes of the Tensor inputs, e.g. ``"float32"`` or ``"float32/float64"``."""
+    kinds = sorted({str(x.data.dtype) for x in inputs if isinstance(x, Tensor) and x.data.dtype.kind == "f"})
+    return "/".join(kinds) or "-"
+
+
+# (rtol, atol) for comparing two gradients of the same function computed in this dtype
+_TOL = {"float64": (1e-7, 1e-10), "float32": (1e-4, 1e-5), "float16": (1e-2, 1e-2)}
+
+
+def _tol(inputs: tuple) -> tuple[float, float]:
+    tols = [_TOL.get(str(x.data.dtype), _TOL["float16"]) for x in inputs if isinstance(x, Tensor) and x.data.dtype.kind == "f"]
+    return max(tols) if tols else _TOL["float64"]
 
 
 def _non_contiguous(a: np.ndarray) -> np.ndarray:
@@ -106,15 +128,19 @@ def _grads(fn: Callable, ins: tuple, tensor_idx: list, shapes: list | None = Non
     return [None if g is None else g.data.astype(np.float64) for g in gs]
 
 
-def _same(a: list, b: list) -> bool:
-    return all((x is None) == (y is None) and (x is None or (x.shape == y.shape and np.allclose(x, y, rtol=1e-7, atol=1e-10)))
+def _same(a: list, b: list, tol: tuple[float, float] = _TOL["float64"]) -> bool:
+    rtol, atol = tol
+    return all((x is None) == (y is None) and (x is None or (x.shape == y.shape and np.allclose(x, y, rtol=rtol, atol=atol)))
                for x, y in zip(a, b))
 
 
-def _variants(report: CheckReport, fn: Callable, inputs: tuple, tensor_idx: list) -> None:
+def _variants(report: CheckReport, fn: Callable, inputs: tuple, tensor_idx: list, names: tuple = ()) -> None:
     """Input variants, each compared with the plain run (so they test the Function's
-    handling of the layout, independently of whether its formula is right)."""
-    base_ins = _f64(inputs)
+    handling of the layout, independently of whether its formula is right). They run in
+    the dtype of the example inputs (float32 stays float32) and compare gradients with a
+    tolerance for that dtype."""
+    tol = _tol(inputs)
+    base_ins = _copy(inputs)
     try:
         base = _grads(fn, base_ins, tensor_idx)
     except Exception as e:  # noqa: BLE001
@@ -122,35 +148,77 @@ def _variants(report: CheckReport, fn: Callable, inputs: tuple, tensor_idx: list
             report.add(name, SKIP, f"plain backward fails: {_short(e, 200)}")
         base = None
     if base is not None:
-        _broadcast_variant(report, fn, inputs, tensor_idx)
+        _broadcast_variant(report, fn, inputs, tensor_idx, tol)
         try:
-            nc = _grads(fn, _f64(inputs, _non_contiguous), tensor_idx)
-            ok = _same(base, nc)
+            nc = _grads(fn, _copy(inputs, _non_contiguous), tensor_idx)
+            ok = _same(base, nc, tol)
             report.add("non-contiguous", PASS if ok else FAIL,
                        "transposed/strided inputs give the same gradients" if ok else
                        "gradients differ for non-contiguous inputs (same values, other strides): does "
                        "forward or backward use .data.reshape / raw buffers assuming C order?")
         except Exception as e:  # noqa: BLE001
             report.add("non-contiguous", FAIL, f"with transposed/strided inputs: {_short(e)}")
-    # zero-size: leading dim 0 for the inputs of largest rank
-    rank = max(inputs[i].data.ndim for i in tensor_idx)
-    if rank == 0:
-        report.add("zero-size", SKIP, "scalar inputs")
+    _zero_size_variant(report, fn, inputs, tensor_idx, names)
+
+
+def _zero_size_variant(report: CheckReport, fn: Callable, inputs: tuple, tensor_idx: list, names: tuple = ()) -> None:
+    """Empty the leading dim of one tensor input at a time (the first one, usually the
+    batch, is tried first), then of all inputs of the largest rank together. Every variant
+    that forward accepts must also go through backward with gradients of the inputs'
+    shapes. Forward refusing an empty weight (``x @ w`` with ``w`` of shape ``(0, n)``) is
+    not an error; when forward refuses every variant the check does not apply (skip)."""
+
+    def nm(i: int) -> str:
+        return repr(names[i]) if i < len(names) else f"#{i}"
+
+    def label(idx: tuple) -> str:
+        return " and ".join(f"{nm(i)} {[0, *inputs[i].data.shape[1:]]}" for i in idx)
+
+    cands = [(i,) for i in tensor_idx if inputs[i].data.ndim >= 1 and inputs[i].data.shape[0] != 0]
+    if not cands:
+        report.add("zero-size", SKIP, "scalar inputs" if all(inputs[i].data.ndim == 0 for i in tensor_idx)
+                   else "the inputs are already empty")
         return
-    z = _f64(tuple(
-        Tensor._make(np.zeros((0,) + x.data.shape[1:], x.data.dtype)) if i in tensor_idx and x.data.ndim == rank else x
-        for i, x in enumerate(inputs)
-    ))
-    try:
-        gs = _grads(fn, z, tensor_idx)
-        bad = [f"#{tensor_idx[k]}" for k, g in enumerate(gs) if g is not None and g.shape != z[tensor_idx[k]].data.shape]
-        report.add("zero-size", FAIL if bad else PASS,
-                   f"wrong gradient shapes for {bad}" if bad else "forward and backward work on empty inputs")
-    except Exception as e:  # noqa: BLE001
-        report.add("zero-size", FAIL, f"with empty inputs (leading dim 0): {_short(e)}")
+    rank = max(inputs[i].data.ndim for i in tensor_idx)
+    together = tuple(i for (i,) in cands if inputs[i].data.ndim == rank)
+    if len(together) > 1:
+        cands.append(together)
+    accepted, refused = [], []
+    for idx in cands:
+        z = _copy(tuple(
+            Tensor._make(np.zeros((0,) + x.data.shape[1:], x.data.dtype)) if i in idx else x for i, x in enumerate(inputs)
+        ))
+        try:
+            with warnings.catch_warnings(), grad_mode.enable_grad():
+                warnings.simplefilter("ignore")
+                fn(*z)
+        except Exception as e:  # noqa: BLE001
+            refused.append((idx, e))
+            continue
+        try:
+            gs = _grads(fn, z, tensor_idx)
+        except Exception as e:  # noqa: BLE001
+            report.add("zero-size", FAIL, f"forward accepts {label(idx)} (empty leading dim) but backward raised {_short(e)}")
+            return
+        bad = [nm(tensor_idx[k]) for k, g in enumerate(gs)
+               if g is not None and g.shape != z[tensor_idx[k]].data.shape]
+        if bad:
+            report.add("zero-size", FAIL, f"with {label(idx)} empty: wrong gradient shapes for {', '.join(bad)}")
+            return
+        accepted.append(idx)
+    if not accepted:
+        tried = "; ".join(label(idx) for idx, _ in refused)
+        report.add("zero-size", SKIP, "not applicable: forward does not accept zero-size versions of these inputs "
+                   f"(tried {tried}; first error: {_short(refused[0][1], 160)})")
+        return
+    msg = "forward and backward work with empty " + "; ".join(label(idx) for idx in accepted)
+    if refused:
+        msg += " (forward does not accept " + "; ".join(label(idx) for idx, _ in refused) + ")"
+    report.add("zero-size", PASS, msg)
 
 
-def _broadcast_variant(report: CheckReport, fn: Callable, inputs: tuple, tensor_idx: list) -> None:
+def _broadcast_variant(report: CheckReport, fn: Callable, inputs: tuple, tensor_idx: list,
+                       tol: tuple[float, float] = _TOL["float64"]) -> None:
     """Shrink one input's leading dim to 1 (if forward accepts it): its gradient must equal
     the gradient of the explicitly expanded input summed over that dim."""
     if len(tensor_idx) < 2:
@@ -168,11 +236,11 @@ def _broadcast_variant(report: CheckReport, fn: Callable, inputs: tuple, tensor_
         s_small: list = []
         s_big: list = []
         try:
-            g_small = _grads(fn, _f64(tuple(small)), tensor_idx, s_small)
+            g_small = _grads(fn, _copy(tuple(small)), tensor_idx, s_small)
         except Exception:  # noqa: BLE001
             continue  # forward does not accept this shape
         try:
-            g_big = _grads(fn, _f64(tuple(big)), tensor_idx, s_big)
+            g_big = _grads(fn, _copy(tuple(big)), tensor_idx, s_big)
             if s_small != s_big:
                 continue  # the output shape follows this input: nothing is broadcast
             tried += 1
@@ -180,7 +248,7 @@ def _broadcast_variant(report: CheckReport, fn: Callable, inputs: tuple, tensor_
         except Exception as e:  # noqa: BLE001
             report.add("broadcasting", FAIL, f"input {i} expanded: {_short(e)}")
             return
-        if not _same(g_small, g_big):
+        if not _same(g_small, g_big, tol):
             report.add("broadcasting", FAIL,
                        f"input {i} of shape {list(small[i].shape)} broadcast against the others: its gradient "
                        "differs from the summed gradient of the explicitly expanded input; return gradients "
