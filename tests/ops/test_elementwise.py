@@ -358,3 +358,33 @@ def test_float32_inputs_with_python_scalars_stay_float32():
     assert dg.addcmul(x, x, x, value=0.5).dtype == dg.float32
     assert dg.maximum(x, 0.3).dtype == dg.float32
     assert dg.where(dg.tensor([True, False]), dg.tensor([1, 2]), 0.5).dtype == dg.float32
+
+
+# ------------------------------------------------- clamp dtype = result_type(input, min, max) (torch 2.13)
+def test_clamp_of_int_tensor_with_float_bounds_promotes_to_default_float():
+    x = dg.tensor([1, 5])
+    r = x.clamp(min=2.5)
+    assert r.dtype == dg.float32 and r.tolist() == [2.5, 5.0]
+    assert dg.clip(x, max=2.5).tolist() == [1.0, 2.5]
+    assert x.clamp_min(2.5).tolist() == [2.5, 5.0] and x.clamp_min(2.5).dtype == dg.float32
+    assert x.clamp_max(2.5).tolist() == [1.0, 2.5] and x.clamp_max(2.5).dtype == dg.float32
+    assert x.clamp(2, 3).dtype == dg.int64 and x.clamp(2, 3).tolist() == [2, 3]
+
+
+def test_clamp_with_tensor_bounds_follows_tensor_type_promotion():
+    x = dg.tensor([1.0, 5.0])
+    assert x.clamp(dg.tensor(2.0, dtype=dg.float64)).dtype == dg.float32
+    assert x.clamp(dg.tensor([2.0], dtype=dg.float64)).dtype == dg.float64
+    assert x.clamp(dg.tensor([2.0])).dtype == dg.float32
+    assert x.clamp(dg.tensor([2])).dtype == dg.float32
+    assert dg.tensor([1, 5], dtype=dg.int32).clamp(dg.tensor([2])).dtype == dg.int64
+
+
+def test_clamp_int_bound_wraps_into_unsigned_dtype_as_torch():
+    r = dg.tensor([1, 5], dtype=dg.uint8).clamp(-1, 3)  # -1 wraps to 255
+    assert r.dtype == dg.uint8 and r.tolist() == [3, 3]
+
+
+def test_clamp_inplace_of_int_tensor_with_float_bound_raises():
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        dg.tensor([1, 5]).clamp_(min=2.5)

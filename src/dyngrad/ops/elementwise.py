@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..autograd.function import Function
 from ..tensor import Tensor
 from . import pointwise, rounding, special, trig
@@ -259,15 +260,15 @@ class Clamp(Function):
         if lo is None and hi is None:
             raise RuntimeError("clamp: At least one of 'min' or 'max' must not be None")
         d = x.data
-        lod = data_of(lo) if lo is not None else None
-        hid = data_of(hi) if hi is not None else None
-        out = d
+        # PyTorch's result_type(input, min, max); Python-int bounds wrap into an integer dtype
+        rt = B.result_type(*(o for o in (x, lo, hi) if o is not None))
+        lod = np.asarray(data_of(lo)).astype(rt, copy=False) if lo is not None else None
+        hid = np.asarray(data_of(hi)).astype(rt, copy=False) if hi is not None else None
+        out = d.astype(rt, copy=False)
         if lod is not None:
             out = np.maximum(out, lod)
         if hid is not None:
             out = np.minimum(out, hid)
-        if out.dtype != d.dtype and not isinstance(lo, Tensor) and not isinstance(hi, Tensor):
-            out = out.astype(d.dtype)
         ctx.save_for_backward(x, lo if isinstance(lo, Tensor) else None, hi if isinstance(hi, Tensor) else None)
         ctx.lo, ctx.hi = (None if isinstance(lo, Tensor) else lo), (None if isinstance(hi, Tensor) else hi)
         return wrap(out)
