@@ -76,6 +76,7 @@ class Tensor(TensorMethods):
         "_post_acc_hooks",
         "_acc",
         "_base",
+        "_view_ver",
         "__weakref__",
     )
     __array_priority__ = 1000

@@ -285,6 +285,8 @@ class Function:
         if enabled:
             for a in args:
                 if isinstance(a, Tensor):
+                    if a._base is not None and a._vc[0] != a._view_ver:
+                        _refresh_view(a)  # a view whose base changed in place since
                     if a._requires_grad:
                         requires = True
                 elif type(a) in (list, tuple) and not cls._builtin:
@@ -318,6 +320,12 @@ class Function:
         if _anomaly.count and anomaly_mode.state.enabled:  # forward stack, for anomaly mode
             anomaly_mode.record_site(ctx)
         return _record(cls, ctx, args, outs, is_tuple, dirty)
+
+
+def _refresh_view(view: Tensor) -> None:
+    from ..ops._view_inplace import refresh_view  # deferred: ops are built on this module
+
+    refresh_view(view)
 
 
 def _check_keyword_only(cls: type, kw: dict) -> None:

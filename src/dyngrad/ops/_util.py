@@ -121,6 +121,7 @@ def make_view(out: Tensor, base: Tensor) -> Tensor:
         # it is itself a view of a plain tensor (``arange(6).reshape(2, 3).requires_grad_()``).
         root = base._base is None or (base._requires_grad and base.grad_fn is None)
         out._base = base if root else base._base
+        out._view_ver = out._vc[0]  # the version its history belongs to (see refresh_view)
     return out
 
 

@@ -7,8 +7,10 @@ records ``base_new = index_put(base_old, positions, fn(base_old[positions]))``; 
 takes the history of ``fn(...)``. Both are ordinary differentiable ops, so gradients reach
 the untouched part of the base, the view's old values and the op's other arguments.
 
-Limitation: other views of the same base created *before* the in-place op keep their old
-history (PyTorch regenerates it); their values are current, only their ``grad_fn`` is stale.
+Other views of the same base created *before* the in-place op are stale: their values are
+current but their history is not. Like PyTorch, dyngrad regenerates such a view's history
+from its base (``refresh_view``) the next time the view is used in a recorded op or
+backward; a view remembers the version its history belongs to (``_view_ver``).
 """
 
 from __future__ import annotations
@@ -94,4 +96,31 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         rebase_retain_grad(t, fn_old, nr_old)  # retain_grad follows the tensor's new value
     if result.grad_fn is not None:
         _retarget_saved_output(result.grad_fn, result, view)
+    view._view_ver = view._vc[0]  # the view's history is current
     return view
+
+
+def refresh_view(view: Tensor) -> None:
+    """Regenerate the history of ``view`` from its base after the base (or another view of
+    it) was modified in place: ``view = base.flatten()[positions]``, so gradients reach the
+    base's current history (PyTorch regenerates stale views' grad_fn the same way).
+
+    Raises:
+        RuntimeError: when the view's position in its base cannot be computed.
+    """
+    from .indexing import Index
+
+    base = view._base
+    pos = view_positions(view.data, base.data)
+    if pos is None:
+        raise RuntimeError(
+            "a view whose base was modified in place is used, and its position in the base "
+            "cannot be computed to regenerate its history; create the view again after the "
+            "in-place operation"
+        )
+    with grad_mode.enable_grad():
+        new = Index.apply(base.reshape(-1), (None, (pos,)), False)
+    old_fn, old_nr = view.grad_fn, view._output_nr
+    view.grad_fn, view._output_nr, view._requires_grad = new.grad_fn, new._output_nr, new._requires_grad
+    view._view_ver = view._vc[0]
+    rebase_retain_grad(view, old_fn, old_nr)
