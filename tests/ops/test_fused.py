@@ -120,3 +120,45 @@ def test_softmax_without_dim_warns_and_uses_pytorchs_implicit_dim() -> None:
     with pytest.warns(UserWarning, match="Implicit dimension choice for softmax"):
         y = dyngrad.softmax(x)
     np.testing.assert_allclose(y.numpy().sum(1), 1, rtol=1e-6)
+
+
+# ------------------- every target ignored: loss nan, gradient all zeros (torch 2.13, also with smoothing)
+@pytest.mark.parametrize("smoothing", [0.0, 0.1])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_cross_entropy_with_every_target_ignored_has_nan_loss_and_zero_grad(smoothing, weighted) -> None:
+    import warnings
+
+    x = dyngrad.tensor(np.arange(12.0).reshape(3, 4) / 7, requires_grad=True)
+    w = dyngrad.tensor([0.5, 1.0, 2.0, 1.0]) if weighted else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        loss = dyngrad.nn.functional.cross_entropy(
+            x, dyngrad.tensor([-100, -100, -100]), weight=w, label_smoothing=smoothing
+        )
+        loss.backward()
+    assert np.isnan(loss.item())
+    assert x.grad.tolist() == [[0.0] * 4] * 3
+    assert not np.signbit(x.grad.data).any()
+
+
+def test_nll_loss_with_every_target_ignored_has_zero_grad_but_zero_weight_sum_gives_nan() -> None:
+    import warnings
+
+    x = dyngrad.tensor(np.arange(12.0).reshape(3, 4) / 7, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        dyngrad.nn.functional.nll_loss(x, dyngrad.tensor([2, 2, 2]), ignore_index=2).backward()
+        assert x.grad.tolist() == [[0.0] * 4] * 3
+        x.grad = None
+        # kept targets whose weights sum to zero: torch gives nan gradients there
+        w = dyngrad.tensor([0.0, 1.0, 1.0, 1.0], dtype=dyngrad.float64)
+        dyngrad.nn.functional.nll_loss(x, dyngrad.tensor([0, 0, 0]), weight=w).backward()
+    assert np.isnan(x.grad.data[:, 0]).all() and (x.grad.data[:, 1:] == 0).all()
+
+
+def test_masked_fill_backward_does_not_leak_inf_gradient_into_filled_positions() -> None:
+    x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x.masked_fill(dyngrad.tensor([True, False]), 0.0)
+    with np.errstate(invalid="ignore"):  # 0 * inf in the forward
+        (y * dyngrad.tensor([float("inf"), 1.0])).sum().backward()
+    assert x.grad.tolist() == [0.0, 1.0]

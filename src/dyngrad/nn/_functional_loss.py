@@ -187,7 +187,8 @@ def cross_entropy(
         smooth = -(logp * _class_weight_view(weight, input.ndim)).sum(cdim)
     else:
         smooth = -logp.sum(cdim)
-    smooth = smooth * keep
+    # masked_fill (not `* keep`): no nan gradient reaches ignored elements when all are ignored
+    smooth = smooth.masked_fill(to_tensor(target.data == ignore_index), 0.0)
     if reduction == "mean":
         if weight is not None:
             kept = target.data[target.data != ignore_index]

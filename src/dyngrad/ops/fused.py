@@ -164,9 +164,10 @@ class NllLoss(Function):
             denom = wt.sum()
             with np.errstate(invalid="ignore", divide="ignore"):
                 out = losses.sum() / denom
-                scale = wt / denom
+                # as PyTorch: ignored elements get no gradient even when denom == 0 (loss nan)
+                scale = np.where(keep, wt / denom, 0)
         m = np.zeros_like(d)
-        np.put_along_axis(m, np.expand_dims(tt, cdim), np.expand_dims(-scale, cdim), axis=cdim)
+        np.put_along_axis(m, np.expand_dims(tt, cdim), np.expand_dims(np.where(keep, -scale, 0), cdim), axis=cdim)
         ctx.cdim = cdim
         ctx.none = reduction == "none"
         ctx.save_for_backward(wrap(m.astype(d.dtype, copy=False)))

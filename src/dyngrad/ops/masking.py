@@ -17,8 +17,8 @@ TENSOR_METHODS = set(__all__)
 
 
 class MaskedFill(Function):
-    """``out = where(mask, value, x)`` (shapes broadcast); ``grad_x = grad * ~mask``,
-    ``grad_value = sum(grad * mask)`` (value a 0-d tensor)."""
+    """``out = where(mask, value, x)`` (shapes broadcast); ``grad_x = grad`` where ``~mask``
+    else 0, ``grad_value = sum(grad where mask)`` (value a 0-d tensor)."""
 
     _builtin = True
     _node_name = "MaskedFillBackward0"
@@ -38,9 +38,9 @@ class MaskedFill(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         n = ctx.needs_input_grad
-        m = wrap(ctx.mask)
-        gx = g * wrap(~ctx.mask) if n[0] else None
-        gv = (g * m).sum() if len(n) > 2 and n[2] else None
+        # masked_fill, not a product with the mask: inf/nan gradients don't leak (as PyTorch)
+        gx = g.masked_fill(wrap(ctx.mask), 0) if n[0] else None
+        gv = g.masked_fill(wrap(~ctx.mask), 0).sum() if len(n) > 2 and n[2] else None
         return gx, None, gv
 
 
