@@ -107,3 +107,83 @@ def test_graph_dot_fallback_writer_names_parameters(monkeypatch):
     dot = graph_dot(model(dyngrad.randn(2, 4)), dict(model.named_parameters()))
     assert dot.startswith("digraph") and dot.rstrip().endswith("}")
     assert "CustomActivationBackward" in dot and "layers.0.weight" in dot and "layers.1.bias" in dot
+
+
+# ------------------------------------------------------------------ wording a new user can follow
+
+
+def test_help_and_report_speak_of_the_tutorials_functions_not_of_seeds(demo_run, capsys):
+    from dyngrad.demo import build_parser
+
+    _, out = demo_run
+    help_text = build_parser().format_help()
+    assert main(["--help"]) == 0
+    usage = capsys.readouterr().out
+    md = (out / "report.md").read_text()
+    for text in (help_text, usage, md):
+        flat = " ".join(text.split())
+        assert "custom autograd Functions from the PyTorch tutorials this project reproduces" in flat
+        assert "0.1 of the gradient for negative inputs" in flat
+        assert "seed 000" not in flat and "seed 004" not in flat and "seeds'" not in flat
+
+
+def test_report_labels_the_tutorials_table_as_a_claim_and_compares_it_with_the_measurement(demo_run):
+    _, out = demo_run
+    md = (out / "report.md").read_text()
+    rep = json.loads((out / "report.json").read_text())
+    assert "## The tutorial's claim (not a measurement)" in md
+    assert "| standard ReLU | 120 | 0.58 |" in md and "| custom backward | 85 | 0.41 |" in md
+    assert "names no data set, model, random seed" in md
+    assert "not measured" in rep["tutorial_claim"]["note"]
+    v = {r["name"]: r for r in rep["variants"]}
+    relu, cust = v["relu"], v["custom_activation"]
+    assert f"final training loss {relu['final_train_loss']:.4f}" in md
+    assert f"final training loss {cust['final_train_loss']:.4f}" in md
+    ratio = cust["final_train_loss"] / relu["final_train_loss"]
+    if ratio > 0.8:  # the measurement decides which sentence is written
+        assert "Our measured numbers do not reproduce the tutorial's gap" in md
+    assert ("do not reproduce" in md) != ("show a gap in the tutorial's direction" in md)
+
+
+def test_gradgradcheck_column_has_a_footnote_saying_what_it_checks(demo_run):
+    _, out = demo_run
+    md = (out / "report.md").read_text()
+    assert "| gradgradcheck [^2] |" in md
+    (note,) = [ln for ln in md.splitlines() if ln.startswith("[^2]:")]
+    assert "backward's own derivative" in note and "does not say whether the first derivative is right" in note
+
+
+def _tiny_data():
+    g = dyngrad.Generator().manual_seed(0)
+    X = dyngrad.randn(40, 6, generator=g)
+    y = dyngrad.tensor(np.arange(40) % 3)
+    return {"X_train": X, "y_train": y, "X_test": X[:10], "y_test": y[:10], "n_features": 6, "n_classes": 3}
+
+
+def _train_tiny(progress):
+    from dyngrad.demo.train import train_variant
+
+    return train_variant("relu", _tiny_data(), epochs=2, seed=0, hidden=[5], lr=0.01, batch_size=16,
+                         target_loss=0.05, progress=progress)
+
+
+def test_progress_bars_stay_out_of_logs_that_are_not_a_terminal(capsys):
+    _train_tiny(progress=True)  # pytest's captured stderr is not a TTY
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_bars_show_on_a_terminal(monkeypatch):
+    import io
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    term = Tty()
+    monkeypatch.setattr(sys, "stderr", term)
+    _train_tiny(progress=True)
+    assert "epoch" in term.getvalue()
+    term2 = Tty()
+    monkeypatch.setattr(sys, "stderr", term2)
+    _train_tiny(progress=False)  # --no-progress
+    assert term2.getvalue() == ""

@@ -10,9 +10,11 @@ import sys
 USAGE = """usage: dyngrad <command> [options]
 
 commands:
-  demo    train an MLP on scikit-learn's digits with the built-in ReLU and the seeds'
-          custom autograd Functions; write plots, graph, report and weights
-          (dyngrad demo --help)
+  demo    train an MLP on scikit-learn's digits with the built-in ReLU and with the
+          custom autograd Functions from the PyTorch tutorials this project
+          reproduces (MyReLU, Swish with a beta parameter, and a ReLU whose backward
+          passes 0.1 of the gradient for negative inputs); write plots, graph, report
+          and weights (dyngrad demo --help)
   check   check custom autograd Functions in a Python file (dyngrad check --help)
 """
 

@@ -1,7 +1,9 @@
-"""``dyngrad demo``: the seeds' story on real data.
+"""``dyngrad demo``: the tutorials' custom Functions on real data.
 
 Trains the same MLP on scikit-learn's handwritten digits with the built-in ReLU and with
-each of the seeds' custom autograd Functions (MyReLU, SwishFunction, CustomActivation),
+each of the custom autograd Functions from the PyTorch tutorials this project reproduces
+(MyReLU; SwishFunction, Swish with a beta parameter; CustomActivation, a ReLU whose
+backward passes 0.1 of the gradient for negative inputs),
 shows a gradcheck/gradgradcheck table for those Functions, and writes into ``--out``: a
 loss-curve PNG, the computation graph of one forward pass (DOT, and SVG when Graphviz's
 ``dot`` is installed), report.md, report.json and the trained weights (safe format).
@@ -24,17 +26,21 @@ _DEPS = {"sklearn": "scikit-learn", "matplotlib": "matplotlib", "tqdm": "tqdm"}
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="dyngrad demo",
-        description="Train an MLP on scikit-learn's digits with the built-in ReLU and the seeds' custom "
-                    "autograd Functions; write plots, graph, report and weights.",
+        description="Train an MLP on scikit-learn's digits with the built-in ReLU and with the custom "
+                    "autograd Functions from the PyTorch tutorials this project reproduces (MyReLU, Swish "
+                    "with a beta parameter, and a ReLU whose backward passes 0.1 of the gradient for "
+                    "negative inputs); check their gradients; write a loss plot, the computation graph, "
+                    "report.md/report.json and the trained weights.",
     )
     p.add_argument("--epochs", type=int, default=None, help="training epochs per variant (default 40, 12 with --quick)")
-    p.add_argument("--seed", type=int, default=0, help="seed for the split, initialisation and shuffling (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="random seed for the train/test split, initialisation and shuffling (default 0)")
     p.add_argument("--out", default="dyngrad-demo", help="output folder (default ./dyngrad-demo/)")
     p.add_argument("--quick", action="store_true", help="a short run for CI (well under 30 s)")
     p.add_argument("--target-loss", type=float, default=0.05, help="training loss for 'epochs to target' (default 0.05)")
     p.add_argument("--lr", type=float, default=0.01, help="SGD learning rate (momentum 0.9; default 0.01)")
     p.add_argument("--batch-size", type=int, default=32, help="mini-batch size (default 32)")
-    p.add_argument("--no-progress", action="store_true", help="no tqdm progress bars")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bars (they are shown only when stderr is a terminal, so CI logs stay clean)")
     p.add_argument("--blas-threads", type=int, default=1,
                    help="BLAS threads while training (default 1: the matrices are tiny, and extra threads "
                         "only spin, badly so on a busy machine; 0 leaves the BLAS default)")
@@ -93,7 +99,14 @@ def _run(args: Any, epochs: int, out: str) -> int:
     import dyngrad
     from dyngrad import serialization
 
-    from .report import gradcheck_table, plot_losses, write_graph, write_reports
+    from .report import (
+        GRADCHECK_NOTE,
+        GRADGRADCHECK_NOTE,
+        gradcheck_table,
+        plot_losses,
+        write_graph,
+        write_reports,
+    )
     from .train import VARIANTS, load_data, train_variant
 
     t_start = time.perf_counter()
@@ -102,13 +115,14 @@ def _run(args: Any, epochs: int, out: str) -> int:
     data = load_data(args.seed)
     sizes = [data["n_features"], *hidden, data["n_classes"]]
     say(f"dyngrad demo: digits {tuple(data['X_train'].shape)} train / {tuple(data['X_test'].shape)} test, "
-        f"MLP {'-'.join(map(str, sizes))}, {epochs} epochs, seed {args.seed} -> {out}")
+        f"MLP {'-'.join(map(str, sizes))}, {epochs} epochs, random seed {args.seed} -> {out}")
 
     checks = gradcheck_table(args.seed)
-    say("\ngradcheck / gradgradcheck (float64):")
+    say("\ngradcheck / gradgradcheck of the tutorials' custom Functions (float64):")
     w = max(len(r["function"]) for r in checks)
     for r in checks:
         say(f"  {r['function']:<{w}}  gradcheck={r['gradcheck']!s:<5}  gradgradcheck={r['gradgradcheck']!s:<5}  {r['note']}")
+    say(f"  {GRADCHECK_NOTE}\n  {GRADGRADCHECK_NOTE}")
     say("")
 
     results, models = [], {}

@@ -1,12 +1,15 @@
-"""The seeds' custom autograd Functions, kept as the tutorials wrote them (with ``import
-dyngrad as torch``), so the demo trains exactly the code the seeds show.
+"""The custom autograd Functions from the PyTorch tutorials this project reproduces (the
+tutorials are kept in the project's "seeds" folder), written exactly as the tutorials wrote
+them (with ``import dyngrad as torch``), so the demo trains the code the tutorials show.
 
-* ``MyReLU``: ReLU with a hand-written backward (seed 000, section 1).
-* ``SwishFunction`` / ``swish``: Swish with a ``beta`` parameter (seed 000, section 5);
-  Ramachandran, Zoph & Le, "Searching for Activation Functions" (2017).
-* ``CustomActivation``: forward is ReLU, backward lets 0.1 of the gradient through for
-  negative inputs (seed 004, section 4.4). Its backward is deliberately NOT the derivative
-  of its forward, so gradcheck must fail for it: that is the point of the seed's example.
+* ``MyReLU``: ReLU with a hand-written backward ("PyTorch自定义反向传播：
+  autograd.Function.apply()详解", section 1).
+* ``SwishFunction`` / ``swish``: Swish, ``x * sigmoid(beta * x)``, with a ``beta`` parameter
+  (same tutorial, section 5); Ramachandran, Zoph & Le, "Searching for Activation Functions" (2017).
+* ``CustomActivation``: forward is ReLU, backward passes 0.1 of the gradient for negative
+  inputs ("如何用PyTorch实现自定义反向传播？这一篇就够了", section 4.4). Its backward is
+  deliberately NOT the derivative of its forward, so gradcheck must fail for it: that is the
+  point of the tutorial's example.
 """
 
 import dyngrad as torch

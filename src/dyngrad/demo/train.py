@@ -21,9 +21,11 @@ __all__ = ["VARIANTS", "load_data", "MLP", "train_variant", "VariantResult"]
 # name -> (activation, description); the same MLP is trained with each
 VARIANTS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "relu": (dyngrad.relu, "built-in dyngrad.relu"),
-    "my_relu": (MyReLU.apply, "MyReLU: ReLU with a hand-written backward (seed 000)"),
-    "swish": (swish, "SwishFunction, beta=1 (seed 000)"),
-    "custom_activation": (CustomActivation.apply, "CustomActivation: ReLU forward, 0.1*grad for x<0 (seed 004)"),
+    "my_relu": (MyReLU.apply, "MyReLU: the tutorial's ReLU with a hand-written backward"),
+    "swish": (swish, "SwishFunction: the tutorial's Swish, x * sigmoid(beta * x), with beta=1"),
+    "custom_activation": (CustomActivation.apply,
+                          "CustomActivation: the tutorial's ReLU whose backward passes 0.1 of the gradient "
+                          "for negative inputs (deliberately not the forward's derivative)"),
 }
 
 
@@ -83,7 +85,8 @@ def accuracy(model: Any, X: Any, y: Any) -> float:
 
 def train_variant(name: str, data: dict[str, Any], *, epochs: int, seed: int, hidden: list[int],
                   lr: float, batch_size: int, target_loss: float, progress: bool) -> tuple[VariantResult, Any]:
-    """Train a fresh MLP (initialised from ``seed``) with variant ``name``'s activation."""
+    """Train a fresh MLP (initialised from ``seed``) with variant ``name``'s activation.
+    ``progress`` shows a tqdm bar per variant, and only when stderr is a terminal."""
     act, desc = VARIANTS[name]
     dyngrad.manual_seed(seed)
     model = MLP([data["n_features"], *hidden, data["n_classes"]], act)
@@ -96,7 +99,8 @@ def train_variant(name: str, data: dict[str, Any], *, epochs: int, seed: int, hi
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(bar, desc=f"{name:>17}", unit="epoch", leave=True, dynamic_ncols=True)
+        # disable=None: shown on a terminal, off when stderr is not a TTY (CI logs, pipes)
+        bar = tqdm(bar, desc=f"{name:>17}", unit="epoch", leave=True, dynamic_ncols=True, disable=None)
     t0 = time.perf_counter()
     for epoch in bar:
         total, n = 0.0, 0
