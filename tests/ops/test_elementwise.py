@@ -388,3 +388,13 @@ def test_clamp_int_bound_wraps_into_unsigned_dtype_as_torch():
 def test_clamp_inplace_of_int_tensor_with_float_bound_raises():
     with pytest.raises(RuntimeError, match="can't be cast"):
         dg.tensor([1, 5]).clamp_(min=2.5)
+
+
+def test_atan2_gradient_at_the_origin_is_zero_as_torch():
+    a = dg.tensor([0.0, 0.0, 1.0], dtype=dg.float64, requires_grad=True)
+    b = dg.tensor([0.0, -0.0, 2.0], dtype=dg.float64, requires_grad=True)
+    ga, gb = dg.autograd.grad(dg.atan2(a, b).sum(), (a, b))
+    # torch 2.13: ga = [0, -0, 0.4], gb = [-0, -0, -0.2]
+    np.testing.assert_allclose(ga.data, [0.0, -0.0, 0.4])
+    np.testing.assert_allclose(gb.data, [-0.0, -0.0, -0.2])
+    assert np.signbit(ga.data).tolist() == [False, True, False]

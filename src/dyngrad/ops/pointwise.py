@@ -244,7 +244,8 @@ class Hypot(Function):
 
 class Atan2(Function):
     """``out = atan2(a, b)`` (angle of the point ``(b, a)``);
-    ``grad_a = grad * b / (a**2 + b**2)``, ``grad_b = -grad * a / (a**2 + b**2)``."""
+    ``grad_a = grad * b / (a**2 + b**2)``, ``grad_b = -grad * a / (a**2 + b**2)``; both 0
+    at ``a = b = 0`` (PyTorch, atan2_backward in FunctionsManual.cpp)."""
 
     _builtin, _node_name = True, "Atan2Backward0"
 
@@ -259,6 +260,8 @@ class Atan2(Function):
         a, b = ctx.saved_tensors
         n = ctx.needs_input_grad
         r2 = a * a + b * b
+        if (r2.data == 0).any():  # at the origin PyTorch's gradient is 0 (not 0/0)
+            r2 = where(wrap(r2.data == 0), 1.0, r2)
         return (g * b / r2 if n[0] else None), (-g * a / r2 if n[1] else None)
 
 
