@@ -384,3 +384,19 @@ def test_split_then_cat_is_identity(shape, data):
     assert len(got) == len(want) <= k
     for p, q in zip(got, want):
         np.testing.assert_array_equal(p.numpy(), q)
+
+
+def test_unbind_of_a_1d_tensor_returns_views_sharing_memory_and_version():
+    y = dg.arange(1.0, 5.0)
+    pieces = y.unbind(0)
+    pieces[0].mul_(2)
+    assert y.tolist() == [2.0, 2.0, 3.0, 4.0]  # torch 2.13
+    y.add_(1)
+    assert pieces[1].item() == 3.0 and pieces[1]._version == y._version
+
+
+def test_unbind_of_a_2d_tensor_along_dim_1_returns_views():
+    x = dg.arange(6.0).reshape(2, 3)
+    col = x.unbind(1)[2]
+    col.zero_()
+    assert x.tolist() == [[0.0, 1.0, 0.0], [3.0, 4.0, 0.0]]

@@ -31,7 +31,8 @@ class Unbind(Function):
         ctx.dim = dim
         ctx.set_materialize_grads(True)
         d = np.moveaxis(x.data, dim, 0)
-        return tuple(make_view(wrap(d[i]), x) for i in range(d.shape[0]))
+        # d[i, ...] is a view even for a 0-d piece (d[i] of a 1-d array is a NumPy scalar copy)
+        return tuple(make_view(wrap(d[i, ...]), x) for i in range(d.shape[0]))
 
     @staticmethod
     def backward(ctx: Any, *grads: Tensor) -> tuple:
