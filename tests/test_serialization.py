@@ -193,3 +193,83 @@ def test_plain_safetensors_file_loads_as_flat_dict(tmp_path):
     st.save_file({"a": np.arange(3, dtype=np.float32)}, str(tmp_path / "p.safetensors"))
     d = dyngrad.load(tmp_path / "p.safetensors")
     assert d["a"].dtype == dyngrad.float32 and d["a"].tolist() == [0, 1, 2]
+
+
+# ---------------------------------------------------------------------- array names in the file
+
+
+def _array_names(path, fmt):
+    """The array names any plain reader of the file sees (not dyngrad.load)."""
+    if fmt == "safetensors":
+        import safetensors.numpy
+
+        return safetensors.numpy.load_file(str(path))
+    with np.load(path, allow_pickle=False) as z:
+        return {k: z[k] for k in z.files if k != "__dyngrad__"}
+
+
+def test_module_state_dict_is_stored_under_its_real_names(tmp_path, fmt):
+    model = dyngrad.nn.Sequential(dyngrad.nn.Linear(3, 4), dyngrad.nn.ReLU(), dyngrad.nn.Linear(4, 2))
+    sd = dict(model.state_dict())  # load gives plain dicts back
+    dyngrad.save(sd, tmp_path / "m.bin")
+    stored = _array_names(tmp_path / "m.bin", fmt)
+    assert sorted(stored) == sorted(sd) == ["0.bias", "0.weight", "2.bias", "2.weight"]
+    for k, v in sd.items():
+        assert np.array_equal(stored[k], v.data)
+    _check_equal(dyngrad.load(tmp_path / "m.bin"), sd)
+
+
+def test_nested_state_dicts_and_optimizer_state_get_dotted_paths(tmp_path, fmt):
+    model = dyngrad.nn.Linear(2, 2)
+    opt = dyngrad.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    model(dyngrad.randn(3, 2)).sum().backward()
+    opt.step()
+    obj = {"model": {"layers": dict(model.state_dict())}, "optim": opt.state_dict(), "history": [dyngrad.ones(2)]}
+    dyngrad.save(obj, tmp_path / "n.bin")
+    names = set(_array_names(tmp_path / "n.bin", fmt))
+    assert {"model.layers.weight", "model.layers.bias", "history.0"} <= names
+    assert {"optim.state.0.momentum_buffer", "optim.state.1.momentum_buffer"} <= names
+    _check_equal(dyngrad.load(tmp_path / "n.bin"), obj)
+
+
+def test_names_that_collide_or_are_reserved_still_round_trip(tmp_path, fmt):
+    obj = {"a.b": dyngrad.ones(1), "a": {"b": dyngrad.zeros(2)}, "file": dyngrad.ones(3),
+           "allow_pickle": dyngrad.ones(4), "__metadata__": dyngrad.ones(5), "__dyngrad__": dyngrad.ones(6)}
+    dyngrad.save(obj, tmp_path / "c.bin")
+    names = set(_array_names(tmp_path / "c.bin", fmt))
+    assert {"a.b", "a.b#1", "file#1", "allow_pickle#1", "__metadata__#1", "__dyngrad__#1"} == names
+    _check_equal(dyngrad.load(tmp_path / "c.bin"), obj)
+
+
+def test_a_lone_tensor_is_stored_as_tensor(tmp_path, fmt):
+    dyngrad.save(dyngrad.arange(3.0), tmp_path / "t.bin")
+    assert list(_array_names(tmp_path / "t.bin", fmt)) == ["tensor"]
+
+
+def _old_doc():
+    # what dyngrad.save wrote before arrays got their real names: keys t0, t1 and the tree
+    tree = {"T": "dict", "items": [["layer.weight", {"T": "tensor", "k": "t0", "s": [2, 2], "rg": True}],
+                                   ["layer.bias", {"T": "tensor", "k": "t1", "s": [2]}]]}
+    import json
+
+    arrays = {"t0": np.arange(4.0).reshape(2, 2), "t1": np.array([5.0, 6.0], dtype=np.float32)}
+    return json.dumps({"format": "dyngrad-1", "tree": tree}), arrays
+
+
+def test_files_written_with_the_old_t0_keys_still_load(tmp_path):
+    doc, arrays = _old_doc()
+    buf = io.BytesIO()
+    np.savez(buf, __dyngrad__=np.frombuffer(doc.encode(), dtype=np.uint8), **arrays)
+    files = {"old.npz": buf.getvalue()}
+    try:
+        import safetensors.numpy
+
+        files["old.safetensors"] = safetensors.numpy.save(arrays, metadata={"dyngrad": doc})
+    except ImportError:
+        pass
+    for name, raw in files.items():
+        (tmp_path / name).write_bytes(raw)
+        sd = dyngrad.load(tmp_path / name)
+        assert list(sd) == ["layer.weight", "layer.bias"], name
+        assert sd["layer.weight"].requires_grad and sd["layer.weight"].tolist() == [[0.0, 1.0], [2.0, 3.0]]
+        assert sd["layer.bias"].dtype == dyngrad.float32 and sd["layer.bias"].tolist() == [5.0, 6.0]

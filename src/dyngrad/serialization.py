@@ -3,9 +3,16 @@ state dicts) in a format that cannot run code.
 
 Format: safetensors (https://github.com/huggingface/safetensors) when the ``safetensors``
 package is importable, else a NumPy ``.npz`` archive. Either way the arrays are stored as
-raw typed buffers and the nesting (dicts, lists, tuples, Python scalars, strings, None,
-which tensors require grad) as a JSON document: in the safetensors header's
-``__metadata__['dyngrad']``, or in the npz member ``__dyngrad__``. Loading parses JSON and
+raw typed buffers under their real dotted names (the path of dict keys and list indices
+leading to them: ``layers.0.weight`` for a module's state dict, ``relu.layers.0.weight``
+for a dict of state dicts, ``state.0.momentum_buffer`` for an optimizer's), so any
+safetensors or NumPy reader sees meaningful names; the nesting (dicts, lists, tuples,
+Python scalars, strings, None, which tensors require grad, and which array each tensor
+is) as a JSON document: in the safetensors header's ``__metadata__['dyngrad']``, or in the
+npz member ``__dyngrad__``. Two paths that spell the same name (``{"a.b": x, "a": {"b":
+y}}``) get ``#1``, ``#2`` suffixes; a lone Tensor is stored as ``tensor``. Files written by
+older versions (array keys ``t0``, ``t1``, ...) load unchanged: the metadata names each
+tensor's array, whatever the key. Loading parses JSON and
 raw buffers only; it never unpickles (``numpy.load(allow_pickle=False)``), so a crafted file
 cannot execute code. Saving writes a temporary file in the destination's folder and
 ``os.replace``-s it into place, so a crash never leaves a half-written file where a good
@@ -45,17 +52,33 @@ def _have_safetensors() -> bool:
 
 
 # ---------------------------------------------------------------------- encoding
+# array names that cannot be used as is: safetensors' header entry, the npz metadata
+# member, and the parameter names of ``numpy.savez``
+_RESERVED = frozenset({"__metadata__", "__dyngrad__", "file", "allow_pickle"})
+
+
+def _array_key(path: tuple[str, ...], arrays: dict[str, np.ndarray]) -> str:
+    """The dotted name of the tensor at ``path`` (``"tensor"`` for the root), made unique."""
+    base = ".".join(path) or "tensor"
+    key, n = base, 0
+    while key in arrays or key in _RESERVED:
+        n += 1
+        key = f"{base}#{n}"
+    return key
+
+
 def _encode(obj: Any, arrays: dict[str, np.ndarray]) -> Any:
-    """The JSON tree of ``obj``; arrays are moved into ``arrays`` under keys ``t<n>``."""
+    """The JSON tree of ``obj``; arrays are moved into ``arrays`` under their dotted paths
+    (see :func:`_array_key`)."""
     root: list[Any] = [None]
-    stack: list[tuple[Any, list, int, str]] = [(obj, root, 0, "obj")]
+    stack: list[tuple[Any, list, int, str, tuple[str, ...]]] = [(obj, root, 0, "obj", ())]
     while stack:
-        o, parent, slot, where = stack.pop()
+        o, parent, slot, where, path = stack.pop()
         if isinstance(o, (Tensor, np.ndarray)):
             arr = o.data if isinstance(o, Tensor) else o
             if arr.dtype.kind not in "biufc":
                 raise TypeError(f"dyngrad.save: {where} is an array of dtype {arr.dtype}, which cannot be stored")
-            key = f"t{len(arrays)}"
+            key = _array_key(path, arrays)
             arrays[key] = arr if arr.flags.c_contiguous else arr.copy(order="C")
             node: Any = {"T": "tensor" if isinstance(o, Tensor) else "ndarray", "k": key, "s": list(arr.shape)}
             if isinstance(o, Tensor) and o.requires_grad:
@@ -75,12 +98,12 @@ def _encode(obj: Any, arrays: dict[str, np.ndarray]) -> Any:
                     raise TypeError(f"dyngrad.save: {where} has a key {k!r} of type {type(k).__name__}; "
                                     "only str and int keys can be stored")
                 items.append([k if isinstance(k, str) else {"int": int(k)}, None])
-                stack.append((v, items[-1], 1, f"{where}[{k!r}]"))
+                stack.append((v, items[-1], 1, f"{where}[{k!r}]", (*path, str(k))))
         elif isinstance(o, (list, tuple)):
             seq: list[Any] = [None] * len(o)
             node = {"T": "tuple" if isinstance(o, tuple) else "list", "items": seq}
             for i, v in enumerate(o):
-                stack.append((v, seq, i, f"{where}[{i}]"))
+                stack.append((v, seq, i, f"{where}[{i}]", (*path, str(i))))
         else:
             raise TypeError(
                 f"dyngrad.save: {where} is a {type(o).__name__}; only Tensors, ndarrays, dicts, lists, "
