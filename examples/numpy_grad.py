@@ -2,8 +2,10 @@
 
 The function below never mentions dyngrad; it uses operators and array methods
 (``@``, ``**``, ``.sum()``, ``.T``), which dyngrad Tensors share with ndarrays, so
-``grad`` can trace it. (NumPy ufuncs called as ``np.exp(x)`` convert to an ndarray and
-would not be traced; use operators or array methods in functions you want to differentiate.)
+``grad`` can trace it. (NumPy functions called as ``np.exp(x)`` would have to convert the
+traced tensor to an ndarray, which carries no gradient, so dyngrad raises a RuntimeError
+there instead of returning a silently wrong zero gradient; use operators, array methods or
+``dyngrad.exp`` in functions you want to differentiate.)
 Run: ``python examples/numpy_grad.py``.
 """
 

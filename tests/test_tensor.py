@@ -459,3 +459,12 @@ def test_in_place_on_a_saved_output_or_input_raises_like_pytorch():
     z.pow_(3)  # pow saved its input z... which sqrt_ produced and pow_ overwrote
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         z.sum().backward()
+
+
+def test_numpy_functions_refuse_a_tensor_that_requires_grad_instead_of_cutting_the_graph():
+    x = dyngrad.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="requires grad"):
+        np.exp(x)
+    with pytest.raises(RuntimeError, match="detach"):
+        np.asarray(x)
+    np.testing.assert_array_equal(np.asarray(x.detach()), [1, 1, 1])

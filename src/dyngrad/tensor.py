@@ -384,6 +384,20 @@ class Tensor(TensorMethods):
         return self.data
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """NumPy conversion (``np.asarray(t)``, ``np.exp(t)``, ...).
+
+        Raises:
+            RuntimeError: when the tensor requires grad, as PyTorch does: a NumPy function
+                would silently cut the graph (and e.g. ``dyngrad.func.grad`` would return
+                zeros). Use dyngrad ops, or ``t.detach()`` for values.
+        """
+        if self._requires_grad:
+            raise RuntimeError(
+                "Can't convert a Tensor that requires grad to a NumPy array (np.asarray or a "
+                "NumPy function applied to it): the result would silently carry no gradient. "
+                "Use dyngrad operations (dyngrad.exp, x.sum(), ...) on it, or "
+                "tensor.detach().numpy() if you only want its values."
+            )
         if dtype is not None:
             return self.data.astype(dtype, copy=bool(copy))
         return self.data.copy() if copy else self.data
