@@ -400,3 +400,43 @@ def test_unbind_of_a_2d_tensor_along_dim_1_returns_views():
     col = x.unbind(1)[2]
     col.zero_()
     assert x.tolist() == [[0.0, 1.0, 0.0], [3.0, 4.0, 0.0]]
+
+
+_VIEW_MSG = "view size is not compatible with input tensor's size and stride"
+
+
+@pytest.mark.parametrize(
+    "make, shape",
+    [
+        (lambda: dg.arange(4.0).reshape(2, 2).t(), (4,)),
+        (lambda: dg.arange(24.0).reshape(2, 3, 4).permute(1, 0, 2), (3, 8)),
+        (lambda: dg.arange(2.0).expand(3, 2), (6,)),
+    ],
+)
+def test_view_of_a_non_viewable_layout_raises_as_torch_and_reshape_copies(make, shape):
+    x = make()
+    with pytest.raises(RuntimeError, match=_VIEW_MSG):
+        x.view(shape)
+    with pytest.raises(RuntimeError, match=_VIEW_MSG):
+        x.view_as(dg.zeros(shape))
+    r = x.reshape(shape)
+    assert r.shape == shape and not np.shares_memory(r.data, x.data)
+
+
+@pytest.mark.parametrize(
+    "make, shape",
+    [  # non-contiguous inputs that torch 2.13 still views
+        (lambda: dg.arange(4.0).reshape(2, 2).t(), (2, 1, 2)),
+        (lambda: dg.arange(6.0).reshape(3, 2)[:, :1], (-1,)),
+        (lambda: dg.arange(24.0).reshape(2, 3, 4).permute(1, 0, 2), (3, 2, 2, 2)),
+        (lambda: dg.arange(8.0).reshape(2, 4)[:, ::2], (4,)),
+        (lambda: dg.zeros(0, 3).t(), (0,)),
+        (lambda: dg.arange(1.0).expand(3), (3, 1)),
+    ],
+)
+def test_view_of_a_non_contiguous_but_viewable_layout_shares_memory(make, shape):
+    x = make()
+    v = x.view(shape)
+    assert v.data.size == x.data.size and (v.data.size == 0 or np.shares_memory(v.data, x.data))
+    if v.data.size:  # make_view links only overlapping memory (a 0-size view gets its own counter)
+        assert v._vc is x._vc

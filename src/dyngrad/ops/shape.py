@@ -89,15 +89,31 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
 
 
 def view(input: Tensor, *shape: Any) -> Tensor:
-    """Like :func:`reshape`; a view sharing memory (dtype views are not supported)."""
+    """Like :func:`reshape`, but always a view sharing memory (dtype views are not supported).
+
+    Raises:
+        RuntimeError: when the number of elements does not match, or when the new shape
+            cannot be expressed with strides over ``input``'s memory (e.g. ``x.t().view(-1)``),
+            as PyTorch; use :func:`reshape` there.
+    """
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list, np.integer)):
         raise TypeError("view(dtype) is not supported by dyngrad; use .to(dtype)")
-    return reshape(input, *shape)
+    d = input.data
+    s = _infer_shape(shape_arg(shape), d.size, "view", d.shape)
+    if not d.flags.c_contiguous:  # NumPy's no-copy reshape test is PyTorch's computeStride
+        try:
+            np.reshape(d, s, copy=False)
+        except ValueError:
+            raise RuntimeError(
+                "view size is not compatible with input tensor's size and stride (at least one "
+                "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+            ) from None
+    return Reshape.apply(input, s)
 
 
 def view_as(input: Tensor, other: Tensor) -> Tensor:
-    """``input.view(other.shape)``."""
-    return reshape(input, other.data.shape)
+    """``input.view(other.shape)``; raises as :func:`view` when no view is possible."""
+    return view(input, other.data.shape)
 
 
 reshape_as = view_as
