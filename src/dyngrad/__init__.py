@@ -29,9 +29,41 @@ from .creation import *  # noqa: F403
 from .creation import __all__ as _creation_all
 from .ops import *  # noqa: F403
 from .ops import __all__ as _ops_all
-from . import ops, nn, utils, linalg, optim, func
+from . import ops, nn, utils, linalg, optim, func, cuda
 from .serialization import load, save
 from .custom_gradient import custom_gradient
+
+inf = float("inf")
+nan = float("nan")
+pi = 3.141592653589793
+e = 2.718281828459045
+
+
+class Size(tuple):
+    """PyTorch's ``torch.Size``: a tuple of ints (``Tensor.shape`` returns a plain tuple,
+    which compares equal to it)."""
+
+    def numel(self) -> object:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+def finfo(type: object = None) -> object:
+    """Machine limits of a floating dtype (``eps``, ``max``, ``min``, ``tiny``, ``bits``);
+    NumPy's ``finfo`` for the dtype (default: the default dtype)."""
+    import numpy as _np
+
+    return _np.finfo(_backend.to_np_dtype(type) if type is not None else get_default_dtype().np)
+
+
+def iinfo(type: object) -> object:
+    """Machine limits of an integer dtype (NumPy's ``iinfo``)."""
+    import numpy as _np
+
+    return _np.iinfo(_backend.to_np_dtype(type))
+
 
 double = float64
 float = float32  # noqa: A001 - PyTorch's alias (torch.float is float32)
@@ -76,5 +108,6 @@ __all__ = [
     "set_grad_enabled", "inference_mode", "is_grad_enabled", "dtype", "float16", "float32",
     "float64", "double", "float", "half", "int8", "int16", "int32", "int64", "long", "int",
     "short", "uint8", "bool", "get_default_dtype", "set_default_dtype", "device",
-    "is_floating_point", "numel", "result_type", "promote_types",
+    "is_floating_point", "numel", "result_type", "promote_types", "cuda", "inf", "nan", "pi", "e",
+    "Size", "finfo", "iinfo",
 ] + list(_creation_all) + list(_ops_all)

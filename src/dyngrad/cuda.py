@@ -1,0 +1,31 @@
+"""``dyngrad.cuda``: dyngrad runs on the CPU only, so there is no CUDA device.
+
+Present so that PyTorch scripts that begin with ``device = "cuda" if
+torch.cuda.is_available() else "cpu"`` run unchanged.
+"""
+
+from __future__ import annotations
+
+__all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "synchronize"]
+
+
+def is_available() -> bool:
+    """Always False: dyngrad has no GPU backend (yet)."""
+    return False
+
+
+def device_count() -> int:
+    """Always 0."""
+    return 0
+
+
+def manual_seed(seed: int) -> None:
+    """No-op (there is no CUDA generator); seed the CPU one with ``dyngrad.manual_seed``."""
+
+
+def manual_seed_all(seed: int) -> None:
+    """No-op, as :func:`manual_seed`."""
+
+
+def synchronize(device: object = None) -> None:
+    """No-op: CPU operations are synchronous."""
