@@ -320,3 +320,42 @@ def test_bitwise_inplace_operators_write_into_self():
 def test_bitwise_ops_on_floats_raise_not_implemented(f):
     with pytest.raises(NotImplementedError, match="not implemented for 'Float'"):
         f()
+
+
+# ------------------ Python ints outside an integer tensor's dtype wrap into it (torch 2.13 values)
+def test_comparisons_with_out_of_range_python_ints_wrap_into_the_dtype():
+    u = dyngrad.tensor([1, 200], dtype=dyngrad.uint8)
+    assert (u < -1).tolist() == [True, True]  # -1 -> 255
+    assert (u == 256).tolist() == [False, False]  # 256 -> 0
+    assert (u == 257).tolist() == [True, False]  # 257 -> 1
+    assert (u > 300).tolist() == [False, True]  # 300 -> 44
+    assert (-1 > u).tolist() == [True, True]
+    assert u.eq(-1).tolist() == [False, False]
+
+
+def test_arithmetic_with_out_of_range_python_ints_wraps_as_torch():
+    u = dyngrad.tensor([1, 200], dtype=dyngrad.uint8)
+    i = dyngrad.tensor([1, 100], dtype=dyngrad.int8)
+    cases = {
+        "i*200": (i * 200, [-56, 32]),
+        "i+200": (i + 200, [-55, 44]),
+        "i-200": (i - 200, [57, -100]),
+        "200-i": (200 - i, [-57, 100]),
+        "u+-1": (u + (-1), [0, 199]),
+        "u*-1": (u * -1, [255, 56]),
+        "i//200": (i // 200, [-1, -2]),
+        "i%200": (i % 200, [-55, -12]),
+        "u&257": (u & 257, [1, 0]),
+        "u.add(1000)": (u.add(1000), [233, 176]),
+    }
+    for name, (r, want) in cases.items():
+        assert r.tolist() == want, name
+        assert r.dtype in (dyngrad.int8, dyngrad.uint8), name
+    assert (dyngrad.tensor([1], dtype=dyngrad.int32) + 2**40).tolist() == [1]
+    np.testing.assert_allclose((i / 200).data, [0.005, 0.5])  # true division: no wrapping
+    x = u.clone()
+    x += 1000
+    assert x.tolist() == [233, 176]
+    y = i.clone()
+    y *= 200
+    assert y.tolist() == [-56, 32]

@@ -30,6 +30,25 @@ __all__ = [
 TENSOR_METHODS = set(__all__) - {"to_dtype"}
 
 
+_INT_RANGE = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
+              for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)}
+
+
+def _wrap_ints(a: Any, b: Any) -> tuple[Any, Any]:
+    """PyTorch converts a Python int operand of an integer tensor's dtype with wraparound
+    (``uint8_tensor < -1`` compares with 255, ``int8_tensor * 200`` multiplies by -56);
+    NumPy would raise OverflowError. Ints beyond 64 bits are left alone (torch raises too)."""
+    if type(b) is int and isinstance(a, Tensor):
+        r = _INT_RANGE.get(a.data.dtype)
+        if r is not None and not r[0] <= b <= r[1] and -(2**63) <= b < 2**64:
+            b = int(np.array(b, dtype=np.uint64 if b >= 2**63 else np.int64).astype(a.data.dtype))
+    elif type(a) is int and isinstance(b, Tensor):
+        r = _INT_RANGE.get(b.data.dtype)
+        if r is not None and not r[0] <= a <= r[1] and -(2**63) <= a < 2**64:
+            a = int(np.array(a, dtype=np.uint64 if a >= 2**63 else np.int64).astype(b.data.dtype))
+    return a, b
+
+
 class Add(Function):
     """``out = a + alpha * b`` (broadcast). ``grad_a = grad``, ``grad_b = alpha * grad``."""
 
@@ -68,6 +87,7 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     Returns:
         Tensor of the broadcast shape and promoted dtype.
     """
+    input, other = _wrap_ints(input, other)
     return Add.apply(input, other, alpha) if alpha != 1 else Add.apply(input, other)
 
 
@@ -107,6 +127,7 @@ class Sub(Function):
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input - alpha * other`` (broadcast, promoted). Bool - bool is a RuntimeError."""
+    input, other = _wrap_ints(input, other)
     return Sub.apply(input, other, alpha) if alpha != 1 else Sub.apply(input, other)
 
 
@@ -155,7 +176,7 @@ class Mul(Function):
 
 def mul(input: Any, other: Any) -> Tensor:
     """Elementwise product with broadcasting and type promotion."""
-    return Mul.apply(input, other)
+    return Mul.apply(*_wrap_ints(input, other))
 
 
 multiply = mul
@@ -235,7 +256,7 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     or 'floor' (result keeps the promoted dtype; zero gradient almost everywhere)."""
     if rounding_mode is None:
         return Div.apply(input, other)
-    return Div.apply(input, other, rounding_mode)
+    return Div.apply(*_wrap_ints(input, other), rounding_mode)
 
 
 divide = div
@@ -244,7 +265,7 @@ true_divide = div
 
 def floor_divide(input: Any, other: Any) -> Tensor:
     """``input // other`` rounding toward minus infinity (PyTorch >= 1.13 semantics)."""
-    return Div.apply(input, other, "floor")
+    return Div.apply(*_wrap_ints(input, other), "floor")
 
 
 class Neg(Function):
@@ -380,18 +401,18 @@ class Remainder(Function):
 
 def remainder(input: Any, other: Any) -> Tensor:
     """Python-style modulus ``input % other`` (result has the sign of ``other``)."""
-    return Remainder.apply(input, other)
+    return Remainder.apply(*_wrap_ints(input, other))
 
 
 def fmod(input: Any, other: Any) -> Tensor:
     """C-style remainder (result has the sign of ``input``)."""
-    return Remainder.apply(input, other, True)
+    return Remainder.apply(*_wrap_ints(input, other), True)
 
 
 # ----------------------------------------------------------------- comparisons (no grad)
 def _compare(ufunc: Any, name: str) -> Any:
     def op(input: Any, other: Any) -> Tensor:
-        ad, bd, _ = binary_operands(input, other)
+        ad, bd, _ = binary_operands(*_wrap_ints(input, other))
         return Tensor._make(np.asarray(ufunc(ad, bd)))
 
     op.__name__ = name
@@ -429,7 +450,7 @@ _TORCH_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double"}
 
 def _bitwise(ufunc: Any, name: str, kernel: str) -> Any:
     def op(input: Any, other: Any) -> Tensor:
-        ad, bd, rt = binary_operands(input, other)
+        ad, bd, rt = binary_operands(*_wrap_ints(input, other))
         if rt.kind not in "biu":
             tname = _TORCH_TYPE_NAMES.get(rt.name, rt.name)
             raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{tname}'")
@@ -524,6 +545,7 @@ def _fast_inplace(self: Tensor, ufunc: Any, other: Any, name: str) -> Tensor | N
     """Without recording, do the ufunc straight into ``self``'s memory."""
     if recording(self, other) or _fwd_state.level is not None:  # dual: tangents via inplace()
         return None
+    other = _wrap_ints(self, other)[1]
     od = data_of(other)
     rt = B.result_type(self, other)
     if rt != self.data.dtype and not np.can_cast(rt, self.data.dtype, "same_kind"):
