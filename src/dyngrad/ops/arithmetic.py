@@ -1,4 +1,6 @@
-"""Arithmetic: ``+ - * / ** //  %``, negation, comparisons, logical ops, casts and copies.
+"""Arithmetic: ``+ - * / ** //  %``, negation and in-place forms (casts, fills and copies are in
+:mod:`dyngrad.ops.copying`; comparisons,
+logical and bitwise ops are in :mod:`dyngrad.ops.comparison`).
 
 Binary ops follow PyTorch's type promotion (:func:`dyngrad._backend.result_type`) and
 broadcasting; their backward returns gradients of the broadcast shape and the engine sums
@@ -17,15 +19,28 @@ from ..tensor import Tensor
 from ._util import binary_operands, data_of, float_dtype, inplace, recording, wrap
 
 __all__ = [
-    "add", "sub", "subtract", "rsub", "mul", "multiply", "div", "divide", "true_divide",
-    "neg", "negative", "pow", "float_power", "floor_divide", "remainder", "fmod",
-    "eq", "ne", "lt", "le", "gt", "ge", "equal", "allclose", "isclose",
-    "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_not",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
-    "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_left_shift_", "bitwise_right_shift_",
-    "add_", "sub_", "mul_", "div_", "pow_", "neg_", "fill_", "copy_", "zero_",
-    "to_dtype", "clone", "contiguous", "greater", "less", "greater_equal", "less_equal",
-    "not_equal",
+    "add",
+    "sub",
+    "subtract",
+    "rsub",
+    "mul",
+    "multiply",
+    "div",
+    "divide",
+    "true_divide",
+    "neg",
+    "negative",
+    "pow",
+    "float_power",
+    "floor_divide",
+    "remainder",
+    "fmod",
+    "add_",
+    "sub_",
+    "mul_",
+    "div_",
+    "pow_",
+    "neg_",
 ]
 TENSOR_METHODS = set(__all__) - {"to_dtype"}
 
@@ -409,137 +424,6 @@ def fmod(input: Any, other: Any) -> Tensor:
     return Remainder.apply(*_wrap_ints(input, other), True)
 
 
-# ----------------------------------------------------------------- comparisons (no grad)
-def _compare(ufunc: Any, name: str) -> Any:
-    def op(input: Any, other: Any) -> Tensor:
-        ad, bd, _ = binary_operands(*_wrap_ints(input, other))
-        return Tensor._make(np.asarray(ufunc(ad, bd)))
-
-    op.__name__ = name
-    op.__doc__ = f"Elementwise ``{name}`` comparison (broadcast); a bool tensor, never requiring grad."
-    return op
-
-
-eq = _compare(np.equal, "eq")
-ne = _compare(np.not_equal, "ne")
-lt = _compare(np.less, "lt")
-le = _compare(np.less_equal, "le")
-gt = _compare(np.greater, "gt")
-ge = _compare(np.greater_equal, "ge")
-greater, less, greater_equal, less_equal, not_equal = gt, lt, ge, le, ne
-logical_and = _compare(np.logical_and, "logical_and")
-logical_or = _compare(np.logical_or, "logical_or")
-logical_xor = _compare(np.logical_xor, "logical_xor")
-
-
-def logical_not(input: Tensor) -> Tensor:
-    """Elementwise logical not; a bool tensor."""
-    return Tensor._make(np.logical_not(data_of(input)))
-
-
-def bitwise_not(input: Tensor) -> Tensor:
-    """Bitwise not of an integer or bool tensor."""
-    d = data_of(input)
-    if d.dtype.kind == "f":
-        raise TypeError("bitwise_not is only supported for integer and bool tensors")
-    return Tensor._make(np.invert(d))
-
-
-_TORCH_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double"}
-
-
-def _bitwise(ufunc: Any, name: str, kernel: str) -> Any:
-    def op(input: Any, other: Any) -> Tensor:
-        ad, bd, rt = binary_operands(*_wrap_ints(input, other))
-        if rt.kind not in "biu":
-            tname = _TORCH_TYPE_NAMES.get(rt.name, rt.name)
-            raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{tname}'")
-        ad = ad if isinstance(ad, np.ndarray) and ad.dtype == rt else np.asarray(ad).astype(rt)
-        bd = bd if isinstance(bd, np.ndarray) and bd.dtype == rt else np.asarray(bd).astype(rt)
-        return Tensor._make(np.asarray(ufunc(ad, bd)))
-
-    op.__name__ = name
-    op.__doc__ = f"""Elementwise ``{name}`` of integer or bool tensors (broadcast, type-promoted; no grad).
-
-    Args:
-        input, other: integer/bool Tensors (``(*)``, broadcastable) or Python ints/bools.
-    Returns:
-        Tensor of the broadcast shape and promoted dtype (bool only when both are bool).
-    Raises:
-        NotImplementedError (a RuntimeError): when the promoted dtype is floating, as PyTorch.
-    """
-    return op
-
-
-bitwise_and = _bitwise(np.bitwise_and, "bitwise_and", "bitwise_and")
-bitwise_or = _bitwise(np.bitwise_or, "bitwise_or", "bitwise_or")
-bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor", "bitwise_xor")
-
-
-def _shift(left: bool) -> Any:
-    """Shift kernel with PyTorch's results for shifts outside ``[0, bits)``: a left shift
-    gives 0, a right shift fills with the sign bit (0 or -1)."""
-
-    def kernel(a: np.ndarray, s: np.ndarray) -> np.ndarray:  # both of the promoted dtype
-        dt = a.dtype
-        if dt == np.bool_:
-            a, s = a.astype(np.uint8), s.astype(np.uint8)
-        bits = a.dtype.itemsize * 8
-        bad = (s < 0) | (s >= bits)
-        safe = np.where(bad, 0, s).astype(a.dtype)
-        if left:
-            out = np.where(bad, 0, np.left_shift(a, safe))
-        else:
-            out = np.where(bad, np.where(a < 0, -1, 0), np.right_shift(a, safe))
-        return out.astype(a.dtype)
-
-    return kernel
-
-
-bitwise_left_shift = _bitwise(_shift(True), "bitwise_left_shift", "lshift")
-bitwise_right_shift = _bitwise(_shift(False), "bitwise_right_shift", "rshift")
-
-
-def bitwise_and_(self: Tensor, other: Any) -> Tensor:
-    """In-place ``self &= other``; bumps the version; returns self."""
-    return inplace(bitwise_and, self, other)
-
-
-def bitwise_or_(self: Tensor, other: Any) -> Tensor:
-    """In-place ``self |= other``; bumps the version; returns self."""
-    return inplace(bitwise_or, self, other)
-
-
-def bitwise_xor_(self: Tensor, other: Any) -> Tensor:
-    """In-place ``self ^= other``; bumps the version; returns self."""
-    return inplace(bitwise_xor, self, other)
-
-
-def bitwise_left_shift_(self: Tensor, other: Any) -> Tensor:
-    """In-place ``self <<= other``; bumps the version; returns self."""
-    return inplace(bitwise_left_shift, self, other)
-
-
-def bitwise_right_shift_(self: Tensor, other: Any) -> Tensor:
-    """In-place ``self >>= other``; bumps the version; returns self."""
-    return inplace(bitwise_right_shift, self, other)
-
-
-def equal(input: Tensor, other: Tensor) -> bool:
-    """True if both tensors have the same shape and elements."""
-    return input.shape == other.shape and bool(np.array_equal(input.data, other.data))
-
-
-def isclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
-    """Elementwise ``|input - other| <= atol + rtol * |other|``; a bool tensor."""
-    return Tensor._make(np.isclose(data_of(input), data_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
-
-
-def allclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
-    """True when every element satisfies ``isclose``."""
-    return bool(np.allclose(data_of(input), data_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
-
-
 # ----------------------------------------------------------------- in-place forms
 def _fast_inplace(self: Tensor, ufunc: Any, other: Any, name: str) -> Tensor | None:
     """Without recording, do the ufunc straight into ``self``'s memory."""
@@ -601,132 +485,3 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
 def neg_(self: Tensor) -> Tensor:
     """In-place negation; returns self."""
     return inplace(neg, self)
-
-
-class Fill(Function):
-    """``out = value`` everywhere (same shape). ``grad_self = 0``,
-    ``grad_value = sum(grad)`` when value is a 0-d tensor."""
-
-    _builtin = True
-    _node_name = "FillBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, value: Any) -> Tensor:
-        v = value.data if isinstance(value, Tensor) else value
-        return wrap(np.full(a.data.shape, v, dtype=a.data.dtype))
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        n = ctx.needs_input_grad
-        return (g * 0 if n[0] else None), (g.sum() if n[1] else None)
-
-
-def fill_(self: Tensor, value: Any) -> Tensor:
-    """Fill ``self`` with ``value`` (a number or a 0-d tensor) in place; returns self.
-
-    Raises:
-        RuntimeError: when ``value`` is a tensor with more than one element.
-    """
-    if isinstance(value, Tensor) and value.data.ndim:
-        raise RuntimeError(
-            f"fill_ only supports 0-dimension value tensor but got tensor with {value.data.ndim} dimensions."
-        )
-    if not recording(self, value):
-        if not self.data.flags.writeable:
-            raise RuntimeError("fill_: the tensor's memory is read-only (an expanded view); clone() it first")
-        self.data[...] = value.data if isinstance(value, Tensor) else value
-        self._vc[0] += 1
-        return self
-    return inplace(Fill.apply, self, value)
-
-
-def zero_(self: Tensor) -> Tensor:
-    """Fill with zeros in place; returns self."""
-    return fill_(self, 0)
-
-
-class Copy(Function):
-    """``out = src`` broadcast to ``self``'s shape and cast to its dtype.
-    ``grad_self = 0``, ``grad_src = grad`` (summed down to src's shape)."""
-
-    _builtin = True
-    _node_name = "CopyBackwards"
-
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, src: Any) -> Tensor:
-        sd = data_of(src)
-        try:
-            out = np.broadcast_to(np.asarray(sd), a.data.shape).astype(a.data.dtype)
-        except ValueError:
-            raise RuntimeError(
-                f"copy_: the size of src {list(np.shape(sd))} is not broadcastable to self "
-                f"{list(a.data.shape)}"
-            ) from None
-        ctx.src_dtype = np.asarray(sd).dtype
-        return wrap(out)
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        n = ctx.needs_input_grad
-        return (g * 0 if n[0] else None), (g.to(ctx.src_dtype) if n[1] else None)
-
-
-def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
-    """Copy ``src`` into ``self`` in place (broadcast, cast to ``self``'s dtype)."""
-    return inplace(Copy.apply, self, src)
-
-
-class ToDtype(Function):
-    """``out = a`` cast to ``dtype``. ``grad_a = grad`` cast back to ``a``'s dtype."""
-
-    _builtin = True
-    _node_name = "ToCopyBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, dtype: np.dtype) -> Tensor:
-        ctx.in_dtype = a.data.dtype
-        return wrap(a.data.astype(dtype))
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return g.to(ctx.in_dtype), None
-
-
-def to_dtype(input: Tensor, dtype: Any) -> Tensor:
-    """Cast to ``dtype`` (a copy); differentiable between floating dtypes.
-
-    Raises:
-        RuntimeError: casting a tensor that requires grad to a non-floating dtype keeps no
-            history (as PyTorch: the result simply does not require grad).
-    """
-    nd = B.to_np_dtype(dtype)
-    if nd.kind != "f" or not (recording(input) or _fwd_state.level is not None):  # dual: tangent
-        return Tensor._make(input.data.astype(nd))
-    return ToDtype.apply(input, nd)
-
-
-class Clone(Function):
-    """``out = copy(a)``; ``grad_a = grad``."""
-
-    _builtin = True
-    _node_name = "CloneBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, a: Tensor) -> Tensor:
-        return wrap(a.data.copy())
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        return g
-
-
-def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
-    """A copy with its own memory, differentiable (``grad_input = grad``)."""
-    return Clone.apply(input)
-
-
-def contiguous(input: Tensor, memory_format: Any = None) -> Tensor:
-    """``input`` itself when C-contiguous, else a contiguous copy (differentiable)."""
-    if input.data.flags.c_contiguous:
-        return input
-    return Clone.apply(input)

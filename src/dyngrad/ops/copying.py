@@ -1,0 +1,152 @@
+"""Fills, copies and casts: ``fill_``, ``zero_``, ``copy_``, ``to(dtype)``, ``clone``,
+``contiguous``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _backend as B
+from ..autograd.function import Function, _fwd_state
+from ..tensor import Tensor
+from ._util import data_of, inplace, recording, wrap
+
+__all__ = [
+    "fill_",
+    "copy_",
+    "zero_",
+    "to_dtype",
+    "clone",
+    "contiguous",
+]
+TENSOR_METHODS = set(__all__) - {"to_dtype"}
+
+
+class Fill(Function):
+    """``out = value`` everywhere (same shape). ``grad_self = 0``,
+    ``grad_value = sum(grad)`` when value is a 0-d tensor."""
+
+    _builtin = True
+    _node_name = "FillBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, value: Any) -> Tensor:
+        v = value.data if isinstance(value, Tensor) else value
+        return wrap(np.full(a.data.shape, v, dtype=a.data.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        n = ctx.needs_input_grad
+        return (g * 0 if n[0] else None), (g.sum() if n[1] else None)
+
+
+def fill_(self: Tensor, value: Any) -> Tensor:
+    """Fill ``self`` with ``value`` (a number or a 0-d tensor) in place; returns self.
+
+    Raises:
+        RuntimeError: when ``value`` is a tensor with more than one element.
+    """
+    if isinstance(value, Tensor) and value.data.ndim:
+        raise RuntimeError(
+            f"fill_ only supports 0-dimension value tensor but got tensor with {value.data.ndim} dimensions."
+        )
+    if not recording(self, value):
+        if not self.data.flags.writeable:
+            raise RuntimeError("fill_: the tensor's memory is read-only (an expanded view); clone() it first")
+        self.data[...] = value.data if isinstance(value, Tensor) else value
+        self._vc[0] += 1
+        return self
+    return inplace(Fill.apply, self, value)
+
+
+def zero_(self: Tensor) -> Tensor:
+    """Fill with zeros in place; returns self."""
+    return fill_(self, 0)
+
+
+class Copy(Function):
+    """``out = src`` broadcast to ``self``'s shape and cast to its dtype.
+    ``grad_self = 0``, ``grad_src = grad`` (summed down to src's shape)."""
+
+    _builtin = True
+    _node_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, src: Any) -> Tensor:
+        sd = data_of(src)
+        try:
+            out = np.broadcast_to(np.asarray(sd), a.data.shape).astype(a.data.dtype)
+        except ValueError:
+            raise RuntimeError(
+                f"copy_: the size of src {list(np.shape(sd))} is not broadcastable to self "
+                f"{list(a.data.shape)}"
+            ) from None
+        ctx.src_dtype = np.asarray(sd).dtype
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        n = ctx.needs_input_grad
+        return (g * 0 if n[0] else None), (g.to(ctx.src_dtype) if n[1] else None)
+
+
+def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
+    """Copy ``src`` into ``self`` in place (broadcast, cast to ``self``'s dtype)."""
+    return inplace(Copy.apply, self, src)
+
+
+class ToDtype(Function):
+    """``out = a`` cast to ``dtype``. ``grad_a = grad`` cast back to ``a``'s dtype."""
+
+    _builtin = True
+    _node_name = "ToCopyBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, dtype: np.dtype) -> Tensor:
+        ctx.in_dtype = a.data.dtype
+        return wrap(a.data.astype(dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return g.to(ctx.in_dtype), None
+
+
+def to_dtype(input: Tensor, dtype: Any) -> Tensor:
+    """Cast to ``dtype`` (a copy); differentiable between floating dtypes.
+
+    Raises:
+        RuntimeError: casting a tensor that requires grad to a non-floating dtype keeps no
+            history (as PyTorch: the result simply does not require grad).
+    """
+    nd = B.to_np_dtype(dtype)
+    if nd.kind != "f" or not (recording(input) or _fwd_state.level is not None):  # dual: tangent
+        return Tensor._make(input.data.astype(nd))
+    return ToDtype.apply(input, nd)
+
+
+class Clone(Function):
+    """``out = copy(a)``; ``grad_a = grad``."""
+
+    _builtin = True
+    _node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor) -> Tensor:
+        return wrap(a.data.copy())
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return g
+
+
+def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
+    """A copy with its own memory, differentiable (``grad_input = grad``)."""
+    return Clone.apply(input)
+
+
+def contiguous(input: Tensor, memory_format: Any = None) -> Tensor:
+    """``input`` itself when C-contiguous, else a contiguous copy (differentiable)."""
+    if input.data.flags.c_contiguous:
+        return input
+    return Clone.apply(input)
