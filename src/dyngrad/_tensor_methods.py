@@ -104,9 +104,13 @@ class TensorMethods:
         return _ops.matmul(other, self)
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if other is None:  # PyTorch: ``t == None`` is False
+            return False  # type: ignore[return-value]
         return _ops.eq(self, other)
 
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if other is None:
+            return True  # type: ignore[return-value]
         return _ops.ne(self, other)
 
     def __lt__(self, other: Any) -> Tensor:

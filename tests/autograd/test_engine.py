@@ -577,3 +577,27 @@ def test_retained_grad_does_not_share_memory_with_the_leaf_grad():
     with dyngrad.no_grad():
         h.grad.zero_()
     np.testing.assert_allclose(x.grad.numpy(), [1.0, 1.0])
+
+
+@pytest.mark.parametrize("fn", ["relu", "hardtanh", "leaky_relu", "relu6", "abs"])
+def test_second_derivative_of_a_piecewise_linear_op_is_a_zero_that_requires_grad(fn):
+    # PyTorch 2.13: the first derivative requires grad (its formula uses a saved tensor
+    # that does), and differentiating it again gives zeros.
+    f = getattr(dyngrad.nn.functional, fn, None) or getattr(dyngrad, fn)
+    x = dyngrad.tensor([-1.0, 0.5, 2.0], requires_grad=True)
+    (g,) = dyngrad.autograd.grad(f(x).sum(), x, create_graph=True)
+    assert g.requires_grad
+    (gg,) = dyngrad.autograd.grad(g.sum(), x)
+    assert gg.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_first_derivative_that_uses_no_saved_tensor_does_not_require_grad_as_in_pytorch():
+    x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+    (g,) = dyngrad.autograd.grad((x + 1).sum(), x, create_graph=True)
+    assert not g.requires_grad
+
+
+def test_comparing_a_tensor_with_none_is_false_as_in_pytorch():
+    t = dyngrad.ones(2)
+    assert (t == None) is False  # noqa: E711
+    assert (t != None) is True  # noqa: E711

@@ -176,6 +176,47 @@ def _hooked(hook: Any, g: Tensor, r: Any) -> Tensor:
     return r
 
 
+class _ZeroDerivative(Node):
+    """Stands for a gradient that a backward computed from saved tensors requiring grad
+    but that, as computed, does not depend on them (relu's ``grad * (out > 0)``): its own
+    derivative is zero. PyTorch returns such gradients as tensors that require grad, so
+    differentiating them again gives zeros rather than an error; this node does the same."""
+
+    _name = "ZeroDerivativeBackward"
+
+    def __init__(self, source: Node, shape: tuple, dtype: Any) -> None:
+        super().__init__()
+        self.next_functions = source.next_functions
+        self._input_meta = source._input_meta
+        self._output_meta = ((shape, dtype),)
+
+    def apply(self, *grads: Any) -> tuple:
+        return tuple(
+            None if m is None or edge[0] is None else Tensor._make(np.zeros(m[0], dtype=m[1]))
+            for edge, m in zip(self.next_functions, self._input_meta)
+        )
+
+
+def _link_constant_grads(node: Node, res: tuple) -> tuple:
+    """Under create_graph: a gradient that does not require grad although the node saved
+    tensors that do gets a zero-derivative link to the node's inputs (see _ZeroDerivative).
+    Built-in ops only: their backwards are written with dyngrad ops, so "does not require
+    grad" there means "zero derivative"; a custom backward may have used NumPy, and its
+    result must keep saying it cannot be differentiated."""
+    if all(g is None or g._requires_grad for g in res):
+        return res
+    if not any(s is not None and (s.is_output or (s.tensor is not None and s.tensor._requires_grad)) for s in node._saved):
+        return res
+    out = []
+    for g in res:
+        if g is not None and not g._requires_grad:
+            g = g.detach()
+            g.grad_fn = _ZeroDerivative(node, g.data.shape, g.data.dtype)
+            g._requires_grad = True
+        out.append(g)
+    return tuple(out)
+
+
 def _zeros(meta: Any) -> Tensor:
     shape, dt = meta
     return Tensor._make(np.zeros(shape, dtype=dt))
@@ -345,6 +386,8 @@ def execute(
             try:
                 res = profiler.run_backward(node, buf) if _prof.active else node.apply(*buf)
                 res = _validate(node, res, create_graph)
+                if create_graph and node._saved and getattr(node, "_forward_cls", _SumToSize)._builtin:
+                    res = _link_constant_grads(node, res)
             except Exception as exc:
                 _annotate(node, exc)
                 raise
