@@ -345,3 +345,151 @@ def test_detach_drops_the_tangent_as_in_pytorch() -> None:
         p, t = fwAD.unpack_dual(y)
     np.testing.assert_allclose(p.data, x0 ** 2)
     np.testing.assert_allclose(t.data, u)
+
+
+# ---------------------------------------------------------------- explicit jvp rules
+from dyngrad.ops import arithmetic as _ar  # noqa: E402
+from dyngrad.ops import elementwise as _el  # noqa: E402
+from dyngrad.ops import pointwise as _pw  # noqa: E402
+from dyngrad.ops import rounding as _rd  # noqa: E402
+from dyngrad.ops import special as _sp  # noqa: E402
+from dyngrad.ops import trig as _tr  # noqa: E402
+
+D = dyngrad
+# (name, function of tensors, input shapes, domain, the Function whose jvp rule must run)
+RULES = [
+    ("exp", D.exp, [(2, 3)], "real", _el.Exp),
+    ("log", D.log, [(2, 3)], "pos", _el.Log),
+    ("sin", D.sin, [(3,)], "real", _el.Sin),
+    ("cos", D.cos, [(3,)], "real", _el.Cos),
+    ("tanh", D.tanh, [(3,)], "real", _el.Tanh),
+    ("sigmoid", D.sigmoid, [(3,)], "real", _el.Sigmoid),
+    ("relu", D.relu, [(4,)], "real", _el.Relu),
+    ("abs", D.abs, [(4,)], "real", _el.Abs),
+    ("sqrt", D.sqrt, [(3,)], "pos", _el.Sqrt),
+    ("clamp", lambda a: D.clamp(a, -0.5, 0.5), [(5,)], "real", _el.Clamp),
+    ("clamp_tensor", lambda a, lo, hi: D.clamp(a * 2, lo - 1.5, hi + 1.5), [(2, 3), (3,), (2, 1)], "unit", _el.ClampTensor),
+    ("exp2", D.exp2, [(3,)], "real", _sp.Exp2),
+    ("expm1", D.expm1, [(3,)], "real", _sp.Expm1),
+    ("log2", D.log2, [(3,)], "pos", _sp.Log2),
+    ("log10", D.log10, [(3,)], "pos", _sp.Log10),
+    ("log1p", D.log1p, [(3,)], "pos", _sp.Log1p),
+    ("rsqrt", D.rsqrt, [(3,)], "pos", _sp.Rsqrt),
+    ("square", D.square, [(3,)], "real", _sp.Square),
+    ("reciprocal", D.reciprocal, [(3,)], "pos", _sp.Reciprocal),
+    ("logit", lambda a: D.logit(a * 0.3 + 0.5), [(3,)], "unit", _sp.Logit),
+    ("logit_eps", lambda a: D.logit(a, 0.2), [(4,)], "unit", _sp.Logit),
+    ("erf", D.erf, [(3,)], "real", _sp.Erf),
+    ("erfc", D.erfc, [(3,)], "real", _sp.Erfc),
+    ("tan", D.tan, [(3,)], "unit", _tr.Tan),
+    ("asin", D.asin, [(3,)], "unit", _tr.Asin),
+    ("acos", D.acos, [(3,)], "unit", _tr.Acos),
+    ("atan", D.atan, [(3,)], "real", _tr.Atan),
+    ("sinh", D.sinh, [(3,)], "real", _tr.Sinh),
+    ("cosh", D.cosh, [(3,)], "real", _tr.Cosh),
+    ("asinh", D.asinh, [(3,)], "real", _tr.Asinh),
+    ("acosh", lambda a: D.acosh(a + 1), [(3,)], "pos", _tr.Acosh),
+    ("atanh", D.atanh, [(3,)], "unit", _tr.Atanh),
+    ("sign", D.sign, [(3,)], "real", _rd.Sign),
+    ("floor", D.floor, [(3,)], "real", _rd.Floor),
+    ("ceil", D.ceil, [(3,)], "real", _rd.Ceil),
+    ("trunc", D.trunc, [(3,)], "real", _rd.Trunc),
+    ("round", D.round, [(3,)], "real", _rd.Round),
+    ("round_decimals", lambda a: D.round(a, decimals=1), [(3,)], "real", _rd.RoundDecimals),
+    ("frac", D.frac, [(3,)], "real", _rd.Frac),
+    ("nan_to_num", D.nan_to_num, [(3,)], "real", _rd.NanToNum),
+    ("maximum", D.maximum, [(2, 3), (3,)], "real", _pw.Maximum),
+    ("minimum", D.minimum, [(3,), (2, 3)], "real", _pw.Minimum),
+    ("maximum_scalar_side", lambda a: D.maximum(a, D.zeros(3, dtype=D.float64)), [(3,)], "real", _pw.Maximum),
+    ("fmax", D.fmax, [(3,), (3,)], "real", _pw.Fmax),
+    ("fmin", D.fmin, [(3,), (3,)], "real", _pw.Fmin),
+    ("where", lambda a, b: D.where(a > 0, a, b), [(4,), (4,)], "real", _pw.Where),
+    ("where_scalar", lambda a: D.where(a > 0, a, 0.0), [(4,)], "real", _pw.Where),
+    ("lerp", lambda a, b, w: D.lerp(a, b, w), [(3,), (3,), (3,)], "real", _pw.Lerp),
+    ("lerp_scalar", lambda a, b: D.lerp(a, b, 0.3), [(2, 3), (3,)], "real", _pw.LerpScalar),
+    ("addcmul", lambda a, b, c: D.addcmul(a, b, c, value=0.5), [(3,), (2, 3), (3,)], "real", _pw.Addcmul),
+    ("addcdiv", lambda a, b, c: D.addcdiv(a, b, c, value=0.5), [(3,), (3,), (3,)], "pos", _pw.Addcdiv),
+    ("hypot", D.hypot, [(3,), (3,)], "pos", _pw.Hypot),
+    ("atan2", D.atan2, [(2, 3), (3,)], "pos", _pw.Atan2),
+    ("logaddexp", D.logaddexp, [(3,), (3,)], "real", _pw.Logaddexp),
+    ("pow", lambda a, b: a ** b, [(2, 3), (3,)], "pos", _ar.Pow),
+    ("pow_scalar_exponent", lambda a: a ** 3, [(3,)], "real", _ar.Pow),
+    ("pow_scalar_base", lambda b: 2.0 ** b, [(3,)], "real", _ar.Pow),
+]
+
+
+def _double_vjp_jvp(fn, xs: list, us: list) -> np.ndarray:  # noqa: ANN001
+    """``J u`` by differentiating the vjp ``v -> J^T v`` with respect to ``v`` (reverse mode
+    only, no forward AD involved)."""
+    leaves = [T(x).requires_grad_() for x in xs]
+    out = fn(*leaves)
+    v = T(np.zeros(out.shape)).requires_grad_()
+    gs = dyngrad.autograd.grad(out, leaves, v, create_graph=True, allow_unused=True)
+    pairs = [(g, T(u)) for g, u in zip(gs, us) if g is not None and g.requires_grad]
+    if not pairs:
+        return np.zeros(out.shape)
+    (jv,) = dyngrad.autograd.grad([g for g, _ in pairs], [v], [u for _, u in pairs], allow_unused=True)
+    return np.zeros(out.shape) if jv is None else jv.data
+
+
+def _fd_jvp(fn, xs: list, us: list, h: float = 1e-6) -> np.ndarray:  # noqa: ANN001
+    plus = fn(*[T(x + h * u) for x, u in zip(xs, us)]).data
+    minus = fn(*[T(x - h * u) for x, u in zip(xs, us)]).data
+    return (plus - minus) / (2 * h)
+
+
+def _away_from_kinks(name: str, x: np.ndarray) -> np.ndarray:
+    """Inputs at least 0.1 away from the points where the op is not differentiable."""
+    if name in ("sign", "floor", "ceil", "trunc", "round", "frac", "round_decimals"):
+        k = 0.1 if name == "round_decimals" else 1.0
+        f = x / k - np.floor(x / k)
+        return (np.floor(x / k) + np.clip(f, 0.2, 0.8)) * k
+    if name in ("relu", "abs", "clamp", "where", "where_scalar", "maximum_scalar_side"):
+        return np.where(np.abs(np.abs(x) - 0.5) < 0.1, x + 0.3, x) + np.where(np.abs(x) < 0.1, 0.3, 0.0)
+    if name == "logit_eps":
+        return np.where(np.abs(np.abs(x - 0.5) - 0.3) < 0.05, 0.5, x)
+    return x
+
+
+@pytest.mark.parametrize("name,fn,shapes,domain,cls", RULES, ids=[r[0] for r in RULES])
+def test_explicit_jvp_rule_is_used_and_matches_double_vjp_and_finite_differences(
+    name, fn, shapes, domain, cls, monkeypatch  # noqa: ANN001
+) -> None:
+    assert "jvp" in cls.__dict__ or any("jvp" in k.__dict__ for k in cls.__mro__[1:] if k is not Function)
+    xs = [_away_from_kinks(name, _rand(s, domain)) for s in shapes]
+    if name in ("maximum", "minimum", "fmax", "fmin"):
+        xs[1] = xs[1] + 0.05  # no ties between the operands
+    us = [rng.standard_normal(s) for s in shapes]
+    calls = []
+    rule = cls.jvp
+
+    def counting(ctx, *tangents):  # noqa: ANN001, ANN202
+        calls.append(len(tangents))
+        return rule(ctx, *tangents)
+
+    monkeypatch.setattr(cls, "jvp", staticmethod(counting))
+    with fwAD.dual_level():
+        out = fn(*[fwAD.make_dual(T(x), T(u)) for x, u in zip(xs, us)])
+        t = fwAD.unpack_dual(out).tangent
+    assert calls, f"{name}: {cls.__name__}.jvp was not called (the double-vjp fallback ran instead)"
+    assert t is not None and t.shape == out.shape and t.dtype == out.dtype
+    np.testing.assert_allclose(t.data, _double_vjp_jvp(fn, xs, us), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(t.data, _fd_jvp(fn, xs, us), rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("name,fn,shapes,domain,cls", RULES, ids=[r[0] for r in RULES])
+def test_gradcheck_with_forward_ad_passes_for_explicit_jvp_rules(name, fn, shapes, domain, cls) -> None:  # noqa: ANN001
+    xs = tuple(T(_away_from_kinks(name, _rand(s, domain))).requires_grad_() for s in shapes)
+    if name in ("maximum", "minimum", "fmax", "fmin"):
+        xs = (xs[0], T(xs[1].data + 0.05).requires_grad_())
+    assert dyngrad.autograd.gradcheck(fn, xs, check_forward_ad=True)
+
+
+def test_jvp_rule_with_one_tangent_missing_treats_it_as_zero() -> None:
+    a, b = _rand((3,), "pos"), _rand((3,), "pos")
+    u = rng.standard_normal(3)
+    with fwAD.dual_level():
+        t = fwAD.unpack_dual(D.atan2(fwAD.make_dual(T(a), T(u)), T(b))).tangent
+        t2 = fwAD.unpack_dual(D.where(T(a) > 1, T(b), fwAD.make_dual(T(a), T(u)))).tangent
+    np.testing.assert_allclose(t.data, u * b / (a * a + b * b))
+    np.testing.assert_allclose(t2.data, np.where(a > 1, 0.0, u))

@@ -372,6 +372,13 @@ class Pow(Function):
                 gb = g * out * a.log().masked_fill((a == 0) & (b >= 0), 0.0)
         return ga, gb
 
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
+        """Forward mode: ``t = ua * b * a**(b-1) + ub * out * log(a)``; the Jacobian is
+        diagonal (elementwise), so each term is backward's rule (zero masks included) applied to that tangent."""
+        ts = [Pow.backward(ctx, u)[i] for i, u in enumerate((ua, ub)) if u is not None]
+        return sum(ts[1:], ts[0])
+
 
 def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001 - PyTorch's name
     """``input ** exponent`` (either may be a Python number), broadcast and promoted.

@@ -47,6 +47,11 @@ class Exp(Function):
         (out,) = ctx.saved_tensors
         return g * out
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * exp(x) = u * out``."""
+        return u * ctx.saved_tensors[0]
+
 
 def exp(input: Tensor) -> Tensor:
     """Elementwise ``e ** input``."""
@@ -70,6 +75,11 @@ class Log(Function):
         (x,) = ctx.saved_tensors
         return g / x
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u / x``."""
+        return u / ctx.saved_tensors[0]
+
 
 def log(input: Tensor) -> Tensor:
     """Elementwise natural logarithm (``-inf`` at 0, ``nan`` below, as PyTorch)."""
@@ -91,6 +101,11 @@ class Sin(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return g * x.cos()
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * cos(x)``."""
+        return u * ctx.saved_tensors[0].cos()
 
 
 def sin(input: Tensor) -> Tensor:
@@ -114,6 +129,11 @@ class Cos(Function):
         (x,) = ctx.saved_tensors
         return -g * x.sin()
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = -u * sin(x)``."""
+        return -u * ctx.saved_tensors[0].sin()
+
 
 def cos(input: Tensor) -> Tensor:
     """Elementwise cosine (radians)."""
@@ -136,6 +156,12 @@ class Tanh(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (out,) = ctx.saved_tensors
         return g * (1 - out * out)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * (1 - out**2)``."""
+        (out,) = ctx.saved_tensors
+        return u * (1 - out * out)
 
 
 def tanh(input: Tensor) -> Tensor:
@@ -164,6 +190,12 @@ class Sigmoid(Function):
         (out,) = ctx.saved_tensors
         return g * out * (1 - out)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * out * (1 - out)``."""
+        (out,) = ctx.saved_tensors
+        return u * out * (1 - out)
+
 
 def sigmoid(input: Tensor) -> Tensor:
     """Elementwise logistic sigmoid."""
@@ -186,6 +218,11 @@ class Relu(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (out,) = ctx.saved_tensors
         return g * (out > 0)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * (out > 0)``."""
+        return u * (ctx.saved_tensors[0] > 0)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -210,6 +247,11 @@ class Abs(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return g * wrap(np.sign(x.data))
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * sign(x)``."""
+        return u * wrap(np.sign(ctx.saved_tensors[0].data))
 
 
 def abs(input: Tensor) -> Tensor:  # noqa: A001
@@ -237,6 +279,11 @@ class Sqrt(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (out,) = ctx.saved_tensors
         return g / (2 * out)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u / (2 * out)``."""
+        return u / (2 * ctx.saved_tensors[0])
 
 
 def sqrt(input: Tensor) -> Tensor:
@@ -295,6 +342,13 @@ class Clamp(Function):
         if hit is not None and n[2]:
             ghi = g * wrap(d > hi)
         return gx, glo, ghi
+
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, ulo: Any = None, uhi: Any = None) -> Any:
+        """Forward mode: ``t = ux * [lo <= x <= hi] + ulo * [x < lo] + uhi * [x > hi]`` (the
+        Jacobian is diagonal, so each term is backward's rule applied to that tangent)."""
+        ts = [Clamp.backward(ctx, u)[i] for i, u in enumerate((ux, ulo, uhi)) if u is not None]
+        return sum(ts[1:], ts[0])
 
 
 class ClampTensor(Clamp):

@@ -68,6 +68,26 @@ def _first_wins(ctx: Any, g: Tensor, ge: Any) -> tuple:
     return (g * wrap(to_a) if n[0] else None), (g * wrap(~to_a) if n[1] else None)
 
 
+def _split_ties_jvp(ctx: Any, ua: Any, ub: Any, lt: Any) -> Tensor:
+    """max/min forward mode: ``t = ua * w_a + ub * w_b`` with backward's weights
+    (1 for the winner, 0.5 each on ties)."""
+    a, b = ctx.saved_tensors
+    ad, bd = a.data, b.data
+    tie = ad == bd
+    ts = [u * wrap(np.where(tie, 0.5, ~lt(x, y)).astype(u.data.dtype))
+          for u, x, y in ((ua, ad, bd), (ub, bd, ad)) if u is not None]
+    return sum(ts[1:], ts[0])
+
+
+def _first_wins_jvp(ctx: Any, ua: Any, ub: Any, ge: Any) -> Tensor:
+    """fmax/fmin forward mode: ``t = ua`` where ``ge(a, b) or isnan(b)``, ``ub`` elsewhere."""
+    a, b = ctx.saved_tensors
+    with np.errstate(invalid="ignore"):
+        to_a = ge(a.data, b.data) | np.isnan(b.data)
+    ts = [u * wrap(m) for u, m in ((ua, to_a), (ub, ~to_a)) if u is not None]
+    return sum(ts[1:], ts[0])
+
+
 class Maximum(Function):
     """``out = max(a, b)`` (``nan`` propagates). ``grad_a = grad`` where ``a > b``,
     ``grad / 2`` on ties, 0 where ``a < b``; ``grad_b`` symmetric (PyTorch splits ties evenly)."""
@@ -81,6 +101,11 @@ class Maximum(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return _split_ties(ctx, g, np.less)
+
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
+        """Forward mode: ``t = ua * [a > b] + ub * [b > a]``, halves on ties."""
+        return _split_ties_jvp(ctx, ua, ub, np.less)
 
 
 class Minimum(Function):
@@ -97,6 +122,11 @@ class Minimum(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return _split_ties(ctx, g, np.greater)
 
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
+        """Forward mode: ``t = ua * [a < b] + ub * [b < a]``, halves on ties."""
+        return _split_ties_jvp(ctx, ua, ub, np.greater)
+
 
 class Fmax(Function):
     """``out = fmax(a, b)`` (a ``nan`` loses to a number). ``grad_a = grad`` where
@@ -112,6 +142,11 @@ class Fmax(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return _first_wins(ctx, g, np.greater_equal)
 
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
+        """Forward mode: ``t = ua`` where ``a >= b`` or ``b`` is nan, else ``ub``."""
+        return _first_wins_jvp(ctx, ua, ub, np.greater_equal)
+
 
 class Fmin(Function):
     """``out = fmin(a, b)``. ``grad_a = grad`` where ``a <= b or isnan(b)``, else 0;
@@ -126,6 +161,11 @@ class Fmin(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return _first_wins(ctx, g, np.less_equal)
+
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
+        """Forward mode: ``t = ua`` where ``a <= b`` or ``b`` is nan, else ``ub``."""
+        return _first_wins_jvp(ctx, ua, ub, np.less_equal)
 
 
 class Where(Function):
@@ -149,6 +189,14 @@ class Where(Function):
         gy = Where.apply(cond, zero, g) if n[2] else None
         return None, gx, gy
 
+    @staticmethod
+    def jvp(ctx: Any, uc: Any, ux: Any, uy: Any) -> Any:
+        """Forward mode: ``t = where(cond, ux, uy)`` (a None tangent is 0)."""
+        (cond,) = ctx.saved_tensors
+        ref = ux if ux is not None else uy
+        zero = Tensor._make(np.zeros((), dtype=ref.data.dtype))
+        return Where.apply(cond, zero if ux is None else ux, zero if uy is None else uy)
+
 
 class Lerp(Function):
     """``out = start + weight * (end - start)`` (PyTorch's two-sided formula for accuracy).
@@ -169,6 +217,14 @@ class Lerp(Function):
         s, e, w = ctx.saved_tensors
         n = ctx.needs_input_grad
         return (g * (1 - w) if n[0] else None), (g * w if n[1] else None), (g * (e - s) if n[2] else None)
+
+    @staticmethod
+    def jvp(ctx: Any, us: Any, ue: Any, uw: Any) -> Any:
+        """Forward mode: ``t = us * (1 - w) + ue * w + uw * (e - s)``."""
+        s, e, w = ctx.saved_tensors
+        ts = [t for t in (None if us is None else us * (1 - w), None if ue is None else ue * w,
+                          None if uw is None else uw * (e - s)) if t is not None]
+        return sum(ts[1:], ts[0])
 
 
 class LerpScalar(Lerp):
@@ -197,6 +253,14 @@ class Addcmul(Function):
         n, v = ctx.needs_input_grad, ctx.value
         return (g if n[0] else None), (g * t2 * v if n[1] else None), (g * t1 * v if n[2] else None), None
 
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, u1: Any, u2: Any, *_: Any) -> Any:
+        """Forward mode: ``t = ux + value * (u1 * t2 + t1 * u2)``."""
+        t1, t2 = ctx.saved_tensors
+        ts = [t for t in (ux, None if u1 is None else u1 * t2 * ctx.value,
+                          None if u2 is None else u2 * t1 * ctx.value) if t is not None]
+        return sum(ts[1:], ts[0])
+
 
 class Addcdiv(Function):
     """``out = input + value * t1 / t2``. ``grad_input = grad``,
@@ -221,6 +285,14 @@ class Addcdiv(Function):
         g2 = -g * v * t1 / (t2 * t2) if n[2] else None
         return (g if n[0] else None), g1, g2, None
 
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, u1: Any, u2: Any, *_: Any) -> Any:
+        """Forward mode: ``t = ux + value * (u1 / t2 - t1 * u2 / t2**2)``."""
+        t1, t2 = ctx.saved_tensors
+        ts = [t for t in (ux, None if u1 is None else u1 * ctx.value / t2,
+                          None if u2 is None else -u2 * ctx.value * t1 / (t2 * t2)) if t is not None]
+        return sum(ts[1:], ts[0])
+
 
 class Hypot(Function):
     """``out = sqrt(a**2 + b**2)`` (no overflow); ``grad_a = grad * a / out``,
@@ -240,6 +312,13 @@ class Hypot(Function):
         a, b, out = ctx.saved_tensors
         n = ctx.needs_input_grad
         return (g * a / out if n[0] else None), (g * b / out if n[1] else None)
+
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
+        """Forward mode: ``t = (ua * a + ub * b) / out``."""
+        a, b, out = ctx.saved_tensors
+        ts = [t for t in (None if ua is None else ua * a, None if ub is None else ub * b) if t is not None]
+        return sum(ts[1:], ts[0]) / out
 
 
 class Atan2(Function):
@@ -264,6 +343,12 @@ class Atan2(Function):
             r2 = where(wrap(r2.data == 0), 1.0, r2)
         return (g * b / r2 if n[0] else None), (-g * a / r2 if n[1] else None)
 
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
+        """Forward mode: ``t = (ua * b - ub * a) / (a**2 + b**2)`` (0 at the origin)."""
+        ts = [Atan2.backward(ctx, t)[i] for t, i in ((ua, 0), (ub, 1)) if t is not None]
+        return sum(ts[1:], ts[0])
+
 
 class Logaddexp(Function):
     """``out = log(exp(a) + exp(b))`` (stable); ``grad_a = grad * sigmoid(a - b)``,
@@ -282,6 +367,14 @@ class Logaddexp(Function):
         a, b = ctx.saved_tensors
         n = ctx.needs_input_grad
         return (g * (a - b).sigmoid() if n[0] else None), (g * (b - a).sigmoid() if n[1] else None)
+
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
+        """Forward mode: ``t = ua * sigmoid(a - b) + ub * sigmoid(b - a)``."""
+        a, b = ctx.saved_tensors
+        ts = [t for t in (None if ua is None else ua * (a - b).sigmoid(),
+                          None if ub is None else ub * (b - a).sigmoid()) if t is not None]
+        return sum(ts[1:], ts[0])
 
 
 # ---------------------------------------------------------------- public functions

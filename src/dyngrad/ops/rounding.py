@@ -46,6 +46,11 @@ class Sign(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return _zeros(g)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = 0`` (kept on the tangent's graph)."""
+        return u * 0
+
 
 class Floor(Function):
     """``out = floor(x)``; ``grad_x = 0``."""
@@ -60,6 +65,11 @@ class Floor(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return _zeros(g)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = 0``."""
+        return u * 0
 
 
 class Ceil(Function):
@@ -76,6 +86,11 @@ class Ceil(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return _zeros(g)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = 0``."""
+        return u * 0
+
 
 class Trunc(Function):
     """``out = trunc(x)`` (round toward zero); ``grad_x = 0``."""
@@ -90,6 +105,11 @@ class Trunc(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return _zeros(g)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = 0``."""
+        return u * 0
 
 
 class Round(Function):
@@ -118,6 +138,11 @@ class Round(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return _zeros(g), None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = 0``."""
+        return u * 0
+
 
 class RoundDecimals(Round):
     """:class:`Round` with ``decimals != 0`` (PyTorch's node name)."""
@@ -141,6 +166,11 @@ class Frac(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return g
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u``."""
+        return u
+
 
 class NanToNum(Function):
     """``out = x`` with ``nan``, ``+inf``, ``-inf`` replaced; ``grad_x = grad * isfinite(x)``."""
@@ -159,6 +189,11 @@ class NanToNum(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
         return g * wrap(np.isfinite(x.data)), None, None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u * isfinite(x)``."""
+        return u * wrap(np.isfinite(ctx.saved_tensors[0].data))
 
 
 # ---------------------------------------------------------------- public functions

@@ -50,6 +50,11 @@ class Exp2(Function):
         (out,) = ctx.saved_tensors
         return g * out * _LN2
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * out * ln 2``."""
+        return u * ctx.saved_tensors[0] * _LN2
+
 
 class Expm1(Function):
     """``out = exp(x) - 1`` (accurate near 0); ``grad_x = grad * (out + 1)``."""
@@ -67,6 +72,11 @@ class Expm1(Function):
         (out,) = ctx.saved_tensors
         return g * (out + 1)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * (out + 1)``."""
+        return u * (ctx.saved_tensors[0] + 1)
+
 
 class Log2(Function):
     """``out = log2(x)``; ``grad_x = grad / (x * ln 2)``."""
@@ -82,6 +92,11 @@ class Log2(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return g / (x * _LN2)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u / (x ln 2)``."""
+        return u / (ctx.saved_tensors[0] * _LN2)
 
 
 class Log10(Function):
@@ -99,6 +114,11 @@ class Log10(Function):
         (x,) = ctx.saved_tensors
         return g / (x * _LN10)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u / (x ln 10)``."""
+        return u / (ctx.saved_tensors[0] * _LN10)
+
 
 class Log1p(Function):
     """``out = log(1 + x)`` (accurate near 0); ``grad_x = grad / (x + 1)``."""
@@ -114,6 +134,11 @@ class Log1p(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return g / (x + 1)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u / (x + 1)``."""
+        return u / (ctx.saved_tensors[0] + 1)
 
 
 class Rsqrt(Function):
@@ -134,6 +159,12 @@ class Rsqrt(Function):
         (out,) = ctx.saved_tensors
         return g * out * out * out * -0.5
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = -u * out**3 / 2``."""
+        (out,) = ctx.saved_tensors
+        return u * out * out * out * -0.5
+
 
 class Square(Function):
     """``out = x * x`` (integers stay integers, as ``pow(x, 2)``); ``grad_x = 2 * grad * x``."""
@@ -151,6 +182,11 @@ class Square(Function):
         (x,) = ctx.saved_tensors
         return g * x * 2
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = 2 * u * x``."""
+        return u * ctx.saved_tensors[0] * 2
+
 
 class Reciprocal(Function):
     """``out = 1 / x``; ``grad_x = -grad * out**2``."""
@@ -167,6 +203,12 @@ class Reciprocal(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (out,) = ctx.saved_tensors
         return -g * out * out
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = -u * out**2``."""
+        (out,) = ctx.saved_tensors
+        return -u * out * out
 
 
 class Logit(Function):
@@ -195,6 +237,11 @@ class Logit(Function):
             d = x.data
             gx = gx * wrap((d >= ctx.eps) & (d <= 1 - ctx.eps))
         return gx, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u / (x (1 - x))`` (0 outside ``[eps, 1 - eps]``)."""
+        return Logit.backward(ctx, u)[0]
 
 
 # erf/erfc: NumPy has no erf ufunc and SciPy is not a dependency, so each element goes
@@ -226,6 +273,12 @@ class Erf(Function):
         (x,) = ctx.saved_tensors
         return g * (-(x * x)).exp() * _TWO_OVER_SQRT_PI
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * 2/sqrt(pi) * exp(-x**2)``."""
+        (x,) = ctx.saved_tensors
+        return u * (-(x * x)).exp() * _TWO_OVER_SQRT_PI
+
 
 class Erfc(Function):
     """``out = erfc(x) = 1 - erf(x)`` (accurate for large ``x``);
@@ -242,6 +295,12 @@ class Erfc(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return g * (-(x * x)).exp() * -_TWO_OVER_SQRT_PI
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = -u * 2/sqrt(pi) * exp(-x**2)``."""
+        (x,) = ctx.saved_tensors
+        return u * (-(x * x)).exp() * -_TWO_OVER_SQRT_PI
 
 
 # ---------------------------------------------------------------- public functions

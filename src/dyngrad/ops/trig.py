@@ -45,6 +45,12 @@ class Tan(Function):
         (out,) = ctx.saved_tensors
         return g * (out * out + 1)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * (1 + out**2)``."""
+        (out,) = ctx.saved_tensors
+        return u * (out * out + 1)
+
 
 class Asin(Function):
     """``out = asin(x)``; ``grad_x = grad / sqrt(1 - x**2)``."""
@@ -60,6 +66,12 @@ class Asin(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return g * rsqrt(1 - x * x)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u / sqrt(1 - x**2)``."""
+        (x,) = ctx.saved_tensors
+        return u * rsqrt(1 - x * x)
 
 
 class Acos(Function):
@@ -77,6 +89,12 @@ class Acos(Function):
         (x,) = ctx.saved_tensors
         return -g * rsqrt(1 - x * x)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = -u / sqrt(1 - x**2)``."""
+        (x,) = ctx.saved_tensors
+        return -u * rsqrt(1 - x * x)
+
 
 class Atan(Function):
     """``out = atan(x)``; ``grad_x = grad / (1 + x**2)``."""
@@ -92,6 +110,12 @@ class Atan(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return g / (x * x + 1)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u / (1 + x**2)``."""
+        (x,) = ctx.saved_tensors
+        return u / (x * x + 1)
 
 
 class Sinh(Function):
@@ -109,6 +133,11 @@ class Sinh(Function):
         (x,) = ctx.saved_tensors
         return g * cosh(x)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * cosh(x)``."""
+        return u * cosh(ctx.saved_tensors[0])
+
 
 class Cosh(Function):
     """``out = cosh(x)``; ``grad_x = grad * sinh(x)``."""
@@ -124,6 +153,11 @@ class Cosh(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return g * sinh(x)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * sinh(x)``."""
+        return u * sinh(ctx.saved_tensors[0])
 
 
 class Asinh(Function):
@@ -141,6 +175,12 @@ class Asinh(Function):
         (x,) = ctx.saved_tensors
         return g * rsqrt(x * x + 1)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u / sqrt(x**2 + 1)``."""
+        (x,) = ctx.saved_tensors
+        return u * rsqrt(x * x + 1)
+
 
 class Acosh(Function):
     """``out = acosh(x)`` (``x >= 1``); ``grad_x = grad / sqrt(x**2 - 1)``."""
@@ -157,6 +197,12 @@ class Acosh(Function):
         (x,) = ctx.saved_tensors
         return g * rsqrt(x * x - 1)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u / sqrt(x**2 - 1)``."""
+        (x,) = ctx.saved_tensors
+        return u * rsqrt(x * x - 1)
+
 
 class Atanh(Function):
     """``out = atanh(x)`` (``|x| < 1``); ``grad_x = grad / (1 - x**2)``."""
@@ -172,6 +218,12 @@ class Atanh(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return g / (1 - x * x)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u / (1 - x**2)``."""
+        (x,) = ctx.saved_tensors
+        return u / (1 - x * x)
 
 
 # ---------------------------------------------------------------- public functions
