@@ -283,16 +283,19 @@ class Function:
             return cls._forward_impl(ctx, *args, **kw)
         requires = False
         if enabled:
+            needs = []
             for a in args:
                 if isinstance(a, Tensor):
                     if a._base is not None and a._vc[0] != a._view_ver:
                         _refresh_view(a)  # a view whose base changed in place since
-                    if a._requires_grad:
-                        requires = True
-                elif type(a) in (list, tuple) and not cls._builtin:
-                    _check_nested(cls, a)
+                    needs.append(a._requires_grad)
+                else:
+                    if type(a) in (list, tuple) and not cls._builtin:
+                        _check_nested(cls, a)
+                    needs.append(False)
+            requires = True in needs
         if requires:
-            ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+            ctx.needs_input_grad = tuple(needs)
             ctx._seq = next(_seq)
         else:
             ctx.needs_input_grad = (False,) * len(args)
@@ -379,20 +382,25 @@ def _record_one(cls: type, ctx: Any, o: Any) -> Any:
     return o
 
 
+_NO_EDGE = (None, 0)  # the edge of an input that needs no gradient (shared, immutable)
+
+
 def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty: tuple) -> Any:
     """Connect the outputs of ``forward`` to the node ``ctx``."""
     edges = []
     meta = []
-    for a in args:
-        if isinstance(a, Tensor):
-            if a._requires_grad:
-                fn = a.grad_fn
-                edges.append((fn, a._output_nr) if fn is not None else (a._accumulator(), 0))
-            else:
-                edges.append((None, 0))
-            meta.append((a.data.shape, a.data.dtype))
+    for a, needed in zip(args, ctx.needs_input_grad):
+        if needed:
+            fn = a.grad_fn
+            edges.append((fn, a._output_nr) if fn is not None else (a._accumulator(), 0))
+            d = a.data
+            meta.append((d.shape, d.dtype))
+        elif isinstance(a, Tensor):
+            edges.append(_NO_EDGE)
+            d = a.data
+            meta.append((d.shape, d.dtype))
         else:
-            edges.append((None, 0))
+            edges.append(_NO_EDGE)
             meta.append(None)
     ctx.next_functions = tuple(edges)
     ctx._input_meta = tuple(meta)
