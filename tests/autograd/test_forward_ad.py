@@ -348,8 +348,10 @@ def test_detach_drops_the_tangent_as_in_pytorch() -> None:
 
 
 # ---------------------------------------------------------------- explicit jvp rules
+from dyngrad.ops import activation as _ac  # noqa: E402
 from dyngrad.ops import arithmetic as _ar  # noqa: E402
 from dyngrad.ops import elementwise as _el  # noqa: E402
+from dyngrad.ops import fused as _fu  # noqa: E402
 from dyngrad.ops import pointwise as _pw  # noqa: E402
 from dyngrad.ops import rounding as _rd  # noqa: E402
 from dyngrad.ops import special as _sp  # noqa: E402
@@ -415,6 +417,22 @@ RULES = [
     ("pow", lambda a, b: a ** b, [(2, 3), (3,)], "pos", _ar.Pow),
     ("pow_scalar_exponent", lambda a: a ** 3, [(3,)], "real", _ar.Pow),
     ("pow_scalar_base", lambda b: 2.0 ** b, [(3,)], "real", _ar.Pow),
+    ("softplus", D.nn.functional.softplus, [(3,)], "real", _ac.Softplus),
+    ("softplus_beta", lambda a: D.nn.functional.softplus(a * 8, beta=3.0, threshold=4.0), [(4,)], "real", _ac.Softplus),
+    ("hardtanh", D.nn.functional.hardtanh, [(4,)], "real", _ac.Hardtanh),
+    ("relu6", lambda a: D.nn.functional.relu6(a * 4), [(4,)], "real", _ac.Hardtanh),
+    ("leaky_relu", lambda a: D.nn.functional.leaky_relu(a, 0.2), [(4,)], "real", _ac.LeakyRelu),
+    ("elu", D.nn.functional.elu, [(4,)], "real", _ac.Elu),
+    ("selu", D.nn.functional.selu, [(4,)], "real", _ac.Elu),
+    ("celu", lambda a: D.nn.functional.celu(a, 0.5), [(4,)], "real", _ac.Celu),
+    ("gelu", D.nn.functional.gelu, [(4,)], "real", _ac.Gelu),
+    ("gelu_tanh", lambda a: D.nn.functional.gelu(a, approximate="tanh"), [(4,)], "real", _ac.Gelu),
+    ("silu", D.nn.functional.silu, [(4,)], "real", _ac.Silu),
+    ("mish", D.nn.functional.mish, [(4,)], "real", _ac.Mish),
+    ("hardswish", lambda a: D.nn.functional.hardswish(a * 4), [(4,)], "real", _ac.Hardswish),
+    ("hardsigmoid", lambda a: D.nn.functional.hardsigmoid(a * 4), [(4,)], "real", _ac.Hardsigmoid),
+    ("softmax", lambda a: D.softmax(a, 1), [(2, 3)], "real", _fu.Softmax),
+    ("log_softmax", lambda a: D.log_softmax(a, 0), [(2, 3)], "real", _fu.LogSoftmax),
 ]
 
 
@@ -444,7 +462,12 @@ def _away_from_kinks(name: str, x: np.ndarray) -> np.ndarray:
         k = 0.1 if name == "round_decimals" else 1.0
         f = x / k - np.floor(x / k)
         return (np.floor(x / k) + np.clip(f, 0.2, 0.8)) * k
-    if name in ("relu", "abs", "clamp", "where", "where_scalar", "maximum_scalar_side"):
+    if name in ("relu6", "hardswish", "hardsigmoid"):  # kinks at 0, +-3 and 6 of 4 * x
+        return np.where(np.min(np.abs(4 * x[..., None] - np.array([-3.0, 0.0, 3.0, 6.0])), -1) < 0.2, 0.1, x)
+    if name == "softplus_beta":  # kink where 3 * 8 * x crosses the threshold 4
+        return np.where(np.abs(24 * x - 4) < 0.5, 0.0, x)
+    if name in ("relu", "abs", "clamp", "where", "where_scalar", "maximum_scalar_side", "hardtanh", "leaky_relu",
+                "elu", "selu", "celu"):
         return np.where(np.abs(np.abs(x) - 0.5) < 0.1, x + 0.3, x) + np.where(np.abs(x) < 0.1, 0.3, 0.0)
     if name == "logit_eps":
         return np.where(np.abs(np.abs(x - 0.5) - 0.3) < 0.05, 0.5, x)

@@ -59,6 +59,11 @@ class Softplus(Function):
         z = x * ctx.beta
         return g * where(z > ctx.threshold, 1.0, z.sigmoid()), None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u * sigmoid(beta x)`` (``u`` above the threshold) (the Jacobian is diagonal: backward's rule applied to ``u``)."""
+        return Softplus.backward(ctx, u)[0]
+
 
 class Hardtanh(Function):
     """``out = clamp(x, min_val, max_val)``; ``grad_x = grad`` where
@@ -77,6 +82,11 @@ class Hardtanh(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
         return g * wrap((x.data > ctx.lo) & (x.data < ctx.hi)), None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u * [min_val < x < max_val]`` (the Jacobian is diagonal: backward's rule applied to ``u``)."""
+        return Hardtanh.backward(ctx, u)[0]
 
 
 class LeakyRelu(Function):
@@ -97,6 +107,11 @@ class LeakyRelu(Function):
         (x,) = ctx.saved_tensors
         w = np.where(x.data > 0, 1.0, ctx.slope).astype(g.data.dtype)
         return g * wrap(w), None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u * (1 if x > 0 else negative_slope)`` (the Jacobian is diagonal: backward's rule applied to ``u``)."""
+        return LeakyRelu.backward(ctx, u)[0]
 
 
 class Elu(Function):
@@ -125,6 +140,11 @@ class Elu(Function):
         alpha, scale, input_scale = ctx.p
         neg = (x.clamp(max=0) * input_scale).exp() * (scale * alpha * input_scale)
         return g * where(x > 0, scale, neg), None, None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u * scale`` for ``x > 0``, else ``u * scale * alpha * input_scale * exp(input_scale x)`` (the Jacobian is diagonal: backward's rule applied to ``u``)."""
+        return Elu.backward(ctx, u)[0]
 
 
 class Celu(Elu):
@@ -166,6 +186,11 @@ class Gelu(Function):
         pdf = (x * x * -0.5).exp() * _INV_SQRT_2PI
         return g * (cdf + x * pdf), None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u * (Phi(x) + x phi(x))`` (tanh form with ``approximate='tanh'``) (the Jacobian is diagonal: backward's rule applied to ``u``)."""
+        return Gelu.backward(ctx, u)[0]
+
 
 class Silu(Function):
     """``out = x * sigmoid(x)``; ``grad_x = grad * s * (1 + x * (1 - s))``, ``s = sigmoid(x)``."""
@@ -185,6 +210,11 @@ class Silu(Function):
         s = x.sigmoid()
         return g * s * (x * (1 - s) + 1)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * s (1 + x (1 - s))``, ``s = sigmoid(x)`` (the Jacobian is diagonal: backward's rule applied to ``u``)."""
+        return Silu.backward(ctx, u)
+
 
 class Mish(Function):
     """``out = x * tanh(softplus(x))``; ``grad_x = grad * (t + x * sigmoid(x) * (1 - t**2))``
@@ -203,6 +233,11 @@ class Mish(Function):
         (x,) = ctx.saved_tensors
         t = softplus(x).tanh()
         return g * (t + x * x.sigmoid() * (1 - t * t))
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * (tanh(sp) + x sigmoid(x) (1 - tanh(sp)**2))``, ``sp = softplus(x)`` (the Jacobian is diagonal: backward's rule applied to ``u``)."""
+        return Mish.backward(ctx, u)
 
 
 class Hardswish(Function):
@@ -224,6 +259,11 @@ class Hardswish(Function):
         mid = wrap((d >= -3) & (d <= 3))
         return g * (mid * (x / 3 + 0.5) + wrap(d > 3))
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * (x / 3 + 1/2)`` on ``[-3, 3]``, ``u`` above, 0 below (the Jacobian is diagonal: backward's rule applied to ``u``)."""
+        return Hardswish.backward(ctx, u)
+
 
 class Hardsigmoid(Function):
     """``out = relu6(x + 3) / 6``; ``grad_x = grad / 6`` for ``-3 < x < 3``, else 0."""
@@ -240,6 +280,11 @@ class Hardsigmoid(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return g * wrap(((x.data > -3) & (x.data < 3)).astype(g.data.dtype) / 6)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u / 6`` on ``(-3, 3)``, else 0 (the Jacobian is diagonal: backward's rule applied to ``u``)."""
+        return Hardsigmoid.backward(ctx, u)
 
 
 # ---------------------------------------------------------------- public functions

@@ -56,6 +56,12 @@ class Softmax(Function):
             return g * 0, None, None
         return out * (g - (g * out).sum(ctx.dim, keepdim=True)), None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = out * (u - sum(u * out, dim))`` (the Jacobian
+        ``diag(s) - s s^T`` is symmetric, so this is backward's rule applied to ``u``)."""
+        return Softmax.backward(ctx, u)[0]
+
 
 class LogSoftmax(Function):
     """``out = x - max - log(sum(exp(x - max)))`` along ``dim``; ``(*) -> (*)``.
@@ -84,6 +90,14 @@ class LogSoftmax(Function):
         if out.ndim == 0:
             return g * 0, None, None
         return g - out.exp() * g.sum(ctx.dim, keepdim=True), None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u - sum(u * exp(out), dim)`` (Jacobian ``I - 1 s^T``)."""
+        (out,) = ctx.saved_tensors
+        if out.ndim == 0:
+            return u * 0
+        return u - (u * out.exp()).sum(ctx.dim, keepdim=True)
 
 
 def _softmax_dim(input: Tensor, dim: Any, op: str) -> int:
