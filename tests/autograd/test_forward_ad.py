@@ -348,12 +348,17 @@ def test_detach_drops_the_tangent_as_in_pytorch() -> None:
 
 
 # ---------------------------------------------------------------- explicit jvp rules
+from dyngrad.nn import functional as _nf  # noqa: E402
 from dyngrad.ops import activation as _ac  # noqa: E402
 from dyngrad.ops import arithmetic as _ar  # noqa: E402
 from dyngrad.ops import elementwise as _el  # noqa: E402
 from dyngrad.ops import fused as _fu  # noqa: E402
+from dyngrad.ops import indexing as _ix  # noqa: E402
+from dyngrad.ops import linalg as _la  # noqa: E402
 from dyngrad.ops import pointwise as _pw  # noqa: E402
+from dyngrad.ops import reduction as _re  # noqa: E402
 from dyngrad.ops import rounding as _rd  # noqa: E402
+from dyngrad.ops import shape as _sh  # noqa: E402
 from dyngrad.ops import special as _sp  # noqa: E402
 from dyngrad.ops import trig as _tr  # noqa: E402
 
@@ -433,6 +438,33 @@ RULES = [
     ("hardsigmoid", lambda a: D.nn.functional.hardsigmoid(a * 4), [(4,)], "real", _ac.Hardsigmoid),
     ("softmax", lambda a: D.softmax(a, 1), [(2, 3)], "real", _fu.Softmax),
     ("log_softmax", lambda a: D.log_softmax(a, 0), [(2, 3)], "real", _fu.LogSoftmax),
+    ("sum_all", lambda a: a.sum(), [(2, 3)], "real", _re.SumAll),
+    ("sum_dim", lambda a: a.sum(1, keepdim=True), [(2, 3)], "real", _re.Sum),
+    ("sum_dims", lambda a: D.sum(a, (0, 2)), [(2, 3, 2)], "real", _re.Sum),
+    ("mean_all", lambda a: a.mean(), [(2, 3)], "real", _re.MeanAll),
+    ("mean_dim", lambda a: a.mean(0), [(2, 3)], "real", _re.Mean),
+    ("reshape", lambda a: a.reshape(3, 2), [(2, 3)], "real", _sh.Reshape),
+    ("view", lambda a: a.view(-1), [(2, 3)], "real", _sh.Reshape),
+    ("squeeze", lambda a: a.squeeze(1), [(2, 1, 3)], "real", _sh.SqueezeDim),
+    ("unsqueeze", lambda a: a.unsqueeze(0), [(2, 3)], "real", _sh.Unsqueeze),
+    ("permute", lambda a: a.permute(2, 0, 1), [(2, 3, 2)], "real", _sh.Permute),
+    ("transpose", lambda a: a.transpose(0, 1), [(2, 3)], "real", _sh.Transpose),
+    ("t", lambda a: a.t(), [(2, 3)], "real", _sh.T),
+    ("expand", lambda a: a.expand(3, 4), [(1, 4)], "real", _sh.Expand),
+    ("getitem_slice", lambda a: a[1:, ::2], [(3, 4)], "real", _ix.Slice),
+    ("getitem_int", lambda a: a[1], [(3, 4)], "real", _ix.Select),
+    ("getitem_advanced", lambda a: a[D.tensor([2, 0, 2])], [(3, 2)], "real", _ix.Index),
+    ("index_put_add", lambda g: _ix.IndexPutAdd.apply(g, (3, 2), (np.array([2, 0, 2]),), False), [(3, 2)], "real",
+     _ix.IndexPutAdd),
+    ("matmul", lambda a, b: a @ b, [(2, 3), (3, 4)], "real", _la.Matmul),
+    ("matmul_batched", lambda a, b: a @ b, [(2, 2, 3), (3, 2)], "real", _la.Matmul),
+    ("matmul_vec", lambda a, b: a @ b, [(3,), (3, 2)], "real", _la.Matmul),
+    ("mm", D.mm, [(2, 3), (3, 2)], "real", _la.Mm),
+    ("bmm", D.bmm, [(2, 2, 3), (2, 3, 2)], "real", _la.Bmm),
+    ("mv", D.mv, [(2, 3), (3,)], "real", _la.Mv),
+    ("dot", D.dot, [(3,), (3,)], "real", _la.Dot),
+    ("linear", D.nn.functional.linear, [(4, 3), (2, 3), (2,)], "real", _nf.Linear),
+    ("linear_no_bias", D.nn.functional.linear, [(2, 4, 3), (2, 3)], "real", _nf.Linear),
 ]
 
 

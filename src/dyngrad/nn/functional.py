@@ -95,6 +95,14 @@ class Linear(Function):
             gb = g.reshape(-1, g.shape[-1]).sum(0) if g.ndim > 1 else g
         return gx, gw, gb
 
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, uw: Any, ub: Any = None) -> Any:
+        """Forward mode: ``t = ux @ W^T + x @ uW^T + ub`` (product rule; None tangents are 0)."""
+        x, w = ctx._fwd_inputs[:2]
+        ts = [t for t in (None if ux is None else Linear.apply(ux, w),
+                          None if uw is None else Linear.apply(x, uw), ub) if t is not None]
+        return sum(ts[1:], ts[0])
+
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """Affine map ``input @ weight.T + bias``.

@@ -183,6 +183,11 @@ class Index(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return IndexPutAdd.apply(g, ctx.shape, ctx.idx, ctx.basic), None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u[idx]`` (linear op)."""
+        return Index.apply(u, ctx.idx, ctx.basic)
+
 
 class IndexPutAdd(Function):
     """``out = zeros(shape); out[idx] += g`` (repeated indices accumulate): the adjoint of
@@ -205,6 +210,11 @@ class IndexPutAdd(Function):
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
         return Index.apply(gg, ctx.idx, ctx.basic), None, None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = zeros(shape); t[idx] += u`` (linear op)."""
+        return IndexPutAdd.apply(u, ctx._fwd_inputs[1], ctx.idx, ctx.basic)
 
 
 class Select(Index):

@@ -68,6 +68,14 @@ class Matmul(Function):
                 gb = gb.squeeze(-1)
         return ga, gb
 
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
+        """Forward mode: ``t = ua @ b + a @ ub`` (product rule)."""
+        a, b = ctx._fwd_inputs[:2]
+        ta = None if ua is None else Matmul.apply(ua, b)
+        tb = None if ub is None else Matmul.apply(a, ub)
+        return tb if ta is None else (ta if tb is None else ta + tb)
+
 
 class Mm(Matmul):
     """``(n, m) @ (m, p)`` (node ``MmBackward0``)."""

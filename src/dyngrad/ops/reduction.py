@@ -78,6 +78,11 @@ class Sum(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return unreduce(g, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape), None, None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = sum(u, dims)`` (linear op: the op applied to the tangent)."""
+        return Sum.apply(u, ctx.dims, ctx.keepdim, None)
+
 
 class SumAll(Sum):
     """``sum(x)`` over all elements (PyTorch's node name ``SumBackward0``)."""
@@ -126,6 +131,11 @@ class Mean(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return unreduce(g, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape) / ctx.n, None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = mean(u, dims)`` (linear op)."""
+        return Mean.apply(u, ctx.dims, ctx.keepdim)
 
 
 class MeanAll(Mean):

@@ -49,6 +49,11 @@ class Reshape(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.reshape(ctx.in_shape), None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u.reshape(shape)`` (linear op)."""
+        return Reshape.apply(u, ctx._fwd_inputs[1])
+
 
 class Squeeze(Reshape):
     """``squeeze()``: :class:`Reshape` named as PyTorch's node."""
@@ -134,6 +139,11 @@ class Permute(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.permute(ctx.inv), None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u.permute(dims)`` (linear op)."""
+        return Permute.apply(u, ctx._fwd_inputs[1])
+
 
 class Transpose(Permute):
     """``transpose``/``mT``: :class:`Permute` named as PyTorch's node."""
@@ -204,6 +214,11 @@ class Expand(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.sum_to_size(ctx.in_shape), None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u.expand(shape)`` (linear op)."""
+        return Expand.apply(u, ctx._fwd_inputs[1])
 
 
 def expand(input: Tensor, *sizes: Any) -> Tensor:
