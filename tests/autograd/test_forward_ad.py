@@ -351,15 +351,20 @@ def test_detach_drops_the_tangent_as_in_pytorch() -> None:
 from dyngrad.nn import functional as _nf  # noqa: E402
 from dyngrad.ops import activation as _ac  # noqa: E402
 from dyngrad.ops import arithmetic as _ar  # noqa: E402
+from dyngrad.ops import copying as _cp  # noqa: E402
 from dyngrad.ops import elementwise as _el  # noqa: E402
 from dyngrad.ops import fused as _fu  # noqa: E402
 from dyngrad.ops import indexing as _ix  # noqa: E402
 from dyngrad.ops import linalg as _la  # noqa: E402
+from dyngrad.ops import masking as _mk  # noqa: E402
 from dyngrad.ops import pointwise as _pw  # noqa: E402
+from dyngrad.ops import rearrange as _ra  # noqa: E402
 from dyngrad.ops import reduction as _re  # noqa: E402
 from dyngrad.ops import rounding as _rd  # noqa: E402
 from dyngrad.ops import shape as _sh  # noqa: E402
 from dyngrad.ops import special as _sp  # noqa: E402
+from dyngrad.ops import statistics as _st  # noqa: E402
+from dyngrad.ops import thresholding as _th  # noqa: E402
 from dyngrad.ops import trig as _tr  # noqa: E402
 
 D = dyngrad
@@ -465,7 +470,43 @@ RULES = [
     ("dot", D.dot, [(3,), (3,)], "real", _la.Dot),
     ("linear", D.nn.functional.linear, [(4, 3), (2, 3), (2,)], "real", _nf.Linear),
     ("linear_no_bias", D.nn.functional.linear, [(2, 4, 3), (2, 3)], "real", _nf.Linear),
+    ("threshold", lambda a: D.nn.functional.threshold(a, 0.5, -2.0), [(4,)], "real", _th.Threshold),
+    ("softshrink", lambda a: D.nn.functional.softshrink(a, 0.5), [(4,)], "real", _th.Softshrink),
+    ("hardshrink", lambda a: D.nn.functional.hardshrink(a, 0.5), [(4,)], "real", _th.Shrink),
+    ("prelu", lambda a, w: D.nn.functional.prelu(a, w), [(2, 3, 2), (3,)], "real", _th.Prelu),
+    ("rrelu_eval", lambda a: D.nn.functional.rrelu(a, training=False), [(4,)], "real", _th.RreluWithNoise),
+    ("softsign", D.nn.functional.softsign, [(4,)], "real", _th.Softsign),
+    ("logsigmoid", D.nn.functional.logsigmoid, [(4,)], "real", _th.LogSigmoid),
+    ("tanhshrink", D.nn.functional.tanhshrink, [(4,)], "real", _th.Tanhshrink),
+    ("glu", lambda a: D.nn.functional.glu(a, 1), [(2, 4)], "real", _th.Glu),
+    ("clone", lambda a: a.clone(), [(3,)], "real", _cp.Clone),
+    ("to_float32_and_back", lambda a: a.to(D.float32).to(D.float64), [(3,)], "real", _cp.ToDtype),
+    ("repeat", lambda a: a.repeat(2, 1, 2), [(2, 3)], "real", _ra.Repeat),
+    ("flip", lambda a: D.flip(a, (0,)), [(3, 2)], "real", _ra.Flip),
+    ("roll", lambda a: D.roll(a, (1, -1), (0, 1)), [(3, 2)], "real", _ra.Roll),
+    ("pad_constant", lambda a: D.nn.functional.pad(a, (1, 2), value=3.0), [(2, 3)], "real", _ra.ConstantPad),
+    ("pad_crop", lambda a: D.nn.functional.pad(a, (-1, 0, 1, 1)), [(2, 3)], "real", _ra.ConstantPad),
+    ("pad_reflect", lambda a: D.nn.functional.pad(a, (2, 1), mode="reflect"), [(1, 2, 4)], "real", _ra.IndexPad),
+    ("pad_circular", lambda a: D.nn.functional.pad(a, (1, 2), mode="circular"), [(1, 2, 4)], "real", _ra.IndexPad),
+    ("masked_fill", lambda a: D.masked_fill(a, a > 0, 0.5), [(2, 3)], "real", _mk.MaskedFill),
+    ("masked_fill_tensor_value", lambda a, v: D.masked_fill(a, a > 0, v), [(2, 3), ()], "real", _mk.MaskedFill),
+    ("var", lambda a: D.var(a, 1), [(2, 3)], "real", _st.Var),
+    ("var_all_keepdim", lambda a: D.var(a, None, keepdim=True, correction=0), [(2, 3)], "real", _st.Var),
+    ("std", lambda a: D.std(a), [(2, 3)], "real", _st.Std),
+    ("std_dim", lambda a: D.std(a, 0, keepdim=True), [(2, 3)], "real", _st.Std),
+    ("logsumexp", lambda a: D.logsumexp(a, 1), [(2, 3)], "real", _st.Logsumexp),
+    ("logsumexp_keepdim", lambda a: D.logsumexp(a, (0, 1), keepdim=True), [(2, 3)], "real", _st.Logsumexp),
+    ("cumsum", lambda a: D.cumsum(a, 1), [(2, 3)], "real", _st.Cumsum),
+    ("amax", lambda a: D.amax(a, 1), [(2, 3)], "real", _re.Amax),
+    ("amin_keepdim", lambda a: D.amin(a, 0, keepdim=True), [(2, 3)], "real", _re.Amin),
+    ("max_all", lambda a: D.max(a), [(2, 3)], "real", _re.MaxAll),
+    ("min_all", lambda a: D.min(a), [(2, 3)], "real", _re.MinAll),
+    ("amax_tie", lambda a: D.amax(D.cat([a, a], 0), 0), [(1, 3)], "real", _re.Amax),
 ]
+
+
+# a float32 intermediate needs a larger finite-difference step than the default 1e-6
+FD_STEP = {"to_float32_and_back": 1e-2}
 
 
 def _double_vjp_jvp(fn, xs: list, us: list) -> np.ndarray:  # noqa: ANN001
@@ -494,12 +535,15 @@ def _away_from_kinks(name: str, x: np.ndarray) -> np.ndarray:
         k = 0.1 if name == "round_decimals" else 1.0
         f = x / k - np.floor(x / k)
         return (np.floor(x / k) + np.clip(f, 0.2, 0.8)) * k
+    if name in ("threshold", "softshrink", "hardshrink"):  # kinks at +-0.5
+        return np.where(np.abs(np.abs(x) - 0.5) < 0.1, x + 0.3, x)
     if name in ("relu6", "hardswish", "hardsigmoid"):  # kinks at 0, +-3 and 6 of 4 * x
         return np.where(np.min(np.abs(4 * x[..., None] - np.array([-3.0, 0.0, 3.0, 6.0])), -1) < 0.2, 0.1, x)
     if name == "softplus_beta":  # kink where 3 * 8 * x crosses the threshold 4
         return np.where(np.abs(24 * x - 4) < 0.5, 0.0, x)
     if name in ("relu", "abs", "clamp", "where", "where_scalar", "maximum_scalar_side", "hardtanh", "leaky_relu",
-                "elu", "selu", "celu"):
+                "elu", "selu", "celu", "prelu", "rrelu_eval", "softsign", "masked_fill",
+                "masked_fill_tensor_value"):
         return np.where(np.abs(np.abs(x) - 0.5) < 0.1, x + 0.3, x) + np.where(np.abs(x) < 0.1, 0.3, 0.0)
     if name == "logit_eps":
         return np.where(np.abs(np.abs(x - 0.5) - 0.3) < 0.05, 0.5, x)
@@ -529,7 +573,8 @@ def test_explicit_jvp_rule_is_used_and_matches_double_vjp_and_finite_differences
     assert calls, f"{name}: {cls.__name__}.jvp was not called (the double-vjp fallback ran instead)"
     assert t is not None and t.shape == out.shape and t.dtype == out.dtype
     np.testing.assert_allclose(t.data, _double_vjp_jvp(fn, xs, us), rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(t.data, _fd_jvp(fn, xs, us), rtol=1e-5, atol=1e-7)
+    h = FD_STEP.get(name, 1e-6)
+    np.testing.assert_allclose(t.data, _fd_jvp(fn, xs, us, h), rtol=1e-5 if h < 1e-3 else 1e-4, atol=1e-7)
 
 
 @pytest.mark.parametrize("name,fn,shapes,domain,cls", RULES, ids=[r[0] for r in RULES])
@@ -537,7 +582,7 @@ def test_gradcheck_with_forward_ad_passes_for_explicit_jvp_rules(name, fn, shape
     xs = tuple(T(_away_from_kinks(name, _rand(s, domain))).requires_grad_() for s in shapes)
     if name in ("maximum", "minimum", "fmax", "fmin"):
         xs = (xs[0], T(xs[1].data + 0.05).requires_grad_())
-    assert dyngrad.autograd.gradcheck(fn, xs, check_forward_ad=True)
+    assert dyngrad.autograd.gradcheck(fn, xs, eps=FD_STEP.get(name, 1e-6), check_forward_ad=True)
 
 
 def test_jvp_rule_with_one_tangent_missing_treats_it_as_zero() -> None:

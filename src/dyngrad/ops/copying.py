@@ -111,6 +111,11 @@ class ToDtype(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.to(ctx.in_dtype), None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u`` cast to ``dtype``."""
+        return ToDtype.apply(u, ctx._fwd_inputs[1])
+
 
 def to_dtype(input: Tensor, dtype: Any) -> Tensor:
     """Cast to ``dtype`` (a copy); differentiable between floating dtypes.
@@ -138,6 +143,11 @@ class Clone(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return g
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u``."""
+        return u
 
 
 def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:

@@ -43,6 +43,14 @@ class MaskedFill(Function):
         gv = g.masked_fill(wrap(~ctx.mask), 0).sum() if len(n) > 2 and n[2] else None
         return gx, None, gv
 
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, um: Any = None, uv: Any = None) -> Any:
+        """Forward mode: ``t = where(mask, uv, ux)`` (a None tangent is 0)."""
+        m = wrap(ctx.mask)
+        ts = [t for t in (None if ux is None else ux.masked_fill(m, 0), None if uv is None else uv * m)
+              if t is not None]
+        return sum(ts[1:], ts[0])
+
 
 def masked_fill(input: Tensor, mask: Any, value: Any) -> Tensor:
     """Fill positions where ``mask`` is True with ``value``.

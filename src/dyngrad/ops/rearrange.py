@@ -42,6 +42,11 @@ class Repeat(Function):
             gx = gx.sum(dim=axes)
         return gx.reshape(ctx.in_shape), None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u.repeat(repeats)`` (linear op)."""
+        return Repeat.apply(u, ctx.repeats)
+
 
 def repeat(input: Tensor, *sizes: Any) -> Tensor:
     """Repeat ``input`` ``sizes[i]`` times along dim ``i`` (a copy, as ``numpy.tile``).
@@ -80,6 +85,11 @@ class Flip(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return Flip.apply(g, ctx.dims), None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = flip(u, dims)`` (linear op)."""
+        return Flip.apply(u, ctx.dims)
 
 
 def flip(input: Tensor, *dims: Any) -> Tensor:
@@ -123,6 +133,11 @@ class Roll(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return Roll.apply(g, tuple(-s for s in ctx.shifts), ctx.dims), None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = roll(u, shifts, dims)`` (linear op)."""
+        return Roll.apply(u, ctx.shifts, ctx.dims)
 
 
 def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
@@ -173,6 +188,11 @@ class ConstantPad(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return ConstantPad.apply(g, tuple(-w for w in ctx.widths), 0), None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = pad(u, widths, 0)`` (the pad value is a constant)."""
+        return ConstantPad.apply(u, ctx.widths, 0)
+
 
 _NP_MODE = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
@@ -195,6 +215,11 @@ class IndexPad(Function):
         from .indexing import IndexPutAdd
 
         return IndexPutAdd.apply(g, ctx.shape, ctx.idx, False), None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u[idx]`` (reflect/replicate/circular padding is linear)."""
+        return IndexPad.apply(u, ctx.idx)
 
 
 class CircularPad(IndexPad):

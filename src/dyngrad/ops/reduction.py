@@ -258,6 +258,17 @@ class Amax(Function):
         count = mask.sum(axis=ctx.dims, keepdims=True)
         return unreduce(g, shape, ctx.dims, ctx.keepdim) * const(mask / count, dt), None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = sum(u * (x == out) / count(x == out), dims)`` (ties
+        share the tangent evenly, as backward shares the gradient)."""
+        x, out = ctx.saved_tensors
+        shape = x.data.shape
+        o = out.data if ctx.keepdim else out.data.reshape(_kept_shape(shape, ctx.dims))
+        mask = x.data == o
+        w = const(mask / mask.sum(axis=ctx.dims, keepdims=True), x.data.dtype)
+        return Sum.apply(u * w, ctx.dims, ctx.keepdim, None)
+
 
 class Amin(Amax):
     """``out = amin(x, dims)``; gradient split evenly between tied minima."""

@@ -61,6 +61,12 @@ class Var(Function):
         (x,) = ctx.saved_tensors
         return _var_grad(x, unreduce(g, x.data.shape, ctx.dims, ctx.keepdim), ctx.dims, ctx.c), None, None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = sum(u * 2 (x - mean) / (N - correction), dims)``."""
+        (x,) = ctx.saved_tensors
+        return _var_grad(x, u, ctx.dims, ctx.c).sum(ctx.dims, ctx.keepdim)
+
 
 def _var_grad(x: Tensor, g: Tensor, dims: tuple | None, c: float) -> Tensor:
     """``g * 2 (x - mean(x)) / (N - c)`` with ``g`` in kept-dims shape."""
@@ -107,6 +113,13 @@ class Std(Function):
         o = unreduce(out, shape, dims, ctx.keepdim)
         gv = (unreduce(g, shape, dims, ctx.keepdim) / (2 * o)).masked_fill(wrap(o.data == 0), 0)
         return _var_grad(x, gv, dims, ctx.c), None, None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = var_t / (2 out)``, 0 where ``out == 0``."""
+        x, out = ctx.saved_tensors
+        tv = _var_grad(x, u, ctx.dims, ctx.c).sum(ctx.dims, ctx.keepdim)
+        return (tv / (2 * out)).masked_fill(wrap(out.data == 0), 0)
 
 
 def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
@@ -198,6 +211,13 @@ class Logsumexp(Function):
         x, out = ctx.saved_tensors
         shape = x.data.shape
         return unreduce(g, shape, ctx.dims, ctx.keepdim) * (x - unreduce(out, shape, ctx.dims, ctx.keepdim)).exp(), None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = sum(u * exp(x - out), dims)`` (softmax-weighted)."""
+        x, out = ctx.saved_tensors
+        w = (x - unreduce(out, x.data.shape, ctx.dims, ctx.keepdim)).exp()
+        return (u * w).sum(ctx.dims, ctx.keepdim)
 
 
 def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
@@ -317,6 +337,11 @@ class Cumsum(Function):
         if g.data.ndim == 0:
             return g, None, None
         return _rev_cumsum(g, ctx.dim), None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = cumsum(u, dim)`` (linear op)."""
+        return Cumsum.apply(u, ctx.dim, None)
 
 
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:

@@ -53,6 +53,11 @@ class Threshold(Function):
         (x,) = ctx.saved_tensors
         return g * wrap(x.data > ctx.threshold), None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u * [x > threshold]`` (diagonal Jacobian: backward's rule applied to ``u``)."""
+        return Threshold.backward(ctx, u)[0]
+
 
 class Shrink(Function):
     """hardshrink: ``out = x`` where ``|x| > lambd`` else 0; softshrink: ``out = x - lambd *
@@ -74,6 +79,11 @@ class Shrink(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
         return g * wrap(np.abs(x.data) > ctx.lambd), None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u * [|x| > lambd]`` (diagonal Jacobian: backward's rule applied to ``u``)."""
+        return Shrink.backward(ctx, u)[0]
 
 
 class Softshrink(Shrink):
@@ -104,6 +114,13 @@ class Prelu(Function):
         gw = g * where(pos, 0.0, x) if n[1] else None
         return gx, gw
 
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, uw: Any) -> Any:
+        """Forward mode: ``t = ux * (1 if x > 0 else w) + uw * (0 if x > 0 else x)``
+        (elementwise after broadcasting, so each term is backward's rule applied to that tangent)."""
+        ts = [Prelu.backward(ctx, u)[i] for i, u in enumerate((ux, uw)) if u is not None]
+        return sum(ts[1:], ts[0])
+
 
 class RreluWithNoise(Function):
     """``out = x`` where ``x > 0`` else ``slope * x`` with a fixed per-element ``slope``
@@ -121,6 +138,11 @@ class RreluWithNoise(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g * wrap(ctx.w), None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u * (1 if x > 0 else slope)``."""
+        return u * wrap(ctx.w)
 
 
 class Softsign(Function):
@@ -141,6 +163,11 @@ class Softsign(Function):
         den = x.abs() + 1
         return g / (den * den)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u / (1 + |x|)**2`` (diagonal Jacobian: backward's rule applied to ``u``)."""
+        return Softsign.backward(ctx, u)
+
 
 class LogSigmoid(Function):
     """``out = log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`` (stable);
@@ -158,6 +185,11 @@ class LogSigmoid(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return g * (-x).sigmoid()
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * sigmoid(-x)`` (diagonal Jacobian: backward's rule applied to ``u``)."""
+        return LogSigmoid.backward(ctx, u)
 
 
 class Tanhshrink(Function):
@@ -177,6 +209,11 @@ class Tanhshrink(Function):
         (x,) = ctx.saved_tensors
         t = x.tanh()
         return g * t * t
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * tanh(x)**2`` (diagonal Jacobian: backward's rule applied to ``u``)."""
+        return Tanhshrink.backward(ctx, u)
 
 
 class Glu(Function):
@@ -202,6 +239,15 @@ class Glu(Function):
         a, s = narrow(x, ctx.dim, 0, h), narrow(x, ctx.dim, h, h).sigmoid()
         ga = g * s
         return cat([ga, ga * a * (1 - s)], ctx.dim), None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = ua * s + a * s (1 - s) * ub`` for ``x = [a, b]``,
+        ``u = [ua, ub]`` split along ``dim`` and ``s = sigmoid(b)``."""
+        (x,) = ctx.saved_tensors
+        h = x.shape[ctx.dim] // 2
+        a, s = narrow(x, ctx.dim, 0, h), narrow(x, ctx.dim, h, h).sigmoid()
+        return narrow(u, ctx.dim, 0, h) * s + a * s * (1 - s) * narrow(u, ctx.dim, h, h)
 
 
 # ---------------------------------------------------------------- public functions
