@@ -348,9 +348,12 @@ def test_detach_drops_the_tangent_as_in_pytorch() -> None:
 
 
 # ---------------------------------------------------------------- explicit jvp rules
+import importlib  # noqa: E402
+
 from dyngrad.nn import functional as _nf  # noqa: E402
 from dyngrad.ops import activation as _ac  # noqa: E402
 from dyngrad.ops import arithmetic as _ar  # noqa: E402
+from dyngrad.ops import contraction as _cn  # noqa: E402
 from dyngrad.ops import copying as _cp  # noqa: E402
 from dyngrad.ops import elementwise as _el  # noqa: E402
 from dyngrad.ops import fused as _fu  # noqa: E402
@@ -363,11 +366,13 @@ from dyngrad.ops import reduction as _re  # noqa: E402
 from dyngrad.ops import rounding as _rd  # noqa: E402
 from dyngrad.ops import shape as _sh  # noqa: E402
 from dyngrad.ops import special as _sp  # noqa: E402
+from dyngrad.ops import splitting as _sl  # noqa: E402
 from dyngrad.ops import statistics as _st  # noqa: E402
 from dyngrad.ops import thresholding as _th  # noqa: E402
 from dyngrad.ops import trig as _tr  # noqa: E402
 
 D = dyngrad
+_ga = importlib.import_module("dyngrad.ops.gather")  # the name dyngrad.ops.gather is the function
 # (name, function of tensors, input shapes, domain, the Function whose jvp rule must run)
 RULES = [
     ("exp", D.exp, [(2, 3)], "real", _el.Exp),
@@ -502,6 +507,24 @@ RULES = [
     ("max_all", lambda a: D.max(a), [(2, 3)], "real", _re.MaxAll),
     ("min_all", lambda a: D.min(a), [(2, 3)], "real", _re.MinAll),
     ("amax_tie", lambda a: D.amax(D.cat([a, a], 0), 0), [(1, 3)], "real", _re.Amax),
+    ("unbind", lambda a: D.unbind(a, 1)[2], [(2, 3)], "real", _sl.Unbind),
+    ("cat", lambda a, b: D.cat([a, b], 0), [(2, 3), (1, 3)], "real", _sl.Cat),
+    ("cat_one_constant", lambda a: D.cat([D.ones(1, 3, dtype=D.float64), a], 0), [(2, 3)], "real", _sl.Cat),
+    ("stack", lambda a, b: D.stack([a, b], 1), [(2, 3), (2, 3)], "real", _sl.Stack),
+    ("stack_one_constant", lambda a: D.stack([a, D.ones(2, 3, dtype=D.float64)], 2), [(2, 3)], "real", _sl.Stack),
+    ("split", lambda a: D.split(a, 1, 0)[1] * 2, [(2, 3)], "real", _sl.Split),
+    ("split_sizes", lambda a: D.split(a, [1, 2], 1)[1], [(2, 3)], "real", _sl.SplitWithSizes),
+    ("gather", lambda a: D.gather(a, 1, D.tensor([[0, 0], [1, 0]])), [(2, 3)], "real", _ga.Gather),
+    ("scatter_add", lambda a, b: D.scatter_add(a, 1, D.tensor([[0, 0], [2, 0]]), b), [(2, 3), (2, 2)], "real",
+     _ga.ScatterAdd),
+    ("scatter_src", lambda a, b: D.scatter(a, 1, D.tensor([[0, 1], [2, 0]]), b), [(2, 3), (2, 2)], "real",
+     _ga.Scatter),
+    ("scatter_value", lambda a: D.scatter(a, 1, D.tensor([[0, 1], [2, 0]]), 1.5), [(2, 3)], "real", _ga.Scatter),
+    ("index_select", lambda a: D.index_select(a, 0, D.tensor([2, 0, 2])), [(3, 2)], "real", _ga.IndexSelect),
+    ("einsum", lambda a, b: D.einsum("ij,jk->ik", a, b), [(2, 3), (3, 2)], "real", _cn.Einsum),
+    ("einsum_three", lambda a, b, c: D.einsum("i,ij,j->", a, b, c), [(2,), (2, 3), (3,)], "real", _cn.Einsum),
+    ("max_dim", lambda a: D.max(a, 1)[0], [(2, 3)], "real", _re.MaxDim),
+    ("min_dim_keepdim", lambda a: D.min(a, 0, keepdim=True).values, [(2, 3)], "real", _re.MinDim),
 ]
 
 

@@ -105,6 +105,14 @@ class Einsum(Function):
             grads.append(_operand_grad(g, ops_, ins, out, i))
         return tuple(grads)
 
+    @staticmethod
+    def jvp(ctx: Any, _: Any, *us: Any) -> Any:
+        """Forward mode: ``t = sum_i einsum(eq, ..., u_i, ...)`` (product rule: the
+        contraction is linear in each operand)."""
+        eq, ops_ = ctx._fwd_inputs[0], ctx._fwd_inputs[1:]
+        ts = [Einsum.apply(eq, *ops_[:i], u, *ops_[i + 1:]) for i, u in enumerate(us) if u is not None]
+        return sum(ts[1:], ts[0])
+
 
 def _operand_grad(g: Tensor, ops_: tuple, ins: list, out: list, i: int) -> Tensor:
     toks, x = list(ins[i]), ops_[i]

@@ -83,6 +83,11 @@ class Gather(Function):
         z = wrap(np.zeros(ctx.shape, dtype=g.data.dtype))
         return ScatterAdd.apply(z, ctx.dim, ctx.index, g), None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = gather(u, dim, index)`` (linear op)."""
+        return Gather.apply(u, ctx.dim, ctx.index)
+
 
 def gather(input: Tensor, dim: int, index: Any, *, sparse_grad: bool = False) -> Tensor:
     """Gather values along ``dim`` at ``index``.
@@ -128,6 +133,15 @@ class ScatterAdd(Function):
         if n[3]:
             gs = _gather_padded(g, ctx.dim, ctx.index, ctx.src_shape)
         return (g if n[0] else None), None, None, gs
+
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, _d: Any, _i: Any, us: Any) -> Any:
+        """Forward mode: ``t = scatter_add(ux, dim, index, us)`` (bilinear in ``(x, src)``
+        only through addition, so linear; a None tangent is zeros)."""
+        x, src = ctx._fwd_inputs[0], ctx._fwd_inputs[3]
+        ux = ux if ux is not None else Tensor._make(np.zeros_like(x.data))
+        us = us if us is not None else Tensor._make(np.zeros_like(src.data))
+        return ScatterAdd.apply(ux, ctx.dim, ctx.index, us)
 
 
 def _gather_padded(g: Tensor, dim: int, index: np.ndarray, src_shape: tuple) -> Tensor:
@@ -197,6 +211,14 @@ class Scatter(Function):
             gs = _gather_padded(g, ctx.dim, ctx.index, ctx.src_shape)
         return gx, None, None, gs
 
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, _d: Any, _i: Any, us: Any = None) -> Any:
+        """Forward mode: ``t = scatter(ux, dim, index, us)`` (0 where a number was scattered;
+        a None tangent is zeros)."""
+        x = ctx._fwd_inputs[0]
+        ux = ux if ux is not None else Tensor._make(np.zeros_like(x.data))
+        return Scatter.apply(ux, ctx.dim, ctx.index, us if us is not None else 0.0)
+
 
 def scatter(input: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:
     """``input`` with ``src`` (a tensor, or the number ``value``) written at ``index`` along ``dim``.
@@ -258,6 +280,11 @@ class IndexSelect(Function):
         if not ctx.shape:
             return IndexPutAdd.apply(g.reshape(-1), (1,), ctx.idx, False).reshape(()), None, None
         return IndexPutAdd.apply(g, ctx.shape, ctx.idx, False), None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = index_select(u, dim, index)`` (linear op)."""
+        return IndexSelect.apply(u, *ctx._fwd_inputs[1:3])
 
 
 def index_select(input: Tensor, dim: int, index: Any) -> Tensor:

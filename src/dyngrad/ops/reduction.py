@@ -345,6 +345,16 @@ class MaxDim(Function):
         g = g if ctx.keepdim else g.unsqueeze(dim)
         return g * const(pos == idx, g.data.dtype), None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = u`` at ``indices`` along ``dim`` (the indices get no tangent)."""
+        shape, dim = ctx.shape, ctx.dim
+        if not shape:
+            return u, None
+        idx = ctx.idx if ctx.keepdim else np.expand_dims(ctx.idx, dim)
+        pos = np.arange(shape[dim]).reshape((-1,) + (1,) * (len(shape) - dim - 1))
+        return (u * const(pos == idx, u.data.dtype)).sum(dim, ctx.keepdim), None
+
 
 class MinDim(MaxDim):
     """``values, indices = min(x, dim)``; gradient placed at ``indices``."""

@@ -38,6 +38,11 @@ class Unbind(Function):
     def backward(ctx: Any, *grads: Tensor) -> tuple:
         return Stack.apply(ctx.dim, *grads), None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t_i = u.select(dim, i)`` (linear op; one tangent per output)."""
+        return Unbind.apply(u, ctx.dim)
+
 
 def unbind(input: Tensor, dim: int = 0) -> tuple:
     """Tuple of slices along ``dim`` (each without that dim)."""
@@ -68,6 +73,11 @@ class Cat(Function):
             out.append(g.narrow(ctx.dim, start, s) if n else None)
             start += s
         return tuple(out)
+
+    @staticmethod
+    def jvp(ctx: Any, _: Any, *us: Any) -> Any:
+        """Forward mode: ``t = cat(us, dim)`` (a None tangent is zeros of that input)."""
+        return Cat.apply(ctx.dim, *(u if u is not None else Tensor._make(np.zeros_like(x.data)) for u, x in zip(us, ctx._fwd_inputs[1:])))
 
 
 def _seq_check(tensors: Any, op: str) -> list:
@@ -128,6 +138,11 @@ class Stack(Function):
             g.select(ctx.dim, i) if n else None for i, n in enumerate(ctx.needs_input_grad[1:])
         )
 
+    @staticmethod
+    def jvp(ctx: Any, _: Any, *us: Any) -> Any:
+        """Forward mode: ``t = stack(us, dim)`` (a None tangent is zeros of that input)."""
+        return Stack.apply(ctx.dim, *(u if u is not None else Tensor._make(np.zeros_like(x.data)) for u, x in zip(us, ctx._fwd_inputs[1:])))
+
 
 def stack(tensors: Any, dim: int = 0) -> Tensor:
     """Stack equally shaped tensors along a new ``dim``.
@@ -167,6 +182,11 @@ class SplitWithSizes(Function):
     @staticmethod
     def backward(ctx: Any, *grads: Tensor) -> tuple:
         return Cat.apply(ctx.dim, *grads), None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t_i = u.narrow(dim, offset_i, sizes[i])`` (linear op)."""
+        return SplitWithSizes.apply(u, ctx._fwd_inputs[1], ctx.dim)
 
 
 class Split(SplitWithSizes):
