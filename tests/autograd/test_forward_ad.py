@@ -355,6 +355,7 @@ from dyngrad.ops import activation as _ac  # noqa: E402
 from dyngrad.ops import arithmetic as _ar  # noqa: E402
 from dyngrad.ops import contraction as _cn  # noqa: E402
 from dyngrad.ops import copying as _cp  # noqa: E402
+from dyngrad.ops import decomp as _dc  # noqa: E402
 from dyngrad.ops import elementwise as _el  # noqa: E402
 from dyngrad.ops import fused as _fu  # noqa: E402
 from dyngrad.ops import indexing as _ix  # noqa: E402
@@ -365,6 +366,7 @@ from dyngrad.ops import rearrange as _ra  # noqa: E402
 from dyngrad.ops import reduction as _re  # noqa: E402
 from dyngrad.ops import rounding as _rd  # noqa: E402
 from dyngrad.ops import shape as _sh  # noqa: E402
+from dyngrad.ops import sorting as _so  # noqa: E402
 from dyngrad.ops import special as _sp  # noqa: E402
 from dyngrad.ops import splitting as _sl  # noqa: E402
 from dyngrad.ops import statistics as _st  # noqa: E402
@@ -525,6 +527,20 @@ RULES = [
     ("einsum_three", lambda a, b, c: D.einsum("i,ij,j->", a, b, c), [(2,), (2, 3), (3,)], "real", _cn.Einsum),
     ("max_dim", lambda a: D.max(a, 1)[0], [(2, 3)], "real", _re.MaxDim),
     ("min_dim_keepdim", lambda a: D.min(a, 0, keepdim=True).values, [(2, 3)], "real", _re.MinDim),
+    ("sort", lambda a: D.sort(a, 1, descending=True).values, [(2, 4)], "real", _so.Sort),
+    ("topk", lambda a: D.topk(a, 2, 0).values, [(3, 2)], "real", _so.Topk),
+    ("trace", D.trace, [(3, 3)], "real", _la.Trace),
+    ("diagonal", lambda a: D.diagonal(a, 1), [(3, 4)], "real", _la.Diagonal),
+    ("diag_embed", lambda a: D.diag_embed(a), [(2, 3)], "real", _la._DiagEmbed),
+    ("diag_vector", lambda a: D.diag(a, -1), [(3,)], "real", _la._DiagEmbed),
+    ("tril", lambda a: D.tril(a), [(3, 3)], "real", _la.Tril),
+    ("triu", lambda a: D.triu(a, 1), [(3, 4)], "real", _la.Triu),
+    ("inverse", D.inverse, [(3, 3)], "spd", _dc.Inv),
+    ("det", D.det, [(3, 3)], "spd", _dc.Det),
+    ("solve", lambda a, b: D.linalg.solve(a @ a.mT + 3 * D.eye(3, dtype=D.float64), b), [(3, 3), (3, 2)], "real",
+     _dc.Solve),
+    ("solve_vector", lambda a, b: D.linalg.solve(a @ a.mT + 3 * D.eye(3, dtype=D.float64), b), [(3, 3), (3,)],
+     "real", _dc.Solve),
 ]
 
 

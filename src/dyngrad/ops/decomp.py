@@ -69,6 +69,12 @@ class Inv(Function):
         oT = out.mT
         return -matmul(matmul(oT, g), oT)
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = -out u out`` (Giles 2008 sec. 3.1)."""
+        (out,) = ctx.saved_tensors
+        return -matmul(matmul(out, u), out)
+
 
 def inv(A: Tensor) -> Tensor:
     """``linalg.inv``: inverse of square matrices ``(*, n, n)``.
@@ -117,6 +123,15 @@ class Det(Function):
         if np.all(out.data != 0):
             return gd * inv(A).mT
         return g.unsqueeze(-1).unsqueeze(-1) * wrap(_cofactor(A.data).astype(A.data.dtype))
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = det(A) * trace(A^{-1} u)`` (Jacobi's formula); at a singular
+        ``A``, ``sum(cofactor(A) * u)``."""
+        A, out = ctx.saved_tensors
+        if np.all(out.data != 0):
+            return out * (inv(A).mT * u).sum((-2, -1))
+        return (wrap(_cofactor(A.data).astype(A.data.dtype)) * u).sum((-2, -1))
 
 
 def det(A: Tensor) -> Tensor:
@@ -191,6 +206,13 @@ class Solve(Function):
         gB = Solve.apply(A.mT, g)
         gA = -matmul(gB, X.mT) if ctx.needs_input_grad[0] else None
         return gA, gB
+
+    @staticmethod
+    def jvp(ctx: Any, uA: Any, uB: Any) -> Any:
+        """Forward mode: ``t = A^{-1} (uB - uA X)`` (Giles 2008 sec. 3.1)."""
+        A, X = ctx.saved_tensors
+        r = uB if uA is None else (-matmul(uA, X) if uB is None else uB - matmul(uA, X))
+        return Solve.apply(A, r)
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:

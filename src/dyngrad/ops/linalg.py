@@ -258,6 +258,11 @@ class Trace(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return g * wrap(np.eye(*ctx.shape, dtype=g.data.dtype))
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = trace(u)`` (linear op)."""
+        return Trace.apply(u)
+
 
 def trace(input: Tensor) -> Tensor:
     """Sum of the main diagonal of a 2-D ``input``. Raises: RuntimeError if not 2-D."""
@@ -283,6 +288,11 @@ class Diagonal(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return DiagonalScatter.apply(g, *ctx.args), None, None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = diagonal(u, offset, dim1, dim2)`` (linear op)."""
+        return Diagonal.apply(u, *ctx.args[1:])
+
 
 class DiagonalScatter(Function):
     """Zeros of ``shape`` with ``g`` written on the ``(offset, dim1, dim2)`` diagonal (the
@@ -304,6 +314,11 @@ class DiagonalScatter(Function):
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
         return Diagonal.apply(gg, *ctx.args), None, None, None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t`` = zeros with ``u`` on the diagonal (linear op)."""
+        return ctx._forward_cls.apply(u, ctx._fwd_inputs[1], *ctx.args)
 
 
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
@@ -373,6 +388,11 @@ class Tril(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return type(ctx)._forward_cls.apply(g, ctx.k), None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = tril(u, k)`` (``triu`` for :class:`Triu`; linear op)."""
+        return ctx._forward_cls.apply(u, ctx.k)
 
 
 class Triu(Tril):

@@ -66,6 +66,15 @@ class Sort(Function):
         z = wrap(np.zeros(ctx.shape, dtype=g.data.dtype))
         return ScatterAdd.apply(z, ctx.dim, ctx.idx, g), None, None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t_values = u.gather(dim, indices)``; the indices get no tangent."""
+        from .gather import Gather
+
+        if u.data.ndim == 0:
+            return u, None
+        return Gather.apply(u, ctx.dim, ctx.idx), None
+
 
 class Topk(Sort):
     """Sort restricted to the ``k`` largest (or smallest) entries; see :class:`Sort`."""
