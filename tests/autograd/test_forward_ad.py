@@ -541,6 +541,16 @@ RULES = [
      _dc.Solve),
     ("solve_vector", lambda a, b: D.linalg.solve(a @ a.mT + 3 * D.eye(3, dtype=D.float64), b), [(3, 3), (3,)],
      "real", _dc.Solve),
+    ("prod", lambda a: D.prod(a, 1), [(2, 3)], "pos", _re.Prod),
+    ("prod_all", lambda a: D.prod(a), [(2, 3)], "real", _re.ProdAll),
+    ("prod_with_a_zero", lambda a: D.prod(a * D.tensor([1.0, 0.0, 1.0], dtype=D.float64), 1), [(2, 3)], "real",
+     _re.Prod),
+    ("var_mean", lambda a: D.stack(D.var_mean(a, 1)), [(2, 3)], "real", _st.VarMean),
+    ("std_mean", lambda a: D.stack(D.std_mean(a, 0, keepdim=True)), [(2, 3)], "real", _st.StdMean),
+    ("norm_2", lambda a: D.linalg.vector_norm(a, 2, 1), [(2, 3)], "real", _st.VectorNorm),
+    ("norm_1", lambda a: D.linalg.vector_norm(a, 1), [(2, 3)], "real", _st.VectorNorm),
+    ("norm_3", lambda a: D.linalg.vector_norm(a, 3, 0, keepdim=True), [(2, 3)], "real", _st.VectorNorm),
+    ("norm_inf", lambda a: D.linalg.vector_norm(a, float("inf"), 1), [(2, 3)], "real", _st.VectorNorm),
 ]
 
 
@@ -581,7 +591,7 @@ def _away_from_kinks(name: str, x: np.ndarray) -> np.ndarray:
     if name == "softplus_beta":  # kink where 3 * 8 * x crosses the threshold 4
         return np.where(np.abs(24 * x - 4) < 0.5, 0.0, x)
     if name in ("relu", "abs", "clamp", "where", "where_scalar", "maximum_scalar_side", "hardtanh", "leaky_relu",
-                "elu", "selu", "celu", "prelu", "rrelu_eval", "softsign", "masked_fill",
+                "elu", "selu", "celu", "prelu", "norm_1", "norm_3", "rrelu_eval", "softsign", "masked_fill",
                 "masked_fill_tensor_value"):
         return np.where(np.abs(np.abs(x) - 0.5) < 0.1, x + 0.3, x) + np.where(np.abs(x) < 0.1, 0.3, 0.0)
     if name == "logit_eps":

@@ -198,6 +198,14 @@ class Prod(Function):
         grad = const(nz == 0, dt) * p / xs + const(nz == 1, dt) * one + const(nz == 2, dt) * two
         return g * grad, None, None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = sum(u_i * prod_{k != i} x_k, dims)``: the weights are
+        backward's gradient for a unit ``grad`` (zeros handled as there)."""
+        (_x, out) = ctx.saved_tensors
+        w = Prod.backward(ctx, Tensor._make(np.ones(out.data.shape, dtype=u.data.dtype)))[0]
+        return Sum.apply(u * w, ctx.dims, ctx.keepdim, None)
+
 
 class ProdAll(Prod):
     """``prod(x)`` over all elements (node name ``ProdBackward0``)."""

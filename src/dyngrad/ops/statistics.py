@@ -159,6 +159,16 @@ class VarMean(Function):
         gx = _var_grad(x, gv, dims, ctx.c) + unreduce(gm, shape, dims, k).expand(shape) / _count(shape, dims)
         return gx, None, None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``(t_var, t_mean) = (sum(u * 2 (x - mean) / (N - c), dims), mean(u, dims))``;
+        for std, ``t_std = t_var / (2 std)`` (0 where ``std == 0``)."""
+        x, v = ctx.saved_tensors
+        tv = _var_grad(x, u, ctx.dims, ctx.c).sum(ctx.dims, ctx.keepdim)
+        if ctx._forward_cls._std:
+            tv = (tv / (2 * v)).masked_fill(wrap(v.data == 0), 0)
+        return tv, u.mean(ctx.dims, ctx.keepdim)
+
 
 class StdMean(VarMean):
     """``(std, mean)``; the std part of the gradient as in :class:`Std`."""
@@ -282,6 +292,14 @@ class VectorNorm(Function):
             return g * (x / o).masked_fill(zero, 0), None, None, None
         scale = (x * x.abs() ** (p - 2) / o ** (p - 1)).masked_fill(zero, 0)
         return g * scale, None, None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = sum(u * w, dims)`` with ``w`` backward's gradient for a unit
+        ``grad`` (``x / out`` for p = 2, ``sign(x)`` for p = 1, ...)."""
+        (_x, out) = ctx.saved_tensors
+        w = VectorNorm.backward(ctx, Tensor._make(np.ones(out.data.shape, dtype=u.data.dtype)))[0]
+        return (u * w).sum(ctx.dims, ctx.keepdim)
 
 
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
