@@ -354,6 +354,7 @@ from dyngrad.nn import functional as _nf  # noqa: E402
 from dyngrad.ops import activation as _ac  # noqa: E402
 from dyngrad.ops import arithmetic as _ar  # noqa: E402
 from dyngrad.ops import contraction as _cn  # noqa: E402
+from dyngrad.ops import conv as _cv  # noqa: E402
 from dyngrad.ops import copying as _cp  # noqa: E402
 from dyngrad.ops import decomp as _dc  # noqa: E402
 from dyngrad.ops import elementwise as _el  # noqa: E402
@@ -551,6 +552,19 @@ RULES = [
     ("norm_1", lambda a: D.linalg.vector_norm(a, 1), [(2, 3)], "real", _st.VectorNorm),
     ("norm_3", lambda a: D.linalg.vector_norm(a, 3, 0, keepdim=True), [(2, 3)], "real", _st.VectorNorm),
     ("norm_inf", lambda a: D.linalg.vector_norm(a, float("inf"), 1), [(2, 3)], "real", _st.VectorNorm),
+    ("conv2d", lambda x, w, b: D.nn.functional.conv2d(x, w, b, stride=2, padding=1), [(2, 2, 5, 5), (3, 2, 3, 3), (3,)],
+     "real", _cv.Conv2dFn),
+    ("conv2d_groups_dilation", lambda x, w: D.nn.functional.conv2d(x, w, groups=2, dilation=2), [(1, 4, 6, 6), (2, 2, 2, 2)],
+     "real", _cv.Conv2dFn),
+    ("conv2d_input_grad", lambda y, w: _cv.Conv2dInputGrad.apply(y, w, _cv._Geom((2, 2), (1, 1, 1, 1), (1, 1), 1), (5, 5)),
+     [(2, 3, 3, 3), (3, 2, 3, 3)], "real", _cv.Conv2dInputGrad),
+    ("conv2d_weight_grad", lambda x, y: _cv.Conv2dWeightGrad.apply(x, y, _cv._Geom((2, 2), (1, 1, 1, 1), (1, 1), 1), (3, 3)),
+     [(2, 2, 5, 5), (2, 3, 3, 3)], "real", _cv.Conv2dWeightGrad),
+    ("max_pool2d", lambda x: D.nn.functional.max_pool2d(x, 2), [(1, 2, 4, 4)], "real", _cv.TakeFlat),
+    ("max_pool2d_overlapping", lambda x: D.nn.functional.max_pool2d(x, 3, 1), [(1, 1, 4, 4)], "real", _cv.TakeFlat),
+    ("put_flat", lambda g: _cv.PutFlat.apply(g, np.array([[[0, 3, 3]]]), (1, 1, 2, 2)), [(1, 1, 3)], "real",
+     _cv.PutFlat),
+    ("conv_constant_pad", lambda a: _cv.ConstantPad.apply(a, (1, -1, 2, 0), 2.0), [(2, 3)], "real", _cv.ConstantPad),
 ]
 
 

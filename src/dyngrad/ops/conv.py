@@ -154,6 +154,14 @@ class Conv2dFn(Function):
         gw = Conv2dWeightGrad.apply(x, g, ctx.geom, w.shape[2:], ctx.cols) if n[1] else None
         return gx, gw, None
 
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, uw: Any, *_: Any) -> Any:
+        """Forward mode: ``t = conv(ux, w) + conv(x, uw)`` (bilinear)."""
+        x, w = ctx._fwd_inputs[:2]
+        ts = [t for t in (None if ux is None else Conv2dFn.apply(ux, w, ctx.geom),
+                          None if uw is None else Conv2dFn.apply(x, uw, ctx.geom)) if t is not None]
+        return sum(ts[1:], ts[0])
+
 
 class Conv2dInputGrad(Function):
     """The transposed convolution ``conv_t(y, w)`` ``(N, O, Ho, Wo) -> (N, C, H, W)``.
@@ -177,6 +185,14 @@ class Conv2dInputGrad(Function):
         gw = Conv2dWeightGrad.apply(g, y, ctx.geom, w.shape[2:]) if n[1] else None
         return gy, gw, None, None
 
+    @staticmethod
+    def jvp(ctx: Any, uy: Any, uw: Any, *_: Any) -> Any:
+        """Forward mode: ``t = conv_t(uy, w) + conv_t(y, uw)`` (bilinear)."""
+        y, w = ctx._fwd_inputs[:2]
+        ts = [t for t in (None if uy is None else Conv2dInputGrad.apply(uy, w, *ctx._fwd_inputs[2:4]),
+                          None if uw is None else Conv2dInputGrad.apply(y, uw, *ctx._fwd_inputs[2:4])) if t is not None]
+        return sum(ts[1:], ts[0])
+
 
 class Conv2dWeightGrad(Function):
     """``conv_w(x, y)``: the weight gradient ``(N, C, H, W), (N, O, Ho, Wo) -> (O, C/G, kh, kw)``.
@@ -199,6 +215,15 @@ class Conv2dWeightGrad(Function):
         gx = Conv2dInputGrad.apply(y, g, ctx.geom, x.shape[2:]) if n[0] else None
         gy = Conv2dFn.apply(x, g, ctx.geom) if n[1] else None
         return gx, gy, None, None, None
+
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, uy: Any, *_: Any) -> Any:
+        """Forward mode: ``t = conv_w(ux, y) + conv_w(x, uy)`` (bilinear; the cached
+        im2col of ``x`` is reused for the second term only)."""
+        x, y = ctx._fwd_inputs[:2]
+        ts = [t for t in (None if ux is None else Conv2dWeightGrad.apply(ux, y, *ctx._fwd_inputs[2:4]),
+                          None if uy is None else Conv2dWeightGrad.apply(x, uy, *ctx._fwd_inputs[2:5])) if t is not None]
+        return sum(ts[1:], ts[0])
 
 
 def conv2d_raw(x: Tensor, w: Tensor, stride: tuple, pad: tuple, dil: tuple, groups: int) -> Tensor:
@@ -256,6 +281,11 @@ class TakeFlat(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return PutFlat.apply(g, ctx.idx, ctx.shape, ctx.unique), None, None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = take_flat(u, idx)`` (linear op)."""
+        return TakeFlat.apply(u, ctx.idx, None, ctx.unique)
+
 
 class PutFlat(Function):
     """Adjoint of :class:`TakeFlat`: zeros of ``shape`` with ``g`` added at ``idx``.
@@ -281,6 +311,11 @@ class PutFlat(Function):
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
         return TakeFlat.apply(gg, ctx.idx), None, None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = put_flat(u, idx, shape)`` (linear op)."""
+        return PutFlat.apply(u, ctx.idx, *ctx._fwd_inputs[2:4])
 
 
 class ConstantPad(Function):
@@ -314,3 +349,8 @@ class ConstantPad(Function):
         if any(back):
             inner = ConstantPad.apply(inner, tuple(back), 0.0)
         return inner, None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = pad(u, pad, 0)`` (linear op; the pad value is a constant)."""
+        return ConstantPad.apply(u, ctx._fwd_inputs[1], 0.0)
