@@ -565,6 +565,20 @@ RULES = [
     ("put_flat", lambda g: _cv.PutFlat.apply(g, np.array([[[0, 3, 3]]]), (1, 1, 2, 2)), [(1, 1, 3)], "real",
      _cv.PutFlat),
     ("conv_constant_pad", lambda a: _cv.ConstantPad.apply(a, (1, -1, 2, 0), 2.0), [(2, 3)], "real", _cv.ConstantPad),
+    ("nll_loss_mean", lambda a: D.nn.functional.nll_loss(a, D.tensor([0, 2, 1])), [(3, 4)], "real", _fu.NllLoss),
+    ("nll_loss_none", lambda a: D.nn.functional.nll_loss(a, D.tensor([0, 2]), reduction="none"), [(2, 3)], "real",
+     _fu.NllLoss),
+    ("cross_entropy", lambda a: D.nn.functional.cross_entropy(a, D.tensor([1, 0])), [(2, 3)], "real", _fu.NllLoss),
+    ("fused_log_sigmoid", lambda a: _fu.log_sigmoid(a), [(4,)], "real", _fu._LogSigmoid),
+    ("smooth_l1", lambda a, b: D.nn.functional.smooth_l1_loss(a, b, reduction="none", beta=0.5), [(4,), (4,)],
+     "real", _fu.SmoothL1),
+    ("bce", lambda a, b: D.nn.functional.binary_cross_entropy(D.sigmoid(a), D.sigmoid(b), reduction="sum"),
+     [(4,), (4,)], "real", _fu.BinaryCrossEntropy),
+    ("layer_norm", lambda a: D.nn.functional.layer_norm(a, (3,)), [(2, 3)], "real", _fu.NormalizeStats),
+    ("fill", lambda a, v: _cp.Fill.apply(a, v), [(2, 3), ()], "real", _cp.Fill),
+    ("copy", lambda a, b: _cp.Copy.apply(a, b), [(2, 3), (3,)], "real", _cp.Copy),
+    ("remainder", lambda a, b: D.remainder(a, b), [(4,), (4,)], "pos", _ar.Remainder),
+    ("fmod_scalar", lambda a: D.fmod(a * 3, 1.5), [(4,)], "pos", _ar.Remainder),
 ]
 
 
@@ -608,6 +622,10 @@ def _away_from_kinks(name: str, x: np.ndarray) -> np.ndarray:
                 "elu", "selu", "celu", "prelu", "norm_1", "norm_3", "rrelu_eval", "softsign", "masked_fill",
                 "masked_fill_tensor_value"):
         return np.where(np.abs(np.abs(x) - 0.5) < 0.1, x + 0.3, x) + np.where(np.abs(x) < 0.1, 0.3, 0.0)
+    if name in ("smooth_l1",):  # kink where |x - t| crosses beta: keep x - t small
+        return x * 0.1
+    if name in ("remainder", "fmod_scalar"):  # kinks where the quotient is an integer
+        return np.where(np.abs(x * 2 - np.round(x * 2)) < 0.1, x + 0.15, x)
     if name == "logit_eps":
         return np.where(np.abs(np.abs(x - 0.5) - 0.3) < 0.05, 0.5, x)
     return x

@@ -420,6 +420,12 @@ class Remainder(Function):
         gb = -g * wrap(ctx.q.astype(g.data.dtype)) if n[1] else None
         return (g if n[0] else None), gb, None
 
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, ub: Any, *_: Any) -> Any:
+        """Forward mode: ``t = ua - ub * q`` with ``q`` the rounded quotient."""
+        ts = [Remainder.backward(ctx, u)[i] for i, u in enumerate((ua, ub)) if u is not None]
+        return sum(ts[1:], ts[0])
+
 
 def remainder(input: Any, other: Any) -> Tensor:
     """Python-style modulus ``input % other`` (result has the sign of ``other``)."""

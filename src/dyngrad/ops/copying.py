@@ -40,6 +40,11 @@ class Fill(Function):
         n = ctx.needs_input_grad
         return (g * 0 if n[0] else None), (g.sum() if n[1] else None)
 
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, uv: Any = None) -> Any:
+        """Forward mode: ``t = uv`` broadcast (0 without a value tangent)."""
+        return ua * 0 if uv is None else uv
+
 
 def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill ``self`` with ``value`` (a number or a 0-d tensor) in place; returns self.
@@ -89,6 +94,11 @@ class Copy(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         n = ctx.needs_input_grad
         return (g * 0 if n[0] else None), (g.to(ctx.src_dtype) if n[1] else None)
+
+    @staticmethod
+    def jvp(ctx: Any, ua: Any, us: Any = None) -> Any:
+        """Forward mode: ``t = us`` broadcast and cast (0 without a src tangent)."""
+        return ua * 0 if us is None else us
 
 
 def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:

@@ -194,6 +194,13 @@ class NllLoss(Function):
             g = g.unsqueeze(ctx.cdim)
         return g * m, None, None, None, None
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = sum(u * M, class dim)`` ('none') or ``sum(u * M)``: the loss
+        is linear in ``input`` with the constant ``M`` backward uses."""
+        (m,) = ctx.saved_tensors
+        return (u * m).sum(ctx.cdim) if ctx.none else (u * m).sum()
+
 
 class _LogSigmoid(Function):
     """``out = log(sigmoid(x)) = -(max(-x, 0) + log1p(exp(-|x|)))``; ``grad_x = grad *
@@ -212,6 +219,11 @@ class _LogSigmoid(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return g * sigmoid(-x)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = u * sigmoid(-x)`` (diagonal Jacobian)."""
+        return _LogSigmoid.backward(ctx, u)
 
 
 def log_sigmoid(x: Tensor) -> Tensor:
@@ -241,6 +253,12 @@ class SmoothL1(Function):
         x, t = ctx.saved_tensors
         gd = g * ((x - t) / ctx.beta).clamp(-1, 1)
         return gd, -gd, None
+
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, ut: Any, *_: Any) -> Any:
+        """Forward mode: ``t = (ux - ut) * clamp((x - t) / beta, -1, 1)`` (diagonal Jacobian: backward's rule applied to each tangent)."""
+        ts = [SmoothL1.backward(ctx, u)[i] for i, u in enumerate((ux, ut)) if u is not None]
+        return sum(ts[1:], ts[0])
 
 
 class BinaryCrossEntropy(Function):
@@ -272,6 +290,12 @@ class BinaryCrossEntropy(Function):
         if ctx.needs_input_grad[1]:
             gt = g * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
         return gx, gt
+
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, ut: Any, *_: Any) -> Any:
+        """Forward mode: ``t = ux w (x - t) / max(x (1 - x), 1e-12) + ut w (log(1 - x) - log(x))`` (diagonal Jacobian: backward's rule applied to each tangent)."""
+        ts = [BinaryCrossEntropy.backward(ctx, u)[i] for i, u in enumerate((ux, ut)) if u is not None]
+        return sum(ts[1:], ts[0])
 
 
 class NormalizeStats(Function):
@@ -305,6 +329,12 @@ class NormalizeStats(Function):
         xhat = xc * rstd
         gx = rstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
         return gx, None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = rstd (u - mean(u) - xhat mean(u xhat))``: the Jacobian is
+        symmetric, so this is backward's rule applied to ``u``."""
+        return NormalizeStats.backward(ctx, u)[0]
 
 
 def normalize_stats(x: Tensor, dims: tuple, eps: float) -> Tensor:
