@@ -579,7 +579,20 @@ RULES = [
     ("copy", lambda a, b: _cp.Copy.apply(a, b), [(2, 3), (3,)], "real", _cp.Copy),
     ("remainder", lambda a, b: D.remainder(a, b), [(4,), (4,)], "pos", _ar.Remainder),
     ("fmod_scalar", lambda a: D.fmod(a * 3, 1.5), [(4,)], "pos", _ar.Remainder),
+    ("slogdet", lambda a: D.linalg.slogdet(a).logabsdet, [(3, 3)], "spd", _dc.Slogdet),
+    ("cholesky", lambda a: D.linalg.cholesky(a @ a.mT + 3 * D.eye(3, dtype=D.float64)), [(3, 3)], "real",
+     _dc.Cholesky),
+    ("index_put", lambda a, v: _ix.IndexPut.apply(a, v, _ix.plan_index((D.tensor([0, 2]),), (3, 2))),
+     [(3, 2), (2,)], "real", _ix.IndexPut),
+    ("index_put_scalar", lambda a: _ix.IndexPut.apply(a, 1.5, _ix.plan_index((slice(1, None), 0), (3, 2))),
+     [(3, 2)], "real", _ix.IndexPut),
+    ("setitem", lambda a, v: _setitem(a.clone(), (slice(None), 1), v), [(3, 2), (3,)], "real", _ix.IndexPut),
 ]
+
+
+def _setitem(a, index, v):  # noqa: ANN001, ANN202
+    a[index] = v
+    return a
 
 
 # a float32 intermediate needs a larger finite-difference step than the default 1e-6

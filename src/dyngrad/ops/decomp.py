@@ -165,6 +165,12 @@ class Slogdet(Function):
         (A,) = ctx.saved_tensors
         return g.unsqueeze(-1).unsqueeze(-1) * inv(A).mT
 
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t_logabsdet = trace(A^{-1} u)``; ``sign`` gets no tangent."""
+        (A,) = ctx.saved_tensors
+        return None, (inv(A).mT * u).sum((-2, -1))
+
 
 def slogdet(A: Tensor) -> Any:
     """``linalg.slogdet``: namedtuple ``(sign, logabsdet)`` of ``(*, n, n)``, each ``(*)``.
@@ -277,6 +283,16 @@ class Cholesky(Function):
         Linv = inv(L)
         S = matmul(matmul(Linv.mT, P), Linv)
         return (S + S.mT) * 0.5
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        """Forward mode: ``t = L Phi(L^{-1} sym(u) L^{-T})`` (Murray 2016, the
+        convention of backward: ``u`` symmetrized; ``Phi`` as there)."""
+        (L,) = ctx.saved_tensors
+        Li = inv(L)
+        X = matmul(matmul(Li, (u + u.mT) * 0.5), Li.mT)
+        eye = wrap(np.eye(X.shape[-1], dtype=X.data.dtype))
+        return matmul(L, X.tril(-1) + X * eye * 0.5)
 
 
 def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
+from ..autograd.function import Function, _fwd_state
 from ..tensor import Tensor
 from ._util import data_of, inplace, make_view, norm_dim, recording, wrap
 
@@ -338,6 +338,13 @@ class IndexPut(Function):
                 gv = Index.apply(gv, adv, False)
         return gx, gv, None
 
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, uv: Any, *_: Any) -> Any:
+        """Forward mode: ``t = ux`` with ``t[idx] = uv`` (None tangents are 0)."""
+        x = ctx._fwd_inputs[0]
+        ux = ux if ux is not None else Tensor._make(np.zeros_like(x.data))
+        return IndexPut.apply(ux, uv if uv is not None else 0.0, ctx.plan)
+
 
 def _index_put(x: Tensor, v: Any, plan: tuple) -> Tensor:
     return IndexPut.apply(x, v, plan)
@@ -362,7 +369,8 @@ def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
         IndexError: as :func:`getitem`.
     """
     plan = plan_index(index, input.data.shape)
-    if not recording(input, value):
+    # the fast path writes no tangent: inside a dual level go through IndexPut (its jvp)
+    if not recording(input, value) and _fwd_state.level is None:
         if not input.data.flags.writeable:
             raise RuntimeError("index assignment: the tensor's memory is read-only (an expanded view); clone() it first")
         try:
