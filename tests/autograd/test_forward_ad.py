@@ -687,3 +687,20 @@ def test_jvp_rule_with_one_tangent_missing_treats_it_as_zero() -> None:
         t2 = fwAD.unpack_dual(D.where(T(a) > 1, T(b), fwAD.make_dual(T(a), T(u)))).tangent
     np.testing.assert_allclose(t.data, u * b / (a * a + b * b))
     np.testing.assert_allclose(t2.data, np.where(a > 1, 0.0, u))
+
+
+def test_inplace_fill_masked_fill_and_setitem_update_the_tangent_without_grad() -> None:
+    with fwAD.dual_level():
+        a = fwAD.make_dual(T([1.0, -1.0, 2.0]), T([1.0, 1.0, 1.0])).clone()
+        a.masked_fill_(a < 0, 0.0)
+        b = fwAD.make_dual(T([0.0, 0.0]), T([1.0, 1.0])).clone()
+        b.fill_(2.0)
+        c = T([0.0, 0.0])
+        c.fill_(fwAD.make_dual(T(1.0), T(3.0)))
+        d = T(np.zeros((2, 2)))
+        d[:, 1] = fwAD.make_dual(T([1.0, 2.0]), T([5.0, 6.0]))
+        ta, tb, tc, td = (fwAD.unpack_dual(x).tangent for x in (a, b, c, d))
+    np.testing.assert_allclose(ta.data, [1.0, 0.0, 1.0])
+    np.testing.assert_allclose(tb.data, [0.0, 0.0])
+    np.testing.assert_allclose(tc.data, [3.0, 3.0])
+    np.testing.assert_allclose(td.data, [[0.0, 5.0], [0.0, 6.0]])

@@ -56,7 +56,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
         raise RuntimeError(
             f"fill_ only supports 0-dimension value tensor but got tensor with {value.data.ndim} dimensions."
         )
-    if not recording(self, value):
+    if not recording(self, value) and _fwd_state.level is None:  # dual: tangents via inplace()
         if not self.data.flags.writeable:
             raise RuntimeError("fill_: the tensor's memory is read-only (an expanded view); clone() it first")
         self.data[...] = value.data if isinstance(value, Tensor) else value

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
+from ..autograd.function import Function, _fwd_state
 from ..tensor import Tensor
 from ._util import data_of, inplace, recording, wrap
 
@@ -73,7 +73,7 @@ def masked_fill(input: Tensor, mask: Any, value: Any) -> Tensor:
 
 def masked_fill_(input: Tensor, mask: Any, value: Any) -> Tensor:
     """In-place :func:`masked_fill` (``mask`` must broadcast to ``input``'s shape)."""
-    if not recording(input, value):
+    if not recording(input, value) and _fwd_state.level is None:  # dual: tangents via inplace()
         m = data_of(mask)
         if m.dtype != np.bool_:
             raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {m.dtype}")
