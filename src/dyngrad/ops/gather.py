@@ -13,7 +13,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
-from ._util import data_of, inplace, norm_dim, recording, wrap
+from ._util import data_of, inplace, norm_dim, wrap
 
 __all__ = [
     "index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_",
@@ -391,4 +391,3 @@ def take(input: Tensor, index: Any) -> Tensor:
     return getitem(input.reshape(-1), wrap(idx))
 
 
-_ = recording

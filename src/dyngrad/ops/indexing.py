@@ -432,4 +432,3 @@ from .masking import *  # noqa: E402,F403
 
 __all__ += _gather.__all__ + _masking.__all__
 TENSOR_METHODS |= _gather.TENSOR_METHODS | _masking.TENSOR_METHODS
-_ = recording
