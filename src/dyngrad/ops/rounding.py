@@ -28,7 +28,23 @@ def _zeros(g: Tensor) -> Tensor:
     return Tensor._make(np.zeros_like(g.data))
 
 
-class Sign(Function):
+class _ZeroDerivative(Function):
+    """Base of the piecewise-constant ops (sign, floor, ceil, trunc): each subclass
+    defines ``forward``; the derivative is zero almost everywhere, so ``grad_x = 0`` and the
+    forward-mode tangent is ``0`` (``u * 0``, kept on the tangent's graph)."""
+
+    _builtin = True
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return _zeros(g)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Any:
+        return u * 0
+
+
+class Sign(_ZeroDerivative):
     """``out = sign(x)`` in {-1, 0, 1} (0 for ``nan``, as PyTorch); ``grad_x = 0``."""
 
     _builtin, _node_name = True, "SignBackward0"
@@ -42,17 +58,8 @@ class Sign(Function):
             return wrap(np.where(np.isnan(d), 0, np.sign(d)).astype(d.dtype, copy=False))
         return wrap(np.sign(d))
 
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        return _zeros(g)
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = 0`` (kept on the tangent's graph)."""
-        return u * 0
-
-
-class Floor(Function):
+class Floor(_ZeroDerivative):
     """``out = floor(x)``; ``grad_x = 0``."""
 
     _builtin, _node_name = True, "FloorBackward0"
@@ -62,17 +69,8 @@ class Floor(Function):
         d = x.data
         return wrap(np.floor(d) if d.dtype.kind == "f" else d.copy())
 
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        return _zeros(g)
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = 0``."""
-        return u * 0
-
-
-class Ceil(Function):
+class Ceil(_ZeroDerivative):
     """``out = ceil(x)``; ``grad_x = 0``."""
 
     _builtin, _node_name = True, "CeilBackward0"
@@ -82,17 +80,8 @@ class Ceil(Function):
         d = x.data
         return wrap(np.ceil(d) if d.dtype.kind == "f" else d.copy())
 
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        return _zeros(g)
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = 0``."""
-        return u * 0
-
-
-class Trunc(Function):
+class Trunc(_ZeroDerivative):
     """``out = trunc(x)`` (round toward zero); ``grad_x = 0``."""
 
     _builtin, _node_name = True, "TruncBackward0"
@@ -101,15 +90,6 @@ class Trunc(Function):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x.data
         return wrap(np.trunc(d) if d.dtype.kind == "f" else d.copy())
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        return _zeros(g)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = 0``."""
-        return u * 0
 
 
 class Round(Function):
