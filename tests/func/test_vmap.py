@@ -27,9 +27,34 @@ def test_vmap_equals_stacking_per_example_results() -> None:
     np.testing.assert_allclose(res, xs @ w)
 
 
-def test_vmap_warns_that_it_fell_back_to_a_loop() -> None:
-    with pytest.warns(UserWarning, match="vmap fell back to a loop"):
-        F.vmap(lambda x: x * 2)(np.ones((2, 3)))
+def test_vmap_falls_back_to_a_loop_with_a_warning_when_f_reads_values() -> None:
+    def f(x):  # noqa: ANN001, ANN202
+        return x * 2 if float(x.sum()) > 0 else -x  # data-dependent control flow
+
+    with pytest.warns(UserWarning, match="vmap fell back to a loop over 2 calls of f"):
+        res = F.vmap(f)(np.array([[1.0, 2.0], [-1.0, -2.0]]))
+    np.testing.assert_allclose(res, [[2.0, 4.0], [1.0, 2.0]])
+
+
+def test_vmap_of_a_numpy_function_falls_back_to_a_loop() -> None:
+    with pytest.warns(UserWarning, match="fell back to a loop"):
+        res = F.vmap(lambda x: np.sin(x).sum())(np.ones((2, 3)))
+    np.testing.assert_allclose(res, [3 * np.sin(1.0)] * 2)
+
+
+def test_an_op_without_batching_rule_runs_as_a_loop_and_is_named() -> None:
+    class Twice(dyngrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            return g * 2
+
+    with pytest.warns(UserWarning, match="no batching rule for Twice; ran once per example"):
+        res = F.vmap(Twice.apply)(T(np.arange(6.0).reshape(2, 3)))
+    np.testing.assert_allclose(res.data, np.arange(6.0).reshape(2, 3) * 2)
 
 
 def test_vmap_in_dims_and_out_dims() -> None:

@@ -23,6 +23,7 @@ from .graph import Node, SavedTensor, _seq, rebase_retain_grad
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction"]
 
 _state = grad_mode.state
+_vmap = grad_mode.vmap_state
 _anomaly = anomaly_mode.any_on  # process-wide count: a plain attribute, cheap to check
 _prof = profiler.state
 
@@ -142,6 +143,11 @@ class Function:
     Class attributes:
         strict_shapes (bool): if True, a gradient whose shape differs from its input's is an
             error instead of being summed down (see :func:`set_strict_shapes`).
+        vmap (staticmethod): optional batching rule for :func:`dyngrad.func.vmap`,
+            ``vmap(info, in_dims, *args) -> (outputs, out_dims)`` as in PyTorch: ``args``
+            are the unwrapped inputs, ``in_dims[i]`` is where the batch dim of input ``i``
+            is (None: not batched), ``info.batch_size`` its size. Without one, vmap runs
+            the Function once per example (and warns).
     Example:
         >>> class Square(Function):
         ...     @staticmethod
@@ -161,6 +167,8 @@ class Function:
     _builtin = False
     strict_shapes: bool | None = None
     _node_name: str | None = None
+    vmap: Any = None  # batching rule ``vmap(info, in_dims, *args) -> (outputs, out_dims)``
+    generate_vmap_rule = False  # accepted for PyTorch compatibility; see docs/transforms.md
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -261,6 +269,12 @@ class Function:
                 would silently get no gradient); pass tensors as separate arguments.
             RuntimeError: in-place change of a leaf that requires grad (``mark_dirty``).
         """
+        if _vmap.depth:  # inside vmap: a batched argument goes to the Function's vmap rule
+            from .batching import batched_apply  # deferred: batching imports ops lazily
+
+            out = batched_apply(cls, args, kwargs)
+            if out is not NotImplemented:
+                return out
         if _fwd_state.level is not None:  # forward-mode AD: propagate tangents too
             from .forward_ad import _dual_apply  # deferred: forward_ad imports this module
 

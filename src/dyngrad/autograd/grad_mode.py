@@ -39,6 +39,17 @@ class _State(threading.local):
 state = _State()
 
 
+class _VmapState(threading.local):
+    """The active ``vmap`` levels of this thread (autograd/batching.py); ``depth`` is 0
+    outside vmap, so Function.apply checks one integer."""
+
+    depth = 0
+    levels: tuple = ()
+
+
+vmap_state = _VmapState()
+
+
 def is_grad_enabled() -> bool:
     """True when operations on tensors that require grad record a graph (this thread)."""
     return state.enabled

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.batching import BatchedTensor, VmapUnsupported, pop_level, push_level, wrap_batched
+from ..creation import default_generator
 from ..tensor import Tensor
 
 __all__ = ["vmap", "functional_call"]
@@ -43,72 +45,217 @@ def _stack(items: list, d: int) -> Any:
     return np.stack([np.asarray(t) for t in items], axis=d)
 
 
+def _check_args(args: tuple, in_dims: Any) -> tuple[tuple, int]:
+    """Normalised in_dims and the batch size; ValueError naming the argument otherwise."""
+    dims = _norm_dims(in_dims, len(args), "in_dims")
+    sizes = {}
+    for i, (a, d) in enumerate(zip(args, dims)):
+        if d is None:
+            continue
+        if not isinstance(a, (Tensor, np.ndarray)):
+            raise ValueError(
+                f"vmap: argument {i} has in_dim {d} but is a {type(a).__name__}; only Tensors "
+                "and arrays can be mapped (use in_dims=None for it)"
+            )
+        nd = a.ndim
+        if not -nd <= d < nd:
+            raise ValueError(
+                f"vmap: argument {i} has in_dim {d} but only {nd} dimension(s) (shape {list(a.shape)})"
+            )
+        sizes[i] = a.shape[d]
+    if not sizes:
+        raise ValueError("vmap: at least one argument must be mapped over (got in_dims all None)")
+    if len(set(sizes.values())) > 1:
+        desc = ", ".join(f"argument {i} has size {s}" for i, s in sizes.items())
+        raise ValueError(
+            f"vmap: Expected all tensors to have the same size in the mapped dimension, got {desc}"
+        )
+    return tuple(None if d is None else d % args[i].ndim for i, d in enumerate(dims)), next(iter(sizes.values()))
+
+
+def _map_out(out: Any, out_dims: Any, fn: Callable, what: str = "out_dims") -> Any:
+    """Apply ``fn(leaf, out_dim)`` over the (tuple/list/dict) output structure."""
+    if isinstance(out, (tuple, list)):
+        od = _norm_dims(out_dims, len(out), what)
+        return type(out)(_map_out(o, d, fn) for o, d in zip(out, od))
+    if isinstance(out, dict):
+        return {k: _map_out(v, out_dims, fn) for k, v in out.items()}
+    if not (out_dims is None or isinstance(out_dims, int)):
+        raise ValueError(f"vmap: out_dims for a single output must be an int or None, got {out_dims!r}")
+    return fn(out, out_dims)
+
+
+def _run_batched(func: Callable, args: tuple, kwargs: dict, dims: tuple, n: int, out_dims: Any,
+                 randomness: str) -> Any:
+    """Run ``func`` once on BatchedTensors (each op dispatches to its batching rule)."""
+    from ..ops import movedim
+
+    lvl = push_level(n, randomness)
+    try:
+        bargs = []
+        for a, d in zip(args, dims):
+            if d is None:
+                bargs.append(Tensor._make(a) if isinstance(a, np.ndarray) else a)
+            else:
+                bargs.append(wrap_batched(Tensor._make(np.asarray(a)) if isinstance(a, np.ndarray) else a, d, lvl))
+        out = func(*bargs, **kwargs)
+
+        def unbatch(o: Any, od: Any) -> Any:
+            if isinstance(o, BatchedTensor) and o._level is lvl:
+                if od is None:
+                    raise ValueError(
+                        "vmap: out_dims is None for an output that depends on the mapped inputs; "
+                        "give it an int out_dim"
+                    )
+                return movedim(o._value, o._bdim, od % (o.ndim + 1))
+            if not isinstance(o, Tensor):
+                raise VmapUnsupported(f"the function returned a {type(o).__name__}, not a Tensor")
+            if od is None:
+                return o
+            od = od % (o.ndim + 1)
+            shape = list(o.shape)
+            shape.insert(od, n)
+            return o.unsqueeze(od).expand(*shape)  # the same for every example
+
+        res = _map_out(out, out_dims, unbatch)
+    finally:
+        pop_level(lvl)
+    if lvl.fallbacks:
+        names = ", ".join(sorted(lvl.fallbacks))
+        warnings.warn(
+            f"vmap: no batching rule for {names}; ran once per example ({n} times) for "
+            "these (results are exact)",
+            UserWarning,
+            stacklevel=3,
+        )
+    return res
+
+
+def _run_loop(func: Callable, args: tuple, kwargs: dict, dims: tuple, n: int, out_dims: Any,
+              randomness: str) -> Any:
+    """The fallback: call ``func`` on each example and stack the results."""
+    if n == 0:
+        raise ValueError("vmap: the mapped dimension has size 0 and the function cannot be batched")
+    state = default_generator.rng.bit_generator.state if randomness == "same" else None
+    results = []
+    for k in range(n):
+        if state is not None:
+            default_generator.rng.bit_generator.state = state
+        sl = [a if d is None else _take(a, d, k) for a, d in zip(args, dims)]
+        results.append(func(*sl, **kwargs))
+    first = results[0]
+    return _stack_tree(first, out_dims, results)
+
+
+def _get(r: Any, path: tuple) -> Any:
+    for p in path:
+        r = r[p]
+    return r
+
+
+def _stack_tree(first: Any, out_dims: Any, results: list, path: tuple = ()) -> Any:
+    if isinstance(first, (tuple, list)):
+        od = _norm_dims(out_dims, len(first), "out_dims")
+        return type(first)(_stack_tree(f, d, results, (*path, j)) for j, (f, d) in enumerate(zip(first, od)))
+    if isinstance(first, dict):
+        return {k: _stack_tree(v, out_dims, results, (*path, k)) for k, v in first.items()}
+    items = [_get(r, path) for r in results]
+    if out_dims is None:
+        return items[0]
+    return _stack(items, out_dims)
+
+
+def _to_ndarray(o: Any, od: Any) -> Any:
+    return np.array(o.detach().data, copy=True) if isinstance(o, Tensor) else o
+
+
 def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = "error", *,
          chunk_size: Any = None) -> Callable:
     """Vectorise ``func`` over a batch dimension of its inputs.
 
-    ``vmap(f)(xs)`` equals ``stack([f(x) for x in xs])``. dyngrad runs exactly that loop
-    (it has no per-op batching rules yet) and says so with a UserWarning ("vmap fell back
-    to a loop"); results, gradients and composition with grad/jacrev are exact.
+    ``vmap(f)(xs)`` equals ``stack([f(x) for x in xs])`` but runs ``f`` once: inside,
+    each mapped input is a BatchedTensor that shows ``f`` the per-example shape, and every
+    op computes the whole batch through its Function's batching rule (``Function.vmap``).
+    An op with no rule runs once per example (a loop for that op only) and vmap warns
+    naming it. When ``f`` does what cannot be batched (reads values: ``item()``, ``if
+    x > 0``, NumPy functions on a batched tensor; calls ``backward()``; draws random numbers
+    with ``randomness="different"``) vmap warns and calls ``f`` once per example instead,
+    so ``f`` runs again: it should not have side effects (as for PyTorch's vmap).
+    Results, gradients and composition with grad/jvp/jacrev are exact either way.
 
     Args:
+        func: a function of Tensors (or of ndarrays, written with operators/array methods).
         in_dims: int (same dim for every input), None (not mapped) or a tuple with one
             int/None per positional argument.
-        out_dims: where the batch dim goes in each output (int or tuple per output).
+        out_dims: where the batch dim goes in each output (int, None for an output that
+            does not depend on the mapped inputs, or a tuple per output).
+        randomness: ``"error"`` (random ops inside raise, PyTorch's default),
+            ``"different"`` (each example draws its own numbers) or ``"same"`` (every
+            example gets the same numbers).
+        chunk_size: run at most this many examples at a time (memory bound).
     Returns:
-        A function returning ``func``'s outputs with the batch dim added (ndarrays stay
-        ndarrays, Tensors stay Tensors and keep their graph).
+        A function returning ``func``'s outputs with the batch dim added. When every mapped
+        input is an ndarray, Tensor outputs come back as ndarrays.
     Raises:
         ValueError: inconsistent batch sizes (naming each argument and its size), no mapped
-            input, or an in_dim out of range for its argument.
+            input, an in_dim out of range for its argument, or a bad randomness/chunk_size.
+        RuntimeError: a random op under ``randomness="error"``.
     """
+    if randomness not in ("error", "different", "same"):
+        raise ValueError(f"vmap: randomness must be 'error', 'different' or 'same', got {randomness!r}")
+    if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size < 1):
+        raise ValueError(f"vmap: chunk_size must be None or a positive int, got {chunk_size!r}")
+    name = getattr(func, "__name__", "func")
 
-    def wrapper(*args: Any) -> Any:
-        dims = _norm_dims(in_dims, len(args), "in_dims")
-        sizes = {}
-        for i, (a, d) in enumerate(zip(args, dims)):
-            if d is None:
-                continue
-            if not isinstance(a, (Tensor, np.ndarray)):
-                raise ValueError(
-                    f"vmap: argument {i} has in_dim {d} but is a {type(a).__name__}; only Tensors "
-                    "and arrays can be mapped (use in_dims=None for it)"
-                )
-            nd = a.ndim
-            if not -nd <= d < nd:
-                raise ValueError(
-                    f"vmap: argument {i} has in_dim {d} but only {nd} dimension(s) (shape {list(a.shape)})"
-                )
-            sizes[i] = a.shape[d]
-        if not sizes:
-            raise ValueError("vmap: at least one argument must be mapped over (got in_dims all None)")
-        if len(set(sizes.values())) > 1:
-            desc = ", ".join(f"argument {i} has size {s}" for i, s in sizes.items())
-            raise ValueError(
-                "vmap: Expected all tensors to have the same size in the mapped dimension, got "
-                f"{desc}"
+    def run(args: tuple, kwargs: dict, dims: tuple, n: int) -> Any:
+        try:
+            return _run_batched(func, args, kwargs, dims, n, out_dims, randomness)
+        except VmapUnsupported as e:
+            warnings.warn(
+                f"vmap fell back to a loop over {n} calls of {name}: {e}",
+                UserWarning,
+                stacklevel=3,
             )
-        n = next(iter(sizes.values()))
-        warnings.warn(
-            f"vmap fell back to a loop over {n} slices for {getattr(func, '__name__', 'func')} "
-            "(dyngrad has no batching rules yet); results are exact",
-            UserWarning,
-            stacklevel=2,
-        )
-        results = []
-        for k in range(n):
-            sl = [a if d is None else _take(a, d, k) for a, d in zip(args, dims)]
-            results.append(func(*sl))
-        if n == 0:
-            raise ValueError("vmap: the mapped dimension has size 0")
-        first = results[0]
-        if isinstance(first, tuple):
-            od = _norm_dims(out_dims, len(first), "out_dims")
-            return tuple(_stack([r[j] for r in results], od[j] or 0) for j in range(len(first)))
-        od = out_dims if isinstance(out_dims, int) else 0
-        return _stack(results, od)
+        return _run_loop(func, args, kwargs, dims, n, out_dims, randomness)
 
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        dims, n = _check_args(args, in_dims)
+        numpy_io = all(isinstance(a, np.ndarray) for a, d in zip(args, dims) if d is not None)
+        if chunk_size is None or chunk_size >= n:
+            res = run(args, kwargs, dims, n)
+        else:
+            parts = []
+            for s in range(0, n, chunk_size):
+                e = min(n, s + chunk_size)
+                sub = tuple(a if d is None else _narrow(a, d, s, e) for a, d in zip(args, dims))
+                parts.append(run(sub, kwargs, dims, e - s))
+            res = _cat_tree(parts[0], out_dims, parts)
+        return _map_out(res, out_dims, _to_ndarray) if numpy_io else res
+
+    wrapper.__doc__ = f"vmap of {name}"
     return wrapper
+
+
+def _narrow(a: Any, d: int, s: int, e: int) -> Any:
+    if isinstance(a, Tensor):
+        return a.narrow(d, s, e - s)
+    return np.take(a, np.arange(s, e), axis=d)
+
+
+def _cat_tree(first: Any, out_dims: Any, parts: list, path: tuple = ()) -> Any:
+    if isinstance(first, (tuple, list)):
+        od = _norm_dims(out_dims, len(first), "out_dims")
+        return type(first)(_cat_tree(f, d, parts, (*path, j)) for j, (f, d) in enumerate(zip(first, od)))
+    if isinstance(first, dict):
+        return {k: _cat_tree(v, out_dims, parts, (*path, k)) for k, v in first.items()}
+    items = [_get(p, path) for p in parts]
+    if out_dims is None:
+        return items[0]
+    if isinstance(items[0], Tensor):
+        from ..ops import cat
+
+        return cat(items, out_dims)
+    return np.concatenate([np.asarray(i) for i in items], axis=out_dims)
 
 
 def _resolve(module: Any, name: str) -> tuple[Any, str]:

@@ -1,0 +1,378 @@
+"""Batching for ``vmap``: :class:`BatchedTensor` and the dispatch to each Function's rule.
+
+Inside :func:`dyngrad.func.vmap` the mapped inputs are BatchedTensors. A BatchedTensor
+shows user code the *logical* (per-example) shape, dtype and ndim, while its values live
+in ``_value``, an ordinary Tensor with one more dimension (``_bdim``) of size
+``batch_size``. :meth:`Function.apply` sends every call that has a BatchedTensor argument
+to :func:`batched_apply`, which
+
+1. unwraps the BatchedTensors of the innermost vmap level to their values and notes where
+   each batch dim is (``in_dims``, None for unbatched arguments);
+2. calls the Function's batching rule ``vmap(info, in_dims, *args)`` (PyTorch's
+   ``autograd.Function.vmap`` signature), which computes the whole batch at once and
+   returns ``(outputs, out_dims)``; a Function without a rule (or whose rule returns
+   ``NotImplemented`` for these arguments) runs once per example instead, and vmap warns
+   which Functions did so;
+3. wraps the outputs back as BatchedTensors.
+
+The rules run ordinary Functions on the unwrapped tensors, so autograd records the
+batched computation itself: gradients, ``create_graph`` and forward AD work unchanged.
+Nested vmaps nest BatchedTensors, one level each; a rule's own ``apply`` calls then
+dispatch at the next outer level.
+
+Invariants: the values of a BatchedTensor are never read outside a Function. Its
+``.data`` is a read-only stand-in with the logical shape whose values cannot be read
+(NumPy ufuncs and functions on it, ``item()``, ``bool()``, ``tolist()``... raise
+:class:`VmapUnsupported`); vmap catches that and runs the user's function once per
+example instead, so data-dependent code is never silently computed on one example.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..tensor import Tensor
+from .grad_mode import vmap_state
+
+__all__ = ["BatchedTensor", "VmapInfo", "VmapUnsupported", "VmapLevel", "batched_apply"]
+
+
+class VmapUnsupported(RuntimeError):
+    """Raised inside vmap when the function does something the batched path cannot
+    express (reads the values of a batched tensor, calls ``backward()``, draws random
+    numbers with ``randomness='different'``...). :func:`dyngrad.func.vmap` catches it and
+    runs the function once per example instead, with a warning giving this message."""
+
+
+class VmapInfo(NamedTuple):
+    """The first argument of a batching rule ``vmap(info, in_dims, *args)``.
+
+    Attributes:
+        batch_size (int): size of the mapped dimension.
+        randomness (str): ``"error"``, ``"different"`` or ``"same"`` (see vmap).
+        function (type): the Function being batched (built-in rules re-apply it).
+    """
+
+    batch_size: int
+    randomness: str
+    function: Any
+
+
+class VmapLevel:
+    """One active ``vmap`` call: its batch size, randomness mode, and the names of the
+    Functions that ran as a loop for lack of a rule (reported when vmap returns)."""
+
+    __slots__ = ("depth", "batch_size", "randomness", "fallbacks", "_examples")
+
+    def __init__(self, depth: int, batch_size: int, randomness: str) -> None:
+        self.depth = depth
+        self.batch_size = batch_size
+        self.randomness = randomness
+        self.fallbacks: dict = {}
+        self._examples: dict = {}
+
+    def example(self, shape: tuple, dtype: np.dtype) -> np.ndarray:
+        """The read-only stand-in ``.data`` of a BatchedTensor with logical ``shape``."""
+        key = (shape, dtype)
+        ex = self._examples.get(key)
+        if ex is None:
+            ex = np.zeros(shape, dtype).view(_ExampleArray)
+            ex.flags.writeable = False
+            self._examples[key] = ex
+        return ex
+
+
+def push_level(batch_size: int, randomness: str) -> VmapLevel:
+    """Enter a vmap level (innermost last)."""
+    st = vmap_state
+    lvl = VmapLevel(len(st.levels) + 1, batch_size, randomness)
+    st.levels = (*st.levels, lvl)
+    st.depth = len(st.levels)
+    return lvl
+
+
+def pop_level(lvl: VmapLevel) -> None:
+    """Leave ``lvl`` (and anything left above it after an error)."""
+    st = vmap_state
+    st.levels = tuple(x for x in st.levels if x.depth < lvl.depth)
+    st.depth = len(st.levels)
+
+
+def current_level() -> VmapLevel | None:
+    levels = vmap_state.levels
+    return levels[-1] if levels else None
+
+
+def _value_read(what: str) -> VmapUnsupported:
+    return VmapUnsupported(
+        f"{what} reads the values of a batched tensor outside an autograd.Function "
+        "(data-dependent Python or NumPy code)"
+    )
+
+
+# NumPy functions that look only at shapes and dtypes, which the stand-in has right
+_METADATA_FUNCS = {np.result_type, np.shape, np.ndim, np.size, np.can_cast, np.min_scalar_type}
+
+
+def _plain(a: Any) -> Any:
+    return a.view(np.ndarray) if isinstance(a, _ExampleArray) else a
+
+
+class _ExampleArray(np.ndarray):
+    """``.data`` of a BatchedTensor: right shape and dtype, unreadable values."""
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        raise _value_read(f"numpy.{ufunc.__name__}")
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        if func in _METADATA_FUNCS:
+            return func(*(_plain(a) for a in args), **kwargs)
+        raise _value_read(f"numpy.{func.__name__}")
+
+    def __getitem__(self, index: Any) -> Any:
+        raise _value_read("indexing .data")
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise _value_read("writing into .data")
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise _value_read(".data")
+
+    item = tolist = astype = copy = fill = tobytes = __bool__ = __float__ = __int__ = _refuse
+    __index__ = __iter__ = __array__ = __reduce__ = __reduce_ex__ = _refuse
+
+
+class BatchedTensor(Tensor):
+    """A Tensor inside ``vmap``: logical shape outside, batched values inside.
+
+    Attributes:
+        _value (Tensor): the values, shape = logical shape with ``batch_size`` inserted at
+            ``_bdim`` (itself a BatchedTensor of an outer level under nested vmap).
+        _bdim (int): where the batch dimension is in ``_value``.
+        _level (VmapLevel): the vmap call this tensor belongs to.
+
+    Autograd state (``requires_grad``, ``grad_fn``, ``grad``...) is that of ``_value``.
+    Reading values (``item()``, ``bool()``, ``numpy()``...) raises VmapUnsupported, which
+    makes vmap fall back to a loop.
+    """
+
+    __slots__ = ("_value", "_bdim", "_level")
+
+    @property
+    def _requires_grad(self) -> bool:  # type: ignore[override]
+        return self._value._requires_grad
+
+    @_requires_grad.setter
+    def _requires_grad(self, v: bool) -> None:
+        self._value._requires_grad = v
+
+    @property
+    def grad_fn(self) -> Any:  # type: ignore[override]
+        return self._value.grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, v: Any) -> None:
+        raise VmapUnsupported("setting grad_fn of a batched tensor")
+
+    @property
+    def _output_nr(self) -> int:  # type: ignore[override]
+        return self._value._output_nr
+
+    @property
+    def requires_grad(self) -> bool:  # type: ignore[override]
+        return self._value.requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self._value.requires_grad = value
+
+    @property
+    def grad(self) -> Tensor | None:  # type: ignore[override]
+        g = self._value.grad
+        return None if g is None else wrap_batched(g, self._bdim, self._level)
+
+    def detach(self) -> Tensor:
+        return wrap_batched(self._value.detach(), self._bdim, self._level)
+
+    def detach_(self) -> Tensor:
+        self._value.detach_()
+        return self
+
+    def _unsupported(self, *args: Any, **kwargs: Any) -> Any:
+        raise VmapUnsupported(
+            "backward(), hooks, retain_grad() or reading values (item(), bool(), numpy(), "
+            "tolist()) on a batched tensor"
+        )
+
+    numpy = __array__ = item = tolist = __float__ = __int__ = __index__ = __bool__ = _unsupported
+    backward = register_hook = register_post_accumulate_grad_hook = retain_grad = _unsupported
+    _accumulator = __deepcopy__ = data_ptr = _shallow = _attach = _unsupported
+
+    def __repr__(self) -> str:
+        return f"BatchedTensor(lvl={self._level.depth}, bdim={self._bdim}, value=\n{self._value!r})"
+
+
+def wrap_batched(value: Tensor, bdim: int, level: VmapLevel) -> BatchedTensor:
+    """A BatchedTensor of ``level`` over ``value`` whose batch dim is ``bdim``."""
+    shape = value.shape
+    bt = object.__new__(BatchedTensor)
+    bt.data = level.example(shape[:bdim] + shape[bdim + 1 :], value.data.dtype)
+    bt._value = value
+    bt._bdim = bdim
+    bt._level = level
+    bt._grad = None
+    bt._vc = value._vc
+    bt._retains_grad = False
+    bt._hooks = bt._post_acc_hooks = bt._acc = bt._base = None
+    return bt
+
+
+def _level_of(a: Any) -> VmapLevel | None:
+    if isinstance(a, BatchedTensor):
+        return a._level
+    if type(a) in (list, tuple):
+        best = None
+        for x in a:
+            lv = _level_of(x) if type(x) in (list, tuple, BatchedTensor) else None
+            if lv is not None and (best is None or lv.depth > best.depth):
+                best = lv
+        return best
+    return None
+
+
+def _unwrap(a: Any, level: VmapLevel) -> tuple[Any, Any]:
+    """(value, bdim) of ``a`` at ``level``; lists/tuples give a list of bdims."""
+    if isinstance(a, BatchedTensor) and a._level is level:
+        return a._value, a._bdim
+    if type(a) in (list, tuple) and _level_of(a) is level:
+        pairs = [_unwrap(x, level) for x in a]
+        return type(a)(p[0] for p in pairs), tuple(p[1] for p in pairs)
+    return a, None
+
+
+def batched_apply(cls: type, args: tuple, kwargs: dict) -> Any:
+    """``cls.apply(*args, **kwargs)`` when some argument may be a BatchedTensor; returns
+    ``NotImplemented`` when none is (the caller then applies ``cls`` normally)."""
+    level = None
+    for a in args:
+        lv = _level_of(a) if type(a) in (BatchedTensor, list, tuple) else None
+        if lv is not None and (level is None or lv.depth > level.depth):
+            level = lv
+    for a in kwargs.values():
+        if isinstance(a, BatchedTensor) and (level is None or a._level.depth > level.depth):
+            level = a._level
+    if level is None:
+        return NotImplemented
+    if kwargs:
+        args, kwargs = cls._bind(args, kwargs)
+    vals, dims = [], []
+    for a in args:
+        v, d = _unwrap(a, level)
+        vals.append(v)
+        dims.append(d)
+    if any(isinstance(v, BatchedTensor) and v._level is level for v in kwargs.values()):
+        kw_dims = {k: v._bdim for k, v in kwargs.items() if isinstance(v, BatchedTensor) and v._level is level}
+        kwargs = {k: (v._value if k in kw_dims else v) for k, v in kwargs.items()}
+    else:
+        kw_dims = {}
+    info = VmapInfo(level.batch_size, level.randomness, cls)
+    rule = getattr(cls, "vmap", None)
+    res = NotImplemented
+    if rule is not None and not kw_dims:
+        res = rule(info, tuple(dims), *vals, **kwargs)
+    if res is NotImplemented:
+        res = _loop(cls, level, vals, dims, kwargs, kw_dims)
+    out, out_dims = res
+    return _wrap_outputs(cls, out, out_dims, level)
+
+
+def _wrap_outputs(cls: type, out: Any, out_dims: Any, level: VmapLevel) -> Any:
+    if isinstance(out, tuple):
+        if not isinstance(out_dims, tuple):
+            out_dims = (out_dims,) * len(out)
+        if len(out_dims) != len(out):
+            raise RuntimeError(
+                f"{cls.__name__}.vmap returned {len(out)} outputs but {len(out_dims)} out_dims"
+            )
+        return type(out)(_wrap_outputs(cls, o, d, level) for o, d in zip(out, out_dims))
+    if isinstance(out, list):
+        return [_wrap_outputs(cls, o, out_dims, level) for o in out]
+    if isinstance(out, Tensor) and out_dims is not None:
+        if not isinstance(out_dims, int):
+            raise RuntimeError(f"{cls.__name__}.vmap: out_dims must be an int or None, got {out_dims!r}")
+        return wrap_batched(out, out_dims % out.ndim, level)
+    return out
+
+
+def _slice(v: Any, d: Any, b: int, clone: bool) -> Any:
+    if d is None:
+        return v
+    if isinstance(d, tuple):
+        return type(v)(_slice(x, dx, b, clone) for x, dx in zip(v, d))
+    s = v.select(d, b)
+    return s.clone() if clone else s
+
+
+def _loop(cls: type, level: VmapLevel, vals: list, dims: list, kwargs: dict, kw_dims: dict) -> tuple:
+    """Run ``cls`` once per example and stack the outputs along dim 0 (no batching rule)."""
+    n = level.batch_size
+    if n == 0:
+        raise VmapUnsupported(f"{cls.__name__} has no batching rule and the batch is empty")
+    name = cls.__name__
+    level.fallbacks[name] = level.fallbacks.get(name, 0) + 1
+    clone = not cls._builtin  # a user's forward may modify its inputs in place (mark_dirty)
+    same = level.randomness == "same"
+    if same:
+        from ..creation import default_generator
+
+        state = default_generator.rng.bit_generator.state
+    results = []
+    for b in range(n):
+        if same:
+            default_generator.rng.bit_generator.state = state
+        sl = [_slice(v, d, b, clone) for v, d in zip(vals, dims)]
+        kw = {k: (_slice(v, kw_dims[k], b, clone) if k in kw_dims else v) for k, v in kwargs.items()}
+        results.append((sl, cls.apply(*sl, **kw)))
+    first = results[0][1]
+    if isinstance(first, tuple):
+        outs = tuple(_stack_one(cls, [r[1][j] for r in results]) for j in range(len(first)))
+        out, out_dims = tuple(o[0] for o in outs), tuple(o[1] for o in outs)
+        inplace = [j for j, o in enumerate(first) if any(o is x for x in results[0][0])]
+    else:
+        out, out_dims = _stack_one(cls, [r[1] for r in results])
+        inplace = [0] if any(first is x for x in results[0][0]) else []
+    if inplace:  # forward modified an input (a clone of its slice): write the stack back
+        return _write_back(cls, results[0][0], first, vals, dims, out, out_dims)
+    return out, out_dims
+
+
+def _stack_one(cls: type, items: list) -> tuple[Any, Any]:
+    first = items[0]
+    if isinstance(first, Tensor):
+        from ..ops import stack  # deferred: the ops are built on this module's caller
+
+        return stack(items, 0), 0
+    if all(i is None for i in items):
+        return None, None
+    if all(type(i) is type(first) and i == first for i in items):
+        return first, None
+    raise VmapUnsupported(f"{cls.__name__} returned a non-tensor output that differs between examples")
+
+
+def _write_back(cls: type, slices: list, first: Any, vals: list, dims: list, out: Any, out_dims: Any) -> tuple:
+    outs = out if isinstance(out, tuple) else (out,)
+    odims = out_dims if isinstance(out, tuple) else (out_dims,)
+    firsts = first if isinstance(first, tuple) else (first,)
+    new = list(outs)
+    for j, o in enumerate(firsts):
+        for k, s in enumerate(slices):
+            if o is s:
+                v, d = vals[k], dims[k]
+                from ..ops import movedim
+
+                v.copy_(movedim(outs[j], 0, d))  # the input's values become the results
+                new[j] = v
+                odims = odims[:j] + (d,) + odims[j + 1 :]
+    return (tuple(new), odims) if isinstance(out, tuple) else (new[0], odims[0])
