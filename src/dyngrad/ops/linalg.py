@@ -13,6 +13,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import dims_at, front, leading_batch, logical_ndim, only_first_batched, pad_to, shift_dim
 from ._util import make_view, norm_dim, wrap
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "inner", "outer", "ger", "trace", "diag", "diagonal", "diag_embed", "tril", "triu"]
@@ -75,6 +76,29 @@ class Matmul(Function):
         ta = None if ua is None else Matmul.apply(ua, b)
         tb = None if ub is None else Matmul.apply(a, ub)
         return tb if ta is None else (ta if tb is None else ta + tb)
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, a: Tensor, b: Tensor) -> tuple:
+        """Batching rule. Batched times an unbatched matrix or vector: the batch (and any
+        other leading dims) folded into the rows of one 2-D product. Otherwise logical
+        vectors become a row ``(1, m)`` / column ``(m, 1)``, batched operands get size-1
+        dims after the batch dim up to the larger per-example rank (so the batch dim stays
+        apart from matmul's own broadcast dims), one matmul, the vector dims squeezed."""
+        da, db = in_dims
+        la, lb = logical_ndim(a, da), logical_ndim(b, db)
+        a, b, f = front(a, da), front(b, db), info.function
+        if db is None and lb <= 2:
+            a2 = a if a.ndim == 2 else a.reshape(-1, a.shape[-1])
+            out = f.apply(a2, b)
+            return (out if a.ndim == 2 else out.reshape(tuple(a.shape[:-1]) + tuple(b.shape[1:]))), 0
+        if da is None and la == 2 and lb == 1:  # (n, m) @ (B, m)^T -> (n, B)
+            return f.apply(a, b.mT), 1
+        a = a.unsqueeze(-2) if la == 1 else a
+        b = b.unsqueeze(-1) if lb == 1 else b
+        r = max(la, lb, 2)
+        out = f.apply(a if da is None else pad_to(a, r), b if db is None else pad_to(b, r))
+        out = out.squeeze(-2) if la == 1 else out
+        return (out.squeeze(-1) if lb == 1 else out), 0
 
 
 class Mm(Matmul):
@@ -244,19 +268,22 @@ ger = outer
 
 
 class Trace(Function):
-    """``out = sum_i x_ii`` for ``x: (n, m)``; ``grad_x = grad * eye(n, m)``."""
+    """``out = sum_i x_ii`` for ``x: (n, m)``; ``grad_x = grad * eye(n, m)``. Leading dims
+    ``(*, n, m) -> (*)`` are batch dims (used by the batching rule only)."""
 
     _builtin = True
     _node_name = "TraceBackward0"
+    vmap = leading_batch  # batching rule: the batch dim is one more leading dim
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.shape = x.data.shape
-        return wrap(np.trace(x.data))
+        return wrap(np.trace(x.data, axis1=-2, axis2=-1))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
-        return g * wrap(np.eye(*ctx.shape, dtype=g.data.dtype))
+        eye = wrap(np.eye(*ctx.shape[-2:], dtype=g.data.dtype))
+        return g * eye if g.ndim == 0 else g.reshape(tuple(g.shape) + (1, 1)) * eye
 
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
@@ -278,6 +305,7 @@ class Diagonal(Function):
 
     _builtin = True
     _node_name = "DiagonalBackward0"
+    vmap = dims_at(2, 3)  # batching rule: batch dim to the front, dim1/dim2 shifted
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, offset: int, dim1: int, dim2: int) -> Tensor:
@@ -319,6 +347,14 @@ class DiagonalScatter(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t`` = zeros with ``u`` on the diagonal (linear op)."""
         return ctx._forward_cls.apply(u, ctx._fwd_inputs[1], *ctx.args)
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, g: Tensor, shape: tuple, offset: int, dim1: int, dim2: int) -> Any:
+        """Batching rule: batch dim to the front, ``shape`` gets it too, dims shifted."""
+        if not only_first_batched(in_dims):
+            return NotImplemented
+        shape = (info.batch_size,) + tuple(shape)
+        return info.function.apply(front(g, in_dims[0]), shape, offset, shift_dim(dim1), shift_dim(dim2)), 0
 
 
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
@@ -379,6 +415,7 @@ class Tril(Function):
     _builtin = True
     _node_name = "TrilBackward0"
     _fn = staticmethod(np.tril)
+    vmap = leading_batch  # batching rule: works on the last two dims, the batch dim leads
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, k: int) -> Tensor:
