@@ -14,6 +14,8 @@ import numpy as np
 from .. import _backend as B
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import dims_at, pointwise, unary
+from ._batching_reduce import along_dim
 from ._util import float_data, norm_dim, wrap
 from .elementwise import sigmoid
 
@@ -36,6 +38,7 @@ class Softmax(Function):
 
     _builtin = True
     _node_name = "SoftmaxBackward0"
+    vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, dtype: Any = None) -> Tensor:
@@ -70,6 +73,7 @@ class LogSoftmax(Function):
 
     _builtin = True
     _node_name = "LogSoftmaxBackward0"
+    vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, dtype: Any = None) -> Tensor:
@@ -201,6 +205,48 @@ class NllLoss(Function):
         (m,) = ctx.saved_tensors
         return (u * m).sum(ctx.cdim) if ctx.none else (u * m).sum()
 
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Any, target: Any, weight: Any, ignore_index: int, reduction: str) -> Any:
+        """Batching rule: the batch becomes one more sample dim of one loss call. ``(C)``
+        examples form an ``(B, C)`` input (target ``(B)``); ``(N, C, d...)`` examples get
+        the batch as a spatial dim at 2 (target: at 1), so the class dim stays dim 1. The
+        'none' losses are then reduced per example: 'sum' sums them, 'mean' multiplies
+        the sum by ``1 / sum(w[t])`` over the example's kept targets (a constant; an
+        example with none kept gives nan and no gradient, as the unbatched op).
+        Batched class weights run as a loop."""
+        if in_dims[2] is not None:
+            return NotImplemented
+        nb = info.batch_size
+        lnd = x.ndim - (in_dims[0] is not None)
+        xpos, tpos = (0, 0) if lnd == 1 else (2, 1)
+
+        def place(t: Any, d: Any, pos: int) -> Any:
+            if d is not None:
+                return t.movedim(d, pos)
+            shape = list(t.shape)
+            return t.unsqueeze(pos).expand(*shape[:pos], nb, *shape[pos:])
+
+        x, target = place(x, in_dims[0], xpos), place(target, in_dims[1], tpos)
+        losses = NllLoss.apply(x, target, weight, ignore_index, "none")
+        if reduction == "none":
+            return losses, tpos
+        rest = tuple(i for i in range(losses.ndim) if i != tpos)
+        s = losses.sum(rest) if rest else losses
+        if reduction == "sum":
+            return s, 0
+        from ..autograd.batching import BatchedTensor
+
+        if isinstance(target, BatchedTensor) or isinstance(weight, BatchedTensor):
+            return NotImplemented  # targets batched by an outer vmap: values unreadable here
+        t = target.data
+        keep = t != ignore_index
+        w = weight.data if weight is not None else np.ones(x.shape[1 if x.ndim > 1 else 0])
+        denom = np.where(keep, w[np.where(keep, t, 0)], 0).sum(axis=rest)
+        dt = s.data.dtype
+        with np.errstate(divide="ignore"):
+            r = np.where(denom == 0, 0, 1 / np.where(denom == 0, 1, denom))
+        return s * wrap(r.astype(dt)) + wrap(np.where(denom == 0, np.nan, 0).astype(dt)), 0
+
 
 class _LogSigmoid(Function):
     """``out = log(sigmoid(x)) = -(max(-x, 0) + log1p(exp(-|x|)))``; ``grad_x = grad *
@@ -208,6 +254,7 @@ class _LogSigmoid(Function):
 
     _builtin = True
     _node_name = "LogSigmoidBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -239,6 +286,7 @@ class SmoothL1(Function):
 
     _builtin = True
     _node_name = "SmoothL1LossBackward0"
+    vmap = pointwise  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, t: Tensor, beta: float) -> Tensor:
@@ -269,6 +317,7 @@ class BinaryCrossEntropy(Function):
 
     _builtin = True
     _node_name = "BinaryCrossEntropyBackward0"
+    vmap = pointwise  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, t: Tensor) -> Tensor:
@@ -308,6 +357,7 @@ class NormalizeStats(Function):
 
     _builtin = True
     _node_name = "NativeLayerNormBackward0"
+    vmap = dims_at(1)  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple, eps: float) -> Tensor:

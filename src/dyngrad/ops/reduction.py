@@ -16,6 +16,7 @@ import numpy as np
 from .. import _backend as B
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching_reduce import reduce_dims, select_dim
 from ._util import norm_dim, norm_dims, wrap
 
 __all__ = [
@@ -65,6 +66,7 @@ class Sum(Function):
 
     _builtin = True
     _node_name = "SumBackward1"
+    vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool, dtype: Any) -> Tensor:
@@ -114,6 +116,7 @@ class Mean(Function):
 
     _builtin = True
     _node_name = "MeanBackward1"
+    vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool) -> Tensor:
@@ -169,6 +172,7 @@ class Prod(Function):
 
     _builtin = True
     _node_name = "ProdBackward1"
+    vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool, dtype: Any) -> Tensor:
@@ -248,6 +252,7 @@ class Amax(Function):
 
     _builtin = True
     _node_name = "AmaxBackward0"
+    vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
     _op = "amax"
 
     @staticmethod
@@ -323,6 +328,7 @@ class MaxDim(Function):
 
     _builtin = True
     _node_name = "MaxBackward0"
+    vmap = staticmethod(select_dim)  # batching rule, see ops/_batching_reduce.py
     _arg = staticmethod(np.argmax)
 
     @staticmethod

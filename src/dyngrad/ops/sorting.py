@@ -13,6 +13,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching_reduce import sort_dim
 from ._util import norm_dim, wrap
 
 __all__ = ["sort", "argsort", "msort", "topk", "nonzero", "argwhere"]
@@ -43,6 +44,7 @@ class Sort(Function):
 
     _builtin = True
     _node_name = "SortBackward0"
+    vmap = staticmethod(sort_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, descending: bool, k: int | None) -> tuple:

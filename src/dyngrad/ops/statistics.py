@@ -16,6 +16,7 @@ import numpy as np
 from .. import _backend as B
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching_reduce import along_dim, reduce_dims
 from ._util import norm_dim, wrap
 from .reduction import _count, _dtype_arg, _kept_shape, const, rdims, unreduce
 
@@ -46,6 +47,7 @@ class Var(Function):
 
     _builtin = True
     _node_name = "VarBackward0"
+    vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, correction: float, keepdim: bool) -> Tensor:
@@ -96,6 +98,7 @@ class Std(Function):
 
     _builtin = True
     _node_name = "StdBackward0"
+    vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, correction: float, keepdim: bool) -> Tensor:
@@ -134,6 +137,7 @@ class VarMean(Function):
 
     _builtin = True
     _node_name = "VarMeanBackward0"
+    vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
     _std = False
 
     @staticmethod
@@ -198,6 +202,7 @@ class Logsumexp(Function):
 
     _builtin = True
     _node_name = "LogsumexpBackward0"
+    vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool) -> Tensor:
@@ -250,6 +255,7 @@ class VectorNorm(Function):
 
     _builtin = True
     _node_name = "LinalgVectorNormBackward0"
+    vmap = reduce_dims(2)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, p: float, dims: tuple | None, keepdim: bool) -> Tensor:
@@ -341,6 +347,7 @@ class Cumsum(Function):
 
     _builtin = True
     _node_name = "CumsumBackward0"
+    vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, dtype: Any) -> Tensor:
@@ -381,6 +388,7 @@ class Cumprod(Function):
 
     _builtin = True
     _node_name = "CumprodBackward0"
+    vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, dtype: Any) -> Tensor:
