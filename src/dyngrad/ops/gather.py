@@ -13,6 +13,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import front
 from ._util import data_of, inplace, norm_dim, wrap
 
 __all__ = [
@@ -37,6 +38,35 @@ def _grid(index: np.ndarray, dim: int) -> tuple:
     if index.ndim:
         idx[dim] = index
     return tuple(idx)
+
+
+def _batch_index(index: np.ndarray, n: int) -> np.ndarray:
+    """An unbatched index shared by every example, as a batch-first index (read-only)."""
+    return np.broadcast_to(index, (n,) + index.shape)
+
+
+def _batch_operand(t: Any, d: Any, n: int) -> Any:
+    """A tensor operand batch-first; an unbatched one expanded to the batch (non-tensors
+    pass through)."""
+    if not isinstance(t, Tensor):
+        return t
+    if d is None:
+        return t.unsqueeze(0).expand((n,) + tuple(t.shape))
+    if d == 0:
+        return t
+    return t.movedim(d, 0)
+
+
+def _scatter_rule(info: Any, in_dims: tuple, x: Tensor, dim: int, index: np.ndarray, src: Any) -> Any:
+    """Batching rule of :class:`Scatter` and :class:`ScatterAdd`: ``x`` and a tensor
+    ``src`` batch-first (an unbatched one expanded), the index shared by every example
+    broadcast along the batch, ``dim`` shifted. 0-d inputs run as a loop."""
+    n = info.batch_size
+    if index.ndim == 0 or index.ndim != x.ndim - (in_dims[0] is not None):
+        return NotImplemented  # 0-d (or empty, any-rank) index: rare, loop
+    x = _batch_operand(x, in_dims[0], n)
+    src = _batch_operand(src, in_dims[3] if len(in_dims) > 3 else None, n)
+    return info.function.apply(x, dim + 1, _batch_index(index, n), src), 0
 
 
 def _check_gs(op: str, x: np.ndarray, dim: int, index: np.ndarray, src: Any = None) -> None:
@@ -87,6 +117,17 @@ class Gather(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = gather(u, dim, index)`` (linear op)."""
         return Gather.apply(u, ctx.dim, ctx.index)
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, dim: int, index: np.ndarray) -> Any:
+        """Batching rule: ``x`` batch-first, ``dim`` shifted, the (unbatched) index
+        broadcast along the batch. 0-d inputs run as a loop (index tensors are NumPy
+        arrays here, never batched: a batched index makes the wrapper read its values and
+        vmap loops over the whole function)."""
+        if index.ndim == 0 or index.ndim + 1 != x.ndim:
+            return NotImplemented
+        x = front(x, in_dims[0])
+        return info.function.apply(x, dim + 1, _batch_index(index, info.batch_size)), 0
 
 
 def gather(input: Tensor, dim: int, index: Any, *, sparse_grad: bool = False) -> Tensor:
@@ -142,6 +183,8 @@ class ScatterAdd(Function):
         ux = ux if ux is not None else Tensor._make(np.zeros_like(x.data))
         us = us if us is not None else Tensor._make(np.zeros_like(src.data))
         return ScatterAdd.apply(ux, ctx.dim, ctx.index, us)
+
+    vmap = staticmethod(_scatter_rule)
 
 
 def _gather_padded(g: Tensor, dim: int, index: np.ndarray, src_shape: tuple) -> Tensor:
@@ -219,6 +262,8 @@ class Scatter(Function):
         ux = ux if ux is not None else Tensor._make(np.zeros_like(x.data))
         return Scatter.apply(ux, ctx.dim, ctx.index, us if us is not None else 0.0)
 
+    vmap = staticmethod(_scatter_rule)
+
 
 def scatter(input: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:
     """``input`` with ``src`` (a tensor, or the number ``value``) written at ``index`` along ``dim``.
@@ -285,6 +330,16 @@ class IndexSelect(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = index_select(u, dim, index)`` (linear op)."""
         return IndexSelect.apply(u, *ctx._fwd_inputs[1:3])
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, dim: int, index: np.ndarray) -> Any:
+        """Batching rule: ``x`` batch-first, ``dim`` shifted (a 0-d ``x`` is viewed as
+        ``(1,)`` per example); the index vector is shared by every example."""
+        x = front(x, in_dims[0])
+        if x.ndim == 1:
+            n = info.batch_size
+            return info.function.apply(x.reshape(n, 1), 1, index).reshape(n), 0
+        return info.function.apply(x, dim + 1, index), 0
 
 
 def index_select(input: Tensor, dim: int, index: Any) -> Tensor:

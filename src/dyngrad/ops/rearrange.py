@@ -11,6 +11,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import dims_at, front, leading_batch, only_first_batched, pad_to
 from ._util import norm_dim, norm_dims, shape_arg, wrap
 
 __all__ = ["repeat", "tile", "flip", "fliplr", "flipud", "roll", "pad"]
@@ -46,6 +47,13 @@ class Repeat(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = u.repeat(repeats)`` (linear op)."""
         return Repeat.apply(u, ctx.repeats)
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, repeats: tuple) -> Any:
+        """Batching rule: batch dim to the front, size-1 dims after it up to
+        ``len(repeats)`` logical dims (repeat pads on the left), the batch repeated once."""
+        x = pad_to(front(x, in_dims[0]), len(repeats))
+        return info.function.apply(x, (1,) + tuple(repeats)), 0
 
 
 def repeat(input: Tensor, *sizes: Any) -> Tensor:
@@ -90,6 +98,8 @@ class Flip(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = flip(u, dims)`` (linear op)."""
         return Flip.apply(u, ctx.dims)
+
+    vmap = dims_at(1)  # batching rule: batch dim to the front, dims shifted
 
 
 def flip(input: Tensor, *dims: Any) -> Tensor:
@@ -138,6 +148,17 @@ class Roll(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = roll(u, shifts, dims)`` (linear op)."""
         return Roll.apply(u, ctx.shifts, ctx.dims)
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, shifts: tuple, dims: tuple) -> Any:
+        """Batching rule: batch dim to the front, dims shifted; the flattened roll
+        (``dims == ()``) rolls each example's flattened values along dim 1."""
+        x = front(x, in_dims[0])
+        if dims:
+            return info.function.apply(x, shifts, tuple(d + 1 for d in dims)), 0
+        shape = tuple(x.shape)
+        flat = x.reshape(shape[0], -1)
+        return info.function.apply(flat, shifts, (1,)).reshape(shape), 0
 
 
 def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
@@ -193,6 +214,10 @@ class ConstantPad(Function):
         """Forward mode: ``t = pad(u, widths, 0)`` (the pad value is a constant)."""
         return ConstantPad.apply(u, ctx.widths, 0)
 
+    # batching rule: only the last len(widths) // 2 dims are padded, which the batch dim
+    # (moved to the front) never is (the wrapper checks the logical rank)
+    vmap = leading_batch
+
 
 _NP_MODE = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
@@ -220,6 +245,14 @@ class IndexPad(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = u[idx]`` (reflect/replicate/circular padding is linear)."""
         return IndexPad.apply(u, ctx.idx)
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, idx: tuple) -> Any:
+        """Batching rule: batch dim to the front, a full slice prepended to the index
+        (its arrays index the last dims and stay contiguous, so the batch dim stays first)."""
+        if not only_first_batched(in_dims):
+            return NotImplemented
+        return info.function.apply(front(x, in_dims[0]), (slice(None),) + tuple(idx)), 0
 
 
 class CircularPad(IndexPad):

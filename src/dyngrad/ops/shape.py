@@ -9,6 +9,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import front, pad_to
 from ._util import make_view, norm_dim, shape_arg, wrap
 
 __all__ = [
@@ -53,6 +54,13 @@ class Reshape(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = u.reshape(shape)`` (linear op)."""
         return Reshape.apply(u, ctx._fwd_inputs[1])
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, shape: tuple) -> tuple:
+        """Batching rule: ``shape`` is logical, so batch dim to the front and prepend the
+        batch size (the squeeze/unsqueeze subclasses pass a full shape too)."""
+        out = info.function.apply(front(x, in_dims[0]), (info.batch_size,) + tuple(shape))
+        return out, 0
 
 
 class Squeeze(Reshape):
@@ -144,6 +152,14 @@ class Permute(Function):
         """Forward mode: ``t = u.permute(dims)`` (linear op)."""
         return Permute.apply(u, ctx._fwd_inputs[1])
 
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, dims: tuple) -> tuple:
+        """Batching rule: one permute that puts the batch dim (at ``d``) first and the
+        logical dims (each ``p`` at ``p + (p >= d)``) in the requested order."""
+        d = in_dims[0]
+        out = info.function.apply(x, (d,) + tuple(p + (p >= d) for p in dims))
+        return out, 0
+
 
 class Transpose(Permute):
     """``transpose``/``mT``: :class:`Permute` named as PyTorch's node."""
@@ -219,6 +235,14 @@ class Expand(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = u.expand(shape)`` (linear op)."""
         return Expand.apply(u, ctx._fwd_inputs[1])
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, shape: tuple) -> tuple:
+        """Batching rule: batch dim to the front, size-1 dims inserted after it up to
+        ``len(shape)`` logical dims (expand adds dims on the left), then the batch size
+        prepended to the target shape."""
+        x = pad_to(front(x, in_dims[0]), len(shape))
+        return info.function.apply(x, (info.batch_size,) + tuple(shape)), 0
 
 
 def expand(input: Tensor, *sizes: Any) -> Tensor:

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import dims_at, front
 from ._util import make_view, norm_dim, wrap
 
 __all__ = [
@@ -17,6 +18,20 @@ __all__ = [
     "chunk", "unbind",
 ]
 TENSOR_METHODS = {"split", "split_with_sizes", "chunk", "unbind"}
+
+
+def _join_rule(info: Any, in_dims: tuple, dim: int, *xs: Tensor) -> Any:
+    """Batching rule of :class:`Cat` and :class:`Stack` (``apply(dim, *xs)``): every
+    tensor batch-first, the unbatched ones expanded to the batch, ``dim`` shifted."""
+    n = info.batch_size
+    new = []
+    for x, d in zip(xs, in_dims[1:]):
+        if d is None:
+            x = x.unsqueeze(0).expand((n,) + tuple(x.shape))
+        else:
+            x = front(x, d)
+        new.append(x)
+    return info.function.apply(dim + 1, *new), 0
 
 
 class Unbind(Function):
@@ -42,6 +57,8 @@ class Unbind(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t_i = u.select(dim, i)`` (linear op; one tangent per output)."""
         return Unbind.apply(u, ctx.dim)
+
+    vmap = dims_at(1)  # batching rule: batch dim to the front, dim shifted; every piece batch-first
 
 
 def unbind(input: Tensor, dim: int = 0) -> tuple:
@@ -78,6 +95,8 @@ class Cat(Function):
     def jvp(ctx: Any, _: Any, *us: Any) -> Any:
         """Forward mode: ``t = cat(us, dim)`` (a None tangent is zeros of that input)."""
         return Cat.apply(ctx.dim, *(u if u is not None else Tensor._make(np.zeros_like(x.data)) for u, x in zip(us, ctx._fwd_inputs[1:])))
+
+    vmap = staticmethod(_join_rule)
 
 
 def _seq_check(tensors: Any, op: str) -> list:
@@ -143,6 +162,8 @@ class Stack(Function):
         """Forward mode: ``t = stack(us, dim)`` (a None tangent is zeros of that input)."""
         return Stack.apply(ctx.dim, *(u if u is not None else Tensor._make(np.zeros_like(x.data)) for u, x in zip(us, ctx._fwd_inputs[1:])))
 
+    vmap = staticmethod(_join_rule)
+
 
 def stack(tensors: Any, dim: int = 0) -> Tensor:
     """Stack equally shaped tensors along a new ``dim``.
@@ -187,6 +208,8 @@ class SplitWithSizes(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t_i = u.narrow(dim, offset_i, sizes[i])`` (linear op)."""
         return SplitWithSizes.apply(u, ctx._fwd_inputs[1], ctx.dim)
+
+    vmap = dims_at(2)  # batching rule: batch dim to the front, dim shifted; every piece batch-first
 
 
 class Split(SplitWithSizes):
