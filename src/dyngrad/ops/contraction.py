@@ -12,6 +12,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import front
 from ._util import norm_dim, wrap
 
 __all__ = ["einsum", "tensordot"]
@@ -112,6 +113,21 @@ class Einsum(Function):
         eq, ops_ = ctx._fwd_inputs[0], ctx._fwd_inputs[1:]
         ts = [Einsum.apply(eq, *ops_[:i], u, *ops_[i + 1:]) for i, u in enumerate(us) if u is not None]
         return sum(ts[1:], ts[0])
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, equation: tuple, *operands: Tensor) -> Any:
+        """Batching rule: a fresh letter for the batch dim, put first in the subscripts of
+        the batched operands (batch dim moved to the front) and of the output; unbatched
+        operands are shared, so their gradients sum over the batch."""
+        ins, out = equation
+        used = {t for ts in ins for t in ts} | set(out)
+        free = [c for c in string.ascii_letters if c not in used]
+        if not free or any(d is not None and not isinstance(d, int) for d in in_dims[1:]):
+            return NotImplemented
+        z = free[0]
+        new_ins = tuple(ts if d is None else (z, *ts) for ts, d in zip(ins, in_dims[1:]))
+        ops_ = [front(o, d) for o, d in zip(operands, in_dims[1:])]
+        return info.function.apply((new_ins, [z, *out]), *ops_), 0
 
 
 def _operand_grad(g: Tensor, ops_: tuple, ins: list, out: list, i: int) -> Tensor:
