@@ -384,6 +384,13 @@ class Cumprod(Function):
     PyTorch's ``cumprod_backward``), written as ``x_z * (...)`` so that double backward
     sees their dependence on ``x_z``. Second derivatives are exact for slices with at most
     one zero (with more, entries after the second zero may miss terms).
+
+    Forward mode: ``t_i = sum_{j <= i} u_j * prod_{k <= i, k != j} x_k`` (the product
+    rule). Without zeros this is ``out * cumsum(u / x)``. With zeros (first zero ``z`` of a
+    slice): entries before ``z`` use the same formula; from ``z`` on only the ``j = z`` term
+    can be non-zero, so ``t_i = u_z * cumprod(x with x_z := 1)_i`` (which is 0 after a
+    second zero). Source: differentiating ``out_i = prod_{j <= i} x_j`` by the product
+    rule, zero cases as in PyTorch's ``cumprod_jvp`` (FunctionsManual.cpp).
     """
 
     _builtin = True
@@ -425,6 +432,27 @@ class Cumprod(Function):
         safe = x * const(~zero, dt) + const(zero, dt)
         grad_after = later * x_z * _rev_cumsum(gout_z, dim) / safe
         return grad_before + grad_at + grad_after, None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        """Forward mode: ``t = out * cumsum(u / x)`` before a slice's first zero ``z``,
+        ``u_z * cumprod(x with x_z := 1)`` from ``z`` on (see the class docstring)."""
+        x, out = ctx.saved_tensors
+        dim, xd, dt = ctx.dim, x.data, u.data.dtype
+        if xd.ndim == 0:
+            return u
+        zero = xd == 0
+        if not zero.any():
+            return out * Cumsum.apply(u / x, dim, None)
+        n = xd.shape[dim]
+        pos = np.arange(n).reshape((-1,) + (1,) * (xd.ndim - dim - 1))
+        first = np.where(zero.any(axis=dim, keepdims=True), zero.argmax(axis=dim, keepdims=True), n)
+        before, at = pos < first, pos == first
+        xs = x * const(before, dt) + const(~before, dt)  # ones from z on: non-zero divisor
+        t_before = const(before, dt) * out * Cumsum.apply(u / xs, dim, None)
+        xz = x * const(~at, dt) + const(at, dt)  # x with x_z := 1
+        u_z = (u * const(at, dt)).sum(dim, keepdim=True)
+        return t_before + const(~before, dt) * u_z * xz.cumprod(dim)
 
 
 def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
