@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from . import _backend as B
+from .autograd.grad_mode import vmap_state
 from .tensor import Tensor, check_device
 
 __all__ = [
@@ -93,7 +94,24 @@ def set_rng_state(state: Tensor) -> None:
 
 
 def _gen(generator: Generator | None) -> np.random.Generator:
+    if vmap_state.depth:
+        _random_inside_vmap()
     return (generator or default_generator).rng
+
+
+def _random_inside_vmap() -> None:
+    """Random numbers inside vmap follow its ``randomness`` argument (PyTorch's rules)."""
+    from .autograd.batching import VmapUnsupported  # deferred: batching imports tensor
+
+    mode = vmap_state.levels[-1].randomness
+    if mode == "error":
+        raise RuntimeError(
+            "vmap: called random operation while in randomness error mode. Please either use "
+            "the 'same' or 'different' randomness flags on vmap or perform the randomness "
+            "operation out of vmap"
+        )
+    if mode == "different":  # one draw per example: only the loop over examples gives that
+        raise VmapUnsupported("a random operation with randomness='different'")
 
 
 def _finish(arr: np.ndarray, requires_grad: bool) -> Tensor:

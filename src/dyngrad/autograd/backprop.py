@@ -8,6 +8,7 @@ import numpy as np
 
 from ..tensor import Tensor
 from . import engine
+from .grad_mode import vmap_state as _vmap
 
 __all__ = ["backward", "grad"]
 
@@ -145,6 +146,13 @@ def grad(
         RuntimeError: an input not used in the graph (unless allow_unused) or that does not
             require grad.
     """
+    if _vmap.depth:  # inside vmap: batched outputs/inputs are unwrapped (autograd/batching.py)
+        from .batching import any_batched, batched_grad
+
+        if any_batched(outputs, inputs, grad_outputs):
+            return batched_grad(grad, outputs, inputs, grad_outputs, retain_graph=retain_graph,
+                                create_graph=create_graph, allow_unused=allow_unused,
+                                materialize_grads=materialize_grads)
     if is_grads_batched:
         raise NotImplementedError("autograd.grad(is_grads_batched=True) is not supported; use dyngrad.func.vmap")
     if allow_unused is None:

@@ -376,3 +376,179 @@ def _write_back(cls: type, slices: list, first: Any, vals: list, dims: list, out
                 new[j] = v
                 odims = odims[:j] + (d,) + odims[j + 1 :]
     return (tuple(new), odims) if isinstance(out, tuple) else (new[0], odims[0])
+
+
+# ------------------------------------------------------------------ autograd inside vmap
+def levels_of(t: Any) -> list:
+    """The vmap levels ``t`` is batched at, outermost first."""
+    out = []
+    while isinstance(t, BatchedTensor):
+        out.insert(0, t._level)
+        t = t._value
+    return out
+
+
+def _canon(t: Any) -> tuple[Tensor, list]:
+    """``t`` as a plain tensor with one batch dim per level in front (outermost first),
+    then its logical dims; and those levels. The moves are ops, so gradients flow."""
+    from ..ops import movedim  # deferred: ops are built on this package
+
+    lv = []
+    while isinstance(t, BatchedTensor):
+        v = t._value
+        if t._bdim != 0:
+            v = movedim(v, t._bdim, 0)
+        lv.insert(0, t._level)
+        t = v
+    return t, lv
+
+
+def _bottom(t: Any) -> Tensor:
+    while isinstance(t, BatchedTensor):
+        t = t._value
+    return t
+
+
+def _rewrap_like(g: Tensor, like: Any) -> Any:
+    chain = []
+    while isinstance(like, BatchedTensor):
+        chain.append((like._bdim, like._level))
+        like = like._value
+    for bdim, lvl in reversed(chain):
+        g = wrap_batched(g, bdim, lvl)
+    return g
+
+
+def _broadcast_levels(plain: Tensor, have: list, want: list) -> Tensor:
+    """Canonical ``plain`` (batch dims of ``have`` in front) expanded to the batch dims of
+    ``want`` (a superset of ``have``; both outermost first)."""
+    shape = list(plain.shape)
+    changed = False
+    for i, lvl in enumerate(want):
+        if lvl not in have:
+            plain = plain.unsqueeze(i)
+            shape.insert(i, lvl.batch_size)
+            changed = True
+    return plain.expand(*shape) if changed else plain
+
+
+def batch_at_all_levels(t: Tensor) -> Tensor:
+    """``t`` batched at every active vmap level (expanded where it was not), so that its
+    gradient is per example: ``grad`` of an unbatched weight inside ``vmap`` is one
+    gradient per example, not their sum (PyTorch's ``vmap(grad(f), in_dims=(None, 0))``)."""
+    want = list(vmap_state.levels)
+    if not want or levels_of(t) == want:
+        return t
+    plain, have = _canon(t)
+    if any(h not in want for h in have):
+        raise VmapUnsupported("a batched tensor of a vmap level that is no longer active")
+    plain = _broadcast_levels(plain, have, want)
+    for lvl in want:
+        plain = wrap_batched(plain, 0, lvl)
+    return plain
+
+
+def any_batched(*groups: Any) -> bool:
+    for g in groups:
+        if isinstance(g, BatchedTensor):
+            return True
+        if isinstance(g, (tuple, list)) and any(isinstance(x, BatchedTensor) for x in g):
+            return True
+    return False
+
+
+def batched_grad(grad_fn: Any, outputs: Any, inputs: Any, grad_outputs: Any, **kw: Any) -> tuple:
+    """``autograd.grad`` inside vmap: the graph is the batched computation, so the gradient
+    of the sum over examples w.r.t. a batched input is the per-example gradient (examples
+    never interact). Outputs and their grad_outputs are brought to one layout; the
+    gradients come back batched like their inputs.
+
+    Raises:
+        VmapUnsupported: an input not batched at a level where an output is (its gradient
+            would be the sum over the batch, not one per example).
+    """
+    outs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
+    ins = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+    if grad_outputs is None:
+        gos: tuple = (None,) * len(outs)
+    else:
+        gos = (grad_outputs,) if isinstance(grad_outputs, Tensor) else tuple(grad_outputs)
+    out_levels = set()
+    for o in outs:
+        out_levels.update(levels_of(o))
+    for i, t in enumerate(ins):
+        if out_levels - set(levels_of(t)):
+            raise VmapUnsupported(
+                f"autograd.grad w.r.t. inputs[{i}], which is not batched like the outputs (its "
+                "per-example gradients would be summed)"
+            )
+    roots, seeds = [], []
+    for i, (o, g) in enumerate(zip(outs, gos)):
+        plain, lv = _canon(o)
+        if g is None:
+            if o.numel() != 1:
+                raise RuntimeError(
+                    f"grad can be implicitly created only for scalar outputs (output {i} has "
+                    f"shape {list(o.shape)}); pass a gradient of that shape"
+                )
+            seed = Tensor._make(np.ones(plain.shape, plain.data.dtype))
+        else:
+            if not isinstance(g, Tensor) or tuple(g.shape) != tuple(o.shape):
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of "
+                    f"{list(getattr(g, 'shape', ()))} and output[{i}] has a shape of {list(o.shape)}."
+                )
+            gp, glv = _canon(g)
+            if any(x not in lv for x in glv):
+                raise VmapUnsupported(f"grad_outputs[{i}] is batched where output {i} is not")
+            seed = _broadcast_levels(gp, glv, lv)
+        roots.append(plain)
+        seeds.append(seed)
+    res = grad_fn(roots, [_bottom(t) for t in ins], seeds, **kw)
+    return tuple(None if g is None else _rewrap_like(g, t) for g, t in zip(res, ins))
+
+
+# ------------------------------------------------------------------ in-place ops inside vmap
+def batched_inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place ``fn_`` inside vmap: compute ``fn(self.clone(), *args)`` batched, then copy
+    it into ``self``'s values (``copy_`` on the unwrapped tensor, so autograd records it as usual).
+
+    Raises:
+        VmapUnsupported: when the result is batched where ``self`` is not (an unbatched
+            tensor cannot hold one value per example); vmap then loops.
+    """
+    alias = self.clone()  # carries self's old history; what the op saves is not overwritten
+    result = fn(alias, *(alias if a is self else a for a in args), **kwargs)
+    _assign(self, result)
+    return self
+
+
+def _assign(dst: Any, src: Any) -> None:
+    from ..ops import movedim  # deferred: ops are built on this package
+
+    if not isinstance(dst, BatchedTensor):
+        if isinstance(src, BatchedTensor):
+            raise VmapUnsupported(
+                "an in-place op writes a batched value into a tensor that is not batched"
+            )
+        dst.copy_(src)
+        return
+    lvl, d = dst._level, dst._bdim
+    if isinstance(src, BatchedTensor) and src._level is lvl:
+        val = movedim(src._value, src._bdim, d) if src._bdim != d else src._value
+    else:
+        shape = list(dst._value.shape)
+        val = src.unsqueeze(d).expand(*shape) if src.ndim + 1 == len(shape) else src.expand(*shape)
+    _assign(dst._value, val)
+
+
+def batched_make_dual(make_dual: Any, tensor: Tensor, tangent: Tensor) -> Tensor:
+    """``forward_ad.make_dual`` inside vmap: the dual is made of the values (batch dims in
+    front, the primal or tangent expanded where only the other is batched), then wrapped."""
+    p, plv = _canon(tensor)
+    u, ulv = _canon(tangent)
+    want = sorted(set(plv) | set(ulv), key=lambda lv: lv.depth)
+    dual = make_dual(_broadcast_levels(p, plv, want), _broadcast_levels(u, ulv, want))
+    for lvl in want:
+        dual = wrap_batched(dual, 0, lvl)
+    return dual

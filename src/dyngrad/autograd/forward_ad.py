@@ -48,7 +48,9 @@ import numpy as np
 
 from ..tensor import Tensor
 from . import grad_mode
+from .batching import BatchedTensor, _bottom, _rewrap_like, batched_make_dual
 from .function import Function, _fwd_state
+from .grad_mode import vmap_state
 
 __all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
            "exit_dual_level", "check_forward_ad"]
@@ -164,6 +166,10 @@ class _Alias(Function):
     def jvp(ctx: Any, u: Tensor) -> Tensor:
         return u
 
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, a: Tensor) -> tuple:  # batching rule: the same alias
+        return _Alias.apply(a), in_dims[0]
+
 
 def _suspended(fn: Callable, *args: Any, **kw: Any) -> Any:
     lv = _fwd_state.level
@@ -202,6 +208,8 @@ def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Tensor:
         )
     tensor = _as_tensor(tensor, "make_dual(): argument 'tensor'")
     tangent = _as_tensor(tangent, "make_dual(): argument 'tangent'")
+    if vmap_state.depth and (isinstance(tensor, BatchedTensor) or isinstance(tangent, BatchedTensor)):
+        return batched_make_dual(make_dual, tensor, tangent)  # inside vmap: on the values
     if tensor.data.dtype.kind != "f":
         raise TypeError(f"make_dual(): argument 'tensor' must be floating point, got {tensor.dtype.name}")
     if tangent.data.dtype.kind != "f":
@@ -224,6 +232,9 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
     lv = _fwd_state.level
     if lv is None or not isinstance(tensor, Tensor):
         return UnpackedDualTensor(tensor, None)
+    if vmap_state.depth and isinstance(tensor, BatchedTensor):  # inside vmap: the values'
+        p, t = unpack_dual(_bottom(tensor))  # tangent, batched like the tensor
+        return UnpackedDualTensor(_rewrap_like(p, tensor), None if t is None else _rewrap_like(t, tensor))
     t = lv.get(tensor)
     if t is None:
         return UnpackedDualTensor(tensor, None)
@@ -247,7 +258,7 @@ def _share_tangent(src: Tensor, dst: Tensor) -> None:
     """Let ``dst`` (a leaf standing for ``src``, say) carry ``src``'s tangent."""
     lv = _fwd_state.level
     if lv is not None:
-        lv.share(src, dst)
+        lv.share(_bottom(src), _bottom(dst))  # a batched tensor's tangent is its values'
 
 
 def _tangent(t: Tensor) -> Tensor | None:

@@ -23,6 +23,7 @@ from ..autograd import forward_ad as fwd
 from ..autograd import functional as AF
 from ..autograd import grad_mode
 from ..autograd.backprop import grad as _autograd_grad
+from ..autograd.batching import batch_at_all_levels
 from ..autograd.function import _fwd_state
 from ..tensor import Tensor
 
@@ -119,6 +120,8 @@ def _outer_active(leaves: list) -> bool:
 def _diff_input(t: Tensor) -> Tensor:
     """A tensor that requires grad standing for ``t``: connected to ``t``'s graph when
     ``t`` requires grad, else a fresh leaf sharing its memory (and its tangent, if any)."""
+    if grad_mode.vmap_state.depth:  # inside vmap: one gradient per example, also for
+        t = batch_at_all_levels(t)  # inputs shared by every example (autograd/batching.py)
     if t.requires_grad:
         return fwd._suspended(fwd._Alias.apply, t) if _fwd_state.level is None else fwd._Alias.apply(t)
     leaf = t.detach().requires_grad_(True)
@@ -179,7 +182,7 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False, *, _
                 gs = _autograd_grad(out, flat, create_graph=cg, allow_unused=True)
             else:
                 gs = (None,) * len(flat)
-        gs = [Tensor._make(np.zeros_like(d.data)) if g is None else (g if cg else g.detach())
+        gs = [Tensor._make(np.zeros(d.shape, d.data.dtype)) if g is None else (g if cg else g.detach())
               for g, d in zip(gs, flat)]
         all_np = all(all(n) for n in numpy_leaves)
         res, i = [], 0
@@ -337,7 +340,7 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
         for o in outs:
             p, t = fwd.unpack_dual(o)
             prim.append(p if cg else p.detach())
-            t = Tensor._make(np.zeros_like(o.data)) if t is None else t
+            t = Tensor._make(np.zeros(o.shape, o.data.dtype)) if t is None else t
             tan.append(t if cg else t.detach())
     res = (_unflatten(prim, spec), _unflatten(tan, spec))
     if all(not isinstance(p, Tensor) for p in primals):

@@ -126,7 +126,7 @@ def _run_batched(func: Callable, args: tuple, kwargs: dict, dims: tuple, n: int,
             f"vmap: no batching rule for {names}; ran once per example ({n} times) for "
             "these (results are exact)",
             UserWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
     return res
 

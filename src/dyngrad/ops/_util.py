@@ -8,11 +8,13 @@ import numpy as np
 
 from .. import _backend as B
 from ..autograd import grad_mode
+from ..autograd.batching import BatchedTensor, any_batched, batched_inplace
 from ..autograd.function import _fwd_state
 from ..autograd.graph import rebase_retain_grad
 from ..tensor import Tensor
 
 _state = grad_mode.state
+_vmap = grad_mode.vmap_state
 
 
 def wrap(arr: Any) -> Tensor:
@@ -136,7 +138,15 @@ def shape_arg(shape: tuple) -> tuple[int, ...]:
 
 
 def recording(*args: Any) -> bool:
-    """True when an op on ``args`` records a graph (grad mode on, some input requires grad)."""
+    """True when an op on ``args`` records a graph (grad mode on, some input requires grad).
+
+    Also True for a batched tensor inside vmap, whatever the grad mode: the no-graph fast
+    paths write into ``.data``, which a BatchedTensor does not have (its values are
+    batched), so its ops must go through their Functions."""
+    if _vmap.depth:
+        for a in args:
+            if isinstance(a, BatchedTensor):
+                return True
     if not _state.enabled:
         return False
     for a in args:
@@ -157,6 +167,8 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             or when the result's dtype cannot be cast to ``self``'s. In-place ops on views
             rebase the base's history (see ``ops/_view_inplace.py``).
     """
+    if _vmap.depth and (isinstance(self, BatchedTensor) or any_batched(args)):
+        return batched_inplace(fn, self, *args, **kwargs)  # inside vmap (autograd/batching.py)
     rec = recording(self, *args)
     if rec:
         self._check_inplace()
