@@ -21,6 +21,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import front, leading_batch, logical_ndim
 from ._util import wrap
 
 __all__: list[str] = []
@@ -128,6 +129,52 @@ def _conv_w_np(
     return out.reshape(o, cg, kh, kw)
 
 
+# ---- batching (vmap) helpers: the batch is folded into N, or, when the weights differ per
+# example, into the channels with ``groups * B`` groups (example ``b``'s channels and weights
+# side by side), so one convolution computes the whole batch.
+
+
+def _fold_n(x: Tensor, d: int) -> Tensor:
+    """Batched ``(N, C, *)`` -> ``(B*N, C, *)``."""
+    x = front(x, d)
+    return x.reshape((-1,) + tuple(x.shape[2:]))
+
+
+def _fold_c(x: Tensor, d: Any, b: int) -> Tensor:
+    """``(N, C, H, W)`` (batched at ``d``, or shared by all ``b`` examples) -> ``(N, b*C, H, W)``."""
+    if d is None:
+        n, c = x.shape[:2]
+        return x.unsqueeze(1).expand((n, b) + tuple(x.shape[1:])).reshape((n, b * c) + tuple(x.shape[2:]))
+    x = front(x, d)
+    x = x.transpose(0, 1)  # (N, B, C, H, W)
+    return x.reshape((x.shape[0], -1) + tuple(x.shape[3:]))
+
+
+def _fold_w(w: Tensor, d: int) -> Tensor:
+    """Batched weights ``(O, C/G, kh, kw)`` -> ``(B*O, C/G, kh, kw)``."""
+    return _fold_n(w, d)
+
+
+def _grouped(g: _Geom, b: int) -> _Geom:
+    return _Geom(g.stride, g.pad, g.dil, g.groups * b)
+
+
+def _unfold_c(out: Tensor, b: int) -> tuple:
+    """``(N, b*O, Ho, Wo)`` -> ``(N, b, O, Ho, Wo)``, batch dim 1."""
+    return out.reshape((out.shape[0], b, -1) + tuple(out.shape[2:])), 1
+
+
+def _conv_like_rule(info: Any, in_dims: tuple, y: Tensor, w: Tensor, geom: _Geom, *rest: Any) -> tuple:
+    """Rule of Conv2dFn / Conv2dInputGrad ``(data (N, *), weight, geom, ...)``."""
+    dy, dw = in_dims[:2]
+    f, b = info.function, info.batch_size
+    if dw is None:  # shared weights: the batch is more images
+        yf = _fold_n(y, dy)
+        out = f.apply(yf, w, geom, *rest)
+        return out.reshape((b, -1) + tuple(out.shape[1:])), 0
+    return _unfold_c(f.apply(_fold_c(y, dy, b), _fold_w(w, dw), _grouped(geom, b), *rest), b)
+
+
 class Conv2dFn(Function):
     """``out[n, o] = sum_{c, i, j} x_pad[n, c, s*h + d*i, s*w + d*j] * w[o, c, i, j]`` per group;
     ``x (N, C, H, W)``, ``w (O, C/groups, kh, kw)`` -> ``(N, O, Ho, Wo)``.
@@ -162,6 +209,8 @@ class Conv2dFn(Function):
                           None if uw is None else Conv2dFn.apply(x, uw, ctx.geom)) if t is not None]
         return sum(ts[1:], ts[0])
 
+    vmap = staticmethod(_conv_like_rule)  # batching rule: batch into N (shared w) or into groups
+
 
 class Conv2dInputGrad(Function):
     """The transposed convolution ``conv_t(y, w)`` ``(N, O, Ho, Wo) -> (N, C, H, W)``.
@@ -192,6 +241,8 @@ class Conv2dInputGrad(Function):
         ts = [t for t in (None if uy is None else Conv2dInputGrad.apply(uy, w, *ctx._fwd_inputs[2:4]),
                           None if uw is None else Conv2dInputGrad.apply(y, uw, *ctx._fwd_inputs[2:4])) if t is not None]
         return sum(ts[1:], ts[0])
+
+    vmap = staticmethod(_conv_like_rule)  # batching rule: batch into N (shared w) or into groups
 
 
 class Conv2dWeightGrad(Function):
@@ -224,6 +275,15 @@ class Conv2dWeightGrad(Function):
         ts = [t for t in (None if ux is None else Conv2dWeightGrad.apply(ux, y, *ctx._fwd_inputs[2:4]),
                           None if uy is None else Conv2dWeightGrad.apply(x, uy, *ctx._fwd_inputs[2:5])) if t is not None]
         return sum(ts[1:], ts[0])
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, y: Tensor, geom: _Geom, k_hw: tuple, cols: Any = None) -> tuple:
+        """Batching rule: each example's weight gradient sums over its own N only, so the
+        batch goes into the channels (``groups * B`` groups; a shared operand is repeated);
+        the cached im2col is not reused."""
+        b = info.batch_size
+        out = Conv2dWeightGrad.apply(_fold_c(x, in_dims[0], b), _fold_c(y, in_dims[1], b), _grouped(geom, b), k_hw)
+        return out.reshape((b, -1) + tuple(out.shape[1:])), 0
 
 
 def conv2d_raw(x: Tensor, w: Tensor, stride: tuple, pad: tuple, dil: tuple, groups: int) -> Tensor:
@@ -286,6 +346,19 @@ class TakeFlat(Function):
         """Forward mode: ``t = take_flat(u, idx)`` (linear op)."""
         return TakeFlat.apply(u, ctx.idx, None, ctx.unique)
 
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, idx: np.ndarray, values: Any = None, unique: bool = False) -> tuple:
+        """Batching rule: the batch folded into N, the (shared) indices repeated for each
+        example; gathered ``values`` are dropped (the gather recomputes them)."""
+        b = info.batch_size
+        out = TakeFlat.apply(_fold_n(x, in_dims[0]), _tile(idx, b), None, unique)
+        return out.reshape((b, -1) + tuple(out.shape[1:])), 0
+
+
+def _tile(idx: np.ndarray, b: int) -> np.ndarray:
+    """Indices ``(N, C, *)`` shared by ``b`` examples -> ``(b*N, C, *)``."""
+    return np.broadcast_to(idx, (b,) + idx.shape).reshape((-1,) + idx.shape[1:])
+
 
 class PutFlat(Function):
     """Adjoint of :class:`TakeFlat`: zeros of ``shape`` with ``g`` added at ``idx``.
@@ -316,6 +389,13 @@ class PutFlat(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = put_flat(u, idx, shape)`` (linear op)."""
         return PutFlat.apply(u, ctx.idx, *ctx._fwd_inputs[2:4])
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, g: Tensor, idx: np.ndarray, shape: tuple, unique: bool = False) -> tuple:
+        """Batching rule: the batch folded into N, the (shared) indices repeated."""
+        b = info.batch_size
+        out = PutFlat.apply(_fold_n(g, in_dims[0]), _tile(idx, b), (b * shape[0],) + tuple(shape[1:]), unique)
+        return out.reshape((b,) + tuple(shape)), 0
 
 
 class ConstantPad(Function):
@@ -354,3 +434,10 @@ class ConstantPad(Function):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = pad(u, pad, 0)`` (linear op; the pad value is a constant)."""
         return ConstantPad.apply(u, ctx._fwd_inputs[1], 0.0)
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, pad: tuple, value: float) -> Any:
+        """Batching rule: ``pad`` names trailing dims only, so the batch dim leads."""
+        if len(pad) // 2 > logical_ndim(x, in_dims[0]):
+            return NotImplemented
+        return leading_batch(info, in_dims, x, pad, value)
