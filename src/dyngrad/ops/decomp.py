@@ -16,6 +16,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import front, leading_batch, logical_ndim, pad_to
 from ._util import wrap
 from .linalg import matmul
 
@@ -75,6 +76,8 @@ class Inv(Function):
         (out,) = ctx.saved_tensors
         return -matmul(matmul(out, u), out)
 
+    vmap = leading_batch  # batching rule: (*, n, n) already batches over leading dims
+
 
 def inv(A: Tensor) -> Tensor:
     """``linalg.inv``: inverse of square matrices ``(*, n, n)``.
@@ -133,6 +136,8 @@ class Det(Function):
             return out * (inv(A).mT * u).sum((-2, -1))
         return (wrap(_cofactor(A.data).astype(A.data.dtype)) * u).sum((-2, -1))
 
+    vmap = leading_batch  # batching rule: (*, n, n) already batches over leading dims
+
 
 def det(A: Tensor) -> Tensor:
     """``linalg.det``: determinant of ``(*, n, n)`` -> ``(*)``.
@@ -170,6 +175,8 @@ class Slogdet(Function):
         """Forward mode: ``t_logabsdet = trace(A^{-1} u)``; ``sign`` gets no tangent."""
         (A,) = ctx.saved_tensors
         return None, (inv(A).mT * u).sum((-2, -1))
+
+    vmap = leading_batch  # batching rule: (*, n, n) already batches over leading dims
 
 
 def slogdet(A: Tensor) -> Any:
@@ -219,6 +226,19 @@ class Solve(Function):
         A, X = ctx.saved_tensors
         r = uB if uA is None else (-matmul(uA, X) if uB is None else uB - matmul(uA, X))
         return Solve.apply(A, r)
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, A: Tensor, B: Tensor) -> Any:
+        """Batching rule. :func:`solve` has already made ``B`` a matrix ``(*, n, k)`` (a
+        vector right-hand side is unsqueezed on its logical shape), so both arguments batch
+        over leading dims, which broadcast: each batched argument gets its batch dim in
+        front, then size-1 dims after it up to the larger per-example batch rank, so the
+        batch dim never lines up with a per-example dim of the other argument."""
+        dA, dB = in_dims
+        rank = max(logical_ndim(A, dA), logical_ndim(B, dB))
+        A2 = A if dA is None else pad_to(front(A, dA), rank)
+        B2 = B if dB is None else pad_to(front(B, dB), rank)
+        return info.function.apply(A2, B2), 0
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
@@ -294,6 +314,8 @@ class Cholesky(Function):
         eye = wrap(np.eye(X.shape[-1], dtype=X.data.dtype))
         return matmul(L, X.tril(-1) + X * eye * 0.5)
 
+    vmap = leading_batch  # batching rule: (*, n, n) already batches over leading dims
+
 
 def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     """``linalg.cholesky``: ``L`` (lower) with ``A = L L^T`` for symmetric positive-definite
@@ -316,6 +338,14 @@ class Qr(Function):
     Walter & Lehmann 2018). For ``m < n``, ``A = [X | Y]``, ``R = [U | V]``: ``grad_Y = Q
     grad_V`` and ``grad_X`` is the square rule with ``grad_Q + Y grad_V^T`` (same source).
     Needs ``R`` invertible (full-rank ``A``).
+
+    Forward mode (:meth:`jvp`), ``m >= n``: ``Z = dA R^{-1}``, ``X = Q^T Z``,
+    ``Omega = tril(X, -1) - tril(X, -1)^T`` (``= Q^T dQ``, skew), ``dR = (X - Omega) R``
+    (upper triangular), ``dQ = Z - Q (X - Omega)`` (Walter & Lehmann 2018, "On evaluating
+    higher-order derivatives of the QR decomposition"; Roberts et al. 2020, forward form:
+    differentiate ``A = Q R`` with ``Q^T dQ`` skew and ``dR R^{-1}`` upper triangular).
+    ``m < n``: the square rule on ``X = A[:, :m]`` gives ``dQ, dU``, and
+    ``dV = dQ^T Y + Q^T dY`` for ``R = [U | V]``, ``A = [X | Y]``.
     """
 
     _builtin = True
@@ -338,9 +368,32 @@ class Qr(Function):
         U, gU, gV = R[..., :, :m], gR[..., :, :m], gR[..., :, m:]
         gX = _qr_square_grad(Q, U, gQ + matmul(Y, gV.mT), gU)
         gY = matmul(Q, gV)
-        from .shape import cat
+        from .splitting import cat
 
         return cat([gX, gY], -1)
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> tuple:
+        """Forward mode (class docstring): tangents ``(dQ, dR)``."""
+        A, Q, R = ctx.saved_tensors
+        m, n = A.data.shape[-2:]
+        if m >= n:
+            return _qr_square_jvp(Q, R, u)
+        dQ, dU = _qr_square_jvp(Q, R[..., :, :m], u[..., :, :m])
+        dV = matmul(dQ.mT, A[..., :, m:]) + matmul(Q.mT, u[..., :, m:])
+        from .splitting import cat
+
+        return dQ, cat([dU, dV], -1)
+
+    vmap = leading_batch  # batching rule: (*, m, n) already batches over leading dims
+
+
+def _qr_square_jvp(Q: Tensor, R: Tensor, u: Tensor) -> tuple:
+    Z = Solve.apply(R.mT, u.mT).mT  # u R^{-1}
+    X = matmul(Q.mT, Z)
+    lo = X.tril(-1)
+    W = X - (lo - lo.mT)  # dR R^{-1}: upper triangular
+    return Z - matmul(Q, W), matmul(W, R)
 
 
 def _qr_square_grad(Q: Tensor, R: Tensor, gQ: Tensor, gR: Tensor) -> Tensor:

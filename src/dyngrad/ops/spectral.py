@@ -11,9 +11,10 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import leading_batch
 from ._util import wrap
 from .decomp import _check, _eye_like
-from .linalg import diag_embed, matmul
+from .linalg import diag_embed, diagonal, matmul
 
 __all__: list[str] = []
 TENSOR_METHODS: set[str] = set()
@@ -37,6 +38,9 @@ class Eigh(Function):
     Dai, Meissner & Lawrence 2017, "Auto-differentiating linear algebra"; PyTorch's
     ``linalg_eig_backward``). Undefined (inf) for repeated eigenvalues when ``grad_V`` is
     not zero; eigenvalue-only gradients (``V diag(grad_L) V^T``) are always defined.
+
+    Forward mode (:meth:`jvp`): with ``P = V^T sym(dA) V``, ``dL = diag(P)``,
+    ``dV = V (F o P)`` (Giles 2008 sec. 3.1), the exact adjoint of the backward.
     """
 
     _builtin = True
@@ -59,6 +63,22 @@ class Eigh(Function):
         inner = (VtgV - VtgV.mT) * 0.5 * _offdiag_inv(L.unsqueeze(-2) - L.unsqueeze(-1), n)
         inner = inner + diag_embed(gL)
         return matmul(matmul(V, inner), V.mT), None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, _uplo: Any = None) -> tuple:
+        """Forward mode: ``P = V^T sym(u) V``, ``dL = diag(P)``, ``dV = V (F o P)``,
+        ``F_ij = 1/(L_j - L_i)`` off the diagonal, 0 on it (Giles 2008 sec. 3.1). The
+        tangent is symmetrized, ``sym(u) = (u + u^T)/2``, as the backward's gradient is
+        symmetric: this is the exact adjoint of :meth:`backward` for any ``u`` and the
+        derivative of the decomposition for symmetric ``u``. ``dV`` keeps each
+        eigenvector's norm (``V^T dV`` skew), so it follows whatever sign the forward chose."""
+        L, V = ctx.saved_tensors
+        n = L.data.shape[-1]
+        P = matmul(matmul(V.mT, (u + u.mT) * 0.5), V)
+        F = _offdiag_inv(L.unsqueeze(-2) - L.unsqueeze(-1), n)
+        return diagonal(P, 0, -2, -1), matmul(V, F * P)
+
+    vmap = leading_batch  # batching rule: (*, n, n) already batches over leading dims
 
 
 def eigh(A: Tensor, UPLO: str = "L") -> Any:
@@ -93,6 +113,15 @@ class Svd(Function):
     Limitation: repeated singular values make ``F`` infinite and zero singular values make
     ``S^{-1}`` infinite when ``gU``/``gVh`` are non-zero; gradients of ``S`` alone
     (``U diag(gS) Vh``) are always defined, as in PyTorch.
+
+    Forward mode (:meth:`jvp`): with ``P = U^T dA V`` (Townsend 2016 eqs. for dU, dS, dV;
+    Giles 2008)::
+
+        dS = diag(P),   dU = U (F o (P S + S P^T)) + (I - U U^T) dA V S^{-1},
+        dV = V (F o (S P + P^T S)) + (I - V V^T) dA^T U S^{-1},   dVh = dV^T
+
+    With ``full_matrices=True`` and ``m != n`` the extra columns of ``U`` / rows of ``Vh``
+    (an arbitrary basis of a complement) get a zero tangent, as in PyTorch 2.13.
     """
 
     _builtin = True
@@ -133,6 +162,43 @@ class Svd(Function):
         if n > k:
             gA = gA + matmul(U * Sinv, gV.mT - matmul(VtgV.mT, Vh))
         return gA, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, _full: Any = None) -> tuple:
+        """Forward mode (Townsend 2016; see the class docstring): ``dU``, ``dS``, ``dVh``.
+        ``U^T dU`` and ``V^T dV`` are skew, so the tangents follow the forward's signs."""
+        U, S, Vh = ctx.saved_tensors
+        m, n = U.data.shape[-2], Vh.data.shape[-1]
+        k = S.data.shape[-1]
+        pad = ctx.full and m != n
+        if pad:
+            U, Vh = U[..., :, :k], Vh[..., :k, :]
+        V = Vh.mT
+        uV = matmul(u, V)  # dA V, (*, m, k)
+        P = matmul(U.mT, uV)
+        S2 = S * S
+        F = _offdiag_inv(S2.unsqueeze(-2) - S2.unsqueeze(-1), k)
+        PS = P * S.unsqueeze(-2)  # P S
+        SP = S.unsqueeze(-1) * P  # S P
+        dU = matmul(U, F * (PS + PS.mT))
+        dV = matmul(V, F * (SP + SP.mT))
+        Sinv = (1 / S).unsqueeze(-2)
+        if m > k:
+            dU = dU + (uV - matmul(U, P)) * Sinv
+        if n > k:
+            uTU = matmul(u.mT, U)  # dA^T U, (*, n, k)
+            dV = dV + (uTU - matmul(V, P.mT)) * Sinv
+        dVh = dV.mT
+        if pad:
+            from .splitting import cat
+
+            if m > k:
+                dU = cat([dU, wrap(np.zeros(dU.data.shape[:-1] + (m - k,), dtype=dU.data.dtype))], -1)
+            else:
+                dVh = cat([dVh, wrap(np.zeros(dVh.data.shape[:-2] + (n - k, n), dtype=dVh.data.dtype))], -2)
+        return dU, diagonal(P, 0, -2, -1), dVh
+
+    vmap = leading_batch  # batching rule: (*, m, n) already batches over leading dims
 
 
 def svd(A: Tensor, full_matrices: bool = True) -> Any:
