@@ -166,6 +166,19 @@ class Embedding(Function):
             g = g * Tensor._make(keep)
         return index_put_add(g, ctx.shape, Tensor._make(idx)), None, None
 
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, weight: Tensor, idx: np.ndarray, padding_idx: int | None) -> Any:
+        """Batching rule (per-example tables; the indices are never batched here: a batched
+        index tensor is read by the wrapper, so vmap loops over the whole function): the
+        batch goes next to ``dim``, ``(num, B*dim)``, one lookup, then split off again."""
+        from ..ops._batching import front
+
+        if in_dims[0] is None:
+            return NotImplemented
+        w = front(weight, in_dims[0]).transpose(0, 1)  # (num, B, dim)
+        out = Embedding.apply(w.reshape(w.shape[0], -1), idx, padding_idx)
+        return out.reshape(tuple(idx.shape) + (info.batch_size, -1)), idx.ndim
+
 
 def embedding(
     input: Tensor,

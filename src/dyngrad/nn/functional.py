@@ -103,6 +103,30 @@ class Linear(Function):
                           None if uw is None else Linear.apply(x, uw), ub) if t is not None]
         return sum(ts[1:], ts[0])
 
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, w: Tensor, b: Tensor | None = None) -> tuple:
+        """Batching rule. Shared weight: the batch dim is one more leading dim of ``x``.
+        Per-example weights (ensembles): one batched matmul ``(B, M, in) @ (B, in, out)``
+        with ``x``'s leading dims flattened to ``M``. A per-example bias is added with size-1
+        dims after its batch dim (right-aligned broadcasting)."""
+        from ..ops._batching import front, logical_ndim, pad_to
+
+        dx, dw = in_dims[:2]
+        db = in_dims[2] if len(in_dims) > 2 else None
+        lead = tuple(x.shape[:-1]) if dx is None else tuple(front(x, dx).shape[1:-1])
+        x = front(x, dx)
+        if dw is None:
+            y = Linear.apply(x, w)
+        else:
+            w = front(w, dw)
+            w2 = w.unsqueeze(-1) if w.ndim == 2 else w.mT  # (B, in, out) or (B, in, 1)
+            xf = x.reshape((-1, x.shape[-1]) if dx is None else (x.shape[0], -1, x.shape[-1]))
+            y = _ops.matmul(xf, w2)
+            y = y.reshape((info.batch_size,) + lead + (() if w.ndim == 2 else (w.shape[1],)))
+        if b is not None:
+            y = y + (b if db is None else pad_to(front(b, db), len(lead) + (logical_ndim(w, dw) == 2)))
+        return y, 0
+
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """Affine map ``input @ weight.T + bias``.

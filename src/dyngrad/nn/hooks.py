@@ -30,6 +30,16 @@ class _BackwardHookFn(Function):
     def backward(ctx: Any, *grads: Any) -> tuple:
         return (None,) + tuple(ctx.state(grads))
 
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, state: Any, *tensors: Tensor) -> Any:
+        """No batching rule on purpose: a module's full backward hooks must see per-example
+        gradients, and one batched node would hand them the whole batch (a per-op loop
+        would call them once per example for one forward call). So vmap runs the whole
+        function once per example instead (with a warning)."""
+        from ..autograd.batching import VmapUnsupported
+
+        raise VmapUnsupported("a module with full backward hooks (register_full_backward_hook)")
+
 
 class _HookState:
     """One forward call's link between the output-side and the input-side identity nodes."""
