@@ -1,0 +1,273 @@
+"""BatchedTensor and the vmap dispatch (autograd/batching.py): what user code sees inside
+vmap, the per-op and whole-function fallbacks, autograd and forward AD inside vmap,
+in-place ops, randomness, nesting."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import dyngrad
+from dyngrad import func as F
+from dyngrad.autograd import Function
+from dyngrad.autograd.batching import BatchedTensor
+
+T = lambda a: dyngrad.tensor(a, dtype=dyngrad.float64)  # noqa: E731
+rng = np.random.default_rng(5)
+
+
+def _quiet(fn, *args, **kwargs):  # noqa: ANN001, ANN202
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+def _messages(fn, *args):  # noqa: ANN001, ANN202
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = fn(*args)
+    return out, [str(w.message) for w in caught]
+
+
+def test_inside_vmap_the_function_sees_the_per_example_shape() -> None:
+    seen = []
+
+    def f(x):  # noqa: ANN001, ANN202
+        seen.append((type(x), tuple(x.shape), x.ndim, x.dim(), x.size(-1), len(x), x.dtype))
+        return x
+
+    F.vmap(f, in_dims=1)(T(np.zeros((2, 5, 3))))
+    assert seen == [(BatchedTensor, (2, 3), 2, 2, 3, 2, dyngrad.float64)]
+
+
+def test_reading_values_inside_vmap_falls_back_to_a_loop_and_stays_exact() -> None:
+    def f(x):  # noqa: ANN001, ANN202
+        return x * 2 if x.sum().item() > 0 else x * 0  # data-dependent
+
+    xs = T([[1.0, 2.0], [-3.0, 1.0], [0.5, 0.5]])
+    out, msgs = _messages(F.vmap(f), xs)
+    np.testing.assert_allclose(out.data, [[2.0, 4.0], [0.0, 0.0], [1.0, 1.0]])
+    assert any("fell back to a loop over 3 calls of f" in m and "item()" in m for m in msgs)
+
+
+@pytest.mark.parametrize("read", [
+    lambda x: bool(x.sum() > 0),
+    lambda x: float(x.sum()),
+    lambda x: x.tolist(),
+    lambda x: x.numpy(),
+    lambda x: np.asarray(x),
+    lambda x: np.exp(x.data),
+    lambda x: x.data.sum(),
+    lambda x: x.data[0],
+    lambda x: x.data.astype(np.float32),
+])
+def test_every_way_of_reading_values_is_caught(read) -> None:  # noqa: ANN001
+    def f(x):  # noqa: ANN001, ANN202
+        read(x)
+        return x + 1
+
+    out, msgs = _messages(F.vmap(f), T(np.ones((2, 3))))
+    np.testing.assert_allclose(out.data, 2.0)
+    assert any("fell back to a loop" in m for m in msgs)
+
+
+def test_a_custom_function_with_a_vmap_staticmethod_uses_it() -> None:
+    calls = []
+
+    class Cube(Function):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            (x,) = ctx.saved_tensors
+            return 3 * x ** 2 * g
+
+        @staticmethod
+        def vmap(info, in_dims, x):  # noqa: ANN001, ANN205
+            calls.append((info.batch_size, in_dims))
+            return Cube.apply(x), in_dims[0]
+
+    xs = T(rng.standard_normal((4, 3))).requires_grad_()
+    out, msgs = _messages(F.vmap(Cube.apply, in_dims=1), xs.mT)
+    assert calls == [(4, (1,))]
+    assert not any("Cube" in m for m in msgs)
+    np.testing.assert_allclose(out.data, xs.data ** 3)
+    (g,) = dyngrad.autograd.grad(out.sum(), xs)
+    np.testing.assert_allclose(g.data, 3 * xs.data ** 2)
+
+
+def test_a_custom_function_without_a_rule_loops_and_keeps_its_backward() -> None:
+    class Scale(Function):
+        @staticmethod
+        def forward(ctx, x, w):  # noqa: ANN001, ANN205
+            ctx.save_for_backward(w)
+            return x * w
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            (w,) = ctx.saved_tensors
+            return g * w * 10, None  # deliberately not the derivative: it must be used
+
+    xs = T(rng.standard_normal((3, 2))).requires_grad_()
+    w = T([1.0, 2.0])
+    out, msgs = _messages(F.vmap(Scale.apply, in_dims=(0, None)), xs, w)
+    assert any("no batching rule for Scale" in m for m in msgs)
+    (g,) = dyngrad.autograd.grad(out.sum(), xs)
+    np.testing.assert_allclose(g.data, np.broadcast_to(w.data * 10, (3, 2)))
+
+
+def test_a_custom_in_place_function_without_a_rule_writes_every_example() -> None:
+    class AddOne_(Function):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            x.data += 1
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            return g
+
+    def f(x):  # noqa: ANN001, ANN202
+        y = x * 2
+        AddOne_.apply(y)
+        return y * 1
+
+    xs = T(rng.standard_normal((3, 2))).requires_grad_()
+    out = _quiet(F.vmap(f), xs)
+    np.testing.assert_allclose(out.data, xs.data * 2 + 1)
+    (g,) = dyngrad.autograd.grad(out.sum(), xs)
+    np.testing.assert_allclose(g.data, 2.0)
+
+
+def test_in_place_ops_inside_vmap_update_each_example_and_their_gradients() -> None:
+    def f(x, v):  # noqa: ANN001, ANN202
+        y = x.clone()
+        y[:, 1] = v
+        y.add_(1.0)
+        y.mul_(x)
+        return y
+
+    x = rng.standard_normal((4, 3, 2))
+    v = rng.standard_normal((4, 3))
+    xt, vt = T(x).requires_grad_(), T(v).requires_grad_()
+    out = _quiet(F.vmap(f), xt, vt)
+    gx, gv = dyngrad.autograd.grad(out.sum(), [xt, vt])
+    for k in range(4):
+        a, b = T(x[k]).requires_grad_(), T(v[k]).requires_grad_()
+        o = f(a, b)
+        np.testing.assert_allclose(out.data[k], o.data)
+        ga, gb = dyngrad.autograd.grad(o.sum(), [a, b])
+        np.testing.assert_allclose(gx.data[k], ga.data)
+        np.testing.assert_allclose(gv.data[k], gb.data)
+
+
+def test_writing_a_batched_value_into_an_unbatched_tensor_falls_back_to_a_loop() -> None:
+    acc = T(np.zeros(2))
+
+    def f(x):  # noqa: ANN001, ANN202
+        buf = acc.clone()
+        buf.add_(x)  # buf is shared by the examples: only the loop gives each its own
+        return buf
+
+    out, msgs = _messages(F.vmap(f), T([[1.0, 2.0], [3.0, 4.0]]))
+    np.testing.assert_allclose(out.data, [[1.0, 2.0], [3.0, 4.0]])
+    assert any("fell back to a loop" in m for m in msgs)
+
+
+def test_per_example_gradients_of_shared_weights() -> None:
+    w = T(rng.standard_normal(3))
+    xs = T(rng.standard_normal((5, 3)))
+    ys = T(rng.standard_normal(5))
+
+    def loss(w, x, y):  # noqa: ANN001, ANN202
+        return ((x * w).sum() - y) ** 2
+
+    per = _quiet(F.vmap(F.grad(loss), in_dims=(None, 0, 0)), w, xs, ys)
+    want = 2 * ((xs.data @ w.data) - ys.data)[:, None] * xs.data
+    np.testing.assert_allclose(per.data, want)
+
+
+def test_vmap_of_grad_composes_with_an_outer_gradient() -> None:
+    w = T(rng.standard_normal(2)).requires_grad_()
+    xs = T(rng.standard_normal((3, 2)))
+    per = _quiet(F.vmap(F.grad(lambda w, x: ((x * w).sum()) ** 2), in_dims=(None, 0)), w, xs)
+    (g,) = dyngrad.autograd.grad(per.sum(), w)
+    np.testing.assert_allclose(g.data, 2 * (xs.data.T @ xs.data).sum(1))
+
+
+def test_grad_of_vmap_and_nested_vmap_of_grad() -> None:
+    f = lambda x: (x.sin() * x).sum()  # noqa: E731
+    x = rng.standard_normal((2, 3, 4))
+    g = _quiet(F.vmap(F.vmap(F.grad(f))), T(x))
+    np.testing.assert_allclose(g.data, np.sin(x) + x * np.cos(x))
+    gg = F.grad(lambda x: _quiet(F.vmap(f), x).sum())(x)
+    np.testing.assert_allclose(gg, np.sin(x) + x * np.cos(x))
+
+
+def test_jvp_inside_vmap_with_batched_and_shared_tangents() -> None:
+    f = lambda x: (x.sin() * x).sum()  # noqa: E731
+    xs, vs = rng.standard_normal((4, 3)), rng.standard_normal((4, 3))
+    p, t = _quiet(F.vmap(lambda x, v: F.jvp(f, (x,), (v,))), T(xs), T(vs))
+    np.testing.assert_allclose(p.data, (np.sin(xs) * xs).sum(1))
+    np.testing.assert_allclose(t.data, ((np.sin(xs) + xs * np.cos(xs)) * vs).sum(1))
+    u = np.ones(3)
+    _, t1 = _quiet(F.vmap(lambda x: F.jvp(f, (x,), (T(u),))), T(xs))
+    np.testing.assert_allclose(t1.data, (np.sin(xs) + xs * np.cos(xs)).sum(1))
+
+
+def test_randomness_modes() -> None:
+    x = T(np.zeros((3, 4)))
+    with pytest.raises(RuntimeError, match="randomness error mode"):
+        F.vmap(lambda a: a + dyngrad.randn(4, dtype=dyngrad.float64))(x)
+    same = _quiet(F.vmap(lambda a: a + dyngrad.randn(4, dtype=dyngrad.float64), randomness="same"), x)
+    assert np.allclose(same.data, same.data[0])
+    diff = _quiet(F.vmap(lambda a: a + dyngrad.randn(4, dtype=dyngrad.float64), randomness="different"), x)
+    assert not np.allclose(diff.data[0], diff.data[1])
+    with pytest.raises(ValueError, match="randomness must be"):
+        F.vmap(lambda a: a, randomness="sometimes")
+
+
+def test_out_dims_structures_and_unbatched_outputs() -> None:
+    x = T(rng.standard_normal((3, 2)))
+    c = T([7.0, 8.0])
+    a, b = _quiet(F.vmap(lambda r: (r * 2, c), out_dims=(1, 0)), x)
+    np.testing.assert_allclose(a.data, (x.data * 2).T)
+    np.testing.assert_allclose(b.data, np.broadcast_to(c.data, (3, 2)))
+    d = _quiet(F.vmap(lambda r: {"s": r.sum(), "c": c}, out_dims=0), x)
+    np.testing.assert_allclose(d["s"].data, x.data.sum(1))
+    u = _quiet(F.vmap(lambda r: (r.sum(), c), out_dims=(0, None)), x)
+    assert u[1] is c
+    with pytest.raises(ValueError, match="out_dims is None for an output that depends"):
+        F.vmap(lambda r: r * 2, out_dims=None)(x)
+
+
+def test_chunk_size_gives_the_same_result() -> None:
+    x = T(rng.standard_normal((7, 3)))
+    full = _quiet(F.vmap(lambda r: (r.exp() * r).sum()), x)
+    chunked = _quiet(F.vmap(lambda r: (r.exp() * r).sum(), chunk_size=3), x)
+    np.testing.assert_allclose(full.data, chunked.data)
+    with pytest.raises(ValueError, match="chunk_size"):
+        F.vmap(lambda r: r, chunk_size=0)
+
+
+def test_ndarray_inputs_give_ndarray_outputs() -> None:
+    out = _quiet(F.vmap(lambda r: (r * r).sum()), np.arange(6.0).reshape(2, 3))
+    assert isinstance(out, np.ndarray)
+    np.testing.assert_allclose(out, [5.0, 50.0])
+
+
+def test_batched_tensor_repr_and_no_leak_of_levels() -> None:
+    seen = []
+    F.vmap(lambda r: seen.append(repr(r)) or r)(T(np.zeros((2, 3))))
+    assert seen[0].startswith("BatchedTensor(lvl=1, bdim=0")
+    from dyngrad.autograd.grad_mode import vmap_state
+
+    with pytest.raises(ZeroDivisionError):
+        F.vmap(lambda r: 1 / 0)(T(np.zeros((2, 3))))
+    assert vmap_state.depth == 0 and vmap_state.levels == ()
