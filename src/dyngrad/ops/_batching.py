@@ -17,11 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ..tensor import Tensor
 
 __all__ = [
     "front", "pad_to", "logical_ndim", "out_dims_like", "pointwise", "unary", "dims_at",
-    "shift_dim", "leading_batch", "only_first_batched",
+    "shift_dim", "leading_batch", "only_first_batched", "promote_zero_dim", "pointwise_promoting",
 ]
 
 
@@ -122,3 +124,44 @@ def leading_batch(info: Any, in_dims: tuple, *args: Any, **kwargs: Any) -> Any:
         return NotImplemented
     out = info.function.apply(front(args[0], in_dims[0]), *args[1:], **kwargs)
     return out, out_dims_like(out)
+
+
+def promote_zero_dim(args: list, in_dims: tuple, skip: tuple = ()) -> list:
+    """``args`` with each batched per-example 0-d tensor cast to the per-example result dtype.
+
+    PyTorch's type promotion ranks 0-d tensors below dimensioned ones (``float64 0-d *
+    float32 (n,)`` is float32), but a batched 0-d example has a dim in its batched value, so
+    applying the op to the batched values could promote differently from each example.
+    Casting such arguments to the dtype each example would get (computed from the tensor
+    arguments' per-example ranks and dtypes; positions in ``skip``, e.g. where's condition,
+    do not take part) makes both agree. Other arguments are returned unchanged."""
+    from .. import _backend as B
+
+    cands = [i for i, (a, d) in enumerate(zip(args, in_dims))
+             if i not in skip and d is not None and isinstance(a, Tensor) and a.ndim == 1]
+    if not cands:
+        return list(args)
+    stand = [np.empty((1,) * min(a.ndim - (d is not None), 1), dtype=a.data.dtype)
+             for i, (a, d) in enumerate(zip(args, in_dims)) if i not in skip and isinstance(a, Tensor)]
+    rt = B.result_type(*stand)
+    out = list(args)
+    for i in cands:
+        if out[i].data.dtype != rt:
+            from .copying import ToDtype  # deferred: copying's rules import this module
+
+            out[i] = ToDtype.apply(out[i], rt)
+    return out
+
+
+def pointwise_promoting(*skip: int) -> Callable:
+    """Rule factory for elementwise ops that promote their tensor arguments together
+    (PyTorch type promotion) and broadcast them right-aligned: :func:`pointwise` after
+    :func:`promote_zero_dim` (arguments at ``skip`` are broadcast but not promoted)."""
+
+    def rule(info: Any, in_dims: tuple, *args: Any, **kwargs: Any) -> Any:
+        if any(d is not None and not isinstance(d, int) for d in in_dims):
+            return NotImplemented
+        return pointwise(info, in_dims, *promote_zero_dim(list(args), in_dims, skip), **kwargs)
+
+    rule.__doc__ = "Batching rule: elementwise with right-aligned broadcasting and per-example type promotion."
+    return rule

@@ -18,6 +18,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from . import thresholding as _thresholding
+from ._batching import unary
 from ._util import inplace as _inplace
 from ._util import wrap
 from .pointwise import where
@@ -44,6 +45,7 @@ class Softplus(Function):
     ``grad_x = grad * sigmoid(beta * x)`` (``grad`` above the threshold)."""
 
     _builtin, _node_name = True, "SoftplusBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -70,6 +72,7 @@ class Hardtanh(Function):
     ``min_val < x < max_val`` (strictly), else 0."""
 
     _builtin, _node_name = True, "HardtanhBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
@@ -94,6 +97,7 @@ class LeakyRelu(Function):
     ``grad_x = grad`` where ``x > 0`` else ``grad * negative_slope``."""
 
     _builtin, _node_name = True, "LeakyReluBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -124,6 +128,7 @@ class Elu(Function):
     """
 
     _builtin, _node_name = True, "EluBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0) -> Tensor:
@@ -163,6 +168,7 @@ class Gelu(Function):
     """
 
     _builtin, _node_name = True, "GeluBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, approximate: str = "none") -> Tensor:
@@ -196,6 +202,7 @@ class Silu(Function):
     """``out = x * sigmoid(x)``; ``grad_x = grad * s * (1 + x * (1 - s))``, ``s = sigmoid(x)``."""
 
     _builtin, _node_name = True, "SiluBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -221,6 +228,7 @@ class Mish(Function):
     with ``t = tanh(softplus(x))`` (Misra 2019; PyTorch ``mish_backward``)."""
 
     _builtin, _node_name = True, "MishBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -245,6 +253,7 @@ class Hardswish(Function):
     for ``-3 <= x <= 3``, ``grad`` above (PyTorch ``hardswish_backward``)."""
 
     _builtin, _node_name = True, "HardswishBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -269,6 +278,7 @@ class Hardsigmoid(Function):
     """``out = relu6(x + 3) / 6``; ``grad_x = grad / 6`` for ``-3 < x < 3``, else 0."""
 
     _builtin, _node_name = True, "HardsigmoidBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:

@@ -16,6 +16,7 @@ import numpy as np
 from .. import _backend as B
 from ..autograd.function import Function, _fwd_state
 from ..tensor import Tensor
+from ._batching import pointwise_promoting, unary
 from ._util import binary_operands, data_of, float_dtype, inplace, recording, wrap
 
 __all__ = [
@@ -69,6 +70,7 @@ class Add(Function):
 
     _builtin = True
     _node_name = "AddBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Tensor:
@@ -111,6 +113,7 @@ class Sub(Function):
 
     _builtin = True
     _node_name = "SubBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Tensor:
@@ -159,6 +162,7 @@ class Mul(Function):
 
     _builtin = True
     _node_name = "MulBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Tensor:
@@ -203,6 +207,7 @@ class Div(Function):
 
     _builtin = True
     _node_name = "DivBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any, rounding_mode: str | None = None) -> Tensor:
@@ -288,6 +293,7 @@ class Neg(Function):
 
     _builtin = True
     _node_name = "NegBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:
@@ -326,6 +332,7 @@ class Pow(Function):
 
     _builtin = True
     _node_name = "PowBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Tensor:
@@ -402,6 +409,7 @@ class Remainder(Function):
 
     _builtin = True
     _node_name = "RemainderBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any, trunc: bool = False) -> Tensor:

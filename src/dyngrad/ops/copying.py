@@ -8,8 +8,11 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
+from ..autograd.batching import BatchedTensor
 from ..autograd.function import Function, _fwd_state
+from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
+from ._batching import front, logical_ndim, pad_to, unary
 from ._util import data_of, inplace, recording, wrap
 
 __all__ = [
@@ -34,6 +37,17 @@ class Fill(Function):
     def forward(ctx: Any, a: Tensor, value: Any) -> Tensor:
         v = value.data if isinstance(value, Tensor) else value
         return wrap(np.full(a.data.shape, v, dtype=a.data.dtype))
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, a: Tensor, value: Any) -> tuple:
+        """Batching rule: a batched ``a`` with a shared value fills as is; a batched 0-d
+        ``value`` (one per example) is copied into the batch-first target with
+        :class:`Copy` (``grad_value`` = each example's own sum)."""
+        da, dv = in_dims
+        if dv is None:
+            out = Fill.apply(a, value)
+            return out, da
+        return Copy.apply(_batched_target(a, da, info.batch_size), pad_to(front(value, dv), logical_ndim(a, da))), 0
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -91,6 +105,19 @@ class Copy(Function):
         return wrap(out)
 
     @staticmethod
+    def vmap(info: Any, in_dims: tuple, a: Tensor, src: Any) -> Any:
+        """Batching rule: batch dims to the front, ``src`` padded to ``a``'s per-example rank
+        (right-aligned broadcasting), an unbatched ``a`` expanded over the batch. A ``src`` of
+        higher per-example rank than ``a`` runs as a loop (so the error is per example)."""
+        da, ds = in_dims
+        if logical_ndim(src, ds) > logical_ndim(a, da):
+            return NotImplemented
+        target = _batched_target(a, da, info.batch_size)
+        if ds is not None:
+            src = pad_to(front(src, ds), target.ndim - 1)
+        return Copy.apply(target, src), 0
+
+    @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         n = ctx.needs_input_grad
         return (g * 0 if n[0] else None), (g.to(ctx.src_dtype) if n[1] else None)
@@ -99,6 +126,14 @@ class Copy(Function):
     def jvp(ctx: Any, ua: Any, us: Any = None) -> Any:
         """Forward mode: ``t = us`` broadcast and cast (0 without a src tangent)."""
         return ua * 0 if us is None else us
+
+
+def _batched_target(a: Tensor, d: Any, n: int) -> Tensor:
+    """``a`` batch-first; an unbatched ``a`` expanded to ``(n, *a.shape)`` (only its shape
+    and dtype matter to Fill/Copy)."""
+    if d is not None:
+        return front(a, d)
+    return a.unsqueeze(0).expand(n, *a.shape)
 
 
 def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
@@ -111,6 +146,7 @@ class ToDtype(Function):
 
     _builtin = True
     _node_name = "ToCopyBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, dtype: np.dtype) -> Tensor:
@@ -135,6 +171,9 @@ def to_dtype(input: Tensor, dtype: Any) -> Tensor:
             history (as PyTorch: the result simply does not require grad).
     """
     nd = B.to_np_dtype(dtype)
+    if nd.kind != "f" and type(input) is not Tensor and isinstance(input, BatchedTensor):
+        with no_grad():  # inside vmap: the batched values go through ToDtype's rule, no history
+            return ToDtype.apply(input, nd)
     if nd.kind != "f" or not (recording(input) or _fwd_state.level is not None):  # dual: tangent
         return Tensor._make(input.data.astype(nd))
     return ToDtype.apply(input, nd)
@@ -145,6 +184,7 @@ class Clone(Function):
 
     _builtin = True
     _node_name = "CloneBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:

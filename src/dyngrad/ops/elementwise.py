@@ -11,6 +11,7 @@ from .. import _backend as B
 from ..autograd.function import Function
 from ..tensor import Tensor
 from . import pointwise, rounding, special, trig
+from ._batching import pointwise_promoting, unary
 from ._util import data_of, float_data, inplace, wrap
 from .pointwise import *  # noqa: F403 - re-exported until ops/__init__ lists these modules
 from .rounding import *  # noqa: F403
@@ -34,6 +35,7 @@ class Exp(Function):
 
     _builtin = True
     _node_name = "ExpBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -63,6 +65,7 @@ class Log(Function):
 
     _builtin = True
     _node_name = "LogBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -91,6 +94,7 @@ class Sin(Function):
 
     _builtin = True
     _node_name = "SinBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -118,6 +122,7 @@ class Cos(Function):
 
     _builtin = True
     _node_name = "CosBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -145,6 +150,7 @@ class Tanh(Function):
 
     _builtin = True
     _node_name = "TanhBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -176,6 +182,7 @@ class Sigmoid(Function):
 
     _builtin = True
     _node_name = "SigmoidBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -207,6 +214,7 @@ class Relu(Function):
 
     _builtin = True
     _node_name = "ReluBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -237,6 +245,7 @@ class Abs(Function):
 
     _builtin = True
     _node_name = "AbsBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -267,6 +276,7 @@ class Sqrt(Function):
 
     _builtin = True
     _node_name = "SqrtBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -301,6 +311,7 @@ class Clamp(Function):
 
     _builtin = True
     _node_name = "ClampBackward1"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, lo: Any = None, hi: Any = None) -> Tensor:

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..autograd.function import Function, _fwd_state
 from ..tensor import Tensor
+from ._batching import front, logical_ndim, pad_to
 from ._util import data_of, inplace, recording, wrap
 
 __all__ = ["masked_fill", "masked_fill_", "masked_select", "index_fill"]
@@ -34,6 +35,33 @@ class MaskedFill(Function):
         if out.shape != x.data.shape:
             out = np.broadcast_to(out, np.broadcast_shapes(out.shape, x.data.shape)).copy()
         return wrap(out)
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, mask: Any, value: Any) -> Any:
+        """Batching rule: ``x`` and ``mask`` broadcast right-aligned (batch dims to the front,
+        ranks padded); a shared ``value`` fills as is; a batched 0-d ``value`` (one per
+        example) becomes ``where(mask, value, x)`` with ``value`` cast to ``x``'s dtype
+        (MaskedFill's ``grad_value`` sums over the whole tensor, batch included)."""
+        dx, dm, dv = in_dims
+        if not all(d is None or isinstance(d, int) for d in in_dims):
+            return NotImplemented
+        m = mask if isinstance(mask, Tensor) else wrap(np.asarray(data_of(mask)))
+        if m.data.dtype != np.bool_:
+            raise RuntimeError(f"masked_fill only supports boolean masks, but got mask with dtype {m.data.dtype}")
+        rank = max(logical_ndim(x, dx), logical_ndim(m, dm))
+        xb = x if dx is None else pad_to(front(x, dx), rank)
+        mb = m if dm is None else pad_to(front(m, dm), rank)
+        if dv is None:
+            out = MaskedFill.apply(xb, mb, value)
+        else:
+            from .copying import ToDtype
+            from .pointwise import Where
+
+            v = pad_to(front(value, dv), rank)
+            if v.data.dtype != x.data.dtype:
+                v = ToDtype.apply(v, x.data.dtype)
+            out = Where.apply(mb, v, xb)
+        return out, 0
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

@@ -16,6 +16,7 @@ import numpy as np
 from .. import _backend as B
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import pointwise_promoting
 from ._util import float_dtype, to_tensor, wrap
 
 __all__ = [
@@ -93,6 +94,7 @@ class Maximum(Function):
     ``grad / 2`` on ties, 0 where ``a < b``; ``grad_b`` symmetric (PyTorch splits ties evenly)."""
 
     _builtin, _node_name = True, "MaximumBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
@@ -113,6 +115,7 @@ class Minimum(Function):
     ``grad / 2`` on ties, 0 where ``a > b``; ``grad_b`` symmetric."""
 
     _builtin, _node_name = True, "MinimumBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
@@ -133,6 +136,7 @@ class Fmax(Function):
     ``a >= b or isnan(b)``, else 0; ``grad_b = grad`` elsewhere (ties go to ``a``)."""
 
     _builtin, _node_name = True, "FmaxBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
@@ -153,6 +157,7 @@ class Fmin(Function):
     ``grad_b = grad`` elsewhere."""
 
     _builtin, _node_name = True, "FminBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
@@ -173,6 +178,7 @@ class Where(Function):
     ``grad_y = where(cond, 0, grad)`` (written with ``where``, so differentiable again)."""
 
     _builtin, _node_name = True, "WhereBackward0"
+    vmap = pointwise_promoting(0)  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, cond: Tensor, x: Tensor, y: Tensor) -> Tensor:
@@ -204,6 +210,7 @@ class Lerp(Function):
     ``grad_weight = grad * (end - start)``."""
 
     _builtin, _node_name = True, "LerpBackward1"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, start: Tensor, end: Tensor, weight: Tensor) -> Tensor:
@@ -238,6 +245,7 @@ class Addcmul(Function):
     ``grad_t1 = grad * value * t2``, ``grad_t2 = grad * value * t1``."""
 
     _builtin, _node_name = True, "AddcmulBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
@@ -267,6 +275,7 @@ class Addcdiv(Function):
     ``grad_t1 = grad * value / t2``, ``grad_t2 = -grad * value * t1 / t2**2``."""
 
     _builtin, _node_name = True, "AddcdivBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
@@ -299,6 +308,7 @@ class Hypot(Function):
     ``grad_b = grad * b / out``."""
 
     _builtin, _node_name = True, "HypotBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
@@ -327,6 +337,7 @@ class Atan2(Function):
     at ``a = b = 0`` (PyTorch, atan2_backward in FunctionsManual.cpp)."""
 
     _builtin, _node_name = True, "Atan2Backward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
@@ -355,6 +366,7 @@ class Logaddexp(Function):
     ``grad_b = grad * sigmoid(b - a)``."""
 
     _builtin, _node_name = True, "LogaddexpBackward0"
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:

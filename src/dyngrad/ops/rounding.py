@@ -14,6 +14,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import unary
 from ._util import inplace, wrap
 
 __all__ = [
@@ -34,6 +35,7 @@ class _ZeroDerivative(Function):
     forward-mode tangent is ``0`` (``u * 0``, kept on the tangent's graph)."""
 
     _builtin = True
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
@@ -97,6 +99,7 @@ class Round(Function):
     ``grad_x = 0``."""
 
     _builtin, _node_name = True, "RoundBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, decimals: int = 0) -> Tensor:
@@ -134,6 +137,7 @@ class Frac(Function):
     """``out = x - trunc(x)`` (sign of ``x``); ``grad_x = grad``."""
 
     _builtin, _node_name = True, "FracBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -156,6 +160,7 @@ class NanToNum(Function):
     """``out = x`` with ``nan``, ``+inf``, ``-inf`` replaced; ``grad_x = grad * isfinite(x)``."""
 
     _builtin, _node_name = True, "NanToNumBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import unary
 from ._util import float_data, inplace, wrap
 
 __all__ = [
@@ -38,6 +39,7 @@ class Exp2(Function):
     """``out = 2 ** x``; ``grad_x = grad * out * ln 2``."""
 
     _builtin, _node_name = True, "Exp2Backward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -60,6 +62,7 @@ class Expm1(Function):
     """``out = exp(x) - 1`` (accurate near 0); ``grad_x = grad * (out + 1)``."""
 
     _builtin, _node_name = True, "Expm1Backward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -82,6 +85,7 @@ class Log2(Function):
     """``out = log2(x)``; ``grad_x = grad / (x * ln 2)``."""
 
     _builtin, _node_name = True, "Log2Backward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -103,6 +107,7 @@ class Log10(Function):
     """``out = log10(x)``; ``grad_x = grad / (x * ln 10)``."""
 
     _builtin, _node_name = True, "Log10Backward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -124,6 +129,7 @@ class Log1p(Function):
     """``out = log(1 + x)`` (accurate near 0); ``grad_x = grad / (x + 1)``."""
 
     _builtin, _node_name = True, "Log1PBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -145,6 +151,7 @@ class Rsqrt(Function):
     """``out = x ** -0.5``; ``grad_x = -grad * out**3 / 2``."""
 
     _builtin, _node_name = True, "RsqrtBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -170,6 +177,7 @@ class Square(Function):
     """``out = x * x`` (integers stay integers, as ``pow(x, 2)``); ``grad_x = 2 * grad * x``."""
 
     _builtin, _node_name = True, "PowBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -192,6 +200,7 @@ class Reciprocal(Function):
     """``out = 1 / x``; ``grad_x = -grad * out**2``."""
 
     _builtin, _node_name = True, "ReciprocalBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -219,6 +228,7 @@ class Logit(Function):
     """
 
     _builtin, _node_name = True, "LogitBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, eps: float | None = None) -> Tensor:
@@ -262,6 +272,7 @@ class Erf(Function):
     ``grad_x = grad * 2/sqrt(pi) * exp(-x**2)``."""
 
     _builtin, _node_name = True, "ErfBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -285,6 +296,7 @@ class Erfc(Function):
     ``grad_x = -grad * 2/sqrt(pi) * exp(-x**2)``."""
 
     _builtin, _node_name = True, "ErfcBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:

@@ -16,6 +16,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..creation import _gen
 from ..tensor import Tensor
+from ._batching import dims_at, front, only_first_batched, pointwise, unary
 from ._util import float_data, wrap
 from ._util import inplace as _inplace
 from .indexing import narrow
@@ -40,6 +41,7 @@ class Threshold(Function):
     ``x > threshold``, else 0."""
 
     _builtin, _node_name = True, "ThresholdBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, threshold: float, value: float) -> Tensor:
@@ -65,6 +67,7 @@ class Shrink(Function):
     (0 on ``[-lambd, lambd]``)."""
 
     _builtin, _node_name = True, "HardshrinkBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, lambd: float, soft: bool) -> Tensor:
@@ -98,6 +101,7 @@ class Prelu(Function):
     to ``w``'s shape by the engine)."""
 
     _builtin, _node_name = True, "PreluKernelBackward0"
+    vmap = pointwise  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, w: Tensor) -> Tensor:
@@ -136,6 +140,18 @@ class RreluWithNoise(Function):
         return wrap(d * w)
 
     @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, slope: Any) -> Any:
+        """Batching rule: the slopes are a constant array, 0-d (eval) or of the per-example
+        shape (training; rrelu draws them once, which is vmap's ``randomness='same'``, while
+        ``'error'``/``'different'`` are handled where they are drawn, in ``creation._gen``):
+        batch dim to the front so they broadcast right-aligned over every example."""
+        if not only_first_batched(in_dims):
+            return NotImplemented
+        if np.ndim(slope) == 0:
+            return RreluWithNoise.apply(x, slope), in_dims[0]
+        return RreluWithNoise.apply(front(x, in_dims[0]), slope), 0
+
+    @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g * wrap(ctx.w), None
 
@@ -150,6 +166,7 @@ class Softsign(Function):
     like PyTorch's composite (its last op is a division)."""
 
     _builtin, _node_name = True, "DivBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -174,6 +191,7 @@ class LogSigmoid(Function):
     ``grad_x = grad * sigmoid(-x)``."""
 
     _builtin, _node_name = True, "LogSigmoidBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -197,6 +215,7 @@ class Tanhshrink(Function):
     PyTorch's composite (its last op is a subtraction)."""
 
     _builtin, _node_name = True, "SubBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -222,6 +241,7 @@ class Glu(Function):
     (Dauphin et al. 2017)."""
 
     _builtin, _node_name = True, "GluBackward0"
+    vmap = dims_at(1)  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ..tensor import Tensor
+from ._batching import unary
 from ._util import float_data, inplace, wrap
 from .special import rsqrt
 
@@ -33,6 +34,7 @@ class Tan(Function):
     """``out = tan(x)``; ``grad_x = grad * (1 + out**2)``."""
 
     _builtin, _node_name = True, "TanBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -56,6 +58,7 @@ class Asin(Function):
     """``out = asin(x)``; ``grad_x = grad / sqrt(1 - x**2)``."""
 
     _builtin, _node_name = True, "AsinBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -78,6 +81,7 @@ class Acos(Function):
     """``out = acos(x)``; ``grad_x = -grad / sqrt(1 - x**2)``."""
 
     _builtin, _node_name = True, "AcosBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -100,6 +104,7 @@ class Atan(Function):
     """``out = atan(x)``; ``grad_x = grad / (1 + x**2)``."""
 
     _builtin, _node_name = True, "AtanBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -122,6 +127,7 @@ class Sinh(Function):
     """``out = sinh(x)``; ``grad_x = grad * cosh(x)``."""
 
     _builtin, _node_name = True, "SinhBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -143,6 +149,7 @@ class Cosh(Function):
     """``out = cosh(x)``; ``grad_x = grad * sinh(x)``."""
 
     _builtin, _node_name = True, "CoshBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -164,6 +171,7 @@ class Asinh(Function):
     """``out = asinh(x)``; ``grad_x = grad / sqrt(x**2 + 1)``."""
 
     _builtin, _node_name = True, "AsinhBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -186,6 +194,7 @@ class Acosh(Function):
     """``out = acosh(x)`` (``x >= 1``); ``grad_x = grad / sqrt(x**2 - 1)``."""
 
     _builtin, _node_name = True, "AcoshBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -208,6 +217,7 @@ class Atanh(Function):
     """``out = atanh(x)`` (``|x| < 1``); ``grad_x = grad / (1 - x**2)``."""
 
     _builtin, _node_name = True, "AtanhBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
