@@ -1,0 +1,215 @@
+"""Batching rules of the structural ops (shape, indexing, gather, rearrange, splitting) for
+the forms the shared op table (tests/func/test_vmap_rules.py) does not cover: each entry
+runs under vmap with the batch dim first, last and only the first input batched, equals a
+loop over the examples, runs through its Function's rule, and gives per-example
+gradients. Plus nested vmap over a reshape/permute/getitem/cat chain.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+
+import numpy as np
+import pytest
+
+import dyngrad
+from dyngrad.func import vmap
+from dyngrad.ops import indexing as _ix
+from dyngrad.ops import rearrange as _ra
+from dyngrad.ops import shape as _sh
+from dyngrad.ops import splitting as _sl
+from tests.func.test_vmap_rules import WHERE, T, _fallbacks, _run_vmap, _setup
+
+D = dyngrad
+_ga = importlib.import_module("dyngrad.ops.gather")  # the name dyngrad.ops.gather is the function
+F64 = D.float64
+
+
+def _c(*shape: int) -> dyngrad.Tensor:
+    """A constant (unbatched) tensor with distinct values."""
+    return T(np.arange(float(np.prod(shape))).reshape(shape) / 7 - 0.5)
+
+
+TABLE = [
+    # shape.py
+    ("squeeze_all", lambda a: a.squeeze(), [(2, 1, 3, 1)], _sh.Squeeze),
+    ("squeeze_dims", lambda a: D.squeeze(a, (0, 2)), [(1, 3, 1)], _sh.SqueezeDims),
+    ("flatten", lambda a: a.flatten(1), [(2, 3, 2)], _sh.Reshape),
+    ("flatten_0d", lambda a: a.flatten(), [()], _sh.Reshape),
+    ("unflatten", lambda a: a.unflatten(-1, (2, -1)), [(3, 4)], _sh.Reshape),
+    ("movedim", lambda a: a.movedim((0, 1), (2, 0)), [(2, 3, 4)], _sh.Permute),
+    ("mT", lambda a: a.mT, [(2, 3, 4)], _sh.Transpose),
+    ("t_1d", lambda a: a.t(), [(3,)], _sh.T),
+    ("expand_new_dims", lambda a: a.expand(2, 3, 4), [(4,)], _sh.Expand),
+    ("expand_0d", lambda a: a.expand(3), [()], _sh.Expand),
+    ("expand_as_mul", lambda a, b: a.expand_as(b) * b, [(3, 1), (3, 2)], _sh.Expand),
+    # indexing.py
+    ("getitem_ellipsis", lambda a: a[...], [(2, 3)], _ix.Alias),
+    ("getitem_none", lambda a: a[:, None], [(2, 3)], _ix.UnsqueezeIndex),
+    ("getitem_ellipsis_int", lambda a: a[..., 1], [(2, 3, 2)], _ix.Select),
+    ("getitem_to_0d", lambda a: a[1, 2], [(2, 3)], _ix.Select),
+    ("narrow", lambda a: a.narrow(1, 1, 2), [(2, 4)], _ix.Slice),
+    ("select", lambda a: a.select(-1, 0), [(2, 3)], _ix.Select),
+    ("getitem_bool_mask", lambda a: a[D.tensor([True, False, True])], [(3, 2)], _ix.Index),
+    ("getitem_two_adjacent", lambda a: a[:, D.tensor([0, 2]), D.tensor([1, 0])], [(2, 3, 2)], _ix.Index),
+    ("getitem_separated", lambda a: a[D.tensor([1, 0]), :, D.tensor([0, 1])], [(2, 3, 2)], _ix.Index),
+    ("getitem_separated_2d", lambda a: a[D.tensor([[1], [0]]), :, D.tensor([0, 1, 1])], [(2, 3, 2)], _ix.Index),
+    ("getitem_int_and_index", lambda a: a[1, :, D.tensor([0, 1, 0])], [(2, 3, 2)], _ix.Index),
+    ("getitem_bool_scalar", lambda a: a[True], [(2,)], _ix.Index),
+    ("take", lambda a: D.take(a, D.tensor([[5, 0], [2, 2]])), [(2, 3)], _ix.Index),
+    ("index_put_add_separated",
+     lambda g: _ix.IndexPutAdd.apply(g, (2, 3, 2), (np.array([1, 0, 1]), slice(None), np.array([0, 1, 1])), False),
+     [(3, 3)], _ix.IndexPutAdd),
+    ("index_put_add_broadcast_g",
+     lambda g: _ix.IndexPutAdd.apply(g, (3, 2), (slice(1, None), Ellipsis), True), [(2,)], _ix.IndexPutAdd),
+    ("index_add", lambda a, s: D.index_add(a, 1, D.tensor([2, 0, 2]), s, alpha=2), [(2, 3), (2, 3)],
+     _ix.IndexPutAdd),
+    ("index_copy", lambda a, s: D.index_copy(a, 0, D.tensor([2, 0]), s), [(3, 2), (2, 2)], _ix.IndexPut),
+    ("index_put_separated",
+     lambda a, v: _ix.IndexPut.apply(a, v, _ix.plan_index((D.tensor([1, 0]), slice(None), D.tensor([0, 1])), (2, 3, 2))),
+     [(2, 3, 2), (3,)], _ix.IndexPut),
+    ("index_put_separated_full_value",
+     lambda a, v: _ix.IndexPut.apply(a, v, _ix.plan_index((D.tensor([1, 0]), slice(None), D.tensor([0, 1])), (2, 3, 2))),
+     [(2, 3, 2), (2, 3)], _ix.IndexPut),
+    ("index_put_basic_and_advanced",
+     lambda a, v: _ix.IndexPut.apply(a, v, _ix.plan_index((1, D.tensor([2, 0])), (2, 3, 2))), [(2, 3, 2), (2, 1)],
+     _ix.IndexPut),
+    ("index_put_everything", lambda a, v: _ix.IndexPut.apply(a, v, (None, None)), [(2, 3), (3,)], _ix.IndexPut),
+    # gather.py
+    ("gather_dim0", lambda a: D.gather(a, 0, D.tensor([[1, 0, 1]])), [(2, 3)], _ga.Gather),
+    ("take_along_dim", lambda a: D.take_along_dim(a, D.tensor([[2], [0]]), 1), [(2, 3)], _ga.Gather),
+    ("scatter_add_unbatched_src", lambda a: D.scatter_add(a, 0, D.tensor([[1, 0, 1]]), _c(1, 3)), [(2, 3)],
+     _ga.ScatterAdd),
+    ("scatter_add_unbatched_self", lambda s, a: D.scatter_add(_c(2, 3) + 0 * a, 0, D.tensor([[1, 0, 1]]), s),
+     [(1, 3), (2, 3)], _ga.ScatterAdd),
+    ("scatter_into_constant", lambda s: D.scatter(_c(2, 3), 1, D.tensor([[0], [2]]), s), [(2, 2)], _ga.Scatter),
+    ("scatter_reduce_add", lambda a: D.scatter(a, 1, D.tensor([[0], [2]]), 2.5, reduce="add"), [(2, 3)],
+     _ga.ScatterAdd),
+    ("index_select_last", lambda a: D.index_select(a, -1, D.tensor([1, 1, 0])), [(2, 3)], _ga.IndexSelect),
+    ("index_select_0d", lambda a: D.index_select(a, 0, D.tensor([0])), [()], _ga.IndexSelect),
+    # rearrange.py
+    ("tile", lambda a: a.tile(2), [(2, 3)], _ra.Repeat),
+    ("repeat_0d", lambda a: a.repeat(3), [()], _ra.Repeat),
+    ("flip_two", lambda a: a.flip(0, -1), [(2, 3)], _ra.Flip),
+    ("fliplr", lambda a: D.fliplr(a), [(2, 3)], _ra.Flip),
+    ("roll_flat", lambda a: D.roll(a, 2), [(2, 3)], _ra.Roll),
+    ("roll_negative_dim", lambda a: D.roll(a, -1, -1), [(2, 3)], _ra.Roll),
+    ("pad_two_dims", lambda a: D.nn.functional.pad(a, (1, 0, 0, 2), value=-1.0), [(2, 3)], _ra.ConstantPad),
+    ("pad_replicate_2d", lambda a: D.nn.functional.pad(a, (1, 1, 2, 0), mode="replicate"), [(1, 2, 3)],
+     _ra.IndexPad),
+    ("pad_reflect_2d", lambda a: D.nn.functional.pad(a, (1, 1, 1, 0), mode="reflect"), [(1, 1, 2, 3)],
+     _ra.IndexPad),
+    ("pad_circular_3d", lambda a: D.nn.functional.pad(a, (1, 0, 0, 1, 1, 1), mode="circular"), [(1, 2, 2, 2)],
+     _ra.IndexPad),
+    # splitting.py
+    ("cat_three_mixed", lambda a, b: D.cat([b, _c(2, 1), a], -1), [(2, 3), (2, 2)], _sl.Cat),
+    ("cat_promotes", lambda a: D.cat([a, D.ones(1, 3, dtype=D.float32)]), [(2, 3)], _sl.Cat),
+    ("hstack", lambda a, b: D.hstack([a, b]), [(2,), (3,)], _sl.Cat),
+    ("vstack", lambda a, b: D.vstack([a, b]), [(3,), (2, 3)], _sl.Cat),
+    ("stack_last", lambda a, b: D.stack([a, b], -1), [(2, 3), (2, 3)], _sl.Stack),
+    ("stack_0d", lambda a, b: D.stack([a, b]), [(), ()], _sl.Stack),
+    ("unbind_all", lambda a: D.stack(D.unbind(a, 0)[::-1], 1), [(3, 2)], _sl.Unbind),
+    ("chunk", lambda a: D.chunk(a, 2, -1)[1], [(2, 5)], _sl.Split),
+    ("split_sizes_all", lambda a: D.cat(D.split(a, [2, 1], 0)[::-1], 0), [(3, 2)], _sl.SplitWithSizes),
+]
+
+
+@pytest.mark.parametrize("where", WHERE)
+@pytest.mark.parametrize("name,fn,shapes,cls", TABLE, ids=[r[0] for r in TABLE])
+def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, cls, where) -> None:  # noqa: ANN001
+    ex, batched, dims = _setup(shapes, "real", where)
+    want = np.stack([fn(*[T(x) for x in e]).data for e in ex])
+    _, out, messages = _run_vmap(fn, batched, dims)
+    assert out.shape == want.shape
+    np.testing.assert_allclose(out.data, want, rtol=1e-10, atol=1e-12)
+    assert not _fallbacks(messages), f"{name}: {cls.__name__} ran as a loop: {messages}"
+
+
+@pytest.mark.parametrize("name,fn,shapes,cls", TABLE, ids=[r[0] for r in TABLE])
+def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, cls) -> None:  # noqa: ANN001
+    ex, batched, dims = _setup(shapes, "real", "first")
+    ts, out, _ = _run_vmap(fn, batched, dims, leaves=True)
+    assert out.requires_grad
+    v = np.random.default_rng(3).standard_normal(out.shape)
+    got = dyngrad.autograd.grad(out, ts, T(v), allow_unused=True)
+    for i in range(len(shapes)):
+        per = []
+        for k, e in enumerate(ex):
+            leaves = [T(x).requires_grad_() for x in e]
+            (g,) = dyngrad.autograd.grad(fn(*leaves), [leaves[i]], T(v[k]), allow_unused=True)
+            per.append(np.zeros(shapes[i]) if g is None else g.data)
+        want = np.stack(per)
+        have = np.zeros_like(want) if got[i] is None else got[i].data
+        np.testing.assert_allclose(have, want, rtol=1e-9, atol=1e-11, err_msg=f"{name}: input {i}")
+
+
+def test_the_rule_of_each_entry_ran_for_its_function_class() -> None:
+    """Every class of the five modules that has forward also declares a rule (own or
+    inherited), so no structural op falls back to the per-op loop."""
+    mods = (_sh, _ix, _ga, _ra, _sl)
+    classes = [c for m in mods for c in vars(m).values()
+               if isinstance(c, type) and issubclass(c, D.autograd.Function) and c.__module__ == m.__name__]
+    classes += list(_ra._PAD_CLS.values())
+    missing = [c.__name__ for c in classes if getattr(c, "vmap", None) is None]
+    assert len(classes) >= 30
+    assert not missing
+
+
+def _chain(x: dyngrad.Tensor, w: dyngrad.Tensor) -> dyngrad.Tensor:
+    y = x.reshape(3, 2).permute(1, 0)  # (2, 3)
+    y = D.cat([y, w[None, :]], 0)  # (3, 3)
+    z = y[D.tensor([2, 0])] * y[1:, ::2].sum()  # (2, 3)
+    z = D.stack([z, z.flip(1)], -1).expand(2, 2, 3, 2)
+    return D.gather(z.flatten(0, 1), 1, D.tensor([[0, 2, 1, 0]]).expand(4, 4)[..., None].expand(4, 4, 2).clone())
+
+
+def test_nested_vmap_equals_the_double_loop_and_runs_no_loop() -> None:
+    rng = np.random.default_rng(0)
+    xs = rng.standard_normal((4, 5, 2, 3))  # outer batch 4 (dim 0), inner batch 5 (dim 0)
+    ws = rng.standard_normal((3, 4))  # per outer example (outer in_dim 1), shared by the inner
+    want = np.stack([np.stack([_chain(T(xs[i, j]), T(ws[:, i])).data for j in range(5)]) for i in range(4)])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = vmap(vmap(_chain, in_dims=(0, None)), in_dims=(0, 1))(T(xs), T(ws))
+    np.testing.assert_allclose(out.data, want, rtol=1e-12)
+    assert not _fallbacks([str(w.message) for w in caught])
+
+
+def test_nested_vmap_gradients_equal_the_double_loop() -> None:
+    rng = np.random.default_rng(1)
+    xs, ws = rng.standard_normal((3, 2, 2, 3)), rng.standard_normal((3, 3))
+    v = rng.standard_normal((3, 2, 4, 4, 2))
+    x, w = T(xs).requires_grad_(), T(ws).requires_grad_()
+    out = vmap(vmap(_chain, in_dims=(0, None)), in_dims=(0, 1))(x, w)
+    gx, gw = dyngrad.autograd.grad(out, [x, w], T(v))
+    wgx, wgw = np.zeros_like(xs), np.zeros_like(ws)
+    for i in range(3):
+        for j in range(2):
+            a, b = T(xs[i, j]).requires_grad_(), T(ws[:, i]).requires_grad_()
+            ga, gb = dyngrad.autograd.grad(_chain(a, b), [a, b], T(v[i, j]))
+            wgx[i, j] = ga.data
+            wgw[:, i] += gb.data
+    np.testing.assert_allclose(gx.data, wgx, rtol=1e-10)
+    np.testing.assert_allclose(gw.data, wgw, rtol=1e-10)
+
+
+def test_nested_vmap_with_the_inner_batch_dim_last() -> None:
+    xs = np.random.default_rng(2).standard_normal((2, 3, 4, 3))  # inner batch (size 3) last
+
+    def f(x: dyngrad.Tensor) -> dyngrad.Tensor:
+        return D.cat([x.t()[:, 1:], x.unsqueeze(0).expand(2, 3, 4)[1].t()], 1).unbind(0)[1]
+
+    want = np.stack([np.stack([f(T(xs[i, ..., j])).data for j in range(3)]) for i in range(2)])
+    out = vmap(vmap(f, in_dims=-1))(T(xs))
+    np.testing.assert_allclose(out.data, want)
+
+
+def test_a_batched_index_tensor_is_correct_through_the_fallback_loop() -> None:
+    """Index tensors are read as NumPy arrays by the wrappers; a batched one makes vmap
+    run the function once per example (with a warning) and the results stay exact."""
+    x = np.random.default_rng(4).standard_normal((3, 4))
+    idx = np.array([[0, 3], [1, 1], [2, 0]])
+    with pytest.warns(UserWarning):
+        out = vmap(lambda a, i: a[i] * 2)(T(x), D.tensor(idx))
+    np.testing.assert_allclose(out.data, np.stack([x[k, idx[k]] * 2 for k in range(3)]))
