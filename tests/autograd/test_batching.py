@@ -271,3 +271,19 @@ def test_batched_tensor_repr_and_no_leak_of_levels() -> None:
     with pytest.raises(ZeroDivisionError):
         F.vmap(lambda r: 1 / 0)(T(np.zeros((2, 3))))
     assert vmap_state.depth == 0 and vmap_state.levels == ()
+
+
+def test_jacobians_and_hessians_inside_vmap_are_per_example_and_batched() -> None:
+    f = lambda x: (x.sin() * x).sum()  # noqa: E731
+    g = lambda w, x: (x * w).sin() * x.sum()  # noqa: E731
+    xs = rng.standard_normal((4, 3))
+    w = T(rng.standard_normal(3))
+    cases = [
+        (F.vmap(F.hessian(f)), (T(xs),), lambda x: F.hessian(f)(T(x))),
+        (F.vmap(F.jacfwd(lambda x: x.sin() * x.sum())), (T(xs),), lambda x: F.jacfwd(lambda y: y.sin() * y.sum())(T(x))),
+        (F.vmap(F.jacrev(g), in_dims=(None, 0)), (w, T(xs)), lambda x: F.jacrev(g)(w, T(x))),
+    ]
+    for fn, args, one in cases:
+        out, msgs = _messages(fn, *args)
+        assert not any("fell back to a loop" in m for m in msgs), msgs
+        np.testing.assert_allclose(out.data, np.stack([one(x).data for x in xs]), rtol=1e-12)

@@ -24,6 +24,7 @@ from . import forward_ad as fwd
 from . import grad_mode
 from .backprop import grad as _grad
 from .function import _fwd_state
+_vmap = grad_mode.vmap_state
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
 
@@ -110,7 +111,7 @@ def _grads(outs: tuple, ins: tuple, gouts: tuple, create_graph: bool, strict: bo
                     f"{fn}: The output of the user-provided function is independent of input {i}. "
                     "This is not allowed in strict mode."
                 )
-            g = Tensor._make(np.zeros_like(x.data))
+            g = Tensor._make(np.zeros(x.shape, x.data.dtype))
         out.append(g)
     return tuple(out)
 
@@ -169,7 +170,7 @@ def jvp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, 
                             f"jvp: The output {i} of the user-provided function is independent of "
                             "the inputs. This is not allowed in strict mode."
                         )
-                    t = Tensor._make(np.zeros_like(o.data))
+                    t = Tensor._make(np.zeros(o.shape, o.data.dtype))
                 prims.append(p)
                 res.append(t)
     return _post(_tuple_back(is_out, prims), create_graph), _post(_tuple_back(is_out, res), create_graph)
@@ -179,7 +180,7 @@ def _stack(rows: list, shape: tuple, create_graph: bool) -> Tensor:
     """Rows (one gradient per output element) -> ``out_shape + in_shape`` Tensor."""
     if not rows:
         return Tensor._make(np.zeros(shape))
-    if (create_graph and any(r.requires_grad for r in rows)) or _fwd_state.level is not None:
+    if (create_graph and any(r.requires_grad for r in rows)) or _fwd_state.level is not None or _vmap.depth:
         from ..ops import stack
 
         return stack(rows).reshape(shape)
@@ -252,7 +253,7 @@ def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool) ->
                     is_out, outs = _call(func, tuple(args), "jacobian")
                     out_shapes = [o.shape for o in outs]
                     ts = [fwd.unpack_dual(o).tangent for o in outs]
-                    ts = [Tensor._make(np.zeros_like(o.data)) if t is None else t for t, o in zip(ts, outs)]
+                    ts = [Tensor._make(np.zeros(o.shape, o.data.dtype)) if t is None else t for t, o in zip(ts, outs)]
                 if not per_out:
                     per_out = [[] for _ in outs]
                 for i, t in enumerate(ts):
@@ -268,7 +269,7 @@ def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool) ->
                 cs = cols[j][i] if cols[j] else []
                 if not cs:
                     m = Tensor._make(np.zeros(osh + x.shape, dtype=x.data.dtype))
-                elif create_graph and any(c.requires_grad for c in cs):
+                elif (create_graph and any(c.requires_grad for c in cs)) or _vmap.depth:  # batched: ops
                     from ..ops import stack
 
                     m = stack(cs, dim=-1).reshape(osh + x.shape)
@@ -364,7 +365,7 @@ def _hv(func: Callable, inputs: Any, v: Any, create_graph: bool, strict: bool, f
         if fn == "vhp":
             res = _grads(jac, ins, vs, create_graph, strict, fn)
         else:
-            gj = tuple(Tensor._make(np.zeros_like(x.data)).requires_grad_(True) for x in ins)
+            gj = tuple(Tensor._make(np.zeros(x.shape, x.data.dtype)).requires_grad_(True) for x in ins)
             back = _grads(jac, ins, gj, True, strict, fn)
             res = _grads(back, gj, vs, create_graph, strict, fn)
     return _post(out, create_graph), _post(_tuple_back(is_in, res), create_graph)

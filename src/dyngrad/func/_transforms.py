@@ -365,6 +365,8 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
     def wrapper(*args: Any) -> Any:
         is_int, nums = _norm_argnums(argnums, len(args), name)
         ts = [_to_tensor(args[a], f"{name}: argument {a} (argnums)") for a in nums]
+        if grad_mode.vmap_state.depth:  # inside vmap: one Jacobian per example
+            ts = [batch_at_all_levels(t) for t in ts]
         aux_box: list = []
 
         def f(*xs: Tensor) -> Any:
