@@ -24,6 +24,7 @@ from . import forward_ad as fwd
 from . import grad_mode
 from .backprop import grad as _grad
 from .function import _fwd_state
+
 _vmap = grad_mode.vmap_state
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
