@@ -15,7 +15,7 @@ The public functions are in :mod:`dyngrad.nn.functional`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -319,15 +319,28 @@ def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tu
     return idx, best
 
 
+class PoolSpec(NamedTuple):
+    """A max pooling window, given to :class:`TakeFlat` instead of indices: its forward then
+    finds the maxima itself (so max pooling never reads a batched input outside a Function)."""
+
+    k: tuple
+    stride: tuple
+    pad: tuple
+    dil: tuple
+
+
 class TakeFlat(Function):
     """``out[n, c, p] = x.reshape(N, C, -1)[n, c, idx[n, c, p]]`` (``idx`` constant), shapes
-    ``x (N, C, *)`` -> ``idx.shape``. ``grad_x = put_flat(grad, idx)`` (scatter-add)."""
+    ``x (N, C, *)`` -> ``idx.shape``. ``grad_x = put_flat(grad, idx)`` (scatter-add).
+    ``idx`` may be a :class:`PoolSpec`: the indices of the window maxima of ``x``."""
 
     _builtin = True
     _node_name = "MaxPool2DWithIndicesBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, idx: np.ndarray, values: Any = None, unique: bool = False) -> Tensor:
+        if isinstance(idx, PoolSpec):
+            idx, values = max_pool_indices(x.data, *idx)
         ctx.idx = idx
         ctx.shape = x.data.shape
         ctx.unique = unique
@@ -351,13 +364,44 @@ class TakeFlat(Function):
         """Batching rule: the batch folded into N, the (shared) indices repeated for each
         example; gathered ``values`` are dropped (the gather recomputes them)."""
         b = info.batch_size
-        out = TakeFlat.apply(_fold_n(x, in_dims[0]), _tile(idx, b), None, unique)
+        idx = idx if isinstance(idx, PoolSpec) else _tile(idx, b)
+        out = TakeFlat.apply(_fold_n(x, in_dims[0]), idx, None, unique)
         return out.reshape((b, -1) + tuple(out.shape[1:])), 0
 
 
 def _tile(idx: np.ndarray, b: int) -> np.ndarray:
     """Indices ``(N, C, *)`` shared by ``b`` examples -> ``(b*N, C, *)``."""
     return np.broadcast_to(idx, (b,) + idx.shape).reshape((-1,) + idx.shape[1:])
+
+
+class MaxPoolIndices(Function):
+    """int64 flat ``H * W`` index of each window maximum of ``x (N, C, H, W)`` (``spec`` a
+    :class:`PoolSpec`), ``-> (N, C, Ho, Wo)``; not differentiable (call on ``x.detach()``)."""
+
+    _builtin = True
+    _node_name = "MaxPool2DWithIndicesBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, spec: PoolSpec) -> Tensor:
+        return wrap(max_pool_indices(x.data, *spec)[0])
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        raise RuntimeError("MaxPoolIndices is not differentiable (apply it to a detached input)")
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, spec: PoolSpec) -> tuple:
+        """Batching rule: the batch folded into N."""
+        out = MaxPoolIndices.apply(_fold_n(x, in_dims[0]), spec)
+        return out.reshape((info.batch_size, -1) + tuple(out.shape[1:])), 0
+
+
+def max_pool(x: Tensor, k: tuple, stride: tuple, pad: tuple, dil: tuple, unique: bool, indices: bool = False) -> tuple:
+    """``(maxima, flat indices or None)`` of the pooling windows of ``x (N, C, H, W)``,
+    arguments already normalised (see nn.functional.max_pool2d); works under vmap."""
+    spec = PoolSpec(tuple(k), tuple(stride), tuple(pad), tuple(dil))
+    out = TakeFlat.apply(x, spec, None, unique)
+    return out, (MaxPoolIndices.apply(x.detach(), spec) if indices else None)
 
 
 class PutFlat(Function):
