@@ -300,8 +300,11 @@ def _wrap_outputs(cls: type, out: Any, out_dims: Any, level: VmapLevel) -> Any:
     if isinstance(out, list):
         return [_wrap_outputs(cls, o, out_dims, level) for o in out]
     if isinstance(out, Tensor) and out_dims is not None:
-        if not isinstance(out_dims, int):
-            raise RuntimeError(f"{cls.__name__}.vmap: out_dims must be an int or None, got {out_dims!r}")
+        if not isinstance(out_dims, int) or not -out.ndim <= out_dims < out.ndim:
+            raise RuntimeError(
+                f"{cls.__name__}.vmap returned an output of shape {list(out.shape)} with out_dims "
+                f"{out_dims!r}: expected an int naming its batch dim (or None if not batched)"
+            )
         return wrap_batched(out, out_dims % out.ndim, level)
     return out
 
