@@ -1,0 +1,223 @@
+"""vmap batching rules of the elementwise families (arithmetic, elementwise, pointwise, special,
+trig, rounding, thresholding, activation, copying, masking) beyond the shared op table of
+tests/func/test_vmap_rules.py: argument layouts that table does not reach (prelu's channel
+weight, glu's dim, tensor clamp bounds, fills/copies into unbatched targets, masks and values
+batched on their own), per-example type promotion of 0-d examples, random slopes, and nested vmap.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import dyngrad
+from dyngrad.func import vmap
+from dyngrad.ops import arithmetic as _ar
+from dyngrad.ops import copying as _cp
+from dyngrad.ops import elementwise as _el
+from dyngrad.ops import masking as _mk
+from dyngrad.ops import pointwise as _pw
+from dyngrad.ops import rounding as _rd
+from dyngrad.ops import thresholding as _th
+from tests.func.test_vmap_rules import WHERE, T, _fallbacks, _run_vmap, _setup
+
+D = dyngrad
+F = dyngrad.nn.functional
+_MASK = [[True, False, True], [False, False, True]]
+
+# (name, function of float64 tensors, per-example input shapes, domain, Function whose rule must run)
+TABLE = [
+    ("prelu_4d_channel_weight", lambda a, w: F.prelu(a, w), [(2, 3, 2, 2), (3,)], "real", _th.Prelu),
+    ("prelu_one_weight", lambda a, w: F.prelu(a, w), [(2, 3), (1,)], "real", _th.Prelu),
+    ("prelu_1d_input", lambda a, w: F.prelu(a, w), [(4,), (1,)], "real", _th.Prelu),
+    ("glu_dim0", lambda a: F.glu(a, 0), [(4, 3)], "real", _th.Glu),
+    ("glu_negative_dim", lambda a: F.glu(a, -1), [(2, 3, 4)], "real", _th.Glu),
+    ("clamp_tensor_max_only", lambda a, h: D.clamp(a, max=h), [(2, 3), (3,)], "real", _el.ClampTensor),
+    ("clamp_tensor_bound_of_higher_rank", lambda a, lo: D.clamp(a, min=lo), [(3,), (2, 3)], "real", _el.ClampTensor),
+    ("clamp_min_number", lambda a: D.clamp_min(a, 0.1), [(2, 3)], "real", _el.Clamp),
+    ("sub_alpha", lambda a, b: D.sub(a, b, alpha=0.5), [(3,), (2, 3)], "real", _ar.Sub),
+    ("div_trunc", lambda a, b: D.div(a * 5, b, rounding_mode="trunc"), [(3,), (2, 3)], "pos", _ar.Div),
+    ("fmod_tensors", lambda a, b: D.fmod(a * 5, b), [(2, 3), (3,)], "pos", _ar.Remainder),
+    ("pow_zero_dim_exponent", lambda a, b: a ** b, [(2, 3), ()], "pos", _ar.Pow),
+    ("pow_zero_dim_base", lambda a, b: a ** b, [(), (2, 3)], "pos", _ar.Pow),
+    ("addcdiv_three_ranks", lambda a, b, c: D.addcdiv(a, b, c, value=2.0), [(2, 1), (3,), (2, 3)], "pos",
+     _pw.Addcdiv),
+    ("lerp_weight_broadcast", lambda a, b, w: D.lerp(a, b, w), [(3,), (2, 3), (1,)], "real", _pw.Lerp),
+    ("where_constant_condition", lambda a, b: D.where(D.tensor([True, False, True]), a, b), [(2, 3), (3,)], "real",
+     _pw.Where),
+    ("round_negative_decimals", lambda a: D.round(a * 100, decimals=-1), [(3,)], "real", _rd.RoundDecimals),
+    ("fill_shared_value", lambda a: _cp.Fill.apply(a, 2.5), [(2, 3)], "real", _cp.Fill),
+    ("fill_unbatched_target", lambda v: _cp.Fill.apply(D.zeros(2, 3, dtype=D.float64), v), [()], "real", _cp.Fill),
+    ("copy_zero_dim_src", lambda a, s: _cp.Copy.apply(a, s), [(2, 3), ()], "real", _cp.Copy),
+    ("copy_into_unbatched_target", lambda s: _cp.Copy.apply(D.zeros(2, 3, dtype=D.float64), s), [(3,)], "real",
+     _cp.Copy),
+    ("masked_fill_constant_mask", lambda a: D.masked_fill(a, D.tensor(_MASK), -1.0), [(2, 3)], "real",
+     _mk.MaskedFill),
+    ("masked_fill_tensor_value_constant_mask", lambda a, v: D.masked_fill(a, D.tensor(_MASK), v), [(2, 3), ()],
+     "real", _mk.MaskedFill),
+    ("masked_fill_value_only", lambda v: D.masked_fill(D.ones(2, 3, dtype=D.float64), D.tensor(_MASK), v), [()],
+     "real", _mk.MaskedFill),
+    ("masked_fill_mask_broadcasts_x", lambda a: D.masked_fill(a, D.tensor(_MASK), 0.5), [(3,)], "real",
+     _mk.MaskedFill),
+    ("to_float32", lambda a: a.to(D.float32) * 2, [(3,)], "real", _cp.ToDtype),
+]
+
+
+@pytest.mark.parametrize("where", WHERE)
+@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
+def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, domain, cls, where) -> None:  # noqa: ANN001
+    ex, batched, dims = _setup(shapes, domain, where)
+    want = np.stack([fn(*[T(x) for x in e]).data for e in ex])
+    _, out, messages = _run_vmap(fn, batched, dims)
+    assert out.data.dtype == want.dtype
+    np.testing.assert_allclose(out.data, want, rtol=1e-10, atol=1e-12)
+    bad = [m for m in _fallbacks(messages) if cls.__name__ in m or "fell back to a loop" in m]
+    assert not bad, f"{name}: {cls.__name__} ran as a loop: {bad}"
+
+
+@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
+def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, domain, cls) -> None:  # noqa: ANN001
+    ex, batched, dims = _setup(shapes, domain, "first")
+    ts, out, _ = _run_vmap(fn, batched, dims, leaves=True)
+    if not out.requires_grad:
+        pytest.skip(f"{name} has no gradient")
+    v = np.random.default_rng(3).standard_normal(out.shape)
+    got = dyngrad.autograd.grad(out, ts, T(v).to(out.dtype), allow_unused=True)
+    for i in range(len(shapes)):
+        per = []
+        for k, e in enumerate(ex):
+            leaves = [T(x).requires_grad_() for x in e]
+            o = fn(*leaves)
+            (g,) = dyngrad.autograd.grad(o, [leaves[i]], T(v[k]).to(o.dtype), allow_unused=True)
+            per.append(np.zeros(shapes[i]) if g is None else g.data)
+        want = np.stack(per)
+        have = np.zeros_like(want) if got[i] is None else got[i].data
+        np.testing.assert_allclose(have, want, rtol=1e-9, atol=1e-11, err_msg=f"{name}: input {i}")
+
+
+def _vmap_quiet(fn, *args, **kw):  # noqa: ANN001, ANN002, ANN003, ANN202
+    """vmap(fn, **kw)(*args) and the fallback warnings it gave."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = vmap(fn, **kw)(*args)
+    return out, _fallbacks([str(w.message) for w in caught])
+
+
+def test_nested_vmap_equals_the_double_loop_without_fallbacks() -> None:
+    rng = np.random.default_rng(0)
+    x, y, w = rng.standard_normal((3, 4, 2, 5)), rng.standard_normal((4, 5)), rng.standard_normal(2)
+
+    def f(a, b, c):  # noqa: ANN001, ANN202
+        # a: (2, 5) per inner example, b: (5,), c: (2,) shared by the inner vmap
+        h = D.maximum(a, b).exp() * 0.5 + D.clamp(a, -0.5, 0.5) - b.sigmoid() / (1 + a * a)
+        h = D.where(D.tensor([True, False, True, True, False]), h, -a)
+        return F.prelu(h.unsqueeze(0), c).squeeze(0) ** 2 + D.lerp(a, b, 0.25).tanh()
+
+    inner = vmap(f, in_dims=(0, 0, None))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = vmap(inner, in_dims=(0, None, None))(T(x), T(y), T(w))
+    assert not _fallbacks([str(m.message) for m in caught])
+    want = np.stack([np.stack([f(T(x[i, j]), T(y[j]), T(w)).data for j in range(4)]) for i in range(3)])
+    assert out.shape == (3, 4, 2, 5)
+    np.testing.assert_allclose(out.data, want, rtol=1e-12, atol=1e-12)
+
+
+def test_nested_vmap_gradients_equal_the_double_loop() -> None:
+    rng = np.random.default_rng(1)
+    x, y = rng.standard_normal((2, 3, 4)), rng.standard_normal((3, 4))
+
+    def f(a, b):  # noqa: ANN001, ANN202
+        return D.hypot(a, b) * a.sin() + D.masked_fill(a, D.tensor([True, False, False, True]), 2.0)
+
+    xt, yt = T(x).requires_grad_(), T(y).requires_grad_()
+    out = vmap(vmap(f, in_dims=(0, 0)), in_dims=(0, None))(xt, yt)
+    gx, gy = dyngrad.autograd.grad(out, [xt, yt], T(np.ones((2, 3, 4))))
+    wx, wy = np.zeros_like(x), np.zeros_like(y)
+    for i in range(2):
+        for j in range(3):
+            a, b = T(x[i, j]).requires_grad_(), T(y[j]).requires_grad_()
+            ga, gb = dyngrad.autograd.grad(f(a, b), [a, b], T(np.ones(4)))
+            wx[i, j] += ga.data
+            wy[j] += gb.data
+    np.testing.assert_allclose(gx.data, wx, rtol=1e-12)
+    np.testing.assert_allclose(gy.data, wy, rtol=1e-12)
+
+
+@pytest.mark.parametrize("op", [lambda s, m: s * m, lambda s, m: m - s, lambda s, m: D.maximum(s, m),
+                                lambda s, m: D.clamp(m, max=s), lambda s, m: D.where(m > 100.0, s, m)])
+def test_a_zero_dim_example_keeps_its_per_example_type_promotion(op) -> None:  # noqa: ANN001
+    """float64 0-d example with a float32 matrix: float32 as in each example (the batched
+    values (n,) alone would promote to float64)."""
+    s = D.tensor([0.5, -1.25, 2.0], dtype=D.float64)
+    m = D.tensor([[1.0, -2.0], [3.0, 0.25]], dtype=D.float32)
+    out, bad = _vmap_quiet(op, s, m, in_dims=(0, None))
+    want = D.stack([op(s[k], m) for k in range(3)])
+    assert want.dtype == D.float32
+    assert out.dtype == want.dtype
+    np.testing.assert_array_equal(out.data, want.data)
+    assert not bad
+
+
+def test_a_zero_dim_float32_example_with_a_float64_zero_dim_constant_gives_float64() -> None:
+    s = D.tensor([0.5, -1.25], dtype=D.float32)
+    c = D.tensor(3.0, dtype=D.float64)
+    out, bad = _vmap_quiet(lambda a: a + c, s)
+    assert out.dtype == D.float64 == (s[0] + c).dtype
+    np.testing.assert_array_equal(out.data, s.data.astype(np.float64) + 3.0)
+    assert not bad
+
+
+def test_batched_bool_mask_and_condition_go_through_their_rules() -> None:
+    rng = np.random.default_rng(2)
+    x = T(rng.standard_normal((2, 3)))
+    masks = D.tensor(rng.standard_normal((4, 2, 3)) > 0)
+    v = T(rng.standard_normal(4))
+    out, bad = _vmap_quiet(lambda m, val: D.masked_fill(x, m, val), masks, v, in_dims=(0, 0))
+    want = np.stack([D.masked_fill(x, masks[k], v[k]).data for k in range(4)])
+    np.testing.assert_array_equal(out.data, want)
+    out2, bad2 = _vmap_quiet(lambda m: D.where(m, x, -x), masks, in_dims=(0,))
+    np.testing.assert_array_equal(out2.data, np.where(masks.data, x.data, -x.data))
+    assert not bad and not bad2
+
+
+def test_a_non_bool_batched_mask_raises_like_masked_fill() -> None:
+    with pytest.raises(RuntimeError, match="boolean masks"):
+        vmap(lambda m: D.masked_fill(T(np.zeros(3)), m, 1.0))(D.ones(2, 3, dtype=D.int64))
+
+
+def test_copy_of_a_src_of_higher_rank_than_self_fails_as_in_the_loop() -> None:
+    a = T(np.zeros((2, 3)))  # each example's target is (3,); src (2, 3) does not fit it
+    with pytest.raises(RuntimeError, match="not broadcastable"):
+        vmap(lambda t: _cp.Copy.apply(t, T(np.ones((2, 3)))))(a)
+
+
+def test_casting_to_an_integer_dtype_inside_vmap_needs_no_fallback() -> None:
+    x = T(np.array([[1.5, -2.5], [3.7, 0.2]])).requires_grad_()
+    out, bad = _vmap_quiet(lambda a: a.to(D.int64) + 1, x, in_dims=(1,))
+    assert out.dtype == D.int64 and not out.requires_grad
+    np.testing.assert_array_equal(out.data, x.data.T.astype(np.int64) + 1)
+    assert not bad
+
+
+def test_rrelu_in_training_with_randomness_same_draws_one_set_of_slopes_for_every_example() -> None:
+    x = T(-np.abs(np.random.default_rng(4).standard_normal((3, 5))) - 0.1)
+    out, bad = _vmap_quiet(lambda a: F.rrelu(a, 0.1, 0.3, training=True), x, randomness="same")
+    slopes = out.data / x.data
+    assert not bad
+    assert np.all((slopes >= 0.1) & (slopes <= 0.3))
+    np.testing.assert_allclose(slopes, np.broadcast_to(slopes[0], slopes.shape), rtol=1e-12)
+
+
+def test_rrelu_in_training_with_the_default_randomness_raises() -> None:
+    with pytest.raises(RuntimeError, match="randomness"):
+        vmap(lambda a: F.rrelu(a, training=True))(T(np.ones((2, 3))))
+
+
+def test_rrelu_in_eval_mode_is_batched() -> None:
+    x = T(np.random.default_rng(5).standard_normal((3, 4)))
+    out, bad = _vmap_quiet(lambda a: F.rrelu(a, 0.1, 0.3), x, in_dims=(1,))
+    np.testing.assert_allclose(out.data, np.where(x.data > 0, x.data, 0.2 * x.data).T, rtol=1e-12)
+    assert not bad
