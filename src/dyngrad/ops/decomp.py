@@ -187,11 +187,11 @@ def slogdet(A: Tensor) -> Any:
 
 
 def logdet(A: Tensor) -> Tensor:
-    """``log(det(A))``: nan for a negative determinant, -inf for a singular matrix."""
+    """``log(det(A))``: nan (with a zero gradient, as in PyTorch) for a negative
+    determinant, -inf for a singular matrix. Written with tensor ops only (no branch on
+    ``sign``'s values); under vmap it batches once ``<`` has a batching rule."""
     sign, la = slogdet(A)
-    if np.any(sign.data < 0):
-        return la + wrap(np.where(sign.data < 0, np.nan, 0).astype(la.data.dtype))
-    return la
+    return la.masked_fill(sign < 0, float("nan"))
 
 
 class Solve(Function):

@@ -1,0 +1,109 @@
+"""vmap of the decompositions that are not in the shared op table (tests/func/test_vmap_rules.py
+has inverse, det, slogdet, cholesky and solve): qr, eigh, svd, and solve's broadcasting and
+vector cases. Each entry runs with the batch dim first, last and only on the first input,
+must equal a loop over the examples, must run through its Function's batching rule, and
+its gradients through vmap must equal the per-example gradients.
+
+Batched and per-example decompositions call the same LAPACK routine on the same matrices,
+so sign-ambiguous outputs (eigenvectors, singular vectors, Q) agree exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dyngrad as D
+from dyngrad.func import vmap
+from dyngrad.ops import decomp as _dc
+from dyngrad.ops import spectral as _sp
+from tests.func.test_vmap_rules import T, _fallbacks, _run_vmap, _setup
+
+
+def _spd_plus(a):  # noqa: ANN001, ANN202
+    return a @ a.mT + 3 * D.eye(a.shape[-1], dtype=D.float64)
+
+
+# (name, function of tensors, per-example input shapes, domain, the Function whose rule must run)
+TABLE = [
+    ("qr_Q_tall", lambda a: D.linalg.qr(a).Q, [(4, 3)], "real", _dc.Qr),
+    ("qr_R_tall", lambda a: D.linalg.qr(a).R, [(4, 3)], "real", _dc.Qr),
+    ("qr_R_wide", lambda a: D.linalg.qr(a).R, [(2, 4)], "real", _dc.Qr),
+    ("qr_Q_batched", lambda a: D.linalg.qr(a).Q, [(2, 3, 2)], "real", _dc.Qr),
+    ("eigh_values", lambda a: D.linalg.eigh(a).eigenvalues, [(3, 3)], "spd", _sp.Eigh),
+    ("eigh_vectors", lambda a: D.linalg.eigh(a).eigenvectors, [(3, 3)], "spd", _sp.Eigh),
+    ("eigh_upper", lambda a: D.linalg.eigh(a, UPLO="U").eigenvectors, [(3, 3)], "spd", _sp.Eigh),
+    ("eigvalsh", lambda a: D.linalg.eigvalsh(a), [(4, 4)], "spd", _sp.Eigh),
+    ("svd_U", lambda a: D.linalg.svd(a, full_matrices=False).U, [(4, 3)], "real", _sp.Svd),
+    ("svd_S", lambda a: D.linalg.svd(a, full_matrices=False).S, [(2, 4)], "real", _sp.Svd),
+    ("svd_Vh", lambda a: D.linalg.svd(a, full_matrices=False).Vh, [(2, 4)], "real", _sp.Svd),
+    ("svd_full_square_U", lambda a: D.linalg.svd(a).U, [(3, 3)], "real", _sp.Svd),
+    ("svd_full_S", lambda a: D.linalg.svd(a).S, [(3, 2)], "real", _sp.Svd),
+    ("svdvals_batched", lambda a: D.linalg.svdvals(a), [(2, 3, 2)], "real", _sp.Svd),
+    ("cholesky_upper", lambda a: D.linalg.cholesky(_spd_plus(a), upper=True), [(3, 3)], "real", _dc.Cholesky),
+    # solve: only the right-hand side batched (it is the first argument here)
+    ("solve_rhs_first", lambda b, a: D.linalg.solve(_spd_plus(a), b), [(3, 2), (3, 3)], "real", _dc.Solve),
+    ("solve_vector_rhs_first", lambda b, a: D.linalg.solve(_spd_plus(a), b), [(3,), (3, 3)], "real", _dc.Solve),
+    # per-example batch ranks differ: the batch dim must not line up with a per-example dim
+    ("solve_batched_A_vector_b", lambda a, b: D.linalg.solve(_spd_plus(a), b), [(2, 3, 3), (3,)], "real",
+     _dc.Solve),
+    ("solve_A_matrix_B_batched", lambda a, b: D.linalg.solve(_spd_plus(a), b), [(3, 3), (2, 3, 2)], "real",
+     _dc.Solve),
+    ("solve_B_batched_matrix_A_first", lambda b, a: D.linalg.solve(_spd_plus(a), b), [(2, 3, 2), (3, 3)], "real",
+     _dc.Solve),
+    ("solve_right", lambda a, b: D.linalg.solve(_spd_plus(a), b, left=False), [(3, 3), (2, 3)], "real", _dc.Solve),
+]
+WHERE = ["first", "last", "only_first"]
+
+
+@pytest.mark.parametrize("where", WHERE)
+@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
+def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, domain, cls, where) -> None:  # noqa: ANN001
+    ex, batched, dims = _setup(shapes, domain, where)
+    want = np.stack([fn(*[T(x) for x in e]).data for e in ex])
+    _, out, messages = _run_vmap(fn, batched, dims)
+    np.testing.assert_allclose(out.data, want, rtol=1e-10, atol=1e-12)
+    bad = [m for m in _fallbacks(messages) if cls.__name__ in m or "fell back to a loop" in m]
+    assert not bad, f"{name}: {cls.__name__} ran as a loop: {bad}"
+
+
+@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
+def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, domain, cls) -> None:  # noqa: ANN001
+    ex, batched, dims = _setup(shapes, domain, "first")
+    ts, out, _ = _run_vmap(fn, batched, dims, leaves=True)
+    v = np.random.default_rng(3).standard_normal(out.shape)
+    got = D.autograd.grad(out, ts, T(v), allow_unused=True)
+    for i in range(len(shapes)):
+        per = []
+        for k, e in enumerate(ex):
+            leaves = [T(x).requires_grad_() for x in e]
+            (g,) = D.autograd.grad(fn(*leaves), [leaves[i]], T(v[k]), allow_unused=True)
+            per.append(np.zeros(shapes[i]) if g is None else g.data)
+        want = np.stack(per)
+        have = np.zeros_like(want) if got[i] is None else got[i].data
+        np.testing.assert_allclose(have, want, rtol=1e-9, atol=1e-11, err_msg=f"{name}: input {i}")
+
+
+def test_nested_vmap_of_svdvals_and_solve_equals_a_double_loop() -> None:
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((2, 3, 4, 3))
+    got = vmap(vmap(D.linalg.svdvals))(T(a))
+    want = np.stack([np.stack([np.linalg.svd(a[i, j], compute_uv=False) for j in range(3)]) for i in range(2)])
+    np.testing.assert_allclose(got.data, want, rtol=1e-12)
+
+    A = rng.standard_normal((2, 3, 3, 3)) + 3 * np.eye(3)
+    b = rng.standard_normal((3, 2, 3))  # (vector, outer batch, inner batch): batch dims last
+    got = vmap(vmap(D.linalg.solve, in_dims=(0, 1)), in_dims=(0, 1))(T(A), T(b))
+    want = np.stack([np.stack([np.linalg.solve(A[i, j], b[:, i, j]) for j in range(3)]) for i in range(2)])
+    np.testing.assert_allclose(got.data, want, rtol=1e-12)
+
+
+def test_vmap_of_eigh_inside_jacrev_equals_per_example_jacobians() -> None:
+    """Batching rule + reverse mode: the Jacobian of the eigenvalues of each example."""
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((3, 3, 3))
+    x = x + np.swapaxes(x, -1, -2)
+    f = lambda a: D.linalg.eigvalsh((a + a.mT) * 0.5)  # noqa: E731
+    got = vmap(D.func.jacrev(f))(T(x))
+    want = np.stack([D.func.jacrev(f)(T(xi)).data for xi in x])
+    np.testing.assert_allclose(got.data, want, rtol=1e-10, atol=1e-12)
