@@ -107,3 +107,22 @@ def test_vmap_of_eigh_inside_jacrev_equals_per_example_jacobians() -> None:
     got = vmap(D.func.jacrev(f))(T(x))
     want = np.stack([D.func.jacrev(f)(T(xi)).data for xi in x])
     np.testing.assert_allclose(got.data, want, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "fn,shape",
+    [
+        (lambda a: D.linalg.qr(a).Q, (4, 3)),
+        (lambda a: D.linalg.eigh((a + a.mT) * 0.5).eigenvectors, (3, 3)),
+        (lambda a: D.linalg.svd(a, full_matrices=False).U, (4, 3)),
+    ],
+    ids=["qr", "eigh", "svd"],
+)
+def test_vmap_of_forward_mode_through_the_jvp_rules_equals_a_loop(fn, shape) -> None:  # noqa: ANN001
+    rng = np.random.default_rng(2)
+    x, u = rng.standard_normal((3, *shape)), rng.standard_normal((3, *shape))
+    tangent = lambda a, b: D.func.jvp(fn, (a,), (b,))[1]  # noqa: E731
+    _, out, messages = _run_vmap(tangent, [x, u], (0, 0))
+    assert not _fallbacks(messages), messages
+    want = np.stack([tangent(T(x[i]), T(u[i])).data for i in range(3)])
+    np.testing.assert_allclose(out.data, want, rtol=1e-10, atol=1e-12)
