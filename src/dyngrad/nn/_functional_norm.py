@@ -144,7 +144,10 @@ def group_norm(
 
 
 class Embedding(Function):
-    """``out = weight[idx]``: ``idx (*)`` int, ``weight (num, dim)`` -> ``(*, dim)``.
+    """``out = weight[idx]``: ``idx (*)`` int (a Tensor or an ndarray), ``weight (num, dim)``
+    -> ``(*, dim)``. With ``per`` (batching rule only): ``weight`` is ``B`` tables of ``per``
+    rows stacked and ``idx (B, *)`` indexes example ``b``'s table. Raises IndexError for
+    indices outside ``[0, num)`` (``[0, per)``).
 
     ``grad_weight = zeros.index_add(idx, grad)`` with the ``padding_idx`` row left at zero."""
 
@@ -152,32 +155,48 @@ class Embedding(Function):
     _node_name = "EmbeddingBackward0"
 
     @staticmethod
-    def forward(ctx: Any, weight: Tensor, idx: np.ndarray, padding_idx: int | None) -> Tensor:
-        ctx.idx, ctx.pad, ctx.shape = idx, padding_idx, weight.data.shape
+    def forward(ctx: Any, weight: Tensor, idx: Any, padding_idx: int | None, per: int | None = None) -> Tensor:
+        idx = idx.data if isinstance(idx, Tensor) else idx
+        num = weight.data.shape[0] if per is None else per
+        if idx.size and (idx.min() < 0 or idx.max() >= num):
+            raise IndexError(
+                f"embedding: index out of range in self (indices must be in [0, {num}), got {int(idx.min())}..{int(idx.max())})"
+            )
+        ctx.keep = None if padding_idx is None else (idx != padding_idx)
+        if per is not None:  # example b's rows start at b * per
+            idx = idx + (np.arange(idx.shape[0]) * per).reshape((-1,) + (1,) * (idx.ndim - 1))
+        ctx.idx, ctx.shape = idx, weight.data.shape
         return wrap(weight.data[idx])
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         from ..ops.indexing import index_put_add
 
-        idx = ctx.idx
-        if ctx.pad is not None:
-            keep = (idx != ctx.pad)[..., None].astype(g.data.dtype)
-            g = g * Tensor._make(keep)
-        return index_put_add(g, ctx.shape, Tensor._make(idx)), None, None
+        if ctx.keep is not None:
+            g = g * Tensor._make(ctx.keep[..., None].astype(g.data.dtype))
+        return index_put_add(g, ctx.shape, Tensor._make(ctx.idx)), None, None, None
 
     @staticmethod
-    def vmap(info: Any, in_dims: tuple, weight: Tensor, idx: np.ndarray, padding_idx: int | None) -> Any:
-        """Batching rule (per-example tables; the indices are never batched here: a batched
-        index tensor is read by the wrapper, so vmap loops over the whole function): the
-        batch goes next to ``dim``, ``(num, B*dim)``, one lookup, then split off again."""
+    def vmap(info: Any, in_dims: tuple, weight: Tensor, idx: Any, padding_idx: Any, per: Any = None) -> Any:
+        """Batching rule. Batched indices, shared table: one lookup of the batch-first
+        indices. Per-example tables, shared indices: the batch goes next to ``dim``,
+        ``(num, B*dim)``, one lookup, split off again. Both batched: the tables stacked
+        ``(B*num, dim)``, each example's indices into its own rows (``per``)."""
         from ..ops._batching import front
 
-        if in_dims[0] is None:
+        dw, di = in_dims[:2]
+        b = info.batch_size
+        if per is not None:
             return NotImplemented
-        w = front(weight, in_dims[0]).transpose(0, 1)  # (num, B, dim)
-        out = Embedding.apply(w.reshape(w.shape[0], -1), idx, padding_idx)
-        return out.reshape(tuple(idx.shape) + (info.batch_size, -1)), idx.ndim
+        if dw is None:
+            return Embedding.apply(weight, front(idx, di), padding_idx), 0
+        w = front(weight, dw)
+        if di is None:
+            w = w.transpose(0, 1)  # (num, B, dim)
+            out = Embedding.apply(w.reshape(w.shape[0], -1), idx, padding_idx)
+            return out.reshape(tuple(idx.shape) + (b, -1)), len(idx.shape)
+        num = w.shape[1]
+        return Embedding.apply(w.reshape((b * num,) + tuple(w.shape[2:])), front(idx, di), padding_idx, num), 0
 
 
 def embedding(
@@ -207,10 +226,6 @@ def embedding(
     if weight.ndim != 2:
         raise RuntimeError(f"embedding: 'weight' must be 2-D, got shape {list(weight.shape)}")
     num = weight.shape[0]
-    if idx.size and (idx.min() < 0 or idx.max() >= num):
-        raise IndexError(
-            f"embedding: index out of range in self (indices must be in [0, {num}), got {int(idx.min())}..{int(idx.max())})"
-        )
     if padding_idx is not None:
         if not -num <= padding_idx < num:
             raise AssertionError("Padding_idx must be within num_embeddings")
@@ -222,7 +237,7 @@ def embedding(
         scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
         w[rows] *= scale[:, None].astype(w.dtype)
         weight._bump()
-    return Embedding.apply(weight, idx, padding_idx)
+    return Embedding.apply(weight, input if isinstance(input, Tensor) else idx, padding_idx)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

@@ -1,0 +1,243 @@
+"""vmap batching rules of the linalg, contraction, conv and nn.functional Functions, on the
+cases the shared op table (tests/func/test_vmap_rules.py) does not reach: matmul's vector
+and broadcast cases with either operand alone batched, per-example weights (ensembles) in
+linear and conv, einsum's ellipsis/diagonal forms, max pooling, embedding tables; plus
+nested vmap, an MLP under vmap and per-example gradients.
+
+Each table entry is (name, function of tensors, per-example input shapes, domain, the
+Function whose rule must run). Only argument 0 is batched in the "only_first" placement,
+so entries whose names end in ``_swapped`` take their arguments in another order to batch
+an operand other than the op's first one.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import dyngrad
+from dyngrad.func import grad, vmap
+from dyngrad.nn import _functional_norm as _nn
+from dyngrad.nn import functional as F
+from dyngrad.nn import functional as _nf
+from dyngrad.ops import contraction as _cn
+from dyngrad.ops import conv as _cv
+from dyngrad.ops import linalg as _la
+from tests.func.test_vmap_rules import WHERE, T, _fallbacks, _run_vmap, _setup
+
+D = dyngrad
+_G = _cv._Geom((2, 2), (1, 1, 1, 1), (1, 1), 1)
+_IDX = D.tensor([[1, 4], [0, 1]])
+
+TABLE = [
+    ("matmul_vec_vec", lambda a, b: a @ b, [(3,), (3,)], "real", _la.Dot),
+    ("matmul_matrix_vector_swapped", lambda b, a: a @ b, [(3,), (2, 3)], "real", _la.Mv),
+    ("matmul_vector_matrix_swapped", lambda b, a: a @ b, [(3, 2), (3,)], "real", _la.Mm),
+    ("matmul_vec_3d", lambda a, b: a @ b, [(3,), (2, 3, 4)], "real", _la.Matmul),
+    ("matmul_3d_vec", lambda a, b: a @ b, [(2, 4, 3), (3,)], "real", _la.Matmul),
+    ("matmul_vec_3d_swapped", lambda b, a: a @ b, [(2, 3, 4), (3,)], "real", _la.Matmul),
+    ("matmul_broadcast", lambda a, b: a @ b, [(2, 3), (4, 3, 2)], "real", _la.Matmul),
+    ("matmul_broadcast_swapped", lambda b, a: a @ b, [(4, 3, 2), (2, 3)], "real", _la.Matmul),
+    ("matmul_4d_3d", lambda a, b: a @ b, [(2, 1, 2, 3), (4, 3, 2)], "real", _la.Matmul),
+    ("bmm_swapped", lambda b, a: D.bmm(a, b), [(2, 3, 2), (2, 2, 3)], "real", _la.Bmm),
+    ("linear_1d_input", F.linear, [(3,), (2, 3), (2,)], "real", _nf.Linear),
+    ("linear_3d_input", F.linear, [(2, 4, 3), (2, 3), (2,)], "real", _nf.Linear),
+    ("linear_weight_vector", lambda x, w: F.linear(x, w), [(4, 3), (3,)], "real", _nf.Linear),
+    ("linear_weight_only_swapped", lambda w, x, b: F.linear(x, w, b), [(2, 3), (4, 3), (2,)], "real", _nf.Linear),
+    ("linear_bias_only_swapped", lambda b, x, w: F.linear(x, w, b), [(2,), (4, 3), (2, 3)], "real", _nf.Linear),
+    ("einsum_ellipsis", lambda a, b: D.einsum("...ij,jk->...ik", a, b), [(2, 2, 3), (3, 2)], "real", _cn.Einsum),
+    ("einsum_ellipsis_summed", lambda a: D.einsum("...ij->j", a), [(2, 2, 3)], "real", _cn.Einsum),
+    ("einsum_implicit_trace", lambda a: D.einsum("ii", a), [(3, 3)], "real", _cn.Einsum),
+    ("einsum_swapped", lambda b, a: D.einsum("ij,jk->ik", a, b), [(3, 2), (2, 3)], "real", _cn.Einsum),
+    ("tensordot", lambda a, b: D.tensordot(a, b, dims=([1], [0])), [(2, 3), (3, 4)], "real", _cn.Einsum),
+    ("outer", D.outer, [(2,), (3,)], "real", None),
+    ("diagonal_last_dims", lambda a: D.diagonal(a, -1, 1, 2), [(2, 3, 3)], "real", _la.Diagonal),
+    ("diagonal_scatter", lambda g: _la.DiagonalScatter.apply(g, (3, 2, 3), 0, 0, 2), [(2, 3)], "real",
+     _la.DiagonalScatter),
+    ("diag_embed_offset_dims", lambda a: D.diag_embed(a, 1, 0, 2), [(2, 3)], "real", _la._DiagEmbed),
+    ("diag_matrix", lambda a: D.diag(a, 1), [(3, 4)], "real", _la.Diagonal),
+    ("tril_3d", lambda a: D.tril(a, -1), [(2, 3, 3)], "real", _la.Tril),
+    ("triu_3d", lambda a: D.triu(a, 1), [(2, 3, 4)], "real", _la.Triu),
+    ("trace_times", lambda a, b: D.trace(a @ b), [(3, 2), (2, 3)], "real", _la.Trace),
+    ("conv2d_unbatched_image", lambda x, w: F.conv2d(x, w, padding=1), [(2, 5, 5), (3, 2, 3, 3)], "real",
+     _cv.Conv2dFn),
+    ("conv2d_weight_only_swapped", lambda w, x, b: F.conv2d(x, w, b, stride=2), [(3, 2, 3, 3), (2, 2, 5, 5), (3,)],
+     "real", _cv.Conv2dFn),
+    ("conv2d_groups_swapped", lambda w, x: F.conv2d(x, w, groups=2), [(4, 1, 2, 2), (1, 2, 4, 4)], "real",
+     _cv.Conv2dFn),
+    ("conv2d_input_grad_swapped", lambda w, y: _cv.Conv2dInputGrad.apply(y, w, _G, (5, 5)),
+     [(3, 2, 3, 3), (2, 3, 3, 3)], "real", _cv.Conv2dInputGrad),
+    ("conv2d_weight_grad_swapped", lambda y, x: _cv.Conv2dWeightGrad.apply(x, y, _G, (3, 3)),
+     [(2, 3, 3, 3), (2, 2, 5, 5)], "real", _cv.Conv2dWeightGrad),
+    ("avg_pool2d", lambda x: F.avg_pool2d(x, 2), [(1, 2, 4, 4)], "real", _cv.Conv2dFn),
+    ("max_pool_spec", lambda x: _cv.max_pool(x, (2, 2), (2, 2), (0, 0, 0, 0), (1, 1), True)[0], [(1, 2, 4, 4)],
+     "real", _cv.TakeFlat),
+    ("max_pool_spec_padded", lambda x: _cv.max_pool(x, (3, 3), (1, 1), (1, 1, 1, 1), (1, 1), False)[0],
+     [(2, 1, 4, 4)], "real", _cv.TakeFlat),
+    ("max_pool_indices", lambda x: _cv.max_pool(x, (2, 2), (1, 1), (0, 0, 0, 0), (1, 1), False, True)[1],
+     [(1, 2, 3, 3)], "real", _cv.MaxPoolIndices),
+    ("take_flat", lambda x: _cv.TakeFlat.apply(x, np.array([[[0, 5, 5]], [[3, 1, 2]]])), [(2, 1, 2, 3)], "real",
+     _cv.TakeFlat),
+    ("constant_pad_3d", lambda a: _cv.ConstantPad.apply(a, (1, 1, 0, 2, 1, 0), 0.5), [(2, 3, 2)], "real",
+     _cv.ConstantPad),
+    ("embedding_table", lambda w: F.embedding(_IDX, w, padding_idx=1), [(5, 3)], "real", _nn.Embedding),
+]
+
+
+@pytest.mark.parametrize("where", WHERE)
+@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
+def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, domain, cls, where) -> None:  # noqa: ANN001
+    ex, batched, dims = _setup(shapes, domain, where)
+    want = np.stack([fn(*[T(x) for x in e]).data for e in ex])
+    _, out, messages = _run_vmap(fn, batched, dims)
+    np.testing.assert_allclose(out.data, want, rtol=1e-10, atol=1e-12)
+    bad = _fallbacks(messages)
+    assert not bad, f"{name}: ran as a loop: {bad}"
+
+
+@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
+def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, domain, cls) -> None:  # noqa: ANN001
+    ex, batched, dims = _setup(shapes, domain, "first")
+    ts, out, _ = _run_vmap(fn, batched, dims, leaves=True)
+    if not out.requires_grad:
+        pytest.skip(f"{name} has no gradient")
+    v = np.random.default_rng(3).standard_normal(out.shape)
+    got = dyngrad.autograd.grad(out, ts, T(v), allow_unused=True)
+    for i in range(len(shapes)):
+        per = []
+        for k, e in enumerate(ex):
+            leaves = [T(x).requires_grad_() for x in e]
+            (g,) = dyngrad.autograd.grad(fn(*leaves), [leaves[i]], T(v[k]), allow_unused=True)
+            per.append(np.zeros(shapes[i]) if g is None else g.data)
+        want = np.stack(per)
+        have = np.zeros_like(want) if got[i] is None else got[i].data
+        np.testing.assert_allclose(have, want, rtol=1e-9, atol=1e-11, err_msg=f"{name}: input {i}")
+
+
+def _quiet(fn, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = fn(*args, **kwargs)
+    return out, _fallbacks([str(w.message) for w in caught])
+
+
+@pytest.mark.parametrize(
+    "fn,shapes",
+    [
+        (lambda a, b: a @ b, [(4, 5), (5,)]),
+        (lambda a, b: D.einsum("ij,j->i", a, b), [(4, 5), (5,)]),
+        (lambda x, w: F.conv2d(x, w, padding=1), [(1, 2, 4, 4), (3, 2, 3, 3)]),
+        (lambda x, w: F.linear(x, w), [(3, 5), (2, 5)]),
+    ],
+    ids=["matmul", "einsum", "conv2d", "linear"],
+)
+def test_nested_vmap_equals_a_double_loop(fn, shapes) -> None:  # noqa: ANN001
+    rng = np.random.default_rng(0)
+    xs = [rng.standard_normal((2, 3) + s) for s in shapes]
+    out, bad = _quiet(vmap(vmap(fn)), *[T(x) for x in xs])
+    want = np.stack([np.stack([fn(*[T(x[i, j]) for x in xs]).data for j in range(3)]) for i in range(2)])
+    np.testing.assert_allclose(out.data, want, rtol=1e-10, atol=1e-12)
+    assert not bad, bad
+
+
+def test_nested_vmap_with_the_inner_batch_on_the_other_operand() -> None:
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((2, 4, 3)), rng.standard_normal((5, 3))
+    # outer vmap over a's first dim, inner over b's rows: out[i, j] = a[i] @ b[j]
+    f = vmap(lambda x, y: vmap(lambda r: x @ r)(y), in_dims=(0, None))
+    out, bad = _quiet(f, T(a), T(b))
+    np.testing.assert_allclose(out.data, np.einsum("ikm,jm->ijk", a, b), rtol=1e-12)
+    assert not bad, bad
+
+
+def test_mlp_forward_under_vmap_runs_every_op_through_its_rule() -> None:
+    D.manual_seed(0)
+    model = D.nn.Sequential(D.nn.Linear(4, 8), D.nn.ReLU(), D.nn.Linear(8, 3)).double()
+    x = T(np.random.default_rng(2).standard_normal((6, 4)))
+    out, bad = _quiet(vmap(lambda a: model(a)), x)
+    assert not bad, bad
+    np.testing.assert_allclose(out.data, model(x).data, rtol=1e-12)
+    loop = np.stack([model(x[i]).data for i in range(6)])
+    np.testing.assert_allclose(out.data, loop, rtol=1e-12)
+
+
+def test_ensemble_of_linear_layers_under_vmap_runs_batched() -> None:
+    rng = np.random.default_rng(4)
+    ws, bs, x = T(rng.standard_normal((5, 3, 4))), T(rng.standard_normal((5, 3))), T(rng.standard_normal((7, 4)))
+    out, bad = _quiet(vmap(F.linear, in_dims=(None, 0, 0)), x, ws, bs)
+    assert not bad, bad
+    want = np.stack([x.data @ ws.data[k].T + bs.data[k] for k in range(5)])
+    np.testing.assert_allclose(out.data, want, rtol=1e-12)
+
+
+def test_module_with_full_backward_hook_makes_vmap_loop_over_the_whole_function() -> None:
+    lin = D.nn.Linear(3, 2).double()
+    seen = []
+    lin.register_full_backward_hook(lambda m, gi, go: seen.append(tuple(go[0].shape)))
+    x = T(np.random.default_rng(5).standard_normal((4, 3))).requires_grad_()
+    out, bad = _quiet(vmap(lambda a: lin(a)), x)
+    assert bad and "backward hooks" in bad[0]
+    out.sum().backward()
+    assert seen == [(2,)] * 4  # each example's hook saw its own gradient
+
+
+def test_per_example_gradients_of_a_linear_loss() -> None:
+    rng = np.random.default_rng(6)
+    w, x, t = T(rng.standard_normal((3, 4))), T(rng.standard_normal((5, 4))), T(rng.standard_normal((5, 3)))
+
+    def loss(w, xx, tt):  # noqa: ANN001, ANN202
+        return ((F.linear(xx, w) - tt) ** 2).sum()
+
+    g, bad = _quiet(vmap(grad(loss), in_dims=(None, 0, 0)), w, x, t)
+    want = np.stack([2 * np.outer(x.data[i] @ w.data.T - t.data[i], x.data[i]) for i in range(5)])
+    np.testing.assert_allclose(g.data, want, rtol=1e-10)
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("padding_idx", [None, 2])
+@pytest.mark.parametrize("tables", ["shared", "per_example"])
+def test_embedding_with_batched_indices_equals_a_loop_with_gradients(tables, padding_idx) -> None:  # noqa: ANN001
+    rng = np.random.default_rng(7)
+    idx = D.tensor(rng.integers(0, 5, (4, 2, 3)))
+    w = T(rng.standard_normal((4, 5, 3) if tables == "per_example" else (5, 3))).requires_grad_()
+    wd = 0 if tables == "per_example" else None
+    f = lambda ww, i: F.embedding(i, ww, padding_idx=padding_idx)  # noqa: E731
+    out, bad = _quiet(vmap(f, in_dims=(wd, 0)), w, idx)
+    assert not bad, bad
+    per = [w[k] if wd == 0 else w for k in range(4)]
+    want = np.stack([f(per[k], idx[k]).data for k in range(4)])
+    np.testing.assert_allclose(out.data, want, rtol=1e-12)
+    v = T(rng.standard_normal(out.shape))
+    (g,) = D.autograd.grad(out, [w], v)
+    w2 = T(w.data).requires_grad_()
+    per2 = [w2[k] if wd == 0 else w2 for k in range(4)]
+    loop = D.stack([f(per2[k], idx[k]) for k in range(4)])
+    (g2,) = D.autograd.grad(loop, [w2], v)
+    np.testing.assert_allclose(g.data, g2.data, rtol=1e-12)
+    if padding_idx is not None:
+        assert not np.any(g.data[..., padding_idx, :])
+
+
+def test_embedding_index_out_of_one_examples_table_raises_under_vmap() -> None:
+    w = T(np.zeros((2, 3, 4)))
+    idx = D.tensor([[0, 2], [3, 1]])  # 3 is past each example's 3 rows (but inside the stacked 6)
+    with pytest.raises(IndexError, match="out of range"):
+        vmap(lambda ww, i: F.embedding(i, ww))(w, idx)
+
+
+def test_per_example_gradients_of_an_embedding_model() -> None:
+    rng = np.random.default_rng(8)
+    emb, lin = T(rng.standard_normal((6, 3))), T(rng.standard_normal((2, 3)))
+    idx, t = D.tensor(rng.integers(0, 6, (5, 4))), T(rng.standard_normal((5, 2)))
+
+    def loss(e, w, i, tt):  # noqa: ANN001, ANN202
+        return ((F.linear(F.embedding(i, e).mean(0), w) - tt) ** 2).sum()
+
+    (ge, gw), bad = _quiet(vmap(grad(loss, argnums=(0, 1)), in_dims=(None, None, 0, 0)), emb, lin, idx, t)
+    for k in range(5):
+        we, ww = grad(loss, argnums=(0, 1))(emb, lin, idx[k], t[k])
+        np.testing.assert_allclose(ge.data[k], we.data, rtol=1e-10)
+        np.testing.assert_allclose(gw.data[k], ww.data, rtol=1e-10)
+    assert not bad, bad
