@@ -146,15 +146,17 @@ def grad(
         RuntimeError: an input not used in the graph (unless allow_unused) or that does not
             require grad.
     """
+    if is_grads_batched:
+        return _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
     if _vmap.depth:  # inside vmap: batched outputs/inputs are unwrapped (autograd/batching.py)
         from .batching import any_batched, batched_grad
 
-        if any_batched(outputs, inputs, grad_outputs):
+        if any_batched(outputs, inputs):
             return batched_grad(grad, outputs, inputs, grad_outputs, retain_graph=retain_graph,
                                 create_graph=create_graph, allow_unused=allow_unused,
                                 materialize_grads=materialize_grads)
-    if is_grads_batched:
-        raise NotImplementedError("autograd.grad(is_grads_batched=True) is not supported; use dyngrad.func.vmap")
+        # with only the grad_outputs batched, the backward formulas run on BatchedTensors
     if allow_unused is None:
         allow_unused = materialize_grads
     if materialize_grads and allow_unused is False:
@@ -198,3 +200,31 @@ def grad(
             g = g.detach()
         final.append(g)
     return tuple(final)
+
+
+def _grad_batched(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: Any, create_graph: bool,
+                  allow_unused: Any, materialize_grads: bool) -> tuple:
+    """``grad(..., is_grads_batched=True)``: dim 0 of every grad_output is a batch of
+    vectors; one backward pass runs on all of them at once (the backward formulas run on
+    BatchedTensors, autograd/batching.py), or, where a backward cannot be batched, one
+    pass per vector. Returns gradients with the same leading batch dim."""
+    from .batching import VmapUnsupported, vmap_call
+
+    gos = _as_tuple(grad_outputs)
+    if not gos or any(not isinstance(g, Tensor) or g.ndim == 0 for g in gos):
+        raise RuntimeError("grad(is_grads_batched=True): every grad_output must be a Tensor with a batch dim 0")
+    n = gos[0].shape[0]
+    if any(g.shape[0] != n for g in gos):
+        raise RuntimeError(
+            "grad(is_grads_batched=True): the grad_outputs have different batch sizes "
+            f"{[g.shape[0] for g in gos]} in dim 0"
+        )
+    kw = {"create_graph": create_graph, "allow_unused": allow_unused, "materialize_grads": materialize_grads}
+    try:
+        return vmap_call(lambda *vs: grad(outputs, inputs, vs, retain_graph=True, **kw), gos, (0,) * len(gos), n)
+    except VmapUnsupported:
+        pass
+    from ..ops import stack  # deferred: ops are built on this module
+
+    rows = [grad(outputs, inputs, tuple(g[k] for g in gos), retain_graph=True, **kw) for k in range(n)]
+    return tuple(None if r[0] is None else stack(list(r), 0) for r in zip(*rows))

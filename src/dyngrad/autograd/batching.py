@@ -555,3 +555,27 @@ def batched_make_dual(make_dual: Any, tensor: Tensor, tangent: Tensor) -> Tensor
     for lvl in want:
         dual = wrap_batched(dual, 0, lvl)
     return dual
+
+
+def vmap_call(fn: Any, args: tuple, in_dims: tuple, n: int) -> Any:
+    """A minimal vmap for the autograd layer: ``fn(*args)`` with ``args[i]`` batched along
+    ``in_dims[i]`` (None: shared), every Tensor output batched at dim 0 (an output that
+    does not depend on the batch is expanded). Raises VmapUnsupported where the batched
+    path cannot go (callers fall back to a loop); warns nothing."""
+    from ..ops import movedim  # deferred: ops are built on this package
+
+    lvl = push_level(n, "error")
+    try:
+        wrapped = [a if d is None else wrap_batched(a, d, lvl) for a, d in zip(args, in_dims)]
+        out = fn(*wrapped)
+
+        def unbatch(o: Any) -> Any:
+            if isinstance(o, BatchedTensor) and o._level is lvl:
+                return movedim(o._value, o._bdim, 0) if o._bdim else o._value
+            if isinstance(o, Tensor):
+                return o.unsqueeze(0).expand(n, *o.shape)
+            return o
+
+        return tuple(unbatch(o) for o in out) if isinstance(out, (tuple, list)) else unbatch(out)
+    finally:
+        pop_level(lvl)

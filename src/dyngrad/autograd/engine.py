@@ -86,6 +86,19 @@ class _SumToSize(Function):
     def backward(ctx: Any, grad: Tensor) -> Any:
         return grad.expand(ctx.shape), None
 
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, g: Tensor, shape: tuple) -> tuple:
+        """Batching rule: sum the per-example dims only (the batch dim, moved to the front,
+        is kept; ``shape`` is padded so that it stays aligned)."""
+        from ..ops import movedim  # deferred: ops are built on the engine
+
+        if in_dims[0] != 0:
+            g = movedim(g, in_dims[0], 0)
+        n = g.shape[0]
+        target = (n,) + (1,) * (g.ndim - 1 - len(shape)) + tuple(shape)
+        out = _SumToSize.apply(g, target) if target != tuple(g.shape) else g
+        return out.reshape((n, *shape)), 0
+
 
 def _fmt_args(node: Any) -> str:
     names = getattr(node, "_arg_names", ())
@@ -149,13 +162,13 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
                     f"{list(gd.shape)} but expected shape compatible with {list(shape)}"
                     + (" (strict shapes: no broadcast reduction)" if strict else "")
                 )
-            if create_graph:
+            if create_graph or type(g) is not Tensor:  # (a BatchedTensor: backward inside vmap)
                 g = _SumToSize.apply(g, shape)
             else:
                 g = Tensor._make(B.sum_to_size(gd, shape))
             gd = g.data
         if gd.dtype != dt:
-            g = g.to(dt) if create_graph else Tensor._make(gd.astype(dt))
+            g = g.to(dt) if create_graph or type(g) is not Tensor else Tensor._make(gd.astype(dt))
         out[i] = g
     return tuple(out)
 
@@ -223,7 +236,7 @@ def _zeros(meta: Any) -> Tensor:
 
 
 def _add(a: Tensor, b: Tensor, create_graph: bool) -> Tensor:
-    if create_graph or a._requires_grad or b._requires_grad:
+    if create_graph or a._requires_grad or b._requires_grad or type(a) is not Tensor or type(b) is not Tensor:
         return a + b
     return Tensor._make(a.data + b.data)
 

@@ -8,8 +8,10 @@ tuple (or tuple of tuples, ``result[i][j]`` = output ``i`` w.r.t. input ``j``) o
 Results are detached unless ``create_graph=True``, which records them so they can be
 differentiated again (inputs that require grad then stay connected). ``strict=True`` makes
 an output that does not depend on an input an error instead of returning zeros.
-``vectorize=True`` is accepted and runs the same loop (one vjp per output element, or one
-forward-mode pass per input element with ``strategy="forward-mode"``).
+``vectorize=True`` (reverse mode) computes all the rows of a Jacobian in one backward pass
+over a batch of basis vectors (``grad(..., is_grads_batched=True)``: the backward formulas
+run batched, see autograd/batching.py); with ``strategy="forward-mode"`` it is accepted and
+runs one forward-mode pass per input element.
 """
 
 from __future__ import annotations
@@ -195,6 +197,8 @@ def jacobian(
     """The Jacobian of ``func`` at ``inputs``.
 
     Args:
+        vectorize: one batched backward pass for all rows (reverse mode), or one batched
+            forward pass per input (forward mode), instead of one pass per element.
         strategy: ``"reverse-mode"`` (one vjp per output element) or ``"forward-mode"``
             (one forward-AD pass per input element; better when outputs outnumber inputs).
     Returns:
@@ -211,12 +215,19 @@ def jacobian(
     if strategy == "forward-mode":
         if strict:
             raise RuntimeError("jacobian: strict=True and strategy='forward-mode' are not supported together")
+        if vectorize:
+            res = _jac_forward_batched(func, ins, is_in, create_graph)
+            if res is not None:
+                return res
         return _jac_forward(func, ins, is_in, create_graph)
     with grad_mode.enable_grad():
         ins = _prep(ins, create_graph, True)
         is_out, outs = _call(func, ins, "jacobian")
         jac: list[list] = []
         for o in outs:
+            if vectorize:  # all rows in one backward pass on a batch of basis vectors
+                jac.append(_jac_rows_batched(o, ins, create_graph, strict))
+                continue
             rows: list[list] = [[] for _ in ins]
             n = o.numel()
             for k in range(n):
@@ -230,10 +241,67 @@ def jacobian(
     return _shape_result(jac, is_out, is_in)
 
 
+def _jac_rows_batched(o: Tensor, ins: tuple, create_graph: bool, strict: bool) -> list:
+    """The Jacobian blocks of output ``o``: ``grad(..., is_grads_batched=True)`` with the
+    identity as the batch of grad_outputs (one vectorised backward pass)."""
+    n = o.numel()
+    eye = Tensor._make(np.eye(n, dtype=o.data.dtype).reshape((n, *o.shape)))
+    gs = _grad(o, ins, eye, retain_graph=True, create_graph=create_graph, allow_unused=True,
+               is_grads_batched=True)
+    out = []
+    for i, (g, x) in enumerate(zip(gs, ins)):
+        if g is None:
+            if strict:
+                raise RuntimeError(
+                    f"jacobian: The output of the user-provided function is independent of input {i}. "
+                    "This is not allowed in strict mode."
+                )
+            g = Tensor._make(np.zeros((n, *x.shape), x.data.dtype))
+        out.append(_post(g.reshape(tuple(o.shape) + tuple(x.shape)), create_graph))
+    return out
+
+
 def _shape_result(jac: list, is_out: bool, is_in: bool) -> Any:
     if is_out:
         return tuple(tuple(r) if is_in else r[0] for r in jac)
     return tuple(jac[0]) if is_in else jac[0][0]
+
+
+def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: bool) -> Any:
+    """Forward-mode Jacobian with all basis tangents of an input in one batched pass
+    (``make_dual`` with a batch of tangents inside vmap); None when some op cannot be
+    batched (the caller then loops)."""
+    from ..ops import movedim
+    from .batching import VmapUnsupported, vmap_call
+
+    with grad_mode.set_grad_enabled(create_graph):
+        ins = _prep(ins, create_graph, False)
+        blocks: list = []  # blocks[j] = tangents of every output w.r.t. input j
+        meta: list = []
+        for j, x in enumerate(ins):
+            n = x.numel()
+            eye = Tensor._make(np.eye(n, dtype=x.data.dtype).reshape((n, *x.shape)))
+
+            def one(e: Tensor, j: int = j, x: Tensor = x) -> tuple:
+                with fwd.dual_level():
+                    args = list(ins)
+                    args[j] = fwd.make_dual(x, e)
+                    is_out, outs = _call(func, tuple(args), "jacobian")
+                    meta[:] = [is_out, [o.shape for o in outs]]
+                    ts = [fwd.unpack_dual(o).tangent for o in outs]
+                    return tuple(Tensor._make(np.zeros(o.shape, o.data.dtype)) if t is None else t
+                                 for t, o in zip(ts, outs))
+
+            try:
+                ts = vmap_call(one, (eye,), (0,), n) if n else None
+            except VmapUnsupported:
+                return None
+            if ts is None:
+                return None
+            blocks.append([movedim(t, 0, -1).reshape(tuple(t.shape[1:]) + tuple(x.shape)) for t in ts])
+        is_out, shapes = meta
+        jac = [[_post(blocks[j][i], create_graph) for j in range(len(ins))] for i in range(len(shapes))]
+    return _shape_result(jac, is_out, is_in)
 
 
 def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool) -> Any:

@@ -382,7 +382,8 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
             return tuple(out) if isinstance(out, list) else out
 
         cg = _outer_active(ts)
-        res = AF.jacobian(f, ts[0] if is_int else tuple(ts), create_graph=cg, strategy=strategy)
+        res = AF.jacobian(f, ts[0] if is_int else tuple(ts), create_graph=cg, strategy=strategy,
+                          vectorize=True)  # batched rows/columns (a loop where an op cannot batch)
         if all(not isinstance(args[a], Tensor) for a in nums):
             res = _to_numpy(res)
             aux_box = [_to_numpy(a) for a in aux_box]
@@ -392,7 +393,9 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
 
 
 def jacrev(func: Callable, argnums: Any = 0, *, has_aux: bool = False, chunk_size: Any = None) -> Callable:
-    """The Jacobian transform by reverse mode (one vjp per output element).
+    """The Jacobian transform by reverse mode: one backward pass over the batch of all
+    basis vectors (vectorised, as ``torch.func.jacrev``; a loop of vjps where an op
+    cannot be batched).
 
     Returns:
         A function returning, for output shape ``O`` and argument shape ``I``, a Tensor
@@ -403,8 +406,9 @@ def jacrev(func: Callable, argnums: Any = 0, *, has_aux: bool = False, chunk_siz
 
 
 def jacfwd(func: Callable, argnums: Any = 0, has_aux: bool = False, *, randomness: str = "error") -> Callable:
-    """The Jacobian transform by forward mode (one jvp per input element); same result
-    layout as :func:`jacrev`. Forward transforms do not nest (one dual level)."""
+    """The Jacobian transform by forward mode: one forward pass carrying all basis tangents
+    of an argument (vectorised; one jvp per input element where an op cannot be batched);
+    same result layout as :func:`jacrev`. Forward transforms do not nest (one dual level)."""
     return _jac(func, argnums, has_aux, "forward-mode", "jacfwd")
 
 
