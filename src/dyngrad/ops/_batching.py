@@ -165,3 +165,24 @@ def pointwise_promoting(*skip: int) -> Callable:
 
     rule.__doc__ = "Batching rule: elementwise with right-aligned broadcasting and per-example type promotion."
     return rule
+
+
+def batched_elementwise(op: Callable, *args: Any, **kwargs: Any) -> Any:
+    """Run ``op``, an elementwise op that is not a Function (comparisons, logical, bitwise
+    and ``isnan``-style ops, which have no gradient and compute straight on ``.data``), on
+    the batched arguments of the innermost vmap level: the values are aligned as in
+    :func:`pointwise`, ``op`` runs once on them, and its result is wrapped back.
+
+    The op's own public function calls this first when some argument is a BatchedTensor
+    (``if _vmap.depth and any_batched(args)``)."""
+    from ..autograd.batching import _level_of, _unwrap, wrap_batched
+
+    level = None
+    for a in args:
+        lv = _level_of(a)
+        if lv is not None and (level is None or lv.depth > level.depth):
+            level = lv
+    pairs = [_unwrap(a, level) for a in args]
+    rank = max(logical_ndim(v, d) for v, d in pairs)
+    new = [v if d is None else pad_to(front(v, d), rank) for v, d in pairs]
+    return wrap_batched(op(*new, **kwargs), 0, level)
