@@ -241,3 +241,44 @@ def test_per_example_gradients_of_an_embedding_model() -> None:
         np.testing.assert_allclose(ge.data[k], we.data, rtol=1e-10)
         np.testing.assert_allclose(gw.data[k], ww.data, rtol=1e-10)
     assert not bad, bad
+
+
+_GRAD_CASES = {
+    "trace": (lambda a: D.trace(a) ** 2, (3, 3)),
+    "diagonal": (lambda a: (D.diagonal(a, 1) ** 2).sum(), (3, 4)),
+    "diag_embed": (lambda a: (D.diag_embed(a) ** 2).sum(), (2, 3)),
+    "tril": (lambda a: (D.tril(a) ** 2).sum(), (3, 3)),
+    "matmul_vec": (lambda a: ((a @ a.mT @ a[0]) ** 2).sum(), (3, 3)),
+    "dot": (lambda a: D.dot(a, a) ** 2, (3,)),
+    "einsum": (lambda a: D.einsum("ij,jk->", a, a.mT) ** 2, (2, 3)),
+    "conv2d": (lambda a: (F.conv2d(a.reshape(1, 1, 4, 4), a.reshape(1, 1, 4, 4)[..., :2, :2], padding=1) ** 2).sum(),
+               (4, 4)),
+    "max_pool": (lambda a: (_cv.max_pool(a.reshape(1, 1, 4, 4), (2, 2), (1, 1), (0,) * 4, (1, 1), False)[0] ** 2).sum(),
+                 (4, 4)),
+    "constant_pad": (lambda a: (_cv.ConstantPad.apply(a, (1, -1), 2.0) ** 2).sum(), (2, 3)),
+    "linear": (lambda a: (F.linear(a, a, a[0]) ** 2).sum(), (3, 3)),
+}
+
+
+@pytest.mark.parametrize("name", list(_GRAD_CASES))
+def test_grad_and_grad_of_grad_inside_vmap_equal_per_example_ones(name) -> None:  # noqa: ANN001
+    f, shape = _GRAD_CASES[name]
+    x = T(np.random.default_rng(9).standard_normal((3,) + shape))
+    gg_f = lambda a: (grad(f)(a) ** 2).sum()  # noqa: E731
+    (g, gg), bad = _quiet(lambda: (vmap(grad(f))(x), vmap(grad(gg_f))(x)))
+    assert not bad, bad
+    np.testing.assert_allclose(g.data, np.stack([grad(f)(x[i]).data for i in range(3)]), rtol=1e-10)
+    np.testing.assert_allclose(gg.data, np.stack([grad(gg_f)(x[i]).data for i in range(3)]), rtol=1e-10)
+
+
+@pytest.mark.parametrize("name", list(_GRAD_CASES))
+def test_jacrev_equals_jacfwd_and_vmapped_jvp_equals_a_loop(name) -> None:  # noqa: ANN001
+    from dyngrad.func import jacfwd, jacrev, jvp
+
+    f, shape = _GRAD_CASES[name]
+    rng = np.random.default_rng(10)
+    x, t = T(rng.standard_normal(shape)), T(rng.standard_normal((3,) + shape))
+    (jr, jf, jv), bad = _quiet(lambda: (jacrev(f)(x), jacfwd(f)(x), vmap(lambda u: jvp(f, (x,), (u,))[1])(t)))
+    assert not bad, bad
+    np.testing.assert_allclose(jr.data, jf.data, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(jv.data, np.stack([jvp(f, (x,), (t[i],))[1].data for i in range(3)]), rtol=1e-10)

@@ -113,8 +113,8 @@ class Linear(Function):
 
         dx, dw = in_dims[:2]
         db = in_dims[2] if len(in_dims) > 2 else None
-        lead = tuple(x.shape[:-1]) if dx is None else tuple(front(x, dx).shape[1:-1])
         x = front(x, dx)
+        lead = tuple(x.shape[:-1] if dx is None else x.shape[1:-1])
         if dw is None:
             y = Linear.apply(x, w)
         else:
