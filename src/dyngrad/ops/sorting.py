@@ -99,10 +99,11 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
 
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     """The int64 indices that sort ``input`` along ``dim`` (stable)."""
+    from ..autograd.grad_mode import no_grad
+
     d = norm_dim(dim, input.data.ndim, "argsort")
-    dd = input.data.reshape(1) if input.data.ndim == 0 else input.data
-    idx = _stable_argsort(dd, d, bool(descending)).astype(np.int64)
-    return wrap(idx.reshape(input.data.shape))
+    with no_grad():  # the indices of Sort (so that vmap batches it); values unused
+        return Sort.apply(input, d, bool(descending), None)[1]
 
 
 def msort(input: Tensor) -> Tensor:
