@@ -300,3 +300,39 @@ def test_comparisons_and_logical_ops_batch_without_a_loop(op) -> None:  # noqa: 
     out, msgs = _messages(F.vmap(op, in_dims=(0, None)), x, y)
     assert not [m for m in msgs if "loop" in m or "no batching rule" in m], msgs
     np.testing.assert_array_equal(out.data, np.stack([op(T(r), y).data for r in x.data]))
+
+
+def test_grad_with_is_grads_batched_runs_one_batched_backward() -> None:
+    x = T(rng.standard_normal((3, 4))).requires_grad_()
+    w = T(rng.standard_normal((4, 2))).requires_grad_()
+    y = (x @ w).tanh() * x.sum(1, keepdim=True)
+    v = T(rng.standard_normal((5, 3, 2)))
+    (gx, gw), msgs = _messages(lambda: dyngrad.autograd.grad(y, [x, w], v, retain_graph=True, is_grads_batched=True))
+    assert not msgs
+    for k in range(5):
+        a, b = dyngrad.autograd.grad(y, [x, w], v[k], retain_graph=True)
+        np.testing.assert_allclose(gx.data[k], a.data)
+        np.testing.assert_allclose(gw.data[k], b.data)
+    with pytest.raises(RuntimeError, match="different batch sizes"):
+        dyngrad.autograd.grad([y, y], [x], [v, v[:2]], retain_graph=True, is_grads_batched=True)
+
+
+@pytest.mark.parametrize("strategy", ["reverse-mode", "forward-mode"])
+def test_vectorized_jacobian_and_hessian_equal_the_loop(strategy) -> None:  # noqa: ANN001
+    AF = dyngrad.autograd.functional
+    f = lambda x, w: ((x @ w).tanh() * x.sum(1, keepdim=True)).sin()  # noqa: E731
+    x, w = T(rng.standard_normal((3, 4))), T(rng.standard_normal((4, 2)))
+    j1 = AF.jacobian(f, (x, w), strategy=strategy)
+    j2, msgs = _messages(lambda: AF.jacobian(f, (x, w), strategy=strategy, vectorize=True))
+    assert not msgs
+    for a, b in zip(j1, j2):
+        np.testing.assert_allclose(a.data, b.data, rtol=1e-12)
+    g = lambda x: (x.sin() * x.cos().sum()).sum() + (x ** 3).prod()  # noqa: E731
+    z = T(rng.uniform(0.5, 1.0, 6))
+    h1 = AF.hessian(g, z, outer_jacobian_strategy=strategy)
+    h2 = AF.hessian(g, z, outer_jacobian_strategy=strategy, vectorize=True)
+    np.testing.assert_allclose(h1.data, h2.data, rtol=1e-12)
+    zr = T(z.data).requires_grad_()
+    (d1,) = dyngrad.autograd.grad(AF.hessian(g, zr, create_graph=True).sum(), zr)
+    (d2,) = dyngrad.autograd.grad(AF.hessian(g, zr, create_graph=True, vectorize=True).sum(), zr)
+    np.testing.assert_allclose(d1.data, d2.data, rtol=1e-10)

@@ -99,9 +99,26 @@ def test_no_input_requiring_grad_raises():
 
 
 @pytest.mark.parametrize("flag", ["check_batched_grad", "check_batched_forward_grad"])
-def test_unsupported_checks_are_refused_clearly(flag):
-    with pytest.raises(NotImplementedError, match=f"{flag}=True is not supported.*{flag}=False"):
-        gradcheck(torch.exp, (_x(2),), **{flag: True})
+def test_batched_checks_pass_for_built_in_ops(flag):
+    w = _x(3)
+    assert gradcheck(lambda a, b: (a * b).tanh().sum(0, keepdim=True) * a, (_x(3), w), **{flag: True})
+
+
+def test_check_batched_grad_fails_a_backward_written_in_numpy_and_says_why():
+    class NumpyBackward(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return torch.tensor(2 * x.detach().numpy() * g.numpy())  # reads values: cannot batch
+
+    assert gradcheck(NumpyBackward.apply, (_x(3),))
+    with pytest.raises(GradcheckError, match="backward of output 0 could not be batched.*fell back to a loop"):
+        gradcheck(NumpyBackward.apply, (_x(3),), check_batched_grad=True)
 
 
 def test_check_forward_ad_passes_a_right_function_and_catches_a_wrong_jvp():

@@ -222,8 +222,12 @@ def _grad_batched(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: An
     kw = {"create_graph": create_graph, "allow_unused": allow_unused, "materialize_grads": materialize_grads}
     try:
         return vmap_call(lambda *vs: grad(outputs, inputs, vs, retain_graph=True, **kw), gos, (0,) * len(gos), n)
-    except VmapUnsupported:
-        pass
+    except VmapUnsupported as e:
+        import warnings
+
+        warnings.warn(
+            f"grad(is_grads_batched=True) fell back to a loop over {n} vectors: {e}", UserWarning, stacklevel=3
+        )
     from ..ops import stack  # deferred: ops are built on this module
 
     rows = [grad(outputs, inputs, tuple(g[k] for g in gos), retain_graph=True, **kw) for k in range(n)]

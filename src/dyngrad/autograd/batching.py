@@ -485,6 +485,13 @@ def batched_grad(grad_fn: Any, outputs: Any, inputs: Any, grad_outputs: Any, **k
                 f"autograd.grad w.r.t. inputs[{i}], which is not batched like the outputs (its "
                 "per-example gradients would be summed)"
             )
+    # levels where only grad_outputs are batched (a batched backward nested inside vmap):
+    # they stay BatchedTensors around the seeds, and the engine runs the backward batched
+    extra = sorted({x for g in gos if isinstance(g, BatchedTensor) for x in levels_of(g)} - out_levels,
+                   key=lambda lv: lv.depth)
+    known = out_levels.union(*(levels_of(t) for t in ins))
+    if extra and known and extra[0].depth < max(x.depth for x in known):
+        raise VmapUnsupported("grad_outputs batched at an outer level than the outputs")
     roots, seeds = [], []
     for i, (o, g) in enumerate(zip(outs, gos)):
         plain, lv = _canon(o)
@@ -502,13 +509,32 @@ def batched_grad(grad_fn: Any, outputs: Any, inputs: Any, grad_outputs: Any, **k
                     f"{list(getattr(g, 'shape', ()))} and output[{i}] has a shape of {list(o.shape)}."
                 )
             gp, glv = _canon(g)
-            if any(x not in lv for x in glv):
+            if any(x not in lv and x not in extra for x in glv):
                 raise VmapUnsupported(f"grad_outputs[{i}] is batched where output {i} is not")
-            seed = _broadcast_levels(gp, glv, lv)
+            seed = _broadcast_levels(gp, glv, lv + extra) if extra else _broadcast_levels(gp, glv, lv)
+            for e in extra:
+                seed = wrap_batched(seed, len(lv), e)
         roots.append(plain)
         seeds.append(seed)
     res = grad_fn(roots, [_bottom(t) for t in ins], seeds, **kw)
-    return tuple(None if g is None else _rewrap_like(g, t) for g, t in zip(res, ins))
+    return tuple(None if g is None else _rewrap_inside(g, t) for g, t in zip(res, ins))
+
+
+def _rewrap_inside(g: Tensor, like: Any) -> Any:
+    """The gradient ``g`` of ``like``'s bottom tensor, batched like ``like``; levels that
+    ``g`` has beyond (a batched backward) stay outermost."""
+    if not isinstance(g, BatchedTensor):
+        return _rewrap_like(g, like)
+    gp, glv = _canon(g)
+    chain = []
+    while isinstance(like, BatchedTensor):
+        chain.append((like._bdim, like._level))
+        like = like._value
+    for bdim, lvl in reversed(chain):
+        gp = wrap_batched(gp, bdim + len(glv), lvl)
+    for lvl in glv:
+        gp = wrap_batched(gp, 0, lvl)
+    return gp
 
 
 # ------------------------------------------------------------------ in-place ops inside vmap
@@ -561,7 +587,8 @@ def vmap_call(fn: Any, args: tuple, in_dims: tuple, n: int) -> Any:
     """A minimal vmap for the autograd layer: ``fn(*args)`` with ``args[i]`` batched along
     ``in_dims[i]`` (None: shared), every Tensor output batched at dim 0 (an output that
     does not depend on the batch is expanded). Raises VmapUnsupported where the batched
-    path cannot go (callers fall back to a loop); warns nothing."""
+    path cannot go (callers fall back to a loop); warns naming the Functions that had to
+    run once per example."""
     from ..ops import movedim  # deferred: ops are built on this package
 
     lvl = push_level(n, "error")
@@ -576,6 +603,16 @@ def vmap_call(fn: Any, args: tuple, in_dims: tuple, n: int) -> Any:
                 return o.unsqueeze(0).expand(n, *o.shape)
             return o
 
-        return tuple(unbatch(o) for o in out) if isinstance(out, (tuple, list)) else unbatch(out)
+        res = tuple(unbatch(o) for o in out) if isinstance(out, (tuple, list)) else unbatch(out)
     finally:
         pop_level(lvl)
+    if lvl.fallbacks:
+        import warnings
+
+        warnings.warn(
+            f"vmap: no batching rule for {', '.join(sorted(lvl.fallbacks))}; ran once per example "
+            f"({n} times) for these (results are exact)",
+            UserWarning,
+            stacklevel=3,
+        )
+    return res

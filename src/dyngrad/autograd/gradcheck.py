@@ -339,8 +339,11 @@ def gradcheck(
         check_undefined_grad: also check that backward works with all-zero output
             gradients (what undefined gradients are materialized as) and returns zeros.
         check_grad_dtypes: also check each gradient's dtype and shape equal its input's.
-        check_batched_grad, check_batched_forward_grad, check_forward_ad: not supported
-            (dyngrad has no vmap and no forward-mode AD here): True raises.
+        check_batched_grad: also check that backward with a batch of grad_outputs
+            (``grad(..., is_grads_batched=True)``, i.e. vmap over the backward formulas)
+            equals one backward per vector and needs no loop fallback.
+        check_batched_forward_grad: the same for forward mode (a batch of tangents).
+        check_forward_ad: also compare forward-mode AD (jvp) with the numerical Jacobian.
         fast_mode: compare ``v^T J u`` for random u, v instead of full Jacobians.
     Returns:
         True when everything agrees (False on failure when ``raise_exception=False``).
@@ -348,21 +351,11 @@ def gradcheck(
         GradcheckError: on mismatch, when raise_exception.
         ValueError: when no input requires grad (naming the inputs that are not floating
             point).
-        NotImplementedError: for the unsupported ``check_*`` options.
     Example:
         >>> x = dyngrad.randn(3, dtype=dyngrad.float64, requires_grad=True)
         >>> gradcheck(dyngrad.sin, (x,))
         True
     """
-    for flag, name in (
-        (check_batched_grad, "check_batched_grad"),
-        (check_batched_forward_grad, "check_batched_forward_grad"),
-    ):
-        if flag:
-            raise NotImplementedError(
-                f"gradcheck: {name}=True is not supported: it needs vmap, which dyngrad "
-                f"implements as a loop only; call gradcheck with {name}=False"
-            )
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)
     if check_forward_ad:
@@ -382,10 +375,13 @@ def gradcheck(
         eps = max(eps, 1e-3)
         atol, rtol = max(atol, 1e-3), max(rtol, 1e-2)
     problems = (_fast if fast_mode else _slow)(func, inputs, num_inputs, outs, eps, atol, rtol)
+    from . import _batched_check as _batched  # deferred: it imports forward_ad, which imports us
     for extra, on in (
         (lambda: _check_reentrant(func, inputs, nondet_tol), True),
         (lambda: _check_undefined(func, inputs, nondet_tol), check_undefined_grad),
         (lambda: _check_dtypes(func, inputs), check_grad_dtypes),
+        (lambda: _batched.check_batched_grad(func, inputs, atol, rtol), check_batched_grad),
+        (lambda: _batched.check_batched_forward_grad(func, inputs, atol, rtol), check_batched_forward_grad),
     ):
         if on:
             p = extra()
