@@ -205,11 +205,61 @@ def test_nested_vmap_with_the_inner_batch_dim_last() -> None:
     np.testing.assert_allclose(out.data, want)
 
 
-def test_a_batched_index_tensor_is_correct_through_the_fallback_loop() -> None:
-    """Index tensors are read as NumPy arrays by the wrappers; a batched one makes vmap
-    run the function once per example (with a warning) and the results stay exact."""
+BATCHED_INDEX = [
+    # (name, fn(x, index), per-example x shape, per-example index shape, index range)
+    ("getitem", lambda a, i: a[i], (4, 5, 2), (2,), (0, 4)),
+    ("getitem_0d", lambda a, i: a[i], (4, 5, 2), (), (-4, 4)),
+    ("getitem_after_slice", lambda a, i: a[:, i], (4, 5, 2), (2, 3), (-5, 5)),
+    ("getitem_after_int", lambda a, i: a[1, i], (4, 5, 2), (3,), (0, 5)),
+    ("getitem_with_shared_separated", lambda a, i: a[i, :, D.tensor([1, 0])], (4, 5, 2), (2,), (0, 4)),
+    ("getitem_with_shared_after_slice", lambda a, i: a[:, D.tensor([[1], [0]]), i], (4, 5, 2), (3,), (0, 2)),
+    ("getitem_ellipsis", lambda a, i: a[..., i], (4, 5, 2), (4,), (0, 2)),
+    ("take", lambda a, i: D.take(a, i), (4, 5), (2, 2), (-20, 20)),
+    ("gather", lambda a, i: D.gather(a, 1, i), (4, 5), (4, 2), (0, 5)),
+    ("take_along_dim", lambda a, i: D.take_along_dim(a, i, 0), (4, 5), (2, 1), (0, 4)),
+    ("scatter_value", lambda a, i: D.scatter(a, 1, i, 2.5), (4, 5), (4, 1), (0, 5)),
+    ("scatter_add", lambda a, i: D.scatter_add(a, 1, i, a ** 2), (4, 5), (4, 3), (0, 5)),
+    ("index_select", lambda a, i: D.index_select(a, 1, i), (4, 5), (7,), (0, 5)),
+    ("index_select_0d_index", lambda a, i: D.index_select(a, 0, i), (4, 5), (), (0, 4)),
+]
+
+
+@pytest.mark.parametrize("shared_x", [False, True])
+@pytest.mark.parametrize("name,fn,xshape,ishape,lim", BATCHED_INDEX, ids=[r[0] for r in BATCHED_INDEX])
+def test_index_tensors_that_differ_per_example_are_batched_without_a_loop(name, fn, xshape, ishape, lim, shared_x) -> None:  # noqa: ANN001
+    rng = np.random.default_rng(5)
+    xs = rng.standard_normal(xshape if shared_x else (3, *xshape))
+    idx = rng.integers(*lim, (3, *ishape))
+    x = T(xs).requires_grad_()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = vmap(fn, in_dims=(None if shared_x else 0, 0))(x, D.tensor(idx))
+    assert not _fallbacks([str(w.message) for w in caught])
+    v = rng.standard_normal(out.shape)
+    (g,) = dyngrad.autograd.grad(out, x, T(v))
+    want_g = np.zeros_like(xs)
+    for k in range(3):
+        xk = T(xs if shared_x else xs[k]).requires_grad_()
+        yk = fn(xk, D.tensor(idx[k]))
+        np.testing.assert_allclose(out.data[k], yk.data)
+        (gk,) = dyngrad.autograd.grad(yk, xk, T(v[k]))
+        if shared_x:
+            want_g += gk.data
+        else:
+            want_g[k] = gk.data
+    np.testing.assert_allclose(g.data, want_g)
+
+
+def test_an_out_of_range_batched_index_raises_index_error() -> None:
+    with pytest.raises(IndexError, match="out of bounds"):
+        vmap(lambda a, i: a[i])(T(np.zeros((2, 3))), D.tensor([[0, 3], [1, 1]]))
+
+
+def test_a_batched_bool_mask_is_correct_through_the_fallback_loop() -> None:
+    """A mask's result shape depends on its values: vmap runs the function once per
+    example (with a warning) and the results stay exact."""
     x = np.random.default_rng(4).standard_normal((3, 4))
-    idx = np.array([[0, 3], [1, 1], [2, 0]])
+    m = np.array([[0, 0, 1, 1], [0, 1, 1, 0], [1, 1, 0, 0]], bool)  # 2 per example: the results stack
     with pytest.warns(UserWarning):
-        out = vmap(lambda a, i: a[i] * 2)(T(x), D.tensor(idx))
-    np.testing.assert_allclose(out.data, np.stack([x[k, idx[k]] * 2 for k in range(3)]))
+        out = vmap(lambda a, k: a[k] * 2)(T(x), D.tensor(m))
+    np.testing.assert_allclose(out.data, np.stack([x[k][m[k]] * 2 for k in range(3)]))

@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.batching import BatchedTensor
 from ..autograd.function import Function
 from ..tensor import Tensor
-from ._batching import front
+from ._batching_index import batch_operand
 from ._util import data_of, inplace, norm_dim, wrap
 
 __all__ = [
@@ -40,33 +41,37 @@ def _grid(index: np.ndarray, dim: int) -> tuple:
     return tuple(idx)
 
 
-def _batch_index(index: np.ndarray, n: int) -> np.ndarray:
-    """An unbatched index shared by every example, as a batch-first index (read-only)."""
-    return np.broadcast_to(index, (n,) + index.shape)
+def _phys_index(index: Any, d: Any, n: int, op: str) -> Any:
+    """The batch-first index of a batching rule: an index shared by every example (an
+    ndarray) broadcast along the batch; a batched one read (an ndarray), or left a Tensor
+    when it is still batched at an outer vmap level (whose rule reads it)."""
+    if isinstance(index, np.ndarray):
+        return np.broadcast_to(index, (n,) + index.shape)
+    t = batch_operand(index, d, n)
+    return t if isinstance(t, BatchedTensor) else _int_index(t, op)
 
 
-def _batch_operand(t: Any, d: Any, n: int) -> Any:
-    """A tensor operand batch-first; an unbatched one expanded to the batch (non-tensors
-    pass through)."""
-    if not isinstance(t, Tensor):
-        return t
-    if d is None:
-        return t.unsqueeze(0).expand((n,) + tuple(t.shape))
-    if d == 0:
-        return t
-    return t.movedim(d, 0)
-
-
-def _scatter_rule(info: Any, in_dims: tuple, x: Tensor, dim: int, index: np.ndarray, src: Any) -> Any:
-    """Batching rule of :class:`Scatter` and :class:`ScatterAdd`: ``x`` and a tensor
-    ``src`` batch-first (an unbatched one expanded), the index shared by every example
-    broadcast along the batch, ``dim`` shifted. 0-d inputs run as a loop."""
-    n = info.batch_size
-    if index.ndim == 0 or index.ndim != x.ndim - (in_dims[0] is not None):
-        return NotImplemented  # 0-d (or empty, any-rank) index: rare, loop
-    x = _batch_operand(x, in_dims[0], n)
-    src = _batch_operand(src, in_dims[3] if len(in_dims) > 3 else None, n)
-    return info.function.apply(x, dim + 1, _batch_index(index, n), src), 0
+def _gs_rule(info: Any, in_dims: tuple, x: Tensor, dim: int, index: Any, src: Any = None) -> Any:
+    """Batching rule of :class:`Gather`, :class:`Scatter` and :class:`ScatterAdd`: ``x``
+    and a tensor ``src`` batch-first (an unbatched one expanded), the index batch-first
+    (a shared one broadcast along the batch; a batched one, which the wrapper could not
+    check, checked here), ``dim`` shifted; 0-d examples as ``(1,)``."""
+    n, op = info.batch_size, info.function.__name__.lower()
+    scatter = len(in_dims) > 3
+    x = batch_operand(x, in_dims[0], n)
+    if in_dims[2] is None and isinstance(index, np.ndarray) and index.ndim + 1 != x.ndim:
+        return NotImplemented  # an empty index of another rank: loop
+    idx = _phys_index(index, in_dims[2], n, op)
+    src = batch_operand(src, in_dims[3], n) if scatter else None
+    if in_dims[2] is not None and isinstance(idx, np.ndarray):
+        _check_gs(op, x.data, dim + 1, idx, src.data if isinstance(src, Tensor) else None)
+    args = (src,) if scatter else ()
+    if x.ndim == 1:  # 0-d examples
+        if isinstance(src, Tensor):
+            args = (src.reshape(n, -1),)
+        out = info.function.apply(x.reshape(n, 1), 1, idx.reshape(n, -1), *args)
+        return out.reshape((n,) + tuple(idx.shape[1:]) if not scatter else (n,)), 0
+    return info.function.apply(x, dim + 1, idx, *args), 0
 
 
 def _check_gs(op: str, x: np.ndarray, dim: int, index: np.ndarray, src: Any = None) -> None:
@@ -118,16 +123,7 @@ class Gather(Function):
         """Forward mode: ``t = gather(u, dim, index)`` (linear op)."""
         return Gather.apply(u, ctx.dim, ctx.index)
 
-    @staticmethod
-    def vmap(info: Any, in_dims: tuple, x: Tensor, dim: int, index: np.ndarray) -> Any:
-        """Batching rule: ``x`` batch-first, ``dim`` shifted, the (unbatched) index
-        broadcast along the batch. 0-d inputs run as a loop (index tensors are NumPy
-        arrays here, never batched: a batched index makes the wrapper read its values and
-        vmap loops over the whole function)."""
-        if index.ndim == 0 or index.ndim + 1 != x.ndim:
-            return NotImplemented
-        x = front(x, in_dims[0])
-        return info.function.apply(x, dim + 1, _batch_index(index, info.batch_size)), 0
+    vmap = staticmethod(_gs_rule)
 
 
 def gather(input: Tensor, dim: int, index: Any, *, sparse_grad: bool = False) -> Tensor:
@@ -142,6 +138,8 @@ def gather(input: Tensor, dim: int, index: Any, *, sparse_grad: bool = False) ->
         RuntimeError: non-integer index, dims mismatch, size too large, index out of bounds.
         IndexError: ``dim`` out of range.
     """
+    if isinstance(index, BatchedTensor):  # differs per example under vmap: the rule checks it
+        return Gather.apply(input, norm_dim(dim, input.data.ndim, "gather"), index)
     idx = _int_index(index, "gather")
     d = norm_dim(dim, input.data.ndim, "gather")
     _check_gs("gather", input.data, d, idx)
@@ -184,7 +182,7 @@ class ScatterAdd(Function):
         us = us if us is not None else Tensor._make(np.zeros_like(src.data))
         return ScatterAdd.apply(ux, ctx.dim, ctx.index, us)
 
-    vmap = staticmethod(_scatter_rule)
+    vmap = staticmethod(_gs_rule)
 
 
 def _gather_padded(g: Tensor, dim: int, index: np.ndarray, src_shape: tuple) -> Tensor:
@@ -215,10 +213,12 @@ def scatter_add(input: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
     Raises:
         RuntimeError: dtype mismatch of ``src``, non-integer index, bad sizes, index out of bounds.
     """
-    idx = _int_index(index, "scatter_add")
+    batched = isinstance(index, BatchedTensor)  # differs per example under vmap: the rule checks it
+    idx = index if batched else _int_index(index, "scatter_add")
     d = norm_dim(dim, input.data.ndim, "scatter_add")
     _check_src("scatter_add", input, src)
-    _check_gs("scatter_add", input.data, d, idx, src.data)
+    if not batched:
+        _check_gs("scatter_add", input.data, d, idx, src.data)
     return ScatterAdd.apply(input, d, idx, src)
 
 
@@ -262,7 +262,7 @@ class Scatter(Function):
         ux = ux if ux is not None else Tensor._make(np.zeros_like(x.data))
         return Scatter.apply(ux, ctx.dim, ctx.index, us if us is not None else 0.0)
 
-    vmap = staticmethod(_scatter_rule)
+    vmap = staticmethod(_gs_rule)
 
 
 def scatter(input: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:
@@ -278,13 +278,13 @@ def scatter(input: Tensor, dim: int, index: Any, src: Any = None, *, value: Any 
         src = value
     if src is None:
         raise TypeError("scatter() missing required argument 'src' or 'value'")
-    idx = _int_index(index, "scatter")
+    batched = isinstance(index, BatchedTensor)  # differs per example under vmap: the rule checks it
+    idx = index if batched else _int_index(index, "scatter")
     d = norm_dim(dim, input.data.ndim, "scatter")
     if isinstance(src, Tensor):
         _check_src("scatter", input, src)
-        _check_gs("scatter", input.data, d, idx, src.data)
-    else:
-        _check_gs("scatter", input.data, d, idx)
+    if not batched:
+        _check_gs("scatter", input.data, d, idx, src.data if isinstance(src, Tensor) else None)
     if reduce is not None:
         if reduce != "add":
             raise RuntimeError(f"scatter(): reduce={reduce!r} is not supported by dyngrad (only 'add')")
@@ -333,13 +333,27 @@ class IndexSelect(Function):
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, dim: int, index: np.ndarray) -> Any:
-        """Batching rule: ``x`` batch-first, ``dim`` shifted (a 0-d ``x`` is viewed as
-        ``(1,)`` per example); the index vector is shared by every example."""
-        x = front(x, in_dims[0])
-        if x.ndim == 1:
-            n = info.batch_size
-            return info.function.apply(x.reshape(n, 1), 1, index).reshape(n), 0
-        return info.function.apply(x, dim + 1, index), 0
+        """Batching rule: ``x`` batch-first, ``dim`` shifted (0-d examples viewed as
+        ``(1,)``); a shared index vector is used as is, a batched one ``(B, k)`` becomes a
+        :class:`Gather` along ``dim`` (its values checked here)."""
+        n = info.batch_size
+        x = batch_operand(x, in_dims[0], n)
+        lnd = x.ndim - 1
+        if in_dims[2] is None:
+            if lnd == 0:
+                return info.function.apply(x.reshape(n, 1), 1, index).reshape(n), 0
+            return info.function.apply(x, dim + 1, index), 0
+        idx = _phys_index(index, in_dims[2], n, "index_select").reshape(n, -1)
+        size = x.shape[1 + dim] if lnd else 1
+        if isinstance(idx, np.ndarray) and idx.size and (idx.min() < 0 or idx.max() >= size):
+            raise IndexError(f"index_select(): index out of range in self (dimension {dim} with size {size})")
+        if lnd == 0:
+            return Gather.apply(x.reshape(n, 1), 1, idx).reshape(n), 0
+        k = idx.shape[1]
+        shape = tuple(x.shape[:1 + dim]) + (k,) + tuple(x.shape[2 + dim:])
+        idx = idx.reshape((n,) + (1,) * dim + (k,) + (1,) * (lnd - dim - 1))
+        idx = np.broadcast_to(idx, shape) if isinstance(idx, np.ndarray) else idx.expand(shape)
+        return Gather.apply(x, dim + 1, idx), 0
 
 
 def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
@@ -349,6 +363,8 @@ def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
         RuntimeError: non-integer index.
         IndexError: index with more than one dim, index out of range, dim out of range.
     """
+    if isinstance(index, BatchedTensor):  # differs per example under vmap: the rule checks it
+        return _index_select_batched(input, dim, index)
     idx = data_of(index)
     idx = np.asarray(idx) if not isinstance(idx, np.ndarray) else idx
     if idx.dtype.kind not in "iu" or idx.dtype == np.uint8:
@@ -364,6 +380,14 @@ def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
     return IndexSelect.apply(input, d, idx.reshape(-1))
 
 
+def _index_select_batched(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    if index.data.dtype.kind not in "iu" or index.data.dtype == np.uint8:
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    return IndexSelect.apply(input, norm_dim(dim, input.data.ndim, "index_select"), index)
+
+
 def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tensor:
     """``gather`` after broadcasting ``input`` and ``indices`` in every dim but ``dim``;
     with ``dim=None`` both are flattened first. Differentiable through :func:`gather`.
@@ -372,7 +396,8 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
         RuntimeError: shapes that do not broadcast; non-integer indices.
         IndexError: ``dim`` out of range.
     """
-    idx = _int_index(indices, "take_along_dim")
+    batched = isinstance(indices, BatchedTensor)  # differs per example under vmap: gather's rule checks it
+    idx = indices if batched else _int_index(indices, "take_along_dim")
     if dim is None:
         return gather(input.reshape(-1), 0, idx.reshape(-1))
     nd = input.data.ndim
@@ -393,7 +418,7 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
     bx, bi = list(b), list(b)
     bx[d], bi[d] = input.data.shape[d], idx.shape[d]
     x = input.expand(*bx) if tuple(bx) != input.data.shape else input
-    return gather(x, d, np.broadcast_to(idx, bi))
+    return gather(x, d, idx.expand(*bi) if batched else np.broadcast_to(idx, bi))
 
 
 def _dim_index(input: Tensor, dim: int, index: Any, op: str) -> tuple:
@@ -438,6 +463,8 @@ def take(input: Tensor, index: Any) -> Tensor:
     """
     from .indexing import getitem
 
+    if isinstance(index, BatchedTensor):  # differs per example under vmap: Index's rule checks it
+        return getitem(input.reshape(-1), index)
     idx = _int_index(index, "take")
     n = input.data.size
     if idx.size and (idx.min() < -n or idx.max() >= n):

@@ -17,7 +17,16 @@ import numpy as np
 
 from ..autograd.function import Function, _fwd_state
 from ..tensor import Tensor
-from ._batching import front, pad_to
+from ._batching import front
+from ._batching_index import (
+    as_tuple,
+    batch_operand,
+    batch_pos,
+    index_by_batched,
+    index_shape,
+    place_value,
+    plan_batched,
+)
 from ._util import data_of, inplace, make_view, norm_dim, recording, wrap
 
 __all__ = ["getitem", "setitem_", "narrow", "select", "index_put_add"]
@@ -162,46 +171,6 @@ def _as_plan(index: Any, shape: tuple) -> tuple:
     return plan_index(index, shape)
 
 
-def _batch_pos(idx: tuple) -> int:
-    """Where the batch dim lands in ``y[(slice(None),) + idx]`` for a batch-first ``y``.
-
-    NumPy keeps a block of advanced indices (arrays, and ints when an array is present) in
-    place when it is contiguous in the index, and puts its dims first when something (a
-    slice, None, Ellipsis) separates them: then the batch dim comes after those dims.
-    """
-    arrays = [k for k, i in enumerate(idx) if isinstance(i, (np.ndarray, list, tuple))]
-    if not arrays:
-        return 0
-    adv = [k for k, i in enumerate(idx) if isinstance(i, (np.ndarray, list, tuple, int, np.integer))]
-    if adv[-1] - adv[0] + 1 == len(adv):
-        return 0
-    shapes = []
-    for k in adv:
-        a = np.asarray(idx[k])
-        shapes.append((int(a.sum()),) if a.dtype == np.bool_ else a.shape)
-    return len(np.broadcast_shapes(*shapes))
-
-
-def _index_shape(shape: tuple, idx: Any) -> tuple:
-    """The shape of ``zeros(shape)[idx]`` (computed on a zero-stride array)."""
-    return np.broadcast_to(np.empty((), np.bool_), shape)[idx].shape
-
-
-def _as_tuple(idx: Any) -> tuple:
-    return idx if isinstance(idx, tuple) else (idx,)
-
-
-def _place_value(v: Tensor, d: Any, rank: int, pos: int) -> Tensor:
-    """A value ``v`` (batch dim at ``d``, or unbatched when None) laid out to broadcast
-    against a target of ``rank`` logical dims whose batch dim sits at ``pos``."""
-    if d is None:
-        lnd = v.ndim
-        v = v.reshape((1,) * (rank - lnd + 1) + tuple(v.shape)) if lnd < rank + 1 else v
-    else:
-        v = pad_to(front(v, d), rank)
-    return v if pos == 0 else v.movedim(0, pos)
-
-
 class Index(Function):
     """``out = x[idx]`` for one NumPy index ``idx`` (basic: a view; advanced: a copy).
 
@@ -233,10 +202,13 @@ class Index(Function):
     def vmap(info: Any, in_dims: tuple, x: Tensor, idx: Any, basic: bool) -> tuple:
         """Batching rule: batch dim to the front and a full slice prepended to the index;
         advanced indices separated by a slice put their dims first (NumPy), so the batch
-        dim then follows them."""
-        idx = _as_tuple(idx)
+        dim then follows them. Batched index tensors (``in_dims[1]`` a tuple): see
+        :func:`ops._batching_index.index_by_batched`."""
+        if isinstance(in_dims[1], tuple):
+            return index_by_batched(info, in_dims, x, idx)
+        idx = as_tuple(idx)
         out = info.function.apply(front(x, in_dims[0]), (slice(None),) + idx, basic)
-        return out, 0 if basic else _batch_pos(idx)
+        return out, 0 if basic else batch_pos(idx)
 
 
 class IndexPutAdd(Function):
@@ -271,10 +243,10 @@ class IndexPutAdd(Function):
         """Batching rule: the zeros get a leading batch dim and the index a leading full
         slice; ``g`` is laid out like the indexed region (batch dim after the advanced
         dims when those are separated)."""
-        idx = _as_tuple(idx)
+        idx = as_tuple(idx)
         shape = tuple(shape)
-        pos = 0 if basic else _batch_pos(idx)
-        g = _place_value(g, in_dims[0], len(_index_shape(shape, idx)), pos)
+        pos = 0 if basic else batch_pos(idx)
+        g = place_value(g, in_dims[0], len(index_shape(shape, idx)), pos)
         out = info.function.apply(g, (info.batch_size,) + shape, (slice(None),) + idx, basic)
         return out, 0
 
@@ -341,7 +313,8 @@ def getitem(input: Tensor, index: Any) -> Tensor:
         IndexError: out-of-range index (naming the dim and its size), float index, too
             many indices, mask of the wrong shape.
     """
-    basic, adv = plan_index(index, input.data.shape)
+    plan = plan_batched(index, input.data.shape, plan_index)  # index tensors that differ per example
+    basic, adv = plan_index(index, input.data.shape) if plan is None else plan
     out = input
     if basic is not None:
         out = _basic_cls(basic).apply(out, basic, True)
@@ -414,20 +387,19 @@ class IndexPut(Function):
         dim after the advanced dims when those are separated by a slice)."""
         dx, dv = in_dims[0], in_dims[1]
         basic, adv = plan
-        if dx is None:
-            x = x.unsqueeze(0).expand((info.batch_size,) + tuple(x.shape))
-        else:
-            x = front(x, dx)
+        if isinstance(dv, tuple):
+            return NotImplemented
+        x = batch_operand(x, dx, info.batch_size)
         lshape = tuple(x.shape[1:])
-        nb = None if basic is None else (slice(None),) + _as_tuple(basic)
-        na = None if adv is None else (slice(None),) + _as_tuple(adv)
+        nb = None if basic is None else (slice(None),) + as_tuple(basic)
+        na = None if adv is None else (slice(None),) + as_tuple(adv)
         if isinstance(v, Tensor):
-            region = _index_shape(lshape, basic) if basic is not None else lshape
+            region = index_shape(lshape, basic) if basic is not None else lshape
             pos = 0
             if adv is not None:
-                pos = _batch_pos(_as_tuple(adv))
-                region = _index_shape(region, adv)
-            v = _place_value(v, dv, len(region), pos)
+                pos = batch_pos(as_tuple(adv))
+                region = index_shape(region, adv)
+            v = place_value(v, dv, len(region), pos)
         return info.function.apply(x, v, (nb, na)), 0
 
 

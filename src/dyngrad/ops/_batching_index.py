@@ -1,0 +1,161 @@
+"""Batching helpers of the indexing family (indexing.py, gather.py; see ops/_batching.py
+for the rule protocol).
+
+Index plans are computed by the wrappers on the *logical* shape. Under vmap the batch dim
+is put first and a full slice is prepended to the plan. NumPy keeps a block of advanced
+indices (arrays, and ints when an array is present) in place when it is contiguous in the
+index, and puts its dims first when a slice, None or Ellipsis separates them: the batch
+dim then follows them (:func:`batch_pos`).
+
+Batched index tensors (a different index per example) are read inside the rules, where
+their values are ordinary arrays: an ``arange(batch)`` index on the batch dim pairs each
+example with its own index (:func:`index_by_batched`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..autograd.batching import BatchedTensor, VmapUnsupported
+from ..tensor import Tensor
+from ._batching import front, pad_to
+from ._util import data_of
+
+__all__ = ["batch_pos", "index_shape", "as_tuple", "place_value", "batch_operand", "int_values",
+           "plan_batched", "index_by_batched"]
+
+_ARRAY = (np.ndarray, list, tuple, Tensor)
+
+
+def _shape(i: Any) -> tuple:
+    if isinstance(i, Tensor):
+        return tuple(i.shape)
+    a = np.asarray(i)
+    return (int(a.sum()),) if a.dtype == np.bool_ else a.shape
+
+
+def batch_pos(idx: tuple) -> int:
+    """Where the batch dim lands in ``y[(slice(None),) + idx]`` for a batch-first ``y``."""
+    if not any(isinstance(i, _ARRAY) for i in idx):
+        return 0
+    adv = [k for k, i in enumerate(idx) if isinstance(i, (*_ARRAY, int, np.integer))]
+    if adv[-1] - adv[0] + 1 == len(adv):
+        return 0
+    return len(np.broadcast_shapes(*(_shape(idx[k]) for k in adv)))
+
+
+def index_shape(shape: tuple, idx: Any) -> tuple:
+    """The shape of ``zeros(shape)[idx]`` (computed on a zero-stride array)."""
+    return np.broadcast_to(np.empty((), np.bool_), shape)[idx].shape
+
+
+def as_tuple(idx: Any) -> tuple:
+    return idx if isinstance(idx, tuple) else (idx,)
+
+
+def place_value(v: Tensor, d: Any, rank: int, pos: int) -> Tensor:
+    """A value ``v`` (batch dim at ``d``, or unbatched when None) laid out to broadcast
+    against a target of ``rank`` logical dims whose batch dim sits at ``pos``."""
+    if d is None:
+        lnd = v.ndim
+        v = v.reshape((1,) * (rank - lnd + 1) + tuple(v.shape)) if lnd < rank + 1 else v
+    else:
+        v = pad_to(front(v, d), rank)
+    return v if pos == 0 else v.movedim(0, pos)
+
+
+def batch_operand(t: Any, d: Any, n: int) -> Any:
+    """A tensor operand batch-first; an unbatched one expanded to the batch (non-tensors
+    pass through)."""
+    if not isinstance(t, Tensor):
+        return t
+    if d is None:
+        return t.unsqueeze(0).expand((n,) + tuple(t.shape))
+    return front(t, d)
+
+
+def int_values(index: Any, d: int, op: str) -> np.ndarray:
+    """The values of a batched integer index (batch dim ``d``) as a batch-first array.
+
+    Raises:
+        RuntimeError: a non-integer index.
+    """
+    a = data_of(index)
+    if not isinstance(a, np.ndarray):
+        a = np.asarray(a)
+    if a.dtype.kind not in "iu" or a.dtype == np.uint8:
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {a.dtype}")
+    return np.moveaxis(a, d, 0)
+
+
+def plan_batched(index: Any, shape: tuple, plan: Any) -> tuple | None:
+    """``plan(index, shape)`` for an index holding BatchedTensors (None when it holds
+    none): each batched integer tensor stands in the plan as a zero array of its logical
+    shape (a 0-d one as an advanced index, like an int) and is put back in the advanced
+    part afterwards.
+
+    Raises:
+        VmapUnsupported: a batched bool mask (the result's shape would depend on the
+            values), or a batched 0-d index next to other index tensors (PyTorch applies
+            it as an int first); vmap then runs the function once per example.
+    """
+    items = index if isinstance(index, tuple) else (index,)
+    if not any(isinstance(i, BatchedTensor) for i in items):
+        return None
+    subs: dict = {}
+    new, zero_d = [], False
+    for i in items:
+        if isinstance(i, BatchedTensor):
+            dt = i.data.dtype
+            if dt == np.bool_ or dt == np.uint8:
+                raise VmapUnsupported("indexing with a batched bool mask (its result shape depends on the values)")
+            if dt.kind not in "iu":
+                raise IndexError(f"tensors used as indices must be long, int, byte or bool tensors, got {dt}")
+            ph = np.zeros(i.shape or (1,), np.int64)
+            zero_d |= not i.shape
+            subs[id(ph)] = i
+            i = ph
+        new.append(i)
+    basic, adv = plan(tuple(new), shape)
+    if zero_d and sum(isinstance(a, np.ndarray) for a in adv) > 1:
+        raise VmapUnsupported("a batched 0-d index tensor together with other index tensors")
+    return basic, tuple(subs.get(id(a), a) for a in adv)
+
+
+def index_by_batched(info: Any, in_dims: tuple, x: Any, idx: tuple) -> tuple:
+    """Batched ``x[idx]`` for an advanced index ``idx`` (slices and arrays) some of whose
+    arrays are batched (``in_dims[1]`` holds their batch dims): ``arange(batch)`` indexes
+    the batch dim together with the (batch-first) arrays; the result's batch dim is first.
+
+    Raises:
+        IndexError: an index out of range for its dim.
+    """
+    n = info.batch_size
+    x = batch_operand(x, in_dims[0], n)
+    items = list(idx)
+    pos = [k for k, i in enumerate(items) if not isinstance(i, slice)]
+    shapes = []
+    for k in pos:
+        d = in_dims[1][k]
+        if d is not None:
+            items[k] = a = int_values(items[k], d, "index")
+            size = x.shape[1 + k]
+            if a.size and (a.max() >= size or a.min() < -size):
+                bad = int(a.max()) if a.max() >= size else int(a.min())
+                raise IndexError(f"index {bad} is out of bounds for dimension {k} with size {size}")
+            shapes.append(a.shape[1:])
+        else:
+            shapes.append(np.shape(items[k]))
+    r = len(np.broadcast_shapes(*shapes))
+    for k in pos:
+        if in_dims[1][k] is not None:
+            a = items[k]
+            items[k] = a.reshape((n,) + (1,) * (r - a.ndim + 1) + a.shape[1:])
+    out = info.function.apply(x, (np.arange(n).reshape((n,) + (1,) * r),) + tuple(items), False)
+    p = pos[0]
+    if p and pos[-1] - p + 1 == len(pos):  # a block after p slices: NumPy put it first
+        order = [0, *range(1 + r, 1 + r + p), *range(1, 1 + r), *range(1 + r + p, out.ndim)]
+        out = out.permute(order)
+    return out, 0
