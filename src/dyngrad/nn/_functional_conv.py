@@ -197,14 +197,11 @@ def max_pool2d(
         raise RuntimeError(
             f"max_pool2d: Output size is too small (input {list(input.shape)}, kernel_size {list(k)})"
         )
-    idx, vals = _conv.max_pool_indices(x.data, k, s, pad, d)
     unique = s[0] >= d[0] * (k[0] - 1) + 1 and s[1] >= d[1] * (k[1] - 1) + 1  # windows do not overlap
-    out = _conv.TakeFlat.apply(x, idx, vals, unique)
+    out, idx = _conv.max_pool(x, k, s, pad, d, unique, return_indices)
     if unbatched:
-        out, idx = out.squeeze(0), idx[0]
-    if return_indices:
-        return out, Tensor._make(idx)
-    return out
+        out, idx = out.squeeze(0), (None if idx is None else idx.squeeze(0))
+    return (out, idx) if return_indices else out
 
 
 def avg_pool2d(
@@ -307,7 +304,7 @@ def max_pool1d(
         return_indices,
     )
     if return_indices:
-        return r[0].squeeze(-2), Tensor._make(r[1].data.squeeze(-2))
+        return r[0].squeeze(-2), r[1].squeeze(-2)
     return r.squeeze(-2)
 
 
