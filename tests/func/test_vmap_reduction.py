@@ -145,7 +145,6 @@ def test_tuple_outputs_of_max_sort_and_var_mean_are_all_batched() -> None:
     assert not _fallbacks(msgs)
 
 
-@pytest.mark.xfail(strict=True, reason="func/_vmap.py _map_out rebuilds a namedtuple output from a generator")
 def test_namedtuple_outputs_come_back_as_the_same_namedtuple() -> None:
     out = vmap(lambda a: D.max(a, 0))(T(np.arange(6.0).reshape(2, 3)))
     assert type(out).__name__ == "max" and out.indices.shape == (2,)

@@ -296,7 +296,8 @@ def _wrap_outputs(cls: type, out: Any, out_dims: Any, level: VmapLevel) -> Any:
             raise RuntimeError(
                 f"{cls.__name__}.vmap returned {len(out)} outputs but {len(out_dims)} out_dims"
             )
-        return type(out)(_wrap_outputs(cls, o, d, level) for o, d in zip(out, out_dims))
+        items = [_wrap_outputs(cls, o, d, level) for o, d in zip(out, out_dims)]
+        return type(out)(*items) if hasattr(out, "_fields") else type(out)(items)
     if isinstance(out, list):
         return [_wrap_outputs(cls, o, out_dims, level) for o in out]
     if isinstance(out, Tensor) and out_dims is not None:

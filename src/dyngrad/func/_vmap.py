@@ -73,11 +73,16 @@ def _check_args(args: tuple, in_dims: Any) -> tuple[tuple, int]:
     return tuple(None if d is None else d % args[i].ndim for i, d in enumerate(dims)), next(iter(sizes.values()))
 
 
+def _rebuild(like: Any, items: list) -> Any:
+    """A tuple/list like ``like`` (namedtuples such as ``max``'s (values, indices) too)."""
+    return type(like)(*items) if hasattr(like, "_fields") else type(like)(items)
+
+
 def _map_out(out: Any, out_dims: Any, fn: Callable, what: str = "out_dims") -> Any:
     """Apply ``fn(leaf, out_dim)`` over the (tuple/list/dict) output structure."""
     if isinstance(out, (tuple, list)):
         od = _norm_dims(out_dims, len(out), what)
-        return type(out)(_map_out(o, d, fn) for o, d in zip(out, od))
+        return _rebuild(out, [_map_out(o, d, fn) for o, d in zip(out, od)])
     if isinstance(out, dict):
         return {k: _map_out(v, out_dims, fn) for k, v in out.items()}
     if not (out_dims is None or isinstance(out_dims, int)):
@@ -156,7 +161,7 @@ def _get(r: Any, path: tuple) -> Any:
 def _stack_tree(first: Any, out_dims: Any, results: list, path: tuple = ()) -> Any:
     if isinstance(first, (tuple, list)):
         od = _norm_dims(out_dims, len(first), "out_dims")
-        return type(first)(_stack_tree(f, d, results, (*path, j)) for j, (f, d) in enumerate(zip(first, od)))
+        return _rebuild(first, [_stack_tree(f, d, results, (*path, j)) for j, (f, d) in enumerate(zip(first, od))])
     if isinstance(first, dict):
         return {k: _stack_tree(v, out_dims, results, (*path, k)) for k, v in first.items()}
     items = [_get(r, path) for r in results]
@@ -245,7 +250,7 @@ def _narrow(a: Any, d: int, s: int, e: int) -> Any:
 def _cat_tree(first: Any, out_dims: Any, parts: list, path: tuple = ()) -> Any:
     if isinstance(first, (tuple, list)):
         od = _norm_dims(out_dims, len(first), "out_dims")
-        return type(first)(_cat_tree(f, d, parts, (*path, j)) for j, (f, d) in enumerate(zip(first, od)))
+        return _rebuild(first, [_cat_tree(f, d, parts, (*path, j)) for j, (f, d) in enumerate(zip(first, od))])
     if isinstance(first, dict):
         return {k: _cat_tree(v, out_dims, parts, (*path, k)) for k, v in first.items()}
     items = [_get(p, path) for p in parts]
