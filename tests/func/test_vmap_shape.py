@@ -263,3 +263,42 @@ def test_a_batched_bool_mask_is_correct_through_the_fallback_loop() -> None:
     with pytest.warns(UserWarning):
         out = vmap(lambda a, k: a[k] * 2)(T(x), D.tensor(m))
     np.testing.assert_allclose(out.data, np.stack([x[k][m[k]] * 2 for k in range(3)]))
+
+
+BATCHED_SETITEM = [
+    # (name, index from the per-example index tensor i, per-example i shape, range, value shape or None)
+    ("rows", lambda i: i, (2,), (0, 4), (2, 5, 2)),
+    ("rows_scalar", lambda i: i, (2,), (-4, 4), None),
+    ("row_broadcast_value", lambda i: i, (), (0, 4), (2,)),
+    ("after_slice", lambda i: (slice(None), i), (2, 3), (0, 5), (4, 2, 3, 2)),
+    ("after_slice_low_rank_value", lambda i: (slice(None), i), (2, 3), (0, 5), (3, 1)),
+    ("after_int_and_slice", lambda i: (1, slice(None), i), (3,), (0, 2), (5, 3)),
+    ("separated_by_a_slice", lambda i: (i, slice(None), D.tensor([1, 0])), (2,), (0, 4), (2, 5)),
+    ("with_a_shared_index", lambda i: (slice(None), D.tensor([[1], [0]]), i), (3,), (0, 2), (4, 2, 3)),
+]
+
+
+@pytest.mark.parametrize("name,index,ishape,lim,vshape", BATCHED_SETITEM, ids=[r[0] for r in BATCHED_SETITEM])
+def test_setitem_with_index_tensors_that_differ_per_example_is_batched(name, index, ishape, lim, vshape) -> None:  # noqa: ANN001
+    rng = np.random.default_rng(6)
+    xs, idx = rng.standard_normal((3, 4, 5, 2)), rng.integers(*lim, (3, *ishape))
+    vs = None if vshape is None else rng.standard_normal((3, *vshape))
+
+    def f(a, i, *v):  # noqa: ANN001, ANN202
+        a = a * 1
+        a[index(i)] = v[0] if v else 2.5
+        return a
+
+    leaves = [T(xs).requires_grad_()] + ([] if vs is None else [T(vs).requires_grad_()])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = vmap(f, in_dims=(0, 0) + (() if vs is None else (0,)))(leaves[0], D.tensor(idx), *leaves[1:])
+    assert not _fallbacks([str(w.message) for w in caught])
+    v = rng.standard_normal(out.shape)
+    got = dyngrad.autograd.grad(out, leaves, T(v))
+    for k in range(3):
+        lk = [T(xs[k]).requires_grad_()] + ([] if vs is None else [T(vs[k]).requires_grad_()])
+        yk = f(lk[0], D.tensor(idx[k]), *lk[1:])
+        np.testing.assert_allclose(out.data[k], yk.data)
+        for g, gk in zip(got, dyngrad.autograd.grad(yk, lk, T(v[k]))):
+            np.testing.assert_allclose(g.data[k], gk.data)

@@ -24,7 +24,7 @@ from ._batching import front, pad_to
 from ._util import data_of
 
 __all__ = ["batch_pos", "index_shape", "as_tuple", "place_value", "batch_operand", "int_values",
-           "plan_batched", "index_by_batched"]
+           "plan_batched", "index_by_batched", "put_by_batched"]
 
 _ARRAY = (np.ndarray, list, tuple, Tensor)
 
@@ -124,24 +124,22 @@ def plan_batched(index: Any, shape: tuple, plan: Any) -> tuple | None:
     return basic, tuple(subs.get(id(a), a) for a in adv)
 
 
-def index_by_batched(info: Any, in_dims: tuple, x: Any, idx: tuple) -> tuple:
-    """Batched ``x[idx]`` for an advanced index ``idx`` (slices and arrays) some of whose
-    arrays are batched (``in_dims[1]`` holds their batch dims): ``arange(batch)`` indexes
-    the batch dim together with the (batch-first) arrays; the result's batch dim is first.
+def _batched_items(n: int, dims: tuple, idx: tuple, shape: tuple) -> tuple:
+    """The physical advanced index for a batch-first target of ``shape`` indexed by the
+    logical ``idx`` (slices and arrays; ``dims[k]`` the batch dim of a batched array):
+    ``(arange(n), *items)`` broadcasting together, the rank ``r`` of the logical index
+    broadcast, and the positions of the arrays in ``idx``.
 
     Raises:
         IndexError: an index out of range for its dim.
     """
-    n = info.batch_size
-    x = batch_operand(x, in_dims[0], n)
     items = list(idx)
     pos = [k for k, i in enumerate(items) if not isinstance(i, slice)]
     shapes = []
     for k in pos:
-        d = in_dims[1][k]
-        if d is not None:
-            items[k] = a = int_values(items[k], d, "index")
-            size = x.shape[1 + k]
+        if dims[k] is not None:
+            items[k] = a = int_values(items[k], dims[k], "index")
+            size = shape[1 + k]
             if a.size and (a.max() >= size or a.min() < -size):
                 bad = int(a.max()) if a.max() >= size else int(a.min())
                 raise IndexError(f"index {bad} is out of bounds for dimension {k} with size {size}")
@@ -150,12 +148,55 @@ def index_by_batched(info: Any, in_dims: tuple, x: Any, idx: tuple) -> tuple:
             shapes.append(np.shape(items[k]))
     r = len(np.broadcast_shapes(*shapes))
     for k in pos:
-        if in_dims[1][k] is not None:
+        if dims[k] is not None:
             a = items[k]
             items[k] = a.reshape((n,) + (1,) * (r - a.ndim + 1) + a.shape[1:])
-    out = info.function.apply(x, (np.arange(n).reshape((n,) + (1,) * r),) + tuple(items), False)
+    return (np.arange(n).reshape((n,) + (1,) * r), *items), r, pos
+
+
+def _block_moved(pos: list) -> int:
+    """The number of slices before a contiguous block of index arrays (0 when the block
+    comes first or the arrays are separated: then NumPy's layout already is the logical
+    one, batch first)."""
     p = pos[0]
-    if p and pos[-1] - p + 1 == len(pos):  # a block after p slices: NumPy put it first
-        order = [0, *range(1 + r, 1 + r + p), *range(1, 1 + r), *range(1 + r + p, out.ndim)]
-        out = out.permute(order)
+    return p if p and pos[-1] - p + 1 == len(pos) else 0
+
+
+def index_by_batched(info: Any, in_dims: tuple, x: Any, idx: tuple) -> tuple:
+    """Batched ``x[idx]`` for an advanced index ``idx`` (slices and arrays) some of whose
+    arrays are batched (``in_dims[1]`` holds their batch dims): ``arange(batch)`` indexes
+    the batch dim together with the (batch-first) arrays; the result's batch dim is first.
+
+    Raises:
+        IndexError: an index out of range for its dim.
+    """
+    x = batch_operand(x, in_dims[0], info.batch_size)
+    phys, r, pos = _batched_items(info.batch_size, in_dims[1], idx, tuple(x.shape))
+    out = info.function.apply(x, phys, False)
+    p = _block_moved(pos)
+    if p:  # NumPy put the block (after the batch dim) before the p sliced dims
+        out = out.permute([0, *range(1 + r, 1 + r + p), *range(1, 1 + r), *range(1 + r + p, out.ndim)])
     return out, 0
+
+
+def put_by_batched(info: Any, in_dims: tuple, x: Any, v: Any, plan: tuple) -> tuple:
+    """Batched ``IndexPut(x, v, (basic, adv))`` whose advanced index holds batched arrays
+    (``in_dims[2] = (None, dims of adv)``): as :func:`index_by_batched`, with ``v`` laid
+    out like the indexed region.
+
+    Raises:
+        IndexError: an index out of range for its dim.
+    """
+    n = info.batch_size
+    basic, adv = plan
+    x = batch_operand(x, in_dims[0], n)
+    nb = None if basic is None else (slice(None),) + as_tuple(basic)
+    target = index_shape(tuple(x.shape), nb) if nb is not None else tuple(x.shape)
+    phys, r, pos = _batched_items(n, in_dims[2][1], adv, target)
+    if isinstance(v, Tensor):
+        rank = len(target) - 1 - len(pos) + r
+        v = place_value(v, in_dims[1], rank, 0)
+        p = _block_moved(pos)
+        if p:
+            v = v.permute([0, *range(1 + p, 1 + p + r), *range(1, 1 + p), *range(1 + p + r, rank + 1)])
+    return info.function.apply(x, v, (nb, phys)), 0

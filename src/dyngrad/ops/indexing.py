@@ -26,6 +26,7 @@ from ._batching_index import (
     index_shape,
     place_value,
     plan_batched,
+    put_by_batched,
 )
 from ._util import data_of, inplace, make_view, norm_dim, recording, wrap
 
@@ -387,8 +388,8 @@ class IndexPut(Function):
         dim after the advanced dims when those are separated by a slice)."""
         dx, dv = in_dims[0], in_dims[1]
         basic, adv = plan
-        if isinstance(dv, tuple):
-            return NotImplemented
+        if in_dims[2] is not None:  # index tensors that differ per example
+            return put_by_batched(info, in_dims, x, v, plan)
         x = batch_operand(x, dx, info.batch_size)
         lshape = tuple(x.shape[1:])
         nb = None if basic is None else (slice(None),) + as_tuple(basic)
@@ -425,7 +426,7 @@ def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
             (expanded) tensor, or when ``value`` does not broadcast to the indexed shape.
         IndexError: as :func:`getitem`.
     """
-    plan = plan_index(index, input.data.shape)
+    plan = plan_batched(index, input.data.shape, plan_index) or plan_index(index, input.data.shape)
     # the fast path writes no tangent: inside a dual level go through IndexPut (its jvp)
     if not recording(input, value) and _fwd_state.level is None:
         if not input.data.flags.writeable:
