@@ -79,8 +79,13 @@ class _SumToSize(Function):
 
     @staticmethod
     def forward(ctx: Any, g: Tensor, shape: tuple) -> Tensor:
-        ctx.shape = g.data.shape
+        ctx.shape, ctx.target = g.data.shape, shape
         return Tensor._make(B.sum_to_size(g.data, shape))
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Tensor:
+        """Forward mode: ``t = sum_to_size(u, shape)`` (linear)."""
+        return _SumToSize.apply(u, ctx.target)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Any:

@@ -446,7 +446,7 @@ def _double_vjp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, lo
         return [None] * len(outs)
     keys = list(ltans)
     xs = [local[k] for k in keys]
-    vs = [_leaf(Tensor._make(np.zeros_like(o.data))) for o in douts]
+    vs = [_leaf(Tensor._make(np.ones_like(o.data))) for o in douts]  # any v (linear); not 0, which backwards may shortcut
     try:
         gs = _grad(douts, xs, vs, retain_graph=True, create_graph=True, allow_unused=True)
     except RuntimeError as e:

@@ -177,6 +177,11 @@ class Embedding(Function):
         return index_put_add(g, ctx.shape, Tensor._make(ctx.idx)), None, None, None
 
     @staticmethod
+    def jvp(ctx: Any, u: Any, *_: Any) -> Any:
+        """Forward mode: ``t = u[idx]`` (the lookup is linear in the table)."""
+        return u[Tensor._make(ctx.idx)]
+
+    @staticmethod
     def vmap(info: Any, in_dims: tuple, weight: Tensor, idx: Any, padding_idx: Any, per: Any = None) -> Any:
         """Batching rule. Batched indices, shared table: one lookup of the batch-first
         indices. Per-example tables, shared indices: the batch goes next to ``dim``,

@@ -31,6 +31,11 @@ class _BackwardHookFn(Function):
         return (None,) + tuple(ctx.state(grads))
 
     @staticmethod
+    def jvp(ctx: Any, _state: Any, *us: Any) -> tuple:
+        """Forward mode: the identity passes the tangents through."""
+        return tuple(us)
+
+    @staticmethod
     def vmap(info: Any, in_dims: tuple, state: Any, *tensors: Tensor) -> Any:
         """No batching rule on purpose: a module's full backward hooks must see per-example
         gradients, and one batched node would hand them the whole batch (a per-op loop

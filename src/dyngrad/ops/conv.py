@@ -390,6 +390,11 @@ class MaxPoolIndices(Function):
         raise RuntimeError("MaxPoolIndices is not differentiable (apply it to a detached input)")
 
     @staticmethod
+    def jvp(ctx: Any, *_: Any) -> None:
+        """Forward mode: integer indices carry no tangent."""
+        return None
+
+    @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, spec: PoolSpec) -> tuple:
         """Batching rule: the batch folded into N."""
         out = MaxPoolIndices.apply(_fold_n(x, in_dims[0]), spec)
