@@ -302,3 +302,37 @@ def test_setitem_with_index_tensors_that_differ_per_example_is_batched(name, ind
         np.testing.assert_allclose(out.data[k], yk.data)
         for g, gk in zip(got, dyngrad.autograd.grad(yk, lk, T(v[k]))):
             np.testing.assert_allclose(g.data[k], gk.data)
+
+
+def _put_row(a: dyngrad.Tensor, i: dyngrad.Tensor) -> dyngrad.Tensor:
+    b = a * 1
+    b[i] = a[0, 0, 0] * 3
+    return b
+
+
+NESTED_INDEX = [
+    ("getitem", lambda a, i: a[i]),
+    ("getitem_separated", lambda a, i: a[i, :, D.tensor([1, 0])]),
+    ("getitem_after_slice", lambda a, i: a[:, i % 5]),
+    ("gather", lambda a, i: D.gather(a, 0, i.reshape(2, 1, 1).expand(2, 5, 2))),
+    ("index_select", lambda a, i: D.index_select(a, 0, i)),
+    ("setitem", _put_row),
+]
+
+
+@pytest.mark.parametrize("inner_shares_index", [False, True])
+@pytest.mark.parametrize("name,fn", NESTED_INDEX, ids=[r[0] for r in NESTED_INDEX])
+def test_nested_vmap_with_index_tensors_that_differ_per_example(name, fn, inner_shares_index) -> None:  # noqa: ANN001
+    """Index tensors batched at both levels, or at the outer level only (shared by the
+    inner examples): equal to the double loop, with no loop."""
+    rng = np.random.default_rng(7)
+    xs = rng.standard_normal((2, 3, 4, 5, 2))
+    idx = rng.integers(0, 4, (2, 2) if inner_shares_index else (2, 3, 2))
+    want = np.stack([np.stack([fn(T(xs[o, k]), D.tensor(idx[o] if inner_shares_index else idx[o, k])).data
+                               for k in range(3)]) for o in range(2)])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        inner = vmap(fn, in_dims=(0, None if inner_shares_index else 0))
+        out = vmap(inner)(T(xs), D.tensor(idx))
+    assert not _fallbacks([str(w.message) for w in caught])
+    np.testing.assert_allclose(out.data, want)

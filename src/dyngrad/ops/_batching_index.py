@@ -47,7 +47,10 @@ def batch_pos(idx: tuple) -> int:
 
 
 def index_shape(shape: tuple, idx: Any) -> tuple:
-    """The shape of ``zeros(shape)[idx]`` (computed on a zero-stride array)."""
+    """The shape of ``zeros(shape)[idx]`` (computed on a zero-stride array; index tensors
+    still batched at an outer vmap level count by their shape)."""
+    if isinstance(idx, tuple) and any(isinstance(i, Tensor) for i in idx):
+        idx = tuple(np.zeros(i.shape, np.intp) if isinstance(i, Tensor) else i for i in idx)
     return np.broadcast_to(np.empty((), np.bool_), shape)[idx].shape
 
 
@@ -137,20 +140,23 @@ def _batched_items(n: int, dims: tuple, idx: tuple, shape: tuple) -> tuple:
     pos = [k for k, i in enumerate(items) if not isinstance(i, slice)]
     shapes = []
     for k in pos:
-        if dims[k] is not None:
+        if dims[k] is None:
+            shapes.append(tuple(np.shape(items[k]) if not isinstance(items[k], Tensor) else items[k].shape))
+        elif isinstance(items[k], BatchedTensor):  # batched at an outer level too: its rule reads it
+            items[k] = front(items[k], dims[k])
+            shapes.append(tuple(items[k].shape[1:]))
+        else:
             items[k] = a = int_values(items[k], dims[k], "index")
             size = shape[1 + k]
             if a.size and (a.max() >= size or a.min() < -size):
                 bad = int(a.max()) if a.max() >= size else int(a.min())
                 raise IndexError(f"index {bad} is out of bounds for dimension {k} with size {size}")
             shapes.append(a.shape[1:])
-        else:
-            shapes.append(np.shape(items[k]))
     r = len(np.broadcast_shapes(*shapes))
     for k in pos:
         if dims[k] is not None:
             a = items[k]
-            items[k] = a.reshape((n,) + (1,) * (r - a.ndim + 1) + a.shape[1:])
+            items[k] = a.reshape((n,) + (1,) * (r - a.ndim + 1) + tuple(a.shape[1:]))
     return (np.arange(n).reshape((n,) + (1,) * r), *items), r, pos
 
 
