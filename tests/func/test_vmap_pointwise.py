@@ -221,3 +221,20 @@ def test_rrelu_in_eval_mode_is_batched() -> None:
     out, bad = _vmap_quiet(lambda a: F.rrelu(a, 0.1, 0.3), x, in_dims=(1,))
     np.testing.assert_allclose(out.data, np.where(x.data > 0, x.data, 0.2 * x.data).T, rtol=1e-12)
     assert not bad
+
+
+@pytest.mark.parametrize("pred", [D.isnan, D.isinf, D.isfinite, D.isposinf, D.isneginf])
+def test_float_predicates_of_a_batched_tensor_need_no_fallback(pred) -> None:  # noqa: ANN001
+    x = T(np.array([[1.0, np.nan, np.inf], [-np.inf, 0.0, 2.0]])).requires_grad_()
+    out, bad = _vmap_quiet(pred, x, in_dims=(1,))
+    assert out.dtype == D.bool and not out.requires_grad and not bad
+    np.testing.assert_array_equal(out.data, pred(x).data.T)
+
+
+def test_where_of_isnan_replaces_nans_per_example_with_gradients() -> None:
+    x = T(np.array([[1.0, np.nan], [np.nan, -2.0], [3.0, 4.0]])).requires_grad_()
+    out, bad = _vmap_quiet(lambda a: D.where(D.isnan(a), 0.0, a) * 2, x)
+    assert not bad
+    np.testing.assert_array_equal(out.data, np.nan_to_num(x.data) * 2)
+    (g,) = dyngrad.autograd.grad(out, [x], T(np.ones((3, 2))))
+    np.testing.assert_array_equal(g.data, np.where(np.isnan(x.data), 0.0, 2.0))

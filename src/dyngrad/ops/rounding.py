@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.batching import BatchedTensor
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._batching import unary
@@ -231,29 +232,63 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neg
     return NanToNum.apply(input, nan, posinf, neginf)
 
 
+_PREDICATES = {"isnan": (np.isnan, False), "isinf": (np.isinf, False), "isfinite": (np.isfinite, True),
+               "isposinf": (np.isposinf, False), "isneginf": (np.isneginf, False)}
+
+
+def _predicate(which: str, d: np.ndarray) -> np.ndarray:
+    fn, non_float = _PREDICATES[which]
+    return fn(d) if d.dtype.kind == "f" else np.full(d.shape, non_float)
+
+
+class FloatPredicate(Function):
+    """``out = isnan(x)`` (``which`` names the predicate: isnan, isinf, isfinite, isposinf,
+    isneginf), a bool tensor; not differentiable. The public functions compute without a
+    graph node; this Function carries batched inputs inside vmap to its batching rule."""
+
+    _builtin, _node_name = True, "FloatPredicateBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, which: str) -> Tensor:
+        out = wrap(_predicate(which, x.data))
+        ctx.mark_non_differentiable(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return None, None
+
+
+def _float_predicate(input: Tensor, which: str) -> Tensor:
+    if isinstance(input, BatchedTensor):  # inside vmap: its values are batched
+        return FloatPredicate.apply(input, which)
+    return wrap(_predicate(which, input.data))
+
+
 def isnan(input: Tensor) -> Tensor:
     """Bool tensor, True where ``input`` is ``nan`` (never for integer dtypes)."""
-    return wrap(np.isnan(input.data) if input.data.dtype.kind == "f" else np.zeros(input.data.shape, bool))
+    return _float_predicate(input, "isnan")
 
 
 def isinf(input: Tensor) -> Tensor:
     """Bool tensor, True where ``input`` is ``+inf`` or ``-inf``."""
-    return wrap(np.isinf(input.data) if input.data.dtype.kind == "f" else np.zeros(input.data.shape, bool))
+    return _float_predicate(input, "isinf")
 
 
 def isfinite(input: Tensor) -> Tensor:
     """Bool tensor, True where ``input`` is neither infinite nor ``nan``."""
-    return wrap(np.isfinite(input.data) if input.data.dtype.kind == "f" else np.ones(input.data.shape, bool))
+    return _float_predicate(input, "isfinite")
 
 
 def isposinf(input: Tensor) -> Tensor:
     """Bool tensor, True where ``input`` is ``+inf``."""
-    return wrap(np.isposinf(input.data) if input.data.dtype.kind == "f" else np.zeros(input.data.shape, bool))
+    return _float_predicate(input, "isposinf")
 
 
 def isneginf(input: Tensor) -> Tensor:
     """Bool tensor, True where ``input`` is ``-inf``."""
-    return wrap(np.isneginf(input.data) if input.data.dtype.kind == "f" else np.zeros(input.data.shape, bool))
+    return _float_predicate(input, "isneginf")
 
 
 # ---------------------------------------------------------------- in-place forms
