@@ -13,12 +13,12 @@ How a tangent is computed for one ``Function.apply`` call (``_dual_apply``):
 
 1. If the Function class defines ``jvp(ctx, *tangents)`` it is used (PyTorch's custom
    forward rule; tensors saved with ``ctx.save_for_forward`` come back from
-   ``ctx.saved_tensors`` inside ``jvp``). Every built-in op has one, next to its backward,
-   except QR, eigh, SVD and cumprod.
-2. Otherwise (those four, and custom Functions that define only ``backward``) the
+   ``ctx.saved_tensors`` inside ``jvp``). Every built-in op has one, next to its backward
+   (tests/autograd/test_rule_coverage.py).
+2. Otherwise (custom Functions that define only ``backward``) the
    *double-vjp* construction, which needs only ``backward``: the vjp
    ``g(v) = J^T v`` is linear in ``v``, so ``J u = d/dv <g(v), u>``. It runs ``backward``
-   with ``create_graph=True`` on a dummy ``v`` that requires grad, then differentiates
+   with ``create_graph=True`` on a dummy ``v`` (ones) that requires grad, then differentiates
    ``g`` with respect to ``v`` with ``grad_outputs=u``. Cost: about two backward passes of
    the op per forward-mode call (plus a little bookkeeping), so forward mode is a constant
    factor slower than reverse mode here; but any Function with a twice-differentiable
