@@ -221,6 +221,9 @@ BATCHED_INDEX = [
     ("scatter_add", lambda a, i: D.scatter_add(a, 1, i, a ** 2), (4, 5), (4, 3), (0, 5)),
     ("index_select", lambda a, i: D.index_select(a, 1, i), (4, 5), (7,), (0, 5)),
     ("index_select_0d_index", lambda a, i: D.index_select(a, 0, i), (4, 5), (), (0, 4)),
+    ("index_add", lambda a, i: D.index_add(a, 1, i, a[:, :3] ** 2, alpha=2), (4, 5), (3,), (-5, 5)),
+    ("index_add_dim0", lambda a, i: D.index_add(a, 0, i, a[:2] * 3), (4, 5), (2,), (0, 4)),
+    ("index_copy", lambda a, i: D.index_copy(a, 1, i % 2 + 2 * D.arange(2), a[:, 3:] * 3), (4, 5), (2,), (0, 2)),
 ]
 
 

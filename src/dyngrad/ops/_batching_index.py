@@ -24,7 +24,7 @@ from ._batching import front, pad_to
 from ._util import data_of
 
 __all__ = ["batch_pos", "index_shape", "as_tuple", "place_value", "batch_operand", "int_values",
-           "plan_batched", "index_by_batched", "put_by_batched"]
+           "plan_batched", "index_by_batched", "put_by_batched", "put_add_by_batched"]
 
 _ARRAY = (np.ndarray, list, tuple, Tensor)
 
@@ -200,9 +200,31 @@ def put_by_batched(info: Any, in_dims: tuple, x: Any, v: Any, plan: tuple) -> tu
     target = index_shape(tuple(x.shape), nb) if nb is not None else tuple(x.shape)
     phys, r, pos = _batched_items(n, in_dims[2][1], adv, target)
     if isinstance(v, Tensor):
-        rank = len(target) - 1 - len(pos) + r
-        v = place_value(v, in_dims[1], rank, 0)
-        p = _block_moved(pos)
-        if p:
-            v = v.permute([0, *range(1 + p, 1 + p + r), *range(1, 1 + p), *range(1 + p + r, rank + 1)])
+        v = _region_value(v, in_dims[1], len(target) - 1, r, pos)
     return info.function.apply(x, v, (nb, phys)), 0
+
+
+def put_add_by_batched(info: Any, in_dims: tuple, g: Any, shape: tuple, idx: tuple) -> tuple:
+    """Batched ``IndexPutAdd(g, shape, idx, False)`` whose index holds batched arrays
+    (``in_dims[2]``): zeros of ``(batch, *shape)``, ``g`` laid out like the indexed region.
+
+    Raises:
+        IndexError: an index out of range for its dim.
+    """
+    n = info.batch_size
+    shape = (n,) + tuple(shape)
+    phys, r, pos = _batched_items(n, in_dims[2], idx, shape)
+    g = _region_value(g, in_dims[0], len(shape) - 1, r, pos)
+    return info.function.apply(g, shape, phys, False), 0
+
+
+def _region_value(v: Tensor, d: Any, nd: int, r: int, pos: list) -> Tensor:
+    """``v`` (batch dim at ``d`` or None) laid out like ``y[(arange, *items)]`` of a
+    batch-first ``y`` with ``nd`` logical dims whose index arrays at ``pos`` broadcast to
+    ``r`` dims: batch first, then NumPy's order (the array block first)."""
+    rank = nd - len(pos) + r
+    v = place_value(v, d, rank, 0)
+    p = _block_moved(pos)
+    if p:
+        v = v.permute([0, *range(1 + p, 1 + p + r), *range(1, 1 + p), *range(1 + p + r, rank + 1)])
+    return v

@@ -423,8 +423,12 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
 
 def _dim_index(input: Tensor, dim: int, index: Any, op: str) -> tuple:
     """Validate a vector ``index`` along ``dim``; return (dim, NumPy advanced index)."""
-    idx = _int_index(index, op).reshape(-1)
     d = norm_dim(dim, input.data.ndim, op)
+    if isinstance(index, BatchedTensor):  # differs per example under vmap: the rule checks it
+        if index.data.dtype.kind not in "iu" or index.data.dtype == np.uint8 or index.ndim > 1:
+            raise RuntimeError(f"{op}(): index must be an integer vector, got {index.dtype} of shape {list(index.shape)}")
+        return d, (slice(None),) * d + (index.reshape(-1),)
+    idx = _int_index(index, op).reshape(-1)
     size = input.data.shape[d] if input.data.ndim else 1
     if idx.size and (idx.min() < -size or idx.max() >= size):
         raise IndexError(f"{op}(): index out of range for dimension {d} with size {size}")

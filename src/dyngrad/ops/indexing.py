@@ -17,17 +17,8 @@ import numpy as np
 
 from ..autograd.function import Function, _fwd_state
 from ..tensor import Tensor
+from . import _batching_index as bx
 from ._batching import front
-from ._batching_index import (
-    as_tuple,
-    batch_operand,
-    batch_pos,
-    index_by_batched,
-    index_shape,
-    place_value,
-    plan_batched,
-    put_by_batched,
-)
 from ._util import data_of, inplace, make_view, norm_dim, recording, wrap
 
 __all__ = ["getitem", "setitem_", "narrow", "select", "index_put_add"]
@@ -206,10 +197,10 @@ class Index(Function):
         dim then follows them. Batched index tensors (``in_dims[1]`` a tuple): see
         :func:`ops._batching_index.index_by_batched`."""
         if isinstance(in_dims[1], tuple):
-            return index_by_batched(info, in_dims, x, idx)
-        idx = as_tuple(idx)
+            return bx.index_by_batched(info, in_dims, x, idx)
+        idx = bx.as_tuple(idx)
         out = info.function.apply(front(x, in_dims[0]), (slice(None),) + idx, basic)
-        return out, 0 if basic else batch_pos(idx)
+        return out, 0 if basic else bx.batch_pos(idx)
 
 
 class IndexPutAdd(Function):
@@ -244,10 +235,12 @@ class IndexPutAdd(Function):
         """Batching rule: the zeros get a leading batch dim and the index a leading full
         slice; ``g`` is laid out like the indexed region (batch dim after the advanced
         dims when those are separated)."""
-        idx = as_tuple(idx)
+        if in_dims[2] is not None:  # index tensors that differ per example
+            return bx.put_add_by_batched(info, in_dims, g, shape, idx)
+        idx = bx.as_tuple(idx)
         shape = tuple(shape)
-        pos = 0 if basic else batch_pos(idx)
-        g = place_value(g, in_dims[0], len(index_shape(shape, idx)), pos)
+        pos = 0 if basic else bx.batch_pos(idx)
+        g = bx.place_value(g, in_dims[0], len(bx.index_shape(shape, idx)), pos)
         out = info.function.apply(g, (info.batch_size,) + shape, (slice(None),) + idx, basic)
         return out, 0
 
@@ -314,7 +307,7 @@ def getitem(input: Tensor, index: Any) -> Tensor:
         IndexError: out-of-range index (naming the dim and its size), float index, too
             many indices, mask of the wrong shape.
     """
-    plan = plan_batched(index, input.data.shape, plan_index)  # index tensors that differ per example
+    plan = bx.plan_batched(index, input.data.shape, plan_index)  # index tensors that differ per example
     basic, adv = plan_index(index, input.data.shape) if plan is None else plan
     out = input
     if basic is not None:
@@ -389,18 +382,18 @@ class IndexPut(Function):
         dx, dv = in_dims[0], in_dims[1]
         basic, adv = plan
         if in_dims[2] is not None:  # index tensors that differ per example
-            return put_by_batched(info, in_dims, x, v, plan)
-        x = batch_operand(x, dx, info.batch_size)
+            return bx.put_by_batched(info, in_dims, x, v, plan)
+        x = bx.batch_operand(x, dx, info.batch_size)
         lshape = tuple(x.shape[1:])
-        nb = None if basic is None else (slice(None),) + as_tuple(basic)
-        na = None if adv is None else (slice(None),) + as_tuple(adv)
+        nb = None if basic is None else (slice(None),) + bx.as_tuple(basic)
+        na = None if adv is None else (slice(None),) + bx.as_tuple(adv)
         if isinstance(v, Tensor):
-            region = index_shape(lshape, basic) if basic is not None else lshape
+            region = bx.index_shape(lshape, basic) if basic is not None else lshape
             pos = 0
             if adv is not None:
-                pos = batch_pos(as_tuple(adv))
-                region = index_shape(region, adv)
-            v = place_value(v, dv, len(region), pos)
+                pos = bx.batch_pos(bx.as_tuple(adv))
+                region = bx.index_shape(region, adv)
+            v = bx.place_value(v, dv, len(region), pos)
         return info.function.apply(x, v, (nb, na)), 0
 
 
@@ -426,7 +419,7 @@ def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
             (expanded) tensor, or when ``value`` does not broadcast to the indexed shape.
         IndexError: as :func:`getitem`.
     """
-    plan = plan_batched(index, input.data.shape, plan_index) or plan_index(index, input.data.shape)
+    plan = bx.plan_batched(index, input.data.shape, plan_index) or plan_index(index, input.data.shape)
     # the fast path writes no tangent: inside a dual level go through IndexPut (its jvp)
     if not recording(input, value) and _fwd_state.level is None:
         if not input.data.flags.writeable:
