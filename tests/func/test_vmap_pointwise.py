@@ -11,6 +11,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dyngrad
 from dyngrad.func import vmap
@@ -238,3 +240,55 @@ def test_where_of_isnan_replaces_nans_per_example_with_gradients() -> None:
     np.testing.assert_array_equal(out.data, np.nan_to_num(x.data) * 2)
     (g,) = dyngrad.autograd.grad(out, [x], T(np.ones((3, 2))))
     np.testing.assert_array_equal(g.data, np.where(np.isnan(x.data), 0.0, 2.0))
+
+
+_BINARY = [
+    ("mul", lambda a, b: a * b),
+    ("sub_alpha", lambda a, b: D.sub(a, b, alpha=0.5)),
+    ("pow", lambda a, b: a.abs() ** b),
+    ("maximum", D.maximum),
+    ("clamp_max", lambda a, b: D.clamp(a, max=b)),
+    ("where", lambda a, b: D.where(D.tensor(True), a, b)),
+    ("atan2", D.atan2),
+    ("lerp", lambda a, b: D.lerp(a, b, 0.3)),
+    ("addcmul", lambda a, b: D.addcmul(a, b, a, value=2.0)),
+    ("masked_fill_value", lambda a, b: D.masked_fill(a, D.tensor(True), b)),
+]
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_binary_ops_under_vmap_match_a_loop_for_any_broadcast_shapes_and_batch_positions(data) -> None:  # noqa: ANN001
+    name, op = data.draw(st.sampled_from(_BINARY), label="op")
+    full = data.draw(st.lists(st.integers(1, 3), max_size=3), label="broadcast shape")
+
+    def operand(label: str) -> tuple:
+        rank = data.draw(st.integers(0, len(full)), label=f"{label} rank")
+        shape = tuple(s if data.draw(st.booleans(), label=f"{label} keeps dim") else 1 for s in full[len(full) - rank:])
+        return shape, data.draw(st.sampled_from([None, "batched"]), label=f"{label} batched")
+
+    (sa, ba), (sb, bb) = operand("a"), operand("b")
+    if name == "masked_fill_value":
+        sb = ()  # masked_fill's value is a 0-d tensor
+    if ba is None and bb is None:
+        ba = "batched"
+    n = 2
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**16), label="seed"))
+    ex = [(rng.standard_normal(sa), rng.standard_normal(sb)) for _ in range(n)]
+    if ba is None:
+        ex = [(ex[0][0], e[1]) for e in ex]
+    if bb is None:
+        ex = [(e[0], ex[0][1]) for e in ex]
+    args, dims = [], []
+    for i, (shape, b) in enumerate(((sa, ba), (sb, bb))):
+        if b is None:
+            args.append(T(ex[0][i]))
+            dims.append(None)
+        else:
+            d = data.draw(st.integers(0, len(shape)), label=f"in_dim {i}")
+            args.append(T(np.stack([e[i] for e in ex], axis=d)))
+            dims.append(d)
+    out, bad = _vmap_quiet(op, *args, in_dims=tuple(dims))
+    want = np.stack([op(T(x), T(y)).data for x, y in ex])
+    assert not bad
+    np.testing.assert_allclose(out.data, want, rtol=1e-12, atol=1e-12)
