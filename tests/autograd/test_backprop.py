@@ -109,10 +109,12 @@ def test_grad_of_non_tensor_outputs_raises_type_error():
         dyngrad.autograd.grad(3.0, x)
 
 
-def test_grad_batched_is_not_supported_yet():
+def test_grad_batched_needs_grad_outputs_with_a_batch_dim():
     x = leaf(2)
-    with pytest.raises(NotImplementedError, match="vmap"):
+    with pytest.raises(RuntimeError, match="is_grads_batched=True.*batch dim 0"):
         dyngrad.autograd.grad((x * 2).sum(), x, is_grads_batched=True)
+    (g,) = dyngrad.autograd.grad(x * 3, x, dyngrad.eye(2, dtype=dyngrad.float64), is_grads_batched=True)
+    assert g.tolist() == [[3.0, 0.0], [0.0, 3.0]]
 
 
 def test_grad_variables_is_an_alias_of_grad_tensors():

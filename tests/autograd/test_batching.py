@@ -336,3 +336,10 @@ def test_vectorized_jacobian_and_hessian_equal_the_loop(strategy) -> None:  # no
     (d1,) = dyngrad.autograd.grad(AF.hessian(g, zr, create_graph=True).sum(), zr)
     (d2,) = dyngrad.autograd.grad(AF.hessian(g, zr, create_graph=True, vectorize=True).sum(), zr)
     np.testing.assert_allclose(d1.data, d2.data, rtol=1e-10)
+
+
+def test_comparison_with_zero_dim_examples_promotes_like_each_example() -> None:
+    m = dyngrad.tensor([[0.1, 0.5], [0.3, 0.2]], dtype=dyngrad.float32)
+    xs = T([0.1, 0.2])  # float64 0-d examples: they compare in float32, as each example does
+    out = _quiet(F.vmap(lambda a: a == m), xs)
+    np.testing.assert_array_equal(out.data, np.stack([(T(v) == m).data for v in xs.data]))

@@ -168,8 +168,8 @@ def pointwise_promoting(*skip: int) -> Callable:
 
 
 def batched_elementwise(op: Callable, *args: Any, **kwargs: Any) -> Any:
-    """Run ``op``, an elementwise op that is not a Function (comparisons, logical, bitwise
-    and ``isnan``-style ops, which have no gradient and compute straight on ``.data``), on
+    """Run ``op``, an elementwise op that is not a Function (comparisons, logical and
+    bitwise ops, which have no gradient and compute straight on ``.data``), on
     the batched arguments of the innermost vmap level: the values are aligned as in
     :func:`pointwise`, ``op`` runs once on them, and its result is wrapped back.
 
@@ -183,6 +183,7 @@ def batched_elementwise(op: Callable, *args: Any, **kwargs: Any) -> Any:
         if lv is not None and (level is None or lv.depth > level.depth):
             level = lv
     pairs = [_unwrap(a, level) for a in args]
-    rank = max(logical_ndim(v, d) for v, d in pairs)
-    new = [v if d is None else pad_to(front(v, d), rank) for v, d in pairs]
+    vals = promote_zero_dim([v for v, _ in pairs], tuple(d for _, d in pairs))  # 0-d examples
+    rank = max(logical_ndim(v, d) for v, (_, d) in zip(vals, pairs))
+    new = [v if d is None else pad_to(front(v, d), rank) for v, (_, d) in zip(vals, pairs)]
     return wrap_batched(op(*new, **kwargs), 0, level)

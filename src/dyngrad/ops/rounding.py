@@ -259,6 +259,11 @@ class FloatPredicate(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return None, None
 
+    @staticmethod
+    def jvp(ctx: Any, *_: Any) -> None:
+        """Forward mode: a bool result carries no tangent."""
+        return None
+
 
 def _float_predicate(input: Tensor, which: str) -> Tensor:
     if isinstance(input, BatchedTensor):  # inside vmap: its values are batched

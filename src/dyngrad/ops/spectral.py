@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.batching import BatchedTensor
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._batching import leading_batch
@@ -57,7 +58,8 @@ class Eigh(Function):
     def backward(ctx: Any, gL: Tensor, gV: Tensor) -> tuple:
         L, V = ctx.saved_tensors
         n = L.data.shape[-1]
-        if not np.any(gV.data):  # eigenvalues only: no 1/(L_j - L_i), fine for repeated ones
+        if not isinstance(gV, BatchedTensor) and not np.any(gV.data):  # eigenvalues only: no
+            # 1/(L_j - L_i), fine for repeated ones (batched backward: the general formula)
             return matmul(V * gL.unsqueeze(-2), V.mT), None
         VtgV = matmul(V.mT, gV)
         inner = (VtgV - VtgV.mT) * 0.5 * _offdiag_inv(L.unsqueeze(-2) - L.unsqueeze(-1), n)
@@ -140,14 +142,15 @@ class Svd(Function):
         U, S, Vh = ctx.saved_tensors
         m, n = U.data.shape[-2], Vh.data.shape[-1]
         k = S.data.shape[-1]
+        batched = isinstance(gU, BatchedTensor) or isinstance(gVh, BatchedTensor)  # (under vmap)
         if ctx.full and m != n:
-            if np.any(gU.data[..., k:] != 0) or np.any(gVh.data[..., k:, :] != 0):
+            if not batched and (np.any(gU.data[..., k:] != 0) or np.any(gVh.data[..., k:, :] != 0)):
                 raise RuntimeError(
                     "linalg.svd: the derivative with full_matrices=True is not defined for the extra "
                     "columns of U / rows of Vh; use full_matrices=False"
                 )
             U, gU, Vh, gVh = U[..., :, :k], gU[..., :, :k], Vh[..., :k, :], gVh[..., :k, :]
-        if not np.any(gU.data) and not np.any(gVh.data):  # only S is used: no F (defined
+        if not batched and not np.any(gU.data) and not np.any(gVh.data):  # only S: no F (defined
             return matmul(U * gS.unsqueeze(-2), Vh), None  # for repeated singular values)
         V, gV = Vh.mT, gVh.mT
         S2 = S * S
