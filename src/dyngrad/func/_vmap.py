@@ -112,7 +112,8 @@ def _run_batched(func: Callable, args: tuple, kwargs: dict, dims: tuple, n: int,
                         "vmap: out_dims is None for an output that depends on the mapped inputs; "
                         "give it an int out_dim"
                     )
-                return movedim(o._value, o._bdim, od % (o.ndim + 1))
+                od = od % (o.ndim + 1)
+                return o._value if o._bdim == od else movedim(o._value, o._bdim, od)
             if not isinstance(o, Tensor):
                 raise VmapUnsupported(f"the function returned a {type(o).__name__}, not a Tensor")
             if od is None:

@@ -14,7 +14,7 @@ import numpy as np
 from .. import _backend as B
 from ..autograd.function import Function
 from ..tensor import Tensor
-from ._batching import dims_at, pointwise, unary
+from ._batching import dims_at, pointwise_promoting, unary
 from ._batching_reduce import along_dim
 from ._util import float_data, norm_dim, wrap
 from .elementwise import sigmoid
@@ -286,7 +286,7 @@ class SmoothL1(Function):
 
     _builtin = True
     _node_name = "SmoothL1LossBackward0"
-    vmap = pointwise  # batching rule, see ops/_batching.py
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, t: Tensor, beta: float) -> Tensor:
@@ -317,7 +317,7 @@ class BinaryCrossEntropy(Function):
 
     _builtin = True
     _node_name = "BinaryCrossEntropyBackward0"
-    vmap = pointwise  # batching rule, see ops/_batching.py
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, t: Tensor) -> Tensor:
