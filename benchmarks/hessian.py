@@ -6,8 +6,10 @@ layer and a quadratic readout on a fixed 32 x 10 batch), float64. Timed:
 * ``dyngrad.autograd.functional.hessian`` (reverse-over-reverse, 100 vjps through the
   recorded gradient graph) and with ``outer_jacobian_strategy="forward-mode"``
   (forward-over-reverse, 100 dual passes through the double-vjp construction);
-* ``torch.autograd.functional.hessian`` (default, and ``vectorize=True``) when torch is
-  installed.
+* the same with ``vectorize=True`` (all rows in one batched backward pass) and
+  ``dyngrad.func.hessian`` (``jacfwd(jacrev)``, both vectorised);
+* ``torch.autograd.functional.hessian`` (default, and ``vectorize=True``) and
+  ``torch.func.hessian`` when torch is installed.
 
 Reports the best of ``--repeat`` runs (CPU time) and the ratio dyngrad / torch; checks the
 two Hessians agree. Run: ``python benchmarks/hessian.py [--repeat 5]``.
@@ -58,9 +60,14 @@ def main() -> None:
     w = dyngrad.tensor(W0)
     t_rev, H = best(lambda: hessian(f, w), args.repeat)
     t_fwd, H2 = best(lambda: hessian(f, w, outer_jacobian_strategy="forward-mode"), max(1, args.repeat // 2))
-    assert np.allclose(H.numpy(), H2.numpy(), rtol=1e-9, atol=1e-12)
+    t_vec, H3 = best(lambda: hessian(f, w, vectorize=True), args.repeat)
+    t_func, H4 = best(lambda: dyngrad.func.hessian(f)(w), args.repeat)
+    for other in (H2, H3, H4):
+        assert np.allclose(H.numpy(), other.numpy(), rtol=1e-9, atol=1e-12)
     print(f"dyngrad hessian, 100 params, reverse-over-reverse: {t_rev * 1e3:8.1f} ms")
     print(f"dyngrad hessian, 100 params, forward-over-reverse: {t_fwd * 1e3:8.1f} ms")
+    print(f"dyngrad hessian, vectorize=True (batched backward):{t_vec * 1e3:8.1f} ms")
+    print(f"dyngrad func.hessian (jacfwd(jacrev), batched):    {t_func * 1e3:8.1f} ms")
     try:
         import torch
     except ImportError:
@@ -77,6 +84,10 @@ def main() -> None:
     print(f"ratio dyngrad reverse / torch loop:       {t_rev / t_t:6.2f}x")
     print(f"ratio dyngrad reverse / torch vectorized: {t_rev / t_tv:6.2f}x")
     print(f"ratio dyngrad forward-over-reverse / torch loop: {t_fwd / t_t:6.2f}x")
+    print(f"ratio dyngrad vectorize=True / torch vectorize=True: {t_vec / t_tv:6.2f}x")
+    t_tf, _ = best(lambda: torch.func.hessian(tf)(tw), args.repeat)
+    print(f"torch.func.hessian:                                {t_tf * 1e3:8.1f} ms")
+    print(f"ratio dyngrad func.hessian / torch.func.hessian: {t_func / t_tf:6.2f}x")
 
 
 if __name__ == "__main__":
