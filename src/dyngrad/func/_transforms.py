@@ -14,6 +14,7 @@ forward-AD dual level is active).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -361,6 +362,7 @@ def linearize(func: Callable, *primals: Any) -> tuple:
 
 
 # ------------------------------------------------------------------ Jacobians
+_LOOP_WARNINGS = (r"vmap: no batching rule", r"grad\(is_grads_batched=True\) fell back")
 def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) -> Callable:
     def wrapper(*args: Any) -> Any:
         is_int, nums = _norm_argnums(argnums, len(args), name)
@@ -382,8 +384,11 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
             return tuple(out) if isinstance(out, list) else out
 
         cg = _outer_active(ts)
-        res = AF.jacobian(f, ts[0] if is_int else tuple(ts), create_graph=cg, strategy=strategy,
-                          vectorize=True)  # batched rows/columns (a loop where an op cannot batch)
+        with warnings.catch_warnings():  # the batching is ours, not the user's vmap: where an
+            for msg in _LOOP_WARNINGS:  # op cannot batch, looping it is silent (results exact)
+                warnings.filterwarnings("ignore", message=msg, category=UserWarning)
+            res = AF.jacobian(f, ts[0] if is_int else tuple(ts), create_graph=cg, strategy=strategy,
+                              vectorize=True)  # batched rows/columns
         if all(not isinstance(args[a], Tensor) for a in nums):
             res = _to_numpy(res)
             aux_box = [_to_numpy(a) for a in aux_box]
