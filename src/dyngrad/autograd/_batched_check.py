@@ -15,7 +15,8 @@ from ..tensor import Tensor
 from . import forward_ad as fwd
 from . import grad_mode
 from .backprop import grad as _grad
-from .batching import VmapUnsupported, vmap_call
+from .batched_autograd import vmap_call
+from .batching import VmapUnsupported
 
 _BATCH = 3
 

@@ -149,8 +149,9 @@ def grad(
     if is_grads_batched:
         return _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
                              materialize_grads)
-    if _vmap.depth:  # inside vmap: batched outputs/inputs are unwrapped (autograd/batching.py)
-        from .batching import any_batched, batched_grad
+    if _vmap.depth:  # inside vmap: batched outputs/inputs are unwrapped (autograd/batched_autograd.py)
+        from .batched_autograd import batched_grad
+        from .batching import any_batched
 
         if any_batched(outputs, inputs):
             return batched_grad(grad, outputs, inputs, grad_outputs, retain_graph=retain_graph,
@@ -208,7 +209,8 @@ def _grad_batched(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: An
     vectors; one backward pass runs on all of them at once (the backward formulas run on
     BatchedTensors, autograd/batching.py), or, where a backward cannot be batched, one
     pass per vector. Returns gradients with the same leading batch dim."""
-    from .batching import VmapUnsupported, vmap_call
+    from .batched_autograd import vmap_call
+    from .batching import VmapUnsupported
 
     gos = _as_tuple(grad_outputs)
     if not gos or any(not isinstance(g, Tensor) or g.ndim == 0 for g in gos):

@@ -48,7 +48,8 @@ import numpy as np
 
 from ..tensor import Tensor
 from . import grad_mode
-from .batching import BatchedTensor, _bottom, _rewrap_like, batched_make_dual
+from .batched_autograd import _bottom, _rewrap_like, batched_make_dual
+from .batching import BatchedTensor
 from .function import Function, _fwd_state
 from .grad_mode import vmap_state
 

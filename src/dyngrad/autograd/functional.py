@@ -10,8 +10,9 @@ differentiated again (inputs that require grad then stay connected). ``strict=Tr
 an output that does not depend on an input an error instead of returning zeros.
 ``vectorize=True`` (reverse mode) computes all the rows of a Jacobian in one backward pass
 over a batch of basis vectors (``grad(..., is_grads_batched=True)``: the backward formulas
-run batched, see autograd/batching.py); with ``strategy="forward-mode"`` it is accepted and
-runs one forward-mode pass per input element.
+run batched, see autograd/batched_autograd.py); in forward mode, one forward pass carries
+all the basis tangents of an input at once. Where an op cannot be batched, it falls back
+to the loop (one pass per row/column).
 """
 
 from __future__ import annotations
@@ -272,7 +273,8 @@ def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: 
     (``make_dual`` with a batch of tangents inside vmap); None when some op cannot be
     batched (the caller then loops)."""
     from ..ops import movedim
-    from .batching import VmapUnsupported, vmap_call
+    from .batched_autograd import vmap_call
+    from .batching import VmapUnsupported
 
     with grad_mode.set_grad_enabled(create_graph):
         ins = _prep(ins, create_graph, False)

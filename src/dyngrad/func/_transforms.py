@@ -24,7 +24,7 @@ from ..autograd import forward_ad as fwd
 from ..autograd import functional as AF
 from ..autograd import grad_mode
 from ..autograd.backprop import grad as _autograd_grad
-from ..autograd.batching import batch_at_all_levels
+from ..autograd.batched_autograd import batch_at_all_levels
 from ..autograd.function import _fwd_state
 from ..tensor import Tensor
 
@@ -122,7 +122,7 @@ def _diff_input(t: Tensor) -> Tensor:
     """A tensor that requires grad standing for ``t``: connected to ``t``'s graph when
     ``t`` requires grad, else a fresh leaf sharing its memory (and its tangent, if any)."""
     if grad_mode.vmap_state.depth:  # inside vmap: one gradient per example, also for
-        t = batch_at_all_levels(t)  # inputs shared by every example (autograd/batching.py)
+        t = batch_at_all_levels(t)  # inputs shared by every example (autograd/batched_autograd.py)
     if t.requires_grad:
         return fwd._suspended(fwd._Alias.apply, t) if _fwd_state.level is None else fwd._Alias.apply(t)
     leaf = t.detach().requires_grad_(True)

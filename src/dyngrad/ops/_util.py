@@ -8,7 +8,8 @@ import numpy as np
 
 from .. import _backend as B
 from ..autograd import grad_mode
-from ..autograd.batching import BatchedTensor, any_batched, batched_inplace
+from ..autograd.batched_autograd import batched_inplace
+from ..autograd.batching import BatchedTensor, any_batched
 from ..autograd.function import _fwd_state
 from ..autograd.graph import rebase_retain_grad
 from ..tensor import Tensor
@@ -168,7 +169,7 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             rebase the base's history (see ``ops/_view_inplace.py``).
     """
     if _vmap.depth and (isinstance(self, BatchedTensor) or any_batched(args)):
-        return batched_inplace(fn, self, *args, **kwargs)  # inside vmap (autograd/batching.py)
+        return batched_inplace(fn, self, *args, **kwargs)  # inside vmap (autograd/batched_autograd.py)
     rec = recording(self, *args)
     if rec:
         self._check_inplace()
