@@ -25,7 +25,7 @@ from dyngrad.nn import functional as _nf
 from dyngrad.ops import contraction as _cn
 from dyngrad.ops import conv as _cv
 from dyngrad.ops import linalg as _la
-from tests.func.test_vmap_rules import WHERE, T, _fallbacks, _run_vmap, _setup
+from tests.func.vmap_checks import WHERE, T, _fallbacks, check_gradients, check_values
 
 D = dyngrad
 _G = _cv._Geom((2, 2), (1, 1, 1, 1), (1, 1), 1)
@@ -89,31 +89,12 @@ TABLE = [
 @pytest.mark.parametrize("where", WHERE)
 @pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
 def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, domain, cls, where) -> None:  # noqa: ANN001
-    ex, batched, dims = _setup(shapes, domain, where)
-    want = np.stack([fn(*[T(x) for x in e]).data for e in ex])
-    _, out, messages = _run_vmap(fn, batched, dims)
-    np.testing.assert_allclose(out.data, want, rtol=1e-10, atol=1e-12)
-    bad = _fallbacks(messages)
-    assert not bad, f"{name}: ran as a loop: {bad}"
+    check_values(name, fn, shapes, domain, cls, where)
 
 
 @pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
 def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, domain, cls) -> None:  # noqa: ANN001
-    ex, batched, dims = _setup(shapes, domain, "first")
-    ts, out, _ = _run_vmap(fn, batched, dims, leaves=True)
-    if not out.requires_grad:
-        pytest.skip(f"{name} has no gradient")
-    v = np.random.default_rng(3).standard_normal(out.shape)
-    got = dyngrad.autograd.grad(out, ts, T(v), allow_unused=True)
-    for i in range(len(shapes)):
-        per = []
-        for k, e in enumerate(ex):
-            leaves = [T(x).requires_grad_() for x in e]
-            (g,) = dyngrad.autograd.grad(fn(*leaves), [leaves[i]], T(v[k]), allow_unused=True)
-            per.append(np.zeros(shapes[i]) if g is None else g.data)
-        want = np.stack(per)
-        have = np.zeros_like(want) if got[i] is None else got[i].data
-        np.testing.assert_allclose(have, want, rtol=1e-9, atol=1e-11, err_msg=f"{name}: input {i}")
+    check_gradients(name, fn, shapes, domain)
 
 
 def _quiet(fn, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202

@@ -23,7 +23,7 @@ from dyngrad.ops import masking as _mk
 from dyngrad.ops import pointwise as _pw
 from dyngrad.ops import rounding as _rd
 from dyngrad.ops import thresholding as _th
-from tests.func.test_vmap_rules import WHERE, T, _fallbacks, _run_vmap, _setup
+from tests.func.vmap_checks import WHERE, T, _fallbacks, check_gradients, check_values
 
 D = dyngrad
 F = dyngrad.nn.functional
@@ -70,33 +70,12 @@ TABLE = [
 @pytest.mark.parametrize("where", WHERE)
 @pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
 def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, domain, cls, where) -> None:  # noqa: ANN001
-    ex, batched, dims = _setup(shapes, domain, where)
-    want = np.stack([fn(*[T(x) for x in e]).data for e in ex])
-    _, out, messages = _run_vmap(fn, batched, dims)
-    assert out.data.dtype == want.dtype
-    np.testing.assert_allclose(out.data, want, rtol=1e-10, atol=1e-12)
-    bad = [m for m in _fallbacks(messages) if cls.__name__ in m or "fell back to a loop" in m]
-    assert not bad, f"{name}: {cls.__name__} ran as a loop: {bad}"
+    check_values(name, fn, shapes, domain, cls, where)
 
 
 @pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
 def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, domain, cls) -> None:  # noqa: ANN001
-    ex, batched, dims = _setup(shapes, domain, "first")
-    ts, out, _ = _run_vmap(fn, batched, dims, leaves=True)
-    if not out.requires_grad:
-        pytest.skip(f"{name} has no gradient")
-    v = np.random.default_rng(3).standard_normal(out.shape)
-    got = dyngrad.autograd.grad(out, ts, T(v).to(out.dtype), allow_unused=True)
-    for i in range(len(shapes)):
-        per = []
-        for k, e in enumerate(ex):
-            leaves = [T(x).requires_grad_() for x in e]
-            o = fn(*leaves)
-            (g,) = dyngrad.autograd.grad(o, [leaves[i]], T(v[k]).to(o.dtype), allow_unused=True)
-            per.append(np.zeros(shapes[i]) if g is None else g.data)
-        want = np.stack(per)
-        have = np.zeros_like(want) if got[i] is None else got[i].data
-        np.testing.assert_allclose(have, want, rtol=1e-9, atol=1e-11, err_msg=f"{name}: input {i}")
+    check_gradients(name, fn, shapes, domain)
 
 
 def _vmap_quiet(fn, *args, **kw):  # noqa: ANN001, ANN002, ANN003, ANN202

@@ -19,7 +19,7 @@ from dyngrad.ops import indexing as _ix
 from dyngrad.ops import rearrange as _ra
 from dyngrad.ops import shape as _sh
 from dyngrad.ops import splitting as _sl
-from tests.func.test_vmap_rules import WHERE, T, _fallbacks, _run_vmap, _setup
+from tests.func.vmap_checks import WHERE, T, _fallbacks, check_gradients, check_values
 
 D = dyngrad
 _ga = importlib.import_module("dyngrad.ops.gather")  # the name dyngrad.ops.gather is the function
@@ -118,30 +118,12 @@ TABLE = [
 @pytest.mark.parametrize("where", WHERE)
 @pytest.mark.parametrize("name,fn,shapes,cls", TABLE, ids=[r[0] for r in TABLE])
 def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, cls, where) -> None:  # noqa: ANN001
-    ex, batched, dims = _setup(shapes, "real", where)
-    want = np.stack([fn(*[T(x) for x in e]).data for e in ex])
-    _, out, messages = _run_vmap(fn, batched, dims)
-    assert out.shape == want.shape
-    np.testing.assert_allclose(out.data, want, rtol=1e-10, atol=1e-12)
-    assert not _fallbacks(messages), f"{name}: {cls.__name__} ran as a loop: {messages}"
+    check_values(name, fn, shapes, "real", cls, where)
 
 
 @pytest.mark.parametrize("name,fn,shapes,cls", TABLE, ids=[r[0] for r in TABLE])
 def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, cls) -> None:  # noqa: ANN001
-    ex, batched, dims = _setup(shapes, "real", "first")
-    ts, out, _ = _run_vmap(fn, batched, dims, leaves=True)
-    assert out.requires_grad
-    v = np.random.default_rng(3).standard_normal(out.shape)
-    got = dyngrad.autograd.grad(out, ts, T(v), allow_unused=True)
-    for i in range(len(shapes)):
-        per = []
-        for k, e in enumerate(ex):
-            leaves = [T(x).requires_grad_() for x in e]
-            (g,) = dyngrad.autograd.grad(fn(*leaves), [leaves[i]], T(v[k]), allow_unused=True)
-            per.append(np.zeros(shapes[i]) if g is None else g.data)
-        want = np.stack(per)
-        have = np.zeros_like(want) if got[i] is None else got[i].data
-        np.testing.assert_allclose(have, want, rtol=1e-9, atol=1e-11, err_msg=f"{name}: input {i}")
+    check_gradients(name, fn, shapes, "real")
 
 
 def test_the_rule_of_each_entry_ran_for_its_function_class() -> None:
