@@ -110,14 +110,20 @@ def _grads(outs: tuple, ins: tuple, gouts: tuple, create_graph: bool, strict: bo
     out = []
     for i, (g, x) in enumerate(zip(res, ins)):
         if g is None:
-            if strict:
-                raise RuntimeError(
-                    f"{fn}: The output of the user-provided function is independent of input {i}. "
-                    "This is not allowed in strict mode."
-                )
-            g = Tensor._make(np.zeros(x.shape, x.data.dtype))
+            g = _zero_grad(fn, i, x.shape, x, strict)
         out.append(g)
     return tuple(out)
+
+
+def _zero_grad(fn: str, i: int, shape: tuple, x: Tensor, strict: bool) -> Tensor:
+    """The zero gradient of input ``i``, which the outputs do not depend on (an error with
+    ``strict``)."""
+    if strict:
+        raise RuntimeError(
+            f"{fn}: The output of the user-provided function is independent of input {i}. "
+            "This is not allowed in strict mode."
+        )
+    return Tensor._make(np.zeros(shape, x.data.dtype))
 
 
 def _call(func: Callable, ins: tuple, fn: str) -> tuple[bool, tuple]:
@@ -252,12 +258,7 @@ def _jac_rows_batched(o: Tensor, ins: tuple, create_graph: bool, strict: bool) -
     out = []
     for i, (g, x) in enumerate(zip(gs, ins)):
         if g is None:
-            if strict:
-                raise RuntimeError(
-                    f"jacobian: The output of the user-provided function is independent of input {i}. "
-                    "This is not allowed in strict mode."
-                )
-            g = Tensor._make(np.zeros((n, *x.shape), x.data.dtype))
+            g = _zero_grad("jacobian", i, (n, *x.shape), x, strict)
         out.append(_post(g.reshape(tuple(o.shape) + tuple(x.shape)), create_graph))
     return out
 
