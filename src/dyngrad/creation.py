@@ -103,14 +103,14 @@ def _random_inside_vmap() -> None:
     """Random numbers inside vmap follow its ``randomness`` argument (PyTorch's rules)."""
     from .autograd.batching import VmapUnsupported  # deferred: batching imports tensor
 
-    mode = vmap_state.levels[-1].randomness
-    if mode == "error":
+    modes = {lvl.randomness for lvl in vmap_state.levels}  # every enclosing vmap has a say
+    if "error" in modes:
         raise RuntimeError(
             "vmap: called random operation while in randomness error mode. Please either use "
             "the 'same' or 'different' randomness flags on vmap or perform the randomness "
             "operation out of vmap"
         )
-    if mode == "different":  # one draw per example: only the loop over examples gives that
+    if "different" in modes:  # one draw per example: only the loop over examples gives that
         raise VmapUnsupported("a random operation with randomness='different'")
 
 
@@ -294,13 +294,26 @@ def _like(input: Tensor, dtype: Any) -> np.dtype:
     return B.to_np_dtype(dtype) if dtype is not None else input.data.dtype
 
 
+def _batched_like(fill: Any, input: Tensor, dtype: Any) -> Tensor:
+    """``fill`` (a value) shaped like a batched ``input`` inside vmap: batched like it, so
+    that writing per-example values into it in place works (as in PyTorch)."""
+    from .autograd.batched_autograd import _bottom, _rewrap_like  # deferred: built on creation
+
+    bottom = _bottom(input)
+    return _rewrap_like(Tensor._make(np.full(bottom.data.shape, fill, dtype=_like(input, dtype))), input)
+
+
 def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Zeros with ``input``'s shape (and dtype unless given)."""
+    if vmap_state.depth and hasattr(input, "_bdim"):
+        return _batched_like(0, input, dtype)
     return _finish(np.zeros(input.data.shape, dtype=_like(input, dtype)), requires_grad)
 
 
 def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Ones with ``input``'s shape."""
+    if vmap_state.depth and hasattr(input, "_bdim"):
+        return _batched_like(1, input, dtype)
     return _finish(np.ones(input.data.shape, dtype=_like(input, dtype)), requires_grad)
 
 
@@ -311,6 +324,8 @@ def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires
 
 def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """``fill_value`` with ``input``'s shape."""
+    if vmap_state.depth and hasattr(input, "_bdim") and isinstance(fill_value, (bool, int, float)):
+        return _batched_like(fill_value, input, dtype)
     return _finish(np.full(input.data.shape, fill_value, dtype=_like(input, dtype)), requires_grad)
 
 

@@ -105,7 +105,12 @@ def current_level() -> VmapLevel | None:
     return levels[-1] if levels else None
 
 
-def _value_read(what: str) -> VmapUnsupported:
+def _value_read(what: str) -> Exception:
+    if not vmap_state.depth:
+        return RuntimeError(
+            f"{what} on a tensor created inside vmap, after vmap returned: a BatchedTensor escaped "
+            "(stored in a list, a global or an attribute). Return it from the function instead."
+        )
     return VmapUnsupported(
         f"{what} reads the values of a batched tensor outside an autograd.Function "
         "(data-dependent Python or NumPy code)"
@@ -142,6 +147,15 @@ class _ExampleArray(np.ndarray):
 
     item = tolist = astype = copy = fill = tobytes = __bool__ = __float__ = __int__ = _refuse
     __index__ = __iter__ = __array__ = __reduce__ = __reduce_ex__ = _refuse
+
+
+def _refused(what: str) -> Any:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not vmap_state.depth:
+            raise _value_read(what)
+        raise VmapUnsupported(f"{what} on a batched tensor")
+
+    return method
 
 
 class BatchedTensor(Tensor):
@@ -200,15 +214,18 @@ class BatchedTensor(Tensor):
         self._value.detach_()
         return self
 
-    def _unsupported(self, *args: Any, **kwargs: Any) -> Any:
-        raise VmapUnsupported(
-            "backward(), hooks, retain_grad() or reading values (item(), bool(), numpy(), "
-            "tolist()) on a batched tensor"
-        )
-
-    numpy = __array__ = item = tolist = __float__ = __int__ = __index__ = __bool__ = _unsupported
-    backward = register_hook = register_post_accumulate_grad_hook = retain_grad = _unsupported
-    _accumulator = __deepcopy__ = data_ptr = _shallow = _attach = _unsupported
+    numpy = _refused("numpy()")
+    __array__ = _refused("NumPy conversion (np.asarray, a NumPy function)")
+    item = _refused("item()")
+    tolist = _refused("tolist()")
+    __float__ = _refused("float()")
+    __int__ = _refused("int()")
+    __index__ = _refused("use as an index")
+    __bool__ = _refused("bool() (an if/while on a tensor)")
+    backward = _refused("backward()")
+    register_hook = register_post_accumulate_grad_hook = _refused("a tensor hook")
+    retain_grad = _refused("retain_grad()")
+    _accumulator = __deepcopy__ = data_ptr = _shallow = _attach = _refused("this operation")
 
     def __repr__(self) -> str:
         return f"BatchedTensor(lvl={self._level.depth}, bdim={self._bdim}, value=\n{self._value!r})"
@@ -282,6 +299,11 @@ def batched_apply(cls: type, args: tuple, kwargs: dict) -> Any:
     res = NotImplemented
     if rule is not None and not kw_dims:
         res = rule(info, tuple(dims), *vals, **kwargs)
+        if res is not NotImplemented and not (isinstance(res, tuple) and len(res) == 2):
+            raise TypeError(
+                f"{cls.__name__}.vmap must return (outputs, out_dims) (or NotImplemented), got "
+                f"a {type(res).__name__}"
+            )
     if res is NotImplemented:
         res = _loop(cls, level, vals, dims, kwargs, kw_dims)
     out, out_dims = res
@@ -305,6 +327,12 @@ def _wrap_outputs(cls: type, out: Any, out_dims: Any, level: VmapLevel) -> Any:
             raise RuntimeError(
                 f"{cls.__name__}.vmap returned an output of shape {list(out.shape)} with out_dims "
                 f"{out_dims!r}: expected an int naming its batch dim (or None if not batched)"
+            )
+        if out.shape[out_dims] != level.batch_size:
+            raise RuntimeError(
+                f"{cls.__name__}.vmap returned an output of shape {list(out.shape)} whose dim "
+                f"{out_dims} (out_dims) has size {out.shape[out_dims]}, not the batch size "
+                f"{level.batch_size}"
             )
         return wrap_batched(out, out_dims % out.ndim, level)
     return out

@@ -455,7 +455,15 @@ def _double_vjp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, lo
             f"forward-mode AD through {cls.__name__} (no jvp rule, so its backward is "
             f"differentiated twice) failed: {e}. Define {cls.__name__}.jvp(ctx, *tangents)."
         ) from e
-    pairs = [(g, ltans[k]) for g, k in zip(gs, keys) if g is not None and g._requires_grad]
+    flat = [g for g in gs if g is not None and not g._requires_grad]
+    if flat:  # the vjp does not depend on v as far as autograd can see: backward left dyngrad ops
+        raise RuntimeError(
+            f"forward-mode AD through {cls.__name__}: it has no jvp rule, and its backward is not "
+            "differentiable (it computes outside dyngrad's ops, e.g. with NumPy on .data), so the "
+            f"double-vjp construction cannot give its tangent. Define {cls.__name__}.jvp(ctx, "
+            "*tangents), or write backward with dyngrad operations."
+        )
+    pairs = [(g, ltans[k]) for g, k in zip(gs, keys) if g is not None]
     if not pairs:
         ts: Sequence[Any] = [None] * len(vs)
     else:

@@ -17,6 +17,7 @@ to the loop (one pass per row/column).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -113,6 +114,44 @@ def _grads(outs: tuple, ins: tuple, gouts: tuple, create_graph: bool, strict: bo
             g = _zero_grad(fn, i, x.shape, x, strict)
         out.append(g)
     return tuple(out)
+
+
+# Leaves that finished transforms created to differentiate with respect to (never the
+# user's): a later graph may still reach them (recorded derivatives), which must not count
+# as reaching an outer tensor. While a transform runs, its leaves are not here, so that a
+# transform nested inside it does count them as outer.
+_TRANSFORM_LEAVES: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # id -> leaf
+
+
+def _retire(leaves: Any) -> None:
+    """A transform is done with its own ``leaves`` (see ``_TRANSFORM_LEAVES``)."""
+    for t in leaves:
+        if isinstance(t, Tensor) and t.grad_fn is None and t.requires_grad:
+            _TRANSFORM_LEAVES[id(t)] = t
+
+
+def _reaches_outer(outs: Any, own: Any) -> bool:
+    """True when grad mode is on and the graph of ``outs`` reaches a leaf that requires grad
+    other than ``own`` (a tensor captured by closure, an argument not differentiated): the
+    derivatives must then be recorded so that an outer gradient reaches it (as
+    ``torch.func`` does). An iterative walk over the graph."""
+    if not grad_mode.is_grad_enabled():
+        return False
+    own_ids = {id(t) for t in own}
+    stack = [o.grad_fn for o in outs if isinstance(o, Tensor) and o.grad_fn is not None]
+    seen: set = set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        var = getattr(node, "variable", None)
+        if var is not None:  # an AccumulateGrad: a leaf that requires grad
+            if id(var) not in own_ids and _TRANSFORM_LEAVES.get(id(var)) is not var:
+                return True
+            continue
+        stack.extend(fn for fn, _ in node.next_functions)
+    return False
 
 
 def _zero_grad(fn: str, i: int, shape: tuple, x: Tensor, strict: bool) -> Tensor:
@@ -228,8 +267,10 @@ def jacobian(
                 return res
         return _jac_forward(func, ins, is_in, create_graph)
     with grad_mode.enable_grad():
-        ins = _prep(ins, create_graph, True)
+        ins = _prep(ins, bool(create_graph), True)
         is_out, outs = _call(func, ins, "jacobian")
+        if create_graph is None:  # (dyngrad.func) record iff the outputs reach an outer tensor
+            create_graph = _reaches_outer(outs, ins)
         jac: list[list] = []
         for o in outs:
             if vectorize:  # all rows in one backward pass on a batch of basis vectors
@@ -245,6 +286,7 @@ def jacobian(
                     rows[j].append(g)
             jac.append([_post(_stack(rows[j], o.shape + x.shape, create_graph), create_graph)
                         for j, x in enumerate(ins)])
+        _retire(ins)
     return _shape_result(jac, is_out, is_in)
 
 
@@ -277,8 +319,9 @@ def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: 
     from .batched_autograd import vmap_call
     from .batching import VmapUnsupported
 
-    with grad_mode.set_grad_enabled(create_graph):
-        ins = _prep(ins, create_graph, False)
+    auto = create_graph is None  # (dyngrad.func) keep results that reach an outer tensor
+    with grad_mode.set_grad_enabled(grad_mode.is_grad_enabled() if auto else create_graph):
+        ins = _prep(ins, bool(create_graph), False)
         blocks: list = []  # blocks[j] = tangents of every output w.r.t. input j
         meta: list = []
         for j, x in enumerate(ins):
@@ -303,13 +346,14 @@ def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: 
                 return None
             blocks.append([movedim(t, 0, -1).reshape(tuple(t.shape[1:]) + tuple(x.shape)) for t in ts])
         is_out, shapes = meta
-        jac = [[_post(blocks[j][i], create_graph) for j in range(len(ins))] for i in range(len(shapes))]
+        jac = [[_post(blocks[j][i], blocks[j][i].requires_grad if auto else create_graph) for j in range(len(ins))] for i in range(len(shapes))]
     return _shape_result(jac, is_out, is_in)
 
 
 def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool) -> Any:
-    with grad_mode.set_grad_enabled(create_graph):
-        ins = _prep(ins, create_graph, False)
+    auto = create_graph is None  # (dyngrad.func) keep results that reach an outer tensor
+    with grad_mode.set_grad_enabled(grad_mode.is_grad_enabled() if auto else create_graph):
+        ins = _prep(ins, bool(create_graph), False)
         cols: list[list[list]] = []  # cols[j][i] -> list of tangents of output i
         is_out = False
         out_shapes: list = []
@@ -341,13 +385,13 @@ def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool) ->
                 cs = cols[j][i] if cols[j] else []
                 if not cs:
                     m = Tensor._make(np.zeros(osh + x.shape, dtype=x.data.dtype))
-                elif (create_graph and any(c.requires_grad for c in cs)) or _vmap.depth:  # batched: ops
+                elif ((create_graph or auto) and any(c.requires_grad for c in cs)) or _vmap.depth:  # batched: ops
                     from ..ops import stack
 
                     m = stack(cs, dim=-1).reshape(osh + x.shape)
                 else:
                     m = Tensor._make(np.stack([c.data for c in cs], axis=-1).reshape(osh + x.shape))
-                row.append(_post(m, create_graph))
+                row.append(_post(m, m.requires_grad if auto else create_graph))
             jac.append(row)
     return _shape_result(jac, is_out, is_in)
 

@@ -26,6 +26,7 @@ from ..autograd import grad_mode
 from ..autograd.backprop import grad as _autograd_grad
 from ..autograd.batched_autograd import batch_at_all_levels
 from ..autograd.function import _fwd_state
+from ..autograd.functional import _reaches_outer
 from ..tensor import Tensor
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "linearize"]
@@ -179,10 +180,12 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False, *, _
                 out, aux = out
             out = _check_scalar_output(out)
             flat = [d for ds in diff for d in ds]
+            cg = cg or _reaches_outer([out], flat)
             if out.requires_grad:
                 gs = _autograd_grad(out, flat, create_graph=cg, allow_unused=True)
             else:
                 gs = (None,) * len(flat)
+        AF._retire(flat)
         gs = [Tensor._make(np.zeros(d.shape, d.data.dtype)) if g is None else (g if cg else g.detach())
               for g, d in zip(gs, flat)]
         all_np = all(all(n) for n in numpy_leaves)
@@ -201,6 +204,7 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False, *, _
         return (g_out, (value, aux)) if has_aux else (g_out, value)
 
     wrapper.__doc__ = f"grad_and_value of {getattr(func, '__name__', func)!s}"
+    wrapper.__name__ = f"{_name}({getattr(func, '__name__', 'func')})"
     return wrapper
 
 
@@ -256,6 +260,7 @@ def grad(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
         return (g, v[1]) if has_aux else g
 
     wrapper.__doc__ = f"grad of {getattr(func, '__name__', func)!s}"
+    wrapper.__name__ = f"grad({getattr(func, '__name__', 'func')})"
     return wrapper
 
 
@@ -281,6 +286,8 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     for i, o in enumerate(outs):
         if not isinstance(o, Tensor):
             raise RuntimeError(f"vjp: output {i} of func is a {type(o).__name__}, expected Tensors")
+    outer_reached = _reaches_outer(outs, ins)
+    cg_outer = cg_outer or outer_reached
 
     def vjp_fn(cotangents: Any) -> tuple:
         cts, _ = _flatten(cotangents)
@@ -292,9 +299,10 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
                 raise RuntimeError(
                     f"vjp_fn: cotangents[{i}] has shape {list(c.shape)} but output {i} has shape {list(o.shape)}"
                 )
-        cg = cg_outer or any(c.requires_grad for c in cts)
+        cg = cg_outer or any(c.requires_grad for c in cts) or outer_reached
         with grad_mode.enable_grad():
             gs = AF._grads(tuple(outs), tuple(ins), tuple(c.to(o.dtype) for c, o in zip(cts, outs)), cg, False, "vjp", retain=True)
+        AF._retire(ins)
         return tuple(np.array(g.data, copy=True) if n else (g if cg else g.detach()) for g, n in zip(gs, isnp))
 
     value = out if cg_outer else _detach_tree(out)
@@ -340,9 +348,9 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
         prim, tan = [], []
         for o in outs:
             p, t = fwd.unpack_dual(o)
-            prim.append(p if cg else p.detach())
+            prim.append(p if cg or p.requires_grad else p.detach())
             t = Tensor._make(np.zeros(o.shape, o.data.dtype)) if t is None else t
-            tan.append(t if cg else t.detach())
+            tan.append(t if cg or t.requires_grad else t.detach())
     res = (_unflatten(prim, spec), _unflatten(tan, spec))
     if all(not isinstance(p, Tensor) for p in primals):
         res = (_to_numpy(res[0]), _to_numpy(res[1]))
@@ -387,13 +395,14 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
         with warnings.catch_warnings():  # the batching is ours, not the user's vmap: where an
             for msg in _LOOP_WARNINGS:  # op cannot batch, looping it is silent (results exact)
                 warnings.filterwarnings("ignore", message=msg, category=UserWarning)
-            res = AF.jacobian(f, ts[0] if is_int else tuple(ts), create_graph=cg, strategy=strategy,
+            res = AF.jacobian(f, ts[0] if is_int else tuple(ts), create_graph=cg or None, strategy=strategy,
                               vectorize=True)  # batched rows/columns
         if all(not isinstance(args[a], Tensor) for a in nums):
             res = _to_numpy(res)
             aux_box = [_to_numpy(a) for a in aux_box]
         return (res, aux_box[0] if aux_box else None) if has_aux else res
 
+    wrapper.__name__ = f"{name}({getattr(func, '__name__', 'func')})"
     return wrapper
 
 

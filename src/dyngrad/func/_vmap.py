@@ -112,13 +112,13 @@ def _run_batched(func: Callable, args: tuple, kwargs: dict, dims: tuple, n: int,
                         "vmap: out_dims is None for an output that depends on the mapped inputs; "
                         "give it an int out_dim"
                     )
-                od = od % (o.ndim + 1)
+                od = _out_dim(od, o)
                 return o._value if o._bdim == od else movedim(o._value, o._bdim, od)
             if not isinstance(o, Tensor):
                 raise VmapUnsupported(f"the function returned a {type(o).__name__}, not a Tensor")
             if od is None:
                 return o
-            od = od % (o.ndim + 1)
+            od = _out_dim(od, o)
             shape = list(o.shape)
             shape.insert(od, n)
             return o.unsqueeze(od).expand(*shape)  # the same for every example
@@ -135,6 +135,20 @@ def _run_batched(func: Callable, args: tuple, kwargs: dict, dims: tuple, n: int,
             stacklevel=4,
         )
     return res
+
+
+def _out_dim(od: int, o: Tensor) -> int:
+    """``od`` as a dim of the output with the batch dim added (``o.ndim + 1`` dims).
+
+    Raises:
+        IndexError: out of range, naming the output's per-example shape (as PyTorch)."""
+    n = o.ndim + 1
+    if not -n <= od < n:
+        raise IndexError(
+            f"vmap: out_dims={od} is out of range for an output with {o.ndim} per-example dims "
+            f"(shape {list(o.shape)}): expected a dim in [{-n}, {n - 1}]"
+        )
+    return od % n
 
 
 def _run_loop(func: Callable, args: tuple, kwargs: dict, dims: tuple, n: int, out_dims: Any,
@@ -231,7 +245,10 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
             res = run(args, kwargs, dims, n)
         else:
             parts = []
+            state = default_generator.rng.bit_generator.state if randomness == "same" else None
             for s in range(0, n, chunk_size):
+                if state is not None:  # "same": every chunk draws what the first drew
+                    default_generator.rng.bit_generator.state = state
                 e = min(n, s + chunk_size)
                 sub = tuple(a if d is None else _narrow(a, d, s, e) for a, d in zip(args, dims))
                 parts.append(run(sub, kwargs, dims, e - s))
@@ -239,6 +256,7 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
         return _map_out(res, out_dims, _to_ndarray) if numpy_io else res
 
     wrapper.__doc__ = f"vmap of {name}"
+    wrapper.__name__ = f"vmap({name})"
     return wrapper
 
 

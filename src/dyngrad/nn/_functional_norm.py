@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..ops import fused as _fused
 from ..ops._util import wrap
@@ -250,6 +251,11 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
     Raises: RuntimeError for non-int64 input, negative values or values >= num_classes.
     """
+    if num_classes != -1 and hasattr(tensor, "_bdim") and grad_mode.vmap_state.depth:
+        from ..autograd.batched_autograd import _bottom, _rewrap_like  # inside vmap: the values
+
+        oh = one_hot(_bottom(tensor), num_classes)  # the class dim goes last, after any batch dim
+        return _rewrap_like(oh, tensor)
     d = tensor.data
     if d.dtype != np.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")

@@ -193,6 +193,11 @@ class NllLoss(Function):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        if ctx.needs_input_grad[2]:
+            raise RuntimeError(
+                "nll_loss/cross_entropy: the derivative for 'weight' is not implemented (as in "
+                "PyTorch); pass a weight that does not require grad (weight.detach())"
+            )
         (m,) = ctx.saved_tensors
         if ctx.none and m.ndim > 1:
             g = g.unsqueeze(ctx.cdim)
