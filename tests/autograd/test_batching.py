@@ -343,3 +343,72 @@ def test_comparison_with_zero_dim_examples_promotes_like_each_example() -> None:
     xs = T([0.1, 0.2])  # float64 0-d examples: they compare in float32, as each example does
     out = _quiet(F.vmap(lambda a: a == m), xs)
     np.testing.assert_array_equal(out.data, np.stack([(T(v) == m).data for v in xs.data]))
+
+
+def test_nested_randomness_modes_and_same_across_chunks() -> None:
+    z = T(np.zeros((3, 2)))
+    with pytest.raises(RuntimeError, match="randomness error mode"):
+        F.vmap(F.vmap(lambda a: a + dyngrad.rand(()), randomness="same"), randomness="error")(z)
+    o = _quiet(F.vmap(F.vmap(lambda a: a + dyngrad.rand((), dtype=dyngrad.float64), randomness="same"),
+                      randomness="different"), z)
+    assert np.allclose(o.data[:, 0], o.data[:, 1]) and not np.allclose(o.data[0], o.data[1])
+    c = _quiet(F.vmap(lambda a: a + dyngrad.rand((), dtype=dyngrad.float64), randomness="same", chunk_size=2),
+               T(np.zeros(6)))
+    assert np.allclose(c.data, c.data[0])
+
+
+def test_out_dims_out_of_range_raise_index_error() -> None:
+    with pytest.raises(IndexError, match="out_dims=3 is out of range"):
+        F.vmap(lambda a: a, out_dims=3)(T(np.zeros((4, 3, 5))))
+
+
+def test_batchnorm_training_under_vmap_loops_with_exact_running_stats() -> None:
+    x = T(rng.standard_normal((4, 6, 3, 5, 5)))
+    bn, ref = (dyngrad.nn.BatchNorm2d(3, momentum=None).double() for _ in range(2))
+    out = _quiet(F.vmap(bn), x)
+    want = dyngrad.stack([ref(e) for e in x])
+    np.testing.assert_allclose(out.data, want.data)
+    assert int(bn.num_batches_tracked.data) == 4
+    np.testing.assert_allclose(bn.running_mean.data, ref.running_mean.data)
+
+
+def test_like_constructors_and_one_hot_stay_batched() -> None:
+    x = T(rng.standard_normal((4, 3)))
+
+    def f(a):  # noqa: ANN001, ANN202
+        z = dyngrad.zeros_like(a)
+        z[1:] = a[1:] * 2  # a per-example value written into zeros_like(a)
+        return z + dyngrad.ones_like(a) + dyngrad.full_like(a, 0.5)
+
+    out, msgs = _messages(F.vmap(f), x)
+    assert not [m for m in msgs if "loop" in m]
+    np.testing.assert_allclose(out.data, np.stack([f(r).data for r in x]))
+    t = dyngrad.tensor([[0, 2], [1, 1], [2, 0]])
+    oh, msgs = _messages(F.vmap(lambda a: dyngrad.nn.functional.one_hot(a, 3), in_dims=1), t)
+    assert not msgs
+    np.testing.assert_array_equal(oh.data, dyngrad.nn.functional.one_hot(t.T, 3).data)
+
+
+def test_misuse_messages() -> None:
+    kept = []
+    F.vmap(lambda a: kept.append(a) or a)(T(np.zeros((2, 3))))
+    with pytest.raises(RuntimeError, match="BatchedTensor escaped"):
+        kept[0] + 1
+
+    class NoDims(Function):
+        @staticmethod
+        def forward(ctx, a):  # noqa: ANN001, ANN205
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            return g * 2
+
+        @staticmethod
+        def vmap(info, in_dims, a):  # noqa: ANN001, ANN205
+            return NoDims.apply(a)
+
+    with pytest.raises(TypeError, match=r"NoDims.vmap must return \(outputs, out_dims\)"):
+        F.vmap(NoDims.apply)(T(np.zeros((2, 3))))
+    _, msgs = _messages(F.vmap(F.grad(lambda a: (a * float(a.sum())).sum())), T(np.ones((2, 3))))
+    assert any("loop over 2 calls of grad(<lambda>): float() on a batched tensor" in m for m in msgs)

@@ -707,3 +707,19 @@ def test_inplace_fill_masked_fill_and_setitem_update_the_tangent_without_grad() 
     np.testing.assert_allclose(tb.data, [0.0, 0.0])
     np.testing.assert_allclose(tc.data, [3.0, 3.0])
     np.testing.assert_allclose(td.data, [[0.0, 5.0], [0.0, 6.0]])
+
+
+def test_forward_mode_through_a_numpy_backward_raises_instead_of_zero_tangents() -> None:
+    class NpSin(Function):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            ctx.save_for_backward(x)
+            return dyngrad.tensor(np.sin(x.detach().numpy()))
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            (x,) = ctx.saved_tensors
+            return dyngrad.tensor(np.cos(x.detach().numpy()) * g.detach().numpy())
+
+    with pytest.raises(RuntimeError, match="NpSin: it has no jvp rule, and its backward is not differentiable"):
+        dyngrad.func.jacfwd(NpSin.apply)(T(np.array([0.1, 0.2])))

@@ -144,3 +144,43 @@ def test_vjp_fn_with_cotangent_of_wrong_shape_raises() -> None:
 def test_nested_forward_transforms_are_refused() -> None:
     with pytest.raises(RuntimeError, match="[Nn]ested"):
         F.jacfwd(F.jacfwd(lambda x: (x ** 3).sum()))(np.ones(2))
+
+
+# ---------------------------------------------------------------- outer graphs (closures)
+def test_transforms_keep_derivatives_that_reach_tensors_outside_their_inputs() -> None:
+    T = lambda a: dyngrad.tensor(a, dtype=dyngrad.float64)  # noqa: E731
+    x, w, one = T([1.0, 2.0]), T([3.0, 4.0]), T([1.0, 1.0])
+    g = dyngrad.func.grad
+    # values checked against torch.func 2.13 by hand: d/dw sum(d/dx sum(x*w)) = 1, ...
+    np.testing.assert_allclose(g(lambda w: g(lambda x: (x * w).sum())(x).sum())(w).data, [1.0, 1.0])
+    np.testing.assert_allclose(g(lambda w: g(lambda x, v: (x * v * v).sum())(x, w).sum())(w).data, [6.0, 8.0])
+    jv = g(lambda w: dyngrad.func.jvp(lambda x: (x * w * w).sum(), (x,), (one,))[1])(w)
+    np.testing.assert_allclose(jv.data, [6.0, 8.0])
+    for jac in (dyngrad.func.jacrev, dyngrad.func.jacfwd):
+        got = g(lambda w: jac(lambda x: (x * w).sin())(x).sum())(w)  # noqa: B023
+        xw = x.data * w.data  # d/dw_i of sum_i cos(x_i w_i) w_i (the Jacobian is diagonal)
+        np.testing.assert_allclose(got.data, np.cos(xw) - xw * np.sin(xw))
+    vj = g(lambda w: dyngrad.func.vjp(lambda x: (x * w).sin(), x)[1](one)[0].sum())(w)
+    np.testing.assert_allclose(vj.data, np.cos(x.data * w.data) - x.data * w.data * np.sin(x.data * w.data))
+    W = w.clone().requires_grad_()
+    assert g(lambda x: (x * W * W).sum())(x).requires_grad  # it depends on W
+    assert not g(lambda x: (x * x).sum())(x).requires_grad  # nothing outside: detached, as torch
+    assert not dyngrad.func.jacrev(lambda x: x.sin())(x).requires_grad
+
+
+def test_gradient_penalty_through_vmap_of_grad_reaches_the_weights() -> None:
+    rng = np.random.default_rng(0)
+    lin = dyngrad.nn.Linear(3, 1).double()
+    X = dyngrad.tensor(rng.standard_normal((5, 3)))
+
+    def loss(batched: bool) -> dyngrad.Tensor:
+        if batched:
+            gx = dyngrad.func.vmap(dyngrad.func.grad(lambda x: (lin(x) ** 3).sum()))(X)
+        else:
+            xs = X.detach().requires_grad_()
+            (gx,) = dyngrad.autograd.grad((lin(xs) ** 3).sum(), xs, create_graph=True)
+        return lin(X).mean() + ((gx.norm(dim=1) - 1) ** 2).mean()
+
+    (a,) = dyngrad.autograd.grad(loss(True), lin.weight)
+    (b,) = dyngrad.autograd.grad(loss(False), lin.weight)
+    np.testing.assert_allclose(a.data, b.data, rtol=1e-10)

@@ -182,3 +182,13 @@ def test_pad_is_the_op_library_pad_when_there_is_one_and_the_fallback_pads_const
         _constant_pad(x, (1,))
     with pytest.raises(NotImplementedError):
         _constant_pad(x, (1, 1), mode="reflect")
+
+
+def test_nll_loss_gradient_for_weight_raises_as_in_pytorch():
+    import numpy as np
+
+    logits = dyngrad.tensor(np.random.default_rng(0).standard_normal((4, 3)))
+    w = dyngrad.tensor([0.5, 1.0, 2.0], dtype=dyngrad.float64).requires_grad_()
+    loss = dyngrad.nn.functional.cross_entropy(logits, dyngrad.tensor([0, 1, 2, 1]), weight=w)
+    with pytest.raises(RuntimeError, match="derivative for 'weight' is not implemented"):
+        loss.backward()
