@@ -32,6 +32,7 @@ from .ops import __all__ as _ops_all
 from . import ops, nn, utils, linalg, optim, func, cuda
 from .serialization import load, save
 from .custom_gradient import custom_gradient
+from .func import vmap  # torch.vmap is torch.func.vmap
 
 inf = float("inf")
 nan = float("nan")
@@ -104,7 +105,7 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
 
 
 __all__ = [
-    "Tensor", "is_tensor", "autograd", "nn", "utils", "ops", "linalg", "optim", "func", "save", "load", "custom_gradient", "no_grad", "enable_grad",
+    "Tensor", "is_tensor", "autograd", "nn", "utils", "ops", "linalg", "optim", "func", "vmap", "save", "load", "custom_gradient", "no_grad", "enable_grad",
     "set_grad_enabled", "inference_mode", "is_grad_enabled", "dtype", "float16", "float32",
     "float64", "double", "float", "half", "int8", "int16", "int32", "int64", "long", "int",
     "short", "uint8", "bool", "get_default_dtype", "set_default_dtype", "device",

@@ -142,3 +142,29 @@ def test_functional_call_on_an_nn_module() -> None:
     np.testing.assert_allclose(g["weight"].data, [[2.0, 3.0]])
     with pytest.raises(RuntimeError, match="missing"):
         F.functional_call(lin, {"weight": params["weight"]}, (T([[2.0, 3.0]]),), strict=True)
+
+
+def test_pytree_arguments_and_nested_in_dims() -> None:
+    x, y = T(np.arange(12.0).reshape(4, 3)), T(np.ones((4, 3)))
+    out = _quiet(dyngrad.vmap(lambda d: (d["a"] * d["b"]).sum()), {"a": x, "b": y})
+    np.testing.assert_allclose(out.data, x.data.sum(1))
+    out = _quiet(F.vmap(lambda p, c: p[0] * c + p[1].sum(), in_dims=((0, None), None)), (x, y[0]), 2.0)
+    np.testing.assert_allclose(out.data, x.data * 2 + 3.0)
+    with pytest.raises(ValueError, match=r"argument 0 \(leaf 1\) has in_dim 0 but is a float"):
+        F.vmap(lambda d: d["a"])({"a": x, "b": 3.0})
+    with pytest.raises(ValueError, match=r"in_dims\[0\] has the structure tuple of 3 dims"):
+        F.vmap(lambda p: p[0], in_dims=((0, 0, 0),))((x, y))
+
+
+def test_model_ensembling_with_stack_module_state() -> None:
+    models = [dyngrad.nn.Linear(3, 2).double() for _ in range(5)]
+    params, buffers = F.stack_module_state(models)
+    assert params["weight"].shape == (5, 2, 3) and params["weight"].requires_grad
+    x = T(np.random.default_rng(0).standard_normal((4, 3)))
+    out = _quiet(F.vmap(lambda p, b, xx: F.functional_call(models[0], (p, b), (xx,)), in_dims=(0, 0, None)),
+                 params, buffers, x)
+    np.testing.assert_allclose(out.data, np.stack([m(x).data for m in models]))
+    (g,) = dyngrad.autograd.grad(out.sum(), params["bias"])
+    np.testing.assert_allclose(g.data, np.full((5, 2), 4.0))
+    with pytest.raises(RuntimeError, match="shape"):
+        F.stack_module_state([dyngrad.nn.Linear(3, 2), dyngrad.nn.Linear(3, 4)])

@@ -11,8 +11,9 @@ import numpy as np
 from ..autograd.batching import BatchedTensor, VmapUnsupported, pop_level, push_level, wrap_batched
 from ..creation import default_generator
 from ..tensor import Tensor
+from ._transforms import _flatten, _unflatten
 
-__all__ = ["vmap", "functional_call"]
+__all__ = ["vmap", "functional_call", "stack_module_state"]
 
 
 def _norm_dims(dims: Any, n: int, what: str) -> tuple:
@@ -45,28 +46,74 @@ def _stack(items: list, d: int) -> Any:
     return np.stack([np.asarray(t) for t in items], axis=d)
 
 
-def _check_args(args: tuple, in_dims: Any) -> tuple[tuple, int]:
+def _flat_args(args: tuple, in_dims: Any) -> tuple[list, list, list, Callable]:
+    """The leaves of ``args`` (tuples, lists and dicts are pytrees), one in_dim and one name
+    per leaf, and a function rebuilding ``args`` from new leaves.
+
+    Raises:
+        ValueError: in_dims of the wrong length or structure, naming the argument."""
+    if isinstance(in_dims, (tuple, list)):
+        if len(in_dims) != len(args):
+            raise ValueError(
+                f"vmap: in_dims is a tuple of length {len(in_dims)} but there are {len(args)} "
+                "positional inputs; give one dim (or None) each"
+            )
+        per_arg = list(in_dims)
+    elif in_dims is None or isinstance(in_dims, int):
+        per_arg = [in_dims] * len(args)
+    else:
+        raise ValueError(f"vmap: in_dims must be an int, None or a tuple, got {type(in_dims).__name__}")
+    leaves, dims, names, specs = [], [], [], []
+    for i, (a, d) in enumerate(zip(args, per_arg)):
+        lv, spec = _flatten(a)
+        if d is None or isinstance(d, int):
+            ld = [d] * len(lv)
+        else:
+            ld, dspec = _flatten(d)
+            if len(ld) != len(lv) or (spec is not None and dspec is not None and dspec[0] is not spec[0]):
+                raise ValueError(
+                    f"vmap: in_dims[{i}] has the structure {type(d).__name__} of {len(ld)} dims but "
+                    f"argument {i} has {len(lv)} leaves; give an int/None or a matching structure"
+                )
+        for x in ld:
+            if x is not None and not isinstance(x, int):
+                raise ValueError(f"vmap: in_dims[{i}] must hold ints or None, got {type(x).__name__}")
+        leaves += lv
+        dims += ld
+        names += [f"argument {i}" if spec is None else f"argument {i} (leaf {j})" for j in range(len(lv))]
+        specs.append((spec, len(lv)))
+
+    def rebuild(new: Any) -> tuple:
+        out, k = [], 0
+        for spec, m in specs:
+            out.append(_unflatten(list(new[k:k + m]), spec))
+            k += m
+        return tuple(out)
+
+    return leaves, dims, names, rebuild
+
+
+def _check_args(args: list, dims: list, names: list) -> tuple[tuple, int]:
     """Normalised in_dims and the batch size; ValueError naming the argument otherwise."""
-    dims = _norm_dims(in_dims, len(args), "in_dims")
     sizes = {}
     for i, (a, d) in enumerate(zip(args, dims)):
         if d is None:
             continue
         if not isinstance(a, (Tensor, np.ndarray)):
             raise ValueError(
-                f"vmap: argument {i} has in_dim {d} but is a {type(a).__name__}; only Tensors "
+                f"vmap: {names[i]} has in_dim {d} but is a {type(a).__name__}; only Tensors "
                 "and arrays can be mapped (use in_dims=None for it)"
             )
         nd = a.ndim
         if not -nd <= d < nd:
             raise ValueError(
-                f"vmap: argument {i} has in_dim {d} but only {nd} dimension(s) (shape {list(a.shape)})"
+                f"vmap: {names[i]} has in_dim {d} but only {nd} dimension(s) (shape {list(a.shape)})"
             )
-        sizes[i] = a.shape[d]
+        sizes[names[i]] = a.shape[d]
     if not sizes:
         raise ValueError("vmap: at least one argument must be mapped over (got in_dims all None)")
     if len(set(sizes.values())) > 1:
-        desc = ", ".join(f"argument {i} has size {s}" for i, s in sizes.items())
+        desc = ", ".join(f"{k} has size {s}" for k, s in sizes.items())
         raise ValueError(
             f"vmap: Expected all tensors to have the same size in the mapped dimension, got {desc}"
         )
@@ -227,22 +274,29 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
         raise ValueError(f"vmap: chunk_size must be None or a positive int, got {chunk_size!r}")
     name = getattr(func, "__name__", "func")
 
-    def run(args: tuple, kwargs: dict, dims: tuple, n: int) -> Any:
+    def run(flat_func: Callable, args: tuple, kwargs: dict, dims: tuple, n: int) -> Any:
         try:
-            return _run_batched(func, args, kwargs, dims, n, out_dims, randomness)
+            return _run_batched(flat_func, args, kwargs, dims, n, out_dims, randomness)
         except VmapUnsupported as e:
             warnings.warn(
                 f"vmap fell back to a loop over {n} calls of {name}: {e}",
                 UserWarning,
                 stacklevel=3,
             )
-        return _run_loop(func, args, kwargs, dims, n, out_dims, randomness)
+        return _run_loop(flat_func, args, kwargs, dims, n, out_dims, randomness)
 
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        dims, n = _check_args(args, in_dims)
+    def wrapper(*structured: Any, **kwargs: Any) -> Any:
+        leaves, leaf_dims, names, rebuild = _flat_args(structured, in_dims)
+        dims, n = _check_args(leaves, leaf_dims, names)
+        args = tuple(leaves)
+
+        def flat_func(*flat: Any, **kw: Any) -> Any:  # the user's function on the leaves
+            return func(*rebuild(flat), **kw)
+
+        flat_func.__name__ = name
         numpy_io = all(isinstance(a, np.ndarray) for a, d in zip(args, dims) if d is not None)
         if chunk_size is None or chunk_size >= n:
-            res = run(args, kwargs, dims, n)
+            res = run(flat_func, args, kwargs, dims, n)
         else:
             parts = []
             state = default_generator.rng.bit_generator.state if randomness == "same" else None
@@ -251,7 +305,7 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
                     default_generator.rng.bit_generator.state = state
                 e = min(n, s + chunk_size)
                 sub = tuple(a if d is None else _narrow(a, d, s, e) for a, d in zip(args, dims))
-                parts.append(run(sub, kwargs, dims, e - s))
+                parts.append(run(flat_func, sub, kwargs, dims, e - s))
             res = _cat_tree(parts[0], out_dims, parts)
         return _map_out(res, out_dims, _to_ndarray) if numpy_io else res
 
@@ -355,3 +409,46 @@ def functional_call(module: Any, parameter_and_buffer_dicts: Any, args: Any = ()
     finally:
         for r in reversed(restores):
             r()
+
+
+def stack_module_state(models: Any) -> tuple[dict, dict]:
+    """The parameters and buffers of several modules of the same architecture, stacked
+    along a new dim 0 (for model ensembling: ``vmap(lambda p, b, x: functional_call(model,
+    (p, b), (x,)))(params, buffers, x)``), as ``torch.func.stack_module_state``.
+
+    Args:
+        models: a list (or ModuleList) of modules with the same parameter names and shapes.
+    Returns:
+        ``(params, buffers)``: dicts from dotted names to Tensors of shape ``(len(models),
+        *shape)``; the stacked parameters are new leaves that require grad (detached from
+        the models' own parameters), the buffers do not.
+    Raises:
+        RuntimeError: no models, or models whose parameter/buffer names or shapes differ
+            (naming the first difference).
+    """
+    from ..ops import stack
+
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if any(m.training != models[0].training for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+
+    def gather(kind: str) -> dict:
+        named = [dict(getattr(m, kind)()) for m in models]
+        for i, d in enumerate(named[1:], 1):
+            if list(d) != list(named[0]):
+                raise RuntimeError(
+                    f"stack_module_state: model {i} has {kind.replace('named_', '')} {sorted(d)} but "
+                    f"model 0 has {sorted(named[0])}; the models must share one architecture"
+                )
+            for k in d:
+                if tuple(d[k].shape) != tuple(named[0][k].shape):
+                    raise RuntimeError(
+                        f"stack_module_state: {k} has shape {list(d[k].shape)} in model {i} but "
+                        f"{list(named[0][k].shape)} in model 0"
+                    )
+        return {k: stack([d[k].detach() for d in named]) for k in named[0]}
+
+    params = {k: v.requires_grad_() for k, v in gather("named_parameters").items()}
+    return params, gather("named_buffers")
