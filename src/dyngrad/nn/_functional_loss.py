@@ -182,19 +182,19 @@ def cross_entropy(
     nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
     if label_smoothing <= 0:
         return nll
-    keep = to_tensor((target.data != ignore_index).astype(logp.data.dtype))
+    ignored = target == ignore_index  # tensor ops only (no .data): vmap batches this
     if weight is not None:
         smooth = -(logp * _class_weight_view(weight, input.ndim)).sum(cdim)
     else:
         smooth = -logp.sum(cdim)
     # masked_fill (not `* keep`): no nan gradient reaches ignored elements when all are ignored
-    smooth = smooth.masked_fill(to_tensor(target.data == ignore_index), 0.0)
+    smooth = smooth.masked_fill(ignored, 0.0)
     if reduction == "mean":
+        keep = (~ignored).to(logp.dtype)
         if weight is not None:
-            kept = target.data[target.data != ignore_index]
-            ret = smooth.sum() / float(weight.data[kept].sum())
+            ret = smooth.sum() / (weight.detach()[target.masked_fill(ignored, 0)] * keep).sum()
         else:
-            ret = smooth.sum() / float(keep.data.sum())
+            ret = smooth.sum() / keep.sum()
     elif reduction == "sum":
         ret = smooth.sum()
     else:
