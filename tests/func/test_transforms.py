@@ -184,3 +184,22 @@ def test_gradient_penalty_through_vmap_of_grad_reaches_the_weights() -> None:
     (a,) = dyngrad.autograd.grad(loss(True), lin.weight)
     (b,) = dyngrad.autograd.grad(loss(False), lin.weight)
     np.testing.assert_allclose(a.data, b.data, rtol=1e-10)
+
+
+def test_jacobians_of_pytree_arguments_match_torch_layout() -> None:
+    rng = np.random.default_rng(1)
+    x, w = rng.standard_normal(3), rng.standard_normal((3, 2))
+    f = lambda p: (p["x"] @ p["w"]).sin()  # noqa: E731
+    for jac in (dyngrad.func.jacrev, dyngrad.func.jacfwd):
+        J = jac(f)({"x": dyngrad.tensor(x), "w": dyngrad.tensor(w)})
+        c = np.cos(x @ w)
+        np.testing.assert_allclose(J["x"].data, c[:, None] * w.T)  # d out_j / d x_i
+        want_w = np.zeros((2, 3, 2))
+        for j in range(2):
+            want_w[j, :, j] = c[j] * x
+        np.testing.assert_allclose(J["w"].data, want_w)
+        assert not J["x"].requires_grad
+    H = dyngrad.func.hessian(lambda p: (p[0] @ p[1]).sin().sum())((dyngrad.tensor(x), dyngrad.tensor(w)))
+    assert H[0][1].shape == (3, 3, 2) and not H[0][0].requires_grad
+    Jn = dyngrad.func.jacrev(f)({"x": x, "w": w})  # ndarrays in, ndarrays out
+    assert isinstance(Jn["x"], np.ndarray)

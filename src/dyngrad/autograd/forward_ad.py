@@ -321,10 +321,20 @@ class _DualOp(Function):
         return (None, *res)
 
 
+# Leaves that finished transforms created to differentiate with respect to (never the
+# user's): a later graph may still reach them (recorded derivatives), which must not count
+# as reaching an outer tensor. While a transform runs, its leaves are not here, so that a
+# transform nested inside it does count them as outer.
+_TRANSFORM_LEAVES: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # id -> leaf
+
+
 def _leaf(a: Tensor) -> Tensor:
+    """A local leaf standing for ``a`` in one op's own small graph (internal: registered
+    in ``_TRANSFORM_LEAVES`` so that an outer transform never takes it for a user leaf)."""
     t = Tensor._make(a.data)
     t._vc = a._vc
     t._requires_grad = True
+    _TRANSFORM_LEAVES[id(t)] = t
     return t
 
 
@@ -439,6 +449,14 @@ def _rule_jvp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, ltan
     return [None if not d or t is None else _fit(t, o) for o, d, t in zip(outs, diff, rs)]
 
 
+def _retire(leaves: Any) -> None:
+    """A transform is done with its own ``leaves`` (see ``_TRANSFORM_LEAVES``)."""
+    for t in leaves:
+        t = _bottom(t)  # (inside vmap: the graph holds the unwrapped leaf)
+        if isinstance(t, Tensor) and t.grad_fn is None and t.requires_grad:
+            _TRANSFORM_LEAVES[id(t)] = t
+
+
 def _double_vjp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, local: dict, ltans: dict, ng: bool) -> list:
     from .backprop import grad as _grad
 
@@ -469,6 +487,7 @@ def _double_vjp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, lo
     else:
         ts = _grad([g for g, _ in pairs], vs, [u.to(g.dtype) if u.dtype != g.dtype else u for g, u in pairs],
                    retain_graph=True, create_graph=ng, allow_unused=True)
+    _retire(vs)  # internal leaves: an outer transform must not count them as its inputs'
     it = iter(ts)
     res = []
     for o, d in zip(outs, diff):

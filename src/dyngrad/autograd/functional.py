@@ -17,7 +17,6 @@ to the loop (one pass per row/column).
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +26,8 @@ from ..tensor import Tensor
 from . import forward_ad as fwd
 from . import grad_mode
 from .backprop import grad as _grad
+from .batched_autograd import _bottom
+from .forward_ad import _TRANSFORM_LEAVES, _retire
 from .function import _fwd_state
 
 _vmap = grad_mode.vmap_state
@@ -116,20 +117,6 @@ def _grads(outs: tuple, ins: tuple, gouts: tuple, create_graph: bool, strict: bo
     return tuple(out)
 
 
-# Leaves that finished transforms created to differentiate with respect to (never the
-# user's): a later graph may still reach them (recorded derivatives), which must not count
-# as reaching an outer tensor. While a transform runs, its leaves are not here, so that a
-# transform nested inside it does count them as outer.
-_TRANSFORM_LEAVES: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # id -> leaf
-
-
-def _retire(leaves: Any) -> None:
-    """A transform is done with its own ``leaves`` (see ``_TRANSFORM_LEAVES``)."""
-    for t in leaves:
-        if isinstance(t, Tensor) and t.grad_fn is None and t.requires_grad:
-            _TRANSFORM_LEAVES[id(t)] = t
-
-
 def _reaches_outer(outs: Any, own: Any) -> bool:
     """True when grad mode is on and the graph of ``outs`` reaches a leaf that requires grad
     other than ``own`` (a tensor captured by closure, an argument not differentiated): the
@@ -137,7 +124,7 @@ def _reaches_outer(outs: Any, own: Any) -> bool:
     ``torch.func`` does). An iterative walk over the graph."""
     if not grad_mode.is_grad_enabled():
         return False
-    own_ids = {id(t) for t in own}
+    own_ids = {id(_bottom(t)) for t in own}  # (inside vmap: the unwrapped leaves)
     stack = [o.grad_fn for o in outs if isinstance(o, Tensor) and o.grad_fn is not None]
     seen: set = set()
     while stack:
@@ -346,7 +333,7 @@ def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: 
                 return None
             blocks.append([movedim(t, 0, -1).reshape(tuple(t.shape[1:]) + tuple(x.shape)) for t in ts])
         is_out, shapes = meta
-        jac = [[_post(blocks[j][i], blocks[j][i].requires_grad if auto else create_graph) for j in range(len(ins))] for i in range(len(shapes))]
+        jac = [[_post(blocks[j][i], _reaches_outer([blocks[j][i]], ()) if auto else create_graph) for j in range(len(ins))] for i in range(len(shapes))]
     return _shape_result(jac, is_out, is_in)
 
 
@@ -391,7 +378,7 @@ def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool) ->
                     m = stack(cs, dim=-1).reshape(osh + x.shape)
                 else:
                     m = Tensor._make(np.stack([c.data for c in cs], axis=-1).reshape(osh + x.shape))
-                row.append(_post(m, m.requires_grad if auto else create_graph))
+                row.append(_post(m, _reaches_outer([m], ()) if auto else create_graph))
             jac.append(row)
     return _shape_result(jac, is_out, is_in)
 

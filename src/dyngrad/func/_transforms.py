@@ -374,30 +374,48 @@ _LOOP_WARNINGS = (r"vmap: no batching rule", r"grad\(is_grads_batched=True\) fel
 def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) -> Callable:
     def wrapper(*args: Any) -> Any:
         is_int, nums = _norm_argnums(argnums, len(args), name)
-        ts = [_to_tensor(args[a], f"{name}: argument {a} (argnums)") for a in nums]
+        specs, counts, ts, raw = [], [], [], []
+        for a in nums:  # each argument may be a pytree (tuple/list/dict) of tensors
+            lv, spec = _flatten(args[a])
+            ts += [_to_tensor(x, f"{name}: argument {a} (argnums)") for x in lv]
+            raw += lv
+            specs.append(spec)
+            counts.append(len(lv))
         if grad_mode.vmap_state.depth:  # inside vmap: one Jacobian per example
             ts = [batch_at_all_levels(t) for t in ts]
         aux_box: list = []
+        out_box: list = [False]
 
         def f(*xs: Tensor) -> Any:
             full = [_lift(a) for a in args]
-            for a, x in zip(nums, xs):
-                full[a] = x
+            k = 0
+            for a, spec, c in zip(nums, specs, counts):
+                full[a] = _unflatten(list(xs[k:k + c]), spec)
+                k += c
             out = func(*full)
             if has_aux:
                 out, aux = out
                 aux_box[:] = [aux]
             if _is_numpy(out):
                 out = Tensor._make(np.asarray(out, dtype=np.float64))
+            out_box[0] = isinstance(out, (tuple, list))
             return tuple(out) if isinstance(out, list) else out
+
+        def regroup(per_leaf: tuple) -> Any:  # one block per leaf -> the arguments' structure
+            parts, k = [], 0
+            for spec, c in zip(specs, counts):
+                parts.append(_unflatten(list(per_leaf[k:k + c]), spec))
+                k += c
+            return parts[0] if is_int else tuple(parts)
 
         cg = _outer_active(ts)
         with warnings.catch_warnings():  # the batching is ours, not the user's vmap: where an
             for msg in _LOOP_WARNINGS:  # op cannot batch, looping it is silent (results exact)
                 warnings.filterwarnings("ignore", message=msg, category=UserWarning)
-            res = AF.jacobian(f, ts[0] if is_int else tuple(ts), create_graph=cg or None, strategy=strategy,
+            res = AF.jacobian(f, tuple(ts), create_graph=cg or None, strategy=strategy,
                               vectorize=True)  # batched rows/columns
-        if all(not isinstance(args[a], Tensor) for a in nums):
+        res = tuple(regroup(r) for r in res) if out_box[0] else regroup(res)
+        if all(not isinstance(x, Tensor) for x in raw):
             res = _to_numpy(res)
             aux_box = [_to_numpy(a) for a in aux_box]
         return (res, aux_box[0] if aux_box else None) if has_aux else res
