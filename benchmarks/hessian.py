@@ -7,7 +7,7 @@ layer and a quadratic readout on a fixed 32 x 10 batch), float64. Timed:
   recorded gradient graph) and with ``outer_jacobian_strategy="forward-mode"``
   (forward-over-reverse, 100 dual passes through the double-vjp construction);
 * the same with ``vectorize=True`` (all rows in one batched backward pass) and
-  ``dyngrad.func.hessian`` (``jacfwd(jacrev)``, both vectorised);
+  ``dyngrad.func.hessian`` (``jacrev(jacrev)``, both vectorised);
 * ``torch.autograd.functional.hessian`` (default, and ``vectorize=True``) and
   ``torch.func.hessian`` when torch is installed.
 
@@ -67,7 +67,7 @@ def main() -> None:
     print(f"dyngrad hessian, 100 params, reverse-over-reverse: {t_rev * 1e3:8.1f} ms")
     print(f"dyngrad hessian, 100 params, forward-over-reverse: {t_fwd * 1e3:8.1f} ms")
     print(f"dyngrad hessian, vectorize=True (batched backward):{t_vec * 1e3:8.1f} ms")
-    print(f"dyngrad func.hessian (jacfwd(jacrev), batched):    {t_func * 1e3:8.1f} ms")
+    print(f"dyngrad func.hessian (jacrev(jacrev), batched):    {t_func * 1e3:8.1f} ms")
     try:
         import torch
     except ImportError:

@@ -723,3 +723,27 @@ def test_forward_mode_through_a_numpy_backward_raises_instead_of_zero_tangents()
 
     with pytest.raises(RuntimeError, match="NpSin: it has no jvp rule, and its backward is not differentiable"):
         dyngrad.func.jacfwd(NpSin.apply)(T(np.array([0.1, 0.2])))
+
+
+def test_third_derivatives_through_forward_over_reverse_equal_reverse_over_reverse() -> None:
+    AF = dyngrad.autograd.functional
+    x0 = np.random.default_rng(4).random(3)
+    f = lambda a: (a.sin() * a.sum()).sum()  # noqa: E731
+    got = []
+    for strategy in ("reverse-mode", "forward-mode"):
+        x = T(x0).requires_grad_()
+        H = AF.hessian(f, x, create_graph=True, outer_jacobian_strategy=strategy)
+        got.append(dyngrad.autograd.grad(H.sum(), x)[0].data)
+    x = T(x0).requires_grad_()
+    got.append(dyngrad.autograd.grad(dyngrad.func.jacfwd(dyngrad.func.jacrev(f))(x).sum(), x)[0].data)
+    for g in got[1:]:
+        np.testing.assert_allclose(g, got[0], rtol=1e-10)
+    # a closure variable through forward-over-reverse: d/dW of the tangent of grad f
+    w = np.random.default_rng(5).random(3)
+    W = T(w).requires_grad_()
+    with fwAD.dual_level():
+        a = fwAD.make_dual(T(x0).requires_grad_(), T(np.ones(3)))
+        (g,) = dyngrad.autograd.grad((a * W).sin().sum(), a, create_graph=True)
+        t = fwAD.unpack_dual(g).tangent
+    (gw,) = dyngrad.autograd.grad(t.sum(), W)
+    np.testing.assert_allclose(gw.data, -2 * w * np.sin(x0 * w) - w ** 2 * x0 * np.cos(x0 * w), rtol=1e-10)

@@ -290,7 +290,10 @@ class _JvpCtx:
 
 
 class _Box:
-    __slots__ = ("outs", "ins")
+    __slots__ = ("outs", "ins", "rerun", "diff", "tidx")
+
+    def __init__(self) -> None:
+        self.rerun = None
 
 
 class _DualOp(Function):
@@ -304,20 +307,47 @@ class _DualOp(Function):
     @staticmethod
     def forward(ctx: Any, box: _Box, *ins: Tensor) -> tuple:
         ctx.box = box
+        ctx.save_for_backward(*ins)
         return tuple(Tensor._make(o.data) for o in box.outs)
 
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> tuple:
+        """The vjp of the local graph. With ``create_graph`` the gradients must stay
+        differentiable w.r.t. the real inputs (a third derivative through forward-over-
+        reverse, say), but the local graph ends in local leaves: the op (and its tangents)
+        is then run again on aliases of the real inputs, and differentiated there."""
         from .backprop import grad as _grad
 
         box = ctx.box
         pairs = [(o, g) for o, g in zip(box.outs, grads) if g is not None]
         if not pairs:
             return (None,) * (len(box.ins) + 1)
-        res = _grad(
-            [o for o, _ in pairs], list(box.ins), [g for _, g in pairs],
-            retain_graph=True, create_graph=_state.enabled, allow_unused=True,
-        )
+        if not _state.enabled or box.rerun is None:
+            res = _grad([o for o, _ in pairs], list(box.ins), [g for _, g in pairs],
+                        retain_graph=True, create_graph=_state.enabled, allow_unused=True)
+            return (None, *res)
+        lv = _fwd_state.level
+        aliases = []
+        for r in ctx.saved_tensors:
+            al = _suspended(_Alias.apply, r)
+            if lv is not None:
+                lv.share(r, al)
+            aliases.append(al)
+        subst = {id(la): al for la, al in zip(box.ins, aliases)}
+        _fwd_state.level = None
+        try:
+            outs2, touts2 = box.rerun(subst)
+        finally:
+            _fwd_state.level = lv
+        if lv is not None:  # backward formulas that saved an output find its tangent
+            for o, t in zip(outs2, touts2):
+                if t is not None and isinstance(o, Tensor):
+                    lv.set(o, t)
+        flat = [o for o, d in zip(outs2, box.diff) if d]
+        flat += [t for t, i in zip(touts2, box.tidx) if i is not None]
+        pairs = [(o, g) for o, g in zip(flat, grads) if g is not None]
+        res = _grad([o for o, _ in pairs], aliases, [g for _, g in pairs],
+                    retain_graph=True, create_graph=True, allow_unused=True)
         return (None, *res)
 
 
@@ -399,7 +429,17 @@ def _dual_apply(cls: type, args: tuple, kwargs: dict) -> Any:
             touts = _rule_jvp(cls, outs, diff, args, largs, ltans, need_graph)
         else:
             touts = _double_vjp(cls, outs, diff, args, largs, local, ltans, need_graph)
-        final = _connect(outs, diff, touts, orig_ins, local_ins, need_graph, enabled)
+        def rerun(subst: dict) -> tuple:  # the op and its tangents again, on other inputs
+            largs2 = [subst.get(id(x), x) if isinstance(x, Tensor) else x for x in largs]
+            ltans2 = {k: subst.get(id(v), v) for k, v in ltans.items()}
+            out2 = cls.apply(*largs2, **kw)
+            outs2 = out2 if type(out2) is tuple else (out2,)
+            if getattr(cls, "jvp", None) is not None:
+                return outs2, _rule_jvp(cls, outs2, diff, args, largs2, ltans2, True)
+            local2 = {k: subst.get(id(v), v) for k, v in local.items()}
+            return outs2, _double_vjp(cls, outs2, diff, args, largs2, local2, ltans2, True)
+
+        final = _connect(outs, diff, touts, orig_ins, local_ins, need_graph, enabled, rerun)
     finally:
         _state.enabled = enabled
         _fwd_state.level = lv_saved
@@ -499,7 +539,8 @@ def _double_vjp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, lo
     return res
 
 
-def _connect(outs: tuple, diff: list, touts: list, orig_ins: list, local_ins: list, ng: bool, enabled: bool) -> tuple:
+def _connect(outs: tuple, diff: list, touts: list, orig_ins: list, local_ins: list, ng: bool, enabled: bool,
+             rerun: Any = None) -> tuple:
     if not ng:
         prim = [o.detach() if isinstance(o, Tensor) else o for o in outs]
         tout = [None if t is None else (t.detach() if t._requires_grad else t) for t in touts]
@@ -518,6 +559,7 @@ def _connect(outs: tuple, diff: list, touts: list, orig_ins: list, local_ins: li
         else:
             tidx.append(None)
     box.outs = tuple(flat)
+    box.rerun, box.diff, box.tidx = rerun, diff, tidx
     _state.enabled = enabled
     new = _DualOp.apply(box, *orig_ins)
     new = new if type(new) is tuple else (new,)
