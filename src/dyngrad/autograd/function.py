@@ -276,7 +276,7 @@ class Function:
             if out is not NotImplemented:
                 return out
         if _fwd_state.level is not None:  # forward-mode AD: propagate tangents too
-            from .forward_ad import _dual_apply  # deferred: forward_ad imports this module
+            from ._dual_apply import _dual_apply  # deferred: forward mode imports this module
 
             return _dual_apply(cls, args, kwargs)
         kw = {}

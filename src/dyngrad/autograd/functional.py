@@ -25,9 +25,9 @@ import numpy as np
 from ..tensor import Tensor
 from . import forward_ad as fwd
 from . import grad_mode
+from ._dual_apply import _TRANSFORM_LEAVES, _retire
 from .backprop import grad as _grad
 from .batched_autograd import _bottom
-from .forward_ad import _TRANSFORM_LEAVES, _retire
 from .function import _fwd_state
 
 _vmap = grad_mode.vmap_state
