@@ -16,6 +16,7 @@ import pytest
 
 import dyngrad
 from dyngrad.func import vmap
+from dyngrad.ops import arg_reduce as _ar_re
 from dyngrad.ops import fused as _fu
 from dyngrad.ops import reduction as _re
 from dyngrad.ops import sorting as _so
@@ -62,12 +63,12 @@ TABLE = [
     ("sort_indices", lambda a: D.sort(a).indices * 1.0 + a.sum(), [(4,)], "real", _so.Sort),
     ("sort_0d", lambda a: D.sort(a).values, [()], "real", _so.Sort),
     ("topk_smallest_neg", lambda a: D.topk(a, 2, -1, largest=False).values, [(2, 4)], "real", _so.Topk),
-    ("argmax_all", lambda a: D.argmax(a) * 1.0, [(2, 3)], "real", _re.NoGradReduce),
-    ("argmax_all_keepdim", lambda a: D.argmax(a, keepdim=True) * 1.0, [(2, 3)], "real", _re.NoGradReduce),
-    ("argmin_dim_keepdim", lambda a: D.argmin(a, 0, keepdim=True) * 1.0, [(3, 2)], "real", _re.NoGradReduce),
-    ("argmax_0d", lambda a: D.argmax(a, 0) * 1.0, [()], "real", _re.NoGradReduce),
+    ("argmax_all", lambda a: D.argmax(a) * 1.0, [(2, 3)], "real", _ar_re.NoGradReduce),
+    ("argmax_all_keepdim", lambda a: D.argmax(a, keepdim=True) * 1.0, [(2, 3)], "real", _ar_re.NoGradReduce),
+    ("argmin_dim_keepdim", lambda a: D.argmin(a, 0, keepdim=True) * 1.0, [(3, 2)], "real", _ar_re.NoGradReduce),
+    ("argmax_0d", lambda a: D.argmax(a, 0) * 1.0, [()], "real", _ar_re.NoGradReduce),
     ("all_any_count_nonzero", lambda a: D.all(D.relu(a), 1, keepdim=True) * 1.0 + D.any(D.relu(a), 0, keepdim=True) * 2.0
-     + D.count_nonzero(D.relu(a)) * 4.0, [(3, 4)], "real", _re.NoGradReduce),
+     + D.count_nonzero(D.relu(a)) * 4.0, [(3, 4)], "real", _ar_re.NoGradReduce),
     ("argsort", lambda a: D.argsort(a, 0, descending=True) * 1.0, [(4, 2)], "real", _so.Sort),
     ("softmax_0d", lambda a: D.softmax(a, 0), [()], "real", _fu.Softmax),
     ("softmax_neg_3d", lambda a: D.softmax(a, -1), [(2, 2, 3)], "real", _fu.Softmax),
