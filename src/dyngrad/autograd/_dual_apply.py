@@ -208,11 +208,20 @@ def _dual_apply(cls: type, args: tuple, kwargs: dict) -> Any:
     return tuple(prim) if is_tuple else prim[0]
 
 
-def _fit(t: Any, o: Tensor) -> Tensor:
-    """A tangent shaped and typed like output ``o`` (rules may return broadcastable ones)."""
+def _fit(t: Any, o: Tensor, cls: Any = None, i: int = 0) -> Tensor:
+    """A tangent shaped and typed like output ``o`` (built-in rules may return
+    broadcastable ones; a custom ``jvp`` must return the output's shape, as in PyTorch).
+
+    Raises:
+        RuntimeError: a custom Function's jvp tangent whose shape differs from its output's."""
     if not isinstance(t, Tensor):
         t = Tensor._make(np.asarray(t, dtype=o.data.dtype))
     if t.data.shape != o.data.shape:
+        if cls is not None and not cls._builtin:
+            raise RuntimeError(
+                f"{cls.__name__}.jvp returned a tangent of shape {list(t.shape)} for output {i}, "
+                f"whose shape is {list(o.shape)}; each tangent must have its output's shape"
+            )
         t = t + Tensor._make(np.zeros(o.data.shape, dtype=o.data.dtype))
     if t.data.dtype != o.data.dtype:
         t = t.to(o.dtype)
@@ -241,7 +250,7 @@ def _rule_jvp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, ltan
         raise RuntimeError(
             f"{cls.__name__}.jvp returned {len(rs)} tangents but forward returned {len(outs)} outputs"
         )
-    return [None if not d or t is None else _fit(t, o) for o, d, t in zip(outs, diff, rs)]
+    return [None if not d or t is None else _fit(t, o, cls, i) for i, (o, d, t) in enumerate(zip(outs, diff, rs))]
 
 
 def _retire(leaves: Any) -> None:

@@ -281,9 +281,12 @@ def _jac_rows_batched(o: Tensor, ins: tuple, create_graph: bool, strict: bool) -
     """The Jacobian blocks of output ``o``: ``grad(..., is_grads_batched=True)`` with the
     identity as the batch of grad_outputs (one vectorised backward pass)."""
     n = o.numel()
-    eye = Tensor._make(np.eye(n, dtype=o.data.dtype).reshape((n, *o.shape)))
-    gs = _grad(o, ins, eye, retain_graph=True, create_graph=create_graph, allow_unused=True,
-               is_grads_batched=True)
+    if not o.requires_grad:  # an output that depends on no input: zero blocks (or strict error)
+        gs: tuple = (None,) * len(ins)
+    else:
+        eye = Tensor._make(np.eye(n, dtype=o.data.dtype).reshape((n, *o.shape)))
+        gs = _grad(o, ins, eye, retain_graph=True, create_graph=create_graph, allow_unused=True,
+                   is_grads_batched=True)
     out = []
     for i, (g, x) in enumerate(zip(gs, ins)):
         if g is None:

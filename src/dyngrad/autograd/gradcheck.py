@@ -22,6 +22,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import grad_mode
 from .backprop import grad as autograd_grad
+from .function import _fwd_state
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "get_numerical_jacobian", "get_analytical_jacobian"]
 
@@ -412,19 +413,16 @@ def gradgradcheck(
     masked: bool = False,
 ) -> bool:
     """Check second derivatives: gradcheck of ``(inputs, v) -> vjp(func, inputs, v)``,
-    built with ``create_graph=True``.
+    built with ``create_graph=True``; reverse over reverse (``check_rev_over_rev``, the
+    default) and/or forward over reverse (``check_fwd_over_rev``: forward mode through the
+    vjp against finite differences).
 
     ``grad_outputs`` (one per output) default to random tensors of each output's dtype
     that require grad. Same arguments, returns and raises as :func:`gradcheck`.
     """
-    if check_fwd_over_rev:
-        raise NotImplementedError(
-            "gradgradcheck: check_fwd_over_rev=True needs forward-mode AD, which dyngrad does not "
-            "provide; pass check_fwd_over_rev=False"
-        )
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)
-    if not check_rev_over_rev:
+    if not (check_rev_over_rev or check_fwd_over_rev):
         return True
     with grad_mode.enable_grad():
         outs = _outputs(func, inputs)
@@ -443,7 +441,14 @@ def gradgradcheck(
     diff_idx = _diff_idx(inputs)
 
     def vjp_fn(*args: Any) -> tuple:
-        ins, gs_out = args[:n_in], args[n_in:]
+        ins, gs_out = list(args[:n_in]), args[n_in:]
+        for i in diff_idx:  # forward mode passes duals that need not require grad
+            if not ins[i].requires_grad:
+                from .forward_ad import _share_tangent  # deferred: forward_ad imports gradcheck
+
+                leaf = ins[i].detach().requires_grad_()
+                _share_tangent(ins[i], leaf)
+                ins[i] = leaf
         with grad_mode.enable_grad():  # also inside gradcheck's no_grad numerical pass
             os_ = _outputs(func, ins)
             pairs = [(o, g) for o, g in zip(os_, gs_out) if o.requires_grad]
@@ -451,13 +456,15 @@ def gradgradcheck(
                 [o for o, _ in pairs], [ins[i] for i in diff_idx], [g for _, g in pairs],
                 create_graph=True, allow_unused=True,
             )
-        if not grad_mode.is_grad_enabled():
+        if not grad_mode.is_grad_enabled() and _fwd_state.level is None:  # (detach drops tangents)
             gs = [None if g is None else g.detach() for g in gs]
         return tuple(g for g in gs if g is not None)
 
+    # rev-over-rev: backward of the vjp; fwd-over-rev: forward mode through the vjp
     return gradcheck(
         vjp_fn, inputs + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
         raise_exception=raise_exception, nondet_tol=nondet_tol,
         check_undefined_grad=check_undefined_grad, check_grad_dtypes=check_grad_dtypes,
         check_batched_grad=check_batched_grad, fast_mode=fast_mode,
+        check_forward_ad=check_fwd_over_rev, check_backward_ad=check_rev_over_rev,
     )

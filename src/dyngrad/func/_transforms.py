@@ -25,6 +25,7 @@ from ..autograd import functional as AF
 from ..autograd import grad_mode
 from ..autograd.backprop import grad as _autograd_grad
 from ..autograd.batched_autograd import batch_at_all_levels
+from ..autograd.batching import BatchedTensor
 from ..autograd.function import _fwd_state
 from ..autograd.functional import _reaches_outer
 from ..tensor import Tensor
@@ -219,11 +220,11 @@ def _detach_tree(x: Any) -> Any:
 
 
 def _check_scalar_output(out: Any) -> Tensor:
-    if _is_numpy(out):
-        out = Tensor._make(np.asarray(out, dtype=np.float64))
-    if not isinstance(out, Tensor):
-        raise RuntimeError(
-            f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(out).__name__}"
+    if not isinstance(out, Tensor):  # a Python/NumPy number carries no graph: its gradient
+        raise RuntimeError(  # would silently be zero (float(), .item() or NumPy inside f?)
+            f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got "
+            f"{type(out).__name__} (a number computed with float(), .item() or NumPy carries no "
+            "gradient; keep the computation in dyngrad operations)"
         )
     if out.numel() != 1 or out.dim() != 0 and out.numel() != 1:
         raise RuntimeError(
@@ -415,6 +416,12 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
             res = AF.jacobian(f, tuple(ts), create_graph=cg or None, strategy=strategy,
                               vectorize=True)  # batched rows/columns
         res = tuple(regroup(r) for r in res) if out_box[0] else regroup(res)
+        if aux_box:  # forward mode ran func on a batch of tangents: aux came out batched
+            lv, spec = _flatten(aux_box[0])
+            aux_box = [_unflatten([x._value.select(x._bdim, 0) if isinstance(x, BatchedTensor) else x
+                                   for x in lv], spec)]
+            if not cg:  # like the results: attached only when an outer transform needs them
+                aux_box = [_detach_tree(aux_box[0])]
         if all(not isinstance(x, Tensor) for x in raw):
             res = _to_numpy(res)
             aux_box = [_to_numpy(a) for a in aux_box]

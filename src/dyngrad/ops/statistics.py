@@ -382,8 +382,9 @@ class Cumprod(Function):
     of a slice): entries before ``z`` use the same formula; entry ``z`` gets
     ``sum_{j >= z} grad_j * cumprod(x with x_z := 1)_j``; entries after ``z`` get 0 (as
     PyTorch's ``cumprod_backward``), written as ``x_z * (...)`` so that double backward
-    sees their dependence on ``x_z``. Second derivatives are exact for slices with at most
-    one zero (with more, entries after the second zero may miss terms).
+    sees their dependence on ``x_z``. A slice with two or more zeros uses the division-free
+    ``grad_x_i = prod_{k<i} x_k * sum_{j>=i} grad_j prod_{i<k<=j} x_k`` (O(n^2) per slice),
+    whose second derivatives are exact too.
 
     Forward mode: ``t_i = sum_{j <= i} u_j * prod_{k <= i, k != j} x_k`` (the product
     rule). Without zeros this is ``out * cumsum(u / x)``. With zeros (first zero ``z`` of a
@@ -416,6 +417,8 @@ class Cumprod(Function):
         zero = xd == 0
         if not zero.any():
             return _rev_cumsum(g * out, dim) / x, None, None
+        if (zero.sum(axis=dim) >= 2).any():  # several zeros in a slice: the exact O(n^2) form
+            return _cumprod_grad_pairs(x, g, dim), None, None
         n = xd.shape[dim]
         pos = np.arange(n).reshape((-1,) + (1,) * (xd.ndim - dim - 1))
         first = np.where(zero.any(axis=dim, keepdims=True), zero.argmax(axis=dim, keepdims=True), n)
@@ -453,6 +456,21 @@ class Cumprod(Function):
         xz = x * const(~at, dt) + const(at, dt)  # x with x_z := 1
         u_z = (u * const(at, dt)).sum(dim, keepdim=True)
         return t_before + const(~before, dt) * u_z * xz.cumprod(dim)
+
+
+def _cumprod_grad_pairs(x: Tensor, g: Tensor, dim: int) -> Tensor:
+    """``grad_x_i = prod_{k<i} x_k * sum_{j>=i} grad_j * prod_{i<k<=j} x_k`` along ``dim``
+    with an ``(n, n)`` table per slice: no division, so exact (and differentiable) whatever
+    the zeros."""
+    xm, gm = x.movedim(dim, -1), g.movedim(dim, -1)
+    n = xm.shape[-1]
+    k_gt_i = np.triu(np.ones((n, n), bool), 1)  # [i, k]: k > i
+    rows = xm.unsqueeze(-2)  # [..., 1, k]
+    dt = x.data.dtype
+    after = (rows * const(k_gt_i, dt) + const(~k_gt_i, dt)).cumprod(-1)  # prod_{i<k<=j} x_k
+    before = (rows * const(k_gt_i.T, dt) + const(~k_gt_i.T, dt)).prod(-1)  # prod_{k<i} x_k
+    j_ge_i = const(np.triu(np.ones((n, n), bool)), dt)
+    return (before * (gm.unsqueeze(-2) * after * j_ge_i).sum(-1)).movedim(-1, dim)
 
 
 def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
