@@ -371,12 +371,44 @@ def _swap(obj: Any, leaf: str, value: Any) -> Any:
     return restore_attr
 
 
+def _tie(module: Any, merged: dict) -> dict:
+    """With tied weights (one Parameter or buffer under several names), a value given for
+    one name stands for all of them, as in ``torch.func.functional_call(tie_weights=True)``.
+
+    Raises:
+        ValueError: two names of one tied tensor given different values."""
+    groups: dict = {}
+    for kind in ("named_parameters", "named_buffers"):
+        if hasattr(module, kind):
+            for name, t in getattr(module, kind)(remove_duplicate=False):
+                groups.setdefault(id(t), []).append(name)
+    out = dict(merged)
+    for names in groups.values():
+        if len(names) < 2:
+            continue
+        given = [n for n in names if n in merged]
+        if not given:
+            continue
+        v = merged[given[0]]
+        for n in given[1:]:
+            if merged[n] is not v:
+                raise ValueError(
+                    f"functional_call: {given[0]!r} and {n!r} are tied (the same tensor) but were "
+                    "given different values; give one of them, or pass tie_weights=False"
+                )
+        for n in names:
+            out[n] = v
+    return out
+
+
 def functional_call(module: Any, parameter_and_buffer_dicts: Any, args: Any = (), kwargs: Any = None, *,
                     tie_weights: bool = True, strict: bool = False) -> Any:
     """Call ``module(*args, **kwargs)`` with some parameters/buffers replaced by the given
     tensors (dotted names, as in ``named_parameters()``); the module is restored afterwards,
     even on error. Gradients flow to the given tensors, so ``grad(lambda p:
     loss(functional_call(model, p, x)))(params)`` differentiates w.r.t. a parameter dict.
+    With ``tie_weights`` (the default), a value given for one name of a tied parameter
+    (shared by several submodules) replaces it everywhere.
 
     Raises:
         AttributeError: a name that does not resolve to a submodule.
@@ -398,6 +430,8 @@ def functional_call(module: Any, parameter_and_buffer_dicts: Any, args: Any = ()
         missing = sorted(names - set(merged))
         if missing:
             raise RuntimeError(f"functional_call: missing key(s) {missing} (strict=True)")
+    if tie_weights and hasattr(module, "named_parameters"):
+        merged = _tie(module, merged)
     if isinstance(args, (Tensor, np.ndarray)):
         args = (args,)
     restores = []
