@@ -747,3 +747,55 @@ def test_third_derivatives_through_forward_over_reverse_equal_reverse_over_rever
         t = fwAD.unpack_dual(g).tangent
     (gw,) = dyngrad.autograd.grad(t.sum(), W)
     np.testing.assert_allclose(gw.data, -2 * w * np.sin(x0 * w) - w ** 2 * x0 * np.cos(x0 * w), rtol=1e-10)
+
+
+def _jacfwd_and_jacrev(f, x0):  # noqa: ANN001, ANN202
+    return dyngrad.func.jacfwd(f)(T(x0)).data, dyngrad.func.jacrev(f)(T(x0)).data
+
+
+@pytest.mark.parametrize("case", ["slice_mul_", "row_add_into_zeros", "narrow_copy_", "view_after_base_mul_",
+                                  "reshaped_row_mul_", "slice_clamp_"])
+def test_in_place_ops_on_views_update_tangents_like_reverse_mode(case) -> None:  # noqa: ANN001
+    def f(x):  # noqa: ANN001, ANN202
+        o = x.clone()
+        if case == "slice_mul_":
+            o[1:].mul_(x[1:])
+        elif case == "row_add_into_zeros":
+            b = dyngrad.zeros(2, 4, dtype=dyngrad.float64)
+            b[0].add_(x)
+            return (b ** 2).sum(0)
+        elif case == "narrow_copy_":
+            o.narrow(0, 1, 2).copy_(x[:2] * 3)
+        elif case == "view_after_base_mul_":
+            v = o[2:]
+            o.mul_(3)
+            return v * 1
+        elif case == "reshaped_row_mul_":
+            o.view(2, 2)[0].mul_(x[:2])
+        else:
+            o[1:].clamp_(-1, 1)
+            return o * x
+        return o
+
+    fw, rv = _jacfwd_and_jacrev(f, np.array([0.5, 1.5, -2.0, 3.0]))
+    np.testing.assert_allclose(fw, rv)  # reverse mode is right (checked against torch.func)
+    if case == "slice_mul_":
+        np.testing.assert_allclose(fw, np.diag([1.0, 3.0, -4.0, 6.0]))
+
+
+def test_a_custom_jvp_of_the_wrong_shape_raises() -> None:
+    class BadJvp(Function):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            return g * 2
+
+        @staticmethod
+        def jvp(ctx, u):  # noqa: ANN001, ANN205
+            return u.sum()
+
+    with pytest.raises(RuntimeError, match=r"BadJvp.jvp returned a tangent of shape \[\] for output 0"):
+        dyngrad.func.jvp(BadJvp.apply, (T(np.ones(3)),), (T(np.ones(3)),))

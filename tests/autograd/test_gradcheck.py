@@ -225,3 +225,15 @@ def test_gradgradcheck_with_float32_inputs_and_given_grad_outputs():
     x = _x(4, dtype=torch.float32)
     v = torch.randn(4).requires_grad_()
     assert gradgradcheck(E.CustomBackward.apply, (x,), (v,))
+
+
+def test_gradgradcheck_forward_over_reverse_and_cumprod_with_several_zeros():
+    x = torch.tensor([0.3, -0.7, 1.1], dtype=torch.float64, requires_grad=True)
+    f = lambda a: (a.sin() * a.sum()).exp()  # noqa: E731
+    assert gradgradcheck(f, (x,), check_fwd_over_rev=True)
+    assert gradgradcheck(f, (x,), check_fwd_over_rev=True, check_rev_over_rev=False)
+    for v in ([2.0, 0.0, 3.0, 0.0], [0.0, 0.0, 1.5, 2.0], [1.0, 0.0, 2.0, 0.0, 3.0, 0.5]):
+        z = torch.tensor(v, dtype=torch.float64, requires_grad=True)
+        assert gradgradcheck(lambda a: a.cumprod(0), (z,))
+    H = torch.autograd.functional.hessian(lambda a: a.cumprod(0).sum(), torch.tensor([2.0, 0.0, 3.0, 0.0], dtype=torch.float64))
+    np.testing.assert_allclose(H.numpy()[3], [0.0, 6.0, 0.0, 0.0])  # PyTorch 2.13's value

@@ -203,3 +203,40 @@ def test_jacobians_of_pytree_arguments_match_torch_layout() -> None:
     assert H[0][1].shape == (3, 3, 2) and not H[0][0].requires_grad
     Jn = dyngrad.func.jacrev(f)({"x": x, "w": w})  # ndarrays in, ndarrays out
     assert isinstance(Jn["x"], np.ndarray)
+
+
+def test_transform_edge_cases_from_the_break_it_trial() -> None:
+    T = lambda a: dyngrad.tensor(a, dtype=dyngrad.float64)  # noqa: E731
+    x = T([1.0, 2.0])
+    np.testing.assert_allclose(dyngrad.func.jacrev(lambda a: dyngrad.ones(2, dtype=dyngrad.float64))(x).data,
+                               np.zeros((2, 2)))
+    assert dyngrad.func.jacrev(dyngrad.func.jacfwd(lambda a: 2 * a))(x).shape == (2, 2, 2)
+    j, aux = dyngrad.func.jacfwd(lambda a: (a * 2, a.sum()), has_aux=True)(T([1.0, 2.0, 3.0]))
+    assert type(aux) is dyngrad.Tensor and float(aux) == 6.0 and not aux.requires_grad
+    with pytest.raises(RuntimeError, match="Expected f.*to return a Tensor, got float"):
+        dyngrad.func.grad(lambda a: float((a ** 2).sum().item()))(x)
+
+
+def test_functional_call_ties_weights_as_pytorch() -> None:
+    nn = dyngrad.nn
+    a, b = nn.Linear(2, 2, bias=False).double(), nn.Linear(2, 2, bias=False).double()
+    b.weight = a.weight
+    net = nn.Sequential(a, b)
+    x = dyngrad.ones(2, dtype=dyngrad.float64)
+    w2 = 2 * dyngrad.eye(2, dtype=dyngrad.float64)
+    F = dyngrad.func
+    np.testing.assert_allclose(F.functional_call(net, {"0.weight": w2}, (x,)).data, [4.0, 4.0])  # torch: [4, 4]
+    g = F.grad(lambda w: F.functional_call(net, {"0.weight": w}, (x,)).sum())(w2)
+    np.testing.assert_allclose(g.data, np.full((2, 2), 4.0))  # torch: [[4, 4], [4, 4]]
+    with pytest.raises(ValueError, match="are tied"):
+        F.functional_call(net, {"0.weight": w2, "1.weight": 3 * w2}, (x,))
+
+
+def test_custom_gradient_forward_and_reverse_mode_agree() -> None:
+    @dyngrad.custom_gradient
+    def sq(x):  # noqa: ANN001, ANN202
+        return x ** 2, lambda up: up * 5  # deliberately not the derivative
+
+    x = dyngrad.tensor([1.0, 2.0], dtype=dyngrad.float64)
+    np.testing.assert_allclose(dyngrad.func.jacfwd(sq)(x).data, dyngrad.func.jacrev(sq)(x).data)
+    np.testing.assert_allclose(dyngrad.func.jacfwd(sq)(x).data, 5 * np.eye(2))

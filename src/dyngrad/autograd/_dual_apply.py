@@ -200,12 +200,30 @@ def _dual_apply(cls: type, args: tuple, kwargs: dict) -> Any:
         _fwd_state.level = lv_saved
         _fwd_state.paused = None
     prim, tout = final
-    for o, t in zip(prim, tout):
+    real_of = {id(la): args[k] for k, a in enumerate(args) if isinstance(a, Tensor)
+               for la in (local.get(id(a)),) if la is not None}
+    for lo, o, t in zip(outs, prim, tout):
+        if isinstance(lo, Tensor) and isinstance(o, Tensor) and lo._base is not None:
+            _keep_view(o, real_of.get(id(lo._base)))  # a view op: the output views the real input
         if t is not None:
             if id(o.data) in lv.table:  # an output sharing an input's array object
                 o.data = o.data.view()
+                if o._base is not None:
+                    o._base = None  # (a fresh array object: positions no longer computable)
             lv.set(o, t)
     return tuple(prim) if is_tuple else prim[0]
+
+
+def _keep_view(out: Tensor, real: Tensor | None) -> None:
+    """The op ran on a local leaf standing for ``real`` and returned a view of it: make
+    ``out`` a view of ``real``'s root (shared version counter), as outside a dual level, so
+    that in-place changes through it reach the base's value, history and tangent."""
+    if real is None:
+        return
+    root = real if real._base is None or (real._requires_grad and real.grad_fn is None) else real._base
+    out._base = root
+    out._vc = real._vc
+    out._view_ver = out._vc[0]
 
 
 def _fit(t: Any, o: Tensor, cls: Any = None, i: int = 0) -> Tensor:

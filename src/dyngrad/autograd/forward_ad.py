@@ -75,13 +75,33 @@ class _Level:
     def get(self, t: Tensor) -> Tensor | None:
         e = self.table.get(id(t.data))
         if e is None or e[0]() is not t.data:
-            return None
+            return self._rederive(t) if t._base is not None else None
+        if t._base is not None and e[3] != t._vc[0]:  # a view whose base changed in place
+            return self._rederive(t)
         if t.grad_fn is not None:
             return e[1]
         for r in e[2]:
             if r() is t:
                 return e[1]
         return None
+
+    def _rederive(self, view: Tensor) -> Tensor | None:
+        """The tangent of ``view`` read from its base's tangent (after an in-place change of
+        the base or of another view of it, as PyTorch's tangent views would see it)."""
+        base = view._base
+        tb = self.get(base)
+        if tb is None:
+            return None
+        from ..ops import index_select  # deferred: ops are built on this
+        from ..ops._view_inplace import view_positions
+
+        pos = view_positions(view.data, base.data)
+        if pos is None:
+            return None
+        idx = Tensor._make(pos.reshape(-1).astype(np.int64))
+        tv = _suspended(lambda: index_select(tb.reshape(-1), 0, idx).reshape(pos.shape))
+        self.set(view, tv)
+        return tv
 
     def set(self, owner: Tensor, tangent: Tensor) -> None:
         arr = owner.data
@@ -93,7 +113,7 @@ class _Level:
             if e is not None and e[0] is ref:
                 del table[key]
 
-        table[key] = [weakref.ref(arr, _drop), tangent, [weakref.ref(owner)]]
+        table[key] = [weakref.ref(arr, _drop), tangent, [weakref.ref(owner)], owner._vc[0]]
 
     def share(self, src: Tensor, dst: Tensor) -> None:
         """Give ``dst`` the tangent of ``src`` (if any)."""
@@ -249,10 +269,39 @@ def _transfer_tangent(src: Tensor, dst: Tensor) -> None:
     if lv is None:
         return
     t = lv.get(src)
+    if dst._base is not None and _write_view_tangent(lv, dst, t):
+        return
     if t is not None:
         lv.set(dst, t)
     else:
         lv.table.pop(id(dst.data), None)
+
+
+def _write_view_tangent(lv: _Level, view: Tensor, t: Tensor | None) -> bool:
+    """After an in-place op on ``view``, its base's tangent takes ``t`` at the view's
+    positions (zeros where the base had none), and the view's tangent is ``t``; other views
+    of the base re-derive theirs (``_Level.get``). False when the positions are unknown."""
+    from ..ops import index_copy  # deferred: ops are built on this
+    from ..ops._view_inplace import view_positions
+
+    base = view._base
+    tb = lv.get(base)
+    if t is None and tb is None:
+        lv.table.pop(id(view.data), None)
+        return True
+    pos = view_positions(view.data, base.data)
+    if pos is None:
+        return False
+    dt = (t if t is not None else tb).data.dtype
+    if tb is None:
+        tb = Tensor._make(np.zeros(base.data.shape, dt))
+    if t is None:
+        t = Tensor._make(np.zeros(view.data.shape, dt))
+    idx = Tensor._make(pos.reshape(-1).astype(np.int64))
+    new_tb = _suspended(lambda: index_copy(tb.reshape(-1), 0, idx, t.reshape(-1)).reshape(base.data.shape))
+    lv.set(base, new_tb)
+    lv.set(view, t)
+    return True
 
 
 def _share_tangent(src: Tensor, dst: Tensor) -> None:

@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 
 from ..autograd import grad_mode
+from ..autograd.forward_ad import _share_tangent, _transfer_tangent
+from ..autograd.function import _fwd_state
 from ..autograd.graph import rebase_retain_grad
 from ..tensor import Tensor
 
@@ -85,7 +87,11 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             "(its position in the base tensor cannot be computed); apply the op out of place"
         )
     plan = (None, (pos,))
-    old = _alias(base).reshape(-1)
+    dual = _fwd_state.level is not None
+    old = _alias(base)
+    if dual:  # forward AD: the copy carries the base's tangent
+        _share_tangent(base, old)
+    old = old.reshape(-1)
     result = fn(Index.apply(old, plan[1], False), *args, **kwargs)
     new_base = IndexPut.apply(old, result, plan).reshape(base.data.shape)
     _write(view, result.data, fn)  # writes into the base's memory; bumps the shared version
@@ -97,6 +103,8 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     if result.grad_fn is not None:
         _retarget_saved_output(result.grad_fn, result, view)
     view._view_ver = view._vc[0]  # the view's history is current
+    if dual:  # forward AD: the base's tangent takes the result's at the view's positions
+        _transfer_tangent(result, view)
     return view
 
 
