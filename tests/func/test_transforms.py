@@ -240,3 +240,55 @@ def test_custom_gradient_forward_and_reverse_mode_agree() -> None:
     x = dyngrad.tensor([1.0, 2.0], dtype=dyngrad.float64)
     np.testing.assert_allclose(dyngrad.func.jacfwd(sq)(x).data, dyngrad.func.jacrev(sq)(x).data)
     np.testing.assert_allclose(dyngrad.func.jacfwd(sq)(x).data, 5 * np.eye(2))
+
+
+def test_pytree_primals_and_outputs_in_jvp_vjp_jacobians_and_hessian() -> None:
+    rng = np.random.default_rng(2)
+    x, w = rng.standard_normal(3), rng.standard_normal((3, 2))
+    D = dyngrad
+    P = {"x": D.tensor(x), "w": D.tensor(w)}
+    f = lambda p: (p["x"] @ p["w"]).sin()  # noqa: E731
+    c = np.cos(x @ w)
+    _, t = D.func.jvp(f, (P,), ({"x": D.ones(3, dtype=D.float64), "w": D.zeros(3, 2, dtype=D.float64)},))
+    np.testing.assert_allclose(t.data, c * w.sum(0))
+    _, fn = D.func.vjp(f, P)
+    (g,) = fn(D.ones(2, dtype=D.float64))
+    np.testing.assert_allclose(g["x"].data, w @ c)
+    np.testing.assert_allclose(g["w"].data, np.outer(x, c))
+    J = D.func.jacrev(lambda a: {"s": a.sin(), "p": (a.sum(), a * 2)})(D.tensor(x))
+    np.testing.assert_allclose(J["s"].data, np.diag(np.cos(x)))
+    np.testing.assert_allclose(J["p"][1].data, 2 * np.eye(3))
+    H = D.func.hessian(lambda p: (p["x"] ** 2 * p["y"]).sum())({"x": D.tensor(x), "y": D.tensor(w[:, 0])})
+    np.testing.assert_allclose(H["x"]["y"].data, np.diag(2 * x))
+    np.testing.assert_allclose(H["x"]["x"].data, np.diag(2 * w[:, 0]))
+
+
+def test_forward_mode_dual_views_and_in_place_custom_functions() -> None:
+    fwd = dyngrad.autograd.forward_ad
+    x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+    with fwd.dual_level():
+        d = fwd.make_dual(x, dyngrad.tensor([1.0, 1.0]))
+        with pytest.raises(RuntimeError, match="view of a leaf Variable that requires grad"):
+            d.mul_(2)
+        with pytest.raises(RuntimeError, match="already has a tangent"):
+            fwd.make_dual(d, dyngrad.tensor([1.0, 1.0]))
+
+    class Double_(dyngrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):  # noqa: ANN001, ANN205
+            a.mul_(2)
+            ctx.mark_dirty(a)
+            return a
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            return g * 2
+
+        @staticmethod
+        def jvp(ctx, ta):  # noqa: ANN001, ANN205
+            return ta * 2
+
+    with fwd.dual_level():
+        a = fwd.make_dual(dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([1.0, 1.0])).clone()
+        out = Double_.apply(a)
+        assert out.tolist() == [2.0, 4.0] and fwd.unpack_dual(out).tangent.tolist() == [2.0, 2.0]

@@ -242,7 +242,16 @@ def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Tensor:
         )
     if tangent.data.dtype != tensor.data.dtype:
         tangent = _suspended(tangent.to, tensor.dtype)
+    if lv.get(tensor) is not None:
+        raise RuntimeError(
+            "make_dual(): the tensor already has a tangent at this level (it is a dual tensor); "
+            "use unpack_dual(tensor).primal as the primal, or a new dual level"
+        )
     out = _suspended(_Alias.apply, tensor)
+    # the dual is a view of the primal (as in PyTorch): in-place changes reach it, and are
+    # refused when it is a leaf that requires grad
+    out._base = tensor if tensor._base is None or (tensor._requires_grad and tensor.grad_fn is None) else tensor._base
+    out._view_ver = out._vc[0]
     lv.set(out, tangent)
     return out
 

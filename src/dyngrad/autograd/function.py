@@ -430,7 +430,7 @@ def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty
             ometa.append(None)
             continue
         if dirty and any(o is d for d in dirty):
-            if o._requires_grad and o.grad_fn is None:
+            if o._requires_grad and o.grad_fn is None and not _is_local_leaf(o):
                 raise RuntimeError(
                     f"{cls.__name__}: a leaf Variable that requires grad is being used in an "
                     "in-place operation (mark_dirty). Clone it first, or do this under no_grad()."
@@ -484,6 +484,14 @@ def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty
                     stacklevel=3,
                 )
     return tuple(new_outs) if is_tuple else new_outs[0]
+
+
+def _is_local_leaf(t: Tensor) -> bool:
+    """A leaf that forward mode made to stand for a real input (autograd/_dual_apply.py),
+    not a user's: modifying it in place is the in-place op on the real input."""
+    from ._dual_apply import _TRANSFORM_LEAVES  # deferred: it imports this module
+
+    return _TRANSFORM_LEAVES.get(id(t)) is t
 
 
 class InplaceFunction(Function):

@@ -266,6 +266,25 @@ def grad(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
 
 
 # ------------------------------------------------------------------ vjp / jvp / linearize
+def _flat_primals(primals: Any) -> tuple[list, Callable]:
+    """``[(argument index, leaf), ...]`` of a tuple of pytree arguments, and a function
+    rebuilding the arguments from new leaves."""
+    leaves, specs = [], []
+    for i, p in enumerate(primals):
+        lv, spec = _flatten(p)
+        leaves += [(i, x) for x in lv]
+        specs.append((spec, len(lv)))
+
+    def rebuild(new: Any) -> tuple:
+        out, k = [], 0
+        for spec, m in specs:
+            out.append(_unflatten(list(new[k:k + m]), spec))
+            k += m
+        return tuple(out)
+
+    return leaves, rebuild
+
+
 def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     """``(output, vjp_fn)``: ``vjp_fn(cotangents)`` returns ``v^T J``, a tuple with one
     entry per primal (ndarrays for ndarray primals).
@@ -274,12 +293,13 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         RuntimeError: from ``vjp_fn`` when the cotangent structure or shapes differ from
             the output's (naming the entry).
     """
-    ts = [_to_tensor(p, f"vjp: primals[{i}]") for i, p in enumerate(primals)]
-    isnp = [not isinstance(p, Tensor) for p in primals]
+    leaves, rebuild = _flat_primals(primals)  # each primal may be a pytree
+    ts = [_to_tensor(x, f"vjp: primals[{i}]") for i, x in leaves]
+    isnp = [not isinstance(x, Tensor) for _, x in leaves]
     cg_outer = _outer_active(ts)
     with grad_mode.enable_grad():
         ins = [_diff_input(t) for t in ts]
-        out = func(*ins)
+        out = func(*rebuild(ins))
         aux = None
         if has_aux:
             out, aux = out
@@ -304,7 +324,7 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         with grad_mode.enable_grad():
             gs = AF._grads(tuple(outs), tuple(ins), tuple(c.to(o.dtype) for c, o in zip(cts, outs)), cg, False, "vjp", retain=True)
         AF._retire(ins)
-        return tuple(np.array(g.data, copy=True) if n else (g if cg else g.detach()) for g, n in zip(gs, isnp))
+        return rebuild([np.array(g.data, copy=True) if n else (g if cg else g.detach()) for g, n in zip(gs, isnp)])
 
     value = out if cg_outer else _detach_tree(out)
     if all(isnp):
@@ -328,9 +348,13 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
             f"jvp(f, primals, tangents): Expected primals and tangents to have the same length, "
             f"got {len(primals)} primals and {len(tangents)} tangents"
         )
-    ps = [_to_tensor(p, f"jvp: primals[{i}]") for i, p in enumerate(primals)]
-    us = [_to_tensor(u, f"jvp: tangents[{i}]") for i, u in enumerate(tangents)]
-    for i, (p, u) in enumerate(zip(ps, us)):
+    pleaves, rebuild = _flat_primals(primals)  # each primal may be a pytree
+    uleaves, _ = _flat_primals(tangents)
+    if [i for i, _ in pleaves] != [i for i, _ in uleaves]:
+        raise RuntimeError("jvp(f, primals, tangents): each tangent must have its primal's structure")
+    ps = [_to_tensor(p, f"jvp: primals[{i}]") for i, p in pleaves]
+    us = [_to_tensor(u, f"jvp: tangents[{i}]") for i, u in uleaves]
+    for i, (p, u) in zip((i for i, _ in pleaves), zip(ps, us)):
         if p.shape != u.shape:
             raise RuntimeError(
                 f"jvp(f, primals, tangents): tangents[{i}] has shape {list(u.shape)} but "
@@ -341,7 +365,9 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
     cg = grad_mode.is_grad_enabled() and any(t.requires_grad for t in ps + us)
     with fwd.dual_level():
         duals = [fwd.make_dual(p, u) for p, u in zip(ps, us)]
-        out = func(*duals)
+        out = func(*rebuild(duals))
+        if not isinstance(out, (Tensor, tuple, list, dict)):
+            raise RuntimeError(f"jvp(f, primals, tangents): Expected f to return Tensors, got {type(out).__name__}")
         aux = None
         if has_aux:
             out, aux = out
@@ -349,11 +375,11 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
         prim, tan = [], []
         for o in outs:
             p, t = fwd.unpack_dual(o)
-            prim.append(p if cg or p.requires_grad else p.detach())
+            prim.append(p if cg or _reaches_outer([p], ()) else p.detach())
             t = Tensor._make(np.zeros(o.shape, o.data.dtype)) if t is None else t
-            tan.append(t if cg or t.requires_grad else t.detach())
+            tan.append(t if cg or _reaches_outer([t], ()) else t.detach())
     res = (_unflatten(prim, spec), _unflatten(tan, spec))
-    if all(not isinstance(p, Tensor) for p in primals):
+    if all(not isinstance(p, Tensor) for _, p in pleaves):
         res = (_to_numpy(res[0]), _to_numpy(res[1]))
         aux = _to_numpy(aux)
     return (*res, aux) if has_aux else res
@@ -385,7 +411,7 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
         if grad_mode.vmap_state.depth:  # inside vmap: one Jacobian per example
             ts = [batch_at_all_levels(t) for t in ts]
         aux_box: list = []
-        out_box: list = [False]
+        out_box: list = [None]
 
         def f(*xs: Tensor) -> Any:
             full = [_lift(a) for a in args]
@@ -399,8 +425,8 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
                 aux_box[:] = [aux]
             if _is_numpy(out):
                 out = Tensor._make(np.asarray(out, dtype=np.float64))
-            out_box[0] = isinstance(out, (tuple, list))
-            return tuple(out) if isinstance(out, list) else out
+            leaves, out_box[0] = _flatten(out)  # the output may be a pytree (dict, ...)
+            return tuple(leaves)
 
         def regroup(per_leaf: tuple) -> Any:  # one block per leaf -> the arguments' structure
             parts, k = [], 0
@@ -415,7 +441,7 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
                 warnings.filterwarnings("ignore", message=msg, category=UserWarning)
             res = AF.jacobian(f, tuple(ts), create_graph=cg or None, strategy=strategy,
                               vectorize=True)  # batched rows/columns
-        res = tuple(regroup(r) for r in res) if out_box[0] else regroup(res)
+        res = _unflatten([regroup(r) for r in res], out_box[0])  # output structure, then inputs
         if aux_box:  # forward mode ran func on a batch of tangents: aux came out batched
             lv, spec = _flatten(aux_box[0])
             aux_box = [_unflatten([x._value.select(x._bdim, 0) if isinstance(x, BatchedTensor) else x
