@@ -74,3 +74,18 @@ def test_refreshed_view_is_not_refreshed_again_until_the_next_change(steps):
         (a * 1).sum()
         fns.add(id(a.grad_fn))
     assert len(fns) == 1
+
+
+def test_diagonal_is_a_writable_view_as_in_pytorch():
+    import numpy as np
+
+    import dyngrad
+
+    o = dyngrad.zeros(3, 3)
+    o.diagonal().add_(1)
+    np.testing.assert_array_equal(o.data, np.eye(3))
+    x = dyngrad.tensor(np.ones((3, 3)), dtype=dyngrad.float64, requires_grad=True)
+    y = x * 1
+    y.diagonal().mul_(2)
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.data, np.ones((3, 3)) + np.eye(3))

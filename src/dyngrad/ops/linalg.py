@@ -310,7 +310,10 @@ class Diagonal(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, offset: int, dim1: int, dim2: int) -> Tensor:
         ctx.args = (x.data.shape, offset, dim1, dim2)
-        return make_view(wrap(np.diagonal(x.data, offset, dim1, dim2)), x)
+        d = np.diagonal(x.data, offset, dim1, dim2)
+        if x.data.flags.writeable:  # NumPy marks it read-only; PyTorch's diagonal is a
+            d.flags.writeable = True  # writable view (o.diagonal().add_(1) changes o)
+        return make_view(wrap(d), x)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
