@@ -11,7 +11,7 @@ import numpy as np
 from ..autograd.batching import BatchedTensor, VmapUnsupported, pop_level, push_level, wrap_batched
 from ..creation import default_generator
 from ..tensor import Tensor
-from ._transforms import _flatten, _unflatten
+from ._transforms import _flat_primals, _flatten
 
 __all__ = ["vmap", "functional_call", "stack_module_state"]
 
@@ -63,33 +63,27 @@ def _flat_args(args: tuple, in_dims: Any) -> tuple[list, list, list, Callable]:
         per_arg = [in_dims] * len(args)
     else:
         raise ValueError(f"vmap: in_dims must be an int, None or a tuple, got {type(in_dims).__name__}")
-    leaves, dims, names, specs = [], [], [], []
+    pairs, rebuild = _flat_primals(args)  # [(argument index, leaf)], and the inverse
+    leaves = [x for _, x in pairs]
+    dims, names = [], []
     for i, (a, d) in enumerate(zip(args, per_arg)):
-        lv, spec = _flatten(a)
+        n = sum(1 for k, _ in pairs if k == i)
+        nested = not (n == 1 and _flatten(a)[1] is None)
         if d is None or isinstance(d, int):
-            ld = [d] * len(lv)
+            ld = [d] * n
         else:
             ld, dspec = _flatten(d)
-            if len(ld) != len(lv) or (spec is not None and dspec is not None and dspec[0] is not spec[0]):
+            spec = _flatten(a)[1]
+            if len(ld) != n or (spec is not None and dspec is not None and dspec[0] is not spec[0]):
                 raise ValueError(
                     f"vmap: in_dims[{i}] has the structure {type(d).__name__} of {len(ld)} dims but "
-                    f"argument {i} has {len(lv)} leaves; give an int/None or a matching structure"
+                    f"argument {i} has {n} leaves; give an int/None or a matching structure"
                 )
         for x in ld:
             if x is not None and not isinstance(x, int):
                 raise ValueError(f"vmap: in_dims[{i}] must hold ints or None, got {type(x).__name__}")
-        leaves += lv
         dims += ld
-        names += [f"argument {i}" if spec is None else f"argument {i} (leaf {j})" for j in range(len(lv))]
-        specs.append((spec, len(lv)))
-
-    def rebuild(new: Any) -> tuple:
-        out, k = [], 0
-        for spec, m in specs:
-            out.append(_unflatten(list(new[k:k + m]), spec))
-            k += m
-        return tuple(out)
-
+        names += [f"argument {i} (leaf {j})" if nested else f"argument {i}" for j in range(n)]
     return leaves, dims, names, rebuild
 
 
