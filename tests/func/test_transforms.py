@@ -292,3 +292,36 @@ def test_forward_mode_dual_views_and_in_place_custom_functions() -> None:
         a = fwd.make_dual(dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([1.0, 1.0])).clone()
         out = Double_.apply(a)
         assert out.tolist() == [2.0, 4.0] and fwd.unpack_dual(out).tangent.tolist() == [2.0, 2.0]
+
+
+def test_third_round_fixes() -> None:
+    D = dyngrad
+    F = D.func
+    X = np.random.default_rng(6).random((4, 3))
+
+    def f(x):  # noqa: ANN001, ANN202
+        y = x.t() * 2  # a transposed (not C-contiguous) result
+        y[0].mul_(3)
+        return y
+
+    _, t = F.jvp(f, (D.tensor(X),), (D.ones(4, 3, dtype=D.float64),))
+    np.testing.assert_allclose(t.data[0], 6.0)  # torch.func: 6
+    x = D.tensor(X, requires_grad=True)
+    f(x).sum().backward()
+    want = np.full((4, 3), 2.0)
+    want[:, 0] = 6.0
+    np.testing.assert_allclose(x.grad.data, want)
+    g = lambda a: (a * 1).mul_(2).pow(3).sum()  # noqa: E731
+    np.testing.assert_allclose(F.jacfwd(F.jacrev(g))(D.tensor([1.0, 2.0, 3.0], dtype=D.float64)).data,
+                               np.diag([48.0, 96.0, 144.0]))  # torch.func: diag(48, 96, 144)
+    third = F.jacrev(F.jacrev(F.jacrev(lambda a: a.prod())))(D.tensor([1.5, 0.0, 2.0, 0.0], dtype=D.float64))
+    assert float(third[0, 1, 3]) == 2.0  # torch.func: 2 (= x_2)
+    with pytest.raises(RuntimeError, match="should be a tuple: \\(output, aux\\)"):
+        F.jacrev(lambda a: a.sin(), has_aux=True)(D.tensor([0.5, 1.0]))
+    o = F.vmap(lambda a: {"a": a * 2, "b": a.sum()}, out_dims={"a": 1, "b": 0})(D.tensor(X[:, :2]))
+    assert o["a"].shape == (2, 4) and o["b"].shape == (4,)
+    ms = [D.nn.Linear(2, 2) for _ in range(3)]
+    for m in ms:
+        m.weight.requires_grad_(False)
+    p, _ = F.stack_module_state(ms)
+    assert not p["weight"].requires_grad and p["bias"].requires_grad

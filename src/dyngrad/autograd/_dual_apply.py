@@ -62,7 +62,8 @@ class _DualOp(Function):
     @staticmethod
     def forward(ctx: Any, box: _Box, *ins: Tensor) -> tuple:
         ctx.box = box
-        ctx.save_for_backward(*ins)
+        ctx.real = ins  # (kept without a version check: a changed input just skips the rerun)
+        ctx.real_versions = tuple(t._vc[0] for t in ins)
         return tuple(Tensor._make(o.data) for o in box.outs)
 
     @staticmethod
@@ -77,13 +78,15 @@ class _DualOp(Function):
         pairs = [(o, g) for o, g in zip(box.outs, grads) if g is not None]
         if not pairs:
             return (None,) * (len(box.ins) + 1)
-        if not _state.enabled or box.rerun is None:
+        real = ctx.real
+        fresh = all(t._vc[0] == v for t, v in zip(real, ctx.real_versions))
+        if not _state.enabled or box.rerun is None or not fresh:
             res = _grad([o for o, _ in pairs], list(box.ins), [g for _, g in pairs],
                         retain_graph=True, create_graph=_state.enabled, allow_unused=True)
             return (None, *res)
         lv = _fwd_state.level
         aliases = []
-        for r in ctx.saved_tensors:
+        for r in real:
             al = _suspended(_Alias.apply, r)
             if lv is not None:
                 lv.share(r, al)

@@ -278,8 +278,14 @@ def _transfer_tangent(src: Tensor, dst: Tensor) -> None:
     if lv is None:
         return
     t = lv.get(src)
-    if dst._base is not None and _write_view_tangent(lv, dst, t):
-        return
+    if dst._base is not None:
+        if _write_view_tangent(lv, dst, t):
+            return
+        raise RuntimeError(
+            "forward-mode AD: an in-place operation changed a view whose position in its base "
+            "cannot be computed, so the base's tangent cannot be updated; apply the operation "
+            "out of place (or to a clone)"
+        )
     if t is not None:
         lv.set(dst, t)
     else:

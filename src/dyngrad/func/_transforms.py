@@ -209,6 +209,20 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False, *, _
     return wrapper
 
 
+def _split_aux(out: Any, fn: str) -> tuple:
+    """``(output, aux)`` of a function called with ``has_aux=True``.
+
+    Raises:
+        RuntimeError: when it did not return a 2-tuple (as PyTorch; unpacking a Tensor of
+            two rows instead would silently split it)."""
+    if not (isinstance(out, tuple) and len(out) == 2):
+        raise RuntimeError(
+            f"{fn}(f, ..., has_aux=True): output of function f should be a tuple: (output, aux), "
+            f"got {type(out).__name__}"
+        )
+    return out
+
+
 def _detach_tree(x: Any) -> Any:
     if isinstance(x, Tensor):
         return x.detach()
@@ -302,7 +316,7 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         out = func(*rebuild(ins))
         aux = None
         if has_aux:
-            out, aux = out
+            out, aux = _split_aux(out, "vjp")
     outs, ospec = _flatten(out)
     for i, o in enumerate(outs):
         if not isinstance(o, Tensor):
@@ -370,7 +384,7 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
             raise RuntimeError(f"jvp(f, primals, tangents): Expected f to return Tensors, got {type(out).__name__}")
         aux = None
         if has_aux:
-            out, aux = out
+            out, aux = _split_aux(out, "jvp")
         outs, spec = _flatten(out)
         prim, tan = [], []
         for o in outs:
@@ -421,7 +435,7 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
                 k += c
             out = func(*full)
             if has_aux:
-                out, aux = out
+                out, aux = _split_aux(out, name)
                 aux_box[:] = [aux]
             if _is_numpy(out):
                 out = Tensor._make(np.asarray(out, dtype=np.float64))

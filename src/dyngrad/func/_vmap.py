@@ -125,6 +125,10 @@ def _map_out(out: Any, out_dims: Any, fn: Callable, what: str = "out_dims") -> A
         od = _norm_dims(out_dims, len(out), what)
         return _rebuild(out, [_map_out(o, d, fn) for o, d in zip(out, od)])
     if isinstance(out, dict):
+        if isinstance(out_dims, dict):  # one out_dim per key, as PyTorch
+            if set(out_dims) != set(out):
+                raise ValueError(f"vmap: out_dims has keys {sorted(out_dims)} but the output has {sorted(out)}")
+            return {k: _map_out(v, out_dims[k], fn) for k, v in out.items()}
         return {k: _map_out(v, out_dims, fn) for k, v in out.items()}
     if not (out_dims is None or isinstance(out_dims, int)):
         raise ValueError(f"vmap: out_dims for a single output must be an int or None, got {out_dims!r}")
@@ -219,7 +223,8 @@ def _stack_tree(first: Any, out_dims: Any, results: list, path: tuple = ()) -> A
         od = _norm_dims(out_dims, len(first), "out_dims")
         return _rebuild(first, [_stack_tree(f, d, results, (*path, j)) for j, (f, d) in enumerate(zip(first, od))])
     if isinstance(first, dict):
-        return {k: _stack_tree(v, out_dims, results, (*path, k)) for k, v in first.items()}
+        return {k: _stack_tree(v, out_dims[k] if isinstance(out_dims, dict) else out_dims, results, (*path, k))
+                for k, v in first.items()}
     items = [_get(r, path) for r in results]
     if out_dims is None:
         return items[0]
@@ -319,7 +324,8 @@ def _cat_tree(first: Any, out_dims: Any, parts: list, path: tuple = ()) -> Any:
         od = _norm_dims(out_dims, len(first), "out_dims")
         return _rebuild(first, [_cat_tree(f, d, parts, (*path, j)) for j, (f, d) in enumerate(zip(first, od))])
     if isinstance(first, dict):
-        return {k: _cat_tree(v, out_dims, parts, (*path, k)) for k, v in first.items()}
+        return {k: _cat_tree(v, out_dims[k] if isinstance(out_dims, dict) else out_dims, parts, (*path, k))
+                for k, v in first.items()}
     items = [_get(p, path) for p in parts]
     if out_dims is None:
         return items[0]
@@ -478,5 +484,10 @@ def stack_module_state(models: Any) -> tuple[dict, dict]:
                     )
         return {k: stack([d[k].detach() for d in named]) for k in named[0]}
 
-    params = {k: v.requires_grad_() for k, v in gather("named_parameters").items()}
+    named = [dict(m.named_parameters()) for m in models]
+    for k in named[0]:
+        flags = {d[k].requires_grad for d in named}
+        if len(flags) > 1:
+            raise RuntimeError(f"stack_module_state: Expected {k} from each model to have the same .requires_grad")
+    params = {k: v.requires_grad_(named[0][k].requires_grad) for k, v in gather("named_parameters").items()}
     return params, gather("named_buffers")

@@ -26,27 +26,53 @@ from ..autograd.graph import rebase_retain_grad
 from ..tensor import Tensor
 
 
+def _slots(arr: np.ndarray, start: int, isz: int) -> np.ndarray | None:
+    """Memory slot (in items, from address ``start``) of every element of ``arr``."""
+    off = arr.__array_interface__["data"][0] - start
+    if off % isz:
+        return None
+    idx = np.full(arr.shape, off // isz, dtype=np.intp)
+    for k, (n, st) in enumerate(zip(arr.shape, arr.strides)):
+        if st % isz:
+            return None
+        shape = [1] * arr.ndim
+        shape[k] = n
+        idx = idx + (np.arange(n, dtype=np.intp) * (st // isz)).reshape(shape)
+    return idx
+
+
 def view_positions(view: np.ndarray, base: np.ndarray) -> np.ndarray | None:
     """Flat C-order indices into ``base`` of every element of ``view`` (shape ``view.shape``),
-    or None when they cannot be computed (base not C-contiguous, mismatched dtype, strides
-    that are not multiples of the item size)."""
-    if not base.flags.c_contiguous or view.dtype != base.dtype:
+    or None when they cannot be computed (mismatched dtype, strides that are not multiples
+    of the item size, or an element of ``view`` that is not an element of ``base``).
+
+    A C-contiguous base maps memory slots to indices directly; any other layout (a
+    transposed or permuted result, say) goes through a table from each of the base's
+    memory slots to its C-order index."""
+    if view.dtype != base.dtype:
         return None
     isz = base.itemsize
-    off = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
-    if off % isz or off < 0:
-        return None
-    flat = np.full(view.shape, off // isz, dtype=np.intp)
-    nd = view.ndim
-    for k, (n, s) in enumerate(zip(view.shape, view.strides)):
-        if s % isz:
+    if base.flags.c_contiguous:
+        flat = _slots(view, base.__array_interface__["data"][0], isz)
+        if flat is None or (flat.size and (flat.min() < 0 or flat.max() >= base.size)):
             return None
-        shape = [1] * nd
-        shape[k] = n
-        flat = flat + (np.arange(n, dtype=np.intp) * (s // isz)).reshape(shape)
-    if flat.size and (flat.min() < 0 or flat.max() >= base.size):
+        return flat
+    if base.size == 0:
         return None
-    return flat
+    start = base.__array_interface__["data"][0] + sum(min(0, (n - 1) * st) for n, st in zip(base.shape, base.strides))
+    bslots = _slots(base, start, isz)
+    vslots = _slots(view, start, isz)
+    if bslots is None or vslots is None:
+        return None
+    span = int(bslots.max()) + 1
+    if span > 4 * base.size + 64:  # a sparse layout (a strided slice of something larger)
+        return None
+    table = np.full(span, -1, dtype=np.intp)
+    table[bslots.reshape(-1)] = np.arange(base.size, dtype=np.intp)
+    if vslots.size and (vslots.min() < 0 or vslots.max() >= span):
+        return None
+    out = table[vslots]
+    return None if (out < 0).any() else out
 
 
 def _alias(t: Tensor) -> Tensor:

@@ -190,13 +190,14 @@ class Prod(Function):
         if not zero.any():
             return g * unreduce(out, shape, dims, ctx.keepdim) / x, None, None, None
         nz = zero.sum(axis=dims, keepdims=True)
+        if (nz >= 2).any():  # several zeros in a slice: division-free, exact at every order
+            return g * _prod_of_others(x, dims), None, None, None
         zf = const(zero, dt)
         xs = x * (1 - zf) + zf  # zeros replaced by ones
         p = Prod.apply(xs, dims, True, None)  # product of the non-zero entries
         zsum = (x * zf).sum(dims, keepdim=True)  # 0, but carries d/dx_zero for double backward
         one = zf * p + (1 - zf) * zsum * p / xs
-        two = zf * (zsum - x) * p  # at one zero: the other zero times p (value 0)
-        grad = const(nz == 0, dt) * p / xs + const(nz == 1, dt) * one + const(nz == 2, dt) * two
+        grad = const(nz == 0, dt) * p / xs + const(nz == 1, dt) * one
         return g * grad, None, None, None
 
     @staticmethod
@@ -206,6 +207,24 @@ class Prod(Function):
         (_x, out) = ctx.saved_tensors
         w = Prod.backward(ctx, Tensor._make(np.ones(out.data.shape, dtype=u.data.dtype)))[0]
         return Sum.apply(u * w, ctx.dims, ctx.keepdim, None)
+
+
+def _prod_of_others(x: Tensor, dims: tuple | None) -> Tensor:
+    """``prod_{k != i} x_k`` over the reduced ``dims`` for every element ``i`` of ``x``, with
+    an ``(m, m)`` table per slice (``m`` reduced elements): no division, so its derivatives
+    of every order are exact whatever the zeros."""
+    nd = x.ndim
+    red = tuple(range(nd)) if dims is None else tuple(dims)
+    perm = [d for d in range(nd) if d not in red] + list(red)
+    xp = x.permute(*perm) if perm != list(range(nd)) else x
+    kshape = tuple(xp.shape[: nd - len(red)])
+    m = int(np.prod([x.shape[d] for d in red], dtype=np.int64))
+    rows = xp.reshape(*kshape, 1, m)
+    off = ~np.eye(m, dtype=bool)
+    others = (rows * const(off, x.data.dtype) + const(~off, x.data.dtype)).prod(-1)
+    back = others.reshape(*xp.shape)
+    inv = [perm.index(d) for d in range(nd)]
+    return back.permute(*inv) if perm != list(range(nd)) else back
 
 
 class ProdAll(Prod):
