@@ -247,6 +247,7 @@ def wrap_batched(value: Tensor, bdim: int, level: VmapLevel) -> BatchedTensor:
 
 
 def _level_of(a: Any) -> VmapLevel | None:
+    """The innermost vmap level of ``a``, or of the BatchedTensors in a list/tuple ``a``."""
     if isinstance(a, BatchedTensor):
         return a._level
     if type(a) in (list, tuple):
@@ -272,11 +273,7 @@ def _unwrap(a: Any, level: VmapLevel) -> tuple[Any, Any]:
 def batched_apply(cls: type, args: tuple, kwargs: dict) -> Any:
     """``cls.apply(*args, **kwargs)`` when some argument may be a BatchedTensor; returns
     ``NotImplemented`` when none is (the caller then applies ``cls`` normally)."""
-    level = None
-    for a in args:
-        lv = _level_of(a) if type(a) in (BatchedTensor, list, tuple) else None
-        if lv is not None and (level is None or lv.depth > level.depth):
-            level = lv
+    level = _level_of(args)  # the innermost level among the arguments (args is a tuple)
     for a in kwargs.values():
         if isinstance(a, BatchedTensor) and (level is None or a._level.depth > level.depth):
             level = a._level

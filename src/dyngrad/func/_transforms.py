@@ -97,7 +97,8 @@ def _to_numpy(x: Any) -> Any:
     if isinstance(x, Tensor):
         return np.array(x.data, copy=True)
     if isinstance(x, (tuple, list)):
-        return type(x)(_to_numpy(i) for i in x)
+        items = [_to_numpy(i) for i in x]
+        return type(x)(*items) if hasattr(x, "_fields") else type(x)(items)  # (namedtuples too)
     if isinstance(x, dict):
         return {k: _to_numpy(v) for k, v in x.items()}
     return x
@@ -321,8 +322,7 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     for i, o in enumerate(outs):
         if not isinstance(o, Tensor):
             raise RuntimeError(f"vjp: output {i} of func is a {type(o).__name__}, expected Tensors")
-    outer_reached = _reaches_outer(outs, ins)
-    cg_outer = cg_outer or outer_reached
+    cg_outer = cg_outer or _reaches_outer(outs, ins)
 
     def vjp_fn(cotangents: Any) -> tuple:
         cts, _ = _flatten(cotangents)
@@ -334,7 +334,7 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
                 raise RuntimeError(
                     f"vjp_fn: cotangents[{i}] has shape {list(c.shape)} but output {i} has shape {list(o.shape)}"
                 )
-        cg = cg_outer or any(c.requires_grad for c in cts) or outer_reached
+        cg = cg_outer or any(c.requires_grad for c in cts)
         with grad_mode.enable_grad():
             gs = AF._grads(tuple(outs), tuple(ins), tuple(c.to(o.dtype) for c, o in zip(cts, outs)), cg, False, "vjp", retain=True)
         AF._retire(ins)
@@ -415,13 +415,9 @@ _LOOP_WARNINGS = (r"vmap: no batching rule", r"grad\(is_grads_batched=True\) fel
 def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) -> Callable:
     def wrapper(*args: Any) -> Any:
         is_int, nums = _norm_argnums(argnums, len(args), name)
-        specs, counts, ts, raw = [], [], [], []
-        for a in nums:  # each argument may be a pytree (tuple/list/dict) of tensors
-            lv, spec = _flatten(args[a])
-            ts += [_to_tensor(x, f"{name}: argument {a} (argnums)") for x in lv]
-            raw += lv
-            specs.append(spec)
-            counts.append(len(lv))
+        pairs, rebuild = _flat_primals([args[a] for a in nums])  # each may be a pytree
+        raw = [x for _, x in pairs]
+        ts = [_to_tensor(x, f"{name}: argument {nums[i]} (argnums)") for i, x in pairs]
         if grad_mode.vmap_state.depth:  # inside vmap: one Jacobian per example
             ts = [batch_at_all_levels(t) for t in ts]
         aux_box: list = []
@@ -429,10 +425,8 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
 
         def f(*xs: Tensor) -> Any:
             full = [_lift(a) for a in args]
-            k = 0
-            for a, spec, c in zip(nums, specs, counts):
-                full[a] = _unflatten(list(xs[k:k + c]), spec)
-                k += c
+            for a, x in zip(nums, rebuild(xs)):
+                full[a] = x
             out = func(*full)
             if has_aux:
                 out, aux = _split_aux(out, name)
@@ -443,11 +437,8 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
             return tuple(leaves)
 
         def regroup(per_leaf: tuple) -> Any:  # one block per leaf -> the arguments' structure
-            parts, k = [], 0
-            for spec, c in zip(specs, counts):
-                parts.append(_unflatten(list(per_leaf[k:k + c]), spec))
-                k += c
-            return parts[0] if is_int else tuple(parts)
+            parts = rebuild(per_leaf)
+            return parts[0] if is_int else parts
 
         cg = _outer_active(ts)
         with warnings.catch_warnings():  # the batching is ours, not the user's vmap: where an

@@ -11,7 +11,7 @@ import numpy as np
 from ..autograd.batching import BatchedTensor, VmapUnsupported, pop_level, push_level, wrap_batched
 from ..creation import default_generator
 from ..tensor import Tensor
-from ._transforms import _flat_primals, _flatten
+from ._transforms import _flat_primals, _flatten, _to_numpy
 
 __all__ = ["vmap", "functional_call", "stack_module_state"]
 
@@ -231,10 +231,6 @@ def _stack_tree(first: Any, out_dims: Any, results: list, path: tuple = ()) -> A
     return _stack(items, out_dims)
 
 
-def _to_ndarray(o: Any, od: Any) -> Any:
-    return np.array(o.detach().data, copy=True) if isinstance(o, Tensor) else o
-
-
 def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = "error", *,
          chunk_size: Any = None) -> Callable:
     """Vectorise ``func`` over a batch dimension of its inputs.
@@ -306,7 +302,7 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
                 sub = tuple(a if d is None else _narrow(a, d, s, e) for a, d in zip(args, dims))
                 parts.append(run(flat_func, sub, kwargs, dims, e - s))
             res = _cat_tree(parts[0], out_dims, parts)
-        return _map_out(res, out_dims, _to_ndarray) if numpy_io else res
+        return _to_numpy(res) if numpy_io else res
 
     wrapper.__doc__ = f"vmap of {name}"
     wrapper.__name__ = f"vmap({name})"

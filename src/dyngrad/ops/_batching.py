@@ -177,11 +177,7 @@ def batched_elementwise(op: Callable, *args: Any, **kwargs: Any) -> Any:
     (``if _vmap.depth and any_batched(args)``)."""
     from ..autograd.batching import _level_of, _unwrap, wrap_batched
 
-    level = None
-    for a in args:
-        lv = _level_of(a)
-        if lv is not None and (level is None or lv.depth > level.depth):
-            level = lv
+    level = _level_of(args)
     pairs = [_unwrap(a, level) for a in args]
     vals = promote_zero_dim([v for v, _ in pairs], tuple(d for _, d in pairs))  # 0-d examples
     rank = max(logical_ndim(v, d) for v, (_, d) in zip(vals, pairs))
