@@ -140,11 +140,15 @@ def grad(
         allow_unused: return None for inputs the outputs do not depend on instead of
             raising (defaults to materialize_grads).
         materialize_grads: return zeros instead of None for unused inputs.
+        is_grads_batched: dim 0 of every grad_output is a batch of ``B`` vectors; the
+            backward runs once for all of them (its formulas on BatchedTensors; one pass
+            per vector where a backward cannot be batched, with a warning) and every
+            gradient gets the same leading dim ``(B, *input.shape)``.
     Returns:
         tuple of Tensors (or None), one per input, shaped like it.
     Raises:
         RuntimeError: an input not used in the graph (unless allow_unused) or that does not
-            require grad.
+            require grad; with is_grads_batched, grad_outputs without a common batch dim 0.
     """
     if is_grads_batched:
         return _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
@@ -207,7 +211,7 @@ def _grad_batched(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: An
                   allow_unused: Any, materialize_grads: bool) -> tuple:
     """``grad(..., is_grads_batched=True)``: dim 0 of every grad_output is a batch of
     vectors; one backward pass runs on all of them at once (the backward formulas run on
-    BatchedTensors, autograd/batching.py), or, where a backward cannot be batched, one
+    BatchedTensors, autograd/batched_autograd.py), or, where a backward cannot be batched, one
     pass per vector. Returns gradients with the same leading batch dim."""
     from .batched_autograd import vmap_call
     from .batching import VmapUnsupported
