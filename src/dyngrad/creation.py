@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from . import _backend as B
-from .autograd.grad_mode import vmap_state
+from .autograd.grad_mode import state as _ctx
 from .tensor import Tensor, check_device
 
 __all__ = [
@@ -94,24 +94,9 @@ def set_rng_state(state: Tensor) -> None:
 
 
 def _gen(generator: Generator | None) -> np.random.Generator:
-    if vmap_state.depth:
-        _random_inside_vmap()
+    for interp in _ctx.interpreters:  # a transform may refuse or reroute a draw (vmap's randomness)
+        interp.before_random()
     return (generator or default_generator).rng
-
-
-def _random_inside_vmap() -> None:
-    """Random numbers inside vmap follow its ``randomness`` argument (PyTorch's rules)."""
-    from .autograd.batching import VmapUnsupported  # deferred: batching imports tensor
-
-    modes = {lvl.randomness for lvl in vmap_state.levels}  # every enclosing vmap has a say
-    if "error" in modes:
-        raise RuntimeError(
-            "vmap: called random operation while in randomness error mode. Please either use "
-            "the 'same' or 'different' randomness flags on vmap or perform the randomness "
-            "operation out of vmap"
-        )
-    if "different" in modes:  # one draw per example: only the loop over examples gives that
-        raise VmapUnsupported("a random operation with randomness='different'")
 
 
 def _finish(arr: np.ndarray, requires_grad: bool) -> Tensor:
@@ -294,26 +279,17 @@ def _like(input: Tensor, dtype: Any) -> np.dtype:
     return B.to_np_dtype(dtype) if dtype is not None else input.data.dtype
 
 
-def _batched_like(fill: Any, input: Tensor, dtype: Any) -> Tensor:
-    """``fill`` (a value) shaped like a batched ``input`` inside vmap: batched like it, so
-    that writing per-example values into it in place works (as in PyTorch)."""
-    from .autograd.batched_autograd import _bottom, _rewrap_like  # deferred: built on creation
-
-    bottom = _bottom(input)
-    return _rewrap_like(Tensor._make(np.full(bottom.data.shape, fill, dtype=_like(input, dtype))), input)
-
-
 def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Zeros with ``input``'s shape (and dtype unless given)."""
-    if vmap_state.depth and hasattr(input, "_bdim"):
-        return _batched_like(0, input, dtype)
+    if input._is_wrapper:  # a transform's wrapper (vmap): the result is wrapped like it
+        return input._full_like(0, _like(input, dtype))
     return _finish(np.zeros(input.data.shape, dtype=_like(input, dtype)), requires_grad)
 
 
 def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Ones with ``input``'s shape."""
-    if vmap_state.depth and hasattr(input, "_bdim"):
-        return _batched_like(1, input, dtype)
+    if input._is_wrapper:  # a transform's wrapper (vmap): the result is wrapped like it
+        return input._full_like(1, _like(input, dtype))
     return _finish(np.ones(input.data.shape, dtype=_like(input, dtype)), requires_grad)
 
 
@@ -324,8 +300,8 @@ def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires
 
 def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """``fill_value`` with ``input``'s shape."""
-    if vmap_state.depth and hasattr(input, "_bdim") and isinstance(fill_value, (bool, int, float)):
-        return _batched_like(fill_value, input, dtype)
+    if input._is_wrapper and isinstance(fill_value, (bool, int, float)):  # (see zeros_like)
+        return input._full_like(fill_value, _like(input, dtype))
     return _finish(np.full(input.data.shape, fill_value, dtype=_like(input, dtype)), requires_grad)
 
 

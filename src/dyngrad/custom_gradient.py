@@ -29,7 +29,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .autograd import grad_mode
-from .autograd.function import Function, _fwd_state
+from .autograd.function import Function
+from .autograd.grad_mode import state as _ctx
 from .tensor import Tensor
 
 __all__ = ["custom_gradient"]
@@ -52,19 +53,21 @@ def custom_gradient(f: Callable) -> Callable:
     name = getattr(f, "__name__", "custom_gradient")
 
     def forward(ctx: Any, kwargs: dict, *args: Any) -> Any:
-        # In forward mode, run f with tangents propagating (the level that _dual_apply
-        # paused), so values grad_fn closes over carry tangents too: forward-over-reverse
-        # through grad_fn is then exact. The output tangents themselves come from grad_fn
-        # (the double-vjp construction), so forward and reverse mode agree, as in TensorFlow.
-        lv = getattr(_fwd_state, "paused", None)
-        if lv is not None:
-            _fwd_state.level, _fwd_state.paused = lv, None
+        # In forward mode, run f at the caller's levels (the stack before forward mode
+        # lowered this call: context.resume_stack), so values grad_fn closes over carry
+        # tangents too: forward-over-reverse through grad_fn is then exact. The output
+        # tangents themselves come from grad_fn (the double-vjp construction), so forward
+        # and reverse mode agree, as in TensorFlow.
+        resume = _ctx.resume_stack
+        stack = _ctx.interpreters
+        if resume is not None:
+            _ctx.interpreters, _ctx.resume_stack = resume, None
         try:
             with grad_mode.enable_grad():
                 res = f(*args, **kwargs)
         finally:
-            if lv is not None:
-                _fwd_state.level, _fwd_state.paused = None, lv
+            if resume is not None:
+                _ctx.interpreters, _ctx.resume_stack = stack, resume
         if not (isinstance(res, (tuple, list)) and len(res) == 2 and callable(res[1])):
             raise TypeError(
                 f"custom_gradient: {name} must return (output, grad_fn) with a callable grad_fn, "

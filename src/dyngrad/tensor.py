@@ -80,6 +80,9 @@ class Tensor(TensorMethods):
         "__weakref__",
     )
     __array_priority__ = 1000
+    # A transform's wrapper tensor (vmap's BatchedTensor) sets this: its ``.data`` does not
+    # hold its values, so ops must reach it through Functions (the interpreter stack).
+    _is_wrapper = False
 
     def __init__(self, data: Any = None, requires_grad: bool = False) -> None:
         if data is None:

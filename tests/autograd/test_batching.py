@@ -1,4 +1,4 @@
-"""BatchedTensor and the vmap dispatch (autograd/batching.py): what user code sees inside
+"""BatchedTensor and the vmap dispatch (transforms/batching.py): what user code sees inside
 vmap, the per-op and whole-function fallbacks, autograd and forward AD inside vmap,
 in-place ops, randomness, nesting."""
 
@@ -12,7 +12,7 @@ import pytest
 import dyngrad
 from dyngrad import func as F
 from dyngrad.autograd import Function
-from dyngrad.autograd.batching import BatchedTensor
+from dyngrad.transforms.batching import BatchedTensor
 
 T = lambda a: dyngrad.tensor(a, dtype=dyngrad.float64)  # noqa: E731
 rng = np.random.default_rng(5)
@@ -266,11 +266,11 @@ def test_batched_tensor_repr_and_no_leak_of_levels() -> None:
     seen = []
     F.vmap(lambda r: seen.append(repr(r)) or r)(T(np.zeros((2, 3))))
     assert seen[0].startswith("BatchedTensor(lvl=1, bdim=0")
-    from dyngrad.autograd.grad_mode import vmap_state
+    from dyngrad.autograd._context import context
 
     with pytest.raises(ZeroDivisionError):
         F.vmap(lambda r: 1 / 0)(T(np.zeros((2, 3))))
-    assert vmap_state.depth == 0 and vmap_state.levels == ()
+    assert context.interpreters == ()
 
 
 def test_jacobians_and_hessians_inside_vmap_are_per_example_and_batched() -> None:

@@ -15,8 +15,8 @@ from ..tensor import Tensor
 from . import forward_ad as fwd
 from . import grad_mode
 from .backprop import grad as _grad
-from .batched_autograd import vmap_call
-from .batching import VmapUnsupported
+from ..transforms.batched_autograd import vmap_call
+from ..transforms.batching import VmapUnsupported
 
 _BATCH = 3
 

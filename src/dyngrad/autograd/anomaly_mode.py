@@ -22,18 +22,11 @@ from typing import Any
 
 import numpy as np
 
+from ._context import context as state  # anomaly mode's flags: state.anomaly, .anomaly_check_nan
+
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
 
 _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-class _State(threading.local):
-    def __init__(self) -> None:
-        self.enabled = False
-        self.check_nan = True
-
-
-state = _State()
 
 
 class _Any:
@@ -52,8 +45,8 @@ any_on = _Any()
 
 
 def _set(enabled: bool, check_nan: bool) -> None:
-    was = state.enabled
-    state.enabled, state.check_nan = enabled, check_nan
+    was = state.anomaly
+    state.anomaly, state.anomaly_check_nan = enabled, check_nan
     if was != enabled:
         with any_on.lock:
             any_on.count += 1 if enabled else -1
@@ -61,12 +54,12 @@ def _set(enabled: bool, check_nan: bool) -> None:
 
 def is_anomaly_enabled() -> bool:
     """Whether anomaly mode is on in this thread."""
-    return state.enabled
+    return state.anomaly
 
 
 def is_anomaly_check_nan_enabled() -> bool:
     """Whether anomaly mode also checks backward outputs for NaN/inf."""
-    return state.check_nan
+    return state.anomaly_check_nan
 
 
 def _user_frame(depth: int = 2) -> Any:
@@ -146,7 +139,7 @@ class detect_anomaly:  # noqa: N801
         self.check_nan = check_nan
 
     def __enter__(self) -> detect_anomaly:
-        self.prev = (state.enabled, state.check_nan)
+        self.prev = (state.anomaly, state.anomaly_check_nan)
         _set(True, self.check_nan)
         return self
 
@@ -173,7 +166,7 @@ class set_detect_anomaly:  # noqa: N801
     """
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        self.prev = (state.enabled, state.check_nan)
+        self.prev = (state.anomaly, state.anomaly_check_nan)
         _set(bool(mode), check_nan)
 
     def __enter__(self) -> set_detect_anomaly:

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..tensor import Tensor
 from . import engine
-from .grad_mode import vmap_state as _vmap
+from .grad_mode import state as _ctx
 
 __all__ = ["backward", "grad"]
 
@@ -153,15 +153,12 @@ def grad(
     if is_grads_batched:
         return _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
                              materialize_grads)
-    if _vmap.depth:  # inside vmap: batched outputs/inputs are unwrapped (autograd/batched_autograd.py)
-        from .batched_autograd import batched_grad
-        from .batching import any_batched
-
-        if any_batched(outputs, inputs):
-            return batched_grad(grad, outputs, inputs, grad_outputs, retain_graph=retain_graph,
-                                create_graph=create_graph, allow_unused=allow_unused,
-                                materialize_grads=materialize_grads)
-        # with only the grad_outputs batched, the backward formulas run on BatchedTensors
+    for interp in reversed(_ctx.interpreters):  # a transform's wrapped outputs/inputs (vmap)
+        out = interp.process_grad(grad, outputs, inputs, grad_outputs, retain_graph=retain_graph,
+                                  create_graph=create_graph, allow_unused=allow_unused,
+                                  materialize_grads=materialize_grads)
+        if out is not NotImplemented:
+            return out
     if allow_unused is None:
         allow_unused = materialize_grads
     if materialize_grads and allow_unused is False:
@@ -211,10 +208,12 @@ def _grad_batched(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: An
                   allow_unused: Any, materialize_grads: bool) -> tuple:
     """``grad(..., is_grads_batched=True)``: dim 0 of every grad_output is a batch of
     vectors; one backward pass runs on all of them at once (the backward formulas run on
-    BatchedTensors, autograd/batched_autograd.py), or, where a backward cannot be batched, one
+    BatchedTensors, transforms/batched_autograd.py), or, where a backward cannot be batched, one
     pass per vector. Returns gradients with the same leading batch dim."""
-    from .batched_autograd import vmap_call
-    from .batching import VmapUnsupported
+    # deferred, and the one place the core reaches up to a transform: a batched backward is
+    # vmap over the grad_outputs (transforms/batched_autograd.py)
+    from ..transforms.batched_autograd import vmap_call
+    from ..transforms.batching import VmapUnsupported
 
     gos = _as_tuple(grad_outputs)
     if not gos or any(not isinstance(g, Tensor) or g.ndim == 0 for g in gos):

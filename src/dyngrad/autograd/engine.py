@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import heapq
 import sys
-import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,6 +26,7 @@ import numpy as np
 from .. import _backend as B
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode, profiler
+from ._context import context as _context
 from .function import Function
 from .graph import AccumulateGrad, Node
 
@@ -44,12 +44,6 @@ def set_strict_shapes(mode: bool) -> None:
     _strict[0] = bool(mode)
 
 
-class _PassState(threading.local):
-    def __init__(self) -> None:
-        self.stack: list = []
-
-
-_passes = _PassState()
 
 
 class GraphTask:
@@ -68,7 +62,7 @@ class GraphTask:
 
 def current_pass() -> GraphTask | None:
     """The backward pass running in this thread, or None."""
-    return _passes.stack[-1] if _passes.stack else None
+    return _context.passes[-1] if _context.passes else None
 
 
 class _SumToSize(Function):
@@ -334,7 +328,7 @@ def execute(
     pending: list = []  # (tensor, grad) committed at the end
     prev_enabled = _state.enabled
     _state.enabled = create_graph
-    _passes.stack.append(task)
+    _context.passes.append(task)
     try:
         while heap:
             _, _, node = heapq.heappop(heap)
@@ -432,7 +426,7 @@ def execute(
                     heapq.heappush(heap, (-child._seq, counter, child))
                     counter += 1
     finally:
-        _passes.stack.pop()
+        _context.passes.pop()
         _state.enabled = prev_enabled
     # ---- commit (only now: an exception above leaves every .grad untouched)
     res = buf = cbuf = g = r = None  # drop loop references: a gradient nobody else holds can be adopted
@@ -498,5 +492,5 @@ def _annotate(node: Node, exc: Exception) -> None:
 
 
 def _check_anomaly(node: Node, res: tuple) -> None:
-    if anomaly_mode.any_on.count and anomaly_mode.state.enabled and anomaly_mode.state.check_nan:
+    if anomaly_mode.any_on.count and anomaly_mode.state.anomaly and anomaly_mode.state.anomaly_check_nan:
         anomaly_mode.check_node_output(node, res)

@@ -9,7 +9,7 @@ on such tensors also computes the tangent of its outputs, the Jacobian-vector pr
         y = f(x)
         jvp = forward_ad.unpack_dual(y).tangent      # J_f(primal) @ u
 
-How a tangent is computed for one ``Function.apply`` call (``_dual_apply.py``):
+How a tangent is computed for one ``Function.apply`` call (``transforms/dual.py``):
 
 1. If the Function class defines ``jvp(ctx, *tangents)`` it is used (PyTorch's custom
    forward rule; tensors saved with ``ctx.save_for_forward`` come back from
@@ -47,83 +47,15 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from . import grad_mode
-from .batched_autograd import _bottom, _rewrap_like, batched_make_dual
-from .batching import BatchedTensor
-from .function import Function, _fwd_state
-from .grad_mode import vmap_state
+from ..transforms import interpreter
+from ..transforms.batched_autograd import _bottom, _rewrap_like, batched_make_dual
+from ..transforms.batching import BatchedTensor
+from ..transforms.dual import DualInterpreter, _Alias, _share_tangent, _suspended, current, tangent_of  # noqa: F401 (func uses)
 
 __all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
            "exit_dual_level", "check_forward_ad"]
 
-_state = grad_mode.state
-
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
-
-
-class _Level:
-    """One dual level: the tangent table ``id(data array) -> [weakref(array), tangent,
-    owners]``. A tensor sees the tangent when it is one of the owners (the tensor it was
-    set on, or one given it with ``share``) or when it shares the array *and* has history
-    (a saved output that backward unpacks re-attached to its node). A history-less alias
-    such as ``detach()`` does not see it: detaching stops tangents, as in PyTorch."""
-
-    def __init__(self, idx: int) -> None:
-        self.idx = idx
-        self.table: dict[int, list] = {}
-
-    def get(self, t: Tensor) -> Tensor | None:
-        e = self.table.get(id(t.data))
-        if e is None or e[0]() is not t.data:
-            return self._rederive(t) if t._base is not None else None
-        if t._base is not None and e[3] != t._vc[0]:  # a view whose base changed in place
-            return self._rederive(t)
-        if t.grad_fn is not None:
-            return e[1]
-        for r in e[2]:
-            if r() is t:
-                return e[1]
-        return None
-
-    def _rederive(self, view: Tensor) -> Tensor | None:
-        """The tangent of ``view`` read from its base's tangent (after an in-place change of
-        the base or of another view of it, as PyTorch's tangent views would see it)."""
-        base = view._base
-        tb = self.get(base)
-        if tb is None:
-            return None
-        from ..ops import index_select  # deferred: ops are built on this
-        from ..ops._view_inplace import view_positions
-
-        pos = view_positions(view.data, base.data)
-        if pos is None:
-            return None
-        idx = Tensor._make(pos.reshape(-1).astype(np.int64))
-        tv = _suspended(lambda: index_select(tb.reshape(-1), 0, idx).reshape(pos.shape))
-        self.set(view, tv)
-        return tv
-
-    def set(self, owner: Tensor, tangent: Tensor) -> None:
-        arr = owner.data
-        key = id(arr)
-        table = self.table
-
-        def _drop(ref: Any, key: int = key) -> None:
-            e = table.get(key)
-            if e is not None and e[0] is ref:
-                del table[key]
-
-        table[key] = [weakref.ref(arr, _drop), tangent, [weakref.ref(owner)], owner._vc[0]]
-
-    def share(self, src: Tensor, dst: Tensor) -> None:
-        """Give ``dst`` the tangent of ``src`` (if any)."""
-        t = self.get(src)
-        if t is None:
-            return
-        if dst.data is src.data:
-            self.table[id(dst.data)][2].append(weakref.ref(dst))
-        else:
-            self.set(dst, t)
 
 
 def enter_dual_level() -> int:
@@ -132,19 +64,19 @@ def enter_dual_level() -> int:
     Raises:
         RuntimeError: when one is already active (nested forward AD is not supported).
     """
-    if _fwd_state.level is not None:
+    if current() is not None:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
-    _fwd_state.level = _Level(0)
+    interpreter.push(DualInterpreter(0))
     return 0
 
 
 def exit_dual_level(*, level: int | None = None) -> None:
     """End the active dual level; every tangent made inside it is dropped."""
-    lv = _fwd_state.level
+    lv = current()
     if lv is None:
         raise RuntimeError("exit_dual_level: no dual level is active")
     lv.table.clear()
-    _fwd_state.level = None
+    interpreter.pop(lv)
 
 
 class dual_level:  # noqa: N801 - PyTorch's name
@@ -164,41 +96,6 @@ class dual_level:  # noqa: N801 - PyTorch's name
 
         wrapper.__wrapped__ = fn  # type: ignore[attr-defined]
         return wrapper
-
-
-class _Alias(Function):
-    """``out = a`` as a new view object (memory shared); ``grad_a = grad``.
-    ``make_dual``/``unpack_dual`` use it so that the dual tensor is distinct from its primal."""
-
-    _builtin = True
-    _node_name = "AliasBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, a: Tensor) -> Tensor:
-        t = Tensor._make(a.data.view())
-        t._vc = a._vc
-        return t
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        return g
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Tensor:
-        return u
-
-    @staticmethod
-    def vmap(info: Any, in_dims: tuple, a: Tensor) -> tuple:  # batching rule: the same alias
-        return _Alias.apply(a), in_dims[0]
-
-
-def _suspended(fn: Callable, *args: Any, **kw: Any) -> Any:
-    lv = _fwd_state.level
-    _fwd_state.level = None
-    try:
-        return fn(*args, **kw)
-    finally:
-        _fwd_state.level = lv
 
 
 def _as_tensor(x: Any, name: str) -> Tensor:
@@ -222,14 +119,14 @@ def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Tensor:
         RuntimeError: outside ``dual_level()``, or tangent shape differs from the primal's.
         TypeError: non-floating primal or tangent.
     """
-    lv = _fwd_state.level
+    lv = current()
     if lv is None:
         raise RuntimeError(
             "make_dual: to create a dual Tensor, you must be inside a forward_ad.dual_level() context"
         )
     tensor = _as_tensor(tensor, "make_dual(): argument 'tensor'")
     tangent = _as_tensor(tangent, "make_dual(): argument 'tangent'")
-    if vmap_state.depth and (isinstance(tensor, BatchedTensor) or isinstance(tangent, BatchedTensor)):
+    if (isinstance(tensor, BatchedTensor) or isinstance(tangent, BatchedTensor)):
         return batched_make_dual(make_dual, tensor, tangent)  # inside vmap: on the values
     if tensor.data.dtype.kind != "f":
         raise TypeError(f"make_dual(): argument 'tensor' must be floating point, got {tensor.dtype.name}")
@@ -259,76 +156,16 @@ def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Tensor:
 def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTensor:
     """``(primal, tangent)`` of a tensor: the primal is a differentiable view without the
     tangent; the tangent is None when the tensor has none (or no level is active)."""
-    lv = _fwd_state.level
+    lv = current()
     if lv is None or not isinstance(tensor, Tensor):
         return UnpackedDualTensor(tensor, None)
-    if vmap_state.depth and isinstance(tensor, BatchedTensor):  # inside vmap: the values'
+    if isinstance(tensor, BatchedTensor):  # inside vmap: the values'
         p, t = unpack_dual(_bottom(tensor))  # tangent, batched like the tensor
         return UnpackedDualTensor(_rewrap_like(p, tensor), None if t is None else _rewrap_like(t, tensor))
     t = lv.get(tensor)
     if t is None:
         return UnpackedDualTensor(tensor, None)
     return UnpackedDualTensor(_suspended(_Alias.apply, tensor), t)
-
-
-def _transfer_tangent(src: Tensor, dst: Tensor) -> None:
-    """After an in-place op wrote ``src`` (the out-of-place result) into ``dst``, give
-    ``dst`` the result's tangent (or none). Called by ``ops._util.inplace``."""
-    lv = _fwd_state.level
-    if lv is None:
-        return
-    t = lv.get(src)
-    if dst._base is not None:
-        if _write_view_tangent(lv, dst, t):
-            return
-        raise RuntimeError(
-            "forward-mode AD: an in-place operation changed a view whose position in its base "
-            "cannot be computed, so the base's tangent cannot be updated; apply the operation "
-            "out of place (or to a clone)"
-        )
-    if t is not None:
-        lv.set(dst, t)
-    else:
-        lv.table.pop(id(dst.data), None)
-
-
-def _write_view_tangent(lv: _Level, view: Tensor, t: Tensor | None) -> bool:
-    """After an in-place op on ``view``, its base's tangent takes ``t`` at the view's
-    positions (zeros where the base had none), and the view's tangent is ``t``; other views
-    of the base re-derive theirs (``_Level.get``). False when the positions are unknown."""
-    from ..ops import index_copy  # deferred: ops are built on this
-    from ..ops._view_inplace import view_positions
-
-    base = view._base
-    tb = lv.get(base)
-    if t is None and tb is None:
-        lv.table.pop(id(view.data), None)
-        return True
-    pos = view_positions(view.data, base.data)
-    if pos is None:
-        return False
-    dt = (t if t is not None else tb).data.dtype
-    if tb is None:
-        tb = Tensor._make(np.zeros(base.data.shape, dt))
-    if t is None:
-        t = Tensor._make(np.zeros(view.data.shape, dt))
-    idx = Tensor._make(pos.reshape(-1).astype(np.int64))
-    new_tb = _suspended(lambda: index_copy(tb.reshape(-1), 0, idx, t.reshape(-1)).reshape(base.data.shape))
-    lv.set(base, new_tb)
-    lv.set(view, t)
-    return True
-
-
-def _share_tangent(src: Tensor, dst: Tensor) -> None:
-    """Let ``dst`` (a leaf standing for ``src``, say) carry ``src``'s tangent."""
-    lv = _fwd_state.level
-    if lv is not None:
-        lv.share(_bottom(src), _bottom(dst))  # a batched tensor's tangent is its values'
-
-
-def _tangent(t: Tensor) -> Tensor | None:
-    lv = _fwd_state.level
-    return None if lv is None else lv.get(t)
 
 
 from ._forward_check import check_forward_ad  # noqa: E402 - it uses the machinery above

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import threading
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -22,17 +21,9 @@ from .graph import Node, SavedTensor, _seq, rebase_retain_grad
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction"]
 
-_state = grad_mode.state
-_vmap = grad_mode.vmap_state
+_state = grad_mode.state  # the thread's context (autograd/_context.py)
 _anomaly = anomaly_mode.any_on  # process-wide count: a plain attribute, cheap to check
 _prof = profiler.state
-
-
-class _FwdState(threading.local):
-    level: Any = None  # the active forward-AD dual level (forward_ad.py), None when off
-
-
-_fwd_state = _FwdState()
 
 
 class FunctionCtx:
@@ -269,16 +260,12 @@ class Function:
                 would silently get no gradient); pass tensors as separate arguments.
             RuntimeError: in-place change of a leaf that requires grad (``mark_dirty``).
         """
-        if _vmap.depth:  # inside vmap: a batched argument goes to the Function's vmap rule
-            from .batching import batched_apply  # deferred: batching imports ops lazily
-
-            out = batched_apply(cls, args, kwargs)
-            if out is not NotImplemented:
-                return out
-        if _fwd_state.level is not None:  # forward-mode AD: propagate tangents too
-            from ._dual_apply import _dual_apply  # deferred: forward mode imports this module
-
-            return _dual_apply(cls, args, kwargs)
+        stack = _state.interpreters
+        if stack:  # a transform is active (vmap, forward mode): transforms/interpreter.py
+            for interp in reversed(stack):
+                out = interp.process(cls, args, kwargs)
+                if out is not NotImplemented:
+                    return out
         kw = {}
         if kwargs:
             args, kw = cls._bind(args, kwargs)
@@ -334,7 +321,7 @@ class Function:
                 outs = tuple(o.detach() if any(o is a for a in args) else o for o in outs)
                 return outs if is_tuple else outs[0]
             return out
-        if _anomaly.count and anomaly_mode.state.enabled:  # forward stack, for anomaly mode
+        if _anomaly.count and anomaly_mode.state.anomaly:  # forward stack, for anomaly mode
             anomaly_mode.record_site(ctx)
         return _record(cls, ctx, args, outs, is_tuple, dirty)
 
@@ -487,11 +474,10 @@ def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty
 
 
 def _is_local_leaf(t: Tensor) -> bool:
-    """A leaf that forward mode made to stand for a real input (autograd/_dual_apply.py),
-    not a user's: modifying it in place is the in-place op on the real input."""
-    from ._dual_apply import _TRANSFORM_LEAVES  # deferred: it imports this module
-
-    return _TRANSFORM_LEAVES.get(id(t)) is t
+    """A leaf that an interpreter made to stand for a real input (forward mode's local
+    leaves, transforms/dual.py), not a user's: modifying it in place is the in-place op on
+    the real input. Asked of the interpreters the running call was lowered past."""
+    return any(i.owns_leaf(t) for i in _state.resume_stack or ())
 
 
 class InplaceFunction(Function):

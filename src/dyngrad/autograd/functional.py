@@ -10,7 +10,7 @@ differentiated again (inputs that require grad then stay connected). ``strict=Tr
 an output that does not depend on an input an error instead of returning zeros.
 ``vectorize=True`` (reverse mode) computes all the rows of a Jacobian in one backward pass
 over a batch of basis vectors (``grad(..., is_grads_batched=True)``: the backward formulas
-run batched, see autograd/batched_autograd.py); in forward mode, one forward pass carries
+run batched, see transforms/batched_autograd.py); in forward mode, one forward pass carries
 all the basis tangents of an input at once. Where an op cannot be batched, it falls back
 to the loop (one pass per row/column).
 """
@@ -25,12 +25,10 @@ import numpy as np
 from ..tensor import Tensor
 from . import forward_ad as fwd
 from . import grad_mode
-from ._dual_apply import _TRANSFORM_LEAVES, _retire
+from ..transforms.batched_autograd import _bottom
+from ..transforms.batching import vmap_levels
+from ..transforms.dual import _TRANSFORM_LEAVES, _retire, current
 from .backprop import grad as _grad
-from .batched_autograd import _bottom
-from .function import _fwd_state
-
-_vmap = grad_mode.vmap_state
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
 
@@ -216,7 +214,7 @@ def _stack(rows: list, shape: tuple, create_graph: bool) -> Tensor:
     """Rows (one gradient per output element) -> ``out_shape + in_shape`` Tensor."""
     if not rows:
         return Tensor._make(np.zeros(shape))
-    if (create_graph and any(r.requires_grad for r in rows)) or _fwd_state.level is not None or _vmap.depth:
+    if (create_graph and any(r.requires_grad for r in rows)) or current() is not None or vmap_levels():
         from ..ops import stack
 
         return stack(rows).reshape(shape)
@@ -306,8 +304,8 @@ def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: 
     (``make_dual`` with a batch of tangents inside vmap); None when some op cannot be
     batched (the caller then loops)."""
     from ..ops import movedim
-    from .batched_autograd import vmap_call
-    from .batching import VmapUnsupported
+    from ..transforms.batched_autograd import vmap_call
+    from ..transforms.batching import VmapUnsupported
 
     auto = create_graph is None  # (dyngrad.func) keep results that reach an outer tensor
     with grad_mode.set_grad_enabled(grad_mode.is_grad_enabled() if auto else create_graph):
@@ -375,7 +373,7 @@ def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool) ->
                 cs = cols[j][i] if cols[j] else []
                 if not cs:
                     m = Tensor._make(np.zeros(osh + x.shape, dtype=x.data.dtype))
-                elif ((create_graph or auto) and any(c.requires_grad for c in cs)) or _vmap.depth:  # batched: ops
+                elif ((create_graph or auto) and any(c.requires_grad for c in cs)) or vmap_levels():  # batched: ops
                     from ..ops import stack
 
                     m = stack(cs, dim=-1).reshape(osh + x.shape)

@@ -14,9 +14,10 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from ._context import context
 
 __all__ = [
     "no_grad",
@@ -30,24 +31,9 @@ __all__ = [
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class _State(threading.local):
-    def __init__(self) -> None:
-        self.enabled = True
-        self.inference = False
-
-
-state = _State()
-
-
-class _VmapState(threading.local):
-    """The active ``vmap`` levels of this thread (autograd/batching.py); ``depth`` is 0
-    outside vmap, so Function.apply checks one integer."""
-
-    depth = 0
-    levels: tuple = ()
-
-
-vmap_state = _VmapState()
+# grad mode's state is the thread's context (autograd/_context.py): ``state.enabled``,
+# ``state.inference``
+state = context
 
 
 def is_grad_enabled() -> bool:

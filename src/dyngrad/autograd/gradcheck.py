@@ -22,7 +22,6 @@ import numpy as np
 from ..tensor import Tensor
 from . import grad_mode
 from .backprop import grad as autograd_grad
-from .function import _fwd_state
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "get_numerical_jacobian", "get_analytical_jacobian"]
 
@@ -444,10 +443,9 @@ def gradgradcheck(
         ins, gs_out = list(args[:n_in]), args[n_in:]
         for i in diff_idx:  # forward mode passes duals that need not require grad
             if not ins[i].requires_grad:
-                from .forward_ad import _share_tangent  # deferred: forward_ad imports gradcheck
-
                 leaf = ins[i].detach().requires_grad_()
-                _share_tangent(ins[i], leaf)
+                for interp in grad_mode.state.interpreters:  # (forward mode: keep its tangent)
+                    interp.share(ins[i], leaf)
                 ins[i] = leaf
         with grad_mode.enable_grad():  # also inside gradcheck's no_grad numerical pass
             os_ = _outputs(func, ins)
@@ -456,7 +454,7 @@ def gradgradcheck(
                 [o for o, _ in pairs], [ins[i] for i in diff_idx], [g for _, g in pairs],
                 create_graph=True, allow_unused=True,
             )
-        if not grad_mode.is_grad_enabled() and _fwd_state.level is None:  # (detach drops tangents)
+        if not grad_mode.is_grad_enabled() and not grad_mode.state.interpreters:  # (detach drops tangents)
             gs = [None if g is None else g.detach() for g in gs]
         return tuple(g for g in gs if g is not None)
 

@@ -10,10 +10,11 @@ to their outputs, so a graph is freed by reference counting alone.
 from __future__ import annotations
 
 import itertools
-import threading
 import weakref
 from collections.abc import Callable
 from typing import Any, NamedTuple
+
+from ._context import context
 
 __all__ = [
     "Node",
@@ -203,16 +204,16 @@ class SavedTensor:
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
         self.is_output = is_output
         self.output_nr = output_nr
-        hooks = _hooks_state.stack if _hooks_in_use[0] else None
-        if hooks and not _hooks_state.disabled_reason:
+        hooks = _hooks_state.saved_hooks if _hooks_in_use[0] else None
+        if hooks and not _hooks_state.saved_hooks_disabled:
             pack, unpack = hooks[-1]
             self.packed = pack(tensor)
             self.unpack_hook = unpack
             self.tensor = None
             self.version = -1
             return
-        if _hooks_state.disabled_reason and hooks:
-            raise RuntimeError(_hooks_state.disabled_reason)
+        if _hooks_state.saved_hooks_disabled and hooks:
+            raise RuntimeError(_hooks_state.saved_hooks_disabled)
         self.packed = None
         self.unpack_hook = None
         self.version = tensor._vc[0]
@@ -238,13 +239,7 @@ class SavedTensor:
         return t
 
 
-class _HooksState(threading.local):
-    def __init__(self) -> None:
-        self.stack: list = []
-        self.disabled_reason: str | None = None
-
-
-_hooks_state = _HooksState()
+_hooks_state = context  # saved-tensor hooks: context.saved_hooks, .saved_hooks_disabled
 # Process-wide count of open saved_tensors_hooks blocks: saving a tensor reads the
 # (slower) thread-local stack only when some thread has one open.
 _hooks_in_use = [0]
@@ -262,14 +257,14 @@ class saved_tensors_hooks:  # noqa: N801
         self.unpack_hook = unpack_hook
 
     def __enter__(self) -> saved_tensors_hooks:
-        if _hooks_state.disabled_reason:
-            raise RuntimeError(_hooks_state.disabled_reason)
-        _hooks_state.stack.append((self.pack_hook, self.unpack_hook))
+        if _hooks_state.saved_hooks_disabled:
+            raise RuntimeError(_hooks_state.saved_hooks_disabled)
+        _hooks_state.saved_hooks.append((self.pack_hook, self.unpack_hook))
         _hooks_in_use[0] += 1
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        _hooks_state.stack.pop()
+        _hooks_state.saved_hooks.pop()
         _hooks_in_use[0] -= 1
 
 
@@ -281,11 +276,11 @@ class disable_saved_tensors_hooks:  # noqa: N801
         self.error_message = error_message
 
     def __enter__(self) -> None:
-        self.prev = _hooks_state.disabled_reason
-        _hooks_state.disabled_reason = self.error_message
+        self.prev = _hooks_state.saved_hooks_disabled
+        _hooks_state.saved_hooks_disabled = self.error_message
 
     def __exit__(self, *exc: Any) -> None:
-        _hooks_state.disabled_reason = self.prev
+        _hooks_state.saved_hooks_disabled = self.prev
 
 
 def register_multi_grad_hook(tensors: Any, fn: Callable, *, mode: str = "all") -> Any:

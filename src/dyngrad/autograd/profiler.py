@@ -22,6 +22,8 @@ import threading
 import time
 from typing import Any
 
+from ._context import context as _context
+
 __all__ = ["profile", "FunctionEvent", "FunctionEventAvg"]
 
 
@@ -37,7 +39,6 @@ class _State:
 
 
 state = _State()
-_tls = threading.local()
 _now = time.perf_counter_ns
 
 
@@ -74,10 +75,7 @@ class FunctionEventAvg:
 
 
 def _stack() -> list:
-    s = getattr(_tls, "stack", None)
-    if s is None:
-        s = _tls.stack = []
-    return s
+    return _context.profiler_stack
 
 
 def _saved_bytes(tensors: Any) -> int:

@@ -24,9 +24,9 @@ from ..autograd import forward_ad as fwd
 from ..autograd import functional as AF
 from ..autograd import grad_mode
 from ..autograd.backprop import grad as _autograd_grad
-from ..autograd.batched_autograd import batch_at_all_levels
-from ..autograd.batching import BatchedTensor
-from ..autograd.function import _fwd_state
+from ..transforms.batched_autograd import batch_at_all_levels
+from ..transforms.batching import BatchedTensor, vmap_levels
+from ..transforms.dual import current as _dual_level
 from ..autograd.functional import _reaches_outer
 from ..tensor import Tensor
 
@@ -116,7 +116,7 @@ def _lift(x: Any) -> Any:
 
 def _outer_active(leaves: list) -> bool:
     """True when an outer transform needs the inner derivatives recorded."""
-    return _fwd_state.level is not None or (
+    return _dual_level() is not None or (
         grad_mode.is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in leaves)
     )
 
@@ -124,10 +124,10 @@ def _outer_active(leaves: list) -> bool:
 def _diff_input(t: Tensor) -> Tensor:
     """A tensor that requires grad standing for ``t``: connected to ``t``'s graph when
     ``t`` requires grad, else a fresh leaf sharing its memory (and its tangent, if any)."""
-    if grad_mode.vmap_state.depth:  # inside vmap: one gradient per example, also for
-        t = batch_at_all_levels(t)  # inputs shared by every example (autograd/batched_autograd.py)
+    if vmap_levels():  # inside vmap: one gradient per example, also for
+        t = batch_at_all_levels(t)  # inputs shared by every example (transforms/batched_autograd.py)
     if t.requires_grad:
-        return fwd._suspended(fwd._Alias.apply, t) if _fwd_state.level is None else fwd._Alias.apply(t)
+        return fwd._suspended(fwd._Alias.apply, t) if _dual_level() is None else fwd._Alias.apply(t)
     leaf = t.detach().requires_grad_(True)
     fwd._share_tangent(t, leaf)
     return leaf
@@ -374,7 +374,7 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
                 f"jvp(f, primals, tangents): tangents[{i}] has shape {list(u.shape)} but "
                 f"primals[{i}] has shape {list(p.shape)}; each tangent must match its primal"
             )
-    if _fwd_state.level is not None:
+    if _dual_level() is not None:
         raise RuntimeError("jvp: nested forward-mode transforms (jvp/jacfwd inside jvp/jacfwd) are not supported")
     cg = grad_mode.is_grad_enabled() and any(t.requires_grad for t in ps + us)
     with fwd.dual_level():
@@ -418,7 +418,7 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
         pairs, rebuild = _flat_primals([args[a] for a in nums])  # each may be a pytree
         raw = [x for _, x in pairs]
         ts = [_to_tensor(x, f"{name}: argument {nums[i]} (argnums)") for i, x in pairs]
-        if grad_mode.vmap_state.depth:  # inside vmap: one Jacobian per example
+        if vmap_levels():  # inside vmap: one Jacobian per example
             ts = [batch_at_all_levels(t) for t in ts]
         aux_box: list = []
         out_box: list = [None]

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.batching import BatchedTensor, VmapUnsupported, pop_level, push_level, wrap_batched
+from ..transforms.batching import BatchedTensor, VmapUnsupported, pop_level, push_level, wrap_batched
 from ..creation import default_generator
 from ..tensor import Tensor
 from ._transforms import _flat_primals, _flatten, _to_numpy

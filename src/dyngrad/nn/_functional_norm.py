@@ -251,8 +251,8 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
     Raises: RuntimeError for non-int64 input, negative values or values >= num_classes.
     """
-    if num_classes != -1 and hasattr(tensor, "_bdim") and grad_mode.vmap_state.depth:
-        from ..autograd.batched_autograd import _bottom, _rewrap_like  # inside vmap: the values
+    if num_classes != -1 and tensor._is_wrapper:
+        from ..transforms.batched_autograd import _bottom, _rewrap_like  # inside vmap: the values
 
         oh = one_hot(_bottom(tensor), num_classes)  # the class dim goes last, after any batch dim
         return _rewrap_like(oh, tensor)

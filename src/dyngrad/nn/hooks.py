@@ -41,7 +41,7 @@ class _BackwardHookFn(Function):
         gradients, and one batched node would hand them the whole batch (a per-op loop
         would call them once per example for one forward call). So vmap runs the whole
         function once per example instead (with a warning)."""
-        from ..autograd.batching import VmapUnsupported
+        from ..transforms.batching import VmapUnsupported
 
         raise VmapUnsupported("a module with full backward hooks (register_full_backward_hook)")
 

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.batching import BatchedTensor, VmapUnsupported
+from ..transforms.batching import VmapUnsupported
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -113,7 +113,7 @@ class _BatchNorm(Module):
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
-            if isinstance(input, BatchedTensor):  # running stats cannot hold one value per
+            if input._is_wrapper:  # under vmap, running stats cannot hold one value per
                 # example: vmap loops (checked before any buffer changes, so the loop is exact)
                 raise VmapUnsupported(f"{type(self).__name__} updating its running stats in training mode")
             self.num_batches_tracked.data[...] += 1

@@ -1,4 +1,4 @@
-"""Batching rules shared by the built-in ops (``Function.vmap``; see autograd/batching.py).
+"""Batching rules shared by the built-in ops (``Function.vmap``; see transforms/batching.py).
 
 A rule is ``rule(info, in_dims, *args, **kwargs) -> (outputs, out_dims)``: ``args`` are the
 Function's arguments with every batched tensor unwrapped (its batch dim of size
@@ -175,7 +175,7 @@ def batched_elementwise(op: Callable, *args: Any, **kwargs: Any) -> Any:
 
     The op's own public function calls this first when some argument is a BatchedTensor
     (``if _vmap.depth and any_batched(args)``)."""
-    from ..autograd.batching import _level_of, _unwrap, wrap_batched
+    from ..transforms.batching import _level_of, _unwrap, wrap_batched
 
     level = _level_of(args)
     pairs = [_unwrap(a, level) for a in args]

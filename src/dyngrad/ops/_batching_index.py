@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.batching import BatchedTensor, VmapUnsupported
+from ..transforms.batching import BatchedTensor, VmapUnsupported
 from ..tensor import Tensor
 from ._batching import front, pad_to
 from ._util import data_of

@@ -8,14 +8,10 @@ import numpy as np
 
 from .. import _backend as B
 from ..autograd import grad_mode
-from ..autograd.batched_autograd import batched_inplace
-from ..autograd.batching import BatchedTensor, any_batched
-from ..autograd.function import _fwd_state
 from ..autograd.graph import rebase_retain_grad
 from ..tensor import Tensor
 
-_state = grad_mode.state
-_vmap = grad_mode.vmap_state
+_state = grad_mode.state  # the thread's context: grad mode and the interpreter stack
 
 
 def wrap(arr: Any) -> Tensor:
@@ -138,15 +134,21 @@ def shape_arg(shape: tuple) -> tuple[int, ...]:
         raise TypeError(f"shape must be ints, got {shape!r}") from None
 
 
+def is_wrapper(x: Any) -> bool:
+    """True for a transform's wrapper tensor (vmap's batched tensors): its ``.data`` does not
+    hold its values, which only its Functions' rules can read."""
+    return isinstance(x, Tensor) and x._is_wrapper
+
+
 def recording(*args: Any) -> bool:
     """True when an op on ``args`` records a graph (grad mode on, some input requires grad).
 
-    Also True for a batched tensor inside vmap, whatever the grad mode: the no-graph fast
-    paths write into ``.data``, which a BatchedTensor does not have (its values are
-    batched), so its ops must go through their Functions."""
-    if _vmap.depth:
+    Also True for a transform's wrapper tensor (``Tensor._is_wrapper``: vmap's batched
+    tensors), whatever the grad mode: the no-graph fast paths write into ``.data``, which
+    does not hold a wrapper's values, so its ops must go through their Functions."""
+    if _state.interpreters:
         for a in args:
-            if isinstance(a, BatchedTensor):
+            if isinstance(a, Tensor) and a._is_wrapper:
                 return True
     if not _state.enabled:
         return False
@@ -168,8 +170,12 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             or when the result's dtype cannot be cast to ``self``'s. In-place ops on views
             rebase the base's history (see ``ops/_view_inplace.py``).
     """
-    if _vmap.depth and (isinstance(self, BatchedTensor) or any_batched(args)):
-        return batched_inplace(fn, self, *args, **kwargs)  # inside vmap (autograd/batched_autograd.py)
+    stack = _state.interpreters
+    if stack:  # a transform may own these tensors (vmap's batched values): it writes them
+        for interp in reversed(stack):
+            out = interp.process_inplace(fn, self, args, kwargs)
+            if out is not NotImplemented:
+                return out
     rec = recording(self, *args)
     if rec:
         self._check_inplace()
@@ -184,12 +190,12 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         alias._acc = self._acc
         if self.grad_fn is None and self._requires_grad:  # pragma: no cover - refused above
             alias._acc = self._acc
-        if _fwd_state.level is not None:  # forward AD: the copy carries self's tangent
-            _transfer_tangent(self, alias)
+        for interp in stack:  # (forward mode: the copy carries self's tangent)
+            interp.after_inplace(self, alias)
         result = fn(alias, *args, **kwargs)
         _write(self, result.data, fn)
-        if _fwd_state.level is not None:  # forward AD: self takes the result's tangent
-            _transfer_tangent(result, self)
+        for interp in stack:  # (forward mode: self takes the result's tangent)
+            interp.after_inplace(result, self)
         self.grad_fn = result.grad_fn
         self._output_nr = result._output_nr
         self._requires_grad = result._requires_grad
@@ -204,15 +210,9 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     finally:
         _state.enabled = enabled
     _write(self, result.data, fn)
-    if _fwd_state.level is not None:  # forward AD: self takes the result's tangent
-        _transfer_tangent(result, self)
+    for interp in stack:  # (forward mode: self takes the result's tangent)
+        interp.after_inplace(result, self)
     return self
-
-
-def _transfer_tangent(src: Tensor, dst: Tensor) -> None:
-    from ..autograd.forward_ad import _transfer_tangent as transfer  # deferred: above ops
-
-    transfer(src, dst)
 
 
 def _write(self: Tensor, value: np.ndarray, fn: Any) -> None:

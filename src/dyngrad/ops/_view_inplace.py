@@ -20,8 +20,6 @@ from typing import Any
 import numpy as np
 
 from ..autograd import grad_mode
-from ..autograd.forward_ad import _share_tangent, _transfer_tangent
-from ..autograd.function import _fwd_state
 from ..autograd.graph import rebase_retain_grad
 from ..tensor import Tensor
 
@@ -113,10 +111,10 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             "(its position in the base tensor cannot be computed); apply the op out of place"
         )
     plan = (None, (pos,))
-    dual = _fwd_state.level is not None
+    stack = grad_mode.state.interpreters
     old = _alias(base)
-    if dual:  # forward AD: the copy carries the base's tangent
-        _share_tangent(base, old)
+    for interp in stack:  # (forward mode: the copy carries the base's tangent)
+        interp.share(base, old)
     old = old.reshape(-1)
     result = fn(Index.apply(old, plan[1], False), *args, **kwargs)
     new_base = IndexPut.apply(old, result, plan).reshape(base.data.shape)
@@ -129,8 +127,8 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     if result.grad_fn is not None:
         _retarget_saved_output(result.grad_fn, result, view)
     view._view_ver = view._vc[0]  # the view's history is current
-    if dual:  # forward AD: the base's tangent takes the result's at the view's positions
-        _transfer_tangent(result, view)
+    for interp in stack:  # (forward mode: the base's tangent takes the result's at the view's positions)
+        interp.after_inplace(result, view)
     return view
 
 

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function, _fwd_state
+from ..autograd.function import Function
+from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
 from ._batching import pointwise_promoting, unary
 from ._util import binary_operands, data_of, float_dtype, inplace, recording, wrap
@@ -448,7 +449,7 @@ def fmod(input: Any, other: Any) -> Tensor:
 # ----------------------------------------------------------------- in-place forms
 def _fast_inplace(self: Tensor, ufunc: Any, other: Any, name: str) -> Tensor | None:
     """Without recording, do the ufunc straight into ``self``'s memory."""
-    if recording(self, other) or _fwd_state.level is not None:  # dual: tangents via inplace()
+    if recording(self, other) or _ctx.interpreters:  # a transform (forward mode's tangents): via inplace()
         return None
     other = _wrap_ints(self, other)[1]
     od = data_of(other)

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.batching import any_batched
-from ..autograd.grad_mode import vmap_state as _vmap
+from ..transforms.batching import any_batched
+from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
 from ._batching import batched_elementwise
 from ._util import binary_operands, data_of, inplace
@@ -54,7 +54,7 @@ TENSOR_METHODS = set(__all__)
 # ----------------------------------------------------------------- comparisons (no grad)
 def _compare(ufunc: Any, name: str) -> Any:
     def op(input: Any, other: Any) -> Tensor:
-        if _vmap.depth and any_batched((input, other)):  # inside vmap: on the batched values
+        if _ctx.interpreters and any_batched((input, other)):  # inside vmap: on the batched values
             return batched_elementwise(op, input, other)
         ad, bd, _ = binary_operands(*_wrap_ints(input, other))
         return Tensor._make(np.asarray(ufunc(ad, bd)))
@@ -78,14 +78,14 @@ logical_xor = _compare(np.logical_xor, "logical_xor")
 
 def logical_not(input: Tensor) -> Tensor:
     """Elementwise logical not; a bool tensor."""
-    if _vmap.depth and any_batched((input,)):
+    if _ctx.interpreters and any_batched((input,)):
         return batched_elementwise(logical_not, input)
     return Tensor._make(np.logical_not(data_of(input)))
 
 
 def bitwise_not(input: Tensor) -> Tensor:
     """Bitwise not of an integer or bool tensor."""
-    if _vmap.depth and any_batched((input,)):
+    if _ctx.interpreters and any_batched((input,)):
         return batched_elementwise(bitwise_not, input)
     d = data_of(input)
     if d.dtype.kind == "f":
@@ -98,7 +98,7 @@ _TORCH_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double"}
 
 def _bitwise(ufunc: Any, name: str, kernel: str) -> Any:
     def op(input: Any, other: Any) -> Tensor:
-        if _vmap.depth and any_batched((input, other)):
+        if _ctx.interpreters and any_batched((input, other)):
             return batched_elementwise(op, input, other)
         ad, bd, rt = binary_operands(*_wrap_ints(input, other))
         if rt.kind not in "biu":
@@ -182,7 +182,7 @@ def equal(input: Tensor, other: Tensor) -> bool:
 
 def isclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
     """Elementwise ``|input - other| <= atol + rtol * |other|``; a bool tensor."""
-    if _vmap.depth and any_batched((input, other)):
+    if _ctx.interpreters and any_batched((input, other)):
         return batched_elementwise(isclose, input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
     return Tensor._make(np.isclose(data_of(input), data_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
 

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.batching import BatchedTensor
-from ..autograd.function import Function, _fwd_state
+from ..autograd.function import Function
+from ..autograd.grad_mode import state as _ctx
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
 from ._batching import front, logical_ndim, pad_to, unary
@@ -70,7 +70,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
         raise RuntimeError(
             f"fill_ only supports 0-dimension value tensor but got tensor with {value.data.ndim} dimensions."
         )
-    if not recording(self, value) and _fwd_state.level is None:  # dual: tangents via inplace()
+    if not recording(self, value) and not _ctx.interpreters:  # a transform (forward mode's tangents) goes via inplace()
         if not self.data.flags.writeable:
             raise RuntimeError("fill_: the tensor's memory is read-only (an expanded view); clone() it first")
         self.data[...] = value.data if isinstance(value, Tensor) else value
@@ -171,10 +171,10 @@ def to_dtype(input: Tensor, dtype: Any) -> Tensor:
             history (as PyTorch: the result simply does not require grad).
     """
     nd = B.to_np_dtype(dtype)
-    if nd.kind != "f" and type(input) is not Tensor and isinstance(input, BatchedTensor):
-        with no_grad():  # inside vmap: the batched values go through ToDtype's rule, no history
+    if nd.kind != "f" and input._is_wrapper:
+        with no_grad():  # a transform's wrapper (vmap): its values go through ToDtype's rule
             return ToDtype.apply(input, nd)
-    if nd.kind != "f" or not (recording(input) or _fwd_state.level is not None):  # dual: tangent
+    if nd.kind != "f" or not (recording(input) or _ctx.interpreters):  # forward mode: a tangent
         return Tensor._make(input.data.astype(nd))
     return ToDtype.apply(input, nd)
 

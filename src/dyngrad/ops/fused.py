@@ -16,7 +16,7 @@ from ..autograd.function import Function
 from ..tensor import Tensor
 from ._batching import dims_at, pointwise_promoting, unary
 from ._batching_reduce import along_dim
-from ._util import float_data, norm_dim, wrap
+from ._util import float_data, norm_dim, wrap, is_wrapper
 from .elementwise import sigmoid
 
 __all__ = ["softmax", "log_softmax"]
@@ -239,9 +239,8 @@ class NllLoss(Function):
         s = losses.sum(rest) if rest else losses
         if reduction == "sum":
             return s, 0
-        from ..autograd.batching import BatchedTensor
-
-        if isinstance(target, BatchedTensor) or isinstance(weight, BatchedTensor):
+        
+        if is_wrapper(target) or is_wrapper(weight):
             return NotImplemented  # targets batched by an outer vmap: values unreadable here
         t = target.data
         keep = t != ignore_index

@@ -11,11 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.batching import BatchedTensor
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._batching_index import batch_operand
-from ._util import data_of, inplace, norm_dim, wrap
+from ._util import data_of, inplace, norm_dim, wrap, is_wrapper
 
 __all__ = [
     "index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_",
@@ -48,7 +47,7 @@ def _phys_index(index: Any, d: Any, n: int, op: str) -> Any:
     if isinstance(index, np.ndarray):
         return np.broadcast_to(index, (n,) + index.shape)
     t = batch_operand(index, d, n)
-    return t if isinstance(t, BatchedTensor) else _int_index(t, op)
+    return t if is_wrapper(t) else _int_index(t, op)
 
 
 def _gs_rule(info: Any, in_dims: tuple, x: Tensor, dim: int, index: Any, src: Any = None) -> Any:
@@ -138,7 +137,7 @@ def gather(input: Tensor, dim: int, index: Any, *, sparse_grad: bool = False) ->
         RuntimeError: non-integer index, dims mismatch, size too large, index out of bounds.
         IndexError: ``dim`` out of range.
     """
-    if isinstance(index, BatchedTensor):  # differs per example under vmap: the rule checks it
+    if is_wrapper(index):  # differs per example under vmap: the rule checks it
         return Gather.apply(input, norm_dim(dim, input.data.ndim, "gather"), index)
     idx = _int_index(index, "gather")
     d = norm_dim(dim, input.data.ndim, "gather")
@@ -213,7 +212,7 @@ def scatter_add(input: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
     Raises:
         RuntimeError: dtype mismatch of ``src``, non-integer index, bad sizes, index out of bounds.
     """
-    batched = isinstance(index, BatchedTensor)  # differs per example under vmap: the rule checks it
+    batched = is_wrapper(index)  # differs per example under vmap: the rule checks it
     idx = index if batched else _int_index(index, "scatter_add")
     d = norm_dim(dim, input.data.ndim, "scatter_add")
     _check_src("scatter_add", input, src)
@@ -278,7 +277,7 @@ def scatter(input: Tensor, dim: int, index: Any, src: Any = None, *, value: Any 
         src = value
     if src is None:
         raise TypeError("scatter() missing required argument 'src' or 'value'")
-    batched = isinstance(index, BatchedTensor)  # differs per example under vmap: the rule checks it
+    batched = is_wrapper(index)  # differs per example under vmap: the rule checks it
     idx = index if batched else _int_index(index, "scatter")
     d = norm_dim(dim, input.data.ndim, "scatter")
     if isinstance(src, Tensor):
@@ -363,7 +362,7 @@ def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
         RuntimeError: non-integer index.
         IndexError: index with more than one dim, index out of range, dim out of range.
     """
-    if isinstance(index, BatchedTensor):  # differs per example under vmap: the rule checks it
+    if is_wrapper(index):  # differs per example under vmap: the rule checks it
         return _index_select_batched(input, dim, index)
     idx = data_of(index)
     idx = np.asarray(idx) if not isinstance(idx, np.ndarray) else idx
@@ -396,7 +395,7 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
         RuntimeError: shapes that do not broadcast; non-integer indices.
         IndexError: ``dim`` out of range.
     """
-    batched = isinstance(indices, BatchedTensor)  # differs per example under vmap: gather's rule checks it
+    batched = is_wrapper(indices)  # differs per example under vmap: gather's rule checks it
     idx = indices if batched else _int_index(indices, "take_along_dim")
     if dim is None:
         return gather(input.reshape(-1), 0, idx.reshape(-1))
@@ -424,7 +423,7 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
 def _dim_index(input: Tensor, dim: int, index: Any, op: str) -> tuple:
     """Validate a vector ``index`` along ``dim``; return (dim, NumPy advanced index)."""
     d = norm_dim(dim, input.data.ndim, op)
-    if isinstance(index, BatchedTensor):  # differs per example under vmap: the rule checks it
+    if is_wrapper(index):  # differs per example under vmap: the rule checks it
         if index.data.dtype.kind not in "iu" or index.data.dtype == np.uint8 or index.ndim > 1:
             raise RuntimeError(f"{op}(): index must be an integer vector, got {index.dtype} of shape {list(index.shape)}")
         return d, (slice(None),) * d + (index.reshape(-1),)
@@ -467,7 +466,7 @@ def take(input: Tensor, index: Any) -> Tensor:
     """
     from .indexing import getitem
 
-    if isinstance(index, BatchedTensor):  # differs per example under vmap: Index's rule checks it
+    if is_wrapper(index):  # differs per example under vmap: Index's rule checks it
         return getitem(input.reshape(-1), index)
     idx = _int_index(index, "take")
     n = input.data.size

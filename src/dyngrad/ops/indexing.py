@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function, _fwd_state
+from ..autograd.function import Function
+from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
 from . import _batching_index as bx
 from ._batching import front
@@ -421,7 +422,7 @@ def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
     """
     plan = bx.plan_batched(index, input.data.shape, plan_index) or plan_index(index, input.data.shape)
     # the fast path writes no tangent: inside a dual level go through IndexPut (its jvp)
-    if not recording(input, value) and _fwd_state.level is None:
+    if not recording(input, value) and not _ctx.interpreters:  # a transform (forward mode's tangents) goes via inplace()
         if not input.data.flags.writeable:
             raise RuntimeError("index assignment: the tensor's memory is read-only (an expanded view); clone() it first")
         try:

@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function, _fwd_state
+from ..autograd.function import Function
+from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
 from ._batching import front, logical_ndim, pad_to
 from ._util import data_of, inplace, recording, wrap
@@ -101,7 +102,7 @@ def masked_fill(input: Tensor, mask: Any, value: Any) -> Tensor:
 
 def masked_fill_(input: Tensor, mask: Any, value: Any) -> Tensor:
     """In-place :func:`masked_fill` (``mask`` must broadcast to ``input``'s shape)."""
-    if not recording(input, value) and _fwd_state.level is None:  # dual: tangents via inplace()
+    if not recording(input, value) and not _ctx.interpreters:  # a transform (forward mode's tangents) goes via inplace()
         m = data_of(mask)
         if m.dtype != np.bool_:
             raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {m.dtype}")

@@ -12,11 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.batching import BatchedTensor
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._batching import unary
-from ._util import inplace, wrap
+from ._util import inplace, wrap, is_wrapper
 
 __all__ = [
     "sign", "floor", "ceil", "round", "trunc", "fix", "frac", "nan_to_num",
@@ -266,7 +265,7 @@ class FloatPredicate(Function):
 
 
 def _float_predicate(input: Tensor, which: str) -> Tensor:
-    if isinstance(input, BatchedTensor):  # inside vmap: its values are batched
+    if is_wrapper(input):  # inside vmap: its values are batched
         return FloatPredicate.apply(input, which)
     return wrap(_predicate(which, input.data))
 

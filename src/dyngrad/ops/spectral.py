@@ -9,11 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.batching import BatchedTensor
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._batching import leading_batch
-from ._util import wrap
+from ._util import wrap, is_wrapper
 from .decomp import _check, _eye_like
 from .linalg import diag_embed, diagonal, matmul
 
@@ -58,7 +57,7 @@ class Eigh(Function):
     def backward(ctx: Any, gL: Tensor, gV: Tensor) -> tuple:
         L, V = ctx.saved_tensors
         n = L.data.shape[-1]
-        if not isinstance(gV, BatchedTensor) and not np.any(gV.data):  # eigenvalues only: no
+        if not is_wrapper(gV) and not np.any(gV.data):  # eigenvalues only: no
             # 1/(L_j - L_i), fine for repeated ones (batched backward: the general formula)
             return matmul(V * gL.unsqueeze(-2), V.mT), None
         VtgV = matmul(V.mT, gV)
@@ -142,7 +141,7 @@ class Svd(Function):
         U, S, Vh = ctx.saved_tensors
         m, n = U.data.shape[-2], Vh.data.shape[-1]
         k = S.data.shape[-1]
-        batched = isinstance(gU, BatchedTensor) or isinstance(gVh, BatchedTensor)  # (under vmap)
+        batched = is_wrapper(gU) or is_wrapper(gVh)  # (under vmap)
         if ctx.full and m != n:
             if not batched and (np.any(gU.data[..., k:] != 0) or np.any(gVh.data[..., k:, :] != 0)):
                 raise RuntimeError(

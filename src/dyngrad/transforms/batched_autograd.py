@@ -1,7 +1,7 @@
 """Autograd inside ``vmap``: ``autograd.grad``, forward AD (``make_dual``) and in-place
 ops on BatchedTensors, and ``vmap_call``, the minimal vmap the autograd layer uses for
 batched backward passes (``grad(..., is_grads_batched=True)``, vectorised Jacobians,
-gradcheck's batched checks). See :mod:`dyngrad.autograd.batching` for BatchedTensor.
+gradcheck's batched checks). See :mod:`dyngrad.transforms.batching` for BatchedTensor.
 
 The graph is always recorded on the unwrapped (physical) tensors. A batched tensor is
 brought to a *canonical* layout, one batch dim per vmap level in front (outermost first)
@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from .batching import BatchedTensor, VmapUnsupported, pop_level, push_level, wrap_batched
-from .grad_mode import vmap_state
+from .batching import BatchedTensor, VmapUnsupported, pop_level, push_level, vmap_levels, wrap_batched
 
 __all__ = ["batch_at_all_levels", "batched_grad", "batched_inplace", "batched_make_dual", "vmap_call", "levels_of"]
 
@@ -79,7 +78,7 @@ def batch_at_all_levels(t: Tensor) -> Tensor:
     """``t`` batched at every active vmap level (expanded where it was not), so that its
     gradient is per example: ``grad`` of an unbatched weight inside ``vmap`` is one
     gradient per example, not their sum (PyTorch's ``vmap(grad(f), in_dims=(None, 0))``)."""
-    want = list(vmap_state.levels)
+    want = list(vmap_levels())
     if not want or levels_of(t) == want:
         return t
     plain, have = _canon(t)

@@ -34,9 +34,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..tensor import Tensor
-from .grad_mode import vmap_state
+from .interpreter import Interpreter, active, pop, push
 
-__all__ = ["BatchedTensor", "VmapInfo", "VmapUnsupported", "VmapLevel", "batched_apply", "any_batched"]
+__all__ = ["BatchedTensor", "BatchInterpreter", "VmapInfo", "VmapUnsupported", "VmapLevel", "batched_apply",
+           "any_batched", "vmap_levels"]
 
 
 class VmapUnsupported(RuntimeError):
@@ -60,11 +61,14 @@ class VmapInfo(NamedTuple):
     function: Any
 
 
-class VmapLevel:
-    """One active ``vmap`` call: its batch size, randomness mode, and the names of the
-    Functions that ran as a loop for lack of a rule (reported when vmap returns)."""
+class BatchInterpreter(Interpreter):
+    """One active ``vmap`` call (an interpreter on the thread's stack): its batch size,
+    randomness mode, and the names of the Functions that ran as a loop for lack of a rule
+    (reported when vmap returns). ``depth`` is its nesting depth among vmap levels (1 for
+    the outermost)."""
 
     __slots__ = ("depth", "batch_size", "randomness", "fallbacks", "_examples")
+    kind = "vmap"
 
     def __init__(self, depth: int, batch_size: int, randomness: str) -> None:
         self.depth = depth
@@ -72,6 +76,42 @@ class VmapLevel:
         self.randomness = randomness
         self.fallbacks: dict = {}
         self._examples: dict = {}
+
+    def process(self, cls: type, args: tuple, kwargs: dict) -> Any:
+        """The call goes to ``cls``'s batching rule at the innermost vmap level among its
+        arguments (a BatchedTensor knows its level), or on down when none is batched."""
+        return batched_apply(cls, args, kwargs)
+
+    def process_grad(self, grad: Any, outputs: Any, inputs: Any, grad_outputs: Any, **kw: Any) -> Any:
+        """``autograd.grad`` on batched outputs/inputs: unwrapped (batched_autograd.py). With
+        only the grad_outputs batched, the backward formulas run on BatchedTensors."""
+        if any_batched(outputs, inputs):
+            from .batched_autograd import batched_grad
+
+            return batched_grad(grad, outputs, inputs, grad_outputs, **kw)
+        return NotImplemented
+
+    def before_random(self) -> None:
+        """Random numbers inside vmap follow its ``randomness`` argument (PyTorch's rules):
+        ``'error'`` refuses, ``'different'`` needs one draw per example (only the loop over
+        examples gives that), ``'same'`` draws once for the whole batch. Every enclosing
+        vmap has a say ('error' first)."""
+        modes = {lvl.randomness for lvl in vmap_levels()}
+        if "error" in modes:
+            raise RuntimeError(
+                "vmap: called random operation while in randomness error mode. Please either use "
+                "the 'same' or 'different' randomness flags on vmap or perform the randomness "
+                "operation out of vmap"
+            )
+        if "different" in modes:
+            raise VmapUnsupported("a random operation with randomness='different'")
+
+    def process_inplace(self, fn: Any, self_: Any, args: tuple, kwargs: dict) -> Any:
+        if isinstance(self_, BatchedTensor) or any_batched(args):
+            from .batched_autograd import batched_inplace
+
+            return batched_inplace(fn, self_, *args, **kwargs)
+        return NotImplemented
 
     def example(self, shape: tuple, dtype: np.dtype) -> np.ndarray:
         """The read-only stand-in ``.data`` of a BatchedTensor with logical ``shape``."""
@@ -84,29 +124,34 @@ class VmapLevel:
         return ex
 
 
-def push_level(batch_size: int, randomness: str) -> VmapLevel:
+VmapLevel = BatchInterpreter  # the name batching rules and older code use
+
+
+def vmap_levels() -> tuple:
+    """The active vmap levels of this thread, outermost first."""
+    return active(BatchInterpreter)
+
+
+def push_level(batch_size: int, randomness: str) -> BatchInterpreter:
     """Enter a vmap level (innermost last)."""
-    st = vmap_state
-    lvl = VmapLevel(len(st.levels) + 1, batch_size, randomness)
-    st.levels = (*st.levels, lvl)
-    st.depth = len(st.levels)
-    return lvl
+    lvl = BatchInterpreter(len(vmap_levels()) + 1, batch_size, randomness)
+    return push(lvl)  # type: ignore[return-value]
 
 
-def pop_level(lvl: VmapLevel) -> None:
-    """Leave ``lvl`` (and anything left above it after an error)."""
-    st = vmap_state
-    st.levels = tuple(x for x in st.levels if x.depth < lvl.depth)
-    st.depth = len(st.levels)
+def pop_level(lvl: BatchInterpreter) -> None:
+    """Leave ``lvl`` (and any vmap level left above it after an error)."""
+    for x in vmap_levels():
+        if x.depth >= lvl.depth:
+            pop(x)
 
 
-def current_level() -> VmapLevel | None:
-    levels = vmap_state.levels
+def current_level() -> BatchInterpreter | None:
+    levels = vmap_levels()
     return levels[-1] if levels else None
 
 
 def _value_read(what: str) -> Exception:
-    if not vmap_state.depth:
+    if not vmap_levels():
         return RuntimeError(
             f"{what} on a tensor created inside vmap, after vmap returned: a BatchedTensor escaped "
             "(stored in a list, a global or an attribute). Return it from the function instead."
@@ -151,7 +196,7 @@ class _ExampleArray(np.ndarray):
 
 def _refused(what: str) -> Any:
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if not vmap_state.depth:
+        if not vmap_levels():
             raise _value_read(what)
         raise VmapUnsupported(f"{what} on a batched tensor")
 
@@ -173,6 +218,7 @@ class BatchedTensor(Tensor):
     """
 
     __slots__ = ("_value", "_bdim", "_level")
+    _is_wrapper = True
 
     @property
     def _requires_grad(self) -> bool:  # type: ignore[override]
@@ -209,6 +255,13 @@ class BatchedTensor(Tensor):
 
     def detach(self) -> Tensor:
         return wrap_batched(self._value.detach(), self._bdim, self._level)
+
+    def _full_like(self, fill: Any, dtype: np.dtype) -> Tensor:
+        """``fill`` shaped like this tensor and batched like it (``zeros_like`` & co. inside
+        vmap), so that writing per-example values into it in place works (as in PyTorch)."""
+        from .batched_autograd import _bottom, _rewrap_like
+
+        return _rewrap_like(Tensor._make(np.full(_bottom(self).data.shape, fill, dtype=dtype)), self)
 
     def detach_(self) -> Tensor:
         self._value.detach_()

@@ -1,5 +1,7 @@
-"""Forward mode's apply hook: how one ``Function.apply`` inside a dual level computes its
-outputs' tangents (see :mod:`dyngrad.autograd.forward_ad` for the whole design).
+"""Forward mode as an interpreter: :class:`DualInterpreter`, one dual level, and how one
+``Function.apply`` inside it computes its outputs' tangents. The public face is
+:mod:`dyngrad.autograd.forward_ad` (``dual_level``, ``make_dual``, ``unpack_dual``), whose
+docstring tells the whole design.
 
 The op runs once on fresh local leaves sharing the inputs' memory, its tangents come from
 the Function's ``jvp`` rule or the double-vjp construction, and a ``DualBackward`` node
@@ -10,18 +12,205 @@ mode through forward mode (and forward over reverse) works.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from ..autograd import grad_mode
+from ..autograd._context import context
+from ..autograd.function import Function
 from ..tensor import Tensor
-from . import grad_mode
 from .batched_autograd import _bottom
-from .forward_ad import _Alias, _suspended
-from .function import Function, _fwd_state
+from .interpreter import Interpreter, active
+
+__all__ = ["DualInterpreter", "current", "tangent_of"]
 
 _state = grad_mode.state
+
+
+class DualInterpreter(Interpreter):
+    """One dual level (an interpreter on the thread's stack): the tangent table ``id(data array) -> [weakref(array), tangent,
+    owners]``. A tensor sees the tangent when it is one of the owners (the tensor it was
+    set on, or one given it with ``share``) or when it shares the array *and* has history
+    (a saved output that backward unpacks re-attached to its node). A history-less alias
+    such as ``detach()`` does not see it: detaching stops tangents, as in PyTorch."""
+
+    kind = "dual"
+    below_batching = True  # tangents live on unbatched values (transforms/interpreter.py)
+
+    def __init__(self, idx: int) -> None:
+        self.idx = idx
+        self.table: dict[int, list] = {}
+
+    def process(self, cls: type, args: tuple, kwargs: dict) -> Any:
+        """Outputs and their tangents, when some argument has a tangent at this level."""
+        for a in args:
+            if isinstance(a, Tensor) and self.get(a) is not None:
+                return _dual_apply(self, cls, args, kwargs)
+        return NotImplemented
+
+    def after_inplace(self, src: Any, dst: Any) -> None:
+        _transfer_tangent(self, src, dst)
+
+    def owns_leaf(self, t: Any) -> bool:
+        return _TRANSFORM_LEAVES.get(id(t)) is t
+
+    def get(self, t: Tensor) -> Tensor | None:
+        e = self.table.get(id(t.data))
+        if e is None or e[0]() is not t.data:
+            return self._rederive(t) if t._base is not None else None
+        if t._base is not None and e[3] != t._vc[0]:  # a view whose base changed in place
+            return self._rederive(t)
+        if t.grad_fn is not None:
+            return e[1]
+        for r in e[2]:
+            if r() is t:
+                return e[1]
+        return None
+
+    def _rederive(self, view: Tensor) -> Tensor | None:
+        """The tangent of ``view`` read from its base's tangent (after an in-place change of
+        the base or of another view of it, as PyTorch's tangent views would see it)."""
+        base = view._base
+        tb = self.get(base)
+        if tb is None:
+            return None
+        from ..ops import index_select  # deferred: ops are built on this
+        from ..ops._view_inplace import view_positions
+
+        pos = view_positions(view.data, base.data)
+        if pos is None:
+            return None
+        idx = Tensor._make(pos.reshape(-1).astype(np.int64))
+        tv = _suspended(lambda: index_select(tb.reshape(-1), 0, idx).reshape(pos.shape))
+        self.set(view, tv)
+        return tv
+
+    def set(self, owner: Tensor, tangent: Tensor) -> None:
+        arr = owner.data
+        key = id(arr)
+        table = self.table
+
+        def _drop(ref: Any, key: int = key) -> None:
+            e = table.get(key)
+            if e is not None and e[0] is ref:
+                del table[key]
+
+        table[key] = [weakref.ref(arr, _drop), tangent, [weakref.ref(owner)], owner._vc[0]]
+
+    def share(self, src: Tensor, dst: Tensor) -> None:
+        """Give ``dst`` the tangent of ``src`` (if any)."""
+        t = self.get(src)
+        if t is None:
+            return
+        if dst.data is src.data:
+            self.table[id(dst.data)][2].append(weakref.ref(dst))
+        else:
+            self.set(dst, t)
+
+
+def current() -> DualInterpreter | None:
+    """The innermost active dual level, or None."""
+    levels = active(DualInterpreter)
+    return levels[-1] if levels else None
+
+
+def _suspended(fn: Callable, *args: Any, **kw: Any) -> Any:
+    """``fn(*args, **kw)`` with forward mode off (no tangents propagate)."""
+    ctx = context
+    saved = ctx.interpreters
+    ctx.interpreters = tuple(i for i in saved if not isinstance(i, DualInterpreter))
+    try:
+        return fn(*args, **kw)
+    finally:
+        ctx.interpreters = saved
+
+
+class _Alias(Function):
+    """``out = a`` as a new view object (memory shared); ``grad_a = grad``.
+    ``make_dual``/``unpack_dual`` use it so that the dual tensor is distinct from its primal."""
+
+    _builtin = True
+    _node_name = "AliasBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor) -> Tensor:
+        t = Tensor._make(a.data.view())
+        t._vc = a._vc
+        return t
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return g
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor) -> Tensor:
+        return u
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, a: Tensor) -> tuple:  # batching rule: the same alias
+        return _Alias.apply(a), in_dims[0]
+
+
+def _transfer_tangent(lv: DualInterpreter, src: Tensor, dst: Tensor) -> None:
+    """After an in-place op wrote ``src`` (the out-of-place result) into ``dst``, give
+    ``dst`` the result's tangent (or none). Called by ``ops._util.inplace`` through
+    :meth:`DualInterpreter.after_inplace`."""
+    t = lv.get(src)
+    if dst._base is not None:
+        if _write_view_tangent(lv, dst, t):
+            return
+        raise RuntimeError(
+            "forward-mode AD: an in-place operation changed a view whose position in its base "
+            "cannot be computed, so the base's tangent cannot be updated; apply the operation "
+            "out of place (or to a clone)"
+        )
+    if t is not None:
+        lv.set(dst, t)
+    else:
+        lv.table.pop(id(dst.data), None)
+
+
+def _write_view_tangent(lv: DualInterpreter, view: Tensor, t: Tensor | None) -> bool:
+    """After an in-place op on ``view``, its base's tangent takes ``t`` at the view's
+    positions (zeros where the base had none), and the view's tangent is ``t``; other views
+    of the base re-derive theirs (``_Level.get``). False when the positions are unknown."""
+    from ..ops import index_copy  # deferred: ops are built on this
+    from ..ops._view_inplace import view_positions
+
+    base = view._base
+    tb = lv.get(base)
+    if t is None and tb is None:
+        lv.table.pop(id(view.data), None)
+        return True
+    pos = view_positions(view.data, base.data)
+    if pos is None:
+        return False
+    dt = (t if t is not None else tb).data.dtype
+    if tb is None:
+        tb = Tensor._make(np.zeros(base.data.shape, dt))
+    if t is None:
+        t = Tensor._make(np.zeros(view.data.shape, dt))
+    idx = Tensor._make(pos.reshape(-1).astype(np.int64))
+    new_tb = _suspended(lambda: index_copy(tb.reshape(-1), 0, idx, t.reshape(-1)).reshape(base.data.shape))
+    lv.set(base, new_tb)
+    lv.set(view, t)
+    return True
+
+
+def _share_tangent(src: Tensor, dst: Tensor) -> None:
+    """Let ``dst`` (a leaf standing for ``src``, say) carry ``src``'s tangent."""
+    lv = current()
+    if lv is not None:
+        lv.share(_bottom(src), _bottom(dst))  # a batched tensor's tangent is its values'
+
+
+def tangent_of(t: Tensor) -> Tensor | None:
+    """``t``'s tangent at the innermost dual level (None outside one, or without one)."""
+    lv = current()
+    return None if lv is None else lv.get(t)
+
 
 class _JvpCtx:
     """What a ``jvp`` rule sees as ctx: the forward ctx, but ``saved_tensors`` returns the
@@ -72,7 +261,7 @@ class _DualOp(Function):
         differentiable w.r.t. the real inputs (a third derivative through forward-over-
         reverse, say), but the local graph ends in local leaves: the op (and its tangents)
         is then run again on aliases of the real inputs, and differentiated there."""
-        from .backprop import grad as _grad
+        from ..autograd.backprop import grad as _grad
 
         box = ctx.box
         pairs = [(o, g) for o, g in zip(box.outs, grads) if g is not None]
@@ -84,7 +273,7 @@ class _DualOp(Function):
             res = _grad([o for o, _ in pairs], list(box.ins), [g for _, g in pairs],
                         retain_graph=True, create_graph=_state.enabled, allow_unused=True)
             return (None, *res)
-        lv = _fwd_state.level
+        lv = current()
         aliases = []
         for r in real:
             al = _suspended(_Alias.apply, r)
@@ -92,11 +281,7 @@ class _DualOp(Function):
                 lv.share(r, al)
             aliases.append(al)
         subst = {id(la): al for la, al in zip(box.ins, aliases)}
-        _fwd_state.level = None
-        try:
-            outs2, touts2 = box.rerun(subst)
-        finally:
-            _fwd_state.level = lv
+        outs2, touts2 = _suspended(box.rerun, subst)
         if lv is not None:  # backward formulas that saved an output find its tangent
             for o, t in zip(outs2, touts2):
                 if t is not None and isinstance(o, Tensor):
@@ -126,9 +311,8 @@ def _leaf(a: Tensor) -> Tensor:
     return t
 
 
-def _dual_apply(cls: type, args: tuple, kwargs: dict) -> Any:
-    """``cls.apply(*args, **kwargs)`` inside a dual level: outputs plus their tangents."""
-    lv = _fwd_state.level
+def _dual_apply(lv: DualInterpreter, cls: type, args: tuple, kwargs: dict) -> Any:
+    """``cls.apply(*args, **kwargs)`` at dual level ``lv``: outputs plus their tangents."""
     tans: dict[int, Tensor] = {}
     for a in args:
         if isinstance(a, Tensor):
@@ -174,9 +358,11 @@ def _dual_apply(cls: type, args: tuple, kwargs: dict) -> Any:
         else:
             lt = t.detach() if t._requires_grad else t
         ltans[k] = lt
-    lv_saved = _fwd_state.level
-    _fwd_state.level = None
-    _fwd_state.paused = lv_saved  # custom_gradient's forward resumes it (see there)
+    ictx = context
+    stack = ictx.interpreters
+    resume = ictx.resume_stack
+    ictx.interpreters = tuple(i for i in stack if i is not lv)  # lowered: this level off
+    ictx.resume_stack = stack  # custom_gradient's forward runs at the caller's levels (see there)
     _state.enabled = True
     try:
         out = cls.apply(*largs, **kw)
@@ -200,8 +386,8 @@ def _dual_apply(cls: type, args: tuple, kwargs: dict) -> Any:
         final = _connect(outs, diff, touts, orig_ins, local_ins, need_graph, enabled, rerun)
     finally:
         _state.enabled = enabled
-        _fwd_state.level = lv_saved
-        _fwd_state.paused = None
+        ictx.interpreters = stack
+        ictx.resume_stack = resume
     prim, tout = final
     real_of = {id(la): args[k] for k, a in enumerate(args) if isinstance(a, Tensor)
                for la in (local.get(id(a)),) if la is not None}
@@ -283,7 +469,7 @@ def _retire(leaves: Any) -> None:
 
 
 def _double_vjp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, local: dict, ltans: dict, ng: bool) -> list:
-    from .backprop import grad as _grad
+    from ..autograd.backprop import grad as _grad
 
     douts = [o for o, d in zip(outs, diff) if d]
     if not douts:
