@@ -160,10 +160,35 @@ def test_integer_primal_or_tangent_is_a_type_error() -> None:
             fwAD.make_dual(T([1.0, 2.0]), dyngrad.tensor([1, 2]))
 
 
-def test_nested_dual_levels_are_refused() -> None:
+def test_nested_dual_levels_give_second_derivatives() -> None:
+    # dyngrad nests dual levels (PyTorch 2.13's forward_ad refuses; torch.func nests):
+    # the inner level's tangent is itself differentiated by the outer level
+    x = np.array([0.5, -1.2, 2.0])
+    with fwAD.dual_level() as outer:
+        a = fwAD.make_dual(T(x), T(np.ones(3)))
+        with fwAD.dual_level() as inner:
+            assert (outer, inner) == (0, 1)
+            b = fwAD.make_dual(a, T(np.ones(3)))
+            y = dyngrad.sin(b) * b
+            first = fwAD.unpack_dual(y).tangent
+            assert fwAD.unpack_dual(y, level=0).tangent is not None  # y carries both levels
+        second = fwAD.unpack_dual(first).tangent
+    np.testing.assert_allclose(first.data, np.cos(x) * x + np.sin(x), rtol=1e-12)
+    np.testing.assert_allclose(second.data, -np.sin(x) * x + 2 * np.cos(x), rtol=1e-12)
+
+
+def test_exiting_an_outer_dual_level_before_the_inner_one_raises() -> None:
     with fwAD.dual_level():
-        with pytest.raises(RuntimeError, match="Nested"):
-            fwAD.enter_dual_level()
+        fwAD.enter_dual_level()
+        with pytest.raises(RuntimeError, match="not the innermost"):
+            fwAD.exit_dual_level(level=0)
+        fwAD.exit_dual_level(level=1)
+
+
+def test_make_dual_at_an_inactive_level_raises() -> None:
+    with fwAD.dual_level():
+        with pytest.raises(RuntimeError, match="dual level 3 is not active"):
+            fwAD.make_dual(T([1.0]), T([1.0]), level=3)
 
 
 def test_tangents_are_dropped_when_the_level_exits() -> None:

@@ -141,9 +141,45 @@ def test_vjp_fn_with_cotangent_of_wrong_shape_raises() -> None:
         vjp_fn(np.ones(2))
 
 
-def test_nested_forward_transforms_are_refused() -> None:
-    with pytest.raises(RuntimeError, match="[Nn]ested"):
-        F.jacfwd(F.jacfwd(lambda x: (x ** 3).sum()))(np.ones(2))
+def _rosenbrock(x):
+    return ((1 - x[:-1]) ** 2 + 100 * (x[1:] - x[:-1] ** 2) ** 2).sum()
+
+
+def _rosenbrock_hessian(x: np.ndarray) -> np.ndarray:
+    """The Rosenbrock function's Hessian, by hand."""
+    n = len(x)
+    H = np.zeros((n, n))
+    for i in range(n - 1):
+        H[i, i] += 2 + 1200 * x[i] ** 2 - 400 * x[i + 1]
+        H[i + 1, i + 1] += 200
+        H[i, i + 1] += -400 * x[i]
+        H[i + 1, i] += -400 * x[i]
+    return H
+
+
+def test_forward_over_forward_hessian_equals_the_rosenbrock_hessian() -> None:
+    x = np.random.RandomState(0).randn(5)
+    H = F.jacfwd(F.jacfwd(_rosenbrock))(dyngrad.tensor(x))
+    np.testing.assert_allclose(H.data, _rosenbrock_hessian(x), rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(F.hessian(_rosenbrock)(dyngrad.tensor(x)).data, H.data, rtol=1e-12, atol=1e-9)
+
+
+def test_jvp_of_jvp_is_the_second_directional_derivative() -> None:
+    x = np.random.RandomState(1).randn(4)
+    u = np.random.RandomState(2).randn(4)
+    T = lambda a: dyngrad.tensor(a, dtype=dyngrad.float64)  # noqa: E731
+    inner = lambda z: F.jvp(_rosenbrock, (z,), (T(u),))[1]  # noqa: E731
+    first, second = F.jvp(inner, (T(x),), (T(u),))
+    H = _rosenbrock_hessian(x)
+    np.testing.assert_allclose(second.data, u @ H @ u, rtol=1e-10)
+    g = F.grad(_rosenbrock)(T(x)).data
+    np.testing.assert_allclose(first.data, g @ u, rtol=1e-10)
+
+
+def test_jacfwd_of_jacfwd_of_a_cubic_is_its_hessian() -> None:
+    x = np.array([1.5, -2.0])
+    H = F.jacfwd(F.jacfwd(lambda z: (z ** 3).sum()))(dyngrad.tensor(x))
+    np.testing.assert_allclose(H.data, np.diag(6 * x))
 
 
 # ---------------------------------------------------------------- outer graphs (closures)

@@ -58,30 +58,59 @@ __all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "ente
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 
 
-def enter_dual_level() -> int:
-    """Start a dual level (prefer the ``dual_level()`` context manager).
+def _level(level: int | None, who: str) -> DualInterpreter | None:
+    """The dual level numbered ``level`` (None: the innermost); None when none is active."""
+    if level is None:
+        return current()
+    for lv in interpreter.active(DualInterpreter):
+        if lv.idx == level:
+            return lv
+    raise RuntimeError(f"{who}: dual level {level} is not active (active levels: "
+                       f"{[lv.idx for lv in interpreter.active(DualInterpreter)]})")
 
-    Raises:
-        RuntimeError: when one is already active (nested forward AD is not supported).
+
+def _outer_share(lv: DualInterpreter, src: Tensor, dst: Tensor) -> None:
+    """``dst`` (an alias of ``src``) keeps ``src``'s tangents at the levels other than ``lv``."""
+    for other in interpreter.active(DualInterpreter):
+        if other is not lv:
+            other.share(src, dst)
+
+
+def enter_dual_level() -> int:
+    """Start a dual level (prefer the ``dual_level()`` context manager). Levels nest: the
+    new level is the innermost, numbered one more than the one around it (0 when none),
+    and an operation's tangent at an inner level is itself differentiated by the outer
+    ones (``jacfwd(jacfwd(f))``, forward-over-forward Hessians).
+
+    Returns:
+        int: the new level's number (pass it as ``level=`` to make_dual/unpack_dual).
     """
-    if current() is not None:
-        raise RuntimeError("Nested forward mode AD is not supported at the moment")
-    interpreter.push(DualInterpreter(0))
-    return 0
+    idx = len(interpreter.active(DualInterpreter))
+    interpreter.push(DualInterpreter(idx))
+    return idx
 
 
 def exit_dual_level(*, level: int | None = None) -> None:
-    """End the active dual level; every tangent made inside it is dropped."""
+    """End the innermost dual level (or ``level``, which must be the innermost); every
+    tangent made at it is dropped.
+
+    Raises:
+        RuntimeError: no dual level is active, or ``level`` is not the innermost one.
+    """
     lv = current()
     if lv is None:
         raise RuntimeError("exit_dual_level: no dual level is active")
+    if level is not None and level != lv.idx:
+        raise RuntimeError(f"exit_dual_level: level {level} is not the innermost dual level ({lv.idx}); "
+                           "exit the inner levels first")
     lv.table.clear()
     interpreter.pop(lv)
 
 
 class dual_level:  # noqa: N801 - PyTorch's name
     """Context manager (and decorator) for a forward-AD level: ``make_dual`` works inside
-    it and all tangents are dropped when it exits. Not reentrant (one level at a time)."""
+    it and all tangents are dropped when it exits. Levels nest (``as level`` gives the
+    new level's number)."""
 
     def __enter__(self) -> int:
         return enter_dual_level()
@@ -111,15 +140,18 @@ def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Tensor:
     tangent ``tangent``, for the active dual level.
 
     Args:
-        tensor: floating Tensor ``(*)``, the primal.
+        tensor: floating Tensor ``(*)``, the primal (it may be a dual tensor of an outer
+            level: the result keeps that tangent too).
         tangent: Tensor or array of the same shape ``(*)`` (cast to the primal's dtype).
+        level: the dual level (``enter_dual_level``'s number); default the innermost.
     Returns:
         Tensor ``(*)`` whose operations propagate ``tangent``.
     Raises:
-        RuntimeError: outside ``dual_level()``, or tangent shape differs from the primal's.
+        RuntimeError: outside ``dual_level()``, or tangent shape differs from the primal's,
+            or the tensor already has a tangent at that level.
         TypeError: non-floating primal or tangent.
     """
-    lv = current()
+    lv = _level(level, "make_dual")
     if lv is None:
         raise RuntimeError(
             "make_dual: to create a dual Tensor, you must be inside a forward_ad.dual_level() context"
@@ -127,7 +159,7 @@ def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Tensor:
     tensor = _as_tensor(tensor, "make_dual(): argument 'tensor'")
     tangent = _as_tensor(tangent, "make_dual(): argument 'tangent'")
     if (isinstance(tensor, BatchedTensor) or isinstance(tangent, BatchedTensor)):
-        return batched_make_dual(make_dual, tensor, tangent)  # inside vmap: on the values
+        return batched_make_dual(lambda p, u: make_dual(p, u, level=lv.idx), tensor, tangent)  # on the values
     if tensor.data.dtype.kind != "f":
         raise TypeError(f"make_dual(): argument 'tensor' must be floating point, got {tensor.dtype.name}")
     if tangent.data.dtype.kind != "f":
@@ -149,6 +181,7 @@ def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Tensor:
     # refused when it is a leaf that requires grad
     out._base = tensor if tensor._base is None or (tensor._requires_grad and tensor.grad_fn is None) else tensor._base
     out._view_ver = out._vc[0]
+    _outer_share(lv, tensor, out)
     lv.set(out, tangent)
     return out
 
@@ -156,16 +189,18 @@ def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Tensor:
 def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTensor:
     """``(primal, tangent)`` of a tensor: the primal is a differentiable view without the
     tangent; the tangent is None when the tensor has none (or no level is active)."""
-    lv = current()
+    lv = _level(level, "unpack_dual")
     if lv is None or not isinstance(tensor, Tensor):
         return UnpackedDualTensor(tensor, None)
     if isinstance(tensor, BatchedTensor):  # inside vmap: the values'
-        p, t = unpack_dual(_bottom(tensor))  # tangent, batched like the tensor
+        p, t = unpack_dual(_bottom(tensor), level=lv.idx)  # tangent, batched like the tensor
         return UnpackedDualTensor(_rewrap_like(p, tensor), None if t is None else _rewrap_like(t, tensor))
     t = lv.get(tensor)
     if t is None:
         return UnpackedDualTensor(tensor, None)
-    return UnpackedDualTensor(_suspended(_Alias.apply, tensor), t)
+    primal = _suspended(_Alias.apply, tensor)
+    _outer_share(lv, tensor, primal)  # the primal keeps its tangents at the other levels
+    return UnpackedDualTensor(primal, t)
 
 
 from ._forward_check import check_forward_ad  # noqa: E402 - it uses the machinery above

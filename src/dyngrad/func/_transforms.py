@@ -374,9 +374,8 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
                 f"jvp(f, primals, tangents): tangents[{i}] has shape {list(u.shape)} but "
                 f"primals[{i}] has shape {list(p.shape)}; each tangent must match its primal"
             )
-    if _dual_level() is not None:
-        raise RuntimeError("jvp: nested forward-mode transforms (jvp/jacfwd inside jvp/jacfwd) are not supported")
     cg = grad_mode.is_grad_enabled() and any(t.requires_grad for t in ps + us)
+    cg = cg or _dual_level() is not None  # nested in another jvp: keep the outer tangents (detach drops them)
     with fwd.dual_level():
         duals = [fwd.make_dual(p, u) for p, u in zip(ps, us)]
         out = func(*rebuild(duals))

@@ -217,14 +217,19 @@ class _JvpCtx:
     tensors given to ``save_for_forward`` (falling back to ``save_for_backward``'s), and
     ``_fwd_inputs`` holds forward's positional arguments (built-in rules use it)."""
 
-    def __init__(self, ctx: Any, inputs: tuple) -> None:
+    def __init__(self, ctx: Any, inputs: tuple, subst: dict | None = None) -> None:
         object.__setattr__(self, "_ctx", ctx)
         object.__setattr__(self, "_fwd_inputs", inputs)
+        object.__setattr__(self, "_subst", subst)
 
     @property
     def saved_tensors(self) -> tuple:
         fs = getattr(self._ctx, "_fwd_saved", None)
-        return tuple(fs) if fs is not None else self._ctx.saved_tensors
+        saved = tuple(fs) if fs is not None else self._ctx.saved_tensors
+        subst = self._subst
+        if subst:  # nested levels: the stand-ins that carry the outer levels' tangents
+            saved = tuple(subst.get(id(t.data), t) if isinstance(t, Tensor) else t for t in saved)
+        return saved
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._ctx, name)
@@ -328,6 +333,9 @@ def _dual_apply(lv: DualInterpreter, cls: type, args: tuple, kwargs: dict) -> An
     need_graph = enabled and any(
         isinstance(a, Tensor) and a._requires_grad for a in args
     ) or enabled and any(t._requires_grad for t in tans.values())
+    # outer dual levels (nested forward mode): they see the op run on the local leaves and
+    # its tangent computed there, so each local stand-in carries their tangents too
+    outer = [i for i in context.interpreters if isinstance(i, DualInterpreter) and i is not lv]
     # fresh local leaves (deduplicated by object) so the op's graph is small and local
     local: dict[int, Tensor] = {}
     orig_ins: list[Tensor] = []
@@ -347,6 +355,8 @@ def _dual_apply(lv: DualInterpreter, cls: type, args: tuple, kwargs: dict) -> An
                     local_ins.append(la)
             else:
                 la = a.detach() if a._requires_grad else a
+            for j in outer:
+                j.share(a, la)
             local[id(a)] = la
         largs.append(la)
     ltans: dict[int, Tensor] = {}
@@ -357,6 +367,8 @@ def _dual_apply(lv: DualInterpreter, cls: type, args: tuple, kwargs: dict) -> An
             local_ins.append(lt)
         else:
             lt = t.detach() if t._requires_grad else t
+        for j in outer:
+            j.share(t, lt)
         ltans[k] = lt
     ictx = context
     stack = ictx.interpreters
@@ -370,7 +382,10 @@ def _dual_apply(lv: DualInterpreter, cls: type, args: tuple, kwargs: dict) -> An
         outs = out if is_tuple else (out,)
         diff = [isinstance(o, Tensor) and o._requires_grad for o in outs]
         if getattr(cls, "jvp", None) is not None:
-            touts = _rule_jvp(cls, outs, diff, args, largs, ltans, need_graph)
+            ctx_of = None
+            if outer:  # the outer levels processed the op: its own ctx comes from a plain run
+                ctx_of = _plain_ctx(cls, largs, kw, outs)
+            touts = _rule_jvp(cls, outs, diff, args, largs, ltans, need_graph, ctx_of)
         else:
             touts = _double_vjp(cls, outs, diff, args, largs, local, ltans, need_graph)
         def rerun(subst: dict) -> tuple:  # the op and its tangents again, on other inputs
@@ -383,7 +398,8 @@ def _dual_apply(lv: DualInterpreter, cls: type, args: tuple, kwargs: dict) -> An
             local2 = {k: subst.get(id(v), v) for k, v in local.items()}
             return outs2, _double_vjp(cls, outs2, diff, args, largs2, local2, ltans2, True)
 
-        final = _connect(outs, diff, touts, orig_ins, local_ins, need_graph, enabled, rerun)
+        # (outer levels' tangents are handed over below, not recomputed through DualBackward)
+        final = _suspended(_connect, outs, diff, touts, orig_ins, local_ins, need_graph, enabled, rerun)
     finally:
         _state.enabled = enabled
         ictx.interpreters = stack
@@ -400,6 +416,12 @@ def _dual_apply(lv: DualInterpreter, cls: type, args: tuple, kwargs: dict) -> An
                 if o._base is not None:
                     o._base = None  # (a fresh array object: positions no longer computable)
             lv.set(o, t)
+    for j in outer:  # nested forward mode: the outer levels' tangents of outputs and tangents
+        for lo, o, lt_, t in zip(outs, prim, touts, tout):
+            if isinstance(lo, Tensor) and isinstance(o, Tensor):
+                j.share(lo, o)
+            if lt_ is not None and t is not None and t is not lt_:
+                j.share(lt_, t)
     return tuple(prim) if is_tuple else prim[0]
 
 
@@ -435,7 +457,23 @@ def _fit(t: Any, o: Tensor, cls: Any = None, i: int = 0) -> Tensor:
     return t
 
 
-def _rule_jvp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, ltans: dict, ng: bool) -> list:
+def _plain_ctx(cls: type, largs: list, kw: dict, outs: tuple) -> Any:
+    """Nested forward mode: ``cls`` run again with every dual level off, for its ctx (the
+    outer levels turned the first run's grad_fn into theirs); the ctx's saved tensors are
+    mapped back to the stand-ins that carry the outer levels' tangents. Costs one more
+    forward of the op, only under nested levels."""
+    out2 = _suspended(cls.apply, *largs, **kw)
+    outs2 = out2 if type(out2) is tuple else (out2,)
+    subst = {id(a.data): a for a in largs if isinstance(a, Tensor)}
+    for o2, o in zip(outs2, outs):
+        if isinstance(o2, Tensor) and isinstance(o, Tensor):
+            subst[id(o2.data)] = o
+    o0 = next((o for o in outs2 if isinstance(o, Tensor) and o.grad_fn is not None), None)
+    return None if o0 is None else (o0.grad_fn, subst)
+
+
+def _rule_jvp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, ltans: dict, ng: bool,
+              ctx_of: Any = None) -> list:
     o0 = next((o for o, d in zip(outs, diff) if d), None)
     if o0 is None:
         return [None] * len(outs)
@@ -451,7 +489,8 @@ def _rule_jvp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, ltan
         else:
             tin.append(Tensor._make(np.zeros_like(a.data)))
     with grad_mode.set_grad_enabled(ng):
-        r = cls.jvp(_JvpCtx(o0.grad_fn, tuple(largs)), *tin)
+        jctx = _JvpCtx(o0.grad_fn, tuple(largs)) if ctx_of is None else _JvpCtx(ctx_of[0], tuple(largs), ctx_of[1])
+        r = cls.jvp(jctx, *tin)
     rs = r if isinstance(r, tuple) else (r,)
     if len(rs) != len(outs):
         raise RuntimeError(
