@@ -824,3 +824,30 @@ def test_a_custom_jvp_of_the_wrong_shape_raises() -> None:
 
     with pytest.raises(RuntimeError, match=r"BadJvp.jvp returned a tangent of shape \[\] for output 0"):
         dyngrad.func.jvp(BadJvp.apply, (T(np.ones(3)),), (T(np.ones(3)),))
+
+
+# ---------------------------------------------------------------- in-place ops update the tangent object
+def test_an_inplace_op_on_a_dual_updates_the_callers_tangent_object() -> None:
+    t = T([1.0, 1.0, 1.0])
+    with fwAD.dual_level():
+        d = fwAD.make_dual(T([1.0, 1.0, 1.0]), t)
+        d.mul_(3)
+        assert fwAD.unpack_dual(d).tangent is t
+    np.testing.assert_allclose(t.data, [3.0, 3.0, 3.0])  # PyTorch 2.13: tensor([3., 3., 3.])
+
+
+def test_an_inplace_op_on_a_view_of_a_dual_changes_only_the_views_part_of_the_tangent() -> None:
+    with fwAD.dual_level():
+        d = fwAD.make_dual(T([1.0, 1.0, 1.0]), T([1.0, 1.0, 1.0]))
+        d[:1].mul_(2)
+        np.testing.assert_allclose(fwAD.unpack_dual(d).tangent.data, [2.0, 1.0, 1.0])  # as PyTorch
+
+
+def test_an_inplace_op_on_a_dual_gives_its_primal_no_tangent() -> None:
+    with fwAD.dual_level():
+        x = T([1.0, 1.0, 1.0])
+        d = fwAD.make_dual(x, T([1.0, 1.0, 1.0]))
+        d *= 2
+        np.testing.assert_allclose(x.data, [2.0, 2.0, 2.0])  # the values are shared
+        assert fwAD.unpack_dual(x * 3).tangent is None  # PyTorch 2.13: None
+        np.testing.assert_allclose(fwAD.unpack_dual(d).tangent.data, [2.0, 2.0, 2.0])

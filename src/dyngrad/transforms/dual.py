@@ -61,7 +61,9 @@ class DualInterpreter(Interpreter):
         if e is None or e[0]() is not t.data:
             return self._rederive(t) if t._base is not None else None
         if t._base is not None and e[3] != t._vc[0]:  # a view whose base changed in place
-            return self._rederive(t)
+            r = self._rederive(t)
+            if r is not None:
+                return r  # (a base without a tangent leaves the view its own, as PyTorch)
         if t.grad_fn is not None:
             return e[1]
         for r in e[2]:
@@ -158,6 +160,21 @@ def _transfer_tangent(lv: DualInterpreter, src: Tensor, dst: Tensor) -> None:
     ``dst`` the result's tangent (or none). Called by ``ops._util.inplace`` through
     :meth:`DualInterpreter.after_inplace`."""
     t = lv.get(src)
+    old = _own_tangent(lv, dst)
+    if old is not None and t is old:  # the op kept the tangent (adding a constant, say)
+        lv.set(dst, old)
+        return
+    if old is not None and t is not None and _can_write_into(old, t):
+        # the tangent is updated in place, as PyTorch's: the object the caller passed to
+        # make_dual (and the tangents of views that share its memory) see the change
+        np.copyto(old.data, t.data)
+        old._vc[0] += 1
+        lv.set(dst, old)
+        if dst._base is not None:
+            tb = _own_tangent(lv, dst._base)
+            if tb is not None and not np.shares_memory(tb.data, old.data):
+                _write_view_tangent(lv, dst, old)  # the base's tangent at the view's positions
+        return
     if dst._base is not None:
         if _write_view_tangent(lv, dst, t):
             return
@@ -170,6 +187,25 @@ def _transfer_tangent(lv: DualInterpreter, src: Tensor, dst: Tensor) -> None:
         lv.set(dst, t)
     else:
         lv.table.pop(id(dst.data), None)
+
+
+def _own_tangent(lv: DualInterpreter, t: Tensor) -> Tensor | None:
+    """``t``'s own tangent entry at ``lv`` (not re-derived from a base)."""
+    e = lv.table.get(id(t.data))
+    if e is None or e[0]() is not t.data:
+        return None
+    if t.grad_fn is not None or any(r() is t for r in e[2]):
+        return e[1]
+    return None
+
+
+def _can_write_into(old: Tensor, new: Tensor) -> bool:
+    """Whether tangent ``old`` can take ``new``'s values in place: same shape and dtype,
+    writeable memory, and neither part of a recorded graph (forward-over-reverse keeps
+    its tangents immutable, so their history stays valid)."""
+    return (type(old) is Tensor and type(new) is Tensor and old.data.shape == new.data.shape
+            and old.data.dtype == new.data.dtype and old.data.flags.writeable
+            and not old._requires_grad and not new._requires_grad)
 
 
 def _write_view_tangent(lv: DualInterpreter, view: Tensor, t: Tensor | None) -> bool:
@@ -407,9 +443,16 @@ def _dual_apply(lv: DualInterpreter, cls: type, args: tuple, kwargs: dict) -> An
     prim, tout = final
     real_of = {id(la): args[k] for k, a in enumerate(args) if isinstance(a, Tensor)
                for la in (local.get(id(a)),) if la is not None}
-    for lo, o, t in zip(outs, prim, tout):
-        if isinstance(lo, Tensor) and isinstance(o, Tensor) and lo._base is not None:
+    in_tans = [u.data for u in tans.values()]
+    for k, (lo, o, t) in enumerate(zip(outs, prim, tout)):
+        is_view = isinstance(lo, Tensor) and isinstance(o, Tensor) and lo._base is not None
+        if is_view:
             _keep_view(o, real_of.get(id(lo._base)))  # a view op: the output views the real input
+        elif t is not None and not t._requires_grad and any(np.may_share_memory(t.data, u) for u in in_tans):
+            # a rule that passed an input's tangent through (clone, adding a constant): the
+            # output gets its own, so an in-place op on it later (which updates its tangent
+            # in place, as PyTorch) cannot reach the input's. A view's tangent is a view.
+            t = tout[k] = Tensor._make(t.data.copy())
         if t is not None:
             if id(o.data) in lv.table:  # an output sharing an input's array object
                 o.data = o.data.view()
