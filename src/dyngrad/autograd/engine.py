@@ -161,7 +161,7 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
                     f"{list(gd.shape)} but expected shape compatible with {list(shape)}"
                     + (" (strict shapes: no broadcast reduction)" if strict else "")
                 )
-            if create_graph or type(g) is not Tensor:  # (a BatchedTensor: backward inside vmap)
+            if create_graph or g._is_wrapper:  # (a transform's wrapper: its values are not in .data)
                 g = _SumToSize.apply(g, shape)
             else:
                 g = Tensor._make(B.sum_to_size(gd, shape))
