@@ -70,6 +70,7 @@ class OpInfo:
             ``"same"`` (int64 stays int64), ``"bool"``, or None to skip the int check.
         skips: check name (see :data:`CHECKS`) -> the reason it does not apply.
         family: the db family (set when the family is registered, ``tests/op_db/__init__``).
+        function: the ``Function`` whose own rules (jvp, vmap) must run (rule tables).
     """
 
     name: str
@@ -97,6 +98,7 @@ class OpInfo:
     int_result: str | None = "float"
     skips: dict[str, str] = field(default_factory=dict)
     family: str = ""
+    function: type | None = None
 
     def __post_init__(self) -> None:
         if self.torch_fn is None:
@@ -156,3 +158,57 @@ def skip(infos: Sequence[OpInfo], names: Sequence[str], reason: str, *checks: st
     for n in names:
         for c in checks:
             by_name[n].skips[c] = reason
+
+
+def draw(rng: np.random.Generator, shape: tuple, domain: str = "real") -> np.ndarray:
+    """A float64 array for a named domain: "real" (standard normal), "pos" (|N| + 0.5),
+    "unit" (0.8 tanh(N), inside (-0.8, 0.8)), "spd" (a symmetric positive definite matrix)."""
+    x = rng.standard_normal(shape)
+    if domain == "pos":
+        return np.abs(x) + 0.5
+    if domain == "unit":
+        return np.tanh(x) * 0.8
+    if domain == "spd":
+        a = rng.standard_normal(shape)
+        return a @ a.T + shape[0] * np.eye(shape[0])
+    if domain != "real":
+        raise ValueError(f"unknown domain {domain!r} (known: real, pos, unit, spd)")
+    return x
+
+
+NO_GOLDEN = ("a transform-rule table entry: no golden values; it is compared with loops, finite "
+             "differences and double vjps by its table's tests")
+RULE_TESTED = "checked by its table's tests, which also assert that the op's own rule ran"
+
+
+def rule_infos(table: Sequence[tuple], family: str) -> list[OpInfo]:
+    """Entries for the rows ``(name, fn, shapes, domain[, function])`` (or ``(name, fn, shapes,
+    function)``, domain "real") of a transform-rule table.
+
+    Inputs are drawn from the named ``domain`` (see :func:`draw`); the golden, gradcheck and
+    dtype checks do not apply (``NO_GOLDEN``), the forward-mode and vmap checks are the
+    table's own (``RULE_TESTED``), and the batched-grad check of tests/test_op_db.py applies.
+    """
+    out = []
+    for row in table:
+        name, fn, shapes = row[:3]
+        if len(row) > 3 and not isinstance(row[3], str):
+            domain, function = "real", row[3]
+        else:
+            domain = row[3]
+            function = row[4] if len(row) > 4 else None
+        info = OpInfo(name, fn, shapes=tuple(tuple(s) for s in shapes), domain=domain,
+                      make_inputs=lambda rng, shapes, d=domain: tuple(draw(rng, s, d) for s in shapes),
+                      zero_dim=False, zero_size=False, int_result=None, function=function, family=family,
+                      skips={c: NO_GOLDEN for c in ("golden_forward", "golden_backward", "node_name",
+                                                     "gradcheck", "gradgradcheck", "dtype")}
+                      | {"forward_ad": RULE_TESTED, "vmap": RULE_TESTED})
+        out.append(info)
+    return out
+
+
+def rows(infos: Sequence[OpInfo], domain: bool = True, function: bool = True) -> list[tuple]:
+    """The table rows ``(name, fn, shapes as a list, domain, function)`` of rule entries (the
+    parameters of the rule tables' tests), without the domain or the function when told."""
+    return [(i.name, i.fn, list(i.shapes)) + ((i.domain,) if domain else ()) + ((i.function,) if function else ())
+            for i in infos]
