@@ -79,6 +79,7 @@ class _ChainNode(Node):
     _name = "ChainBackward"
 
 
+@pytest.mark.slow  # over 2 s: runs in .ci/run's slow step, not by default
 def test_a_100000_node_chain_renders_without_recursion():
     # nodes built directly (100,000 real ops would take seconds); the walk is the same
     x = torch.randn(1, requires_grad=True)

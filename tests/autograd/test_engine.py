@@ -426,6 +426,7 @@ def _run_chain(n):
     return t1 - t0, t2 - t1, t3 - t2
 
 
+@pytest.mark.slow  # over 2 s: runs in .ci/run's slow step, not by default
 def test_backward_and_free_of_a_100k_node_chain_without_recursion_error():
     _run_chain(100_000)
 
@@ -433,11 +434,12 @@ def test_backward_and_free_of_a_100k_node_chain_without_recursion_error():
 @pytest.mark.slow
 def test_backward_and_free_of_a_million_node_chain():
     # 38 s on the shared 2-core dev machine when lightly loaded (forward 19 s, backward 18 s,
-    # free 0.7 s), 147 s under load: marked slow; the 100,000-node test above is not.
+    # free 0.7 s), 147 s under load: marked slow, like the 100,000-node test above.
     fwd, bwd, free = _run_chain(1_000_000)
     print(f"1e6 chain: forward {fwd:.1f}s backward {bwd:.1f}s free {free:.2f}s")
 
 
+@pytest.mark.slow  # over 2 s: runs in .ci/run's slow step, not by default
 def test_freeing_a_long_chain_that_was_never_backwarded():
     x, y = _chain(100_000)
     del y

@@ -75,6 +75,7 @@ def _rss_kib():
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
+@pytest.mark.slow  # over 2 s: runs in .ci/run's slow step, not by default
 def test_ten_thousand_training_steps_keep_memory_flat_and_leave_no_cycles(no_gc):
     # 10,000 steps with the cyclic collector off. Memory: the resident size over all of
     # them (a leaked graph per step would be tens of MB), and tracemalloc over the last 500

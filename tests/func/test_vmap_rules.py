@@ -12,27 +12,14 @@ from __future__ import annotations
 import pytest
 
 import dyngrad
-from dyngrad.ops import arithmetic as _ar
-from tests.autograd.test_forward_ad import RULES
+from tests.op_db.info import rows
+from tests.op_db.rules import RULES, VMAP_ARITH
 from tests.func.vmap_checks import WHERE, check_gradients, check_values
 
 D = dyngrad
 
-ARITH = [
-    ("add", lambda a, b: D.add(a, b, alpha=2), [(3, 4), (4,)], "real", _ar.Add),
-    ("add_scalar", lambda a: a + 1.5, [(3,)], "real", _ar.Add),
-    ("sub", lambda a, b: a - b, [(3, 4), (3, 1)], "real", _ar.Sub),
-    ("rsub_scalar", lambda a: 2.0 - a, [(3,)], "real", _ar.Sub),
-    ("mul", lambda a, b: a * b, [(2, 3), (3,)], "real", _ar.Mul),
-    ("mul_lower_rank_first", lambda a, b: a * b, [(3,), (2, 3)], "real", _ar.Mul),
-    ("div", lambda a, b: a / b, [(2, 3), (3,)], "pos", _ar.Div),
-    ("div_floor", lambda a, b: D.div(a, b, rounding_mode="floor"), [(4,), (4,)], "pos", _ar.Div),
-    ("neg", lambda a: -a, [(4,)], "real", _ar.Neg),
-    ("pow_tensors", lambda a, b: a ** b, [(3,), (3,)], "pos", _ar.Pow),
-    ("zero_dim_times_matrix", lambda a, b: a * b, [(), (2, 3)], "real", _ar.Mul),
-]
 
-TABLE = ARITH + RULES
+TABLE = rows(VMAP_ARITH + RULES)
 
 
 @pytest.mark.parametrize("where", WHERE)

@@ -7,7 +7,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from tests.ops.harness import generate_golden  # noqa: E402
-from tests.ops.test_reduction import GOLDEN, SPECS  # noqa: E402
+from tests.op_db.reduction import GOLDEN, SPECS  # noqa: E402
 
 if __name__ == "__main__":
     generate_golden(SPECS, GOLDEN)

@@ -2,7 +2,12 @@
 
 How to add an op
 ----------------
-1. Append an ``OpSpec`` to your family's ``SPECS`` list (e.g. ``tests/ops/test_elementwise.py``)::
+The entries live in the op database, ``tests/op_db/`` (one module per family; the entry type
+is :class:`tests.op_db.info.OpInfo`, also importable here as ``OpSpec``). Besides the checks
+below, every entry drives the forward-mode, vmap and batched-grad checks in
+``tests/test_op_db.py``.
+
+1. Append an ``OpSpec`` to your family's ``SPECS`` list (e.g. ``tests/op_db/elementwise.py``)::
 
        OpSpec("log1p", dg.log1p, "log1p", domain=(-0.9, 3.0))
        OpSpec("atan2", dg.atan2, "atan2", arity=2, shapes=((2, 3), (3,)))
@@ -16,7 +21,7 @@ How to add an op
    arguments (e.g. ``where``'s condition) and Python numbers for scalar arguments.
 2. Regenerate the golden file with the family's generator (needs torch), e.g.
    ``/work/venv/bin/python tests/golden/gen_elementwise.py``, and commit the ``.npz``.
-3. The family's tests parametrize over ``SPECS`` (``case_params(SPECS)`` gives one pytest
+3. The family's tests (``tests/ops/test_<family>.py``) parametrize over ``SPECS`` (``case_params(SPECS)`` gives one pytest
    param per spec and case) and call :func:`run_forward_vs_golden`,
    :func:`run_backward_vs_golden`, :func:`run_gradcheck`, :func:`run_gradgradcheck`,
    :func:`run_dtype_check` and optionally :func:`run_node_name_check` (``grad_fn`` named as
@@ -31,92 +36,22 @@ depends on a NumPy random stream or on torch.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 import dyngrad
 from dyngrad.autograd import gradcheck, gradgradcheck
+from tests.op_db.info import OpInfo, Shapes
 
-Shapes = tuple[tuple[int, ...], ...]
+OpSpec = OpInfo  # the name the family tables used before the op database
 
 __all__ = [
     "OpSpec", "cases", "make_case_inputs", "to_dyngrad", "run_forward_vs_golden",
     "run_backward_vs_golden", "run_node_name_check", "run_gradcheck", "run_gradgradcheck", "run_dtype_check",
     "generate_golden", "torch_reference", "dyngrad_reference", "load_golden", "spec_ids", "case_params",
 ]
-
-
-@dataclass
-class OpSpec:
-    """Declarative description of one op under test.
-
-    Attributes:
-        name: unique key (golden npz keys and test ids), e.g. ``"gelu_tanh"``.
-        fn: the dyngrad callable, ``fn(*inputs, **kwargs) -> Tensor``.
-        torch_fn: dotted name in ``torch`` (``"nn.functional.elu"``) or a callable
-            ``f(torch, *inputs, **kwargs)``; defaults to ``name``.
-        arity: number of inputs produced by the default input maker.
-        domain: ``(lo, hi)`` for all inputs, or one ``(lo, hi)`` per input.
-        shapes: the base shapes, one per input (default ``(2, 3)`` each).
-        broadcast: extra shape tuples that exercise broadcasting (gradcheck + golden).
-        kwargs / torch_kwargs: keyword arguments for ``fn`` / for torch (default: kwargs).
-        make_inputs: ``(rng, shapes) -> tuple`` override of the default input maker.
-        rtol, atol: forward/backward tolerances against golden values (float64).
-        grad_rtol, grad_atol, eps: gradcheck tolerances and step.
-        differentiable: False for ops without a gradient (isnan, isinf...).
-        check_grad: False to skip gradcheck/gradgradcheck (e.g. inputs built with ties at a
-            kink), while golden gradients are still compared.
-        compare_float32: compare float32 results with float64 ones in the dtype check.
-        twice_differentiable: run gradgradcheck.
-        zero_dim, zero_size: whether the 0-d and zero-size cases apply.
-        out_dtype: ``"same"`` (float result keeps the float input dtype) or ``"bool"``.
-        int_result: result dtype for integer inputs: ``"float"`` (default float dtype),
-            ``"same"`` (int64 stays int64), ``"bool"``, or None to skip the int check.
-    """
-
-    name: str
-    fn: Callable[..., Any]
-    torch_fn: str | Callable[..., Any] | None = None
-    arity: int = 1
-    domain: Any = (-2.0, 2.0)
-    shapes: Shapes | None = None
-    broadcast: Sequence[Shapes] = ()
-    kwargs: dict = field(default_factory=dict)
-    torch_kwargs: dict | None = None
-    make_inputs: Callable[[np.random.Generator, Shapes], tuple] | None = None
-    rtol: float = 1e-9
-    atol: float = 1e-12
-    grad_rtol: float = 1e-3
-    grad_atol: float = 1e-5
-    eps: float = 1e-6
-    differentiable: bool = True
-    check_grad: bool = True
-    compare_float32: bool = True
-    twice_differentiable: bool = True
-    zero_dim: bool = True
-    zero_size: bool = True
-    out_dtype: str = "same"
-    int_result: str | None = "float"
-
-    def __post_init__(self) -> None:
-        if self.torch_fn is None:
-            self.torch_fn = self.name
-        if self.shapes is None:
-            self.shapes = ((2, 3),) * self.arity
-        self.arity = len(self.shapes)
-
-    def domains(self) -> list[tuple[float, float]]:
-        d = self.domain
-        if isinstance(d[0], (int, float)):
-            return [tuple(d)] * self.arity
-        return [tuple(x) for x in d]
-
-    def seed(self, case: str) -> int:
-        return zlib.crc32(f"{self.name}|{case}".encode())
 
 
 def spec_ids(specs: Sequence[OpSpec]) -> list[str]:

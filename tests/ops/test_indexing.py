@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dyngrad as dg
+from tests.op_db import select
+from tests.op_db.indexing import GOLDEN, SPECS
 from tests.ops.harness import (
-    OpSpec,
     case_params,
     load_golden,
     run_backward_vs_golden,
@@ -23,167 +24,10 @@ from tests.ops.harness import (
     run_gradgradcheck,
 )
 
-GOLDEN = os.path.join(os.path.dirname(__file__), "..", "golden", "indexing.npz")
-
-
-def S(name: str, f, **kw) -> OpSpec:
-    """A spec whose op is written once for both libraries: ``f(module, *inputs)``."""
-    kw.setdefault("int_result", "same")
-    kw.setdefault("zero_dim", False)
-    kw.setdefault("zero_size", False)
-    kw.setdefault("shapes", ((3, 4, 5),))
-    return OpSpec(name, lambda *a: f(dg, *a), lambda torch, *a: f(torch, *a), **kw)
-
-
-def L(m, v):
-    return m.tensor(v)
-
-
-def _set(idx, value=None):
-    """``y = x * 1; y[idx] = v`` (v: an input or a constant) for both libraries."""
-
-    def f(m, x, *v):
-        y = x * 1
-        y[idx(m) if callable(idx) else idx] = v[0] if v else value
-        return y
-
-    return f
-
-
-def _chained_set(m, x, w):
-    y = x * 2
-    y[0][1] = w[0] * 5  # y[0] is a view: the assignment rebases y's history
-    return y
-
-
-def _augmented_set(m, x, w):
-    y = x * 1
-    y[:, 0] += w[:2]  # getitem view, add_ on the view, setitem of the same values
-    return y
-
-
-def _inplace_on_transposed_view(m, x, w):
-    y = x.sin() * 2
-    y.t()[1:].mul_(w[1])
-    return y
-
-
-def _view_used_after_inplace(m, x, w):
-    y = x * 1
-    v = y[1]
-    v.exp_()
-    return y + v.sum()
-
-
-def _copy_into_view_of_plain_buffer(m, x, w):
-    buf = m.zeros(2, 3, dtype=x.dtype)
-    buf[1].copy_(w)  # buf had no history; it gets one through its view
-    return buf * x
-
-
-def _strided_view_set(m, x, w):
-    y = x * 1
-    y.view(-1)[::2] = w
-    return y
-
-
-def _two_inplace_ops_on_view(m, x, w):
-    y = x * 1
-    v = y[0]
-    v *= w
-    v.sin_()
-    return y * v
-
-
-def _mask(m, shape, seed=0):
-    return m.tensor(np.random.default_rng(seed).random(shape) > 0.5)
-
-
-SPECS = [
-    # ---- basic indexing (views)
-    S("int", lambda m, x: x[1]),
-    S("neg_int", lambda m, x: x[-1, -2]),
-    S("int_0d_result", lambda m, x: x[1, 2, 3]),
-    S("slices", lambda m, x: x[1:, ::2, -3:-1]),
-    S("empty_slice", lambda m, x: x[1:1]),
-    S("none_ellipsis", lambda m, x: x[None, ..., None, 1]),
-    S("ellipsis_only", lambda m, x: x[...], zero_dim=True, zero_size=True),
-    S("bool_true", lambda m, x: x[True]),
-    S("bool_false", lambda m, x: x[False]),
-    S("bool_in_tuple", lambda m, x: x[1, True]),
-    # ---- advanced indexing (copies; repeated indices accumulate)
-    S("list", lambda m, x: x[[2, 0, 2, 2]]),
-    S("neg_tensor", lambda m, x: x[:, L(m, [-1, 0, -4])]),
-    S("tensor_2d", lambda m, x: x[L(m, [[0, 1], [2, 0]])]),
-    S("two_adjacent", lambda m, x: x[:, [0, 1, 1], [4, 0, 4]]),
-    S("separated_by_slice", lambda m, x: x[[0, 1], :, [1, 2]]),
-    S("int_then_slice_then_list", lambda m, x: x[0, :, [1, 2]]),  # NumPy: (2, 4); PyTorch: (4, 2)
-    S("tensor0d_then_list", lambda m, x: x[L(m, 1), [0, 2]]),
-    S("none_between", lambda m, x: x[:, [0, 1], None, [1, 2]]),
-    S("ellipsis_list", lambda m, x: x[..., [3, 0, 3]]),
-    S("broadcast_indices", lambda m, x: x[L(m, [[0], [2]]), :, L(m, [1, 4, 4])]),
-    S("list_and_bool_scalar", lambda m, x: x[[0, 1], True]),
-    S("bool_mask_full", lambda m, x: x[_mask(m, (3, 4, 5))]),
-    S("bool_mask_leading", lambda m, x: x[_mask(m, (3, 4), 1)]),
-    S("bool_mask_middle", lambda m, x: x[:, _mask(m, (4,), 2), 1:3]),
-    S("empty_list", lambda m, x: x[L(m, np.zeros(0, dtype=np.int64))]),
-    S("zero_size_input", lambda m, x: x[:, [0, 0]], shapes=((0, 3),)),
-    S("scalar_input", lambda m, x: x[None, ..., None], shapes=((),)),
-    # ---- __setitem__ (value broadcast, grads to the untouched part and to the value)
-    S("set_int", _set(1), shapes=((3, 4), (4,))),
-    S("set_slice_bcast", _set((slice(None), slice(1, 3))), shapes=((3, 4), (3, 1))),
-    S("set_scalar_value", _set((0, slice(None)), 2.5), shapes=((3, 4),)),
-    S("set_list", _set(([2, 0],)), shapes=((3, 4), (2, 4))),
-    S("set_mixed", _set((0, slice(None), [1, 2])), shapes=((3, 4, 5), (4, 2))),
-    S("set_separated", _set(([0, 1], slice(None), [1, 2])), shapes=((3, 4, 5), (2, 4))),
-    S("set_mask", _set(lambda m: _mask(m, (3, 4), 3)), shapes=((3, 4), ())),
-    S("set_ellipsis_none", _set((Ellipsis, None, 1)), shapes=((3, 4), (3, 1))),
-    S("set_neg_tensor", _set(lambda m: (L(m, [-1, 0]), L(m, [-1, 1]))), shapes=((3, 4), (2,))),
-    # ---- in-place ops on views while recording (the base's history is rebased)
-    S("view_chained_set", _chained_set, shapes=((2, 3), (3,))),
-    S("view_augmented_set", _augmented_set, shapes=((2, 3), (3,))),
-    S("view_transposed_mul_", _inplace_on_transposed_view, shapes=((2, 3), (3,)), int_result=None),
-    S("view_used_after_exp_", _view_used_after_inplace, shapes=((2, 3), (3,)), int_result=None),
-    S("view_copy_into_buffer", _copy_into_view_of_plain_buffer, shapes=((2, 3), (3,))),
-    S("view_strided_set", _strided_view_set, shapes=((2, 3), (3,))),
-    S("view_two_inplace_ops", _two_inplace_ops_on_view, shapes=((2, 3), (3,)), int_result=None),
-    # ---- named ops
-    S("index_select", lambda m, x: x.index_select(1, L(m, [3, 0, 3])), zero_size=True),
-    S("index_select_0d_index", lambda m, x: m.index_select(x, -1, L(m, 2))),
-    S("gather", lambda m, x: x.gather(1, L(m, [[[0, 3], [3, 3]], [[1, 0], [2, 1]]]))),
-    S("gather_dim0_dup", lambda m, x: m.gather(x, 0, L(m, [[1, 1, 0, 2], [0, 0, 0, 0]])), shapes=((3, 4),)),
-    S("scatter_add", lambda m, x, s: x.scatter_add(1, L(m, [[0, 0, 2], [1, 1, 1]]), s), shapes=((2, 3), (2, 3))),
-    S("scatter_src", lambda m, x, s: x.scatter(0, L(m, [[2, 0, 1]]), s), shapes=((3, 3), (1, 3))),
-    S("scatter_value", lambda m, x: x.scatter(1, L(m, [[0], [2]]), -1.5), shapes=((2, 3),)),
-    S("index_add", lambda m, x, s: x.index_add(1, L(m, [3, 0, 3]), s, alpha=2), shapes=((3, 4, 5), (3, 3, 5))),
-    S("index_copy", lambda m, x, s: x.index_copy(0, L(m, [2, 0]), s), shapes=((3, 4), (2, 4))),
-    S("index_fill", lambda m, x: x.index_fill(-1, L(m, [1, 4]), -3.0)),
-    S("index_fill_tensor_value", lambda m, x, v: x.index_fill(0, L(m, [1]), v), shapes=((3, 4), ())),
-    S("take", lambda m, x: m.take(x, L(m, [[0, -1], [7, 7]]))),
-    S("take_along_dim", lambda m, x: m.take_along_dim(x, L(m, [[[0], [3]]]), 1)),
-    S("take_along_dim_flat", lambda m, x: m.take_along_dim(x, L(m, [59, 0, 7, 7]))),
-    S("take_along_dim_bcast", lambda m, x: m.take_along_dim(x, L(m, [[[1, 0]]]), -1), shapes=((2, 1, 3),)),
-    S("masked_fill", lambda m, x: x.masked_fill(_mask(m, (4, 5), 4), 0.25), zero_size=False),
-    S("masked_fill_bcast_mask", lambda m, x: x.masked_fill(_mask(m, (5,), 5), -2.0)),
-    S("masked_fill_tensor_value", lambda m, x, v: x.masked_fill(_mask(m, (3, 4), 6), v), shapes=((3, 4), ())),
-    S("masked_select", lambda m, x: x.masked_select(_mask(m, (4, 5), 7))),
-    S("masked_select_bcast", lambda m, x: m.masked_select(x, _mask(m, (2, 3), 8)), shapes=((3,),)),
-    S("masked_select_0d", lambda m, x: x.masked_select(L(m, True)), shapes=((),)),
-    S("gather_0d", lambda m, x: x.gather(0, L(m, 0)), shapes=((),)),
-    S("index_select_0d", lambda m, x: x.index_select(0, L(m, [0])), shapes=((),)),
-    S("narrow", lambda m, x: x.narrow(-1, 1, 3), zero_size=True),
-    S("select", lambda m, x: x.select(1, -1), zero_size=True),
-    S("nonzero", lambda m, x: m.nonzero(x > 0), differentiable=False),
-    S("nonzero_0d", lambda m, x: m.nonzero(x > -5), shapes=((),), differentiable=False),
-    S("argwhere", lambda m, x: m.argwhere(x < 0), differentiable=False),
-]
 NAMES = {s.name: s for s in SPECS}
-NON_FLOAT = {"nonzero", "nonzero_0d", "argwhere"}
-# gradcheck cannot perturb zero-size inputs, and gradgradcheck cannot perturb zero-size
-# outputs' gradients; their backward is covered by the golden backward test.
-GRAD_SPECS = [s for s in SPECS if s.differentiable and s.name not in {"zero_size_input"}]
-GRADGRAD_SPECS = [s for s in GRAD_SPECS if s.name not in {"empty_slice", "bool_false", "empty_list"}]
-DTYPE_SPECS = [s for s in SPECS if s.name not in NON_FLOAT]
+GRAD_SPECS = select("gradcheck", SPECS)  # the entries' skips say which do not take a check, and why
+GRADGRAD_SPECS = select("gradgradcheck", SPECS)
+DTYPE_SPECS = select("dtype", SPECS)
 
 
 @pytest.fixture(scope="module")
