@@ -27,7 +27,6 @@ import numpy as np
 from .. import _backend as B
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode, profiler
-from .function import Function
 from .graph import AccumulateGrad, Node
 
 __all__ = ["execute", "current_pass", "set_strict_shapes"]
@@ -69,40 +68,6 @@ class GraphTask:
 def current_pass() -> GraphTask | None:
     """The backward pass running in this thread, or None."""
     return _passes.stack[-1] if _passes.stack else None
-
-
-class _SumToSize(Function):
-    """Reduce a broadcast gradient to its input's shape: ``grad_input = expand(grad)``."""
-
-    _builtin = True
-    _node_name = "SumToSizeBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, g: Tensor, shape: tuple) -> Tensor:
-        ctx.shape, ctx.target = g.data.shape, shape
-        return Tensor._make(B.sum_to_size(g.data, shape))
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Tensor:
-        """Forward mode: ``t = sum_to_size(u, shape)`` (linear)."""
-        return _SumToSize.apply(u, ctx.target)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Any:
-        return grad.expand(ctx.shape), None
-
-    @staticmethod
-    def vmap(info: Any, in_dims: tuple, g: Tensor, shape: tuple) -> tuple:
-        """Batching rule: sum the per-example dims only (the batch dim, moved to the front,
-        is kept; ``shape`` is padded so that it stays aligned)."""
-        from ..ops import movedim  # deferred: ops are built on the engine
-
-        if in_dims[0] != 0:
-            g = movedim(g, in_dims[0], 0)
-        n = g.shape[0]
-        target = (n,) + (1,) * (g.ndim - 1 - len(shape)) + tuple(shape)
-        out = _SumToSize.apply(g, target) if target != tuple(g.shape) else g
-        return out.reshape((n, *shape)), 0
 
 
 def _fmt_args(node: Any) -> str:
@@ -168,7 +133,7 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
                     + (" (strict shapes: no broadcast reduction)" if strict else "")
                 )
             if create_graph or type(g) is not Tensor:  # (a BatchedTensor: backward inside vmap)
-                g = _SumToSize.apply(g, shape)
+                g = g.sum_to_size(shape)  # the differentiable op (ops.reduction.SumToSize)
             else:
                 g = Tensor._make(B.sum_to_size(gd, shape))
             gd = g.data
@@ -404,7 +369,7 @@ def execute(
             try:
                 res = profiler.run_backward(node, buf) if _prof.active else node.apply(*buf)
                 res = _validate(node, res, create_graph)
-                if create_graph and node._saved and getattr(node, "_forward_cls", _SumToSize)._builtin:
+                if create_graph and node._saved and getattr(getattr(node, "_forward_cls", None), "_builtin", True):
                     res = _link_constant_grads(node, res)
             except Exception as exc:
                 _annotate(node, exc)
