@@ -9,12 +9,15 @@ one-line forwards to :mod:`dyngrad.ops`.
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Iterator
 
 import numpy as np
 
 from . import _backend as B
+
+if TYPE_CHECKING:
+    from .autograd.graph import Node
 
 __all__ = ["Tensor", "is_tensor"]
 
@@ -78,6 +81,20 @@ class Tensor:
         "__weakref__",
     )
     __array_priority__ = 1000
+
+    # The slots' types, for readers and type checkers (annotations only: no class attributes).
+    data: np.ndarray
+    _grad: Tensor | None
+    _requires_grad: bool
+    grad_fn: Node | None
+    _output_nr: int
+    _vc: list[int]  # the version counter, one cell shared with views
+    _retains_grad: bool
+    _hooks: _HookDict | None
+    _post_acc_hooks: _HookDict | None
+    _acc: weakref.ref[AccumulateGrad] | None
+    _base: Tensor | None
+    _view_ver: int
 
     def __init__(self, data: Any = None, requires_grad: bool = False) -> None:
         if data is None:

@@ -46,6 +46,11 @@ class _JvpCtx:
 
 class _Box:
     __slots__ = ("outs", "ins", "rerun", "diff", "tidx")
+    outs: tuple
+    ins: tuple
+    rerun: Any
+    diff: list
+    tidx: list
 
     def __init__(self) -> None:
         self.rerun = None
@@ -126,7 +131,7 @@ def _leaf(a: Tensor) -> Tensor:
     return t
 
 
-def _dual_apply(cls: type, args: tuple, kwargs: dict) -> Any:
+def _dual_apply(cls: type[Function], args: tuple, kwargs: dict) -> Any:
     """``cls.apply(*args, **kwargs)`` inside a dual level: outputs plus their tangents."""
     lv = _fwd_state.level
     tans: dict[int, Tensor] = {}
@@ -249,12 +254,12 @@ def _fit(t: Any, o: Tensor, cls: Any = None, i: int = 0) -> Tensor:
     return t
 
 
-def _rule_jvp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, ltans: dict, ng: bool) -> list:
+def _rule_jvp(cls: type[Function], outs: tuple, diff: list, args: tuple, largs: list, ltans: dict, ng: bool) -> list:
     o0 = next((o for o, d in zip(outs, diff) if d), None)
     if o0 is None:
         return [None] * len(outs)
     builtin = cls._builtin
-    tin = []
+    tin: list[Tensor | None] = []
     for a in args:
         if not isinstance(a, Tensor):
             tin.append(None)
@@ -265,7 +270,7 @@ def _rule_jvp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, ltan
         else:
             tin.append(Tensor._make(np.zeros_like(a.data)))
     with grad_mode.set_grad_enabled(ng):
-        r = cls.jvp(_JvpCtx(o0.grad_fn, tuple(largs)), *tin)
+        r = cls.jvp(_JvpCtx(o0.grad_fn, tuple(largs)), *tin)  # type: ignore[attr-defined]  # (the caller checked)
     rs = r if isinstance(r, tuple) else (r,)
     if len(rs) != len(outs):
         raise RuntimeError(
@@ -282,7 +287,7 @@ def _retire(leaves: Any) -> None:
             _TRANSFORM_LEAVES[id(t)] = t
 
 
-def _double_vjp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, local: dict, ltans: dict, ng: bool) -> list:
+def _double_vjp(cls: type[Function], outs: tuple, diff: list, args: tuple, largs: list, local: dict, ltans: dict, ng: bool) -> list:
     from .backprop import grad as _grad
 
     douts = [o for o, d in zip(outs, diff) if d]
@@ -314,7 +319,7 @@ def _double_vjp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, lo
                    retain_graph=True, create_graph=ng, allow_unused=True)
     _retire(vs)  # internal leaves: an outer transform must not count them as its inputs'
     it = iter(ts)
-    res = []
+    res: list[Tensor | None] = []
     for o, d in zip(outs, diff):
         if not d:
             res.append(None)
@@ -336,7 +341,7 @@ def _connect(outs: tuple, diff: list, touts: list, orig_ins: list, local_ins: li
     for o, d in zip(outs, diff):
         if d:
             flat.append(o)
-    tidx = []
+    tidx: list[int | None] = []
     for t in touts:
         if t is not None and t._requires_grad:
             tidx.append(len(flat))

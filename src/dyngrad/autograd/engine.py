@@ -188,7 +188,7 @@ def _link_constant_grads(node: Node, res: tuple) -> tuple:
     result must keep saying it cannot be differentiated."""
     if all(g is None or g._requires_grad for g in res):
         return res
-    if not any(s is not None and (s.is_output or (s.tensor is not None and s.tensor._requires_grad)) for s in node._saved):
+    if not any(s is not None and (s.is_output or (s.tensor is not None and s.tensor._requires_grad)) for s in node._saved):  # type: ignore[union-attr]
         return res
     out = []
     for g in res:
@@ -230,6 +230,7 @@ def execute(
     # ---- targets (autograd.grad, or backward(inputs=...))
     capture_leaf: dict[Node, int] = {}
     capture_nonleaf: dict[tuple[Node, int], int] = {}
+    k: int | None  # an input's position (None: not an input)
     if inputs is not None:
         for k, t in enumerate(inputs):
             if t.grad_fn is not None:
@@ -400,12 +401,12 @@ def execute(
         _passes.stack.pop()
         _state.enabled = prev_enabled
     # ---- commit (only now: an exception above leaves every .grad untouched)
-    res = buf = cbuf = g = r = None  # drop loop references: a gradient nobody else holds can be adopted
+    res = buf = cbuf = g = r = None  # type: ignore[assignment]  # drop loop references: a gradient nobody else holds can be adopted
     pending.reverse()
     while pending:
         var, g = pending.pop()
         _accumulate(var, g, create_graph)
-    var = g = None
+    var = g = None  # type: ignore[assignment]
     if not accumulate:
         return captured
     return None

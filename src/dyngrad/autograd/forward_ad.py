@@ -88,7 +88,7 @@ class _Level:
     def _rederive(self, view: Tensor) -> Tensor | None:
         """The tangent of ``view`` read from its base's tangent (after an in-place change of
         the base or of another view of it, as PyTorch's tangent views would see it)."""
-        base = view._base
+        base: Tensor = view._base  # type: ignore[assignment]  # (a view: its base is set)
         tb = self.get(base)
         if tb is None:
             return None
@@ -299,7 +299,7 @@ def _write_view_tangent(lv: _Level, view: Tensor, t: Tensor | None) -> bool:
     from ..ops import index_copy  # deferred: ops are built on this
     from ..ops._view_inplace import view_positions
 
-    base = view._base
+    base: Tensor = view._base  # type: ignore[assignment]  # (a view: its base is set)
     tb = lv.get(base)
     if t is None and tb is None:
         lv.table.pop(id(view.data), None)
@@ -307,7 +307,7 @@ def _write_view_tangent(lv: _Level, view: Tensor, t: Tensor | None) -> bool:
     pos = view_positions(view.data, base.data)
     if pos is None:
         return False
-    dt = (t if t is not None else tb).data.dtype
+    dt = (t if t is not None else tb).data.dtype  # type: ignore[union-attr]  # (not both None)
     if tb is None:
         tb = Tensor._make(np.zeros(base.data.shape, dt))
     if t is None:
