@@ -286,6 +286,24 @@ def test_methods_forward_to_ops():
     assert x.sum().item() == 5.0 and x.mean().item() == 2.5
 
 
+def test_tensor_resolves_attributes_without_getattr_forwarding():
+    # Methods are class attributes a reader and a type checker see; a __getattr__ would also
+    # defeat CPython's attribute specialisation on every Tensor attribute read.
+    assert not any("__getattr__" in vars(k) for k in Tensor.__mro__)
+
+
+@pytest.mark.parametrize("name", sorted(dyngrad.ops.TENSOR_METHODS))
+def test_every_tensor_method_is_defined_on_the_class_and_forwards_to_the_op_of_its_name(name, monkeypatch):
+    assert callable(vars(Tensor).get(name)), f"Tensor.{name} is not defined in the class"
+    if name in {"copy_", "fill_", "zero_"}:  # tensor.py's own bodies (zero_ is fill_(0))
+        return
+    calls = []
+    monkeypatch.setattr(dyngrad.ops, name, lambda *a, **k: calls.append((a, k)) or "sentinel")
+    x = dyngrad.ones(2)
+    assert getattr(x, name)(1, key=2) == "sentinel"
+    assert len(calls) == 1 and calls[0][0][0] is x and calls[0][0][1:] == (1,) and calls[0][1] == {"key": 2}
+
+
 # ------------------------------------------------------------------ repr vs PyTorch
 REPR_CASES = {
     "float_vec": lambda: dyngrad.tensor([1.0, 2.0]),

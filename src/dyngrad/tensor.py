@@ -9,14 +9,15 @@ one-line forwards to :mod:`dyngrad.ops`.
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Iterator
 
 import numpy as np
 
 from . import _backend as B
-from . import _tensor_methods
-from ._tensor_methods import TensorMethods
+
+if TYPE_CHECKING:
+    from .autograd.graph import Node
 
 __all__ = ["Tensor", "is_tensor"]
 
@@ -51,7 +52,7 @@ def check_device(device: Any) -> None:
         )
 
 
-class Tensor(TensorMethods):
+class Tensor:
     """A multi-dimensional array that can record the operations applied to it.
 
     Create tensors with :func:`dyngrad.tensor` and friends; ``Tensor(ndarray)`` wraps an
@@ -83,6 +84,20 @@ class Tensor(TensorMethods):
     # A transform's wrapper tensor (vmap's BatchedTensor) sets this: its ``.data`` does not
     # hold its values, so ops must reach it through Functions (the interpreter stack).
     _is_wrapper = False
+
+    # The slots' types, for readers and type checkers (annotations only: no class attributes).
+    data: np.ndarray
+    _grad: Tensor | None
+    _requires_grad: bool
+    grad_fn: Node | None
+    _output_nr: int
+    _vc: list[int]  # the version counter, one cell shared with views
+    _retains_grad: bool
+    _hooks: _HookDict | None
+    _post_acc_hooks: _HookDict | None
+    _acc: weakref.ref[AccumulateGrad] | None
+    _base: Tensor | None
+    _view_ver: int
 
     def __init__(self, data: Any = None, requires_grad: bool = False) -> None:
         if data is None:
@@ -580,6 +595,947 @@ class Tensor(TensorMethods):
         """Copy ``src`` (broadcast to this shape) into self in place; returns self."""
         return _ops.copy_(self, src)
 
+    # ------------------------------------------------------------------ operators
+    def __neg__(self) -> Tensor:
+        return _ops.neg(self)
+
+    def __pos__(self) -> Tensor:
+        return self
+
+    def __abs__(self) -> Tensor:
+        return _ops.abs(self)
+
+    def __invert__(self) -> Tensor:
+        return _ops.logical_not(self) if self.data.dtype == np.bool_ else _ops.bitwise_not(self)
+
+    def __add__(self, other: Any) -> Tensor:
+        return _ops.add(self, other)
+
+    def __radd__(self, other: Any) -> Tensor:
+        return _ops.add(other, self)
+
+    def __iadd__(self, other: Any) -> Tensor:
+        return _ops.add_(self, other)
+
+    def __sub__(self, other: Any) -> Tensor:
+        return _ops.sub(self, other)
+
+    def __rsub__(self, other: Any) -> Tensor:
+        return _ops.sub(other, self)
+
+    def __isub__(self, other: Any) -> Tensor:
+        return _ops.sub_(self, other)
+
+    def __mul__(self, other: Any) -> Tensor:
+        return _ops.mul(self, other)
+
+    def __rmul__(self, other: Any) -> Tensor:
+        return _ops.mul(other, self)
+
+    def __imul__(self, other: Any) -> Tensor:
+        return _ops.mul_(self, other)
+
+    def __truediv__(self, other: Any) -> Tensor:
+        return _ops.div(self, other)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        return _ops.div(other, self)
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return _ops.div_(self, other)
+
+    def __floordiv__(self, other: Any) -> Tensor:
+        return _ops.floor_divide(self, other)
+
+    def __rfloordiv__(self, other: Any) -> Tensor:
+        return _ops.floor_divide(other, self)
+
+    def __mod__(self, other: Any) -> Tensor:
+        return _ops.remainder(self, other)
+
+    def __rmod__(self, other: Any) -> Tensor:
+        return _ops.remainder(other, self)
+
+    def __pow__(self, other: Any) -> Tensor:
+        return _ops.pow(self, other)
+
+    def __rpow__(self, other: Any) -> Tensor:
+        return _ops.pow(other, self)
+
+    def __ipow__(self, other: Any) -> Tensor:
+        return _ops.pow_(self, other)
+
+    def __matmul__(self, other: Any) -> Tensor:
+        return _ops.matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> Tensor:
+        return _ops.matmul(other, self)
+
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if other is None:  # PyTorch: ``t == None`` is False
+            return False  # type: ignore[return-value]
+        return _ops.eq(self, other)
+
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if other is None:
+            return True  # type: ignore[return-value]
+        return _ops.ne(self, other)
+
+    def __lt__(self, other: Any) -> Tensor:
+        return _ops.lt(self, other)
+
+    def __le__(self, other: Any) -> Tensor:
+        return _ops.le(self, other)
+
+    def __gt__(self, other: Any) -> Tensor:
+        return _ops.gt(self, other)
+
+    def __ge__(self, other: Any) -> Tensor:
+        return _ops.ge(self, other)
+
+    def __and__(self, other: Any) -> Tensor:
+        return _ops.bitwise_and(self, other)
+
+    def __rand__(self, other: Any) -> Tensor:
+        return _ops.bitwise_and(other, self)
+
+    def __iand__(self, other: Any) -> Tensor:
+        return _ops.bitwise_and_(self, other)
+
+    def __or__(self, other: Any) -> Tensor:
+        return _ops.bitwise_or(self, other)
+
+    def __ror__(self, other: Any) -> Tensor:
+        return _ops.bitwise_or(other, self)
+
+    def __ior__(self, other: Any) -> Tensor:
+        return _ops.bitwise_or_(self, other)
+
+    def __xor__(self, other: Any) -> Tensor:
+        return _ops.bitwise_xor(self, other)
+
+    def __rxor__(self, other: Any) -> Tensor:
+        return _ops.bitwise_xor(other, self)
+
+    def __ixor__(self, other: Any) -> Tensor:
+        return _ops.bitwise_xor_(self, other)
+
+    def __lshift__(self, other: Any) -> Tensor:
+        return _ops.bitwise_left_shift(self, other)
+
+    def __rlshift__(self, other: Any) -> Tensor:
+        return _ops.bitwise_left_shift(other, self)
+
+    def __ilshift__(self, other: Any) -> Tensor:
+        return _ops.bitwise_left_shift_(self, other)
+
+    def __rshift__(self, other: Any) -> Tensor:
+        return _ops.bitwise_right_shift(self, other)
+
+    def __rrshift__(self, other: Any) -> Tensor:
+        return _ops.bitwise_right_shift(other, self)
+
+    def __irshift__(self, other: Any) -> Tensor:
+        return _ops.bitwise_right_shift_(self, other)
+
+    def where(self, condition: Any, other: Any) -> Tensor:
+        """``where(condition, self, other)`` (the method's argument order differs)."""
+        return _ops.where(condition, self, other)
+
+    def __getitem__(self, index: Any) -> Tensor:
+        return _ops.getitem(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        _ops.setitem_(self, index, value)
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802
+        return _ops.permute(self, tuple(range(self.data.ndim - 1, -1, -1)))
+
+    @property
+    def mT(self) -> Tensor:  # noqa: N802
+        return _ops.transpose(self, -2, -1)
+
+    @property
+    def H(self) -> Tensor:  # noqa: N802
+        return self.T
+
+    @property
+    def mH(self) -> Tensor:  # noqa: N802
+        return self.mT
+
+    @property
+    def real(self) -> Tensor:
+        return self
+
+
+    # ------------------------------------------------------------------ op methods
+    # One-line forwards, ``x.name(*args)`` is ``ops.name(x, *args)``, grouped by the ops module
+    # that defines the op (tests/test_tensor.py checks that every name in ops.TENSOR_METHODS is
+    # here and forwards to the op of its name).
+    # ---- ops.arg_reduce
+    def all(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.all(self, *args, **kwargs)
+
+    def any(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.any(self, *args, **kwargs)
+
+    def argmax(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.argmax(self, *args, **kwargs)
+
+    def argmin(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.argmin(self, *args, **kwargs)
+
+    def count_nonzero(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.count_nonzero(self, *args, **kwargs)
+
+    # ---- ops.arithmetic
+    def add(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.add(self, *args, **kwargs)
+
+    def add_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.add_(self, *args, **kwargs)
+
+    def div(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.div(self, *args, **kwargs)
+
+    def div_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.div_(self, *args, **kwargs)
+
+    def divide(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.divide(self, *args, **kwargs)
+
+    def float_power(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.float_power(self, *args, **kwargs)
+
+    def floor_divide(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.floor_divide(self, *args, **kwargs)
+
+    def fmod(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.fmod(self, *args, **kwargs)
+
+    def mul(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.mul(self, *args, **kwargs)
+
+    def mul_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.mul_(self, *args, **kwargs)
+
+    def multiply(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.multiply(self, *args, **kwargs)
+
+    def neg(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.neg(self, *args, **kwargs)
+
+    def neg_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.neg_(self, *args, **kwargs)
+
+    def negative(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.negative(self, *args, **kwargs)
+
+    def pow(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.pow(self, *args, **kwargs)
+
+    def pow_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.pow_(self, *args, **kwargs)
+
+    def remainder(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.remainder(self, *args, **kwargs)
+
+    def rsub(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.rsub(self, *args, **kwargs)
+
+    def sub(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sub(self, *args, **kwargs)
+
+    def sub_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sub_(self, *args, **kwargs)
+
+    def subtract(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.subtract(self, *args, **kwargs)
+
+    def true_divide(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.true_divide(self, *args, **kwargs)
+
+    # ---- ops.comparison
+    def allclose(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.allclose(self, *args, **kwargs)
+
+    def bitwise_and(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.bitwise_and(self, *args, **kwargs)
+
+    def bitwise_and_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.bitwise_and_(self, *args, **kwargs)
+
+    def bitwise_left_shift(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.bitwise_left_shift(self, *args, **kwargs)
+
+    def bitwise_left_shift_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.bitwise_left_shift_(self, *args, **kwargs)
+
+    def bitwise_not(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.bitwise_not(self, *args, **kwargs)
+
+    def bitwise_or(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.bitwise_or(self, *args, **kwargs)
+
+    def bitwise_or_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.bitwise_or_(self, *args, **kwargs)
+
+    def bitwise_right_shift(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.bitwise_right_shift(self, *args, **kwargs)
+
+    def bitwise_right_shift_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.bitwise_right_shift_(self, *args, **kwargs)
+
+    def bitwise_xor(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.bitwise_xor(self, *args, **kwargs)
+
+    def bitwise_xor_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.bitwise_xor_(self, *args, **kwargs)
+
+    def eq(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.eq(self, *args, **kwargs)
+
+    def equal(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.equal(self, *args, **kwargs)
+
+    def ge(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.ge(self, *args, **kwargs)
+
+    def greater(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.greater(self, *args, **kwargs)
+
+    def greater_equal(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.greater_equal(self, *args, **kwargs)
+
+    def gt(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.gt(self, *args, **kwargs)
+
+    def isclose(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.isclose(self, *args, **kwargs)
+
+    def le(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.le(self, *args, **kwargs)
+
+    def less(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.less(self, *args, **kwargs)
+
+    def less_equal(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.less_equal(self, *args, **kwargs)
+
+    def logical_and(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.logical_and(self, *args, **kwargs)
+
+    def logical_not(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.logical_not(self, *args, **kwargs)
+
+    def logical_or(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.logical_or(self, *args, **kwargs)
+
+    def logical_xor(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.logical_xor(self, *args, **kwargs)
+
+    def lt(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.lt(self, *args, **kwargs)
+
+    def ne(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.ne(self, *args, **kwargs)
+
+    def not_equal(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.not_equal(self, *args, **kwargs)
+
+    # ---- ops.copying
+    def clone(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.clone(self, *args, **kwargs)
+
+    def contiguous(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.contiguous(self, *args, **kwargs)
+
+    # ---- ops.decomp
+    def det(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.det(self, *args, **kwargs)
+
+    def inverse(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.inverse(self, *args, **kwargs)
+
+    def logdet(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.logdet(self, *args, **kwargs)
+
+    def slogdet(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.slogdet(self, *args, **kwargs)
+
+    # ---- ops.elementwise
+    def abs(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.abs(self, *args, **kwargs)
+
+    def abs_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.abs_(self, *args, **kwargs)
+
+    def absolute(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.absolute(self, *args, **kwargs)
+
+    def clamp(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.clamp(self, *args, **kwargs)
+
+    def clamp_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.clamp_(self, *args, **kwargs)
+
+    def clamp_max(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.clamp_max(self, *args, **kwargs)
+
+    def clamp_min(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.clamp_min(self, *args, **kwargs)
+
+    def clip(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.clip(self, *args, **kwargs)
+
+    def clip_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.clip_(self, *args, **kwargs)
+
+    def cos(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.cos(self, *args, **kwargs)
+
+    def cos_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.cos_(self, *args, **kwargs)
+
+    def exp(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.exp(self, *args, **kwargs)
+
+    def exp_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.exp_(self, *args, **kwargs)
+
+    def log(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.log(self, *args, **kwargs)
+
+    def log_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.log_(self, *args, **kwargs)
+
+    def relu(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.relu(self, *args, **kwargs)
+
+    def relu_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.relu_(self, *args, **kwargs)
+
+    def sigmoid(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sigmoid(self, *args, **kwargs)
+
+    def sigmoid_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sigmoid_(self, *args, **kwargs)
+
+    def sin(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sin(self, *args, **kwargs)
+
+    def sin_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sin_(self, *args, **kwargs)
+
+    def sqrt(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sqrt(self, *args, **kwargs)
+
+    def sqrt_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sqrt_(self, *args, **kwargs)
+
+    def tanh(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.tanh(self, *args, **kwargs)
+
+    def tanh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.tanh_(self, *args, **kwargs)
+
+    # ---- ops.fused
+    def log_softmax(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.log_softmax(self, *args, **kwargs)
+
+    def softmax(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.softmax(self, *args, **kwargs)
+
+    # ---- ops.gather
+    def gather(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.gather(self, *args, **kwargs)
+
+    def index_add(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.index_add(self, *args, **kwargs)
+
+    def index_copy(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.index_copy(self, *args, **kwargs)
+
+    def index_select(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.index_select(self, *args, **kwargs)
+
+    def scatter(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.scatter(self, *args, **kwargs)
+
+    def scatter_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.scatter_(self, *args, **kwargs)
+
+    def scatter_add(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.scatter_add(self, *args, **kwargs)
+
+    def scatter_add_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.scatter_add_(self, *args, **kwargs)
+
+    def take(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.take(self, *args, **kwargs)
+
+    def take_along_dim(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.take_along_dim(self, *args, **kwargs)
+
+    # ---- ops.indexing
+    def narrow(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.narrow(self, *args, **kwargs)
+
+    def select(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.select(self, *args, **kwargs)
+
+    # ---- ops.linalg
+    def bmm(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.bmm(self, *args, **kwargs)
+
+    def diag(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.diag(self, *args, **kwargs)
+
+    def diag_embed(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.diag_embed(self, *args, **kwargs)
+
+    def diagonal(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.diagonal(self, *args, **kwargs)
+
+    def dot(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.dot(self, *args, **kwargs)
+
+    def ger(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.ger(self, *args, **kwargs)
+
+    def inner(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.inner(self, *args, **kwargs)
+
+    def matmul(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.matmul(self, *args, **kwargs)
+
+    def mm(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.mm(self, *args, **kwargs)
+
+    def mv(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.mv(self, *args, **kwargs)
+
+    def outer(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.outer(self, *args, **kwargs)
+
+    def trace(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.trace(self, *args, **kwargs)
+
+    def tril(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.tril(self, *args, **kwargs)
+
+    def triu(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.triu(self, *args, **kwargs)
+
+    # ---- ops.masking
+    def index_fill(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.index_fill(self, *args, **kwargs)
+
+    def masked_fill(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.masked_fill(self, *args, **kwargs)
+
+    def masked_fill_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.masked_fill_(self, *args, **kwargs)
+
+    def masked_select(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.masked_select(self, *args, **kwargs)
+
+    # ---- ops.pointwise
+    def addcdiv(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.addcdiv(self, *args, **kwargs)
+
+    def addcmul(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.addcmul(self, *args, **kwargs)
+
+    def arctan2(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.arctan2(self, *args, **kwargs)
+
+    def atan2(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.atan2(self, *args, **kwargs)
+
+    def fmax(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.fmax(self, *args, **kwargs)
+
+    def fmin(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.fmin(self, *args, **kwargs)
+
+    def hypot(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.hypot(self, *args, **kwargs)
+
+    def lerp(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.lerp(self, *args, **kwargs)
+
+    def logaddexp(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.logaddexp(self, *args, **kwargs)
+
+    def maximum(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.maximum(self, *args, **kwargs)
+
+    def minimum(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.minimum(self, *args, **kwargs)
+
+    # ---- ops.rearrange
+    def flip(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.flip(self, *args, **kwargs)
+
+    def fliplr(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.fliplr(self, *args, **kwargs)
+
+    def flipud(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.flipud(self, *args, **kwargs)
+
+    def repeat(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.repeat(self, *args, **kwargs)
+
+    def roll(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.roll(self, *args, **kwargs)
+
+    def tile(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.tile(self, *args, **kwargs)
+
+    # ---- ops.reduction
+    def amax(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.amax(self, *args, **kwargs)
+
+    def amin(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.amin(self, *args, **kwargs)
+
+    def max(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.max(self, *args, **kwargs)
+
+    def mean(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.mean(self, *args, **kwargs)
+
+    def min(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.min(self, *args, **kwargs)
+
+    def prod(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.prod(self, *args, **kwargs)
+
+    def sum(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sum(self, *args, **kwargs)
+
+    def sum_to_size(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sum_to_size(self, *args, **kwargs)
+
+    # ---- ops.rounding
+    def ceil(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.ceil(self, *args, **kwargs)
+
+    def ceil_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.ceil_(self, *args, **kwargs)
+
+    def fix(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.fix(self, *args, **kwargs)
+
+    def fix_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.fix_(self, *args, **kwargs)
+
+    def floor(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.floor(self, *args, **kwargs)
+
+    def floor_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.floor_(self, *args, **kwargs)
+
+    def frac(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.frac(self, *args, **kwargs)
+
+    def frac_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.frac_(self, *args, **kwargs)
+
+    def isfinite(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.isfinite(self, *args, **kwargs)
+
+    def isinf(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.isinf(self, *args, **kwargs)
+
+    def isnan(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.isnan(self, *args, **kwargs)
+
+    def isneginf(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.isneginf(self, *args, **kwargs)
+
+    def isposinf(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.isposinf(self, *args, **kwargs)
+
+    def nan_to_num(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.nan_to_num(self, *args, **kwargs)
+
+    def nan_to_num_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.nan_to_num_(self, *args, **kwargs)
+
+    def round(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.round(self, *args, **kwargs)
+
+    def round_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.round_(self, *args, **kwargs)
+
+    def sign(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sign(self, *args, **kwargs)
+
+    def sign_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sign_(self, *args, **kwargs)
+
+    def trunc(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.trunc(self, *args, **kwargs)
+
+    def trunc_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.trunc_(self, *args, **kwargs)
+
+    # ---- ops.shape
+    def broadcast_to(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.broadcast_to(self, *args, **kwargs)
+
+    def expand(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.expand(self, *args, **kwargs)
+
+    def expand_as(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.expand_as(self, *args, **kwargs)
+
+    def flatten(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.flatten(self, *args, **kwargs)
+
+    def moveaxis(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.moveaxis(self, *args, **kwargs)
+
+    def movedim(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.movedim(self, *args, **kwargs)
+
+    def permute(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.permute(self, *args, **kwargs)
+
+    def reshape(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.reshape(self, *args, **kwargs)
+
+    def reshape_as(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.reshape_as(self, *args, **kwargs)
+
+    def squeeze(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.squeeze(self, *args, **kwargs)
+
+    def swapaxes(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.swapaxes(self, *args, **kwargs)
+
+    def swapdims(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.swapdims(self, *args, **kwargs)
+
+    def t(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.t(self, *args, **kwargs)
+
+    def transpose(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.transpose(self, *args, **kwargs)
+
+    def unflatten(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.unflatten(self, *args, **kwargs)
+
+    def unsqueeze(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.unsqueeze(self, *args, **kwargs)
+
+    def view(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.view(self, *args, **kwargs)
+
+    def view_as(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.view_as(self, *args, **kwargs)
+
+    # ---- ops.sorting
+    def argsort(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.argsort(self, *args, **kwargs)
+
+    def argwhere(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.argwhere(self, *args, **kwargs)
+
+    def msort(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.msort(self, *args, **kwargs)
+
+    def nonzero(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.nonzero(self, *args, **kwargs)
+
+    def sort(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sort(self, *args, **kwargs)
+
+    def topk(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.topk(self, *args, **kwargs)
+
+    # ---- ops.special
+    def erf(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.erf(self, *args, **kwargs)
+
+    def erf_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.erf_(self, *args, **kwargs)
+
+    def erfc(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.erfc(self, *args, **kwargs)
+
+    def erfc_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.erfc_(self, *args, **kwargs)
+
+    def exp2(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.exp2(self, *args, **kwargs)
+
+    def exp2_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.exp2_(self, *args, **kwargs)
+
+    def expm1(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.expm1(self, *args, **kwargs)
+
+    def expm1_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.expm1_(self, *args, **kwargs)
+
+    def log10(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.log10(self, *args, **kwargs)
+
+    def log10_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.log10_(self, *args, **kwargs)
+
+    def log1p(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.log1p(self, *args, **kwargs)
+
+    def log1p_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.log1p_(self, *args, **kwargs)
+
+    def log2(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.log2(self, *args, **kwargs)
+
+    def log2_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.log2_(self, *args, **kwargs)
+
+    def logit(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.logit(self, *args, **kwargs)
+
+    def logit_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.logit_(self, *args, **kwargs)
+
+    def reciprocal(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.reciprocal(self, *args, **kwargs)
+
+    def reciprocal_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.reciprocal_(self, *args, **kwargs)
+
+    def rsqrt(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.rsqrt(self, *args, **kwargs)
+
+    def rsqrt_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.rsqrt_(self, *args, **kwargs)
+
+    def square(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.square(self, *args, **kwargs)
+
+    def square_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.square_(self, *args, **kwargs)
+
+    # ---- ops.splitting
+    def chunk(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.chunk(self, *args, **kwargs)
+
+    def split(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.split(self, *args, **kwargs)
+
+    def split_with_sizes(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.split_with_sizes(self, *args, **kwargs)
+
+    def unbind(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.unbind(self, *args, **kwargs)
+
+    # ---- ops.statistics
+    def cumprod(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.cumprod(self, *args, **kwargs)
+
+    def cumsum(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.cumsum(self, *args, **kwargs)
+
+    def logsumexp(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.logsumexp(self, *args, **kwargs)
+
+    def norm(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.norm(self, *args, **kwargs)
+
+    def std(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.std(self, *args, **kwargs)
+
+    def var(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.var(self, *args, **kwargs)
+
+    # ---- ops.thresholding
+    def hardshrink(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.hardshrink(self, *args, **kwargs)
+
+    def prelu(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.prelu(self, *args, **kwargs)
+
+    # ---- ops.trig
+    def acos(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.acos(self, *args, **kwargs)
+
+    def acos_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.acos_(self, *args, **kwargs)
+
+    def acosh(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.acosh(self, *args, **kwargs)
+
+    def acosh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.acosh_(self, *args, **kwargs)
+
+    def arccos(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.arccos(self, *args, **kwargs)
+
+    def arccosh(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.arccosh(self, *args, **kwargs)
+
+    def arcsin(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.arcsin(self, *args, **kwargs)
+
+    def arcsinh(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.arcsinh(self, *args, **kwargs)
+
+    def arctan(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.arctan(self, *args, **kwargs)
+
+    def arctanh(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.arctanh(self, *args, **kwargs)
+
+    def asin(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.asin(self, *args, **kwargs)
+
+    def asin_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.asin_(self, *args, **kwargs)
+
+    def asinh(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.asinh(self, *args, **kwargs)
+
+    def asinh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.asinh_(self, *args, **kwargs)
+
+    def atan(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.atan(self, *args, **kwargs)
+
+    def atan_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.atan_(self, *args, **kwargs)
+
+    def atanh(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.atanh(self, *args, **kwargs)
+
+    def atanh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.atanh_(self, *args, **kwargs)
+
+    def cosh(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.cosh(self, *args, **kwargs)
+
+    def cosh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.cosh_(self, *args, **kwargs)
+
+    def sinh(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sinh(self, *args, **kwargs)
+
+    def sinh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.sinh_(self, *args, **kwargs)
+
+    def tan(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.tan(self, *args, **kwargs)
+
+    def tan_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.tan_(self, *args, **kwargs)
+
 
 def _wrap_dim(dim: int, ndim: int, op: str) -> int:
     n = max(ndim, 1)
@@ -602,9 +1558,8 @@ def is_tensor(obj: Any) -> bool:
 
 
 # Deferred imports: the autograd package and the ops are built on Tensor, and Tensor's
-# methods forward to them, so they are imported once Tensor exists.
+# methods forward to them, so they are imported once Tensor exists. ``ops`` is the one
+# upward import DESIGN.md allows (tensor -> ops, for the methods above).
 from .autograd import grad_mode  # noqa: E402
 from .autograd.graph import AccumulateGrad, RemovableHandle, _HookDict  # noqa: E402
 from . import ops as _ops  # noqa: E402
-
-_tensor_methods._ops = _ops  # the methods forward to the ops, which exist only now

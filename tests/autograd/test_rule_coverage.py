@@ -12,7 +12,7 @@ import pytest
 
 import dyngrad
 from dyngrad.autograd import Function, gradcheck
-from dyngrad.autograd.engine import _SumToSize
+from dyngrad.ops.reduction import SumToSize
 
 T = lambda a: dyngrad.tensor(a, dtype=dyngrad.float64)  # noqa: E731
 rng = np.random.default_rng(2)
@@ -50,7 +50,7 @@ def test_forward_mode_of_the_last_rules_matches_finite_differences(name) -> None
     elif name == "max_pool2d_with_indices":
         fn, x = (lambda a: dyngrad.nn.functional.max_pool2d(a, 2, return_indices=True)[0]), rng.standard_normal((1, 2, 4, 4))
     elif name == "sum_to_size":
-        fn, x = (lambda g: _SumToSize.apply(g, (1, 4))), rng.standard_normal((3, 4))
+        fn, x = (lambda g: SumToSize.apply(g, (1, 4))), rng.standard_normal((3, 4))
     else:
         m = dyngrad.nn.Linear(3, 2).double()
         m.register_full_backward_hook(lambda mod, gi, go: None)

@@ -18,6 +18,7 @@ import os
 import sys
 import threading
 import traceback
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -63,7 +64,7 @@ def is_anomaly_check_nan_enabled() -> bool:
 
 
 def _user_frame(depth: int = 2) -> Any:
-    f = sys._getframe(depth)
+    f: FrameType | None = sys._getframe(depth)
     while f is not None and f.f_code.co_filename.startswith(_PKG):
         f = f.f_back
     return f

@@ -179,14 +179,14 @@ def grad(
     seeds = _make_grads(outs, grads, True)
     # the same tensor (graph edge) twice in inputs: compute it once, return it twice
     slot: dict = {}
-    uniq = []
+    uniq: list[Tensor] = []
     for t in ins:
         key = (t.grad_fn, t._output_nr) if t.grad_fn is not None else (t._accumulator(), 0)
         if key not in slot:
             slot[key] = len(uniq)
             uniq.append(t)
     res = engine.execute(roots, seeds, retain_graph, create_graph, uniq, accumulate=False)
-    res = [res[slot[(t.grad_fn, t._output_nr) if t.grad_fn is not None else (t._accumulator(), 0)]] for t in ins]
+    res = [res[slot[(t.grad_fn, t._output_nr) if t.grad_fn is not None else (t._accumulator(), 0)]] for t in ins]  # type: ignore[index]
     assert res is not None
     final = []
     for i, (t, g) in enumerate(zip(ins, res)):

@@ -119,7 +119,7 @@ def _rng_replay(fn: Callable) -> tuple[Callable, Callable, Callable]:
             # clone tensors that require grad: forward may legally modify them (mark_dirty)
             return fn(*[a.clone() if isinstance(a, Tensor) and a.requires_grad else a for a in args])
 
-    drew = []
+    drew: list[Any] = []
 
     def raw(*args: Any) -> Any:
         default_generator.rng.bit_generator.state = state

@@ -89,7 +89,7 @@ def _check_memory(report: CheckReport, apply: Callable, ins: tuple, tensor_idx: 
         held = [
             f"ctx.{k} ({v.data.nbytes} bytes)" for k, v in vars(node).items() if isinstance(v, Tensor) and k != "_metadata"
         ]
-        saved_left = node._saved not in (None, ())
+        saved_left = node._saved not in (None, ())  # type: ignore[union-attr]  # (diff[0] has a grad_fn)
         del node, loss, diff, outs
         alive = ref() is not None
     except Exception as e:  # noqa: BLE001

@@ -27,7 +27,6 @@ from .. import _backend as B
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode, profiler
 from ._context import context as _context
-from .function import Function
 from .graph import AccumulateGrad, Node
 
 __all__ = ["execute", "current_pass", "set_strict_shapes"]
@@ -63,40 +62,6 @@ class GraphTask:
 def current_pass() -> GraphTask | None:
     """The backward pass running in this thread, or None."""
     return _context.passes[-1] if _context.passes else None
-
-
-class _SumToSize(Function):
-    """Reduce a broadcast gradient to its input's shape: ``grad_input = expand(grad)``."""
-
-    _builtin = True
-    _node_name = "SumToSizeBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, g: Tensor, shape: tuple) -> Tensor:
-        ctx.shape, ctx.target = g.data.shape, shape
-        return Tensor._make(B.sum_to_size(g.data, shape))
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Tensor:
-        """Forward mode: ``t = sum_to_size(u, shape)`` (linear)."""
-        return _SumToSize.apply(u, ctx.target)
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Any:
-        return grad.expand(ctx.shape), None
-
-    @staticmethod
-    def vmap(info: Any, in_dims: tuple, g: Tensor, shape: tuple) -> tuple:
-        """Batching rule: sum the per-example dims only (the batch dim, moved to the front,
-        is kept; ``shape`` is padded so that it stays aligned)."""
-        from ..ops import movedim  # deferred: ops are built on the engine
-
-        if in_dims[0] != 0:
-            g = movedim(g, in_dims[0], 0)
-        n = g.shape[0]
-        target = (n,) + (1,) * (g.ndim - 1 - len(shape)) + tuple(shape)
-        out = _SumToSize.apply(g, target) if target != tuple(g.shape) else g
-        return out.reshape((n, *shape)), 0
 
 
 def _fmt_args(node: Any) -> str:
@@ -162,7 +127,7 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
                     + (" (strict shapes: no broadcast reduction)" if strict else "")
                 )
             if create_graph or g._is_wrapper:  # (a transform's wrapper: its values are not in .data)
-                g = _SumToSize.apply(g, shape)
+                g = g.sum_to_size(shape)  # the differentiable op (ops.reduction.SumToSize)
             else:
                 g = Tensor._make(B.sum_to_size(gd, shape))
             gd = g.data
@@ -217,7 +182,7 @@ def _link_constant_grads(node: Node, res: tuple) -> tuple:
     result must keep saying it cannot be differentiated."""
     if all(g is None or g._requires_grad for g in res):
         return res
-    if not any(s is not None and (s.is_output or (s.tensor is not None and s.tensor._requires_grad)) for s in node._saved):
+    if not any(s is not None and (s.is_output or (s.tensor is not None and s.tensor._requires_grad)) for s in node._saved):  # type: ignore[union-attr]
         return res
     out = []
     for g in res:
@@ -259,6 +224,7 @@ def execute(
     # ---- targets (autograd.grad, or backward(inputs=...))
     capture_leaf: dict[Node, int] = {}
     capture_nonleaf: dict[tuple[Node, int], int] = {}
+    k: int | None  # an input's position (None: not an input)
     if inputs is not None:
         for k, t in enumerate(inputs):
             if t.grad_fn is not None:
@@ -398,7 +364,7 @@ def execute(
             try:
                 res = profiler.run_backward(node, buf) if _prof.active else node.apply(*buf)
                 res = _validate(node, res, create_graph)
-                if create_graph and node._saved and getattr(node, "_forward_cls", _SumToSize)._builtin:
+                if create_graph and node._saved and getattr(getattr(node, "_forward_cls", None), "_builtin", True):
                     res = _link_constant_grads(node, res)
             except Exception as exc:
                 _annotate(node, exc)
@@ -429,12 +395,12 @@ def execute(
         _context.passes.pop()
         _state.enabled = prev_enabled
     # ---- commit (only now: an exception above leaves every .grad untouched)
-    res = buf = cbuf = g = r = None  # drop loop references: a gradient nobody else holds can be adopted
+    res = buf = cbuf = g = r = None  # type: ignore[assignment]  # drop loop references: a gradient nobody else holds can be adopted
     pending.reverse()
     while pending:
         var, g = pending.pop()
         _accumulate(var, g, create_graph)
-    var = g = None
+    var = g = None  # type: ignore[assignment]
     if not accumulate:
         return captured
     return None

@@ -13,7 +13,7 @@ import functools
 import inspect
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode, profiler
@@ -33,6 +33,10 @@ class FunctionCtx:
     _dirty: tuple = ()
     _non_diff: tuple = ()
     needs_input_grad: tuple = ()
+    if TYPE_CHECKING:  # provided by Node, the other base of BackwardCFunction
+        _saved: tuple | None
+
+        def name(self) -> str: ...
 
     def save_for_backward(self, *tensors: Tensor | None) -> None:
         """Save tensors (or None) for backward; read them back with ``saved_tensors``.
@@ -84,7 +88,7 @@ class FunctionCtx:
                 "graph a second time or if you need to access saved tensors after calling "
                 "backward."
             )
-        return tuple(None if s is None else s.unpack(self) for s in saved)  # type: ignore[attr-defined]
+        return tuple(None if s is None else s.unpack(self) for s in saved)
 
     saved_variables = saved_tensors
 
@@ -165,12 +169,12 @@ class Function:
         super().__init_subclass__(**kwargs)
         d = cls.__dict__
         if "vjp" in d and "backward" not in d:
-            cls.backward = d["vjp"]  # type: ignore[assignment]
+            cls.backward = d["vjp"]  # type: ignore[method-assign]
         cls._has_setup_context = cls.setup_context is not Function.setup_context
         fwd = d.get("forward")
         if fwd is not None:
             impl = fwd.__func__ if isinstance(fwd, staticmethod) else fwd
-            cls._forward_impl = staticmethod(impl)  # type: ignore[attr-defined]
+            cls._forward_impl = staticmethod(impl)  # type: ignore[method-assign]
             try:
                 sig = inspect.signature(impl)
             except (TypeError, ValueError):  # pragma: no cover
@@ -178,14 +182,14 @@ class Function:
             params = list(sig.parameters.values()) if sig else []
             if not cls._has_setup_context and params:
                 params = params[1:]  # drop ctx
-                cls.forward = _forward_called_directly(cls, impl)  # type: ignore[assignment]
+                cls.forward = _forward_called_directly(cls, impl)  # type: ignore[method-assign]
             cls._arg_names = tuple(
                 p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
             ) or tuple(p.name for p in params)
             cls._sig = sig
         bwd = d.get("backward")
         if bwd is not None:
-            cls._backward_impl = staticmethod(  # type: ignore[attr-defined]
+            cls._backward_impl = staticmethod(  # type: ignore[method-assign]
                 bwd.__func__ if isinstance(bwd, staticmethod) else bwd
             )
         name = cls._node_name or f"{cls.__name__}Backward"
@@ -266,7 +270,7 @@ class Function:
                 out = interp.process(cls, args, kwargs)
                 if out is not NotImplemented:
                     return out
-        kw = {}
+        kw: dict[str, Any] = {}
         if kwargs:
             args, kw = cls._bind(args, kwargs)
             if kw and _state.enabled:
@@ -386,10 +390,10 @@ def _record_one(cls: type, ctx: Any, o: Any) -> Any:
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient (shared, immutable)
 
 
-def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty: tuple) -> Any:
+def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty: tuple) -> Any:
     """Connect the outputs of ``forward`` to the node ``ctx``."""
     edges = []
-    meta = []
+    meta: list[tuple[Any, Any] | None] = []
     for a, needed in zip(args, ctx.needs_input_grad):
         if needed:
             fn = a.grad_fn
@@ -410,7 +414,7 @@ def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty
     if builtin and not is_tuple and not dirty and not non_diff:
         return _record_one(cls, ctx, outs[0])
     new_outs = []
-    ometa = []
+    ometa: list[tuple[Any, Any] | None] = []
     for i, o in enumerate(outs):
         if not isinstance(o, Tensor):
             new_outs.append(o)
@@ -447,7 +451,7 @@ def _record(cls: type, ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty
         ctx._dirty = ctx._non_diff = ()
     to_save = ctx._to_save
     if to_save:
-        saved = []
+        saved: list[SavedTensor | None] = []
         for t in to_save:
             if t is None:
                 saved.append(None)

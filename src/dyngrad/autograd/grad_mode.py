@@ -15,7 +15,7 @@ import functools
 import inspect
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._context import context
 
@@ -48,6 +48,12 @@ def is_inference_mode_enabled() -> bool:
 
 class _DecoratorContextManager:
     """Base: subclasses define ``__enter__``/``__exit__``; instances also decorate."""
+
+    if TYPE_CHECKING:  # defined by every subclass
+
+        def __enter__(self) -> Any: ...
+
+        def __exit__(self, *exc: Any) -> Any: ...
 
     def __call__(self, func: F) -> F:
         if not callable(func):

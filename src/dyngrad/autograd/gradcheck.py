@@ -14,7 +14,7 @@ entries with their indices, both values and the absolute and relative errors.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -36,7 +36,7 @@ def _as_tuple(x: Any) -> tuple:
     return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
-def _outputs(func: Callable, inputs: tuple) -> tuple:
+def _outputs(func: Callable, inputs: Sequence[Any]) -> tuple:
     out = func(*inputs)
     return tuple(o for o in _as_tuple(out) if isinstance(o, Tensor))
 
@@ -221,7 +221,7 @@ def _fast(func: Callable, inputs: tuple, num_inputs: tuple, outs: tuple, eps: fl
     with grad_mode.enable_grad():
         outs_g = _outputs(func, inputs)
     for k, o in enumerate(outs_g):
-        gs = [None] * len(idx)
+        gs: Sequence[Tensor | None] = [None] * len(idx)
         if o.requires_grad:
             v = Tensor._make(vs[k].astype(o.data.dtype))
             gs = autograd_grad(o, diff, v, retain_graph=True, allow_unused=True)
@@ -450,7 +450,7 @@ def gradgradcheck(
         with grad_mode.enable_grad():  # also inside gradcheck's no_grad numerical pass
             os_ = _outputs(func, ins)
             pairs = [(o, g) for o, g in zip(os_, gs_out) if o.requires_grad]
-            gs = autograd_grad(
+            gs: Sequence[Tensor | None] = autograd_grad(
                 [o for o, _ in pairs], [ins[i] for i in diff_idx], [g for _, g in pairs],
                 create_graph=True, allow_unused=True,
             )

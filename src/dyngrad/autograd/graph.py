@@ -200,6 +200,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "version", "is_output", "output_nr", "packed", "unpack_hook")
+    tensor: Any  # the Tensor; None when a pack hook holds it (then unpack_hook is set)
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
         self.is_output = is_output

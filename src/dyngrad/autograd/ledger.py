@@ -144,7 +144,7 @@ def saved_tensor_report(output: Any) -> SavedTensorReport:
     for node in iter_graph(output):
         if node.__dict__.get("_freed"):
             rep.freed_nodes += 1
-        entries = []
+        entries: list[dict[str, Any]] = []
         node_bytes = 0
         for what, arr, s in _entries(node):
             if arr is None:

@@ -20,7 +20,10 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .function import Function
 
 from ._context import context as _context
 
@@ -116,7 +119,7 @@ def _end(ev: FunctionEvent) -> None:
             p._events.append(ev)
 
 
-def run_forward(cls: type, ctx: Any, args: tuple, kw: dict) -> Any:
+def run_forward(cls: type[Function], ctx: Any, args: tuple, kw: dict) -> Any:
     """Called by ``Function.apply`` while profiling: run and time ``forward``."""
     ev = _begin(cls.__name__, "forward")
     try:
@@ -274,7 +277,7 @@ def _fmt_ns(ns: float) -> str:
     return f"{ns / 1e3:.3f}us"
 
 
-def _fmt_bytes(n: int) -> str:
+def _fmt_bytes(n: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB"):
         if n < 1024 or unit == "GiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"

@@ -424,6 +424,42 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: 
     return _max_min("min", input, dim, keepdim)
 
 
+class SumToSize(Function):
+    """Reduce a broadcast gradient to its input's shape: ``grad_input = expand(grad)``.
+
+    The engine reduces a gradient whose shape its input broadcasts to with this op when the
+    reduction must be differentiable (``create_graph``) or batched (inside vmap).
+    """
+
+    _builtin = True
+    _node_name = "SumToSizeBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, shape: tuple) -> Tensor:
+        ctx.shape, ctx.target = g.data.shape, shape
+        return Tensor._make(B.sum_to_size(g.data, shape))
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Tensor:
+        """Forward mode: ``t = sum_to_size(u, shape)`` (linear)."""
+        return SumToSize.apply(u, ctx.target)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Any:
+        return grad.expand(ctx.shape), None
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, g: Tensor, shape: tuple) -> tuple:
+        """Batching rule: sum the per-example dims only (the batch dim, moved to the front,
+        is kept; ``shape`` is padded so that it stays aligned)."""
+        if in_dims[0] != 0:
+            g = g.movedim(in_dims[0], 0)
+        n = g.shape[0]
+        target = (n,) + (1,) * (g.ndim - 1 - len(shape)) + tuple(shape)
+        out = SumToSize.apply(g, target) if target != tuple(g.shape) else g
+        return out.reshape((n, *shape)), 0
+
+
 def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     """Sum ``input`` down to ``size``, which must broadcast to ``input.shape`` (the inverse of
     ``expand``). ``grad_input = expand(grad, input.shape)``.
@@ -431,7 +467,6 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     Raises:
         RuntimeError: when ``size`` is not expandable to ``input.shape``.
     """
-    from ..autograd.engine import _SumToSize
     from ._util import shape_arg
 
     shape = shape_arg(size)
@@ -439,7 +474,7 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
         raise RuntimeError(f"sum_to_size: size {list(shape)} is not expandable to size {list(input.shape)}")
     if shape == input.data.shape:
         return input
-    return _SumToSize.apply(input, shape)
+    return SumToSize.apply(input, shape)
 
 
 __all__.append("sum_to_size")

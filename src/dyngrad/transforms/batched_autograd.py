@@ -16,14 +16,14 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from .batching import BatchedTensor, VmapUnsupported, pop_level, push_level, vmap_levels, wrap_batched
+from .batching import BatchedTensor, VmapLevel, VmapUnsupported, pop_level, push_level, vmap_levels, wrap_batched
 
 __all__ = ["batch_at_all_levels", "batched_grad", "batched_inplace", "batched_make_dual", "vmap_call", "levels_of"]
 
 
 def levels_of(t: Any) -> list:
     """The vmap levels ``t`` is batched at, outermost first."""
-    out = []
+    out: list[VmapLevel] = []
     while isinstance(t, BatchedTensor):
         out.insert(0, t._level)
         t = t._value
@@ -35,7 +35,7 @@ def _canon(t: Any) -> tuple[Tensor, list]:
     then its logical dims; and those levels. The moves are ops, so gradients flow."""
     from ..ops import movedim  # deferred: ops are built on this package
 
-    lv = []
+    lv: list[VmapLevel] = []
     while isinstance(t, BatchedTensor):
         v = t._value
         if t._bdim != 0:

@@ -29,12 +29,15 @@ example instead, so data-dependent code is never silently computed on one exampl
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from ..tensor import Tensor
 from .interpreter import Interpreter, active, pop, push
+
+if TYPE_CHECKING:
+    from ..autograd.function import Function
 
 __all__ = ["BatchedTensor", "BatchInterpreter", "VmapInfo", "VmapUnsupported", "VmapLevel", "batched_apply",
            "any_batched", "vmap_levels"]
@@ -219,9 +222,12 @@ class BatchedTensor(Tensor):
 
     __slots__ = ("_value", "_bdim", "_level")
     _is_wrapper = True
+    _value: Tensor
+    _bdim: int
+    _level: VmapLevel
 
     @property
-    def _requires_grad(self) -> bool:  # type: ignore[override]
+    def _requires_grad(self) -> bool:
         return self._value._requires_grad
 
     @_requires_grad.setter
@@ -229,7 +235,7 @@ class BatchedTensor(Tensor):
         self._value._requires_grad = v
 
     @property
-    def grad_fn(self) -> Any:  # type: ignore[override]
+    def grad_fn(self) -> Any:
         return self._value.grad_fn
 
     @grad_fn.setter
@@ -241,15 +247,15 @@ class BatchedTensor(Tensor):
         return self._value._output_nr
 
     @property
-    def requires_grad(self) -> bool:  # type: ignore[override]
+    def requires_grad(self) -> bool:
         return self._value.requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         self._value.requires_grad = value
 
-    @property
-    def grad(self) -> Tensor | None:  # type: ignore[override]
+    @property  # type: ignore[misc]  # read-only: a batched tensor's grad is its value's
+    def grad(self) -> Tensor | None:
         g = self._value.grad
         return None if g is None else wrap_batched(g, self._bdim, self._level)
 
@@ -323,7 +329,7 @@ def _unwrap(a: Any, level: VmapLevel) -> tuple[Any, Any]:
     return a, None
 
 
-def batched_apply(cls: type, args: tuple, kwargs: dict) -> Any:
+def batched_apply(cls: type[Function], args: tuple, kwargs: dict) -> Any:
     """``cls.apply(*args, **kwargs)`` when some argument may be a BatchedTensor; returns
     ``NotImplemented`` when none is (the caller then applies ``cls`` normally)."""
     level = _level_of(args)  # the innermost level among the arguments (args is a tuple)
@@ -346,7 +352,7 @@ def batched_apply(cls: type, args: tuple, kwargs: dict) -> Any:
         kw_dims = {}
     info = VmapInfo(level.batch_size, level.randomness, cls)
     rule = getattr(cls, "vmap", None)
-    res = NotImplemented
+    res: Any = NotImplemented
     if rule is not None and not kw_dims:
         res = rule(info, tuple(dims), *vals, **kwargs)
         if res is not NotImplemented and not (isinstance(res, tuple) and len(res) == 2):
@@ -360,7 +366,7 @@ def batched_apply(cls: type, args: tuple, kwargs: dict) -> Any:
     return _wrap_outputs(cls, out, out_dims, level)
 
 
-def _wrap_outputs(cls: type, out: Any, out_dims: Any, level: VmapLevel) -> Any:
+def _wrap_outputs(cls: type[Function], out: Any, out_dims: Any, level: VmapLevel) -> Any:
     if isinstance(out, tuple):
         if not isinstance(out_dims, tuple):
             out_dims = (out_dims,) * len(out)
@@ -397,7 +403,7 @@ def _slice(v: Any, d: Any, b: int, clone: bool) -> Any:
     return s.clone() if clone else s
 
 
-def _loop(cls: type, level: VmapLevel, vals: list, dims: list, kwargs: dict, kw_dims: dict) -> tuple:
+def _loop(cls: type[Function], level: VmapLevel, vals: list, dims: list, kwargs: dict, kw_dims: dict) -> tuple:
     """Run ``cls`` once per example and stack the outputs along dim 0 (no batching rule)."""
     n = level.batch_size
     if n == 0:
@@ -430,7 +436,7 @@ def _loop(cls: type, level: VmapLevel, vals: list, dims: list, kwargs: dict, kw_
     return out, out_dims
 
 
-def _stack_one(cls: type, items: list) -> tuple[Any, Any]:
+def _stack_one(cls: type[Function], items: list) -> tuple[Any, Any]:
     first = items[0]
     if isinstance(first, Tensor):
         from ..ops import stack  # deferred: the ops are built on this module's caller
@@ -443,7 +449,7 @@ def _stack_one(cls: type, items: list) -> tuple[Any, Any]:
     raise VmapUnsupported(f"{cls.__name__} returned a non-tensor output that differs between examples")
 
 
-def _write_back(cls: type, slices: list, first: Any, vals: list, dims: list, out: Any, out_dims: Any) -> tuple:
+def _write_back(cls: type[Function], slices: list, first: Any, vals: list, dims: list, out: Any, out_dims: Any) -> tuple:
     outs = out if isinstance(out, tuple) else (out,)
     odims = out_dims if isinstance(out, tuple) else (out_dims,)
     firsts = first if isinstance(first, tuple) else (first,)

@@ -43,7 +43,7 @@ class DualInterpreter(Interpreter):
         self.idx = idx
         self.table: dict[int, list] = {}
 
-    def process(self, cls: type, args: tuple, kwargs: dict) -> Any:
+    def process(self, cls: type[Function], args: tuple, kwargs: dict) -> Any:
         """Outputs and their tangents, when some argument has a tangent at this level."""
         for a in args:
             if isinstance(a, Tensor) and self.get(a) is not None:
@@ -74,7 +74,7 @@ class DualInterpreter(Interpreter):
     def _rederive(self, view: Tensor) -> Tensor | None:
         """The tangent of ``view`` read from its base's tangent (after an in-place change of
         the base or of another view of it, as PyTorch's tangent views would see it)."""
-        base = view._base
+        base: Tensor = view._base  # type: ignore[assignment]  # (a view: its base is set)
         tb = self.get(base)
         if tb is None:
             return None
@@ -215,7 +215,7 @@ def _write_view_tangent(lv: DualInterpreter, view: Tensor, t: Tensor | None) -> 
     from ..ops import index_copy  # deferred: ops are built on this
     from ..ops._view_inplace import view_positions
 
-    base = view._base
+    base: Tensor = view._base  # type: ignore[assignment]  # (a view: its base is set)
     tb = lv.get(base)
     if t is None and tb is None:
         lv.table.pop(id(view.data), None)
@@ -223,7 +223,7 @@ def _write_view_tangent(lv: DualInterpreter, view: Tensor, t: Tensor | None) -> 
     pos = view_positions(view.data, base.data)
     if pos is None:
         return False
-    dt = (t if t is not None else tb).data.dtype
+    dt = (t if t is not None else tb).data.dtype  # type: ignore[union-attr]  # (not both None)
     if tb is None:
         tb = Tensor._make(np.zeros(base.data.shape, dt))
     if t is None:
@@ -276,6 +276,11 @@ class _JvpCtx:
 
 class _Box:
     __slots__ = ("outs", "ins", "rerun", "diff", "tidx")
+    outs: tuple
+    ins: tuple
+    rerun: Any
+    diff: list
+    tidx: list
 
     def __init__(self) -> None:
         self.rerun = None
@@ -352,7 +357,7 @@ def _leaf(a: Tensor) -> Tensor:
     return t
 
 
-def _dual_apply(lv: DualInterpreter, cls: type, args: tuple, kwargs: dict) -> Any:
+def _dual_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kwargs: dict) -> Any:
     """``cls.apply(*args, **kwargs)`` at dual level ``lv``: outputs plus their tangents."""
     tans: dict[int, Tensor] = {}
     for a in args:
@@ -500,7 +505,7 @@ def _fit(t: Any, o: Tensor, cls: Any = None, i: int = 0) -> Tensor:
     return t
 
 
-def _plain_ctx(cls: type, largs: list, kw: dict, outs: tuple) -> Any:
+def _plain_ctx(cls: type[Function], largs: list, kw: dict, outs: tuple) -> Any:
     """Nested forward mode: ``cls`` run again with every dual level off, for its ctx (the
     outer levels turned the first run's grad_fn into theirs); the ctx's saved tensors are
     mapped back to the stand-ins that carry the outer levels' tangents. Costs one more
@@ -515,13 +520,13 @@ def _plain_ctx(cls: type, largs: list, kw: dict, outs: tuple) -> Any:
     return None if o0 is None else (o0.grad_fn, subst)
 
 
-def _rule_jvp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, ltans: dict, ng: bool,
+def _rule_jvp(cls: type[Function], outs: tuple, diff: list, args: tuple, largs: list, ltans: dict, ng: bool,
               ctx_of: Any = None) -> list:
     o0 = next((o for o, d in zip(outs, diff) if d), None)
     if o0 is None:
         return [None] * len(outs)
     builtin = cls._builtin
-    tin = []
+    tin: list[Tensor | None] = []
     for a in args:
         if not isinstance(a, Tensor):
             tin.append(None)
@@ -533,7 +538,7 @@ def _rule_jvp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, ltan
             tin.append(Tensor._make(np.zeros_like(a.data)))
     with grad_mode.set_grad_enabled(ng):
         jctx = _JvpCtx(o0.grad_fn, tuple(largs)) if ctx_of is None else _JvpCtx(ctx_of[0], tuple(largs), ctx_of[1])
-        r = cls.jvp(jctx, *tin)
+        r = cls.jvp(jctx, *tin)  # type: ignore[attr-defined]  # (the caller checked)
     rs = r if isinstance(r, tuple) else (r,)
     if len(rs) != len(outs):
         raise RuntimeError(
@@ -550,7 +555,7 @@ def _retire(leaves: Any) -> None:
             _TRANSFORM_LEAVES[id(t)] = t
 
 
-def _double_vjp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, local: dict, ltans: dict, ng: bool) -> list:
+def _double_vjp(cls: type[Function], outs: tuple, diff: list, args: tuple, largs: list, local: dict, ltans: dict, ng: bool) -> list:
     from ..autograd.backprop import grad as _grad
 
     douts = [o for o, d in zip(outs, diff) if d]
@@ -582,7 +587,7 @@ def _double_vjp(cls: type, outs: tuple, diff: list, args: tuple, largs: list, lo
                    retain_graph=True, create_graph=ng, allow_unused=True)
     _retire(vs)  # internal leaves: an outer transform must not count them as its inputs'
     it = iter(ts)
-    res = []
+    res: list[Tensor | None] = []
     for o, d in zip(outs, diff):
         if not d:
             res.append(None)
@@ -604,7 +609,7 @@ def _connect(outs: tuple, diff: list, touts: list, orig_ins: list, local_ins: li
     for o, d in zip(outs, diff):
         if d:
             flat.append(o)
-    tidx = []
+    tidx: list[int | None] = []
     for t in touts:
         if t is not None and t._requires_grad:
             tidx.append(len(flat))
