@@ -300,11 +300,9 @@ def register_multi_grad_hook(tensors: Any, fn: Callable, *, mode: str = "all") -
     tensors = tuple(tensors)
     n = len(tensors)
     state: dict[str, Any] = {"grads": [None] * n, "count": 0, "fired": False, "pass": None}
-    from .engine import current_pass  # deferred: engine is above graph
-
     def make(i: int) -> Callable:
         def hook(grad: Any) -> None:
-            p = current_pass()
+            p = context.passes[-1] if context.passes else None  # the running backward pass
             if state["pass"] is not p:
                 state.update(grads=[None] * n, count=0, fired=False, **{"pass": p})
                 expected = sum(1 for t in tensors if p is not None and p.will_compute(t))
