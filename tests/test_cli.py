@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from dyngrad.cli import main
 
 
@@ -44,6 +46,7 @@ def test_check_is_dispatched_to_the_checker(monkeypatch):
     assert seen == [["file.py", "--x"]]
 
 
+@pytest.mark.slow  # over 2 s (a fresh interpreter imports dyngrad): runs in .ci/run's slow step
 def test_python_dash_m_dyngrad_runs_the_cli():
     r = subprocess.run([sys.executable, "-m", "dyngrad", "--version"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout.startswith("dyngrad ")

@@ -2,7 +2,9 @@
 gradcheck and dtype tests (tests/ops/test_<family>.py): forward mode against central
 differences and reverse mode, vmap against a loop, and batched gradients against a loop of
 vjps. An entry that a check does not apply to says why in its ``skips``; the coverage table
-is ``python -m tests.op_db``."""
+is ``python -m tests.op_db``. The transform-rule entries (tests/op_db/rules.py, vmap_*.py)
+take only the batched-grad check here: their tables' own tests check forward mode and vmap
+and also assert that the op's own rule ran."""
 
 from __future__ import annotations
 

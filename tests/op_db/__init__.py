@@ -1,13 +1,14 @@
 """The op database: one :class:`~tests.op_db.info.OpInfo` entry per op (or per notable
 argument setting), grouped in one module per family, and the checks each entry drives.
 
-Every entry drives golden values from PyTorch 2.13 (``tests/golden/<family>.npz``, written
-by ``tests/golden/gen_<family>.py`` from these same entries), gradcheck, gradgradcheck and
-dtypes (``tests/ops/test_<family>.py``), and the forward-mode, vmap-vs-loop and batched-grad
-checks (``tests/test_op_db.py``). The transform-rule tables (``rules.py``, ``vmap_*.py``: rows
-naming the Function whose own jvp / batching rule must run) are entries too: their tables'
-tests check forward mode and vmap, and every entry takes the batched-grad check. An entry says which checks do not apply, and why, in
-``skips``. ``python -m tests.op_db`` prints the coverage table.
+Every entry of a golden family drives golden values from PyTorch 2.13
+(``tests/golden/<family>.npz``, written by ``tests/golden/gen_<family>.py`` from these same
+entries), gradcheck, gradgradcheck and dtypes (``tests/ops/test_<family>.py``), and the forward-mode, vmap-vs-loop and batched-grad
+checks (``tests/test_op_db.py``). The transform-rule tables (``rules.py``, ``vmap_*.py``:
+rows naming the Function whose own jvp / batching rule must run) are entries too: their
+tables' tests check forward mode and vmap, and every entry takes the batched-grad check. An
+entry says which checks do not apply, and why, in ``skips``; ``python -m tests.op_db`` prints
+the coverage table.
 
 Example::
 
