@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
 from . import thresholding as _thresholding
+from ._bases import Op
 from ._batching import unary
 from ._util import inplace as _inplace
 from ._util import wrap
@@ -40,11 +40,10 @@ _INV_SQRT_2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
 
-class Softplus(Function):
+class Softplus(Op):
     """``out = log(1 + exp(beta * x)) / beta``, or ``x`` where ``beta * x > threshold``.
     ``grad_x = grad * sigmoid(beta * x)`` (``grad`` above the threshold)."""
 
-    _builtin, _node_name = True, "SoftplusBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -67,11 +66,10 @@ class Softplus(Function):
         return Softplus.backward(ctx, u)[0]
 
 
-class Hardtanh(Function):
+class Hardtanh(Op):
     """``out = clamp(x, min_val, max_val)``; ``grad_x = grad`` where
     ``min_val < x < max_val`` (strictly), else 0."""
 
-    _builtin, _node_name = True, "HardtanhBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -92,11 +90,10 @@ class Hardtanh(Function):
         return Hardtanh.backward(ctx, u)[0]
 
 
-class LeakyRelu(Function):
+class LeakyRelu(Op):
     """``out = x`` where ``x > 0`` else ``negative_slope * x``;
     ``grad_x = grad`` where ``x > 0`` else ``grad * negative_slope``."""
 
-    _builtin, _node_name = True, "LeakyReluBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -118,7 +115,7 @@ class LeakyRelu(Function):
         return LeakyRelu.backward(ctx, u)[0]
 
 
-class Elu(Function):
+class Elu(Op):
     """PyTorch's general ELU: ``out = scale * x`` where ``x > 0`` else
     ``scale * alpha * (exp(input_scale * x) - 1)``. elu: ``scale = input_scale = 1``;
     selu: ``alpha, scale`` = the SELU constants; celu: ``input_scale = 1 / alpha``.
@@ -127,7 +124,6 @@ class Elu(Function):
     ``grad * scale * alpha * input_scale * exp(input_scale * x)``.
     """
 
-    _builtin, _node_name = True, "EluBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -155,10 +151,9 @@ class Elu(Function):
 class Celu(Elu):
     """:class:`Elu` with ``input_scale = 1 / alpha`` (PyTorch's node name for celu)."""
 
-    _node_name = "CeluBackward0"
 
 
-class Gelu(Function):
+class Gelu(Op):
     """``out = x * Phi(x)``, ``Phi(x) = (1 + erf(x / sqrt 2)) / 2`` (``approximate='none'``),
     or ``x / 2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x**3)))`` (``'tanh'``).
 
@@ -167,7 +162,6 @@ class Gelu(Function):
     (Hendrycks & Gimpel 2016, eq. in sec. 2; PyTorch ``GeluKernel.cpp``).
     """
 
-    _builtin, _node_name = True, "GeluBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -198,10 +192,9 @@ class Gelu(Function):
         return Gelu.backward(ctx, u)[0]
 
 
-class Silu(Function):
+class Silu(Op):
     """``out = x * sigmoid(x)``; ``grad_x = grad * s * (1 + x * (1 - s))``, ``s = sigmoid(x)``."""
 
-    _builtin, _node_name = True, "SiluBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -223,11 +216,10 @@ class Silu(Function):
         return Silu.backward(ctx, u)
 
 
-class Mish(Function):
+class Mish(Op):
     """``out = x * tanh(softplus(x))``; ``grad_x = grad * (t + x * sigmoid(x) * (1 - t**2))``
     with ``t = tanh(softplus(x))`` (Misra 2019; PyTorch ``mish_backward``)."""
 
-    _builtin, _node_name = True, "MishBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -248,11 +240,10 @@ class Mish(Function):
         return Mish.backward(ctx, u)
 
 
-class Hardswish(Function):
+class Hardswish(Op):
     """``out = x * relu6(x + 3) / 6``; ``grad_x = 0`` for ``x < -3``, ``grad * (x / 3 + 1/2)``
     for ``-3 <= x <= 3``, ``grad`` above (PyTorch ``hardswish_backward``)."""
 
-    _builtin, _node_name = True, "HardswishBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -274,10 +265,9 @@ class Hardswish(Function):
         return Hardswish.backward(ctx, u)
 
 
-class Hardsigmoid(Function):
+class Hardsigmoid(Op):
     """``out = relu6(x + 3) / 6``; ``grad_x = grad / 6`` for ``-3 < x < 3``, else 0."""
 
-    _builtin, _node_name = True, "HardsigmoidBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod

@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function, _fwd_state
+from ..autograd.function import _fwd_state
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import pointwise_promoting, unary
 from ._util import binary_operands, data_of, float_dtype, inplace, recording, wrap
 
@@ -65,11 +66,9 @@ def _wrap_ints(a: Any, b: Any) -> tuple[Any, Any]:
     return a, b
 
 
-class Add(Function):
+class Add(Op):
     """``out = a + alpha * b`` (broadcast). ``grad_a = grad``, ``grad_b = alpha * grad``."""
 
-    _builtin = True
-    _node_name = "AddBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -108,11 +107,9 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     return Add.apply(input, other, alpha) if alpha != 1 else Add.apply(input, other)
 
 
-class Sub(Function):
+class Sub(Op):
     """``out = a - alpha * b``. ``grad_a = grad``, ``grad_b = -alpha * grad``."""
 
-    _builtin = True
-    _node_name = "SubBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -157,11 +154,9 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     return sub(other, input * alpha if alpha != 1 else input)
 
 
-class Mul(Function):
+class Mul(Op):
     """``out = a * b``. ``grad_a = grad * b``, ``grad_b = grad * a`` (product rule)."""
 
-    _builtin = True
-    _node_name = "MulBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -201,12 +196,10 @@ def mul(input: Any, other: Any) -> Tensor:
 multiply = mul
 
 
-class Div(Function):
+class Div(Op):
     """``out = a / b`` (true division; integers give the default float dtype).
     ``grad_a = grad / b``, ``grad_b = -grad * a / b**2`` (quotient rule)."""
 
-    _builtin = True
-    _node_name = "DivBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -288,11 +281,9 @@ def floor_divide(input: Any, other: Any) -> Tensor:
     return Div.apply(*_wrap_ints(input, other), "floor")
 
 
-class Neg(Function):
+class Neg(Op):
     """``out = -a``; ``grad_a = -grad``."""
 
-    _builtin = True
-    _node_name = "NegBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -322,7 +313,7 @@ def neg(input: Tensor) -> Tensor:
 negative = neg
 
 
-class Pow(Function):
+class Pow(Op):
     """``out = a ** b``.
 
     ``grad_a = grad * b * a**(b-1)`` (zero where ``b == 0``);
@@ -330,8 +321,6 @@ class Pow(Function):
     PyTorch's ``pow_backward_self``/``pow_backward_exponent`` use.
     """
 
-    _builtin = True
-    _node_name = "PowBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -403,12 +392,10 @@ def float_power(input: Any, exponent: Any) -> Tensor:
     return Pow.apply(a, e)
 
 
-class Remainder(Function):
+class Remainder(Op):
     """``out = a - floor(a / b) * b`` (Python's sign convention; ``fmod`` truncates).
     ``grad_a = grad``, ``grad_b = -grad * floor(a / b)`` (``trunc`` for fmod)."""
 
-    _builtin = True
-    _node_name = "RemainderBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod

@@ -19,8 +19,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import front, leading_batch, logical_ndim
 from ._util import wrap
 
@@ -175,13 +175,12 @@ def _conv_like_rule(info: Any, in_dims: tuple, y: Tensor, w: Tensor, geom: _Geom
     return _unfold_c(f.apply(_fold_c(y, dy, b), _fold_w(w, dw), _grouped(geom, b), *rest), b)
 
 
-class Conv2dFn(Function):
+class Conv2dFn(Op):
     """``out[n, o] = sum_{c, i, j} x_pad[n, c, s*h + d*i, s*w + d*j] * w[o, c, i, j]`` per group;
     ``x (N, C, H, W)``, ``w (O, C/groups, kh, kw)`` -> ``(N, O, Ho, Wo)``.
 
     ``grad_x = conv_t(grad, w)``, ``grad_w = conv_w(x, grad)`` (see the module docstring)."""
 
-    _builtin = True
     _node_name = "ConvolutionBackward0"
 
     @staticmethod
@@ -212,12 +211,11 @@ class Conv2dFn(Function):
     vmap = staticmethod(_conv_like_rule)  # batching rule: batch into N (shared w) or into groups
 
 
-class Conv2dInputGrad(Function):
+class Conv2dInputGrad(Op):
     """The transposed convolution ``conv_t(y, w)`` ``(N, O, Ho, Wo) -> (N, C, H, W)``.
 
     ``grad_y = conv(grad, w)``, ``grad_w = conv_w(grad, y)``."""
 
-    _builtin = True
     _node_name = "ConvolutionBackwardBackward0"
 
     @staticmethod
@@ -245,12 +243,11 @@ class Conv2dInputGrad(Function):
     vmap = staticmethod(_conv_like_rule)  # batching rule: batch into N (shared w) or into groups
 
 
-class Conv2dWeightGrad(Function):
+class Conv2dWeightGrad(Op):
     """``conv_w(x, y)``: the weight gradient ``(N, C, H, W), (N, O, Ho, Wo) -> (O, C/G, kh, kw)``.
 
     ``grad_x = conv_t(y, grad)``, ``grad_y = conv(x, grad)``."""
 
-    _builtin = True
     _node_name = "ConvolutionBackwardBackward1"
 
     @staticmethod
@@ -329,12 +326,11 @@ class PoolSpec(NamedTuple):
     dil: tuple
 
 
-class TakeFlat(Function):
+class TakeFlat(Op):
     """``out[n, c, p] = x.reshape(N, C, -1)[n, c, idx[n, c, p]]`` (``idx`` constant), shapes
     ``x (N, C, *)`` -> ``idx.shape``. ``grad_x = put_flat(grad, idx)`` (scatter-add).
     ``idx`` may be a :class:`PoolSpec`: the indices of the window maxima of ``x``."""
 
-    _builtin = True
     _node_name = "MaxPool2DWithIndicesBackward0"
 
     @staticmethod
@@ -374,11 +370,10 @@ def _tile(idx: np.ndarray, b: int) -> np.ndarray:
     return np.broadcast_to(idx, (b,) + idx.shape).reshape((-1,) + idx.shape[1:])
 
 
-class MaxPoolIndices(Function):
+class MaxPoolIndices(Op):
     """int64 flat ``H * W`` index of each window maximum of ``x (N, C, H, W)`` (``spec`` a
     :class:`PoolSpec`), ``-> (N, C, Ho, Wo)``; not differentiable (call on ``x.detach()``)."""
 
-    _builtin = True
     _node_name = "MaxPool2DWithIndicesBackward0"
 
     @staticmethod
@@ -409,11 +404,10 @@ def max_pool(x: Tensor, k: tuple, stride: tuple, pad: tuple, dil: tuple, unique:
     return out, (MaxPoolIndices.apply(x.detach(), spec) if indices else None)
 
 
-class PutFlat(Function):
+class PutFlat(Op):
     """Adjoint of :class:`TakeFlat`: zeros of ``shape`` with ``g`` added at ``idx``.
     ``grad_g = take_flat(grad, idx)``."""
 
-    _builtin = True
     _node_name = "MaxPool2DWithIndicesBackwardBackward0"
 
     @staticmethod
@@ -447,11 +441,10 @@ class PutFlat(Function):
         return out.reshape((b,) + tuple(shape)), 0
 
 
-class ConstantPad(Function):
+class ConstantPad(Op):
     """Constant padding; ``pad`` is PyTorch's flat list ``(last_lo, last_hi, prev_lo, ...)``
     (negative values crop). ``grad_x = grad[the slice that holds x]``."""
 
-    _builtin = True
     _node_name = "ConstantPadNdBackward0"
 
     @staticmethod

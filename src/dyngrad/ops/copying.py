@@ -9,9 +9,10 @@ import numpy as np
 
 from .. import _backend as B
 from ..autograd.batching import BatchedTensor
-from ..autograd.function import Function, _fwd_state
+from ..autograd.function import _fwd_state
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import front, logical_ndim, pad_to, unary
 from ._util import data_of, inplace, recording, wrap
 
@@ -26,12 +27,10 @@ __all__ = [
 TENSOR_METHODS = set(__all__) - {"to_dtype"}
 
 
-class Fill(Function):
+class Fill(Op):
     """``out = value`` everywhere (same shape). ``grad_self = 0``,
     ``grad_value = sum(grad)`` when value is a 0-d tensor."""
 
-    _builtin = True
-    _node_name = "FillBackward0"
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, value: Any) -> Tensor:
@@ -84,11 +83,10 @@ def zero_(self: Tensor) -> Tensor:
     return fill_(self, 0)
 
 
-class Copy(Function):
+class Copy(Op):
     """``out = src`` broadcast to ``self``'s shape and cast to its dtype.
     ``grad_self = 0``, ``grad_src = grad`` (summed down to src's shape)."""
 
-    _builtin = True
     _node_name = "CopyBackwards"
 
     @staticmethod
@@ -141,10 +139,9 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     return inplace(Copy.apply, self, src)
 
 
-class ToDtype(Function):
+class ToDtype(Op):
     """``out = a`` cast to ``dtype``. ``grad_a = grad`` cast back to ``a``'s dtype."""
 
-    _builtin = True
     _node_name = "ToCopyBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
@@ -179,11 +176,9 @@ def to_dtype(input: Tensor, dtype: Any) -> Tensor:
     return ToDtype.apply(input, nd)
 
 
-class Clone(Function):
+class Clone(Op):
     """``out = copy(a)``; ``grad_a = grad``."""
 
-    _builtin = True
-    _node_name = "CloneBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod

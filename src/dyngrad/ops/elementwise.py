@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..tensor import Tensor
 from . import pointwise, rounding, special, trig
+from ._bases import Op
 from ._batching import pointwise_promoting, unary
 from ._util import data_of, float_data, inplace, wrap
 from .pointwise import *  # noqa: F403 - re-exported until ops/__init__ lists these modules
@@ -30,11 +30,9 @@ for _m in (special, trig, pointwise, rounding):
     TENSOR_METHODS |= _m.TENSOR_METHODS
 
 
-class Exp(Function):
+class Exp(Op):
     """``out = exp(x)``; ``grad_x = grad * exp(x) = grad * out``."""
 
-    _builtin = True
-    _node_name = "ExpBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -60,11 +58,9 @@ def exp(input: Tensor) -> Tensor:
     return Exp.apply(input)
 
 
-class Log(Function):
+class Log(Op):
     """``out = log(x)`` (natural); ``grad_x = grad / x``."""
 
-    _builtin = True
-    _node_name = "LogBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -89,11 +85,9 @@ def log(input: Tensor) -> Tensor:
     return Log.apply(input)
 
 
-class Sin(Function):
+class Sin(Op):
     """``out = sin(x)``; ``grad_x = grad * cos(x)``."""
 
-    _builtin = True
-    _node_name = "SinBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -117,11 +111,9 @@ def sin(input: Tensor) -> Tensor:
     return Sin.apply(input)
 
 
-class Cos(Function):
+class Cos(Op):
     """``out = cos(x)``; ``grad_x = -grad * sin(x)``."""
 
-    _builtin = True
-    _node_name = "CosBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -145,11 +137,9 @@ def cos(input: Tensor) -> Tensor:
     return Cos.apply(input)
 
 
-class Tanh(Function):
+class Tanh(Op):
     """``out = tanh(x)``; ``grad_x = grad * (1 - out**2)``."""
 
-    _builtin = True
-    _node_name = "TanhBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -175,13 +165,11 @@ def tanh(input: Tensor) -> Tensor:
     return Tanh.apply(input)
 
 
-class Sigmoid(Function):
+class Sigmoid(Op):
     """``out = 1 / (1 + exp(-x))``; ``grad_x = grad * out * (1 - out)``.
 
     Forward is computed without overflow: ``exp(-|x|)`` in both branches."""
 
-    _builtin = True
-    _node_name = "SigmoidBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -209,11 +197,9 @@ def sigmoid(input: Tensor) -> Tensor:
     return Sigmoid.apply(input)
 
 
-class Relu(Function):
+class Relu(Op):
     """``out = max(x, 0)``; ``grad_x = grad * (out > 0)`` (0 at x = 0, as PyTorch)."""
 
-    _builtin = True
-    _node_name = "ReluBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -240,11 +226,9 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     return Relu.apply(input)
 
 
-class Abs(Function):
+class Abs(Op):
     """``out = |x|``; ``grad_x = grad * sign(x)`` (0 at x = 0)."""
 
-    _builtin = True
-    _node_name = "AbsBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -271,11 +255,9 @@ def abs(input: Tensor) -> Tensor:  # noqa: A001
 absolute = abs
 
 
-class Sqrt(Function):
+class Sqrt(Op):
     """``out = sqrt(x)``; ``grad_x = grad / (2 * out)``."""
 
-    _builtin = True
-    _node_name = "SqrtBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -301,7 +283,7 @@ def sqrt(input: Tensor) -> Tensor:
     return Sqrt.apply(input)
 
 
-class Clamp(Function):
+class Clamp(Op):
     """``out = min(max(x, lo), hi)``.
 
     ``grad_x = grad`` where ``lo <= x <= hi`` else 0 (PyTorch passes the gradient at the
@@ -309,7 +291,6 @@ class Clamp(Function):
     ``x > hi`` (and ``lo <= hi``).
     """
 
-    _builtin = True
     _node_name = "ClampBackward1"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import dims_at, pointwise_promoting, unary
 from ._batching_reduce import along_dim
 from ._util import float_data, norm_dim, wrap
@@ -30,14 +30,12 @@ def _cast_for(input: Tensor, dtype: Any) -> np.ndarray:
     return d
 
 
-class Softmax(Function):
+class Softmax(Op):
     """``out = exp(x - max) / sum(exp(x - max))`` along ``dim``; shapes ``(*) -> (*)``.
 
     ``grad_x = out * (grad - sum(grad * out, dim))`` (the Jacobian of softmax is
     ``diag(s) - s s^T``)."""
 
-    _builtin = True
-    _node_name = "SoftmaxBackward0"
     vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -66,13 +64,11 @@ class Softmax(Function):
         return Softmax.backward(ctx, u)[0]
 
 
-class LogSoftmax(Function):
+class LogSoftmax(Op):
     """``out = x - max - log(sum(exp(x - max)))`` along ``dim``; ``(*) -> (*)``.
 
     ``grad_x = grad - exp(out) * sum(grad, dim)``."""
 
-    _builtin = True
-    _node_name = "LogSoftmaxBackward0"
     vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -139,7 +135,7 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dty
     return LogSoftmax.apply(input, _softmax_dim(input, dim, "log_softmax"), dtype)
 
 
-class NllLoss(Function):
+class NllLoss(Op):
     """Negative log likelihood of class indices.
 
     ``input (N, C)``, ``(C)`` or ``(N, C, d1, ...)``; ``target (N)``, ``()`` or
@@ -151,8 +147,6 @@ class NllLoss(Function):
     ``grad_weight`` is not computed (PyTorch does not differentiate it either).
     """
 
-    _builtin = True
-    _node_name = "NllLossBackward0"
 
     @staticmethod
     def forward(
@@ -253,11 +247,10 @@ class NllLoss(Function):
         return s * wrap(r.astype(dt)) + wrap(np.where(denom == 0, np.nan, 0).astype(dt)), 0
 
 
-class _LogSigmoid(Function):
+class _LogSigmoid(Op):
     """``out = log(sigmoid(x)) = -(max(-x, 0) + log1p(exp(-|x|)))``; ``grad_x = grad *
     sigmoid(-x)``."""
 
-    _builtin = True
     _node_name = "LogSigmoidBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
@@ -283,13 +276,12 @@ def log_sigmoid(x: Tensor) -> Tensor:
     return _LogSigmoid.apply(x)
 
 
-class SmoothL1(Function):
+class SmoothL1(Op):
     """Elementwise smooth-L1 of ``d = input - target``: ``0.5 d^2 / beta`` where
     ``|d| < beta``, else ``|d| - 0.5 beta``; ``(*) -> (*)``.
 
     ``grad_input = grad * clamp(d / beta, -1, 1)`` and ``grad_target = -grad_input``."""
 
-    _builtin = True
     _node_name = "SmoothL1LossBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
@@ -314,14 +306,12 @@ class SmoothL1(Function):
         return sum(ts[1:], ts[0])
 
 
-class BinaryCrossEntropy(Function):
+class BinaryCrossEntropy(Op):
     """``l = -w (t log(x) + (1 - t) log(1 - x))`` with each log clamped to ``>= -100``.
 
     ``grad_x = grad * w (x - t) / max(x (1 - x), 1e-12)`` and
     ``grad_t = grad * w (log(1 - x) - log(x))`` (PyTorch's formulas, derivatives.yaml)."""
 
-    _builtin = True
-    _node_name = "BinaryCrossEntropyBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -352,7 +342,7 @@ class BinaryCrossEntropy(Function):
         return sum(ts[1:], ts[0])
 
 
-class NormalizeStats(Function):
+class NormalizeStats(Op):
     """``xhat = (x - mean) / sqrt(var + eps)`` with mean and biased var over ``dims``;
     ``(*) -> (*)``. The core of layer_norm, batch_norm (training) and group_norm.
 
@@ -360,7 +350,6 @@ class NormalizeStats(Function):
     ``dims``); backward recomputes ``rstd`` and ``xhat`` from the saved ``x`` with dyngrad
     ops so that it is itself differentiable (Ioffe & Szegedy 2015, sec. 3)."""
 
-    _builtin = True
     _node_name = "NativeLayerNormBackward0"
     vmap = dims_at(1)  # batching rule, see ops/_batching.py
 

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from ..autograd.batching import BatchedTensor
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching_index import batch_operand
 from ._util import data_of, inplace, norm_dim, wrap
 
@@ -97,14 +97,12 @@ def _check_gs(op: str, x: np.ndarray, dim: int, index: np.ndarray, src: Any = No
         raise RuntimeError(f"{op}(): index {bad} is out of bounds for dimension {dim} with size {xs[dim]}")
 
 
-class Gather(Function):
+class Gather(Op):
     """``out[i][j][k] = x[i][index[i][j][k]][k]`` (for ``dim == 1``); ``out: index.shape``.
 
     ``grad_x = zeros_like(x).scatter_add(dim, index, grad)`` (repeated indices accumulate).
     """
 
-    _builtin = True
-    _node_name = "GatherBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
@@ -146,15 +144,13 @@ def gather(input: Tensor, dim: int, index: Any, *, sparse_grad: bool = False) ->
     return Gather.apply(input, d, idx)
 
 
-class ScatterAdd(Function):
+class ScatterAdd(Op):
     """``out = x`` with ``out[i][index[i][j]] += src[i][j]`` (for ``dim == 1``).
 
     ``grad_x = grad``; ``grad_src = grad.gather(dim, index)`` (zero-padded to ``src.shape``
     when ``src`` is larger than ``index``).
     """
 
-    _builtin = True
-    _node_name = "ScatterAddBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Tensor) -> Tensor:
@@ -222,15 +218,13 @@ def scatter_add(input: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
     return ScatterAdd.apply(input, d, idx, src)
 
 
-class Scatter(Function):
+class Scatter(Op):
     """``out = x`` with ``out[i][index[i][j]] = src[i][j]`` (``dim == 1``; ``src`` a tensor
     or a number). With repeated indices the last write wins (PyTorch leaves it unspecified).
 
     ``grad_x = grad.scatter(dim, index, 0)``; ``grad_src = grad.gather(dim, index)``.
     """
 
-    _builtin = True
-    _node_name = "ScatterBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Any) -> Tensor:
@@ -304,14 +298,12 @@ def scatter_add_(input: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
     return inplace(scatter_add, input, dim, index, src)
 
 
-class IndexSelect(Function):
+class IndexSelect(Op):
     """``out = x`` indexed by the vector ``index`` along ``dim``; ``out.shape[dim] = len(index)``.
 
     ``grad_x = zeros_like(x).index_add(dim, index, grad)`` (repeated indices accumulate).
     """
 
-    _builtin = True
-    _node_name = "IndexSelectBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:

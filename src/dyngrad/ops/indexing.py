@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function, _fwd_state
+from ..autograd.function import _fwd_state
 from ..tensor import Tensor
 from . import _batching_index as bx
+from ._bases import Op
 from ._batching import front
 from ._util import data_of, inplace, make_view, norm_dim, recording, wrap
 
@@ -163,15 +164,13 @@ def _as_plan(index: Any, shape: tuple) -> tuple:
     return plan_index(index, shape)
 
 
-class Index(Function):
+class Index(Op):
     """``out = x[idx]`` for one NumPy index ``idx`` (basic: a view; advanced: a copy).
 
     Shapes: ``x: (*)`` -> NumPy's result shape. ``grad_x = zeros(x.shape)`` with ``grad``
     added at ``idx`` (repeated indices accumulate), i.e. :class:`IndexPutAdd`.
     """
 
-    _builtin = True
-    _node_name = "IndexBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, idx: Any, basic: bool) -> Tensor:
@@ -203,12 +202,10 @@ class Index(Function):
         return out, 0 if basic else bx.batch_pos(idx)
 
 
-class IndexPutAdd(Function):
+class IndexPutAdd(Op):
     """``out = zeros(shape); out[idx] += g`` (repeated indices accumulate): the adjoint of
     :class:`Index`. ``grad_g = grad[idx]``."""
 
-    _builtin = True
-    _node_name = "IndexPutAddBackward0"
 
     @staticmethod
     def forward(ctx: Any, g: Tensor, shape: tuple, idx: Any, basic: bool) -> Tensor:
@@ -248,29 +245,22 @@ class IndexPutAdd(Function):
 class Select(Index):
     """A basic index whose last effective item is an int: :class:`Index`, PyTorch's name."""
 
-    _builtin = True
-    _node_name = "SelectBackward0"
 
 
 class Slice(Index):
     """A basic index whose last effective item is a slice: :class:`Index`, PyTorch's name."""
 
-    _builtin = True
-    _node_name = "SliceBackward0"
 
 
 class UnsqueezeIndex(Index):
     """A basic index whose last effective item is None: :class:`Index`, PyTorch's name."""
 
-    _builtin = True
     _node_name = "UnsqueezeBackward0"
 
 
 class Alias(Index):
     """``x[...]`` / ``x[:]``: a view of all of ``x``; :class:`Index`, PyTorch's name."""
 
-    _builtin = True
-    _node_name = "AliasBackward0"
 
 
 def _basic_cls(idx: tuple) -> type:
@@ -330,14 +320,12 @@ def _assign(out: np.ndarray, basic: Any, adv: Any, v: Any) -> None:
         target[adv] = v
 
 
-class IndexPut(Function):
+class IndexPut(Op):
     """``out = x`` with ``out[idx] = v`` (``v`` broadcast to the indexed shape).
 
     ``grad_x = grad`` with zeros at ``idx``; ``grad_v = grad[idx]`` (summed down to v's
     shape by the engine when v was broadcast)."""
 
-    _builtin = True
-    _node_name = "IndexPutBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, v: Any, plan: tuple) -> Tensor:

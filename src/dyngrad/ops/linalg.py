@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import dims_at, front, leading_batch, logical_ndim, only_first_batched, pad_to, shift_dim
 from ._util import make_view, norm_dim, wrap
 
@@ -24,7 +24,7 @@ def _fmt(s: tuple) -> str:
     return "x".join(str(x) for x in s) or "scalar"
 
 
-class Matmul(Function):
+class Matmul(Op):
     """``out = a @ b`` with PyTorch semantics: ``(*, n, m) @ (*, m, p) -> (*, n, p)`` with
     broadcast batch dims ``*``; a 1-D ``a`` is a row ``(1, m)``, a 1-D ``b`` a column
     ``(m, 1)``, and the added dim is removed from the result.
@@ -34,7 +34,6 @@ class Matmul(Function):
     promotions undone; broadcast batch dims are summed by the engine.
     """
 
-    _builtin = True
     _node_name = "UnsafeViewBackward0"
 
     @staticmethod
@@ -104,25 +103,21 @@ class Matmul(Function):
 class Mm(Matmul):
     """``(n, m) @ (m, p)`` (node ``MmBackward0``)."""
 
-    _node_name = "MmBackward0"
 
 
 class Bmm(Matmul):
     """``(b, n, m) @ (b, m, p)`` (node ``BmmBackward0``)."""
 
-    _node_name = "BmmBackward0"
 
 
 class Mv(Matmul):
     """``(n, m) @ (m,)`` (node ``MvBackward0``)."""
 
-    _node_name = "MvBackward0"
 
 
 class Dot(Matmul):
     """``(n,) . (n,)`` (node ``DotBackward0``): ``grad_a = grad * b``, ``grad_b = grad * a``."""
 
-    _node_name = "DotBackward0"
 
 
 def _check_mm(op: str, a: Any, b: Any) -> None:
@@ -267,12 +262,10 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
 ger = outer
 
 
-class Trace(Function):
+class Trace(Op):
     """``out = sum_i x_ii`` for ``x: (n, m)``; ``grad_x = grad * eye(n, m)``. Leading dims
     ``(*, n, m) -> (*)`` are batch dims (used by the batching rule only)."""
 
-    _builtin = True
-    _node_name = "TraceBackward0"
     vmap = leading_batch  # batching rule: the batch dim is one more leading dim
 
     @staticmethod
@@ -298,13 +291,11 @@ def trace(input: Tensor) -> Tensor:
     return Trace.apply(input)
 
 
-class Diagonal(Function):
+class Diagonal(Op):
     """``out = diagonal(x, offset, dim1, dim2)``: a view, the two dims removed and the
     diagonal appended last; ``grad_x = diag_embed(grad, offset, dim1, dim2)`` into zeros
     of ``x``'s shape."""
 
-    _builtin = True
-    _node_name = "DiagonalBackward0"
     vmap = dims_at(2, 3)  # batching rule: batch dim to the front, dim1/dim2 shifted
 
     @staticmethod
@@ -325,11 +316,10 @@ class Diagonal(Function):
         return Diagonal.apply(u, *ctx.args[1:])
 
 
-class DiagonalScatter(Function):
+class DiagonalScatter(Op):
     """Zeros of ``shape`` with ``g`` written on the ``(offset, dim1, dim2)`` diagonal (the
     adjoint of :class:`Diagonal`); ``grad_g = diagonal(grad, offset, dim1, dim2)``."""
 
-    _builtin = True
     _node_name = "DiagonalBackwardBackward0"
 
     @staticmethod
@@ -412,11 +402,9 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
 
 
-class Tril(Function):
+class Tril(Op):
     """``out = tril(x, k)`` on the last two dims; ``grad_x = tril(grad, k)``."""
 
-    _builtin = True
-    _node_name = "TrilBackward0"
     _fn = staticmethod(np.tril)
     vmap = leading_batch  # batching rule: works on the last two dims, the batch dim leads
 
@@ -438,7 +426,6 @@ class Tril(Function):
 class Triu(Tril):
     """``out = triu(x, k)``; ``grad_x = triu(grad, k)``."""
 
-    _node_name = "TriuBackward0"
     _fn = staticmethod(np.triu)
 
 

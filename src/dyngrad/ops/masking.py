@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function, _fwd_state
+from ..autograd.function import _fwd_state
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import front, logical_ndim, pad_to
 from ._util import data_of, inplace, recording, wrap
 
@@ -17,12 +18,10 @@ __all__ = ["masked_fill", "masked_fill_", "masked_select", "index_fill"]
 TENSOR_METHODS = set(__all__)
 
 
-class MaskedFill(Function):
+class MaskedFill(Op):
     """``out = where(mask, value, x)`` (shapes broadcast); ``grad_x = grad`` where ``~mask``
     else 0, ``grad_value = sum(grad where mask)`` (value a 0-d tensor)."""
 
-    _builtin = True
-    _node_name = "MaskedFillBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, mask: Any, value: Any) -> Tensor:

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import pointwise_promoting
 from ._util import float_dtype, to_tensor, wrap
 
@@ -89,11 +89,10 @@ def _first_wins_jvp(ctx: Any, ua: Any, ub: Any, ge: Any) -> Tensor:
     return sum(ts[1:], ts[0])
 
 
-class Maximum(Function):
+class Maximum(Op):
     """``out = max(a, b)`` (``nan`` propagates). ``grad_a = grad`` where ``a > b``,
     ``grad / 2`` on ties, 0 where ``a < b``; ``grad_b`` symmetric (PyTorch splits ties evenly)."""
 
-    _builtin, _node_name = True, "MaximumBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -110,11 +109,10 @@ class Maximum(Function):
         return _split_ties_jvp(ctx, ua, ub, np.less)
 
 
-class Minimum(Function):
+class Minimum(Op):
     """``out = min(a, b)`` (``nan`` propagates). ``grad_a = grad`` where ``a < b``,
     ``grad / 2`` on ties, 0 where ``a > b``; ``grad_b`` symmetric."""
 
-    _builtin, _node_name = True, "MinimumBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -131,11 +129,10 @@ class Minimum(Function):
         return _split_ties_jvp(ctx, ua, ub, np.greater)
 
 
-class Fmax(Function):
+class Fmax(Op):
     """``out = fmax(a, b)`` (a ``nan`` loses to a number). ``grad_a = grad`` where
     ``a >= b or isnan(b)``, else 0; ``grad_b = grad`` elsewhere (ties go to ``a``)."""
 
-    _builtin, _node_name = True, "FmaxBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -152,11 +149,10 @@ class Fmax(Function):
         return _first_wins_jvp(ctx, ua, ub, np.greater_equal)
 
 
-class Fmin(Function):
+class Fmin(Op):
     """``out = fmin(a, b)``. ``grad_a = grad`` where ``a <= b or isnan(b)``, else 0;
     ``grad_b = grad`` elsewhere."""
 
-    _builtin, _node_name = True, "FminBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -173,11 +169,10 @@ class Fmin(Function):
         return _first_wins_jvp(ctx, ua, ub, np.less_equal)
 
 
-class Where(Function):
+class Where(Op):
     """``out = x if cond else y``. ``grad_x = where(cond, grad, 0)``,
     ``grad_y = where(cond, 0, grad)`` (written with ``where``, so differentiable again)."""
 
-    _builtin, _node_name = True, "WhereBackward0"
     vmap = pointwise_promoting(0)  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -204,12 +199,12 @@ class Where(Function):
         return Where.apply(cond, zero if ux is None else ux, zero if uy is None else uy)
 
 
-class Lerp(Function):
+class Lerp(Op):
     """``out = start + weight * (end - start)`` (PyTorch's two-sided formula for accuracy).
     ``grad_start = grad * (1 - weight)``, ``grad_end = grad * weight``,
     ``grad_weight = grad * (end - start)``."""
 
-    _builtin, _node_name = True, "LerpBackward1"
+    _node_name = "LerpBackward1"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -240,11 +235,10 @@ class LerpScalar(Lerp):
     _node_name = "LerpBackward0"
 
 
-class Addcmul(Function):
+class Addcmul(Op):
     """``out = input + value * t1 * t2``. ``grad_input = grad``,
     ``grad_t1 = grad * value * t2``, ``grad_t2 = grad * value * t1``."""
 
-    _builtin, _node_name = True, "AddcmulBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -270,11 +264,10 @@ class Addcmul(Function):
         return sum(ts[1:], ts[0])
 
 
-class Addcdiv(Function):
+class Addcdiv(Op):
     """``out = input + value * t1 / t2``. ``grad_input = grad``,
     ``grad_t1 = grad * value / t2``, ``grad_t2 = -grad * value * t1 / t2**2``."""
 
-    _builtin, _node_name = True, "AddcdivBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -303,11 +296,10 @@ class Addcdiv(Function):
         return sum(ts[1:], ts[0])
 
 
-class Hypot(Function):
+class Hypot(Op):
     """``out = sqrt(a**2 + b**2)`` (no overflow); ``grad_a = grad * a / out``,
     ``grad_b = grad * b / out``."""
 
-    _builtin, _node_name = True, "HypotBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -331,12 +323,11 @@ class Hypot(Function):
         return sum(ts[1:], ts[0]) / out
 
 
-class Atan2(Function):
+class Atan2(Op):
     """``out = atan2(a, b)`` (angle of the point ``(b, a)``);
     ``grad_a = grad * b / (a**2 + b**2)``, ``grad_b = -grad * a / (a**2 + b**2)``; both 0
     at ``a = b = 0`` (PyTorch, atan2_backward in FunctionsManual.cpp)."""
 
-    _builtin, _node_name = True, "Atan2Backward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -361,11 +352,10 @@ class Atan2(Function):
         return sum(ts[1:], ts[0])
 
 
-class Logaddexp(Function):
+class Logaddexp(Op):
     """``out = log(exp(a) + exp(b))`` (stable); ``grad_a = grad * sigmoid(a - b)``,
     ``grad_b = grad * sigmoid(b - a)``."""
 
-    _builtin, _node_name = True, "LogaddexpBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod

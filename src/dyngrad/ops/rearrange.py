@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import dims_at, front, leading_batch, only_first_batched, pad_to
 from ._util import norm_dim, norm_dims, shape_arg, wrap
 
@@ -18,13 +18,11 @@ __all__ = ["repeat", "tile", "flip", "fliplr", "flipud", "roll", "pad"]
 TENSOR_METHODS = {"repeat", "tile", "flip", "fliplr", "flipud", "roll"}
 
 
-class Repeat(Function):
+class Repeat(Op):
     """``out = tile(x, repeats)``; ``x: (*s)`` (left-padded with 1s to ``len(repeats)``),
     ``out: (r0*s0, r1*s1, ...)``. ``grad_x = grad.reshape(r0, s0, r1, s1, ...)`` summed
     over the ``r`` axes."""
 
-    _builtin = True
-    _node_name = "RepeatBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, repeats: tuple) -> Tensor:
@@ -79,11 +77,9 @@ def tile(input: Tensor, dims: Any) -> Tensor:
     return repeat(input, reps)
 
 
-class Flip(Function):
+class Flip(Op):
     """``out = x`` reversed along ``dims`` (a copy); ``grad_x = flip(grad, dims)``."""
 
-    _builtin = True
-    _node_name = "FlipBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
@@ -127,11 +123,9 @@ def flipud(input: Tensor) -> Tensor:
     return flip(input, 0)
 
 
-class Roll(Function):
+class Roll(Op):
     """``out = numpy.roll(x, shifts, dims)``; ``grad_x = roll(grad, -shifts, dims)``."""
 
-    _builtin = True
-    _node_name = "RollBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, shifts: tuple, dims: tuple) -> Tensor:
@@ -181,12 +175,11 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     return Roll.apply(input, sh, ds)
 
 
-class ConstantPad(Function):
+class ConstantPad(Op):
     """``out = x`` padded with ``value`` (negative widths crop). ``pad = (left_last,
     right_last, left_2nd_last, ...)``. ``grad_x = pad(grad, -widths)`` (the crop of the
     padded gradient; cropping's adjoint is zero-padding)."""
 
-    _builtin = True
     _node_name = "ConstantPadNdBackward0"
 
     @staticmethod
@@ -222,12 +215,11 @@ class ConstantPad(Function):
 _NP_MODE = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
 
-class IndexPad(Function):
+class IndexPad(Op):
     """Reflect / replicate / circular padding: ``out = x[..., i_1, ..., i_k]`` for index
     maps ``i_j = numpy.pad(arange(n_j), widths_j, mode)``; ``grad_x`` adds ``grad`` back at
     those indices (border elements collect the gradient of all their copies)."""
 
-    _builtin = True
     _node_name = "PadBackward0"
 
     @staticmethod
@@ -258,8 +250,6 @@ class IndexPad(Function):
 class CircularPad(IndexPad):
     """Circular padding (wraps around); see :class:`IndexPad`."""
 
-    _builtin = True
-    _node_name = "CircularPadBackward0"
 
 
 # Reflect / replicate padding of the last k = 1, 2, 3 dims, named as PyTorch's nodes
@@ -269,7 +259,7 @@ for _mode, _name in (("reflect", "ReflectionPad"), ("replicate", "ReplicationPad
     for _k in (1, 2, 3):
         _PAD_CLS[_mode, _k] = type(
             f"{_name}{_k}d", (IndexPad,),
-            {"_builtin": True, "_node_name": f"{_name}{_k}DBackward0", "__doc__": IndexPad.__doc__},
+            {"_node_name": f"{_name}{_k}DBackward0", "__doc__": IndexPad.__doc__},
         )
 
 

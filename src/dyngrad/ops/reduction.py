@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching_reduce import reduce_dims, select_dim
 from ._util import norm_dim, norm_dims, wrap
 
@@ -57,11 +57,10 @@ def _dtype_arg(dtype: Any) -> Any:
     return None if dtype is None else B.to_np_dtype(dtype)
 
 
-class Sum(Function):
+class Sum(Op):
     """``out = sum(x, dims)``; ``grad_x = expand(grad, x.shape)`` (after re-inserting the
     reduced dims). Shapes: ``(*) -> (*)`` with ``dims`` removed (kept as 1 with keepdim)."""
 
-    _builtin = True
     _node_name = "SumBackward1"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
@@ -107,11 +106,10 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
     return cls.apply(input, dims, keepdim, _dtype_arg(dtype))
 
 
-class Mean(Function):
+class Mean(Op):
     """``out = sum(x, dims) / n``; ``grad_x = expand(grad, x.shape) / n`` with ``n`` the
     number of reduced elements (an empty reduction gives nan, as PyTorch)."""
 
-    _builtin = True
     _node_name = "MeanBackward1"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
@@ -157,7 +155,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
     return (MeanAll if dims is None else Mean).apply(input, dims, keepdim)
 
 
-class Prod(Function):
+class Prod(Op):
     """``out = prod(x, dim)``; ``grad_x_i = grad * prod_{k != i} x_k``.
 
     Without zeros this is ``grad * out / x``. With zeros (the case split of PyTorch's
@@ -167,7 +165,6 @@ class Prod(Function):
     written with dyngrad ops, also has exact second derivatives with any number of zeros.
     """
 
-    _builtin = True
     _node_name = "ProdBackward1"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
@@ -262,12 +259,10 @@ def _extreme(op: str, d: np.ndarray, dims: tuple | None, keepdim: bool) -> np.nd
     return fn(d, axis=dims, keepdims=keepdim)
 
 
-class Amax(Function):
+class Amax(Op):
     """``out = amax(x, dims)``; ``grad_x = grad * (x == out) / count(x == out)``: the
     gradient is split evenly between tied maxima (as PyTorch's ``amax``/``max()``)."""
 
-    _builtin = True
-    _node_name = "AmaxBackward0"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
     _op = "amax"
 
@@ -302,7 +297,6 @@ class Amax(Function):
 class Amin(Amax):
     """``out = amin(x, dims)``; gradient split evenly between tied minima."""
 
-    _node_name = "AminBackward0"
     _op = "amin"
 
 
@@ -338,11 +332,10 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     return Amin.apply(input, rdims(dim, input.data.ndim, "amin"), keepdim)
 
 
-class MaxDim(Function):
+class MaxDim(Op):
     """``values, indices = max(x, dim)``: ``grad_x`` is ``grad`` placed at ``indices``
     along ``dim`` (zeros elsewhere); ``indices`` are int64 and non-differentiable."""
 
-    _builtin = True
     _node_name = "MaxBackward0"
     vmap = staticmethod(select_dim)  # batching rule, see ops/_batching_reduce.py
     _arg = staticmethod(np.argmax)

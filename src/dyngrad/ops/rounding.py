@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..autograd.batching import BatchedTensor
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import unary
 from ._util import inplace, wrap
 
@@ -30,12 +30,11 @@ def _zeros(g: Tensor) -> Tensor:
     return Tensor._make(np.zeros_like(g.data))
 
 
-class _ZeroDerivative(Function):
+class _ZeroDerivative(Op):
     """Base of the piecewise-constant ops (sign, floor, ceil, trunc): each subclass
     defines ``forward``; the derivative is zero almost everywhere, so ``grad_x = 0`` and the
     forward-mode tangent is ``0`` (``u * 0``, kept on the tangent's graph)."""
 
-    _builtin = True
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -50,7 +49,6 @@ class _ZeroDerivative(Function):
 class Sign(_ZeroDerivative):
     """``out = sign(x)`` in {-1, 0, 1} (0 for ``nan``, as PyTorch); ``grad_x = 0``."""
 
-    _builtin, _node_name = True, "SignBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -65,7 +63,6 @@ class Sign(_ZeroDerivative):
 class Floor(_ZeroDerivative):
     """``out = floor(x)``; ``grad_x = 0``."""
 
-    _builtin, _node_name = True, "FloorBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -76,7 +73,6 @@ class Floor(_ZeroDerivative):
 class Ceil(_ZeroDerivative):
     """``out = ceil(x)``; ``grad_x = 0``."""
 
-    _builtin, _node_name = True, "CeilBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -87,7 +83,6 @@ class Ceil(_ZeroDerivative):
 class Trunc(_ZeroDerivative):
     """``out = trunc(x)`` (round toward zero); ``grad_x = 0``."""
 
-    _builtin, _node_name = True, "TruncBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -95,11 +90,10 @@ class Trunc(_ZeroDerivative):
         return wrap(np.trunc(d) if d.dtype.kind == "f" else d.copy())
 
 
-class Round(Function):
+class Round(Op):
     """``out = round(x * 10**d) / 10**d`` with halves to even (``d = decimals``);
     ``grad_x = 0``."""
 
-    _builtin, _node_name = True, "RoundBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -134,10 +128,9 @@ class RoundDecimals(Round):
     _node_name = "RoundBackward1"
 
 
-class Frac(Function):
+class Frac(Op):
     """``out = x - trunc(x)`` (sign of ``x``); ``grad_x = grad``."""
 
-    _builtin, _node_name = True, "FracBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -157,10 +150,9 @@ class Frac(Function):
         return u
 
 
-class NanToNum(Function):
+class NanToNum(Op):
     """``out = x`` with ``nan``, ``+inf``, ``-inf`` replaced; ``grad_x = grad * isfinite(x)``."""
 
-    _builtin, _node_name = True, "NanToNumBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -241,12 +233,11 @@ def _predicate(which: str, d: np.ndarray) -> np.ndarray:
     return fn(d) if d.dtype.kind == "f" else np.full(d.shape, non_float)
 
 
-class FloatPredicate(Function):
+class FloatPredicate(Op):
     """``out = isnan(x)`` (``which`` names the predicate: isnan, isinf, isfinite, isposinf,
     isneginf), a bool tensor; not differentiable. The public functions compute without a
     graph node; this Function carries batched inputs inside vmap to its batching rule."""
 
-    _builtin, _node_name = True, "FloatPredicateBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod

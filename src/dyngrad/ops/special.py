@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import unary
 from ._util import float_data, inplace, wrap
 
@@ -35,10 +35,9 @@ def _unary(fn: Any, x: Tensor) -> Tensor:
         return wrap(fn(float_data(x)))
 
 
-class Exp2(Function):
+class Exp2(Op):
     """``out = 2 ** x``; ``grad_x = grad * out * ln 2``."""
 
-    _builtin, _node_name = True, "Exp2Backward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -58,10 +57,9 @@ class Exp2(Function):
         return u * ctx.saved_tensors[0] * _LN2
 
 
-class Expm1(Function):
+class Expm1(Op):
     """``out = exp(x) - 1`` (accurate near 0); ``grad_x = grad * (out + 1)``."""
 
-    _builtin, _node_name = True, "Expm1Backward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -81,10 +79,9 @@ class Expm1(Function):
         return u * (ctx.saved_tensors[0] + 1)
 
 
-class Log2(Function):
+class Log2(Op):
     """``out = log2(x)``; ``grad_x = grad / (x * ln 2)``."""
 
-    _builtin, _node_name = True, "Log2Backward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -103,10 +100,9 @@ class Log2(Function):
         return u / (ctx.saved_tensors[0] * _LN2)
 
 
-class Log10(Function):
+class Log10(Op):
     """``out = log10(x)``; ``grad_x = grad / (x * ln 10)``."""
 
-    _builtin, _node_name = True, "Log10Backward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -125,10 +121,10 @@ class Log10(Function):
         return u / (ctx.saved_tensors[0] * _LN10)
 
 
-class Log1p(Function):
+class Log1p(Op):
     """``out = log(1 + x)`` (accurate near 0); ``grad_x = grad / (x + 1)``."""
 
-    _builtin, _node_name = True, "Log1PBackward0"
+    _node_name = "Log1PBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -147,10 +143,9 @@ class Log1p(Function):
         return u / (ctx.saved_tensors[0] + 1)
 
 
-class Rsqrt(Function):
+class Rsqrt(Op):
     """``out = x ** -0.5``; ``grad_x = -grad * out**3 / 2``."""
 
-    _builtin, _node_name = True, "RsqrtBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -173,10 +168,10 @@ class Rsqrt(Function):
         return u * out * out * out * -0.5
 
 
-class Square(Function):
+class Square(Op):
     """``out = x * x`` (integers stay integers, as ``pow(x, 2)``); ``grad_x = 2 * grad * x``."""
 
-    _builtin, _node_name = True, "PowBackward0"
+    _node_name = "PowBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -196,10 +191,9 @@ class Square(Function):
         return u * ctx.saved_tensors[0] * 2
 
 
-class Reciprocal(Function):
+class Reciprocal(Op):
     """``out = 1 / x``; ``grad_x = -grad * out**2``."""
 
-    _builtin, _node_name = True, "ReciprocalBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -220,14 +214,13 @@ class Reciprocal(Function):
         return -u * out * out
 
 
-class Logit(Function):
+class Logit(Op):
     """``out = log(z / (1 - z))`` with ``z = clamp(x, eps, 1 - eps)`` when ``eps`` is given.
 
     ``grad_x = grad / (x * (1 - x))``; with ``eps``, 0 where ``x`` lies outside
     ``[eps, 1 - eps]`` (PyTorch's ``logit_backward``).
     """
 
-    _builtin, _node_name = True, "LogitBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -267,11 +260,10 @@ def _special(fn: Any, x: Tensor) -> np.ndarray:
     return np.asarray(fn(d.astype(np.float64)), dtype=np.float64).astype(d.dtype, copy=False)
 
 
-class Erf(Function):
+class Erf(Op):
     """``out = erf(x) = 2/sqrt(pi) * int_0^x exp(-t**2) dt``;
     ``grad_x = grad * 2/sqrt(pi) * exp(-x**2)``."""
 
-    _builtin, _node_name = True, "ErfBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -291,11 +283,10 @@ class Erf(Function):
         return u * (-(x * x)).exp() * _TWO_OVER_SQRT_PI
 
 
-class Erfc(Function):
+class Erfc(Op):
     """``out = erfc(x) = 1 - erf(x)`` (accurate for large ``x``);
     ``grad_x = -grad * 2/sqrt(pi) * exp(-x**2)``."""
 
-    _builtin, _node_name = True, "ErfcBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import dims_at, front
 from ._util import make_view, norm_dim, wrap
 
@@ -34,12 +34,10 @@ def _join_rule(info: Any, in_dims: tuple, dim: int, *xs: Tensor) -> Any:
     return info.function.apply(dim + 1, *new), 0
 
 
-class Unbind(Function):
+class Unbind(Op):
     """Split along ``dim`` into views, one per index; ``grad_x = stack(grads, dim)`` (zeros
     for outputs without gradient)."""
 
-    _builtin = True
-    _node_name = "UnbindBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int) -> tuple:
@@ -66,12 +64,10 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:
     return Unbind.apply(input, norm_dim(dim, input.data.ndim, "unbind"))
 
 
-class Cat(Function):
+class Cat(Op):
     """``out = concatenate(xs, dim)``; ``grad_xs[i]`` = the slice of ``grad`` that came from
     ``xs[i]``."""
 
-    _builtin = True
-    _node_name = "CatBackward0"
 
     @staticmethod
     def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
@@ -137,11 +133,9 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
 concat = concatenate = cat
 
 
-class Stack(Function):
+class Stack(Op):
     """``out = numpy.stack(xs, dim)`` (promoted dtype); ``grad_xs[i] = grad.select(dim, i)``."""
 
-    _builtin = True
-    _node_name = "StackBackward0"
 
     @staticmethod
     def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
@@ -183,12 +177,10 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
     return Stack.apply(d, *ts)
 
 
-class SplitWithSizes(Function):
+class SplitWithSizes(Op):
     """``outs[i] = x.narrow(dim, offset_i, sizes[i])`` (views); ``grad_x = cat(grads, dim)``
     (zeros for pieces that got no gradient)."""
 
-    _builtin = True
-    _node_name = "SplitWithSizesBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, sizes: tuple, dim: int) -> tuple:
@@ -215,8 +207,6 @@ class SplitWithSizes(Function):
 class Split(SplitWithSizes):
     """``split(int)``: :class:`SplitWithSizes` named as PyTorch's node."""
 
-    _builtin = True
-    _node_name = "SplitBackward0"
 
 
 def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple:

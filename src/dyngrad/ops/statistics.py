@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching_reduce import along_dim, reduce_dims
 from ._util import norm_dim, wrap
 from .reduction import _count, _dtype_arg, _kept_shape, const, rdims, unreduce
@@ -41,12 +41,10 @@ def _check_float(op: str, x: Tensor) -> None:
         raise RuntimeError(f"{op}(): input dtype should be floating point, but got {x.dtype.name}")
 
 
-class Var(Function):
+class Var(Op):
     """``out = sum((x - mean)^2) / (N - correction)`` over ``dims``;
     ``grad_x = grad * 2 (x - mean) / (N - correction)`` (N: reduced element count)."""
 
-    _builtin = True
-    _node_name = "VarBackward0"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -92,12 +90,10 @@ def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = Fa
     return Var.apply(input, rdims(dim, input.data.ndim, "var"), c, keepdim)
 
 
-class Std(Function):
+class Std(Op):
     """``out = sqrt(var(x))``; ``grad_x = grad / (2 out) * 2 (x - mean) / (N - correction)``,
     with 0 where ``out == 0`` (PyTorch's ``std_backward``)."""
 
-    _builtin = True
-    _node_name = "StdBackward0"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -132,11 +128,9 @@ def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = Fa
     return Std.apply(input, rdims(dim, input.data.ndim, "std"), c, keepdim)
 
 
-class VarMean(Function):
+class VarMean(Op):
     """``(var, mean)`` in one pass; ``grad_x = g_var * 2 (x - mean) / (N - c) + g_mean / N``."""
 
-    _builtin = True
-    _node_name = "VarMeanBackward0"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
     _std = False
 
@@ -177,7 +171,6 @@ class VarMean(Function):
 class StdMean(VarMean):
     """``(std, mean)``; the std part of the gradient as in :class:`Std`."""
 
-    _node_name = "StdMeanBackward0"
     _std = True
 
 
@@ -195,13 +188,11 @@ def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool
     return StdMean.apply(input, rdims(dim, input.data.ndim, "std_mean"), c, keepdim)
 
 
-class Logsumexp(Function):
+class Logsumexp(Op):
     """``out = log(sum(exp(x)))`` over ``dims``, computed stably as
     ``m + log(sum(exp(x - m)))`` with ``m = amax(x)`` (inf-safe);
     ``grad_x = grad * exp(x - out)`` (the softmax)."""
 
-    _builtin = True
-    _node_name = "LogsumexpBackward0"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -243,7 +234,7 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     return Logsumexp.apply(input, rdims(dim, input.data.ndim, "logsumexp"), keepdim)
 
 
-class VectorNorm(Function):
+class VectorNorm(Op):
     """``out = (sum |x|^p)^(1/p)`` over ``dims`` (p = ``ord``); derivatives (PyTorch's
     ``linalg_vector_norm_backward``):
 
@@ -253,7 +244,6 @@ class VectorNorm(Function):
     - other p: ``grad * x |x|^(p-2) / out^(p-1)``, 0 where ``out == 0``.
     """
 
-    _builtin = True
     _node_name = "LinalgVectorNormBackward0"
     vmap = reduce_dims(2)  # batching rule, see ops/_batching_reduce.py
 
@@ -341,12 +331,10 @@ def _rev_cumsum(t: Tensor, dim: int) -> Tensor:
     return t.sum(dim, keepdim=True) - t.cumsum(dim) + t
 
 
-class Cumsum(Function):
+class Cumsum(Op):
     """``out_i = sum_{j <= i} x_j`` along ``dim``; ``grad_x_i = sum_{j >= i} grad_j``
     (a reversed cumulative sum). Shapes: ``(*) -> (*)``."""
 
-    _builtin = True
-    _node_name = "CumsumBackward0"
     vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -374,7 +362,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     return Cumsum.apply(input, norm_dim(dim, input.data.ndim, "cumsum"), _dtype_arg(dtype))
 
 
-class Cumprod(Function):
+class Cumprod(Op):
     """``out_i = prod_{j <= i} x_j`` along ``dim``;
     ``grad_x_i = sum_{j >= i} grad_j * prod_{k <= j, k != i} x_k``.
 
@@ -394,8 +382,6 @@ class Cumprod(Function):
     rule, zero cases as in PyTorch's ``cumprod_jvp`` (FunctionsManual.cpp).
     """
 
-    _builtin = True
-    _node_name = "CumprodBackward0"
     vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..creation import _gen
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import dims_at, front, only_first_batched, pointwise, unary
 from ._util import float_data, wrap
 from ._util import inplace as _inplace
@@ -36,11 +36,10 @@ def _float(x: Tensor, op: str) -> np.ndarray:
     return float_data(x)
 
 
-class Threshold(Function):
+class Threshold(Op):
     """``out = x`` where ``x > threshold`` else ``value``; ``grad_x = grad`` where
     ``x > threshold``, else 0."""
 
-    _builtin, _node_name = True, "ThresholdBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -61,12 +60,12 @@ class Threshold(Function):
         return Threshold.backward(ctx, u)[0]
 
 
-class Shrink(Function):
+class Shrink(Op):
     """hardshrink: ``out = x`` where ``|x| > lambd`` else 0; softshrink: ``out = x - lambd *
     sign(x)`` where ``|x| > lambd`` else 0. Both: ``grad_x = grad`` where ``|x| > lambd``
     (0 on ``[-lambd, lambd]``)."""
 
-    _builtin, _node_name = True, "HardshrinkBackward0"
+    _node_name = "HardshrinkBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -92,15 +91,14 @@ class Shrink(Function):
 class Softshrink(Shrink):
     """Shrink with ``soft=True`` (see :class:`Shrink`); PyTorch's node name."""
 
-    _node_name = "SoftshrinkBackward0"
 
 
-class Prelu(Function):
+class Prelu(Op):
     """``out = x`` where ``x > 0`` else ``w * x`` (``w`` broadcast along the channel dim).
     ``grad_x = grad * (1 if x > 0 else w)``, ``grad_w = grad * (0 if x > 0 else x)`` (summed
     to ``w``'s shape by the engine)."""
 
-    _builtin, _node_name = True, "PreluKernelBackward0"
+    _node_name = "PreluKernelBackward0"
     vmap = pointwise  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -126,11 +124,10 @@ class Prelu(Function):
         return sum(ts[1:], ts[0])
 
 
-class RreluWithNoise(Function):
+class RreluWithNoise(Op):
     """``out = x`` where ``x > 0`` else ``slope * x`` with a fixed per-element ``slope``
     (random in training, ``(lower + upper) / 2`` in eval); ``grad_x = grad * (1 or slope)``."""
 
-    _builtin, _node_name = True, "RreluWithNoiseBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, slope: np.ndarray) -> Tensor:
@@ -161,11 +158,11 @@ class RreluWithNoise(Function):
         return u * wrap(ctx.w)
 
 
-class Softsign(Function):
+class Softsign(Op):
     """``out = x / (1 + |x|)``; ``grad_x = grad / (1 + |x|)**2``. Named ``DivBackward0``
     like PyTorch's composite (its last op is a division)."""
 
-    _builtin, _node_name = True, "DivBackward0"
+    _node_name = "DivBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -186,11 +183,10 @@ class Softsign(Function):
         return Softsign.backward(ctx, u)
 
 
-class LogSigmoid(Function):
+class LogSigmoid(Op):
     """``out = log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`` (stable);
     ``grad_x = grad * sigmoid(-x)``."""
 
-    _builtin, _node_name = True, "LogSigmoidBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -210,11 +206,11 @@ class LogSigmoid(Function):
         return LogSigmoid.backward(ctx, u)
 
 
-class Tanhshrink(Function):
+class Tanhshrink(Op):
     """``out = x - tanh(x)``; ``grad_x = grad * tanh(x)**2``. Named ``SubBackward0`` like
     PyTorch's composite (its last op is a subtraction)."""
 
-    _builtin, _node_name = True, "SubBackward0"
+    _node_name = "SubBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -235,12 +231,11 @@ class Tanhshrink(Function):
         return Tanhshrink.backward(ctx, u)
 
 
-class Glu(Function):
+class Glu(Op):
     """``out = a * sigmoid(b)`` with ``a, b`` the halves of ``x`` along ``dim``;
     ``grad_x = cat(grad * sigmoid(b), grad * a * sigmoid(b) * (1 - sigmoid(b)))`` along ``dim``
     (Dauphin et al. 2017)."""
 
-    _builtin, _node_name = True, "GluBackward0"
     vmap = dims_at(1)  # batching rule, see ops/_batching.py
 
     @staticmethod

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import unary
 from ._util import float_data, inplace, wrap
 from .special import rsqrt
@@ -30,10 +30,9 @@ def _unary(fn: Any, x: Tensor) -> Tensor:
         return wrap(fn(float_data(x)))
 
 
-class Tan(Function):
+class Tan(Op):
     """``out = tan(x)``; ``grad_x = grad * (1 + out**2)``."""
 
-    _builtin, _node_name = True, "TanBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -54,10 +53,9 @@ class Tan(Function):
         return u * (out * out + 1)
 
 
-class Asin(Function):
+class Asin(Op):
     """``out = asin(x)``; ``grad_x = grad / sqrt(1 - x**2)``."""
 
-    _builtin, _node_name = True, "AsinBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -77,10 +75,9 @@ class Asin(Function):
         return u * rsqrt(1 - x * x)
 
 
-class Acos(Function):
+class Acos(Op):
     """``out = acos(x)``; ``grad_x = -grad / sqrt(1 - x**2)``."""
 
-    _builtin, _node_name = True, "AcosBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -100,10 +97,9 @@ class Acos(Function):
         return -u * rsqrt(1 - x * x)
 
 
-class Atan(Function):
+class Atan(Op):
     """``out = atan(x)``; ``grad_x = grad / (1 + x**2)``."""
 
-    _builtin, _node_name = True, "AtanBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -123,10 +119,9 @@ class Atan(Function):
         return u / (x * x + 1)
 
 
-class Sinh(Function):
+class Sinh(Op):
     """``out = sinh(x)``; ``grad_x = grad * cosh(x)``."""
 
-    _builtin, _node_name = True, "SinhBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -145,10 +140,9 @@ class Sinh(Function):
         return u * cosh(ctx.saved_tensors[0])
 
 
-class Cosh(Function):
+class Cosh(Op):
     """``out = cosh(x)``; ``grad_x = grad * sinh(x)``."""
 
-    _builtin, _node_name = True, "CoshBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -167,10 +161,9 @@ class Cosh(Function):
         return u * sinh(ctx.saved_tensors[0])
 
 
-class Asinh(Function):
+class Asinh(Op):
     """``out = asinh(x)``; ``grad_x = grad / sqrt(x**2 + 1)``."""
 
-    _builtin, _node_name = True, "AsinhBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -190,10 +183,9 @@ class Asinh(Function):
         return u * rsqrt(x * x + 1)
 
 
-class Acosh(Function):
+class Acosh(Op):
     """``out = acosh(x)`` (``x >= 1``); ``grad_x = grad / sqrt(x**2 - 1)``."""
 
-    _builtin, _node_name = True, "AcoshBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -213,10 +205,9 @@ class Acosh(Function):
         return u * rsqrt(x * x - 1)
 
 
-class Atanh(Function):
+class Atanh(Op):
     """``out = atanh(x)`` (``|x| < 1``); ``grad_x = grad / (1 - x**2)``."""
 
-    _builtin, _node_name = True, "AtanhBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
