@@ -46,11 +46,11 @@ _promoting = staticmethod(pointwise_promoting())
 
 
 def _elementwise_vmap(info: Any, in_dims: tuple, *args: Any, **kwargs: Any) -> Any:
-    """Batching rule of :class:`Elementwise`: with one tensor argument, the op applied to
-    the batched array as is (batch dim kept); with several, batch dims to the front and
+    """Batching rule of :class:`Elementwise`: with one tensor argument (the first), the op
+    applied to the batched array as is (batch dim kept); otherwise batch dims to the front and
     per-example ranks aligned first (:func:`~dyngrad.ops._batching.pointwise_promoting`;
     positions in ``no_promote`` broadcast but are not promoted)."""
-    if sum(isinstance(a, Tensor) for a in args) == 1:
+    if in_dims[0] is not None and sum(isinstance(a, Tensor) for a in args) == 1:
         return unary(info, in_dims, *args, **kwargs)
     return info.function._promoting(info, in_dims, *args, **kwargs)
 
