@@ -12,8 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from ._bases import Op
-from ._batching import unary
+from ._bases import Elementwise
 from ._util import float_data, inplace, wrap
 from .special import rsqrt
 
@@ -30,10 +29,8 @@ def _unary(fn: Any, x: Tensor) -> Tensor:
         return wrap(fn(float_data(x)))
 
 
-class Tan(Op):
+class Tan(Elementwise):
     """``out = tan(x)``; ``grad_x = grad * (1 + out**2)``."""
-
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -42,21 +39,13 @@ class Tan(Op):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (out,) = ctx.saved_tensors
-        return g * (out * out + 1)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * (1 + out**2)``."""
-        (out,) = ctx.saved_tensors
-        return u * (out * out + 1)
+        return out * out + 1
 
 
-class Asin(Op):
+class Asin(Elementwise):
     """``out = asin(x)``; ``grad_x = grad / sqrt(1 - x**2)``."""
-
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -64,21 +53,13 @@ class Asin(Op):
         return _unary(np.arcsin, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * rsqrt(1 - x * x)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / sqrt(1 - x**2)``."""
-        (x,) = ctx.saved_tensors
-        return u * rsqrt(1 - x * x)
+        return rsqrt(1 - x * x)
 
 
-class Acos(Op):
+class Acos(Elementwise):
     """``out = acos(x)``; ``grad_x = -grad / sqrt(1 - x**2)``."""
-
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -86,21 +67,13 @@ class Acos(Op):
         return _unary(np.arccos, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return -g * rsqrt(1 - x * x)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = -u / sqrt(1 - x**2)``."""
-        (x,) = ctx.saved_tensors
-        return -u * rsqrt(1 - x * x)
+        return -rsqrt(1 - x * x)
 
 
-class Atan(Op):
+class Atan(Elementwise):
     """``out = atan(x)``; ``grad_x = grad / (1 + x**2)``."""
-
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -108,21 +81,13 @@ class Atan(Op):
         return _unary(np.arctan, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g / (x * x + 1)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / (1 + x**2)``."""
-        (x,) = ctx.saved_tensors
-        return u / (x * x + 1)
+        return 1 / (x * x + 1)
 
 
-class Sinh(Op):
+class Sinh(Elementwise):
     """``out = sinh(x)``; ``grad_x = grad * cosh(x)``."""
-
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -130,20 +95,13 @@ class Sinh(Op):
         return _unary(np.sinh, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * cosh(x)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * cosh(x)``."""
-        return u * cosh(ctx.saved_tensors[0])
+        return cosh(x)
 
 
-class Cosh(Op):
+class Cosh(Elementwise):
     """``out = cosh(x)``; ``grad_x = grad * sinh(x)``."""
-
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -151,20 +109,13 @@ class Cosh(Op):
         return _unary(np.cosh, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * sinh(x)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * sinh(x)``."""
-        return u * sinh(ctx.saved_tensors[0])
+        return sinh(x)
 
 
-class Asinh(Op):
+class Asinh(Elementwise):
     """``out = asinh(x)``; ``grad_x = grad / sqrt(x**2 + 1)``."""
-
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -172,21 +123,13 @@ class Asinh(Op):
         return _unary(np.arcsinh, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * rsqrt(x * x + 1)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / sqrt(x**2 + 1)``."""
-        (x,) = ctx.saved_tensors
-        return u * rsqrt(x * x + 1)
+        return rsqrt(x * x + 1)
 
 
-class Acosh(Op):
+class Acosh(Elementwise):
     """``out = acosh(x)`` (``x >= 1``); ``grad_x = grad / sqrt(x**2 - 1)``."""
-
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -194,21 +137,13 @@ class Acosh(Op):
         return _unary(np.arccosh, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * rsqrt(x * x - 1)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / sqrt(x**2 - 1)``."""
-        (x,) = ctx.saved_tensors
-        return u * rsqrt(x * x - 1)
+        return rsqrt(x * x - 1)
 
 
-class Atanh(Op):
+class Atanh(Elementwise):
     """``out = atanh(x)`` (``|x| < 1``); ``grad_x = grad / (1 - x**2)``."""
-
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -216,15 +151,9 @@ class Atanh(Op):
         return _unary(np.arctanh, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g / (1 - x * x)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / (1 - x**2)``."""
-        (x,) = ctx.saved_tensors
-        return u / (1 - x * x)
+        return 1 / (1 - x * x)
 
 
 # ---------------------------------------------------------------- public functions
