@@ -13,8 +13,8 @@ import numpy as np
 
 from .. import _backend as B
 from ..tensor import Tensor
-from ._bases import Op
-from ._batching import dims_at, pointwise_promoting, unary
+from ._bases import Elementwise, Op
+from ._batching import dims_at, pointwise_promoting
 from ._batching_reduce import along_dim
 from ._util import float_data, norm_dim, wrap
 from .elementwise import sigmoid
@@ -147,7 +147,6 @@ class NllLoss(Op):
     ``grad_weight`` is not computed (PyTorch does not differentiate it either).
     """
 
-
     @staticmethod
     def forward(
         ctx: Any, x: Tensor, target: Tensor, weight: Any, ignore_index: int, reduction: str
@@ -247,12 +246,11 @@ class NllLoss(Op):
         return s * wrap(r.astype(dt)) + wrap(np.where(denom == 0, np.nan, 0).astype(dt)), 0
 
 
-class _LogSigmoid(Op):
+class _LogSigmoid(Elementwise):
     """``out = log(sigmoid(x)) = -(max(-x, 0) + log1p(exp(-|x|)))``; ``grad_x = grad *
     sigmoid(-x)``."""
 
     _node_name = "LogSigmoidBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -261,14 +259,9 @@ class _LogSigmoid(Op):
         return wrap(-(np.maximum(-d, 0) + np.log1p(np.exp(-np.abs(d)))))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * sigmoid(-x)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * sigmoid(-x)`` (diagonal Jacobian)."""
-        return _LogSigmoid.backward(ctx, u)
+        return sigmoid(-x)
 
 
 def log_sigmoid(x: Tensor) -> Tensor:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..autograd.batching import BatchedTensor
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Elementwise, Op
 from ._batching import unary
 from ._util import inplace, wrap
 
@@ -49,7 +49,6 @@ class _ZeroDerivative(Op):
 class Sign(_ZeroDerivative):
     """``out = sign(x)`` in {-1, 0, 1} (0 for ``nan``, as PyTorch); ``grad_x = 0``."""
 
-
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x.data
@@ -63,7 +62,6 @@ class Sign(_ZeroDerivative):
 class Floor(_ZeroDerivative):
     """``out = floor(x)``; ``grad_x = 0``."""
 
-
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x.data
@@ -73,7 +71,6 @@ class Floor(_ZeroDerivative):
 class Ceil(_ZeroDerivative):
     """``out = ceil(x)``; ``grad_x = 0``."""
 
-
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x.data
@@ -82,7 +79,6 @@ class Ceil(_ZeroDerivative):
 
 class Trunc(_ZeroDerivative):
     """``out = trunc(x)`` (round toward zero); ``grad_x = 0``."""
-
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -150,10 +146,8 @@ class Frac(Op):
         return u
 
 
-class NanToNum(Op):
+class NanToNum(Elementwise):
     """``out = x`` with ``nan``, ``+inf``, ``-inf`` replaced; ``grad_x = grad * isfinite(x)``."""
-
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
@@ -164,14 +158,9 @@ class NanToNum(Op):
         return wrap(np.nan_to_num(d, copy=True, nan=nan, posinf=posinf, neginf=neginf))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * wrap(np.isfinite(x.data)), None, None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u * isfinite(x)``."""
-        return u * wrap(np.isfinite(ctx.saved_tensors[0].data))
+        return wrap(np.isfinite(x.data))
 
 
 # ---------------------------------------------------------------- public functions

@@ -15,8 +15,8 @@ import numpy as np
 
 from ..creation import _gen
 from ..tensor import Tensor
-from ._bases import Op
-from ._batching import dims_at, front, only_first_batched, pointwise, unary
+from ._bases import Elementwise, Op
+from ._batching import dims_at, front, only_first_batched, pointwise
 from ._util import float_data, wrap
 from ._util import inplace as _inplace
 from .indexing import narrow
@@ -36,11 +36,9 @@ def _float(x: Tensor, op: str) -> np.ndarray:
     return float_data(x)
 
 
-class Threshold(Op):
+class Threshold(Elementwise):
     """``out = x`` where ``x > threshold`` else ``value``; ``grad_x = grad`` where
     ``x > threshold``, else 0."""
-
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, threshold: float, value: float) -> Tensor:
@@ -50,23 +48,17 @@ class Threshold(Op):
         return wrap(np.where(d > threshold, d, np.asarray(value, dtype=d.dtype)))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * wrap(x.data > ctx.threshold), None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u * [x > threshold]`` (diagonal Jacobian: backward's rule applied to ``u``)."""
-        return Threshold.backward(ctx, u)[0]
+        return wrap(x.data > ctx.threshold)
 
 
-class Shrink(Op):
+class Shrink(Elementwise):
     """hardshrink: ``out = x`` where ``|x| > lambd`` else 0; softshrink: ``out = x - lambd *
     sign(x)`` where ``|x| > lambd`` else 0. Both: ``grad_x = grad`` where ``|x| > lambd``
     (0 on ``[-lambd, lambd]``)."""
 
     _node_name = "HardshrinkBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, lambd: float, soft: bool) -> Tensor:
@@ -78,14 +70,9 @@ class Shrink(Op):
         return wrap(np.where(keep, val, 0).astype(d.dtype, copy=False))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * wrap(np.abs(x.data) > ctx.lambd), None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u * [|x| > lambd]`` (diagonal Jacobian: backward's rule applied to ``u``)."""
-        return Shrink.backward(ctx, u)[0]
+        return wrap(np.abs(x.data) > ctx.lambd)
 
 
 class Softshrink(Shrink):
@@ -128,7 +115,6 @@ class RreluWithNoise(Op):
     """``out = x`` where ``x > 0`` else ``slope * x`` with a fixed per-element ``slope``
     (random in training, ``(lower + upper) / 2`` in eval); ``grad_x = grad * (1 or slope)``."""
 
-
     @staticmethod
     def forward(ctx: Any, x: Tensor, slope: np.ndarray) -> Tensor:
         d = float_data(x)
@@ -158,12 +144,11 @@ class RreluWithNoise(Op):
         return u * wrap(ctx.w)
 
 
-class Softsign(Op):
+class Softsign(Elementwise):
     """``out = x / (1 + |x|)``; ``grad_x = grad / (1 + |x|)**2``. Named ``DivBackward0``
     like PyTorch's composite (its last op is a division)."""
 
     _node_name = "DivBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -172,22 +157,15 @@ class Softsign(Op):
         return wrap(d / (1 + np.abs(d)))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
         den = x.abs() + 1
-        return g / (den * den)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / (1 + |x|)**2`` (diagonal Jacobian: backward's rule applied to ``u``)."""
-        return Softsign.backward(ctx, u)
+        return 1 / (den * den)
 
 
-class LogSigmoid(Op):
+class LogSigmoid(Elementwise):
     """``out = log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`` (stable);
     ``grad_x = grad * sigmoid(-x)``."""
-
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -196,22 +174,16 @@ class LogSigmoid(Op):
         return wrap(np.minimum(d, 0) - np.log1p(np.exp(-np.abs(d))))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * (-x).sigmoid()
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * sigmoid(-x)`` (diagonal Jacobian: backward's rule applied to ``u``)."""
-        return LogSigmoid.backward(ctx, u)
+        return (-x).sigmoid()
 
 
-class Tanhshrink(Op):
+class Tanhshrink(Elementwise):
     """``out = x - tanh(x)``; ``grad_x = grad * tanh(x)**2``. Named ``SubBackward0`` like
     PyTorch's composite (its last op is a subtraction)."""
 
     _node_name = "SubBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -220,15 +192,10 @@ class Tanhshrink(Op):
         return wrap(d - np.tanh(d))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
         t = x.tanh()
-        return g * t * t
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * tanh(x)**2`` (diagonal Jacobian: backward's rule applied to ``u``)."""
-        return Tanhshrink.backward(ctx, u)
+        return t * t
 
 
 class Glu(Op):
