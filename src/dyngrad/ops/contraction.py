@@ -76,7 +76,6 @@ class Einsum(Op):
     ``'ii->i'``) gets the gradient of its diagonal written back on the diagonal.
     """
 
-
     @staticmethod
     def forward(ctx: Any, equation: tuple, *operands: Tensor) -> Tensor:
         ins, out = equation

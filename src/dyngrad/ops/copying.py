@@ -31,7 +31,6 @@ class Fill(Op):
     """``out = value`` everywhere (same shape). ``grad_self = 0``,
     ``grad_value = sum(grad)`` when value is a 0-d tensor."""
 
-
     @staticmethod
     def forward(ctx: Any, a: Tensor, value: Any) -> Tensor:
         v = value.data if isinstance(value, Tensor) else value

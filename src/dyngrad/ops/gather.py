@@ -103,7 +103,6 @@ class Gather(Op):
     ``grad_x = zeros_like(x).scatter_add(dim, index, grad)`` (repeated indices accumulate).
     """
 
-
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
         ctx.dim, ctx.index, ctx.shape = dim, index, x.data.shape
@@ -150,7 +149,6 @@ class ScatterAdd(Op):
     ``grad_x = grad``; ``grad_src = grad.gather(dim, index)`` (zero-padded to ``src.shape``
     when ``src`` is larger than ``index``).
     """
-
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Tensor) -> Tensor:
@@ -224,7 +222,6 @@ class Scatter(Op):
 
     ``grad_x = grad.scatter(dim, index, 0)``; ``grad_src = grad.gather(dim, index)``.
     """
-
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Any) -> Tensor:
@@ -303,7 +300,6 @@ class IndexSelect(Op):
 
     ``grad_x = zeros_like(x).index_add(dim, index, grad)`` (repeated indices accumulate).
     """
-
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:

@@ -171,7 +171,6 @@ class Index(Op):
     added at ``idx`` (repeated indices accumulate), i.e. :class:`IndexPutAdd`.
     """
 
-
     @staticmethod
     def forward(ctx: Any, x: Tensor, idx: Any, basic: bool) -> Tensor:
         ctx.shape = x.data.shape
@@ -205,7 +204,6 @@ class Index(Op):
 class IndexPutAdd(Op):
     """``out = zeros(shape); out[idx] += g`` (repeated indices accumulate): the adjoint of
     :class:`Index`. ``grad_g = grad[idx]``."""
-
 
     @staticmethod
     def forward(ctx: Any, g: Tensor, shape: tuple, idx: Any, basic: bool) -> Tensor:
@@ -325,7 +323,6 @@ class IndexPut(Op):
 
     ``grad_x = grad`` with zeros at ``idx``; ``grad_v = grad[idx]`` (summed down to v's
     shape by the engine when v was broadcast)."""
-
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, v: Any, plan: tuple) -> Tensor:

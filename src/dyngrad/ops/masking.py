@@ -22,7 +22,6 @@ class MaskedFill(Op):
     """``out = where(mask, value, x)`` (shapes broadcast); ``grad_x = grad`` where ``~mask``
     else 0, ``grad_value = sum(grad where mask)`` (value a 0-d tensor)."""
 
-
     @staticmethod
     def forward(ctx: Any, x: Tensor, mask: Any, value: Any) -> Tensor:
         m = data_of(mask)

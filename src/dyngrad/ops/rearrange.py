@@ -23,7 +23,6 @@ class Repeat(Op):
     ``out: (r0*s0, r1*s1, ...)``. ``grad_x = grad.reshape(r0, s0, r1, s1, ...)`` summed
     over the ``r`` axes."""
 
-
     @staticmethod
     def forward(ctx: Any, x: Tensor, repeats: tuple) -> Tensor:
         lead = (1,) * (len(repeats) - x.data.ndim) + x.data.shape
@@ -80,7 +79,6 @@ def tile(input: Tensor, dims: Any) -> Tensor:
 class Flip(Op):
     """``out = x`` reversed along ``dims`` (a copy); ``grad_x = flip(grad, dims)``."""
 
-
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
         ctx.dims = dims
@@ -125,7 +123,6 @@ def flipud(input: Tensor) -> Tensor:
 
 class Roll(Op):
     """``out = numpy.roll(x, shifts, dims)``; ``grad_x = roll(grad, -shifts, dims)``."""
-
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, shifts: tuple, dims: tuple) -> Tensor:

@@ -128,7 +128,6 @@ reshape_as = view_as
 class Permute(Op):
     """``out = x`` with dims permuted; ``grad_x = grad`` permuted by the inverse."""
 
-
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
         ctx.inv = tuple(np.argsort(dims))
@@ -205,7 +204,6 @@ def t(input: Tensor) -> Tensor:
 
 class Expand(Op):
     """``out = broadcast_to(x, shape)`` (a read-only view); ``grad_x = sum_to_size(grad, x.shape)``."""
-
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, shape: tuple) -> Tensor:

@@ -38,7 +38,6 @@ class Unbind(Op):
     """Split along ``dim`` into views, one per index; ``grad_x = stack(grads, dim)`` (zeros
     for outputs without gradient)."""
 
-
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int) -> tuple:
         ctx.dim = dim
@@ -67,7 +66,6 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:
 class Cat(Op):
     """``out = concatenate(xs, dim)``; ``grad_xs[i]`` = the slice of ``grad`` that came from
     ``xs[i]``."""
-
 
     @staticmethod
     def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
@@ -136,7 +134,6 @@ concat = concatenate = cat
 class Stack(Op):
     """``out = numpy.stack(xs, dim)`` (promoted dtype); ``grad_xs[i] = grad.select(dim, i)``."""
 
-
     @staticmethod
     def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
         from .. import _backend as B
@@ -180,7 +177,6 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
 class SplitWithSizes(Op):
     """``outs[i] = x.narrow(dim, offset_i, sizes[i])`` (views); ``grad_x = cat(grads, dim)``
     (zeros for pieces that got no gradient)."""
-
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, sizes: tuple, dim: int) -> tuple:
