@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Linear, Op
 from ._batching import front, leading_batch, logical_ndim
 from ._util import wrap
 
@@ -404,7 +404,7 @@ def max_pool(x: Tensor, k: tuple, stride: tuple, pad: tuple, dil: tuple, unique:
     return out, (MaxPoolIndices.apply(x.detach(), spec) if indices else None)
 
 
-class PutFlat(Op):
+class PutFlat(Linear):
     """Adjoint of :class:`TakeFlat`: zeros of ``shape`` with ``g`` added at ``idx``.
     ``grad_g = take_flat(grad, idx)``."""
 
@@ -427,11 +427,6 @@ class PutFlat(Op):
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
         return TakeFlat.apply(gg, ctx.idx), None, None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = put_flat(u, idx, shape)`` (linear op)."""
-        return PutFlat.apply(u, ctx.idx, *ctx._fwd_inputs[2:4])
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, g: Tensor, idx: np.ndarray, shape: tuple, unique: bool = False) -> tuple:

@@ -12,7 +12,7 @@ from ..autograd.batching import BatchedTensor
 from ..autograd.function import _fwd_state
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Linear, Op
 from ._batching import front, logical_ndim, pad_to, unary
 from ._util import data_of, inplace, recording, wrap
 
@@ -138,7 +138,7 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     return inplace(Copy.apply, self, src)
 
 
-class ToDtype(Op):
+class ToDtype(Linear):
     """``out = a`` cast to ``dtype``. ``grad_a = grad`` cast back to ``a``'s dtype."""
 
     _node_name = "ToCopyBackward0"
@@ -152,11 +152,6 @@ class ToDtype(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.to(ctx.in_dtype), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u`` cast to ``dtype``."""
-        return ToDtype.apply(u, ctx._fwd_inputs[1])
 
 
 def to_dtype(input: Tensor, dtype: Any) -> Tensor:
@@ -175,7 +170,7 @@ def to_dtype(input: Tensor, dtype: Any) -> Tensor:
     return ToDtype.apply(input, nd)
 
 
-class Clone(Op):
+class Clone(Linear):
     """``out = copy(a)``; ``grad_a = grad``."""
 
     vmap = unary  # batching rule, see ops/_batching.py
@@ -187,11 +182,6 @@ class Clone(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return g
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u``."""
-        return u
 
 
 def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:

@@ -18,7 +18,7 @@ import numpy as np
 from ..autograd.function import _fwd_state
 from ..tensor import Tensor
 from . import _batching_index as bx
-from ._bases import Op
+from ._bases import Linear, Op
 from ._batching import front
 from ._util import data_of, inplace, make_view, norm_dim, recording, wrap
 
@@ -164,7 +164,7 @@ def _as_plan(index: Any, shape: tuple) -> tuple:
     return plan_index(index, shape)
 
 
-class Index(Op):
+class Index(Linear):
     """``out = x[idx]`` for one NumPy index ``idx`` (basic: a view; advanced: a copy).
 
     Shapes: ``x: (*)`` -> NumPy's result shape. ``grad_x = zeros(x.shape)`` with ``grad``
@@ -184,11 +184,6 @@ class Index(Op):
         return IndexPutAdd.apply(g, ctx.shape, ctx.idx, ctx.basic), None, None
 
     @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u[idx]`` (linear op)."""
-        return Index.apply(u, ctx.idx, ctx.basic)
-
-    @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, idx: Any, basic: bool) -> tuple:
         """Batching rule: batch dim to the front and a full slice prepended to the index;
         advanced indices separated by a slice put their dims first (NumPy), so the batch
@@ -201,7 +196,7 @@ class Index(Op):
         return out, 0 if basic else bx.batch_pos(idx)
 
 
-class IndexPutAdd(Op):
+class IndexPutAdd(Linear):
     """``out = zeros(shape); out[idx] += g`` (repeated indices accumulate): the adjoint of
     :class:`Index`. ``grad_g = grad[idx]``."""
 
@@ -219,11 +214,6 @@ class IndexPutAdd(Op):
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
         return Index.apply(gg, ctx.idx, ctx.basic), None, None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = zeros(shape); t[idx] += u`` (linear op)."""
-        return IndexPutAdd.apply(u, ctx._fwd_inputs[1], ctx.idx, ctx.basic)
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, g: Tensor, shape: tuple, idx: Any, basic: bool) -> tuple:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Linear, Op
 from ._batching import dims_at, front, leading_batch, logical_ndim, only_first_batched, pad_to, shift_dim
 from ._util import make_view, norm_dim, wrap
 
@@ -262,7 +262,7 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
 ger = outer
 
 
-class Trace(Op):
+class Trace(Linear):
     """``out = sum_i x_ii`` for ``x: (n, m)``; ``grad_x = grad * eye(n, m)``. Leading dims
     ``(*, n, m) -> (*)`` are batch dims (used by the batching rule only)."""
 
@@ -278,11 +278,6 @@ class Trace(Op):
         eye = wrap(np.eye(*ctx.shape[-2:], dtype=g.data.dtype))
         return g * eye if g.ndim == 0 else g.reshape(tuple(g.shape) + (1, 1)) * eye
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = trace(u)`` (linear op)."""
-        return Trace.apply(u)
-
 
 def trace(input: Tensor) -> Tensor:
     """Sum of the main diagonal of a 2-D ``input``. Raises: RuntimeError if not 2-D."""
@@ -291,7 +286,7 @@ def trace(input: Tensor) -> Tensor:
     return Trace.apply(input)
 
 
-class Diagonal(Op):
+class Diagonal(Linear):
     """``out = diagonal(x, offset, dim1, dim2)``: a view, the two dims removed and the
     diagonal appended last; ``grad_x = diag_embed(grad, offset, dim1, dim2)`` into zeros
     of ``x``'s shape."""
@@ -310,13 +305,8 @@ class Diagonal(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return DiagonalScatter.apply(g, *ctx.args), None, None, None
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = diagonal(u, offset, dim1, dim2)`` (linear op)."""
-        return Diagonal.apply(u, *ctx.args[1:])
 
-
-class DiagonalScatter(Op):
+class DiagonalScatter(Linear):
     """Zeros of ``shape`` with ``g`` written on the ``(offset, dim1, dim2)`` diagonal (the
     adjoint of :class:`Diagonal`); ``grad_g = diagonal(grad, offset, dim1, dim2)``."""
 
@@ -335,11 +325,6 @@ class DiagonalScatter(Op):
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
         return Diagonal.apply(gg, *ctx.args), None, None, None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t`` = zeros with ``u`` on the diagonal (linear op)."""
-        return ctx._forward_cls.apply(u, ctx._fwd_inputs[1], *ctx.args)
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, g: Tensor, shape: tuple, offset: int, dim1: int, dim2: int) -> Any:
@@ -402,7 +387,7 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
 
 
-class Tril(Op):
+class Tril(Linear):
     """``out = tril(x, k)`` on the last two dims; ``grad_x = tril(grad, k)``."""
 
     _fn = staticmethod(np.tril)
@@ -416,11 +401,6 @@ class Tril(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return type(ctx)._forward_cls.apply(g, ctx.k), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = tril(u, k)`` (``triu`` for :class:`Triu`; linear op)."""
-        return ctx._forward_cls.apply(u, ctx.k)
 
 
 class Triu(Tril):

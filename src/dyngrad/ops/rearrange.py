@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Linear, Op
 from ._batching import dims_at, front, leading_batch, only_first_batched, pad_to
 from ._util import norm_dim, norm_dims, shape_arg, wrap
 
@@ -18,7 +18,7 @@ __all__ = ["repeat", "tile", "flip", "fliplr", "flipud", "roll", "pad"]
 TENSOR_METHODS = {"repeat", "tile", "flip", "fliplr", "flipud", "roll"}
 
 
-class Repeat(Op):
+class Repeat(Linear):
     """``out = tile(x, repeats)``; ``x: (*s)`` (left-padded with 1s to ``len(repeats)``),
     ``out: (r0*s0, r1*s1, ...)``. ``grad_x = grad.reshape(r0, s0, r1, s1, ...)`` summed
     over the ``r`` axes."""
@@ -39,11 +39,6 @@ class Repeat(Op):
         if axes:
             gx = gx.sum(dim=axes)
         return gx.reshape(ctx.in_shape), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u.repeat(repeats)`` (linear op)."""
-        return Repeat.apply(u, ctx.repeats)
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, repeats: tuple) -> Any:
@@ -76,7 +71,7 @@ def tile(input: Tensor, dims: Any) -> Tensor:
     return repeat(input, reps)
 
 
-class Flip(Op):
+class Flip(Linear):
     """``out = x`` reversed along ``dims`` (a copy); ``grad_x = flip(grad, dims)``."""
 
     @staticmethod
@@ -87,11 +82,6 @@ class Flip(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return Flip.apply(g, ctx.dims), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = flip(u, dims)`` (linear op)."""
-        return Flip.apply(u, ctx.dims)
 
     vmap = dims_at(1)  # batching rule: batch dim to the front, dims shifted
 
@@ -121,7 +111,7 @@ def flipud(input: Tensor) -> Tensor:
     return flip(input, 0)
 
 
-class Roll(Op):
+class Roll(Linear):
     """``out = numpy.roll(x, shifts, dims)``; ``grad_x = roll(grad, -shifts, dims)``."""
 
     @staticmethod
@@ -134,11 +124,6 @@ class Roll(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return Roll.apply(g, tuple(-s for s in ctx.shifts), ctx.dims), None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = roll(u, shifts, dims)`` (linear op)."""
-        return Roll.apply(u, ctx.shifts, ctx.dims)
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, shifts: tuple, dims: tuple) -> Any:
@@ -212,7 +197,7 @@ class ConstantPad(Op):
 _NP_MODE = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
 
-class IndexPad(Op):
+class IndexPad(Linear):
     """Reflect / replicate / circular padding: ``out = x[..., i_1, ..., i_k]`` for index
     maps ``i_j = numpy.pad(arange(n_j), widths_j, mode)``; ``grad_x`` adds ``grad`` back at
     those indices (border elements collect the gradient of all their copies)."""
@@ -229,11 +214,6 @@ class IndexPad(Op):
         from .indexing import IndexPutAdd
 
         return IndexPutAdd.apply(g, ctx.shape, ctx.idx, False), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u[idx]`` (reflect/replicate/circular padding is linear)."""
-        return IndexPad.apply(u, ctx.idx)
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, idx: tuple) -> Any:

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _backend as B
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Linear, Op
 from ._batching_reduce import reduce_dims, select_dim
 from ._util import norm_dim, norm_dims, wrap
 
@@ -57,7 +57,7 @@ def _dtype_arg(dtype: Any) -> Any:
     return None if dtype is None else B.to_np_dtype(dtype)
 
 
-class Sum(Op):
+class Sum(Linear):
     """``out = sum(x, dims)``; ``grad_x = expand(grad, x.shape)`` (after re-inserting the
     reduced dims). Shapes: ``(*) -> (*)`` with ``dims`` removed (kept as 1 with keepdim)."""
 
@@ -75,11 +75,6 @@ class Sum(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return unreduce(g, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape), None, None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = sum(u, dims)`` (linear op: the op applied to the tangent)."""
-        return Sum.apply(u, ctx.dims, ctx.keepdim, None)
 
 
 class SumAll(Sum):
@@ -106,7 +101,7 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
     return cls.apply(input, dims, keepdim, _dtype_arg(dtype))
 
 
-class Mean(Op):
+class Mean(Linear):
     """``out = sum(x, dims) / n``; ``grad_x = expand(grad, x.shape) / n`` with ``n`` the
     number of reduced elements (an empty reduction gives nan, as PyTorch)."""
 
@@ -129,11 +124,6 @@ class Mean(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return unreduce(g, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape) / ctx.n, None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = mean(u, dims)`` (linear op)."""
-        return Mean.apply(u, ctx.dims, ctx.keepdim)
 
 
 class MeanAll(Mean):

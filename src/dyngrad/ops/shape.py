@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Linear
 from ._batching import front, pad_to
 from ._util import make_view, norm_dim, shape_arg, wrap
 
@@ -35,7 +35,7 @@ def _infer_shape(shape: tuple, numel: int, op: str, in_shape: tuple) -> tuple:
     return shape
 
 
-class Reshape(Op):
+class Reshape(Linear):
     """``out = x`` with a new shape (same elements, C order); ``grad_x = grad.reshape(x.shape)``."""
 
     _node_name = "ViewBackward0"
@@ -48,11 +48,6 @@ class Reshape(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.reshape(ctx.in_shape), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u.reshape(shape)`` (linear op)."""
-        return Reshape.apply(u, ctx._fwd_inputs[1])
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, shape: tuple) -> tuple:
@@ -125,7 +120,7 @@ def view_as(input: Tensor, other: Tensor) -> Tensor:
 reshape_as = view_as
 
 
-class Permute(Op):
+class Permute(Linear):
     """``out = x`` with dims permuted; ``grad_x = grad`` permuted by the inverse."""
 
     @staticmethod
@@ -136,11 +131,6 @@ class Permute(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.permute(ctx.inv), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u.permute(dims)`` (linear op)."""
-        return Permute.apply(u, ctx._fwd_inputs[1])
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, dims: tuple) -> tuple:
@@ -202,7 +192,7 @@ def t(input: Tensor) -> Tensor:
     return T.apply(input, (1, 0) if input.data.ndim == 2 else tuple(range(input.data.ndim)))
 
 
-class Expand(Op):
+class Expand(Linear):
     """``out = broadcast_to(x, shape)`` (a read-only view); ``grad_x = sum_to_size(grad, x.shape)``."""
 
     @staticmethod
@@ -213,11 +203,6 @@ class Expand(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.sum_to_size(ctx.in_shape), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u.expand(shape)`` (linear op)."""
-        return Expand.apply(u, ctx._fwd_inputs[1])
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, shape: tuple) -> tuple:

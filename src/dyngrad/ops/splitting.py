@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Linear
 from ._batching import dims_at, front
 from ._util import make_view, norm_dim, wrap
 
@@ -34,7 +34,7 @@ def _join_rule(info: Any, in_dims: tuple, dim: int, *xs: Tensor) -> Any:
     return info.function.apply(dim + 1, *new), 0
 
 
-class Unbind(Op):
+class Unbind(Linear):
     """Split along ``dim`` into views, one per index; ``grad_x = stack(grads, dim)`` (zeros
     for outputs without gradient)."""
 
@@ -50,11 +50,6 @@ class Unbind(Op):
     def backward(ctx: Any, *grads: Tensor) -> tuple:
         return Stack.apply(ctx.dim, *grads), None
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t_i = u.select(dim, i)`` (linear op; one tangent per output)."""
-        return Unbind.apply(u, ctx.dim)
-
     vmap = dims_at(1)  # batching rule: batch dim to the front, dim shifted; every piece batch-first
 
 
@@ -63,7 +58,7 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:
     return Unbind.apply(input, norm_dim(dim, input.data.ndim, "unbind"))
 
 
-class Cat(Op):
+class Cat(Linear):
     """``out = concatenate(xs, dim)``; ``grad_xs[i]`` = the slice of ``grad`` that came from
     ``xs[i]``."""
 
@@ -84,11 +79,6 @@ class Cat(Op):
             out.append(g.narrow(ctx.dim, start, s) if n else None)
             start += s
         return tuple(out)
-
-    @staticmethod
-    def jvp(ctx: Any, _: Any, *us: Any) -> Any:
-        """Forward mode: ``t = cat(us, dim)`` (a None tangent is zeros of that input)."""
-        return Cat.apply(ctx.dim, *(u if u is not None else Tensor._make(np.zeros_like(x.data)) for u, x in zip(us, ctx._fwd_inputs[1:])))
 
     vmap = staticmethod(_join_rule)
 
@@ -131,7 +121,7 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
 concat = concatenate = cat
 
 
-class Stack(Op):
+class Stack(Linear):
     """``out = numpy.stack(xs, dim)`` (promoted dtype); ``grad_xs[i] = grad.select(dim, i)``."""
 
     @staticmethod
@@ -147,11 +137,6 @@ class Stack(Op):
         return (None,) + tuple(
             g.select(ctx.dim, i) if n else None for i, n in enumerate(ctx.needs_input_grad[1:])
         )
-
-    @staticmethod
-    def jvp(ctx: Any, _: Any, *us: Any) -> Any:
-        """Forward mode: ``t = stack(us, dim)`` (a None tangent is zeros of that input)."""
-        return Stack.apply(ctx.dim, *(u if u is not None else Tensor._make(np.zeros_like(x.data)) for u, x in zip(us, ctx._fwd_inputs[1:])))
 
     vmap = staticmethod(_join_rule)
 
@@ -174,7 +159,7 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
     return Stack.apply(d, *ts)
 
 
-class SplitWithSizes(Op):
+class SplitWithSizes(Linear):
     """``outs[i] = x.narrow(dim, offset_i, sizes[i])`` (views); ``grad_x = cat(grads, dim)``
     (zeros for pieces that got no gradient)."""
 
@@ -191,11 +176,6 @@ class SplitWithSizes(Op):
     @staticmethod
     def backward(ctx: Any, *grads: Tensor) -> tuple:
         return Cat.apply(ctx.dim, *grads), None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t_i = u.narrow(dim, offset_i, sizes[i])`` (linear op)."""
-        return SplitWithSizes.apply(u, ctx._fwd_inputs[1], ctx.dim)
 
     vmap = dims_at(2)  # batching rule: batch dim to the front, dim shifted; every piece batch-first
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _backend as B
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Linear, Op
 from ._batching_reduce import along_dim, reduce_dims
 from ._util import norm_dim, wrap
 from .reduction import _count, _dtype_arg, _kept_shape, const, rdims, unreduce
@@ -331,7 +331,7 @@ def _rev_cumsum(t: Tensor, dim: int) -> Tensor:
     return t.sum(dim, keepdim=True) - t.cumsum(dim) + t
 
 
-class Cumsum(Op):
+class Cumsum(Linear):
     """``out_i = sum_{j <= i} x_j`` along ``dim``; ``grad_x_i = sum_{j >= i} grad_j``
     (a reversed cumulative sum). Shapes: ``(*) -> (*)``."""
 
@@ -350,11 +350,6 @@ class Cumsum(Op):
         if g.data.ndim == 0:
             return g, None, None
         return _rev_cumsum(g, ctx.dim), None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = cumsum(u, dim)`` (linear op)."""
-        return Cumsum.apply(u, ctx.dim, None)
 
 
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
