@@ -16,7 +16,7 @@ import numpy as np
 from .. import _backend as B
 from ..autograd.function import _fwd_state
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Linear, Op
 from ._batching import pointwise_promoting, unary
 from ._util import binary_operands, data_of, float_dtype, inplace, recording, wrap
 
@@ -281,7 +281,7 @@ def floor_divide(input: Any, other: Any) -> Tensor:
     return Div.apply(*_wrap_ints(input, other), "floor")
 
 
-class Neg(Op):
+class Neg(Linear):
     """``out = -a``; ``grad_a = -grad``."""
 
     vmap = unary  # batching rule, see ops/_batching.py
@@ -298,11 +298,6 @@ class Neg(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return -g
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Tensor:
-        """Forward mode: ``t = -u``."""
-        return -u
 
 
 def neg(input: Tensor) -> Tensor:
