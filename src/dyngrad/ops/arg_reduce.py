@@ -36,6 +36,7 @@ class NoGradReduce(Op):
     def backward(ctx: Any, g: Any) -> tuple:
         return None, None, None, None
 
+    # hand-written: integer/bool output: no tangent
     @staticmethod
     def jvp(ctx: Any, *_: Any) -> Any:
         """Forward mode: no tangent (integer/bool output)."""

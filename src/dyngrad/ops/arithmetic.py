@@ -86,6 +86,7 @@ class Add(Op):
             gb = g if ctx.alpha == 1 else g * ctx.alpha
         return (g if n[0] else None), gb, None
 
+    # hand-written: affine in its number operands and alpha (backward passes grad through as is), so not Linear
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any, *_: Any) -> Any:
         """Forward mode: ``t = ua + alpha * ub`` (None tangents are zero)."""
@@ -132,6 +133,7 @@ class Sub(Op):
             gb = -g if ctx.alpha == 1 else g * (-ctx.alpha)
         return (g if n[0] else None), gb, None
 
+    # hand-written: affine in its number operands and alpha (backward passes grad through as is), so not Linear
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any, *_: Any) -> Any:
         """Forward mode: ``t = ua - alpha * ub``."""
@@ -179,6 +181,7 @@ class Mul(Op):
         gb = (g * (a if a is not None else ctx.a)) if n[1] else None
         return ga, gb
 
+    # hand-written: the hot path: saves only the operand each gradient needs and skips the base's call
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
         """Forward mode (product rule): ``t = ua * b + a * ub``."""
@@ -241,6 +244,7 @@ class Div(Op):
         gb = -g * (a if a is not None else ctx.a) / (b * b) if n[1] else None
         return ga, gb, None
 
+    # hand-written: quotient rule sharing one division; the rounding modes have a zero derivative
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any, *_: Any) -> Any:
         """Forward mode (quotient rule): ``t = (ua - out * ub) / b``; zero when rounded."""
@@ -363,6 +367,7 @@ class Pow(Op):
                 gb = g * out * a.log().masked_fill((a == 0) & (b >= 0), 0.0)
         return ga, gb
 
+    # hand-written: backward keeps PyTorch's masks (b == 0, log 0); the jvp applies it per tangent
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
         """Forward mode: ``t = ua * b * a**(b-1) + ub * out * log(a)``; the Jacobian is
@@ -410,6 +415,7 @@ class Remainder(Op):
         gb = -g * wrap(ctx.q.astype(g.data.dtype)) if n[1] else None
         return (g if n[0] else None), gb, None
 
+    # hand-written: backward keeps PyTorch's masks (b == 0, log 0); the jvp applies it per tangent
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any, *_: Any) -> Any:
         """Forward mode: ``t = ua - ub * q`` with ``q`` the rounded quotient."""

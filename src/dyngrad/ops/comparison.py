@@ -75,6 +75,7 @@ class _NoGrad(Op):
     def backward(ctx: Any, *grads: Any) -> Any:  # pragma: no cover - output not differentiable
         return (None,) * len(ctx.needs_input_grad)
 
+    # hand-written: bool/integer output, no tangent (nothing to derive)
     @staticmethod
     def jvp(ctx: Any, *tangents: Any) -> Any:
         """Forward mode: no tangent (the output is not differentiable)."""

@@ -103,6 +103,7 @@ class Einsum(Op):
             grads.append(_operand_grad(g, ops_, ins, out, i))
         return tuple(grads)
 
+    # hand-written: bilinear (product rule): neither linear nor elementwise
     @staticmethod
     def jvp(ctx: Any, _: Any, *us: Any) -> Any:
         """Forward mode: ``t = sum_i einsum(eq, ..., u_i, ...)`` (product rule: the

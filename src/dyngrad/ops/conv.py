@@ -200,6 +200,7 @@ class Conv2dFn(Op):
         gw = Conv2dWeightGrad.apply(x, g, ctx.geom, w.shape[2:], ctx.cols) if n[1] else None
         return gx, gw, None
 
+    # hand-written: bilinear (product rule): neither linear nor elementwise
     @staticmethod
     def jvp(ctx: Any, ux: Any, uw: Any, *_: Any) -> Any:
         """Forward mode: ``t = conv(ux, w) + conv(x, uw)`` (bilinear)."""
@@ -232,6 +233,7 @@ class Conv2dInputGrad(Op):
         gw = Conv2dWeightGrad.apply(g, y, ctx.geom, w.shape[2:]) if n[1] else None
         return gy, gw, None, None
 
+    # hand-written: bilinear (product rule): neither linear nor elementwise
     @staticmethod
     def jvp(ctx: Any, uy: Any, uw: Any, *_: Any) -> Any:
         """Forward mode: ``t = conv_t(uy, w) + conv_t(y, uw)`` (bilinear)."""
@@ -264,6 +266,7 @@ class Conv2dWeightGrad(Op):
         gy = Conv2dFn.apply(x, g, ctx.geom) if n[1] else None
         return gx, gy, None, None, None
 
+    # hand-written: bilinear (product rule): neither linear nor elementwise
     @staticmethod
     def jvp(ctx: Any, ux: Any, uy: Any, *_: Any) -> Any:
         """Forward mode: ``t = conv_w(ux, y) + conv_w(x, uy)`` (bilinear; the cached
@@ -350,6 +353,7 @@ class TakeFlat(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return PutFlat.apply(g, ctx.idx, ctx.shape, ctx.unique), None, None, None
 
+    # hand-written: forward's cached `values` must not be reused for the tangent
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = take_flat(u, idx)`` (linear op)."""
@@ -384,6 +388,7 @@ class MaxPoolIndices(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         raise RuntimeError("MaxPoolIndices is not differentiable (apply it to a detached input)")
 
+    # hand-written: integer/bool output: no tangent
     @staticmethod
     def jvp(ctx: Any, *_: Any) -> None:
         """Forward mode: integer indices carry no tangent."""
@@ -467,6 +472,7 @@ class ConstantPad(Op):
             inner = ConstantPad.apply(inner, tuple(back), 0.0)
         return inner, None, None
 
+    # hand-written: affine (the pad value is a constant), so not Linear
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = pad(u, pad, 0)`` (linear op; the pad value is a constant)."""

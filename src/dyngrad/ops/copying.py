@@ -52,6 +52,7 @@ class Fill(Op):
         n = ctx.needs_input_grad
         return (g * 0 if n[0] else None), (g.sum() if n[1] else None)
 
+    # hand-written: affine in a number value (a constant carries no tangent), so not Linear
     @staticmethod
     def jvp(ctx: Any, ua: Any, uv: Any = None) -> Any:
         """Forward mode: ``t = uv`` broadcast (0 without a value tangent)."""
@@ -119,6 +120,7 @@ class Copy(Op):
         n = ctx.needs_input_grad
         return (g * 0 if n[0] else None), (g.to(ctx.src_dtype) if n[1] else None)
 
+    # hand-written: affine in a number value (a constant carries no tangent), so not Linear
     @staticmethod
     def jvp(ctx: Any, ua: Any, us: Any = None) -> Any:
         """Forward mode: ``t = us`` broadcast and cast (0 without a src tangent)."""

@@ -69,6 +69,7 @@ class Inv(Op):
         oT = out.mT
         return -matmul(matmul(oT, g), oT)
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
         """Forward mode: ``t = -out u out`` (Giles 2008 sec. 3.1)."""
@@ -125,6 +126,7 @@ class Det(Op):
             return gd * inv(A).mT
         return g.unsqueeze(-1).unsqueeze(-1) * wrap(_cofactor(A.data).astype(A.data.dtype))
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
         """Forward mode: ``t = det(A) * trace(A^{-1} u)`` (Jacobi's formula); at a singular
@@ -167,6 +169,7 @@ class Slogdet(Op):
         (A,) = ctx.saved_tensors
         return g.unsqueeze(-1).unsqueeze(-1) * inv(A).mT
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
         """Forward mode: ``t_logabsdet = trace(A^{-1} u)``; ``sign`` gets no tangent."""
@@ -216,6 +219,7 @@ class Solve(Op):
         gA = -matmul(gB, X.mT) if ctx.needs_input_grad[0] else None
         return gA, gB
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, uA: Any, uB: Any) -> Any:
         """Forward mode: ``t = A^{-1} (uB - uA X)`` (Giles 2008 sec. 3.1)."""
@@ -299,6 +303,7 @@ class Cholesky(Op):
         S = matmul(matmul(Linv.mT, P), Linv)
         return (S + S.mT) * 0.5
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
         """Forward mode: ``t = L Phi(L^{-1} sym(u) L^{-T})`` (Murray 2016, the
@@ -366,6 +371,7 @@ class Qr(Op):
 
         return cat([gX, gY], -1)
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> tuple:
         """Forward mode (class docstring): tangents ``(dQ, dR)``."""

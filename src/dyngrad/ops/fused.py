@@ -57,6 +57,7 @@ class Softmax(Op):
             return g * 0, None, None
         return out * (g - (g * out).sum(ctx.dim, keepdim=True)), None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = out * (u - sum(u * out, dim))`` (the Jacobian
@@ -91,6 +92,7 @@ class LogSoftmax(Op):
             return g * 0, None, None
         return g - out.exp() * g.sum(ctx.dim, keepdim=True), None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = u - sum(u * exp(out), dim)`` (Jacobian ``I - 1 s^T``)."""
@@ -196,6 +198,7 @@ class NllLoss(Op):
             g = g.unsqueeze(ctx.cdim)
         return g * m, None, None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u * M, class dim)`` ('none') or ``sum(u * M)``: the loss
@@ -292,6 +295,7 @@ class SmoothL1(Op):
         gd = g * ((x - t) / ctx.beta).clamp(-1, 1)
         return gd, -gd, None
 
+    # hand-written: elementwise, but backward also handles the reduction; the jvp applies it per tangent
     @staticmethod
     def jvp(ctx: Any, ux: Any, ut: Any, *_: Any) -> Any:
         """Forward mode: ``t = (ux - ut) * clamp((x - t) / beta, -1, 1)`` (diagonal Jacobian: backward's rule applied to each tangent)."""
@@ -328,6 +332,7 @@ class BinaryCrossEntropy(Op):
             gt = g * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
         return gx, gt
 
+    # hand-written: elementwise, but backward also handles the reduction; the jvp applies it per tangent
     @staticmethod
     def jvp(ctx: Any, ux: Any, ut: Any, *_: Any) -> Any:
         """Forward mode: ``t = ux w (x - t) / max(x (1 - x), 1e-12) + ut w (log(1 - x) - log(x))`` (diagonal Jacobian: backward's rule applied to each tangent)."""
@@ -367,6 +372,7 @@ class NormalizeStats(Op):
         gx = rstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
         return gx, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = rstd (u - mean(u) - xhat mean(u xhat))``: the Jacobian is

@@ -231,6 +231,7 @@ class Scatter(Op):
             gs = _gather_padded(g, ctx.dim, ctx.index, ctx.src_shape)
         return gx, None, None, gs
 
+    # hand-written: affine in a number value (a constant carries no tangent), so not Linear
     @staticmethod
     def jvp(ctx: Any, ux: Any, _d: Any, _i: Any, us: Any = None) -> Any:
         """Forward mode: ``t = scatter(ux, dim, index, us)`` (0 where a number was scattered;

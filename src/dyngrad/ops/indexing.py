@@ -342,6 +342,7 @@ class IndexPut(Op):
                 gv = Index.apply(gv, adv, False)
         return gx, gv, None
 
+    # hand-written: affine in a number value (a constant carries no tangent), so not Linear
     @staticmethod
     def jvp(ctx: Any, ux: Any, uv: Any, *_: Any) -> Any:
         """Forward mode: ``t = ux`` with ``t[idx] = uv`` (None tangents are 0)."""

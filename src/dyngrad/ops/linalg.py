@@ -68,6 +68,7 @@ class Matmul(Op):
                 gb = gb.squeeze(-1)
         return ga, gb
 
+    # hand-written: bilinear (product rule): neither linear nor elementwise
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
         """Forward mode: ``t = ua @ b + a @ ub`` (product rule)."""

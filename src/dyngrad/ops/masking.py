@@ -69,6 +69,7 @@ class MaskedFill(Op):
         gv = g.masked_fill(wrap(~ctx.mask), 0).sum() if len(n) > 2 and n[2] else None
         return gx, None, gv
 
+    # hand-written: affine in a number value (a constant carries no tangent), so not Linear
     @staticmethod
     def jvp(ctx: Any, ux: Any, um: Any = None, uv: Any = None) -> Any:
         """Forward mode: ``t = where(mask, uv, ux)`` (a None tangent is 0)."""

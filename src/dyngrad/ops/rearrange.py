@@ -184,6 +184,7 @@ class ConstantPad(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return ConstantPad.apply(g, tuple(-w for w in ctx.widths), 0), None, None
 
+    # hand-written: affine (the pad value is a constant), so not Linear
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = pad(u, widths, 0)`` (the pad value is a constant)."""

@@ -187,6 +187,7 @@ class Prod(Op):
         grad = const(nz == 0, dt) * p / xs + const(nz == 1, dt) * one
         return g * grad, None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u_i * prod_{k != i} x_k, dims)``: the weights are
@@ -272,6 +273,7 @@ class Amax(Op):
         count = mask.sum(axis=ctx.dims, keepdims=True)
         return unreduce(g, shape, ctx.dims, ctx.keepdim) * const(mask / count, dt), None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u * (x == out) / count(x == out), dims)`` (ties
@@ -358,6 +360,7 @@ class MaxDim(Op):
         g = g if ctx.keepdim else g.unsqueeze(dim)
         return g * const(pos == idx, g.data.dtype), None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = u`` at ``indices`` along ``dim`` (the indices get no tangent)."""

@@ -41,6 +41,7 @@ class _ZeroDerivative(Op):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return _zeros(g)
 
+    # hand-written: a zero (identity) derivative: exact zeros, not grad * 0 (which keeps nan)
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
         return u * 0
@@ -112,6 +113,7 @@ class Round(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return _zeros(g), None
 
+    # hand-written: a zero (identity) derivative: exact zeros, not grad * 0 (which keeps nan)
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = 0``."""
@@ -140,6 +142,7 @@ class Frac(Op):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return g
 
+    # hand-written: a zero (identity) derivative: exact zeros, not grad * 0 (which keeps nan)
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
         """Forward mode: ``t = u``."""
@@ -239,6 +242,7 @@ class FloatPredicate(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return None, None
 
+    # hand-written: integer/bool output: no tangent
     @staticmethod
     def jvp(ctx: Any, *_: Any) -> None:
         """Forward mode: a bool result carries no tangent."""

@@ -66,6 +66,7 @@ class Sort(Op):
         z = wrap(np.zeros(ctx.shape, dtype=g.data.dtype))
         return ScatterAdd.apply(z, ctx.dim, ctx.idx, g), None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t_values = u.gather(dim, indices)``; the indices get no tangent."""

@@ -65,6 +65,7 @@ class Eigh(Op):
         inner = inner + diag_embed(gL)
         return matmul(matmul(V, inner), V.mT), None
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, _uplo: Any = None) -> tuple:
         """Forward mode: ``P = V^T sym(u) V``, ``dL = diag(P)``, ``dV = V (F o P)``,
@@ -164,6 +165,7 @@ class Svd(Op):
             gA = gA + matmul(U * Sinv, gV.mT - matmul(VtgV.mT, Vh))
         return gA, None
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, _full: Any = None) -> tuple:
         """Forward mode (Townsend 2016; see the class docstring): ``dU``, ``dS``, ``dVh``.

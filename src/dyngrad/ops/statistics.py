@@ -61,6 +61,7 @@ class Var(Op):
         (x,) = ctx.saved_tensors
         return _var_grad(x, unreduce(g, x.data.shape, ctx.dims, ctx.keepdim), ctx.dims, ctx.c), None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u * 2 (x - mean) / (N - correction), dims)``."""
@@ -113,6 +114,7 @@ class Std(Op):
         gv = (unreduce(g, shape, dims, ctx.keepdim) / (2 * o)).masked_fill(wrap(o.data == 0), 0)
         return _var_grad(x, gv, dims, ctx.c), None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = var_t / (2 out)``, 0 where ``out == 0``."""
@@ -157,6 +159,7 @@ class VarMean(Op):
         gx = _var_grad(x, gv, dims, ctx.c) + unreduce(gm, shape, dims, k).expand(shape) / _count(shape, dims)
         return gx, None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``(t_var, t_mean) = (sum(u * 2 (x - mean) / (N - c), dims), mean(u, dims))``;
@@ -218,6 +221,7 @@ class Logsumexp(Op):
         shape = x.data.shape
         return unreduce(g, shape, ctx.dims, ctx.keepdim) * (x - unreduce(out, shape, ctx.dims, ctx.keepdim)).exp(), None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u * exp(x - out), dims)`` (softmax-weighted)."""
@@ -289,6 +293,7 @@ class VectorNorm(Op):
         scale = (x * x.abs() ** (p - 2) / o ** (p - 1)).masked_fill(zero, 0)
         return g * scale, None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u * w, dims)`` with ``w`` backward's gradient for a unit
@@ -417,6 +422,7 @@ class Cumprod(Op):
         grad_after = later * x_z * _rev_cumsum(gout_z, dim) / safe
         return grad_before + grad_at + grad_after, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = out * cumsum(u / x)`` before a slice's first zero ``z``,

@@ -103,6 +103,7 @@ class Prelu(Op):
         gw = g * where(pos, 0.0, x) if n[1] else None
         return gx, gw
 
+    # hand-written: the weight broadcasts over channels; the jvp applies backward's rule per tangent
     @staticmethod
     def jvp(ctx: Any, ux: Any, uw: Any) -> Any:
         """Forward mode: ``t = ux * (1 if x > 0 else w) + uw * (0 if x > 0 else x)``
@@ -138,6 +139,7 @@ class RreluWithNoise(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g * wrap(ctx.w), None
 
+    # hand-written: the noise is drawn in forward and kept as an array
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = u * (1 if x > 0 else slope)``."""
@@ -222,6 +224,7 @@ class Glu(Op):
         ga = g * s
         return cat([ga, ga * a * (1 - s)], ctx.dim), None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = ua * s + a * s (1 - s) * ub`` for ``x = [a, b]``,
