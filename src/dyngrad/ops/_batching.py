@@ -166,20 +166,3 @@ def pointwise_promoting(*skip: int) -> Callable:
     rule.__doc__ = "Batching rule: elementwise with right-aligned broadcasting and per-example type promotion."
     return rule
 
-
-def batched_elementwise(op: Callable, *args: Any, **kwargs: Any) -> Any:
-    """Run ``op``, an elementwise op that is not a Function (comparisons, logical and
-    bitwise ops, which have no gradient and compute straight on ``.data``), on
-    the batched arguments of the innermost vmap level: the values are aligned as in
-    :func:`pointwise`, ``op`` runs once on them, and its result is wrapped back.
-
-    The op's own public function calls this first when some argument is a BatchedTensor
-    (``if _vmap.depth and any_batched(args)``)."""
-    from ..transforms.batching import _level_of, _unwrap, wrap_batched
-
-    level = _level_of(args)
-    pairs = [_unwrap(a, level) for a in args]
-    vals = promote_zero_dim([v for v, _ in pairs], tuple(d for _, d in pairs))  # 0-d examples
-    rank = max(logical_ndim(v, d) for v, (_, d) in zip(vals, pairs))
-    new = [v if d is None else pad_to(front(v, d), rank) for v, (_, d) in zip(vals, pairs)]
-    return wrap_batched(op(*new, **kwargs), 0, level)

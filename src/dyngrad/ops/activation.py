@@ -15,10 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
 from . import thresholding as _thresholding
-from ._batching import unary
+from ._bases import Elementwise
 from ._util import inplace as _inplace
 from ._util import wrap
 from .pointwise import where
@@ -40,12 +39,9 @@ _INV_SQRT_2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
 
-class Softplus(Function):
+class Softplus(Elementwise):
     """``out = log(1 + exp(beta * x)) / beta``, or ``x`` where ``beta * x > threshold``.
     ``grad_x = grad * sigmoid(beta * x)`` (``grad`` above the threshold)."""
-
-    _builtin, _node_name = True, "SoftplusBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -56,23 +52,15 @@ class Softplus(Function):
         return wrap(np.where(z > threshold, d, np.logaddexp(0, z) / beta).astype(d.dtype, copy=False))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
         z = x * ctx.beta
-        return g * where(z > ctx.threshold, 1.0, z.sigmoid()), None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u * sigmoid(beta x)`` (``u`` above the threshold) (the Jacobian is diagonal: backward's rule applied to ``u``)."""
-        return Softplus.backward(ctx, u)[0]
+        return where(z > ctx.threshold, 1.0, z.sigmoid())
 
 
-class Hardtanh(Function):
+class Hardtanh(Elementwise):
     """``out = clamp(x, min_val, max_val)``; ``grad_x = grad`` where
     ``min_val < x < max_val`` (strictly), else 0."""
-
-    _builtin, _node_name = True, "HardtanhBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
@@ -82,22 +70,14 @@ class Hardtanh(Function):
         return wrap(np.clip(d, min_val, max_val).astype(d.dtype, copy=False))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * wrap((x.data > ctx.lo) & (x.data < ctx.hi)), None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u * [min_val < x < max_val]`` (the Jacobian is diagonal: backward's rule applied to ``u``)."""
-        return Hardtanh.backward(ctx, u)[0]
+        return wrap((x.data > ctx.lo) & (x.data < ctx.hi))
 
 
-class LeakyRelu(Function):
+class LeakyRelu(Elementwise):
     """``out = x`` where ``x > 0`` else ``negative_slope * x``;
     ``grad_x = grad`` where ``x > 0`` else ``grad * negative_slope``."""
-
-    _builtin, _node_name = True, "LeakyReluBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -107,18 +87,13 @@ class LeakyRelu(Function):
         return wrap(np.where(d > 0, d, d * negative_slope).astype(d.dtype, copy=False))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        w = np.where(x.data > 0, 1.0, ctx.slope).astype(g.data.dtype)
-        return g * wrap(w), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u * (1 if x > 0 else negative_slope)`` (the Jacobian is diagonal: backward's rule applied to ``u``)."""
-        return LeakyRelu.backward(ctx, u)[0]
+        w = np.where(x.data > 0, 1.0, ctx.slope).astype(x.data.dtype)
+        return wrap(w)
 
 
-class Elu(Function):
+class Elu(Elementwise):
     """PyTorch's general ELU: ``out = scale * x`` where ``x > 0`` else
     ``scale * alpha * (exp(input_scale * x) - 1)``. elu: ``scale = input_scale = 1``;
     selu: ``alpha, scale`` = the SELU constants; celu: ``input_scale = 1 / alpha``.
@@ -126,9 +101,6 @@ class Elu(Function):
     ``grad_x = grad * scale`` where ``x > 0`` else
     ``grad * scale * alpha * input_scale * exp(input_scale * x)``.
     """
-
-    _builtin, _node_name = True, "EluBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0) -> Tensor:
@@ -140,25 +112,19 @@ class Elu(Function):
         return wrap((scale * np.where(d > 0, d, neg)).astype(d.dtype, copy=False))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
         alpha, scale, input_scale = ctx.p
         neg = (x.clamp(max=0) * input_scale).exp() * (scale * alpha * input_scale)
-        return g * where(x > 0, scale, neg), None, None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u * scale`` for ``x > 0``, else ``u * scale * alpha * input_scale * exp(input_scale x)`` (the Jacobian is diagonal: backward's rule applied to ``u``)."""
-        return Elu.backward(ctx, u)[0]
+        return where(x > 0, scale, neg)
 
 
 class Celu(Elu):
     """:class:`Elu` with ``input_scale = 1 / alpha`` (PyTorch's node name for celu)."""
 
-    _node_name = "CeluBackward0"
 
 
-class Gelu(Function):
+class Gelu(Elementwise):
     """``out = x * Phi(x)``, ``Phi(x) = (1 + erf(x / sqrt 2)) / 2`` (``approximate='none'``),
     or ``x / 2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x**3)))`` (``'tanh'``).
 
@@ -166,9 +132,6 @@ class Gelu(Function):
     tanh form: ``grad * (0.5 (1 + t) + 0.5 x (1 - t**2) sqrt(2/pi) (1 + 3 * 0.044715 x**2))``
     (Hendrycks & Gimpel 2016, eq. in sec. 2; PyTorch ``GeluKernel.cpp``).
     """
-
-    _builtin, _node_name = True, "GeluBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, approximate: str = "none") -> Tensor:
@@ -181,28 +144,20 @@ class Gelu(Function):
         return wrap((0.5 * d * (1 + erf(wrap(d * _INV_SQRT_2)).data)).astype(d.dtype, copy=False))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
         if ctx.tanh:
             x2 = x * x
             t = ((x + x2 * x * 0.044715) * _SQRT_2_OVER_PI).tanh()
             dt = (1 - t * t) * (x2 * (3 * 0.044715) + 1) * _SQRT_2_OVER_PI
-            return g * ((t + 1) * 0.5 + x * dt * 0.5), None
+            return (t + 1) * 0.5 + x * dt * 0.5
         cdf = (erf(x * _INV_SQRT_2) + 1) * 0.5
         pdf = (x * x * -0.5).exp() * _INV_SQRT_2PI
-        return g * (cdf + x * pdf), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u * (Phi(x) + x phi(x))`` (tanh form with ``approximate='tanh'``) (the Jacobian is diagonal: backward's rule applied to ``u``)."""
-        return Gelu.backward(ctx, u)[0]
+        return cdf + x * pdf
 
 
-class Silu(Function):
+class Silu(Elementwise):
     """``out = x * sigmoid(x)``; ``grad_x = grad * s * (1 + x * (1 - s))``, ``s = sigmoid(x)``."""
-
-    _builtin, _node_name = True, "SiluBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -212,23 +167,15 @@ class Silu(Function):
             return wrap((d / (1 + np.exp(-d))).astype(d.dtype, copy=False))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
         s = x.sigmoid()
-        return g * s * (x * (1 - s) + 1)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * s (1 + x (1 - s))``, ``s = sigmoid(x)`` (the Jacobian is diagonal: backward's rule applied to ``u``)."""
-        return Silu.backward(ctx, u)
+        return s * (x * (1 - s) + 1)
 
 
-class Mish(Function):
+class Mish(Elementwise):
     """``out = x * tanh(softplus(x))``; ``grad_x = grad * (t + x * sigmoid(x) * (1 - t**2))``
     with ``t = tanh(softplus(x))`` (Misra 2019; PyTorch ``mish_backward``)."""
-
-    _builtin, _node_name = True, "MishBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -237,23 +184,15 @@ class Mish(Function):
         return wrap((d * np.tanh(np.logaddexp(0, d))).astype(d.dtype, copy=False))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
         t = softplus(x).tanh()
-        return g * (t + x * x.sigmoid() * (1 - t * t))
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * (tanh(sp) + x sigmoid(x) (1 - tanh(sp)**2))``, ``sp = softplus(x)`` (the Jacobian is diagonal: backward's rule applied to ``u``)."""
-        return Mish.backward(ctx, u)
+        return (t + x * x.sigmoid() * (1 - t * t))
 
 
-class Hardswish(Function):
+class Hardswish(Elementwise):
     """``out = x * relu6(x + 3) / 6``; ``grad_x = 0`` for ``x < -3``, ``grad * (x / 3 + 1/2)``
     for ``-3 <= x <= 3``, ``grad`` above (PyTorch ``hardswish_backward``)."""
-
-    _builtin, _node_name = True, "HardswishBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -262,23 +201,15 @@ class Hardswish(Function):
         return wrap((d * np.clip(d + 3, 0, 6) / 6).astype(d.dtype, copy=False))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
         d = x.data
         mid = wrap((d >= -3) & (d <= 3))
-        return g * (mid * (x / 3 + 0.5) + wrap(d > 3))
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * (x / 3 + 1/2)`` on ``[-3, 3]``, ``u`` above, 0 below (the Jacobian is diagonal: backward's rule applied to ``u``)."""
-        return Hardswish.backward(ctx, u)
+        return (mid * (x / 3 + 0.5) + wrap(d > 3))
 
 
-class Hardsigmoid(Function):
+class Hardsigmoid(Elementwise):
     """``out = relu6(x + 3) / 6``; ``grad_x = grad / 6`` for ``-3 < x < 3``, else 0."""
-
-    _builtin, _node_name = True, "HardsigmoidBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -287,14 +218,9 @@ class Hardsigmoid(Function):
         return wrap((np.clip(d + 3, 0, 6) / 6).astype(d.dtype, copy=False))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * wrap(((x.data > -3) & (x.data < 3)).astype(g.data.dtype) / 6)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / 6`` on ``(-3, 3)``, else 0 (the Jacobian is diagonal: backward's rule applied to ``u``)."""
-        return Hardsigmoid.backward(ctx, u)
+        return wrap(((x.data > -3) & (x.data < 3)).astype(x.data.dtype) / 6)
 
 
 # ---------------------------------------------------------------- public functions

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching_reduce import reduce_dims
 from ._util import norm_dim, wrap
 from .reduction import _kept_shape, rdims  # reduction imports this module after defining them
@@ -18,12 +18,11 @@ __all__ = ["argmax", "argmin", "all", "any", "count_nonzero"]
 TENSOR_METHODS = set(__all__)
 
 
-class NoGradReduce(Function):
+class NoGradReduce(Op):
     """Reductions without a gradient: argmax/argmin (int64; over several dims, the index
     into those dims flattened), all/any (bool), count_nonzero (int64). ``fn(data, dims,
     keepdim)`` runs in NumPy; a Function so that vmap can batch it (dims shifted)."""
 
-    _builtin = True
     _node_name = "NoGradReduce"
     vmap = reduce_dims(2)  # batching rule, see ops/_batching_reduce.py
 
@@ -37,6 +36,7 @@ class NoGradReduce(Function):
     def backward(ctx: Any, g: Any) -> tuple:
         return None, None, None, None
 
+    # hand-written: integer/bool output: no tangent
     @staticmethod
     def jvp(ctx: Any, *_: Any) -> Any:
         """Forward mode: no tangent (integer/bool output)."""

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
+from ._bases import Linear, Op
 from ._batching import pointwise_promoting, unary
 from ._util import binary_operands, data_of, float_dtype, inplace, recording, wrap
 
@@ -66,11 +66,9 @@ def _wrap_ints(a: Any, b: Any) -> tuple[Any, Any]:
     return a, b
 
 
-class Add(Function):
+class Add(Op):
     """``out = a + alpha * b`` (broadcast). ``grad_a = grad``, ``grad_b = alpha * grad``."""
 
-    _builtin = True
-    _node_name = "AddBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -88,6 +86,7 @@ class Add(Function):
             gb = g if ctx.alpha == 1 else g * ctx.alpha
         return (g if n[0] else None), gb, None
 
+    # hand-written: affine in its number operands and alpha (backward passes grad through as is), so not Linear
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any, *_: Any) -> Any:
         """Forward mode: ``t = ua + alpha * ub`` (None tangents are zero)."""
@@ -109,11 +108,9 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     return Add.apply(input, other, alpha) if alpha != 1 else Add.apply(input, other)
 
 
-class Sub(Function):
+class Sub(Op):
     """``out = a - alpha * b``. ``grad_a = grad``, ``grad_b = -alpha * grad``."""
 
-    _builtin = True
-    _node_name = "SubBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -136,6 +133,7 @@ class Sub(Function):
             gb = -g if ctx.alpha == 1 else g * (-ctx.alpha)
         return (g if n[0] else None), gb, None
 
+    # hand-written: affine in its number operands and alpha (backward passes grad through as is), so not Linear
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any, *_: Any) -> Any:
         """Forward mode: ``t = ua - alpha * ub``."""
@@ -158,11 +156,9 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     return sub(other, input * alpha if alpha != 1 else input)
 
 
-class Mul(Function):
+class Mul(Op):
     """``out = a * b``. ``grad_a = grad * b``, ``grad_b = grad * a`` (product rule)."""
 
-    _builtin = True
-    _node_name = "MulBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -185,6 +181,7 @@ class Mul(Function):
         gb = (g * (a if a is not None else ctx.a)) if n[1] else None
         return ga, gb
 
+    # hand-written: the hot path: saves only the operand each gradient needs and skips the base's call
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
         """Forward mode (product rule): ``t = ua * b + a * ub``."""
@@ -202,12 +199,10 @@ def mul(input: Any, other: Any) -> Tensor:
 multiply = mul
 
 
-class Div(Function):
+class Div(Op):
     """``out = a / b`` (true division; integers give the default float dtype).
     ``grad_a = grad / b``, ``grad_b = -grad * a / b**2`` (quotient rule)."""
 
-    _builtin = True
-    _node_name = "DivBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -249,6 +244,7 @@ class Div(Function):
         gb = -g * (a if a is not None else ctx.a) / (b * b) if n[1] else None
         return ga, gb, None
 
+    # hand-written: quotient rule sharing one division; the rounding modes have a zero derivative
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any, *_: Any) -> Any:
         """Forward mode (quotient rule): ``t = (ua - out * ub) / b``; zero when rounded."""
@@ -289,11 +285,9 @@ def floor_divide(input: Any, other: Any) -> Tensor:
     return Div.apply(*_wrap_ints(input, other), "floor")
 
 
-class Neg(Function):
+class Neg(Linear):
     """``out = -a``; ``grad_a = -grad``."""
 
-    _builtin = True
-    _node_name = "NegBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -309,11 +303,6 @@ class Neg(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return -g
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Tensor:
-        """Forward mode: ``t = -u``."""
-        return -u
-
 
 def neg(input: Tensor) -> Tensor:
     """Elementwise negation ``-input``."""
@@ -323,7 +312,7 @@ def neg(input: Tensor) -> Tensor:
 negative = neg
 
 
-class Pow(Function):
+class Pow(Op):
     """``out = a ** b``.
 
     ``grad_a = grad * b * a**(b-1)`` (zero where ``b == 0``);
@@ -331,8 +320,6 @@ class Pow(Function):
     PyTorch's ``pow_backward_self``/``pow_backward_exponent`` use.
     """
 
-    _builtin = True
-    _node_name = "PowBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -380,6 +367,7 @@ class Pow(Function):
                 gb = g * out * a.log().masked_fill((a == 0) & (b >= 0), 0.0)
         return ga, gb
 
+    # hand-written: backward keeps PyTorch's masks (b == 0, log 0); the jvp applies it per tangent
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
         """Forward mode: ``t = ua * b * a**(b-1) + ub * out * log(a)``; the Jacobian is
@@ -404,12 +392,10 @@ def float_power(input: Any, exponent: Any) -> Tensor:
     return Pow.apply(a, e)
 
 
-class Remainder(Function):
+class Remainder(Op):
     """``out = a - floor(a / b) * b`` (Python's sign convention; ``fmod`` truncates).
     ``grad_a = grad``, ``grad_b = -grad * floor(a / b)`` (``trunc`` for fmod)."""
 
-    _builtin = True
-    _node_name = "RemainderBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -429,6 +415,7 @@ class Remainder(Function):
         gb = -g * wrap(ctx.q.astype(g.data.dtype)) if n[1] else None
         return (g if n[0] else None), gb, None
 
+    # hand-written: backward keeps PyTorch's masks (b == 0, log 0); the jvp applies it per tangent
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any, *_: Any) -> Any:
         """Forward mode: ``t = ua - ub * q`` with ``q`` the rounded quotient."""

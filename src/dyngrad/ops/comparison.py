@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from ..transforms.batching import any_batched
-from ..autograd.grad_mode import state as _ctx
+from ..autograd import grad_mode
 from ..tensor import Tensor
-from ._batching import batched_elementwise
+from ._bases import Op
+from ._batching import pointwise_promoting, unary
 from ._util import binary_operands, data_of, inplace
 from .arithmetic import _wrap_ints
 
@@ -49,18 +49,63 @@ __all__ = [
     "not_equal",
 ]
 TENSOR_METHODS = set(__all__)
+_state = grad_mode.state
 
 
-# ----------------------------------------------------------------- comparisons (no grad)
+# ------------------------------------------------------- the ops: Functions without gradient
+class _NoGrad(Op):
+    """Base of comparison, logical and bitwise ops: ``out = kernel(a, b)`` (or ``kernel(a)``),
+    a bool or integer tensor of the broadcast shape.
+
+    Its output is marked non-differentiable: it never requires grad, backward is never
+    called, and forward mode gives it no tangent. vmap applies it to the batched values
+    (the elementwise rule with per-example type promotion, as for ``add``)."""
+
+    kernel: Any = None  # the NumPy ufunc (or function of arrays) computing the op
+    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Tensor:
+        ad, bd, _ = binary_operands(a, b)
+        out = Tensor._make(np.asarray(ctx._forward_cls.kernel(ad, bd)))
+        ctx.mark_non_differentiable(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> Any:  # pragma: no cover - output not differentiable
+        return (None,) * len(ctx.needs_input_grad)
+
+    # hand-written: bool/integer output, no tangent (nothing to derive)
+    @staticmethod
+    def jvp(ctx: Any, *tangents: Any) -> Any:
+        """Forward mode: no tangent (the output is not differentiable)."""
+        return None
+
+
+def _apply(cls: type, *args: Any) -> Tensor:
+    """``cls.apply(*args)`` with grad mode off: the output never requires grad, so there is
+    nothing to record, and apply takes its short path (transforms still see the call)."""
+    enabled = _state.enabled
+    _state.enabled = False
+    try:
+        return cls.apply(*args)
+    finally:
+        _state.enabled = enabled
+
+
 def _compare(ufunc: Any, name: str) -> Any:
+    """A :class:`_NoGrad` Function computing ``ufunc`` and its public function."""
+    cls = type(name.title().replace("_", ""), (_NoGrad,), {
+        "__doc__": f"``out = {name}(a, b)`` elementwise (broadcast, promoted); bool, no gradient.",
+        "__module__": __name__, "kernel": staticmethod(ufunc),
+    })
+
     def op(input: Any, other: Any) -> Tensor:
-        if _ctx.interpreters and any_batched((input, other)):  # inside vmap: on the batched values
-            return batched_elementwise(op, input, other)
-        ad, bd, _ = binary_operands(*_wrap_ints(input, other))
-        return Tensor._make(np.asarray(ufunc(ad, bd)))
+        return _apply(cls, *_wrap_ints(input, other))
 
     op.__name__ = name
     op.__doc__ = f"Elementwise ``{name}`` comparison (broadcast); a bool tensor, never requiring grad."
+    op.function = cls
     return op
 
 
@@ -76,37 +121,73 @@ logical_or = _compare(np.logical_or, "logical_or")
 logical_xor = _compare(np.logical_xor, "logical_xor")
 
 
+class LogicalNot(_NoGrad):
+    """``out = not x`` elementwise; bool, no gradient."""
+
+    vmap = unary  # batching rule, see ops/_batching.py
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        out = Tensor._make(np.logical_not(data_of(x)))
+        ctx.mark_non_differentiable(out)
+        return out
+
+
 def logical_not(input: Tensor) -> Tensor:
     """Elementwise logical not; a bool tensor."""
-    if _ctx.interpreters and any_batched((input,)):
-        return batched_elementwise(logical_not, input)
-    return Tensor._make(np.logical_not(data_of(input)))
+    return _apply(LogicalNot, input)
+
+
+class BitwiseNot(_NoGrad):
+    """``out = ~x`` of an integer or bool tensor; no gradient."""
+
+    vmap = unary  # batching rule, see ops/_batching.py
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = data_of(x)
+        if d.dtype.kind == "f":
+            raise TypeError("bitwise_not is only supported for integer and bool tensors")
+        out = Tensor._make(np.invert(d))
+        ctx.mark_non_differentiable(out)
+        return out
 
 
 def bitwise_not(input: Tensor) -> Tensor:
     """Bitwise not of an integer or bool tensor."""
-    if _ctx.interpreters and any_batched((input,)):
-        return batched_elementwise(bitwise_not, input)
-    d = data_of(input)
-    if d.dtype.kind == "f":
-        raise TypeError("bitwise_not is only supported for integer and bool tensors")
-    return Tensor._make(np.invert(d))
+    return _apply(BitwiseNot, input)
 
 
 _TORCH_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double"}
 
 
-def _bitwise(ufunc: Any, name: str, kernel: str) -> Any:
-    def op(input: Any, other: Any) -> Tensor:
-        if _ctx.interpreters and any_batched((input, other)):
-            return batched_elementwise(op, input, other)
-        ad, bd, rt = binary_operands(*_wrap_ints(input, other))
+class _Bitwise(_NoGrad):
+    """Base of the binary bitwise ops: integer or bool operands of the promoted dtype."""
+
+    name = ""  # PyTorch's kernel name, for the error on floating operands
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any) -> Tensor:
+        cls = ctx._forward_cls
+        ad, bd, rt = binary_operands(a, b)
         if rt.kind not in "biu":
             tname = _TORCH_TYPE_NAMES.get(rt.name, rt.name)
-            raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{tname}'")
+            raise NotImplementedError(f"\"{cls.name}_cpu\" not implemented for '{tname}'")
         ad = ad if isinstance(ad, np.ndarray) and ad.dtype == rt else np.asarray(ad).astype(rt)
         bd = bd if isinstance(bd, np.ndarray) and bd.dtype == rt else np.asarray(bd).astype(rt)
-        return Tensor._make(np.asarray(ufunc(ad, bd)))
+        out = Tensor._make(np.asarray(cls.kernel(ad, bd)))
+        ctx.mark_non_differentiable(out)
+        return out
+
+
+def _bitwise(ufunc: Any, name: str, kernel: str) -> Any:
+    cls = type(name.title().replace("_", ""), (_Bitwise,), {
+        "__doc__": f"``out = {name}(a, b)`` of integer/bool tensors (broadcast, promoted); no gradient.",
+        "__module__": __name__, "kernel": staticmethod(ufunc), "name": kernel,
+    })
+
+    def op(input: Any, other: Any) -> Tensor:
+        return _apply(cls, *_wrap_ints(input, other))
 
     op.__name__ = name
     op.__doc__ = f"""Elementwise ``{name}`` of integer or bool tensors (broadcast, type-promoted; no grad).
@@ -118,6 +199,7 @@ def _bitwise(ufunc: Any, name: str, kernel: str) -> Any:
     Raises:
         NotImplementedError (a RuntimeError): when the promoted dtype is floating, as PyTorch.
     """
+    op.function = cls
     return op
 
 
@@ -180,11 +262,20 @@ def equal(input: Tensor, other: Tensor) -> bool:
     return input.shape == other.shape and bool(np.array_equal(input.data, other.data))
 
 
+class IsClose(_NoGrad):
+    """``out = |a - b| <= atol + rtol * |b|`` elementwise (``nan`` equal with ``equal_nan``);
+    bool, no gradient."""
+
+    @staticmethod
+    def forward(ctx: Any, a: Any, b: Any, rtol: float, atol: float, equal_nan: bool) -> Tensor:
+        out = Tensor._make(np.asarray(np.isclose(data_of(a), data_of(b), rtol=rtol, atol=atol, equal_nan=equal_nan)))
+        ctx.mark_non_differentiable(out)
+        return out
+
+
 def isclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
     """Elementwise ``|input - other| <= atol + rtol * |other|``; a bool tensor."""
-    if _ctx.interpreters and any_batched((input, other)):
-        return batched_elementwise(isclose, input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
-    return Tensor._make(np.isclose(data_of(input), data_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return _apply(IsClose, input, other, rtol, atol, equal_nan)
 
 
 def allclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:

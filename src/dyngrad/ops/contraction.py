@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import front
 from ._util import norm_dim, wrap
 
@@ -64,7 +64,7 @@ def _eq(ins: list, out: list) -> str:
     return ",".join("".join(ts) for ts in ins) + "->" + "".join(out)
 
 
-class Einsum(Function):
+class Einsum(Op):
     """``out = einsum(equation, *operands)`` (NumPy's einsum).
 
     ``grad_operand_i = einsum(out_subs, subs_j (j != i) -> subs_i; grad, operands_j)``: the
@@ -75,9 +75,6 @@ class Einsum(Function):
     differentiable again. A letter repeated inside one operand (a diagonal: ``'ii->'``,
     ``'ii->i'``) gets the gradient of its diagonal written back on the diagonal.
     """
-
-    _builtin = True
-    _node_name = "EinsumBackward0"
 
     @staticmethod
     def forward(ctx: Any, equation: tuple, *operands: Tensor) -> Tensor:
@@ -106,6 +103,7 @@ class Einsum(Function):
             grads.append(_operand_grad(g, ops_, ins, out, i))
         return tuple(grads)
 
+    # hand-written: bilinear (product rule): neither linear nor elementwise
     @staticmethod
     def jvp(ctx: Any, _: Any, *us: Any) -> Any:
         """Forward mode: ``t = sum_i einsum(eq, ..., u_i, ...)`` (product rule: the

@@ -19,8 +19,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Linear, Op
 from ._batching import front, leading_batch, logical_ndim
 from ._util import wrap
 
@@ -175,13 +175,12 @@ def _conv_like_rule(info: Any, in_dims: tuple, y: Tensor, w: Tensor, geom: _Geom
     return _unfold_c(f.apply(_fold_c(y, dy, b), _fold_w(w, dw), _grouped(geom, b), *rest), b)
 
 
-class Conv2dFn(Function):
+class Conv2dFn(Op):
     """``out[n, o] = sum_{c, i, j} x_pad[n, c, s*h + d*i, s*w + d*j] * w[o, c, i, j]`` per group;
     ``x (N, C, H, W)``, ``w (O, C/groups, kh, kw)`` -> ``(N, O, Ho, Wo)``.
 
     ``grad_x = conv_t(grad, w)``, ``grad_w = conv_w(x, grad)`` (see the module docstring)."""
 
-    _builtin = True
     _node_name = "ConvolutionBackward0"
 
     @staticmethod
@@ -201,6 +200,7 @@ class Conv2dFn(Function):
         gw = Conv2dWeightGrad.apply(x, g, ctx.geom, w.shape[2:], ctx.cols) if n[1] else None
         return gx, gw, None
 
+    # hand-written: bilinear (product rule): neither linear nor elementwise
     @staticmethod
     def jvp(ctx: Any, ux: Any, uw: Any, *_: Any) -> Any:
         """Forward mode: ``t = conv(ux, w) + conv(x, uw)`` (bilinear)."""
@@ -212,12 +212,11 @@ class Conv2dFn(Function):
     vmap = staticmethod(_conv_like_rule)  # batching rule: batch into N (shared w) or into groups
 
 
-class Conv2dInputGrad(Function):
+class Conv2dInputGrad(Op):
     """The transposed convolution ``conv_t(y, w)`` ``(N, O, Ho, Wo) -> (N, C, H, W)``.
 
     ``grad_y = conv(grad, w)``, ``grad_w = conv_w(grad, y)``."""
 
-    _builtin = True
     _node_name = "ConvolutionBackwardBackward0"
 
     @staticmethod
@@ -234,6 +233,7 @@ class Conv2dInputGrad(Function):
         gw = Conv2dWeightGrad.apply(g, y, ctx.geom, w.shape[2:]) if n[1] else None
         return gy, gw, None, None
 
+    # hand-written: bilinear (product rule): neither linear nor elementwise
     @staticmethod
     def jvp(ctx: Any, uy: Any, uw: Any, *_: Any) -> Any:
         """Forward mode: ``t = conv_t(uy, w) + conv_t(y, uw)`` (bilinear)."""
@@ -245,12 +245,11 @@ class Conv2dInputGrad(Function):
     vmap = staticmethod(_conv_like_rule)  # batching rule: batch into N (shared w) or into groups
 
 
-class Conv2dWeightGrad(Function):
+class Conv2dWeightGrad(Op):
     """``conv_w(x, y)``: the weight gradient ``(N, C, H, W), (N, O, Ho, Wo) -> (O, C/G, kh, kw)``.
 
     ``grad_x = conv_t(y, grad)``, ``grad_y = conv(x, grad)``."""
 
-    _builtin = True
     _node_name = "ConvolutionBackwardBackward1"
 
     @staticmethod
@@ -267,6 +266,7 @@ class Conv2dWeightGrad(Function):
         gy = Conv2dFn.apply(x, g, ctx.geom) if n[1] else None
         return gx, gy, None, None, None
 
+    # hand-written: bilinear (product rule): neither linear nor elementwise
     @staticmethod
     def jvp(ctx: Any, ux: Any, uy: Any, *_: Any) -> Any:
         """Forward mode: ``t = conv_w(ux, y) + conv_w(x, uy)`` (bilinear; the cached
@@ -329,12 +329,11 @@ class PoolSpec(NamedTuple):
     dil: tuple
 
 
-class TakeFlat(Function):
+class TakeFlat(Op):
     """``out[n, c, p] = x.reshape(N, C, -1)[n, c, idx[n, c, p]]`` (``idx`` constant), shapes
     ``x (N, C, *)`` -> ``idx.shape``. ``grad_x = put_flat(grad, idx)`` (scatter-add).
     ``idx`` may be a :class:`PoolSpec`: the indices of the window maxima of ``x``."""
 
-    _builtin = True
     _node_name = "MaxPool2DWithIndicesBackward0"
 
     @staticmethod
@@ -354,6 +353,7 @@ class TakeFlat(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return PutFlat.apply(g, ctx.idx, ctx.shape, ctx.unique), None, None, None
 
+    # hand-written: forward's cached `values` must not be reused for the tangent
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = take_flat(u, idx)`` (linear op)."""
@@ -374,11 +374,10 @@ def _tile(idx: np.ndarray, b: int) -> np.ndarray:
     return np.broadcast_to(idx, (b,) + idx.shape).reshape((-1,) + idx.shape[1:])
 
 
-class MaxPoolIndices(Function):
+class MaxPoolIndices(Op):
     """int64 flat ``H * W`` index of each window maximum of ``x (N, C, H, W)`` (``spec`` a
     :class:`PoolSpec`), ``-> (N, C, Ho, Wo)``; not differentiable (call on ``x.detach()``)."""
 
-    _builtin = True
     _node_name = "MaxPool2DWithIndicesBackward0"
 
     @staticmethod
@@ -389,6 +388,7 @@ class MaxPoolIndices(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         raise RuntimeError("MaxPoolIndices is not differentiable (apply it to a detached input)")
 
+    # hand-written: integer/bool output: no tangent
     @staticmethod
     def jvp(ctx: Any, *_: Any) -> None:
         """Forward mode: integer indices carry no tangent."""
@@ -409,11 +409,10 @@ def max_pool(x: Tensor, k: tuple, stride: tuple, pad: tuple, dil: tuple, unique:
     return out, (MaxPoolIndices.apply(x.detach(), spec) if indices else None)
 
 
-class PutFlat(Function):
+class PutFlat(Linear):
     """Adjoint of :class:`TakeFlat`: zeros of ``shape`` with ``g`` added at ``idx``.
     ``grad_g = take_flat(grad, idx)``."""
 
-    _builtin = True
     _node_name = "MaxPool2DWithIndicesBackwardBackward0"
 
     @staticmethod
@@ -435,11 +434,6 @@ class PutFlat(Function):
         return TakeFlat.apply(gg, ctx.idx), None, None, None
 
     @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = put_flat(u, idx, shape)`` (linear op)."""
-        return PutFlat.apply(u, ctx.idx, *ctx._fwd_inputs[2:4])
-
-    @staticmethod
     def vmap(info: Any, in_dims: tuple, g: Tensor, idx: np.ndarray, shape: tuple, unique: bool = False) -> tuple:
         """Batching rule: the batch folded into N, the (shared) indices repeated."""
         b = info.batch_size
@@ -447,11 +441,10 @@ class PutFlat(Function):
         return out.reshape((b,) + tuple(shape)), 0
 
 
-class ConstantPad(Function):
+class ConstantPad(Op):
     """Constant padding; ``pad`` is PyTorch's flat list ``(last_lo, last_hi, prev_lo, ...)``
     (negative values crop). ``grad_x = grad[the slice that holds x]``."""
 
-    _builtin = True
     _node_name = "ConstantPadNdBackward0"
 
     @staticmethod
@@ -479,6 +472,7 @@ class ConstantPad(Function):
             inner = ConstantPad.apply(inner, tuple(back), 0.0)
         return inner, None, None
 
+    # hand-written: affine (the pad value is a constant), so not Linear
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = pad(u, pad, 0)`` (linear op; the pad value is a constant)."""

@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..autograd.grad_mode import state as _ctx
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
+from ._bases import Linear, Op
 from ._batching import front, logical_ndim, pad_to, unary
 from ._util import data_of, inplace, recording, wrap
 
@@ -26,12 +26,9 @@ __all__ = [
 TENSOR_METHODS = set(__all__) - {"to_dtype"}
 
 
-class Fill(Function):
+class Fill(Op):
     """``out = value`` everywhere (same shape). ``grad_self = 0``,
     ``grad_value = sum(grad)`` when value is a 0-d tensor."""
-
-    _builtin = True
-    _node_name = "FillBackward0"
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, value: Any) -> Tensor:
@@ -54,6 +51,7 @@ class Fill(Function):
         n = ctx.needs_input_grad
         return (g * 0 if n[0] else None), (g.sum() if n[1] else None)
 
+    # hand-written: affine in a number value (a constant carries no tangent), so not Linear
     @staticmethod
     def jvp(ctx: Any, ua: Any, uv: Any = None) -> Any:
         """Forward mode: ``t = uv`` broadcast (0 without a value tangent)."""
@@ -84,11 +82,10 @@ def zero_(self: Tensor) -> Tensor:
     return fill_(self, 0)
 
 
-class Copy(Function):
+class Copy(Op):
     """``out = src`` broadcast to ``self``'s shape and cast to its dtype.
     ``grad_self = 0``, ``grad_src = grad`` (summed down to src's shape)."""
 
-    _builtin = True
     _node_name = "CopyBackwards"
 
     @staticmethod
@@ -122,6 +119,7 @@ class Copy(Function):
         n = ctx.needs_input_grad
         return (g * 0 if n[0] else None), (g.to(ctx.src_dtype) if n[1] else None)
 
+    # hand-written: affine in a number value (a constant carries no tangent), so not Linear
     @staticmethod
     def jvp(ctx: Any, ua: Any, us: Any = None) -> Any:
         """Forward mode: ``t = us`` broadcast and cast (0 without a src tangent)."""
@@ -141,10 +139,9 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     return inplace(Copy.apply, self, src)
 
 
-class ToDtype(Function):
+class ToDtype(Linear):
     """``out = a`` cast to ``dtype``. ``grad_a = grad`` cast back to ``a``'s dtype."""
 
-    _builtin = True
     _node_name = "ToCopyBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
@@ -156,11 +153,6 @@ class ToDtype(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.to(ctx.in_dtype), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u`` cast to ``dtype``."""
-        return ToDtype.apply(u, ctx._fwd_inputs[1])
 
 
 def to_dtype(input: Tensor, dtype: Any) -> Tensor:
@@ -179,11 +171,9 @@ def to_dtype(input: Tensor, dtype: Any) -> Tensor:
     return ToDtype.apply(input, nd)
 
 
-class Clone(Function):
+class Clone(Linear):
     """``out = copy(a)``; ``grad_a = grad``."""
 
-    _builtin = True
-    _node_name = "CloneBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -193,11 +183,6 @@ class Clone(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return g
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u``."""
-        return u
 
 
 def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:

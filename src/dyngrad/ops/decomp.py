@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import front, leading_batch, logical_ndim, pad_to
 from ._util import wrap
 from .linalg import matmul
@@ -45,11 +45,10 @@ def _eye_like(n: int, dt: Any) -> Tensor:
     return wrap(np.eye(n, dtype=dt))
 
 
-class Inv(Function):
+class Inv(Op):
     """``out = A^{-1}``, ``A: (*, n, n)``; ``grad_A = -out^T grad out^T`` (Giles 2008,
     "An extended collection of matrix derivative results", sec. 3.1)."""
 
-    _builtin = True
     _node_name = "LinalgInvExBackward0"
 
     @staticmethod
@@ -70,6 +69,7 @@ class Inv(Function):
         oT = out.mT
         return -matmul(matmul(oT, g), oT)
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
         """Forward mode: ``t = -out u out`` (Giles 2008 sec. 3.1)."""
@@ -103,14 +103,13 @@ def _cofactor(a: np.ndarray) -> np.ndarray:
     return np.swapaxes(adj, -1, -2) * sgn[..., None, None]
 
 
-class Det(Function):
+class Det(Op):
     """``out = det(A)``, ``A: (*, n, n) -> (*)``; ``grad_A = grad * det(A) * A^{-T}``
     (Jacobi's formula; Giles 2008 sec. 3.1). At an exactly singular ``A`` the cofactor
     matrix ``adj(A)^T`` (from the SVD) is used instead, the true derivative (finite
     differences agree). PyTorch 2.13 returns 0 there instead; dyngrad deliberately differs.
     That branch is not differentiable twice (its gradient is a constant)."""
 
-    _builtin = True
     _node_name = "LinalgDetBackward0"
 
     @staticmethod
@@ -127,6 +126,7 @@ class Det(Function):
             return gd * inv(A).mT
         return g.unsqueeze(-1).unsqueeze(-1) * wrap(_cofactor(A.data).astype(A.data.dtype))
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
         """Forward mode: ``t = det(A) * trace(A^{-1} u)`` (Jacobi's formula); at a singular
@@ -149,11 +149,10 @@ def det(A: Tensor) -> Tensor:
     return Det.apply(A)
 
 
-class Slogdet(Function):
+class Slogdet(Op):
     """``(sign, logabsdet) = slogdet(A)``; ``grad_A = grad_logabsdet * A^{-T}``; ``sign`` is
     not differentiable (a real sign is piecewise constant). Source: Giles 2008 sec. 3.1."""
 
-    _builtin = True
     _node_name = "LinalgSlogdetBackward0"
 
     @staticmethod
@@ -170,6 +169,7 @@ class Slogdet(Function):
         (A,) = ctx.saved_tensors
         return g.unsqueeze(-1).unsqueeze(-1) * inv(A).mT
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
         """Forward mode: ``t_logabsdet = trace(A^{-1} u)``; ``sign`` gets no tangent."""
@@ -194,12 +194,11 @@ def logdet(A: Tensor) -> Tensor:
     return la.masked_fill(sign < 0, float("nan"))
 
 
-class Solve(Function):
+class Solve(Op):
     """``X = A^{-1} B`` for ``A: (*, n, n)``, ``B: (*, n, k)`` (batch dims broadcast);
     ``grad_B = A^{-T} grad`` (a solve with ``A^T``), ``grad_A = -grad_B X^T`` (Giles 2008
     sec. 3.1)."""
 
-    _builtin = True
     _node_name = "LinalgSolveExBackward0"
 
     @staticmethod
@@ -220,6 +219,7 @@ class Solve(Function):
         gA = -matmul(gB, X.mT) if ctx.needs_input_grad[0] else None
         return gA, gB
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, uA: Any, uB: Any) -> Any:
         """Forward mode: ``t = A^{-1} (uB - uA X)`` (Giles 2008 sec. 3.1)."""
@@ -273,13 +273,12 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     return X.squeeze(-1) if vec else X
 
 
-class Cholesky(Function):
+class Cholesky(Op):
     """``L = cholesky(A)`` (lower, ``A = L L^T``, only ``A``'s lower triangle is read);
     ``grad_A = sym(L^{-T} Phi(L^T grad) L^{-1})`` with ``Phi`` the lower triangle with a
     halved diagonal and ``sym(X) = (X + X^T) / 2`` (Murray 2016, "Differentiation of the
     Cholesky decomposition", and PyTorch's ``cholesky_backward``)."""
 
-    _builtin = True
     _node_name = "LinalgCholeskyExBackward0"
 
     @staticmethod
@@ -304,6 +303,7 @@ class Cholesky(Function):
         S = matmul(matmul(Linv.mT, P), Linv)
         return (S + S.mT) * 0.5
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
         """Forward mode: ``t = L Phi(L^{-1} sym(u) L^{-T})`` (Murray 2016, the
@@ -329,7 +329,7 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     return L.mT if upper else L
 
 
-class Qr(Function):
+class Qr(Op):
     """Reduced ``A = Q R``, ``A: (*, m, n)``, ``Q: (*, m, k)``, ``R: (*, k, n)``, k = min(m, n).
 
     For ``m >= n``: ``M = R grad_R^T - grad_Q^T Q``,
@@ -348,7 +348,6 @@ class Qr(Function):
     ``dV = dQ^T Y + Q^T dY`` for ``R = [U | V]``, ``A = [X | Y]``.
     """
 
-    _builtin = True
     _node_name = "LinalgQrBackward0"
 
     @staticmethod
@@ -372,6 +371,7 @@ class Qr(Function):
 
         return cat([gX, gY], -1)
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> tuple:
         """Forward mode (class docstring): tangents ``(dQ, dR)``."""

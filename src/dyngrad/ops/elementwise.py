@@ -8,10 +8,9 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..tensor import Tensor
 from . import pointwise, rounding, special, trig
-from ._batching import pointwise_promoting, unary
+from ._bases import Elementwise
 from ._util import data_of, float_data, inplace, wrap
 from .pointwise import *  # noqa: F403 - re-exported until ops/__init__ lists these modules
 from .rounding import *  # noqa: F403
@@ -30,12 +29,8 @@ for _m in (special, trig, pointwise, rounding):
     TENSOR_METHODS |= _m.TENSOR_METHODS
 
 
-class Exp(Function):
+class Exp(Elementwise):
     """``out = exp(x)``; ``grad_x = grad * exp(x) = grad * out``."""
-
-    _builtin = True
-    _node_name = "ExpBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -45,14 +40,8 @@ class Exp(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (out,) = ctx.saved_tensors
-        return g * out
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * exp(x) = u * out``."""
-        return u * ctx.saved_tensors[0]
+    def derivative(ctx: Any) -> Any:
+        return ctx.saved_tensors[0]  # exp(x) = out
 
 
 def exp(input: Tensor) -> Tensor:
@@ -60,12 +49,8 @@ def exp(input: Tensor) -> Tensor:
     return Exp.apply(input)
 
 
-class Log(Function):
+class Log(Elementwise):
     """``out = log(x)`` (natural); ``grad_x = grad / x``."""
-
-    _builtin = True
-    _node_name = "LogBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -74,14 +59,8 @@ class Log(Function):
             return wrap(np.log(float_data(x)))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
-        return g / x
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / x``."""
-        return u / ctx.saved_tensors[0]
+    def derivative(ctx: Any) -> Any:
+        return 1 / ctx.saved_tensors[0]
 
 
 def log(input: Tensor) -> Tensor:
@@ -89,12 +68,8 @@ def log(input: Tensor) -> Tensor:
     return Log.apply(input)
 
 
-class Sin(Function):
+class Sin(Elementwise):
     """``out = sin(x)``; ``grad_x = grad * cos(x)``."""
-
-    _builtin = True
-    _node_name = "SinBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -102,14 +77,8 @@ class Sin(Function):
         return wrap(np.sin(float_data(x)))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
-        return g * x.cos()
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * cos(x)``."""
-        return u * ctx.saved_tensors[0].cos()
+    def derivative(ctx: Any) -> Any:
+        return ctx.saved_tensors[0].cos()
 
 
 def sin(input: Tensor) -> Tensor:
@@ -117,12 +86,8 @@ def sin(input: Tensor) -> Tensor:
     return Sin.apply(input)
 
 
-class Cos(Function):
+class Cos(Elementwise):
     """``out = cos(x)``; ``grad_x = -grad * sin(x)``."""
-
-    _builtin = True
-    _node_name = "CosBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -130,14 +95,8 @@ class Cos(Function):
         return wrap(np.cos(float_data(x)))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
-        return -g * x.sin()
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = -u * sin(x)``."""
-        return -u * ctx.saved_tensors[0].sin()
+    def derivative(ctx: Any) -> Any:
+        return -ctx.saved_tensors[0].sin()
 
 
 def cos(input: Tensor) -> Tensor:
@@ -145,12 +104,8 @@ def cos(input: Tensor) -> Tensor:
     return Cos.apply(input)
 
 
-class Tanh(Function):
+class Tanh(Elementwise):
     """``out = tanh(x)``; ``grad_x = grad * (1 - out**2)``."""
-
-    _builtin = True
-    _node_name = "TanhBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -159,15 +114,9 @@ class Tanh(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (out,) = ctx.saved_tensors
-        return g * (1 - out * out)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * (1 - out**2)``."""
-        (out,) = ctx.saved_tensors
-        return u * (1 - out * out)
+        return 1 - out * out
 
 
 def tanh(input: Tensor) -> Tensor:
@@ -175,14 +124,10 @@ def tanh(input: Tensor) -> Tensor:
     return Tanh.apply(input)
 
 
-class Sigmoid(Function):
+class Sigmoid(Elementwise):
     """``out = 1 / (1 + exp(-x))``; ``grad_x = grad * out * (1 - out)``.
 
     Forward is computed without overflow: ``exp(-|x|)`` in both branches."""
-
-    _builtin = True
-    _node_name = "SigmoidBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -193,15 +138,9 @@ class Sigmoid(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (out,) = ctx.saved_tensors
-        return g * out * (1 - out)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * out * (1 - out)``."""
-        (out,) = ctx.saved_tensors
-        return u * out * (1 - out)
+        return out * (1 - out)
 
 
 def sigmoid(input: Tensor) -> Tensor:
@@ -209,12 +148,8 @@ def sigmoid(input: Tensor) -> Tensor:
     return Sigmoid.apply(input)
 
 
-class Relu(Function):
+class Relu(Elementwise):
     """``out = max(x, 0)``; ``grad_x = grad * (out > 0)`` (0 at x = 0, as PyTorch)."""
-
-    _builtin = True
-    _node_name = "ReluBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -223,14 +158,8 @@ class Relu(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (out,) = ctx.saved_tensors
-        return g * (out > 0)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * (out > 0)``."""
-        return u * (ctx.saved_tensors[0] > 0)
+    def derivative(ctx: Any) -> Any:
+        return ctx.saved_tensors[0] > 0
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -240,12 +169,8 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     return Relu.apply(input)
 
 
-class Abs(Function):
+class Abs(Elementwise):
     """``out = |x|``; ``grad_x = grad * sign(x)`` (0 at x = 0)."""
-
-    _builtin = True
-    _node_name = "AbsBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -253,14 +178,8 @@ class Abs(Function):
         return wrap(np.abs(x.data))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
-        return g * wrap(np.sign(x.data))
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * sign(x)``."""
-        return u * wrap(np.sign(ctx.saved_tensors[0].data))
+    def derivative(ctx: Any) -> Any:
+        return wrap(np.sign(ctx.saved_tensors[0].data))
 
 
 def abs(input: Tensor) -> Tensor:  # noqa: A001
@@ -271,12 +190,8 @@ def abs(input: Tensor) -> Tensor:  # noqa: A001
 absolute = abs
 
 
-class Sqrt(Function):
+class Sqrt(Elementwise):
     """``out = sqrt(x)``; ``grad_x = grad / (2 * out)``."""
-
-    _builtin = True
-    _node_name = "SqrtBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -286,14 +201,8 @@ class Sqrt(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (out,) = ctx.saved_tensors
-        return g / (2 * out)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / (2 * out)``."""
-        return u / (2 * ctx.saved_tensors[0])
+    def derivative(ctx: Any) -> Any:
+        return 1 / (2 * ctx.saved_tensors[0])
 
 
 def sqrt(input: Tensor) -> Tensor:
@@ -301,7 +210,7 @@ def sqrt(input: Tensor) -> Tensor:
     return Sqrt.apply(input)
 
 
-class Clamp(Function):
+class Clamp(Elementwise):
     """``out = min(max(x, lo), hi)``.
 
     ``grad_x = grad`` where ``lo <= x <= hi`` else 0 (PyTorch passes the gradient at the
@@ -309,9 +218,7 @@ class Clamp(Function):
     ``x > hi`` (and ``lo <= hi``).
     """
 
-    _builtin = True
     _node_name = "ClampBackward1"
-    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, lo: Any = None, hi: Any = None) -> Tensor:
@@ -332,34 +239,25 @@ class Clamp(Function):
         return wrap(out)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         x, lot, hit = ctx.saved_tensors
         lo = lot.data if lot is not None else ctx.lo
         hi = hit.data if hit is not None else ctx.hi
         d = x.data
-        mask = np.ones(np.broadcast_shapes(d.shape, np.shape(lo) if lo is not None else (), np.shape(hi) if hi is not None else ()), dtype=bool)
+        inside = np.ones(np.broadcast_shapes(d.shape, np.shape(lo) if lo is not None else (), np.shape(hi) if hi is not None else ()), dtype=bool)
         if lo is not None:
-            mask &= d >= lo
+            inside &= d >= lo
         if hi is not None:
-            mask &= d <= hi
-        n = ctx.needs_input_grad
-        gx = g * wrap(mask) if n[0] else None
-        glo = ghi = None
-        if lot is not None and n[1]:
+            inside &= d <= hi
+        dlo = dhi = None
+        if lot is not None:
             m = d < lo
             if hi is not None:
                 m = m & (np.asarray(lo) <= hi)
-            glo = g * wrap(m)
-        if hit is not None and n[2]:
-            ghi = g * wrap(d > hi)
-        return gx, glo, ghi
-
-    @staticmethod
-    def jvp(ctx: Any, ux: Any, ulo: Any = None, uhi: Any = None) -> Any:
-        """Forward mode: ``t = ux * [lo <= x <= hi] + ulo * [x < lo] + uhi * [x > hi]`` (the
-        Jacobian is diagonal, so each term is backward's rule applied to that tangent)."""
-        ts = [Clamp.backward(ctx, u)[i] for i, u in enumerate((ux, ulo, uhi)) if u is not None]
-        return sum(ts[1:], ts[0])
+            dlo = wrap(m)
+        if hit is not None:
+            dhi = wrap(d > hi)
+        return wrap(inside), dlo, dhi
 
 
 class ClampTensor(Clamp):

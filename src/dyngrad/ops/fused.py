@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..tensor import Tensor
-from ._batching import dims_at, pointwise_promoting, unary
+from ._bases import Elementwise, Op
+from ._batching import dims_at, pointwise_promoting
 from ._batching_reduce import along_dim
 from ._util import float_data, norm_dim, wrap, is_wrapper
 from .elementwise import sigmoid
@@ -30,14 +30,12 @@ def _cast_for(input: Tensor, dtype: Any) -> np.ndarray:
     return d
 
 
-class Softmax(Function):
+class Softmax(Op):
     """``out = exp(x - max) / sum(exp(x - max))`` along ``dim``; shapes ``(*) -> (*)``.
 
     ``grad_x = out * (grad - sum(grad * out, dim))`` (the Jacobian of softmax is
     ``diag(s) - s s^T``)."""
 
-    _builtin = True
-    _node_name = "SoftmaxBackward0"
     vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -59,6 +57,7 @@ class Softmax(Function):
             return g * 0, None, None
         return out * (g - (g * out).sum(ctx.dim, keepdim=True)), None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = out * (u - sum(u * out, dim))`` (the Jacobian
@@ -66,13 +65,11 @@ class Softmax(Function):
         return Softmax.backward(ctx, u)[0]
 
 
-class LogSoftmax(Function):
+class LogSoftmax(Op):
     """``out = x - max - log(sum(exp(x - max)))`` along ``dim``; ``(*) -> (*)``.
 
     ``grad_x = grad - exp(out) * sum(grad, dim)``."""
 
-    _builtin = True
-    _node_name = "LogSoftmaxBackward0"
     vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -95,6 +92,7 @@ class LogSoftmax(Function):
             return g * 0, None, None
         return g - out.exp() * g.sum(ctx.dim, keepdim=True), None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = u - sum(u * exp(out), dim)`` (Jacobian ``I - 1 s^T``)."""
@@ -139,7 +137,7 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dty
     return LogSoftmax.apply(input, _softmax_dim(input, dim, "log_softmax"), dtype)
 
 
-class NllLoss(Function):
+class NllLoss(Op):
     """Negative log likelihood of class indices.
 
     ``input (N, C)``, ``(C)`` or ``(N, C, d1, ...)``; ``target (N)``, ``()`` or
@@ -150,9 +148,6 @@ class NllLoss(Function):
     ``M[n, t] = -w[t] / denom`` (``grad`` unsqueezed along the class dim for 'none').
     ``grad_weight`` is not computed (PyTorch does not differentiate it either).
     """
-
-    _builtin = True
-    _node_name = "NllLossBackward0"
 
     @staticmethod
     def forward(
@@ -203,6 +198,7 @@ class NllLoss(Function):
             g = g.unsqueeze(ctx.cdim)
         return g * m, None, None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u * M, class dim)`` ('none') or ``sum(u * M)``: the loss
@@ -252,13 +248,11 @@ class NllLoss(Function):
         return s * wrap(r.astype(dt)) + wrap(np.where(denom == 0, np.nan, 0).astype(dt)), 0
 
 
-class _LogSigmoid(Function):
+class _LogSigmoid(Elementwise):
     """``out = log(sigmoid(x)) = -(max(-x, 0) + log1p(exp(-|x|)))``; ``grad_x = grad *
     sigmoid(-x)``."""
 
-    _builtin = True
     _node_name = "LogSigmoidBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -267,14 +261,9 @@ class _LogSigmoid(Function):
         return wrap(-(np.maximum(-d, 0) + np.log1p(np.exp(-np.abs(d)))))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * sigmoid(-x)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * sigmoid(-x)`` (diagonal Jacobian)."""
-        return _LogSigmoid.backward(ctx, u)
+        return sigmoid(-x)
 
 
 def log_sigmoid(x: Tensor) -> Tensor:
@@ -282,13 +271,12 @@ def log_sigmoid(x: Tensor) -> Tensor:
     return _LogSigmoid.apply(x)
 
 
-class SmoothL1(Function):
+class SmoothL1(Op):
     """Elementwise smooth-L1 of ``d = input - target``: ``0.5 d^2 / beta`` where
     ``|d| < beta``, else ``|d| - 0.5 beta``; ``(*) -> (*)``.
 
     ``grad_input = grad * clamp(d / beta, -1, 1)`` and ``grad_target = -grad_input``."""
 
-    _builtin = True
     _node_name = "SmoothL1LossBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
@@ -306,6 +294,7 @@ class SmoothL1(Function):
         gd = g * ((x - t) / ctx.beta).clamp(-1, 1)
         return gd, -gd, None
 
+    # hand-written: elementwise, but backward also handles the reduction; the jvp applies it per tangent
     @staticmethod
     def jvp(ctx: Any, ux: Any, ut: Any, *_: Any) -> Any:
         """Forward mode: ``t = (ux - ut) * clamp((x - t) / beta, -1, 1)`` (diagonal Jacobian: backward's rule applied to each tangent)."""
@@ -313,14 +302,12 @@ class SmoothL1(Function):
         return sum(ts[1:], ts[0])
 
 
-class BinaryCrossEntropy(Function):
+class BinaryCrossEntropy(Op):
     """``l = -w (t log(x) + (1 - t) log(1 - x))`` with each log clamped to ``>= -100``.
 
     ``grad_x = grad * w (x - t) / max(x (1 - x), 1e-12)`` and
     ``grad_t = grad * w (log(1 - x) - log(x))`` (PyTorch's formulas, derivatives.yaml)."""
 
-    _builtin = True
-    _node_name = "BinaryCrossEntropyBackward0"
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -344,6 +331,7 @@ class BinaryCrossEntropy(Function):
             gt = g * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
         return gx, gt
 
+    # hand-written: elementwise, but backward also handles the reduction; the jvp applies it per tangent
     @staticmethod
     def jvp(ctx: Any, ux: Any, ut: Any, *_: Any) -> Any:
         """Forward mode: ``t = ux w (x - t) / max(x (1 - x), 1e-12) + ut w (log(1 - x) - log(x))`` (diagonal Jacobian: backward's rule applied to each tangent)."""
@@ -351,7 +339,7 @@ class BinaryCrossEntropy(Function):
         return sum(ts[1:], ts[0])
 
 
-class NormalizeStats(Function):
+class NormalizeStats(Op):
     """``xhat = (x - mean) / sqrt(var + eps)`` with mean and biased var over ``dims``;
     ``(*) -> (*)``. The core of layer_norm, batch_norm (training) and group_norm.
 
@@ -359,7 +347,6 @@ class NormalizeStats(Function):
     ``dims``); backward recomputes ``rstd`` and ``xhat`` from the saved ``x`` with dyngrad
     ops so that it is itself differentiable (Ioffe & Szegedy 2015, sec. 3)."""
 
-    _builtin = True
     _node_name = "NativeLayerNormBackward0"
     vmap = dims_at(1)  # batching rule, see ops/_batching.py
 
@@ -384,6 +371,7 @@ class NormalizeStats(Function):
         gx = rstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
         return gx, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = rstd (u - mean(u) - xhat mean(u xhat))``: the Jacobian is

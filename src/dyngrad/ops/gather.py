@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Linear, Op
 from ._batching_index import batch_operand
 from ._util import data_of, inplace, norm_dim, wrap, is_wrapper
 
@@ -96,14 +96,11 @@ def _check_gs(op: str, x: np.ndarray, dim: int, index: np.ndarray, src: Any = No
         raise RuntimeError(f"{op}(): index {bad} is out of bounds for dimension {dim} with size {xs[dim]}")
 
 
-class Gather(Function):
+class Gather(Linear):
     """``out[i][j][k] = x[i][index[i][j][k]][k]`` (for ``dim == 1``); ``out: index.shape``.
 
     ``grad_x = zeros_like(x).scatter_add(dim, index, grad)`` (repeated indices accumulate).
     """
-
-    _builtin = True
-    _node_name = "GatherBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
@@ -116,11 +113,6 @@ class Gather(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         z = wrap(np.zeros(ctx.shape, dtype=g.data.dtype))
         return ScatterAdd.apply(z, ctx.dim, ctx.index, g), None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = gather(u, dim, index)`` (linear op)."""
-        return Gather.apply(u, ctx.dim, ctx.index)
 
     vmap = staticmethod(_gs_rule)
 
@@ -145,15 +137,12 @@ def gather(input: Tensor, dim: int, index: Any, *, sparse_grad: bool = False) ->
     return Gather.apply(input, d, idx)
 
 
-class ScatterAdd(Function):
+class ScatterAdd(Linear):
     """``out = x`` with ``out[i][index[i][j]] += src[i][j]`` (for ``dim == 1``).
 
     ``grad_x = grad``; ``grad_src = grad.gather(dim, index)`` (zero-padded to ``src.shape``
     when ``src`` is larger than ``index``).
     """
-
-    _builtin = True
-    _node_name = "ScatterAddBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Tensor) -> Tensor:
@@ -171,15 +160,6 @@ class ScatterAdd(Function):
         if n[3]:
             gs = _gather_padded(g, ctx.dim, ctx.index, ctx.src_shape)
         return (g if n[0] else None), None, None, gs
-
-    @staticmethod
-    def jvp(ctx: Any, ux: Any, _d: Any, _i: Any, us: Any) -> Any:
-        """Forward mode: ``t = scatter_add(ux, dim, index, us)`` (bilinear in ``(x, src)``
-        only through addition, so linear; a None tangent is zeros)."""
-        x, src = ctx._fwd_inputs[0], ctx._fwd_inputs[3]
-        ux = ux if ux is not None else Tensor._make(np.zeros_like(x.data))
-        us = us if us is not None else Tensor._make(np.zeros_like(src.data))
-        return ScatterAdd.apply(ux, ctx.dim, ctx.index, us)
 
     vmap = staticmethod(_gs_rule)
 
@@ -221,15 +201,12 @@ def scatter_add(input: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
     return ScatterAdd.apply(input, d, idx, src)
 
 
-class Scatter(Function):
+class Scatter(Op):
     """``out = x`` with ``out[i][index[i][j]] = src[i][j]`` (``dim == 1``; ``src`` a tensor
     or a number). With repeated indices the last write wins (PyTorch leaves it unspecified).
 
     ``grad_x = grad.scatter(dim, index, 0)``; ``grad_src = grad.gather(dim, index)``.
     """
-
-    _builtin = True
-    _node_name = "ScatterBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Any) -> Tensor:
@@ -253,6 +230,7 @@ class Scatter(Function):
             gs = _gather_padded(g, ctx.dim, ctx.index, ctx.src_shape)
         return gx, None, None, gs
 
+    # hand-written: affine in a number value (a constant carries no tangent), so not Linear
     @staticmethod
     def jvp(ctx: Any, ux: Any, _d: Any, _i: Any, us: Any = None) -> Any:
         """Forward mode: ``t = scatter(ux, dim, index, us)`` (0 where a number was scattered;
@@ -303,14 +281,11 @@ def scatter_add_(input: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
     return inplace(scatter_add, input, dim, index, src)
 
 
-class IndexSelect(Function):
+class IndexSelect(Linear):
     """``out = x`` indexed by the vector ``index`` along ``dim``; ``out.shape[dim] = len(index)``.
 
     ``grad_x = zeros_like(x).index_add(dim, index, grad)`` (repeated indices accumulate).
     """
-
-    _builtin = True
-    _node_name = "IndexSelectBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
@@ -324,11 +299,6 @@ class IndexSelect(Function):
         if not ctx.shape:
             return IndexPutAdd.apply(g.reshape(-1), (1,), ctx.idx, False).reshape(()), None, None
         return IndexPutAdd.apply(g, ctx.shape, ctx.idx, False), None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = index_select(u, dim, index)`` (linear op)."""
-        return IndexSelect.apply(u, *ctx._fwd_inputs[1:3])
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, dim: int, index: np.ndarray) -> Any:

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
 from . import _batching_index as bx
+from ._bases import Linear, Op
 from ._batching import front
 from ._util import data_of, inplace, make_view, norm_dim, recording, wrap
 
@@ -164,15 +164,12 @@ def _as_plan(index: Any, shape: tuple) -> tuple:
     return plan_index(index, shape)
 
 
-class Index(Function):
+class Index(Linear):
     """``out = x[idx]`` for one NumPy index ``idx`` (basic: a view; advanced: a copy).
 
     Shapes: ``x: (*)`` -> NumPy's result shape. ``grad_x = zeros(x.shape)`` with ``grad``
     added at ``idx`` (repeated indices accumulate), i.e. :class:`IndexPutAdd`.
     """
-
-    _builtin = True
-    _node_name = "IndexBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, idx: Any, basic: bool) -> Tensor:
@@ -187,11 +184,6 @@ class Index(Function):
         return IndexPutAdd.apply(g, ctx.shape, ctx.idx, ctx.basic), None, None
 
     @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u[idx]`` (linear op)."""
-        return Index.apply(u, ctx.idx, ctx.basic)
-
-    @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, idx: Any, basic: bool) -> tuple:
         """Batching rule: batch dim to the front and a full slice prepended to the index;
         advanced indices separated by a slice put their dims first (NumPy), so the batch
@@ -204,12 +196,9 @@ class Index(Function):
         return out, 0 if basic else bx.batch_pos(idx)
 
 
-class IndexPutAdd(Function):
+class IndexPutAdd(Linear):
     """``out = zeros(shape); out[idx] += g`` (repeated indices accumulate): the adjoint of
     :class:`Index`. ``grad_g = grad[idx]``."""
-
-    _builtin = True
-    _node_name = "IndexPutAddBackward0"
 
     @staticmethod
     def forward(ctx: Any, g: Tensor, shape: tuple, idx: Any, basic: bool) -> Tensor:
@@ -225,11 +214,6 @@ class IndexPutAdd(Function):
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
         return Index.apply(gg, ctx.idx, ctx.basic), None, None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = zeros(shape); t[idx] += u`` (linear op)."""
-        return IndexPutAdd.apply(u, ctx._fwd_inputs[1], ctx.idx, ctx.basic)
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, g: Tensor, shape: tuple, idx: Any, basic: bool) -> tuple:
@@ -249,29 +233,22 @@ class IndexPutAdd(Function):
 class Select(Index):
     """A basic index whose last effective item is an int: :class:`Index`, PyTorch's name."""
 
-    _builtin = True
-    _node_name = "SelectBackward0"
 
 
 class Slice(Index):
     """A basic index whose last effective item is a slice: :class:`Index`, PyTorch's name."""
 
-    _builtin = True
-    _node_name = "SliceBackward0"
 
 
 class UnsqueezeIndex(Index):
     """A basic index whose last effective item is None: :class:`Index`, PyTorch's name."""
 
-    _builtin = True
     _node_name = "UnsqueezeBackward0"
 
 
 class Alias(Index):
     """``x[...]`` / ``x[:]``: a view of all of ``x``; :class:`Index`, PyTorch's name."""
 
-    _builtin = True
-    _node_name = "AliasBackward0"
 
 
 def _basic_cls(idx: tuple) -> type:
@@ -331,14 +308,11 @@ def _assign(out: np.ndarray, basic: Any, adv: Any, v: Any) -> None:
         target[adv] = v
 
 
-class IndexPut(Function):
+class IndexPut(Op):
     """``out = x`` with ``out[idx] = v`` (``v`` broadcast to the indexed shape).
 
     ``grad_x = grad`` with zeros at ``idx``; ``grad_v = grad[idx]`` (summed down to v's
     shape by the engine when v was broadcast)."""
-
-    _builtin = True
-    _node_name = "IndexPutBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, v: Any, plan: tuple) -> Tensor:
@@ -368,6 +342,7 @@ class IndexPut(Function):
                 gv = Index.apply(gv, adv, False)
         return gx, gv, None
 
+    # hand-written: affine in a number value (a constant carries no tangent), so not Linear
     @staticmethod
     def jvp(ctx: Any, ux: Any, uv: Any, *_: Any) -> Any:
         """Forward mode: ``t = ux`` with ``t[idx] = uv`` (None tangents are 0)."""

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Linear, Op
 from ._batching import dims_at, front, leading_batch, logical_ndim, only_first_batched, pad_to, shift_dim
 from ._util import make_view, norm_dim, wrap
 
@@ -24,7 +24,7 @@ def _fmt(s: tuple) -> str:
     return "x".join(str(x) for x in s) or "scalar"
 
 
-class Matmul(Function):
+class Matmul(Op):
     """``out = a @ b`` with PyTorch semantics: ``(*, n, m) @ (*, m, p) -> (*, n, p)`` with
     broadcast batch dims ``*``; a 1-D ``a`` is a row ``(1, m)``, a 1-D ``b`` a column
     ``(m, 1)``, and the added dim is removed from the result.
@@ -34,7 +34,6 @@ class Matmul(Function):
     promotions undone; broadcast batch dims are summed by the engine.
     """
 
-    _builtin = True
     _node_name = "UnsafeViewBackward0"
 
     @staticmethod
@@ -69,6 +68,7 @@ class Matmul(Function):
                 gb = gb.squeeze(-1)
         return ga, gb
 
+    # hand-written: bilinear (product rule): neither linear nor elementwise
     @staticmethod
     def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
         """Forward mode: ``t = ua @ b + a @ ub`` (product rule)."""
@@ -104,25 +104,21 @@ class Matmul(Function):
 class Mm(Matmul):
     """``(n, m) @ (m, p)`` (node ``MmBackward0``)."""
 
-    _node_name = "MmBackward0"
 
 
 class Bmm(Matmul):
     """``(b, n, m) @ (b, m, p)`` (node ``BmmBackward0``)."""
 
-    _node_name = "BmmBackward0"
 
 
 class Mv(Matmul):
     """``(n, m) @ (m,)`` (node ``MvBackward0``)."""
 
-    _node_name = "MvBackward0"
 
 
 class Dot(Matmul):
     """``(n,) . (n,)`` (node ``DotBackward0``): ``grad_a = grad * b``, ``grad_b = grad * a``."""
 
-    _node_name = "DotBackward0"
 
 
 def _check_mm(op: str, a: Any, b: Any) -> None:
@@ -267,12 +263,10 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
 ger = outer
 
 
-class Trace(Function):
+class Trace(Linear):
     """``out = sum_i x_ii`` for ``x: (n, m)``; ``grad_x = grad * eye(n, m)``. Leading dims
     ``(*, n, m) -> (*)`` are batch dims (used by the batching rule only)."""
 
-    _builtin = True
-    _node_name = "TraceBackward0"
     vmap = leading_batch  # batching rule: the batch dim is one more leading dim
 
     @staticmethod
@@ -285,11 +279,6 @@ class Trace(Function):
         eye = wrap(np.eye(*ctx.shape[-2:], dtype=g.data.dtype))
         return g * eye if g.ndim == 0 else g.reshape(tuple(g.shape) + (1, 1)) * eye
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = trace(u)`` (linear op)."""
-        return Trace.apply(u)
-
 
 def trace(input: Tensor) -> Tensor:
     """Sum of the main diagonal of a 2-D ``input``. Raises: RuntimeError if not 2-D."""
@@ -298,13 +287,11 @@ def trace(input: Tensor) -> Tensor:
     return Trace.apply(input)
 
 
-class Diagonal(Function):
+class Diagonal(Linear):
     """``out = diagonal(x, offset, dim1, dim2)``: a view, the two dims removed and the
     diagonal appended last; ``grad_x = diag_embed(grad, offset, dim1, dim2)`` into zeros
     of ``x``'s shape."""
 
-    _builtin = True
-    _node_name = "DiagonalBackward0"
     vmap = dims_at(2, 3)  # batching rule: batch dim to the front, dim1/dim2 shifted
 
     @staticmethod
@@ -319,17 +306,11 @@ class Diagonal(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return DiagonalScatter.apply(g, *ctx.args), None, None, None
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = diagonal(u, offset, dim1, dim2)`` (linear op)."""
-        return Diagonal.apply(u, *ctx.args[1:])
 
-
-class DiagonalScatter(Function):
+class DiagonalScatter(Linear):
     """Zeros of ``shape`` with ``g`` written on the ``(offset, dim1, dim2)`` diagonal (the
     adjoint of :class:`Diagonal`); ``grad_g = diagonal(grad, offset, dim1, dim2)``."""
 
-    _builtin = True
     _node_name = "DiagonalBackwardBackward0"
 
     @staticmethod
@@ -345,11 +326,6 @@ class DiagonalScatter(Function):
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
         return Diagonal.apply(gg, *ctx.args), None, None, None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t`` = zeros with ``u`` on the diagonal (linear op)."""
-        return ctx._forward_cls.apply(u, ctx._fwd_inputs[1], *ctx.args)
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, g: Tensor, shape: tuple, offset: int, dim1: int, dim2: int) -> Any:
@@ -412,11 +388,9 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
 
 
-class Tril(Function):
+class Tril(Linear):
     """``out = tril(x, k)`` on the last two dims; ``grad_x = tril(grad, k)``."""
 
-    _builtin = True
-    _node_name = "TrilBackward0"
     _fn = staticmethod(np.tril)
     vmap = leading_batch  # batching rule: works on the last two dims, the batch dim leads
 
@@ -429,16 +403,10 @@ class Tril(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return type(ctx)._forward_cls.apply(g, ctx.k), None
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = tril(u, k)`` (``triu`` for :class:`Triu`; linear op)."""
-        return ctx._forward_cls.apply(u, ctx.k)
-
 
 class Triu(Tril):
     """``out = triu(x, k)``; ``grad_x = triu(grad, k)``."""
 
-    _node_name = "TriuBackward0"
     _fn = staticmethod(np.triu)
 
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import front, logical_ndim, pad_to
 from ._util import data_of, inplace, recording, wrap
 
@@ -18,12 +18,9 @@ __all__ = ["masked_fill", "masked_fill_", "masked_select", "index_fill"]
 TENSOR_METHODS = set(__all__)
 
 
-class MaskedFill(Function):
+class MaskedFill(Op):
     """``out = where(mask, value, x)`` (shapes broadcast); ``grad_x = grad`` where ``~mask``
     else 0, ``grad_value = sum(grad where mask)`` (value a 0-d tensor)."""
-
-    _builtin = True
-    _node_name = "MaskedFillBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, mask: Any, value: Any) -> Tensor:
@@ -72,6 +69,7 @@ class MaskedFill(Function):
         gv = g.masked_fill(wrap(~ctx.mask), 0).sum() if len(n) > 2 and n[2] else None
         return gx, None, gv
 
+    # hand-written: affine in a number value (a constant carries no tangent), so not Linear
     @staticmethod
     def jvp(ctx: Any, ux: Any, um: Any = None, uv: Any = None) -> Any:
         """Forward mode: ``t = where(mask, uv, ux)`` (a None tangent is 0)."""

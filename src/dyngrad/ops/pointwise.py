@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Elementwise, Linear
 from ._batching import pointwise_promoting
 from ._util import float_dtype, to_tensor, wrap
 
@@ -48,136 +48,79 @@ def _binary_forward(ctx: Any, a: Tensor, b: Tensor, ufunc: Any) -> Tensor:
     return wrap(ufunc(_cast(a.data, rt), _cast(b.data, rt)))
 
 
-def _split_ties(ctx: Any, g: Tensor, lt: Any) -> tuple:
-    """max/min backward: the winner gets ``grad``, each side ``grad / 2`` on ties;
-    ``lt(a, b)`` says where ``a`` loses."""
+def _split_ties(ctx: Any, lt: Any) -> tuple:
+    """max/min derivatives: 1 for the winner, 1/2 each on ties; ``lt(a, b)`` says where
+    ``a`` loses."""
     a, b = ctx.saved_tensors
     ad, bd = a.data, b.data
-    tie = ad == bd
-    n = ctx.needs_input_grad
-    ga = g * wrap(np.where(tie, 0.5, ~lt(ad, bd)).astype(g.data.dtype)) if n[0] else None
-    gb = g * wrap(np.where(tie, 0.5, ~lt(bd, ad)).astype(g.data.dtype)) if n[1] else None
-    return ga, gb
+    tie, dt = ad == bd, B.result_type(a, b)
+    return wrap(np.where(tie, 0.5, ~lt(ad, bd)).astype(dt)), wrap(np.where(tie, 0.5, ~lt(bd, ad)).astype(dt))
 
 
-def _first_wins(ctx: Any, g: Tensor, ge: Any) -> tuple:
-    """fmax/fmin backward: ``grad_a = grad`` where ``ge(a, b) or isnan(b)``, ``grad_b`` elsewhere."""
+def _first_wins(ctx: Any, ge: Any) -> tuple:
+    """fmax/fmin derivatives: ``[ge(a, b) or isnan(b)]`` for ``a``, the rest for ``b``."""
     a, b = ctx.saved_tensors
     with np.errstate(invalid="ignore"):
         to_a = ge(a.data, b.data) | np.isnan(b.data)
-    n = ctx.needs_input_grad
-    return (g * wrap(to_a) if n[0] else None), (g * wrap(~to_a) if n[1] else None)
+    return wrap(to_a), wrap(~to_a)
 
 
-def _split_ties_jvp(ctx: Any, ua: Any, ub: Any, lt: Any) -> Tensor:
-    """max/min forward mode: ``t = ua * w_a + ub * w_b`` with backward's weights
-    (1 for the winner, 0.5 each on ties)."""
-    a, b = ctx.saved_tensors
-    ad, bd = a.data, b.data
-    tie = ad == bd
-    ts = [u * wrap(np.where(tie, 0.5, ~lt(x, y)).astype(u.data.dtype))
-          for u, x, y in ((ua, ad, bd), (ub, bd, ad)) if u is not None]
-    return sum(ts[1:], ts[0])
-
-
-def _first_wins_jvp(ctx: Any, ua: Any, ub: Any, ge: Any) -> Tensor:
-    """fmax/fmin forward mode: ``t = ua`` where ``ge(a, b) or isnan(b)``, ``ub`` elsewhere."""
-    a, b = ctx.saved_tensors
-    with np.errstate(invalid="ignore"):
-        to_a = ge(a.data, b.data) | np.isnan(b.data)
-    ts = [u * wrap(m) for u, m in ((ua, to_a), (ub, ~to_a)) if u is not None]
-    return sum(ts[1:], ts[0])
-
-
-class Maximum(Function):
+class Maximum(Elementwise):
     """``out = max(a, b)`` (``nan`` propagates). ``grad_a = grad`` where ``a > b``,
     ``grad / 2`` on ties, 0 where ``a < b``; ``grad_b`` symmetric (PyTorch splits ties evenly)."""
-
-    _builtin, _node_name = True, "MaximumBackward0"
-    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         return _binary_forward(ctx, a, b, np.maximum)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return _split_ties(ctx, g, np.less)
-
-    @staticmethod
-    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
-        """Forward mode: ``t = ua * [a > b] + ub * [b > a]``, halves on ties."""
-        return _split_ties_jvp(ctx, ua, ub, np.less)
+    def derivative(ctx: Any) -> Any:
+        return _split_ties(ctx, np.less)
 
 
-class Minimum(Function):
+class Minimum(Elementwise):
     """``out = min(a, b)`` (``nan`` propagates). ``grad_a = grad`` where ``a < b``,
     ``grad / 2`` on ties, 0 where ``a > b``; ``grad_b`` symmetric."""
-
-    _builtin, _node_name = True, "MinimumBackward0"
-    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         return _binary_forward(ctx, a, b, np.minimum)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return _split_ties(ctx, g, np.greater)
-
-    @staticmethod
-    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
-        """Forward mode: ``t = ua * [a < b] + ub * [b < a]``, halves on ties."""
-        return _split_ties_jvp(ctx, ua, ub, np.greater)
+    def derivative(ctx: Any) -> Any:
+        return _split_ties(ctx, np.greater)
 
 
-class Fmax(Function):
+class Fmax(Elementwise):
     """``out = fmax(a, b)`` (a ``nan`` loses to a number). ``grad_a = grad`` where
     ``a >= b or isnan(b)``, else 0; ``grad_b = grad`` elsewhere (ties go to ``a``)."""
-
-    _builtin, _node_name = True, "FmaxBackward0"
-    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         return _binary_forward(ctx, a, b, np.fmax)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return _first_wins(ctx, g, np.greater_equal)
-
-    @staticmethod
-    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
-        """Forward mode: ``t = ua`` where ``a >= b`` or ``b`` is nan, else ``ub``."""
-        return _first_wins_jvp(ctx, ua, ub, np.greater_equal)
+    def derivative(ctx: Any) -> Any:
+        return _first_wins(ctx, np.greater_equal)
 
 
-class Fmin(Function):
+class Fmin(Elementwise):
     """``out = fmin(a, b)``. ``grad_a = grad`` where ``a <= b or isnan(b)``, else 0;
     ``grad_b = grad`` elsewhere."""
-
-    _builtin, _node_name = True, "FminBackward0"
-    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         return _binary_forward(ctx, a, b, np.fmin)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return _first_wins(ctx, g, np.less_equal)
-
-    @staticmethod
-    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
-        """Forward mode: ``t = ua`` where ``a <= b`` or ``b`` is nan, else ``ub``."""
-        return _first_wins_jvp(ctx, ua, ub, np.less_equal)
+    def derivative(ctx: Any) -> Any:
+        return _first_wins(ctx, np.less_equal)
 
 
-class Where(Function):
+class Where(Linear):
     """``out = x if cond else y``. ``grad_x = where(cond, grad, 0)``,
     ``grad_y = where(cond, 0, grad)`` (written with ``where``, so differentiable again)."""
 
-    _builtin, _node_name = True, "WhereBackward0"
     vmap = pointwise_promoting(0)  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -195,22 +138,13 @@ class Where(Function):
         gy = Where.apply(cond, zero, g) if n[2] else None
         return None, gx, gy
 
-    @staticmethod
-    def jvp(ctx: Any, uc: Any, ux: Any, uy: Any) -> Any:
-        """Forward mode: ``t = where(cond, ux, uy)`` (a None tangent is 0)."""
-        (cond,) = ctx.saved_tensors
-        ref = ux if ux is not None else uy
-        zero = Tensor._make(np.zeros((), dtype=ref.data.dtype))
-        return Where.apply(cond, zero if ux is None else ux, zero if uy is None else uy)
 
-
-class Lerp(Function):
+class Lerp(Elementwise):
     """``out = start + weight * (end - start)`` (PyTorch's two-sided formula for accuracy).
     ``grad_start = grad * (1 - weight)``, ``grad_end = grad * weight``,
     ``grad_weight = grad * (end - start)``."""
 
-    _builtin, _node_name = True, "LerpBackward1"
-    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
+    _node_name = "LerpBackward1"
 
     @staticmethod
     def forward(ctx: Any, start: Tensor, end: Tensor, weight: Tensor) -> Tensor:
@@ -220,18 +154,9 @@ class Lerp(Function):
         return wrap(np.where(w < 0.5, s + w * (e - s), e - (e - s) * (1 - w)).astype(rt, copy=False))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         s, e, w = ctx.saved_tensors
-        n = ctx.needs_input_grad
-        return (g * (1 - w) if n[0] else None), (g * w if n[1] else None), (g * (e - s) if n[2] else None)
-
-    @staticmethod
-    def jvp(ctx: Any, us: Any, ue: Any, uw: Any) -> Any:
-        """Forward mode: ``t = us * (1 - w) + ue * w + uw * (e - s)``."""
-        s, e, w = ctx.saved_tensors
-        ts = [t for t in (None if us is None else us * (1 - w), None if ue is None else ue * w,
-                          None if uw is None else uw * (e - s)) if t is not None]
-        return sum(ts[1:], ts[0])
+        return 1 - w, w, e - s
 
 
 class LerpScalar(Lerp):
@@ -240,12 +165,9 @@ class LerpScalar(Lerp):
     _node_name = "LerpBackward0"
 
 
-class Addcmul(Function):
+class Addcmul(Elementwise):
     """``out = input + value * t1 * t2``. ``grad_input = grad``,
     ``grad_t1 = grad * value * t2``, ``grad_t2 = grad * value * t1``."""
-
-    _builtin, _node_name = True, "AddcmulBackward0"
-    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
@@ -256,26 +178,15 @@ class Addcmul(Function):
         return wrap(_cast(np.asarray(out), rt))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         t1, t2 = ctx.saved_tensors
-        n, v = ctx.needs_input_grad, ctx.value
-        return (g if n[0] else None), (g * t2 * v if n[1] else None), (g * t1 * v if n[2] else None), None
-
-    @staticmethod
-    def jvp(ctx: Any, ux: Any, u1: Any, u2: Any, *_: Any) -> Any:
-        """Forward mode: ``t = ux + value * (u1 * t2 + t1 * u2)``."""
-        t1, t2 = ctx.saved_tensors
-        ts = [t for t in (ux, None if u1 is None else u1 * t2 * ctx.value,
-                          None if u2 is None else u2 * t1 * ctx.value) if t is not None]
-        return sum(ts[1:], ts[0])
+        v = ctx.value
+        return 1, t2 * v, t1 * v, None
 
 
-class Addcdiv(Function):
+class Addcdiv(Elementwise):
     """``out = input + value * t1 / t2``. ``grad_input = grad``,
     ``grad_t1 = grad * value / t2``, ``grad_t2 = -grad * value * t1 / t2**2``."""
-
-    _builtin, _node_name = True, "AddcdivBackward0"
-    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
@@ -287,28 +198,15 @@ class Addcdiv(Function):
         return wrap(_cast(np.asarray(out), rt))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         t1, t2 = ctx.saved_tensors
-        n, v = ctx.needs_input_grad, ctx.value
-        g1 = g * v / t2 if n[1] else None
-        g2 = -g * v * t1 / (t2 * t2) if n[2] else None
-        return (g if n[0] else None), g1, g2, None
-
-    @staticmethod
-    def jvp(ctx: Any, ux: Any, u1: Any, u2: Any, *_: Any) -> Any:
-        """Forward mode: ``t = ux + value * (u1 / t2 - t1 * u2 / t2**2)``."""
-        t1, t2 = ctx.saved_tensors
-        ts = [t for t in (ux, None if u1 is None else u1 * ctx.value / t2,
-                          None if u2 is None else -u2 * ctx.value * t1 / (t2 * t2)) if t is not None]
-        return sum(ts[1:], ts[0])
+        v = ctx.value
+        return 1, v / t2, -(v * t1) / (t2 * t2), None
 
 
-class Hypot(Function):
+class Hypot(Elementwise):
     """``out = sqrt(a**2 + b**2)`` (no overflow); ``grad_a = grad * a / out``,
     ``grad_b = grad * b / out``."""
-
-    _builtin, _node_name = True, "HypotBackward0"
-    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
@@ -318,26 +216,15 @@ class Hypot(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         a, b, out = ctx.saved_tensors
-        n = ctx.needs_input_grad
-        return (g * a / out if n[0] else None), (g * b / out if n[1] else None)
-
-    @staticmethod
-    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
-        """Forward mode: ``t = (ua * a + ub * b) / out``."""
-        a, b, out = ctx.saved_tensors
-        ts = [t for t in (None if ua is None else ua * a, None if ub is None else ub * b) if t is not None]
-        return sum(ts[1:], ts[0]) / out
+        return a / out, b / out
 
 
-class Atan2(Function):
+class Atan2(Elementwise):
     """``out = atan2(a, b)`` (angle of the point ``(b, a)``);
     ``grad_a = grad * b / (a**2 + b**2)``, ``grad_b = -grad * a / (a**2 + b**2)``; both 0
     at ``a = b = 0`` (PyTorch, atan2_backward in FunctionsManual.cpp)."""
-
-    _builtin, _node_name = True, "Atan2Backward0"
-    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
@@ -346,27 +233,17 @@ class Atan2(Function):
         return wrap(np.arctan2(_cast(a.data, rt), _cast(b.data, rt)))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         a, b = ctx.saved_tensors
-        n = ctx.needs_input_grad
         r2 = a * a + b * b
         if (r2.data == 0).any():  # at the origin PyTorch's gradient is 0 (not 0/0)
             r2 = where(wrap(r2.data == 0), 1.0, r2)
-        return (g * b / r2 if n[0] else None), (-g * a / r2 if n[1] else None)
-
-    @staticmethod
-    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
-        """Forward mode: ``t = (ua * b - ub * a) / (a**2 + b**2)`` (0 at the origin)."""
-        ts = [Atan2.backward(ctx, t)[i] for t, i in ((ua, 0), (ub, 1)) if t is not None]
-        return sum(ts[1:], ts[0])
+        return b / r2, -a / r2
 
 
-class Logaddexp(Function):
+class Logaddexp(Elementwise):
     """``out = log(exp(a) + exp(b))`` (stable); ``grad_a = grad * sigmoid(a - b)``,
     ``grad_b = grad * sigmoid(b - a)``."""
-
-    _builtin, _node_name = True, "LogaddexpBackward0"
-    vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
@@ -375,18 +252,9 @@ class Logaddexp(Function):
         return wrap(np.logaddexp(_cast(a.data, rt), _cast(b.data, rt)))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         a, b = ctx.saved_tensors
-        n = ctx.needs_input_grad
-        return (g * (a - b).sigmoid() if n[0] else None), (g * (b - a).sigmoid() if n[1] else None)
-
-    @staticmethod
-    def jvp(ctx: Any, ua: Any, ub: Any) -> Any:
-        """Forward mode: ``t = ua * sigmoid(a - b) + ub * sigmoid(b - a)``."""
-        a, b = ctx.saved_tensors
-        ts = [t for t in (None if ua is None else ua * (a - b).sigmoid(),
-                          None if ub is None else ub * (b - a).sigmoid()) if t is not None]
-        return sum(ts[1:], ts[0])
+        return (a - b).sigmoid(), (b - a).sigmoid()
 
 
 # ---------------------------------------------------------------- public functions

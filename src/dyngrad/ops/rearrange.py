@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Linear, Op
 from ._batching import dims_at, front, leading_batch, only_first_batched, pad_to
 from ._util import norm_dim, norm_dims, shape_arg, wrap
 
@@ -18,13 +18,10 @@ __all__ = ["repeat", "tile", "flip", "fliplr", "flipud", "roll", "pad"]
 TENSOR_METHODS = {"repeat", "tile", "flip", "fliplr", "flipud", "roll"}
 
 
-class Repeat(Function):
+class Repeat(Linear):
     """``out = tile(x, repeats)``; ``x: (*s)`` (left-padded with 1s to ``len(repeats)``),
     ``out: (r0*s0, r1*s1, ...)``. ``grad_x = grad.reshape(r0, s0, r1, s1, ...)`` summed
     over the ``r`` axes."""
-
-    _builtin = True
-    _node_name = "RepeatBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, repeats: tuple) -> Tensor:
@@ -42,11 +39,6 @@ class Repeat(Function):
         if axes:
             gx = gx.sum(dim=axes)
         return gx.reshape(ctx.in_shape), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u.repeat(repeats)`` (linear op)."""
-        return Repeat.apply(u, ctx.repeats)
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, repeats: tuple) -> Any:
@@ -79,11 +71,8 @@ def tile(input: Tensor, dims: Any) -> Tensor:
     return repeat(input, reps)
 
 
-class Flip(Function):
+class Flip(Linear):
     """``out = x`` reversed along ``dims`` (a copy); ``grad_x = flip(grad, dims)``."""
-
-    _builtin = True
-    _node_name = "FlipBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
@@ -93,11 +82,6 @@ class Flip(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return Flip.apply(g, ctx.dims), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = flip(u, dims)`` (linear op)."""
-        return Flip.apply(u, ctx.dims)
 
     vmap = dims_at(1)  # batching rule: batch dim to the front, dims shifted
 
@@ -127,11 +111,8 @@ def flipud(input: Tensor) -> Tensor:
     return flip(input, 0)
 
 
-class Roll(Function):
+class Roll(Linear):
     """``out = numpy.roll(x, shifts, dims)``; ``grad_x = roll(grad, -shifts, dims)``."""
-
-    _builtin = True
-    _node_name = "RollBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, shifts: tuple, dims: tuple) -> Tensor:
@@ -143,11 +124,6 @@ class Roll(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return Roll.apply(g, tuple(-s for s in ctx.shifts), ctx.dims), None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = roll(u, shifts, dims)`` (linear op)."""
-        return Roll.apply(u, ctx.shifts, ctx.dims)
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, shifts: tuple, dims: tuple) -> Any:
@@ -181,12 +157,11 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     return Roll.apply(input, sh, ds)
 
 
-class ConstantPad(Function):
+class ConstantPad(Op):
     """``out = x`` padded with ``value`` (negative widths crop). ``pad = (left_last,
     right_last, left_2nd_last, ...)``. ``grad_x = pad(grad, -widths)`` (the crop of the
     padded gradient; cropping's adjoint is zero-padding)."""
 
-    _builtin = True
     _node_name = "ConstantPadNdBackward0"
 
     @staticmethod
@@ -209,6 +184,7 @@ class ConstantPad(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return ConstantPad.apply(g, tuple(-w for w in ctx.widths), 0), None, None
 
+    # hand-written: affine (the pad value is a constant), so not Linear
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = pad(u, widths, 0)`` (the pad value is a constant)."""
@@ -222,12 +198,11 @@ class ConstantPad(Function):
 _NP_MODE = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
 
-class IndexPad(Function):
+class IndexPad(Linear):
     """Reflect / replicate / circular padding: ``out = x[..., i_1, ..., i_k]`` for index
     maps ``i_j = numpy.pad(arange(n_j), widths_j, mode)``; ``grad_x`` adds ``grad`` back at
     those indices (border elements collect the gradient of all their copies)."""
 
-    _builtin = True
     _node_name = "PadBackward0"
 
     @staticmethod
@@ -242,11 +217,6 @@ class IndexPad(Function):
         return IndexPutAdd.apply(g, ctx.shape, ctx.idx, False), None
 
     @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u[idx]`` (reflect/replicate/circular padding is linear)."""
-        return IndexPad.apply(u, ctx.idx)
-
-    @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, idx: tuple) -> Any:
         """Batching rule: batch dim to the front, a full slice prepended to the index
         (its arrays index the last dims and stay contiguous, so the batch dim stays first)."""
@@ -258,8 +228,6 @@ class IndexPad(Function):
 class CircularPad(IndexPad):
     """Circular padding (wraps around); see :class:`IndexPad`."""
 
-    _builtin = True
-    _node_name = "CircularPadBackward0"
 
 
 # Reflect / replicate padding of the last k = 1, 2, 3 dims, named as PyTorch's nodes
@@ -269,7 +237,7 @@ for _mode, _name in (("reflect", "ReflectionPad"), ("replicate", "ReplicationPad
     for _k in (1, 2, 3):
         _PAD_CLS[_mode, _k] = type(
             f"{_name}{_k}d", (IndexPad,),
-            {"_builtin": True, "_node_name": f"{_name}{_k}DBackward0", "__doc__": IndexPad.__doc__},
+            {"_node_name": f"{_name}{_k}DBackward0", "__doc__": IndexPad.__doc__},
         )
 
 

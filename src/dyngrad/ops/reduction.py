@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Linear, Op
 from ._batching_reduce import reduce_dims, select_dim
 from ._util import norm_dim, norm_dims, wrap
 
@@ -57,11 +57,10 @@ def _dtype_arg(dtype: Any) -> Any:
     return None if dtype is None else B.to_np_dtype(dtype)
 
 
-class Sum(Function):
+class Sum(Linear):
     """``out = sum(x, dims)``; ``grad_x = expand(grad, x.shape)`` (after re-inserting the
     reduced dims). Shapes: ``(*) -> (*)`` with ``dims`` removed (kept as 1 with keepdim)."""
 
-    _builtin = True
     _node_name = "SumBackward1"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
@@ -76,11 +75,6 @@ class Sum(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return unreduce(g, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape), None, None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = sum(u, dims)`` (linear op: the op applied to the tangent)."""
-        return Sum.apply(u, ctx.dims, ctx.keepdim, None)
 
 
 class SumAll(Sum):
@@ -107,11 +101,10 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
     return cls.apply(input, dims, keepdim, _dtype_arg(dtype))
 
 
-class Mean(Function):
+class Mean(Linear):
     """``out = sum(x, dims) / n``; ``grad_x = expand(grad, x.shape) / n`` with ``n`` the
     number of reduced elements (an empty reduction gives nan, as PyTorch)."""
 
-    _builtin = True
     _node_name = "MeanBackward1"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
@@ -131,11 +124,6 @@ class Mean(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return unreduce(g, ctx.shape, ctx.dims, ctx.keepdim).expand(ctx.shape) / ctx.n, None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = mean(u, dims)`` (linear op)."""
-        return Mean.apply(u, ctx.dims, ctx.keepdim)
 
 
 class MeanAll(Mean):
@@ -157,7 +145,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
     return (MeanAll if dims is None else Mean).apply(input, dims, keepdim)
 
 
-class Prod(Function):
+class Prod(Op):
     """``out = prod(x, dim)``; ``grad_x_i = grad * prod_{k != i} x_k``.
 
     Without zeros this is ``grad * out / x``. With zeros (the case split of PyTorch's
@@ -167,7 +155,6 @@ class Prod(Function):
     written with dyngrad ops, also has exact second derivatives with any number of zeros.
     """
 
-    _builtin = True
     _node_name = "ProdBackward1"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
@@ -200,6 +187,7 @@ class Prod(Function):
         grad = const(nz == 0, dt) * p / xs + const(nz == 1, dt) * one
         return g * grad, None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u_i * prod_{k != i} x_k, dims)``: the weights are
@@ -262,12 +250,10 @@ def _extreme(op: str, d: np.ndarray, dims: tuple | None, keepdim: bool) -> np.nd
     return fn(d, axis=dims, keepdims=keepdim)
 
 
-class Amax(Function):
+class Amax(Op):
     """``out = amax(x, dims)``; ``grad_x = grad * (x == out) / count(x == out)``: the
     gradient is split evenly between tied maxima (as PyTorch's ``amax``/``max()``)."""
 
-    _builtin = True
-    _node_name = "AmaxBackward0"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
     _op = "amax"
 
@@ -287,6 +273,7 @@ class Amax(Function):
         count = mask.sum(axis=ctx.dims, keepdims=True)
         return unreduce(g, shape, ctx.dims, ctx.keepdim) * const(mask / count, dt), None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u * (x == out) / count(x == out), dims)`` (ties
@@ -302,7 +289,6 @@ class Amax(Function):
 class Amin(Amax):
     """``out = amin(x, dims)``; gradient split evenly between tied minima."""
 
-    _node_name = "AminBackward0"
     _op = "amin"
 
 
@@ -338,11 +324,10 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     return Amin.apply(input, rdims(dim, input.data.ndim, "amin"), keepdim)
 
 
-class MaxDim(Function):
+class MaxDim(Op):
     """``values, indices = max(x, dim)``: ``grad_x`` is ``grad`` placed at ``indices``
     along ``dim`` (zeros elsewhere); ``indices`` are int64 and non-differentiable."""
 
-    _builtin = True
     _node_name = "MaxBackward0"
     vmap = staticmethod(select_dim)  # batching rule, see ops/_batching_reduce.py
     _arg = staticmethod(np.argmax)
@@ -375,6 +360,7 @@ class MaxDim(Function):
         g = g if ctx.keepdim else g.unsqueeze(dim)
         return g * const(pos == idx, g.data.dtype), None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = u`` at ``indices`` along ``dim`` (the indices get no tangent)."""
@@ -424,25 +410,18 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: 
     return _max_min("min", input, dim, keepdim)
 
 
-class SumToSize(Function):
+class SumToSize(Linear):
     """Reduce a broadcast gradient to its input's shape: ``grad_input = expand(grad)``.
 
     The engine reduces a gradient whose shape its input broadcasts to with this op when the
-    reduction must be differentiable (``create_graph``) or batched (inside vmap).
+    reduction must be differentiable (``create_graph``) or batched (inside vmap). Linear: its
+    jvp is the op applied to the tangent.
     """
-
-    _builtin = True
-    _node_name = "SumToSizeBackward0"
 
     @staticmethod
     def forward(ctx: Any, g: Tensor, shape: tuple) -> Tensor:
         ctx.shape, ctx.target = g.data.shape, shape
         return Tensor._make(B.sum_to_size(g.data, shape))
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Tensor:
-        """Forward mode: ``t = sum_to_size(u, shape)`` (linear)."""
-        return SumToSize.apply(u, ctx.target)
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Any:

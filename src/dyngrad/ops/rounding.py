@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Elementwise, Op
 from ._batching import unary
 from ._util import inplace, wrap, is_wrapper
 
@@ -29,18 +29,18 @@ def _zeros(g: Tensor) -> Tensor:
     return Tensor._make(np.zeros_like(g.data))
 
 
-class _ZeroDerivative(Function):
+class _ZeroDerivative(Op):
     """Base of the piecewise-constant ops (sign, floor, ceil, trunc): each subclass
     defines ``forward``; the derivative is zero almost everywhere, so ``grad_x = 0`` and the
     forward-mode tangent is ``0`` (``u * 0``, kept on the tangent's graph)."""
 
-    _builtin = True
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return _zeros(g)
 
+    # hand-written: a zero (identity) derivative: exact zeros, not grad * 0 (which keeps nan)
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
         return u * 0
@@ -48,8 +48,6 @@ class _ZeroDerivative(Function):
 
 class Sign(_ZeroDerivative):
     """``out = sign(x)`` in {-1, 0, 1} (0 for ``nan``, as PyTorch); ``grad_x = 0``."""
-
-    _builtin, _node_name = True, "SignBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -64,8 +62,6 @@ class Sign(_ZeroDerivative):
 class Floor(_ZeroDerivative):
     """``out = floor(x)``; ``grad_x = 0``."""
 
-    _builtin, _node_name = True, "FloorBackward0"
-
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x.data
@@ -74,8 +70,6 @@ class Floor(_ZeroDerivative):
 
 class Ceil(_ZeroDerivative):
     """``out = ceil(x)``; ``grad_x = 0``."""
-
-    _builtin, _node_name = True, "CeilBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -86,19 +80,16 @@ class Ceil(_ZeroDerivative):
 class Trunc(_ZeroDerivative):
     """``out = trunc(x)`` (round toward zero); ``grad_x = 0``."""
 
-    _builtin, _node_name = True, "TruncBackward0"
-
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x.data
         return wrap(np.trunc(d) if d.dtype.kind == "f" else d.copy())
 
 
-class Round(Function):
+class Round(Op):
     """``out = round(x * 10**d) / 10**d`` with halves to even (``d = decimals``);
     ``grad_x = 0``."""
 
-    _builtin, _node_name = True, "RoundBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -121,6 +112,7 @@ class Round(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return _zeros(g), None
 
+    # hand-written: a zero (identity) derivative: exact zeros, not grad * 0 (which keeps nan)
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = 0``."""
@@ -133,10 +125,9 @@ class RoundDecimals(Round):
     _node_name = "RoundBackward1"
 
 
-class Frac(Function):
+class Frac(Op):
     """``out = x - trunc(x)`` (sign of ``x``); ``grad_x = grad``."""
 
-    _builtin, _node_name = True, "FracBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -150,17 +141,15 @@ class Frac(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return g
 
+    # hand-written: a zero (identity) derivative: exact zeros, not grad * 0 (which keeps nan)
     @staticmethod
     def jvp(ctx: Any, u: Tensor) -> Any:
         """Forward mode: ``t = u``."""
         return u
 
 
-class NanToNum(Function):
+class NanToNum(Elementwise):
     """``out = x`` with ``nan``, ``+inf``, ``-inf`` replaced; ``grad_x = grad * isfinite(x)``."""
-
-    _builtin, _node_name = True, "NanToNumBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
@@ -171,14 +160,9 @@ class NanToNum(Function):
         return wrap(np.nan_to_num(d, copy=True, nan=nan, posinf=posinf, neginf=neginf))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * wrap(np.isfinite(x.data)), None, None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u * isfinite(x)``."""
-        return u * wrap(np.isfinite(ctx.saved_tensors[0].data))
+        return wrap(np.isfinite(x.data))
 
 
 # ---------------------------------------------------------------- public functions
@@ -240,12 +224,11 @@ def _predicate(which: str, d: np.ndarray) -> np.ndarray:
     return fn(d) if d.dtype.kind == "f" else np.full(d.shape, non_float)
 
 
-class FloatPredicate(Function):
+class FloatPredicate(Op):
     """``out = isnan(x)`` (``which`` names the predicate: isnan, isinf, isfinite, isposinf,
     isneginf), a bool tensor; not differentiable. The public functions compute without a
     graph node; this Function carries batched inputs inside vmap to its batching rule."""
 
-    _builtin, _node_name = True, "FloatPredicateBackward0"
     vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -258,6 +241,7 @@ class FloatPredicate(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return None, None
 
+    # hand-written: integer/bool output: no tangent
     @staticmethod
     def jvp(ctx: Any, *_: Any) -> None:
         """Forward mode: a bool result carries no tangent."""

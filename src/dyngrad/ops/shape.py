@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Linear
 from ._batching import front, pad_to
 from ._util import make_view, norm_dim, shape_arg, wrap
 
@@ -35,10 +35,9 @@ def _infer_shape(shape: tuple, numel: int, op: str, in_shape: tuple) -> tuple:
     return shape
 
 
-class Reshape(Function):
+class Reshape(Linear):
     """``out = x`` with a new shape (same elements, C order); ``grad_x = grad.reshape(x.shape)``."""
 
-    _builtin = True
     _node_name = "ViewBackward0"
 
     @staticmethod
@@ -51,11 +50,6 @@ class Reshape(Function):
         return g.reshape(ctx.in_shape), None
 
     @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u.reshape(shape)`` (linear op)."""
-        return Reshape.apply(u, ctx._fwd_inputs[1])
-
-    @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, shape: tuple) -> tuple:
         """Batching rule: ``shape`` is logical, so batch dim to the front and prepend the
         batch size (the squeeze/unsqueeze subclasses pass a full shape too)."""
@@ -66,29 +60,23 @@ class Reshape(Function):
 class Squeeze(Reshape):
     """``squeeze()``: :class:`Reshape` named as PyTorch's node."""
 
-    _builtin = True
-    _node_name = "SqueezeBackward0"
 
 
 class SqueezeDim(Reshape):
     """``squeeze(dim)``: :class:`Reshape` named as PyTorch's node."""
 
-    _builtin = True
     _node_name = "SqueezeBackward1"
 
 
 class SqueezeDims(Reshape):
     """``squeeze(dims)``: :class:`Reshape` named as PyTorch's node."""
 
-    _builtin = True
     _node_name = "SqueezeBackward2"
 
 
 class Unsqueeze(Reshape):
     """``unsqueeze(dim)``: :class:`Reshape` named as PyTorch's node."""
 
-    _builtin = True
-    _node_name = "UnsqueezeBackward0"
 
 
 def reshape(input: Tensor, *shape: Any) -> Tensor:
@@ -132,11 +120,8 @@ def view_as(input: Tensor, other: Tensor) -> Tensor:
 reshape_as = view_as
 
 
-class Permute(Function):
+class Permute(Linear):
     """``out = x`` with dims permuted; ``grad_x = grad`` permuted by the inverse."""
-
-    _builtin = True
-    _node_name = "PermuteBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
@@ -146,11 +131,6 @@ class Permute(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.permute(ctx.inv), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u.permute(dims)`` (linear op)."""
-        return Permute.apply(u, ctx._fwd_inputs[1])
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, dims: tuple) -> tuple:
@@ -164,15 +144,11 @@ class Permute(Function):
 class Transpose(Permute):
     """``transpose``/``mT``: :class:`Permute` named as PyTorch's node."""
 
-    _builtin = True
-    _node_name = "TransposeBackward0"
 
 
 class T(Permute):
     """``t()``: :class:`Permute` named as PyTorch's node."""
 
-    _builtin = True
-    _node_name = "TBackward0"
 
 
 def permute(input: Tensor, *dims: Any) -> Tensor:
@@ -216,11 +192,8 @@ def t(input: Tensor) -> Tensor:
     return T.apply(input, (1, 0) if input.data.ndim == 2 else tuple(range(input.data.ndim)))
 
 
-class Expand(Function):
+class Expand(Linear):
     """``out = broadcast_to(x, shape)`` (a read-only view); ``grad_x = sum_to_size(grad, x.shape)``."""
-
-    _builtin = True
-    _node_name = "ExpandBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, shape: tuple) -> Tensor:
@@ -230,11 +203,6 @@ class Expand(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.sum_to_size(ctx.in_shape), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u.expand(shape)`` (linear op)."""
-        return Expand.apply(u, ctx._fwd_inputs[1])
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, shape: tuple) -> tuple:

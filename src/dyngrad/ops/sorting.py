@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching_reduce import sort_dim
 from ._util import norm_dim, wrap
 
@@ -34,7 +34,7 @@ def _stable_argsort(d: np.ndarray, dim: int, descending: bool) -> np.ndarray:
     return np.flip(n - 1 - rev, dim)
 
 
-class Sort(Function):
+class Sort(Op):
     """``values = x.gather(dim, indices)`` with ``indices`` the (stable) sorting permutation,
     truncated to the first ``k`` along ``dim`` for topk.
 
@@ -42,8 +42,6 @@ class Sort(Function):
     zeros_like(x).scatter_add(dim, indices, grad_values)``.
     """
 
-    _builtin = True
-    _node_name = "SortBackward0"
     vmap = staticmethod(sort_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -68,6 +66,7 @@ class Sort(Function):
         z = wrap(np.zeros(ctx.shape, dtype=g.data.dtype))
         return ScatterAdd.apply(z, ctx.dim, ctx.idx, g), None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t_values = u.gather(dim, indices)``; the indices get no tangent."""
@@ -81,8 +80,6 @@ class Sort(Function):
 class Topk(Sort):
     """Sort restricted to the ``k`` largest (or smallest) entries; see :class:`Sort`."""
 
-    _builtin = True
-    _node_name = "TopkBackward0"
 
 
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:

@@ -14,9 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
-from ._batching import unary
+from ._bases import Elementwise
 from ._util import float_data, inplace, wrap
 
 __all__ = [
@@ -35,11 +34,8 @@ def _unary(fn: Any, x: Tensor) -> Tensor:
         return wrap(fn(float_data(x)))
 
 
-class Exp2(Function):
+class Exp2(Elementwise):
     """``out = 2 ** x``; ``grad_x = grad * out * ln 2``."""
-
-    _builtin, _node_name = True, "Exp2Backward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -48,21 +44,12 @@ class Exp2(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (out,) = ctx.saved_tensors
-        return g * out * _LN2
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * out * ln 2``."""
-        return u * ctx.saved_tensors[0] * _LN2
+    def derivative(ctx: Any) -> Any:
+        return ctx.saved_tensors[0] * _LN2  # out * ln 2
 
 
-class Expm1(Function):
+class Expm1(Elementwise):
     """``out = exp(x) - 1`` (accurate near 0); ``grad_x = grad * (out + 1)``."""
-
-    _builtin, _node_name = True, "Expm1Backward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -71,21 +58,13 @@ class Expm1(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (out,) = ctx.saved_tensors
-        return g * (out + 1)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * (out + 1)``."""
-        return u * (ctx.saved_tensors[0] + 1)
+        return out + 1
 
 
-class Log2(Function):
+class Log2(Elementwise):
     """``out = log2(x)``; ``grad_x = grad / (x * ln 2)``."""
-
-    _builtin, _node_name = True, "Log2Backward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -93,21 +72,13 @@ class Log2(Function):
         return _unary(np.log2, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g / (x * _LN2)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / (x ln 2)``."""
-        return u / (ctx.saved_tensors[0] * _LN2)
+        return 1 / (x * _LN2)
 
 
-class Log10(Function):
+class Log10(Elementwise):
     """``out = log10(x)``; ``grad_x = grad / (x * ln 10)``."""
-
-    _builtin, _node_name = True, "Log10Backward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -115,21 +86,15 @@ class Log10(Function):
         return _unary(np.log10, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g / (x * _LN10)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / (x ln 10)``."""
-        return u / (ctx.saved_tensors[0] * _LN10)
+        return 1 / (x * _LN10)
 
 
-class Log1p(Function):
+class Log1p(Elementwise):
     """``out = log(1 + x)`` (accurate near 0); ``grad_x = grad / (x + 1)``."""
 
-    _builtin, _node_name = True, "Log1PBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
+    _node_name = "Log1PBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -137,21 +102,13 @@ class Log1p(Function):
         return _unary(np.log1p, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g / (x + 1)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / (x + 1)``."""
-        return u / (ctx.saved_tensors[0] + 1)
+        return 1 / (x + 1)
 
 
-class Rsqrt(Function):
+class Rsqrt(Elementwise):
     """``out = x ** -0.5``; ``grad_x = -grad * out**3 / 2``."""
-
-    _builtin, _node_name = True, "RsqrtBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -162,22 +119,15 @@ class Rsqrt(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (out,) = ctx.saved_tensors
-        return g * out * out * out * -0.5
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = -u * out**3 / 2``."""
-        (out,) = ctx.saved_tensors
-        return u * out * out * out * -0.5
+        return out * out * out * -0.5
 
 
-class Square(Function):
+class Square(Elementwise):
     """``out = x * x`` (integers stay integers, as ``pow(x, 2)``); ``grad_x = 2 * grad * x``."""
 
-    _builtin, _node_name = True, "PowBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
+    _node_name = "PowBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -186,21 +136,12 @@ class Square(Function):
         return wrap(np.square(d.astype(np.int64) if d.dtype == np.bool_ else d))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
-        return g * x * 2
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = 2 * u * x``."""
-        return u * ctx.saved_tensors[0] * 2
+    def derivative(ctx: Any) -> Any:
+        return ctx.saved_tensors[0] * 2
 
 
-class Reciprocal(Function):
+class Reciprocal(Elementwise):
     """``out = 1 / x``; ``grad_x = -grad * out**2``."""
-
-    _builtin, _node_name = True, "ReciprocalBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -209,26 +150,17 @@ class Reciprocal(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (out,) = ctx.saved_tensors
-        return -g * out * out
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = -u * out**2``."""
-        (out,) = ctx.saved_tensors
-        return -u * out * out
+        return -(out * out)
 
 
-class Logit(Function):
+class Logit(Elementwise):
     """``out = log(z / (1 - z))`` with ``z = clamp(x, eps, 1 - eps)`` when ``eps`` is given.
 
     ``grad_x = grad / (x * (1 - x))``; with ``eps``, 0 where ``x`` lies outside
     ``[eps, 1 - eps]`` (PyTorch's ``logit_backward``).
     """
-
-    _builtin, _node_name = True, "LogitBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, eps: float | None = None) -> Tensor:
@@ -240,18 +172,12 @@ class Logit(Function):
             return wrap(np.log(z / (1 - z)))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        gx = g / (x * (1 - x))
+        d = 1 / (x * (1 - x))
         if ctx.eps is not None:
-            d = x.data
-            gx = gx * wrap((d >= ctx.eps) & (d <= 1 - ctx.eps))
-        return gx, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u / (x (1 - x))`` (0 outside ``[eps, 1 - eps]``)."""
-        return Logit.backward(ctx, u)[0]
+            d = d * wrap((x.data >= ctx.eps) & (x.data <= 1 - ctx.eps))
+        return d
 
 
 # erf/erfc: NumPy has no erf ufunc and SciPy is not a dependency, so each element goes
@@ -267,12 +193,9 @@ def _special(fn: Any, x: Tensor) -> np.ndarray:
     return np.asarray(fn(d.astype(np.float64)), dtype=np.float64).astype(d.dtype, copy=False)
 
 
-class Erf(Function):
+class Erf(Elementwise):
     """``out = erf(x) = 2/sqrt(pi) * int_0^x exp(-t**2) dt``;
     ``grad_x = grad * 2/sqrt(pi) * exp(-x**2)``."""
-
-    _builtin, _node_name = True, "ErfBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -280,23 +203,14 @@ class Erf(Function):
         return wrap(_special(_ERF, x))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * (-(x * x)).exp() * _TWO_OVER_SQRT_PI
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * 2/sqrt(pi) * exp(-x**2)``."""
-        (x,) = ctx.saved_tensors
-        return u * (-(x * x)).exp() * _TWO_OVER_SQRT_PI
+        return (-(x * x)).exp() * _TWO_OVER_SQRT_PI
 
 
-class Erfc(Function):
+class Erfc(Elementwise):
     """``out = erfc(x) = 1 - erf(x)`` (accurate for large ``x``);
     ``grad_x = -grad * 2/sqrt(pi) * exp(-x**2)``."""
-
-    _builtin, _node_name = True, "ErfcBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -304,15 +218,9 @@ class Erfc(Function):
         return wrap(_special(_ERFC, x))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * (-(x * x)).exp() * -_TWO_OVER_SQRT_PI
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = -u * 2/sqrt(pi) * exp(-x**2)``."""
-        (x,) = ctx.saved_tensors
-        return u * (-(x * x)).exp() * -_TWO_OVER_SQRT_PI
+        return (-(x * x)).exp() * -_TWO_OVER_SQRT_PI
 
 
 # ---------------------------------------------------------------- public functions

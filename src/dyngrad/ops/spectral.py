@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Op
 from ._batching import leading_batch
 from ._util import wrap, is_wrapper
 from .decomp import _check, _eye_like
@@ -29,7 +29,7 @@ def _offdiag_inv(E: Tensor, n: int) -> Tensor:
     return (1 - eye) / (E + eye)
 
 
-class Eigh(Function):
+class Eigh(Op):
     """``A = V diag(L) V^T`` for symmetric ``A: (*, n, n)`` (only the lower triangle is
     read), eigenvalues ``L`` ascending.
 
@@ -43,7 +43,6 @@ class Eigh(Function):
     ``dV = V (F o P)`` (Giles 2008 sec. 3.1), the exact adjoint of the backward.
     """
 
-    _builtin = True
     _node_name = "LinalgEighBackward0"
 
     @staticmethod
@@ -65,6 +64,7 @@ class Eigh(Function):
         inner = inner + diag_embed(gL)
         return matmul(matmul(V, inner), V.mT), None
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, _uplo: Any = None) -> tuple:
         """Forward mode: ``P = V^T sym(u) V``, ``dL = diag(P)``, ``dV = V (F o P)``,
@@ -101,7 +101,7 @@ def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
     return eigh(A, UPLO).eigenvalues
 
 
-class Svd(Function):
+class Svd(Op):
     """``A = U diag(S) Vh``, ``A: (*, m, n)``, k = min(m, n), ``U: (*, m, k)``,
     ``S: (*, k)`` descending, ``Vh: (*, k, n)`` (reduced; see :func:`svd`).
 
@@ -125,7 +125,6 @@ class Svd(Function):
     (an arbitrary basis of a complement) get a zero tangent, as in PyTorch 2.13.
     """
 
-    _builtin = True
     _node_name = "LinalgSvdBackward0"
 
     @staticmethod
@@ -165,6 +164,7 @@ class Svd(Function):
             gA = gA + matmul(U * Sinv, gV.mT - matmul(VtgV.mT, Vh))
         return gA, None
 
+    # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, _full: Any = None) -> tuple:
         """Forward mode (Townsend 2016; see the class docstring): ``dU``, ``dS``, ``dVh``.

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Linear
 from ._batching import dims_at, front
 from ._util import make_view, norm_dim, wrap
 
@@ -34,12 +34,9 @@ def _join_rule(info: Any, in_dims: tuple, dim: int, *xs: Tensor) -> Any:
     return info.function.apply(dim + 1, *new), 0
 
 
-class Unbind(Function):
+class Unbind(Linear):
     """Split along ``dim`` into views, one per index; ``grad_x = stack(grads, dim)`` (zeros
     for outputs without gradient)."""
-
-    _builtin = True
-    _node_name = "UnbindBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int) -> tuple:
@@ -53,11 +50,6 @@ class Unbind(Function):
     def backward(ctx: Any, *grads: Tensor) -> tuple:
         return Stack.apply(ctx.dim, *grads), None
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t_i = u.select(dim, i)`` (linear op; one tangent per output)."""
-        return Unbind.apply(u, ctx.dim)
-
     vmap = dims_at(1)  # batching rule: batch dim to the front, dim shifted; every piece batch-first
 
 
@@ -66,12 +58,9 @@ def unbind(input: Tensor, dim: int = 0) -> tuple:
     return Unbind.apply(input, norm_dim(dim, input.data.ndim, "unbind"))
 
 
-class Cat(Function):
+class Cat(Linear):
     """``out = concatenate(xs, dim)``; ``grad_xs[i]`` = the slice of ``grad`` that came from
     ``xs[i]``."""
-
-    _builtin = True
-    _node_name = "CatBackward0"
 
     @staticmethod
     def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
@@ -90,11 +79,6 @@ class Cat(Function):
             out.append(g.narrow(ctx.dim, start, s) if n else None)
             start += s
         return tuple(out)
-
-    @staticmethod
-    def jvp(ctx: Any, _: Any, *us: Any) -> Any:
-        """Forward mode: ``t = cat(us, dim)`` (a None tangent is zeros of that input)."""
-        return Cat.apply(ctx.dim, *(u if u is not None else Tensor._make(np.zeros_like(x.data)) for u, x in zip(us, ctx._fwd_inputs[1:])))
 
     vmap = staticmethod(_join_rule)
 
@@ -137,11 +121,8 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
 concat = concatenate = cat
 
 
-class Stack(Function):
+class Stack(Linear):
     """``out = numpy.stack(xs, dim)`` (promoted dtype); ``grad_xs[i] = grad.select(dim, i)``."""
-
-    _builtin = True
-    _node_name = "StackBackward0"
 
     @staticmethod
     def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
@@ -156,11 +137,6 @@ class Stack(Function):
         return (None,) + tuple(
             g.select(ctx.dim, i) if n else None for i, n in enumerate(ctx.needs_input_grad[1:])
         )
-
-    @staticmethod
-    def jvp(ctx: Any, _: Any, *us: Any) -> Any:
-        """Forward mode: ``t = stack(us, dim)`` (a None tangent is zeros of that input)."""
-        return Stack.apply(ctx.dim, *(u if u is not None else Tensor._make(np.zeros_like(x.data)) for u, x in zip(us, ctx._fwd_inputs[1:])))
 
     vmap = staticmethod(_join_rule)
 
@@ -183,12 +159,9 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
     return Stack.apply(d, *ts)
 
 
-class SplitWithSizes(Function):
+class SplitWithSizes(Linear):
     """``outs[i] = x.narrow(dim, offset_i, sizes[i])`` (views); ``grad_x = cat(grads, dim)``
     (zeros for pieces that got no gradient)."""
-
-    _builtin = True
-    _node_name = "SplitWithSizesBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, sizes: tuple, dim: int) -> tuple:
@@ -204,19 +177,12 @@ class SplitWithSizes(Function):
     def backward(ctx: Any, *grads: Tensor) -> tuple:
         return Cat.apply(ctx.dim, *grads), None, None
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t_i = u.narrow(dim, offset_i, sizes[i])`` (linear op)."""
-        return SplitWithSizes.apply(u, ctx._fwd_inputs[1], ctx.dim)
-
     vmap = dims_at(2)  # batching rule: batch dim to the front, dim shifted; every piece batch-first
 
 
 class Split(SplitWithSizes):
     """``split(int)``: :class:`SplitWithSizes` named as PyTorch's node."""
 
-    _builtin = True
-    _node_name = "SplitBackward0"
 
 
 def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple:

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.function import Function
 from ..tensor import Tensor
+from ._bases import Linear, Op
 from ._batching_reduce import along_dim, reduce_dims
 from ._util import norm_dim, wrap
 from .reduction import _count, _dtype_arg, _kept_shape, const, rdims, unreduce
@@ -41,12 +41,10 @@ def _check_float(op: str, x: Tensor) -> None:
         raise RuntimeError(f"{op}(): input dtype should be floating point, but got {x.dtype.name}")
 
 
-class Var(Function):
+class Var(Op):
     """``out = sum((x - mean)^2) / (N - correction)`` over ``dims``;
     ``grad_x = grad * 2 (x - mean) / (N - correction)`` (N: reduced element count)."""
 
-    _builtin = True
-    _node_name = "VarBackward0"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -63,6 +61,7 @@ class Var(Function):
         (x,) = ctx.saved_tensors
         return _var_grad(x, unreduce(g, x.data.shape, ctx.dims, ctx.keepdim), ctx.dims, ctx.c), None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u * 2 (x - mean) / (N - correction), dims)``."""
@@ -92,12 +91,10 @@ def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = Fa
     return Var.apply(input, rdims(dim, input.data.ndim, "var"), c, keepdim)
 
 
-class Std(Function):
+class Std(Op):
     """``out = sqrt(var(x))``; ``grad_x = grad / (2 out) * 2 (x - mean) / (N - correction)``,
     with 0 where ``out == 0`` (PyTorch's ``std_backward``)."""
 
-    _builtin = True
-    _node_name = "StdBackward0"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -117,6 +114,7 @@ class Std(Function):
         gv = (unreduce(g, shape, dims, ctx.keepdim) / (2 * o)).masked_fill(wrap(o.data == 0), 0)
         return _var_grad(x, gv, dims, ctx.c), None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = var_t / (2 out)``, 0 where ``out == 0``."""
@@ -132,11 +130,9 @@ def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = Fa
     return Std.apply(input, rdims(dim, input.data.ndim, "std"), c, keepdim)
 
 
-class VarMean(Function):
+class VarMean(Op):
     """``(var, mean)`` in one pass; ``grad_x = g_var * 2 (x - mean) / (N - c) + g_mean / N``."""
 
-    _builtin = True
-    _node_name = "VarMeanBackward0"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
     _std = False
 
@@ -163,6 +159,7 @@ class VarMean(Function):
         gx = _var_grad(x, gv, dims, ctx.c) + unreduce(gm, shape, dims, k).expand(shape) / _count(shape, dims)
         return gx, None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``(t_var, t_mean) = (sum(u * 2 (x - mean) / (N - c), dims), mean(u, dims))``;
@@ -177,7 +174,6 @@ class VarMean(Function):
 class StdMean(VarMean):
     """``(std, mean)``; the std part of the gradient as in :class:`Std`."""
 
-    _node_name = "StdMeanBackward0"
     _std = True
 
 
@@ -195,13 +191,11 @@ def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool
     return StdMean.apply(input, rdims(dim, input.data.ndim, "std_mean"), c, keepdim)
 
 
-class Logsumexp(Function):
+class Logsumexp(Op):
     """``out = log(sum(exp(x)))`` over ``dims``, computed stably as
     ``m + log(sum(exp(x - m)))`` with ``m = amax(x)`` (inf-safe);
     ``grad_x = grad * exp(x - out)`` (the softmax)."""
 
-    _builtin = True
-    _node_name = "LogsumexpBackward0"
     vmap = reduce_dims(1)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -227,6 +221,7 @@ class Logsumexp(Function):
         shape = x.data.shape
         return unreduce(g, shape, ctx.dims, ctx.keepdim) * (x - unreduce(out, shape, ctx.dims, ctx.keepdim)).exp(), None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u * exp(x - out), dims)`` (softmax-weighted)."""
@@ -243,7 +238,7 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     return Logsumexp.apply(input, rdims(dim, input.data.ndim, "logsumexp"), keepdim)
 
 
-class VectorNorm(Function):
+class VectorNorm(Op):
     """``out = (sum |x|^p)^(1/p)`` over ``dims`` (p = ``ord``); derivatives (PyTorch's
     ``linalg_vector_norm_backward``):
 
@@ -253,7 +248,6 @@ class VectorNorm(Function):
     - other p: ``grad * x |x|^(p-2) / out^(p-1)``, 0 where ``out == 0``.
     """
 
-    _builtin = True
     _node_name = "LinalgVectorNormBackward0"
     vmap = reduce_dims(2)  # batching rule, see ops/_batching_reduce.py
 
@@ -299,6 +293,7 @@ class VectorNorm(Function):
         scale = (x * x.abs() ** (p - 2) / o ** (p - 1)).masked_fill(zero, 0)
         return g * scale, None, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u * w, dims)`` with ``w`` backward's gradient for a unit
@@ -341,12 +336,10 @@ def _rev_cumsum(t: Tensor, dim: int) -> Tensor:
     return t.sum(dim, keepdim=True) - t.cumsum(dim) + t
 
 
-class Cumsum(Function):
+class Cumsum(Linear):
     """``out_i = sum_{j <= i} x_j`` along ``dim``; ``grad_x_i = sum_{j >= i} grad_j``
     (a reversed cumulative sum). Shapes: ``(*) -> (*)``."""
 
-    _builtin = True
-    _node_name = "CumsumBackward0"
     vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -363,18 +356,13 @@ class Cumsum(Function):
             return g, None, None
         return _rev_cumsum(g, ctx.dim), None, None
 
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = cumsum(u, dim)`` (linear op)."""
-        return Cumsum.apply(u, ctx.dim, None)
-
 
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """Cumulative sum along ``dim``. Raises: IndexError for a bad dim."""
     return Cumsum.apply(input, norm_dim(dim, input.data.ndim, "cumsum"), _dtype_arg(dtype))
 
 
-class Cumprod(Function):
+class Cumprod(Op):
     """``out_i = prod_{j <= i} x_j`` along ``dim``;
     ``grad_x_i = sum_{j >= i} grad_j * prod_{k <= j, k != i} x_k``.
 
@@ -394,8 +382,6 @@ class Cumprod(Function):
     rule, zero cases as in PyTorch's ``cumprod_jvp`` (FunctionsManual.cpp).
     """
 
-    _builtin = True
-    _node_name = "CumprodBackward0"
     vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
 
     @staticmethod
@@ -436,6 +422,7 @@ class Cumprod(Function):
         grad_after = later * x_z * _rev_cumsum(gout_z, dim) / safe
         return grad_before + grad_at + grad_after, None, None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = out * cumsum(u / x)`` before a slice's first zero ``z``,

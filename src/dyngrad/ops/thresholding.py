@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..creation import _gen
 from ..tensor import Tensor
-from ._batching import dims_at, front, only_first_batched, pointwise, unary
+from ._bases import Elementwise, Op
+from ._batching import dims_at, front, only_first_batched, pointwise
 from ._util import float_data, wrap
 from ._util import inplace as _inplace
 from .indexing import narrow
@@ -36,12 +36,9 @@ def _float(x: Tensor, op: str) -> np.ndarray:
     return float_data(x)
 
 
-class Threshold(Function):
+class Threshold(Elementwise):
     """``out = x`` where ``x > threshold`` else ``value``; ``grad_x = grad`` where
     ``x > threshold``, else 0."""
-
-    _builtin, _node_name = True, "ThresholdBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, threshold: float, value: float) -> Tensor:
@@ -51,23 +48,17 @@ class Threshold(Function):
         return wrap(np.where(d > threshold, d, np.asarray(value, dtype=d.dtype)))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * wrap(x.data > ctx.threshold), None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u * [x > threshold]`` (diagonal Jacobian: backward's rule applied to ``u``)."""
-        return Threshold.backward(ctx, u)[0]
+        return wrap(x.data > ctx.threshold)
 
 
-class Shrink(Function):
+class Shrink(Elementwise):
     """hardshrink: ``out = x`` where ``|x| > lambd`` else 0; softshrink: ``out = x - lambd *
     sign(x)`` where ``|x| > lambd`` else 0. Both: ``grad_x = grad`` where ``|x| > lambd``
     (0 on ``[-lambd, lambd]``)."""
 
-    _builtin, _node_name = True, "HardshrinkBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
+    _node_name = "HardshrinkBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, lambd: float, soft: bool) -> Tensor:
@@ -79,28 +70,22 @@ class Shrink(Function):
         return wrap(np.where(keep, val, 0).astype(d.dtype, copy=False))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * wrap(np.abs(x.data) > ctx.lambd), None, None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = u * [|x| > lambd]`` (diagonal Jacobian: backward's rule applied to ``u``)."""
-        return Shrink.backward(ctx, u)[0]
+        return wrap(np.abs(x.data) > ctx.lambd)
 
 
 class Softshrink(Shrink):
     """Shrink with ``soft=True`` (see :class:`Shrink`); PyTorch's node name."""
 
-    _node_name = "SoftshrinkBackward0"
 
 
-class Prelu(Function):
+class Prelu(Op):
     """``out = x`` where ``x > 0`` else ``w * x`` (``w`` broadcast along the channel dim).
     ``grad_x = grad * (1 if x > 0 else w)``, ``grad_w = grad * (0 if x > 0 else x)`` (summed
     to ``w``'s shape by the engine)."""
 
-    _builtin, _node_name = True, "PreluKernelBackward0"
+    _node_name = "PreluKernelBackward0"
     vmap = pointwise  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -118,6 +103,7 @@ class Prelu(Function):
         gw = g * where(pos, 0.0, x) if n[1] else None
         return gx, gw
 
+    # hand-written: the weight broadcasts over channels; the jvp applies backward's rule per tangent
     @staticmethod
     def jvp(ctx: Any, ux: Any, uw: Any) -> Any:
         """Forward mode: ``t = ux * (1 if x > 0 else w) + uw * (0 if x > 0 else x)``
@@ -126,11 +112,9 @@ class Prelu(Function):
         return sum(ts[1:], ts[0])
 
 
-class RreluWithNoise(Function):
+class RreluWithNoise(Op):
     """``out = x`` where ``x > 0`` else ``slope * x`` with a fixed per-element ``slope``
     (random in training, ``(lower + upper) / 2`` in eval); ``grad_x = grad * (1 or slope)``."""
-
-    _builtin, _node_name = True, "RreluWithNoiseBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, slope: np.ndarray) -> Tensor:
@@ -155,18 +139,18 @@ class RreluWithNoise(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g * wrap(ctx.w), None
 
+    # hand-written: the noise is drawn in forward and kept as an array
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = u * (1 if x > 0 else slope)``."""
         return u * wrap(ctx.w)
 
 
-class Softsign(Function):
+class Softsign(Elementwise):
     """``out = x / (1 + |x|)``; ``grad_x = grad / (1 + |x|)**2``. Named ``DivBackward0``
     like PyTorch's composite (its last op is a division)."""
 
-    _builtin, _node_name = True, "DivBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
+    _node_name = "DivBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -175,23 +159,15 @@ class Softsign(Function):
         return wrap(d / (1 + np.abs(d)))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
         den = x.abs() + 1
-        return g / (den * den)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / (1 + |x|)**2`` (diagonal Jacobian: backward's rule applied to ``u``)."""
-        return Softsign.backward(ctx, u)
+        return 1 / (den * den)
 
 
-class LogSigmoid(Function):
+class LogSigmoid(Elementwise):
     """``out = log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))`` (stable);
     ``grad_x = grad * sigmoid(-x)``."""
-
-    _builtin, _node_name = True, "LogSigmoidBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -200,22 +176,16 @@ class LogSigmoid(Function):
         return wrap(np.minimum(d, 0) - np.log1p(np.exp(-np.abs(d))))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * (-x).sigmoid()
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * sigmoid(-x)`` (diagonal Jacobian: backward's rule applied to ``u``)."""
-        return LogSigmoid.backward(ctx, u)
+        return (-x).sigmoid()
 
 
-class Tanhshrink(Function):
+class Tanhshrink(Elementwise):
     """``out = x - tanh(x)``; ``grad_x = grad * tanh(x)**2``. Named ``SubBackward0`` like
     PyTorch's composite (its last op is a subtraction)."""
 
-    _builtin, _node_name = True, "SubBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
+    _node_name = "SubBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -224,23 +194,17 @@ class Tanhshrink(Function):
         return wrap(d - np.tanh(d))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
         t = x.tanh()
-        return g * t * t
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * tanh(x)**2`` (diagonal Jacobian: backward's rule applied to ``u``)."""
-        return Tanhshrink.backward(ctx, u)
+        return t * t
 
 
-class Glu(Function):
+class Glu(Op):
     """``out = a * sigmoid(b)`` with ``a, b`` the halves of ``x`` along ``dim``;
     ``grad_x = cat(grad * sigmoid(b), grad * a * sigmoid(b) * (1 - sigmoid(b)))`` along ``dim``
     (Dauphin et al. 2017)."""
 
-    _builtin, _node_name = True, "GluBackward0"
     vmap = dims_at(1)  # batching rule, see ops/_batching.py
 
     @staticmethod
@@ -260,6 +224,7 @@ class Glu(Function):
         ga = g * s
         return cat([ga, ga * a * (1 - s)], ctx.dim), None
 
+    # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = ua * s + a * s (1 - s) * ub`` for ``x = [a, b]``,

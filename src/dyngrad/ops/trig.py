@@ -11,9 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.function import Function
 from ..tensor import Tensor
-from ._batching import unary
+from ._bases import Elementwise
 from ._util import float_data, inplace, wrap
 from .special import rsqrt
 
@@ -30,11 +29,8 @@ def _unary(fn: Any, x: Tensor) -> Tensor:
         return wrap(fn(float_data(x)))
 
 
-class Tan(Function):
+class Tan(Elementwise):
     """``out = tan(x)``; ``grad_x = grad * (1 + out**2)``."""
-
-    _builtin, _node_name = True, "TanBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -43,22 +39,13 @@ class Tan(Function):
         return out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (out,) = ctx.saved_tensors
-        return g * (out * out + 1)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * (1 + out**2)``."""
-        (out,) = ctx.saved_tensors
-        return u * (out * out + 1)
+        return out * out + 1
 
 
-class Asin(Function):
+class Asin(Elementwise):
     """``out = asin(x)``; ``grad_x = grad / sqrt(1 - x**2)``."""
-
-    _builtin, _node_name = True, "AsinBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -66,22 +53,13 @@ class Asin(Function):
         return _unary(np.arcsin, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * rsqrt(1 - x * x)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / sqrt(1 - x**2)``."""
-        (x,) = ctx.saved_tensors
-        return u * rsqrt(1 - x * x)
+        return rsqrt(1 - x * x)
 
 
-class Acos(Function):
+class Acos(Elementwise):
     """``out = acos(x)``; ``grad_x = -grad / sqrt(1 - x**2)``."""
-
-    _builtin, _node_name = True, "AcosBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -89,22 +67,13 @@ class Acos(Function):
         return _unary(np.arccos, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return -g * rsqrt(1 - x * x)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = -u / sqrt(1 - x**2)``."""
-        (x,) = ctx.saved_tensors
-        return -u * rsqrt(1 - x * x)
+        return -rsqrt(1 - x * x)
 
 
-class Atan(Function):
+class Atan(Elementwise):
     """``out = atan(x)``; ``grad_x = grad / (1 + x**2)``."""
-
-    _builtin, _node_name = True, "AtanBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -112,22 +81,13 @@ class Atan(Function):
         return _unary(np.arctan, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g / (x * x + 1)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / (1 + x**2)``."""
-        (x,) = ctx.saved_tensors
-        return u / (x * x + 1)
+        return 1 / (x * x + 1)
 
 
-class Sinh(Function):
+class Sinh(Elementwise):
     """``out = sinh(x)``; ``grad_x = grad * cosh(x)``."""
-
-    _builtin, _node_name = True, "SinhBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -135,21 +95,13 @@ class Sinh(Function):
         return _unary(np.sinh, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * cosh(x)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * cosh(x)``."""
-        return u * cosh(ctx.saved_tensors[0])
+        return cosh(x)
 
 
-class Cosh(Function):
+class Cosh(Elementwise):
     """``out = cosh(x)``; ``grad_x = grad * sinh(x)``."""
-
-    _builtin, _node_name = True, "CoshBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -157,21 +109,13 @@ class Cosh(Function):
         return _unary(np.cosh, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * sinh(x)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u * sinh(x)``."""
-        return u * sinh(ctx.saved_tensors[0])
+        return sinh(x)
 
 
-class Asinh(Function):
+class Asinh(Elementwise):
     """``out = asinh(x)``; ``grad_x = grad / sqrt(x**2 + 1)``."""
-
-    _builtin, _node_name = True, "AsinhBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -179,22 +123,13 @@ class Asinh(Function):
         return _unary(np.arcsinh, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * rsqrt(x * x + 1)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / sqrt(x**2 + 1)``."""
-        (x,) = ctx.saved_tensors
-        return u * rsqrt(x * x + 1)
+        return rsqrt(x * x + 1)
 
 
-class Acosh(Function):
+class Acosh(Elementwise):
     """``out = acosh(x)`` (``x >= 1``); ``grad_x = grad / sqrt(x**2 - 1)``."""
-
-    _builtin, _node_name = True, "AcoshBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -202,22 +137,13 @@ class Acosh(Function):
         return _unary(np.arccosh, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g * rsqrt(x * x - 1)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / sqrt(x**2 - 1)``."""
-        (x,) = ctx.saved_tensors
-        return u * rsqrt(x * x - 1)
+        return rsqrt(x * x - 1)
 
 
-class Atanh(Function):
+class Atanh(Elementwise):
     """``out = atanh(x)`` (``|x| < 1``); ``grad_x = grad / (1 - x**2)``."""
-
-    _builtin, _node_name = True, "AtanhBackward0"
-    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -225,15 +151,9 @@ class Atanh(Function):
         return _unary(np.arctanh, x)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
+    def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return g / (1 - x * x)
-
-    @staticmethod
-    def jvp(ctx: Any, u: Tensor) -> Any:
-        """Forward mode: ``t = u / (1 - x**2)``."""
-        (x,) = ctx.saved_tensors
-        return u / (1 - x * x)
+        return 1 / (1 - x * x)
 
 
 # ---------------------------------------------------------------- public functions
