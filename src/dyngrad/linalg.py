@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .ops.decomp import cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve, svd, svdvals
+from .ops.decomp import cholesky, det, inv, qr, slogdet, solve
+
+from .ops.spectral import eigh, eigvalsh, svd, svdvals
 from .ops.linalg import diagonal as _diagonal
 from .ops.linalg import matmul
 from .ops.statistics import vector_norm

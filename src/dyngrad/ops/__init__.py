@@ -1,24 +1,38 @@
-"""All built-in operations, one module per family. Each op is an autograd.Function with
-its forward and backward side by side and a public function below it."""
+"""All built-in operations, one module per family (a family too big for one file is split
+by meaning: shape -> rearrange, splitting; reduction -> statistics, arg_reduce; indexing ->
+gather, masking; linalg -> contraction; decomp -> spectral). Each op is an autograd.Function
+with its forward and backward side by side and a public function below it."""
 
 from .activation import *  # noqa: F403
 from .arithmetic import *  # noqa: F403
+from .arg_reduce import *  # noqa: F403
 from .comparison import *  # noqa: F403
+from .contraction import *  # noqa: F403
 from .conv import *  # noqa: F403
 from .copying import *  # noqa: F403
 from .decomp import *  # noqa: F403
 from .elementwise import *  # noqa: F403
 from .fused import *  # noqa: F403
+from .gather import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .linalg import *  # noqa: F403
+from .masking import *  # noqa: F403
+from .rearrange import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .shape import *  # noqa: F403
 from .sorting import *  # noqa: F403
-from . import activation, arithmetic, comparison, conv, copying, decomp, elementwise, fused, indexing, linalg, reduction, shape, sorting
+from .spectral import *  # noqa: F403
+from .splitting import *  # noqa: F403
+from .statistics import *  # noqa: F403
+import importlib as _importlib
 
-_FAMILIES = (
-    activation, arithmetic, comparison, conv, copying, decomp, elementwise, fused, indexing, linalg, reduction, shape, sorting,
+_FAMILY_NAMES = (
+    "activation", "arithmetic", "arg_reduce", "comparison", "contraction", "conv", "copying", "decomp", "elementwise",
+    "fused", "gather", "indexing", "linalg", "masking", "rearrange", "reduction", "shape", "sorting", "spectral",
+    "splitting", "statistics",
 )
+# (by module path: ``ops.gather`` is the op, which shadows its module's name)
+_FAMILIES = tuple(_importlib.import_module(f"{__name__}.{n}") for n in _FAMILY_NAMES)
 
 #: Names that are also Tensor methods (``x.exp()`` forwards to ``ops.exp(x)``).
 TENSOR_METHODS = frozenset().union(*(getattr(m, "TENSOR_METHODS", ()) for m in _FAMILIES))

@@ -414,5 +414,3 @@ def qr(A: Tensor, mode: str = "reduced") -> Any:
         raise RuntimeError(f"linalg.qr: mode={mode!r} is not supported by dyngrad (only 'reduced')")
     return qr_return(*Qr.apply(A))
 
-
-from .spectral import eigh, eigh_return, eigvalsh, svd, svd_return, svdvals  # noqa: E402,F401 - second file

@@ -448,14 +448,3 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
         )
     idx = (_FULL,) * d + (index, Ellipsis)
     return Select.apply(input, idx, True)
-
-
-# The family continues in gather.py and masking.py (kept under ~400 lines each); their
-# names are re-exported here so ops/__init__.py picks them up with this module.
-from . import gather as _gather  # noqa: E402
-from . import masking as _masking  # noqa: E402
-from .gather import *  # noqa: E402,F403
-from .masking import *  # noqa: E402,F403
-
-__all__ += _gather.__all__ + _masking.__all__
-TENSOR_METHODS |= _gather.TENSOR_METHODS | _masking.TENSOR_METHODS

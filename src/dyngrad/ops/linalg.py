@@ -426,10 +426,3 @@ def triu(input: Tensor, diagonal: int = 0) -> Tensor:
     if input.data.ndim < 2:
         raise RuntimeError("triu: input tensor must have at least 2 dimensions")
     return Triu.apply(input, int(diagonal))
-
-
-from . import contraction as _contraction  # noqa: E402 - second file of this family
-from .contraction import *  # noqa: E402,F403
-
-__all__ += _contraction.__all__
-TENSOR_METHODS |= _contraction.TENSOR_METHODS

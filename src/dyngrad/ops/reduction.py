@@ -458,11 +458,3 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
 
 __all__.append("sum_to_size")
 TENSOR_METHODS.add("sum_to_size")
-
-from . import arg_reduce as _arg_reduce  # noqa: E402 - the third file of this family
-from . import statistics as _statistics  # noqa: E402 - the second file of this family
-from .arg_reduce import *  # noqa: E402,F403
-from .statistics import *  # noqa: E402,F403
-
-__all__ += _statistics.__all__ + _arg_reduce.__all__
-TENSOR_METHODS |= _statistics.TENSOR_METHODS | _arg_reduce.TENSOR_METHODS

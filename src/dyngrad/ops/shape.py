@@ -342,14 +342,3 @@ def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
 
 
 moveaxis = movedim
-
-
-# The family continues in two more files (kept under ~400 lines each); their names are
-# re-exported here so ops/__init__.py picks them up with this module.
-from . import rearrange as _rearrange  # noqa: E402
-from . import splitting as _splitting  # noqa: E402
-from .rearrange import *  # noqa: E402,F403
-from .splitting import *  # noqa: E402,F403
-
-__all__ += _rearrange.__all__ + _splitting.__all__
-TENSOR_METHODS |= _rearrange.TENSOR_METHODS | _splitting.TENSOR_METHODS

@@ -21,7 +21,7 @@ from ._util import float_data, wrap
 from ._util import inplace as _inplace
 from .indexing import narrow
 from .pointwise import where
-from .shape import cat
+from .splitting import cat
 
 __all__ = [
     "threshold", "threshold_", "hardshrink", "softshrink", "prelu", "rrelu", "rrelu_", "glu",
