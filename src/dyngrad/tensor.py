@@ -51,6 +51,14 @@ def check_device(device: Any) -> None:
         )
 
 
+NOGRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace "
+    "to be tracked)."
+)
+
 class Tensor(TensorMethods):
     """A multi-dimensional array that can record the operations applied to it.
 
@@ -77,6 +85,7 @@ class Tensor(TensorMethods):
         "_acc",
         "_base",
         "_view_ver",
+        "_nograd_view",
         "__weakref__",
     )
     __array_priority__ = 1000
@@ -360,7 +369,16 @@ class Tensor(TensorMethods):
         return t
 
     def detach_(self) -> Tensor:
-        """Detach in place: drop ``grad_fn`` and ``requires_grad``; returns self."""
+        """Detach in place: drop ``grad_fn`` and ``requires_grad``; returns self.
+
+        Raises:
+            RuntimeError: on a view (its history is its base's; use ``detach()``).
+        """
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead: detach_() on a view of "
+                f"another tensor (shape {list(self._base.shape)}) would cut the base's history."
+            )
         self.grad_fn = None
         self._requires_grad = False
         self._output_nr = 0
@@ -560,6 +578,8 @@ class Tensor(TensorMethods):
     def _check_inplace(self) -> None:
         """Refuse in-place changes that would corrupt autograd state."""
         if grad_mode.state.enabled and self._requires_grad and self.grad_fn is None:
+            if self._base is not None and getattr(self, "_nograd_view", None) is not None:
+                raise RuntimeError(NOGRAD_VIEW_INPLACE)
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation. "
                 "Wrap the update in `with dyngrad.no_grad():` or operate on .detach()."

@@ -223,7 +223,10 @@ def _link_constant_grads(node: Node, res: tuple) -> tuple:
     result must keep saying it cannot be differentiated."""
     if all(g is None or g._requires_grad for g in res):
         return res
-    if not any(s is not None and (s.is_output or (s.tensor is not None and s.tensor._requires_grad)) for s in node._saved):
+    anchor = node._link_zero_grads  # a fused op's inputs that all its gradients depend on
+    if not (anchor and any(node.needs_input_grad[i] for i in anchor)) and not any(
+        s is not None and (s.is_output or (s.tensor is not None and s.tensor._requires_grad)) for s in node._saved or ()
+    ):
         return res
     out = []
     for g in res:
@@ -253,13 +256,16 @@ def execute(
     create_graph: bool,
     inputs: Sequence[Tensor] | None = None,
     accumulate: bool = True,
+    leaf_hooks: bool = True,
 ) -> list[Tensor | None] | None:
     """Run backward from ``roots`` (``(node, output_nr)``) seeded with ``grads``.
 
     With ``accumulate=True`` (``backward()``), gradients are accumulated into leaves'
     ``.grad`` (only those in ``inputs`` when given). With ``accumulate=False``
     (``autograd.grad``), nothing is accumulated and the gradients reaching ``inputs`` are
-    returned in order (None where none arrived).
+    returned in order (None where none arrived); a leaf's tensor hooks run on its captured
+    gradient (unless ``leaf_hooks=False``: a checkpoint's inner pass, whose leaves' hooks
+    run in the outer pass), its AccumulateGrad node's hooks do not (PyTorch's rule).
     """
     task = GraphTask()
     # ---- targets (autograd.grad, or backward(inputs=...))
@@ -331,7 +337,7 @@ def execute(
             counter += 1
     heapq.heapify(heap)
     captured: list = [None] * (len(inputs) if inputs is not None else 0)
-    pending: list = []  # (tensor, grad) committed at the end
+    pending: list = []  # (tensor, grad, AccumulateGrad node or None) committed at the end
     prev_enabled = _state.enabled
     _state.enabled = create_graph
     _passes.stack.append(task)
@@ -346,21 +352,22 @@ def execute(
                 if g is None:
                     continue
                 var = node.variable
-                if var._hooks:
+                if var._hooks and (accumulate or leaf_hooks):
                     for h in tuple(var._hooks.values()):
                         r = h(g)
                         if r is not None:
                             g = _hooked(h, g, r)
-                if node._pre_hooks:
-                    for h in tuple(node._pre_hooks.values()):
-                        r = h((g,))
-                        if r is not None:
-                            g = r[0]
                 k = capture_leaf.get(node)
                 if k is not None and not accumulate:
                     captured[k] = g
                 elif accumulate and (inputs is None or k is not None):
-                    pending.append((var, g))
+                    if node._pre_hooks:  # the node's own hooks run only when it accumulates
+                        for h in tuple(node._pre_hooks.values()):
+                            r = h((g,))
+                            if r is not None:
+                                g = r[0]
+                    if var._base is None or getattr(var, "_nograd_view", None) is None:
+                        pending.append((var, g, node))  # (a view made under no_grad has no accumulator)
                 continue
             # tensor hooks and retain_grad on this node's outputs
             if node._tensor_pre_hooks:
@@ -377,7 +384,7 @@ def execute(
                 for nr, ref in node._retain_hooks.items():
                     t = ref()
                     if t is not None and buf[nr] is not None:
-                        pending.append((t, buf[nr]))
+                        pending.append((t, buf[nr], None))
             if node._pre_hooks:
                 for h in tuple(node._pre_hooks.values()):
                     r = h(tuple(buf))
@@ -389,7 +396,7 @@ def execute(
                     if k is not None:
                         if accumulate:
                             if buf[nr] is not None:
-                                pending.append((inputs[k], buf[nr]))  # type: ignore[index]
+                                pending.append((inputs[k], buf[nr], None))  # type: ignore[index]
                         else:
                             captured[k] = buf[nr]
             if exec_nodes is not None and node not in exec_nodes:
@@ -404,7 +411,9 @@ def execute(
             try:
                 res = profiler.run_backward(node, buf) if _prof.active else node.apply(*buf)
                 res = _validate(node, res, create_graph)
-                if create_graph and node._saved and getattr(node, "_forward_cls", _SumToSize)._builtin:
+                if create_graph and getattr(node, "_forward_cls", _SumToSize)._builtin and (
+                    node._saved or node._link_zero_grads
+                ):
                     res = _link_constant_grads(node, res)
             except Exception as exc:
                 _annotate(node, exc)
@@ -438,15 +447,17 @@ def execute(
     res = buf = cbuf = g = r = None  # drop loop references: a gradient nobody else holds can be adopted
     pending.reverse()
     while pending:
-        var, g = pending.pop()
-        _accumulate(var, g, create_graph)
-    var = g = None
+        var, g, node = pending.pop()
+        _accumulate(var, g, create_graph, node)
+    var = g = node = None
     if not accumulate:
         return captured
     return None
 
 
-def _accumulate(var: Tensor, g: Tensor, create_graph: bool) -> None:
+def _accumulate(var: Tensor, g: Tensor, create_graph: bool, node: AccumulateGrad | None = None) -> None:
+    """``var.grad += g`` (or adopt/copy ``g``), then the leaf's post-accumulate hooks and
+    its AccumulateGrad node's post hooks ``hook((), (g,))``, in PyTorch's order."""
     old = var._grad
     if old is None:
         if create_graph:  # a differentiable copy, as PyTorch: never alias another tensor's grad
@@ -464,7 +475,14 @@ def _accumulate(var: Tensor, g: Tensor, create_graph: bool) -> None:
         old._vc[0] += 1
     if var._post_acc_hooks:
         for h in tuple(var._post_acc_hooks.values()):
-            h(var)
+            if h(var) is not None:
+                raise TypeError(
+                    f"post accumulate grad hook '{getattr(h, '__name__', h)}' returned a "
+                    "value; such hooks must return None (modify tensor.grad instead)"
+                )
+    if node is not None and node._post_hooks:
+        for h in tuple(node._post_hooks.values()):
+            h((), (g,))
 
 
 # References to a gradient Tensor that nobody else holds, seen from _unshared: the commit

@@ -15,6 +15,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from .grad_mode import no_grad as _no_grad
+
 __all__ = [
     "Node",
     "AccumulateGrad",
@@ -114,6 +116,11 @@ class Node:
     _output_meta: tuple = ()
     _site: str | None = None
     _seq = 0
+    # Under create_graph, the indices of forward inputs on which all of a built-in op's
+    # gradients depend, as if computed in one fused backward (PyTorch's convolution and
+    # norm backwards): when one of them requires grad, a gradient that came out constant
+    # still requires grad (engine._link_constant_grads). Empty: only saved tensors count.
+    _link_zero_grads: tuple = ()
 
     def __init__(self) -> None:
         self._seq = next(_seq)
@@ -206,7 +213,17 @@ class SavedTensor:
         hooks = _hooks_state.stack if _hooks_in_use[0] else None
         if hooks and not _hooks_state.disabled_reason:
             pack, unpack = hooks[-1]
-            self.packed = pack(tensor)
+            version = tensor._vc[0]
+            with _no_grad():  # as PyTorch: pack hooks run with grad mode off
+                self.packed = pack(tensor)
+            if tensor._vc[0] != version:
+                raise RuntimeError(
+                    f"A saved tensor pack hook ('{getattr(pack, '__name__', pack)}') is modifying "
+                    f"its input [{tensor.dtype.name} tensor of shape {list(tensor.shape)}] in "
+                    "place. Tensors provided as input to pack hook cannot be modified by in-place "
+                    "operations as this can lead to unexpected side-effects (the forward's values "
+                    "would change); modify a clone() instead."
+                )
             self.unpack_hook = unpack
             self.tensor = None
             self.version = -1

@@ -12,6 +12,7 @@ from ..autograd.batched_autograd import batched_inplace
 from ..autograd.batching import BatchedTensor, any_batched
 from ..autograd.function import _fwd_state
 from ..autograd.graph import rebase_retain_grad
+from ._view_inplace import mark_nograd_view
 from ..tensor import Tensor
 
 _state = grad_mode.state
@@ -125,6 +126,8 @@ def make_view(out: Tensor, base: Tensor) -> Tensor:
         root = base._base is None or (base._requires_grad and base.grad_fn is None)
         out._base = base if root else base._base
         out._view_ver = out._vc[0]  # the version its history belongs to (see refresh_view)
+        if not _state.enabled and base._requires_grad:  # a no_grad view (ops/_view_inplace.py)
+            mark_nograd_view(out, base)
     return out
 
 

@@ -7,6 +7,18 @@ records ``base_new = index_put(base_old, positions, fn(base_old[positions]))``; 
 takes the history of ``fn(...)``. Both are ordinary differentiable ops, so gradients reach
 the untouched part of the base, the view's old values and the op's other arguments.
 
+The modified view itself then takes, as in PyTorch, the history of a view of the new base
+(``view = base_new.flatten()[positions]``), not ``fn``'s: its gradient is the one reaching
+it through the base (so ``retain_grad`` on it sees what flows through the view, and a
+backward from the base alone leaves its ``.grad`` None, as PyTorch's does). A custom
+Function that modifies a view input in place (``mark_dirty``) is rebased the same way
+(``rebase_dirty_view``).
+
+A view created under ``no_grad`` of a tensor that requires grad requires grad too but has
+no history (PyTorch's ``CreationMeta::NO_GRAD_MODE``): modifying it in place with grad mode
+on, modifying a view of it, or using it after its base was modified in place with grad mode
+on, raises (``mark_nograd_view``): the in-place op cannot be recorded in the base.
+
 Other views of the same base created *before* the in-place op are stale: their values are
 current but their history is not. Like PyTorch, dyngrad regenerates such a view's history
 from its base (``refresh_view``) the next time the view is used in a recorded op or
@@ -85,6 +97,49 @@ def _alias(t: Tensor) -> Tensor:
     return a
 
 
+_NOGRAD_VIEW_OF_VIEW = (
+    "{name}_: output of a view of a view which was created in no_grad mode is being modified "
+    "inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it "
+    "is forbidden. You can clarify your code by moving both the view and the inplace either "
+    "both inside the no_grad block (if you don't want the inplace to be tracked) or both "
+    "outside (if you want the inplace to be tracked)."
+)
+_NOGRAD_VIEW_BASE_CHANGED = (
+    "A view was created in no_grad mode and its base or another view of its base has been "
+    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be "
+    "tracked) or both outside (if you want the inplace to be tracked)."
+)
+
+
+def mark_nograd_view(view: Tensor, base: Tensor) -> None:
+    """``view`` of ``base`` (which requires grad) was created under ``no_grad``: it requires
+    grad, as in PyTorch, but has no history; remember the base's history it was taken from
+    (``_nograd_view``: the base's grad_fn sequence number, -1 for a leaf) so that an
+    in-place change of the base with grad mode on can be detected when the view is used."""
+    view._requires_grad = True
+    fn = base.grad_fn
+    view._nograd_view = fn._seq if fn is not None else -1
+
+
+def _is_nograd_view(t: Tensor) -> bool:
+    return t._base is not None and getattr(t, "_nograd_view", None) is not None
+
+
+def _rebase_view(view: Tensor, base: Tensor, pos: np.ndarray) -> None:
+    """Give ``view`` the history of a view of ``base``'s current history (PyTorch regenerates
+    a modified view's grad_fn from its base the same way) and mark it current."""
+    from .indexing import Index
+
+    with grad_mode.enable_grad():
+        new = Index.apply(base.reshape(-1), (None, (pos,)), False)
+    old_fn, old_nr = view.grad_fn, view._output_nr
+    view.grad_fn, view._output_nr, view._requires_grad = new.grad_fn, new._output_nr, new._requires_grad
+    view._view_ver = view._vc[0]
+    rebase_retain_grad(view, old_fn, old_nr)
+
+
 def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Apply out-of-place ``fn(view, *args)`` in place on ``view`` and rebase the history of
     ``view._base`` (see the module docstring).
@@ -99,6 +154,8 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
     name = getattr(fn, "__name__", "op")
     base = view._base
+    if grad_mode.state.enabled and _is_nograd_view(base):  # a view of a no_grad view
+        raise RuntimeError(_NOGRAD_VIEW_OF_VIEW.format(name=name))
     if grad_mode.state.enabled and base._requires_grad and base.grad_fn is None:
         raise RuntimeError(
             f"{name}_: a view of a leaf Variable that requires grad is being used in an in-place "
@@ -121,14 +178,12 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     result = fn(Index.apply(old, plan[1], False), *args, **kwargs)
     new_base = IndexPut.apply(old, result, plan).reshape(base.data.shape)
     _write(view, result.data, fn)  # writes into the base's memory; bumps the shared version
-    old_fns = ((base, base.grad_fn, base._output_nr), (view, view.grad_fn, view._output_nr))
+    old_fn, old_nr = base.grad_fn, base._output_nr
     base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, new_base._output_nr, new_base._requires_grad
-    view.grad_fn, view._output_nr, view._requires_grad = result.grad_fn, result._output_nr, result._requires_grad
-    for t, fn_old, nr_old in old_fns:
-        rebase_retain_grad(t, fn_old, nr_old)  # retain_grad follows the tensor's new value
+    rebase_retain_grad(base, old_fn, old_nr)  # retain_grad follows the tensor's new value
     if result.grad_fn is not None:
         _retarget_saved_output(result.grad_fn, result, view)
-    view._view_ver = view._vc[0]  # the view's history is current
+    _rebase_view(view, base, pos)  # the view's history: a view of the new base (current)
     if dual:  # forward AD: the base's tangent takes the result's at the view's positions
         _transfer_tangent(result, view)
     return view
@@ -142,9 +197,13 @@ def refresh_view(view: Tensor) -> None:
     Raises:
         RuntimeError: when the view's position in its base cannot be computed.
     """
-    from .indexing import Index
-
     base = view._base
+    if view.grad_fn is None and _is_nograd_view(view):  # created under no_grad: no history
+        fn = base.grad_fn
+        if (fn._seq if fn is not None else -1) != view._nograd_view:
+            raise RuntimeError(_NOGRAD_VIEW_BASE_CHANGED)
+        view._view_ver = view._vc[0]  # changed under no_grad only: still no history
+        return
     pos = view_positions(view.data, base.data)
     if pos is None:
         raise RuntimeError(
@@ -152,9 +211,40 @@ def refresh_view(view: Tensor) -> None:
             "cannot be computed to regenerate its history; create the view again after the "
             "in-place operation"
         )
+    _rebase_view(view, base, pos)
+
+
+def rebase_dirty_view(view: Tensor, fn_name: str) -> None:
+    """A custom Function modified the view ``view`` in place (``mark_dirty``) and ``view``
+    now has the Function's node as history: record the change in the base too,
+    ``base_new = index_put(base_old, positions, view)`` (PyTorch's ``CopySlices`` around the
+    Function), and give ``view`` the history of a view of the new base.
+
+    Raises:
+        RuntimeError: the base is a leaf that requires grad, or the view's position in the
+            base cannot be computed.
+    """
+    from .indexing import IndexPut
+
+    base = view._base
+    if _is_nograd_view(base):
+        raise RuntimeError(_NOGRAD_VIEW_OF_VIEW.format(name=fn_name))
+    if base._requires_grad and base.grad_fn is None:
+        raise RuntimeError(
+            f"{fn_name}: a view of a leaf Variable that requires grad is being used in an in-place "
+            "operation (mark_dirty). Clone the leaf first, or do this under no_grad()."
+        )
+    pos = view_positions(view.data, base.data)
+    if pos is None:
+        raise RuntimeError(
+            f"{fn_name}: in-place modification (mark_dirty) of this view while recording a graph "
+            "is not supported (its position in the base tensor cannot be computed)"
+        )
+    view._view_ver = view._vc[0]  # its history (the Function's node) is current
     with grad_mode.enable_grad():
-        new = Index.apply(base.reshape(-1), (None, (pos,)), False)
-    old_fn, old_nr = view.grad_fn, view._output_nr
-    view.grad_fn, view._output_nr, view._requires_grad = new.grad_fn, new._output_nr, new._requires_grad
-    view._view_ver = view._vc[0]
-    rebase_retain_grad(view, old_fn, old_nr)
+        old = _alias(base).reshape(-1)
+        new_base = IndexPut.apply(old, view.reshape(-1), (None, (pos.reshape(-1),))).reshape(base.data.shape)
+    old_fn, old_nr = base.grad_fn, base._output_nr
+    base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, new_base._output_nr, new_base._requires_grad
+    rebase_retain_grad(base, old_fn, old_nr)
+    _rebase_view(view, base, pos)
