@@ -304,12 +304,21 @@ class Tensor(TensorMethods):
         Raises:
             RuntimeError: when the tensor does not require grad.
         """
+        if self._base is not None and self._vc[0] != self._view_ver:
+            self._refresh_view()  # retain the gradient of the view's current history
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is None or self._retains_grad:
             return
         self.grad_fn._register_retain_grad(self._output_nr, self)
         self._retains_grad = True
+
+    def _refresh_view(self) -> None:
+        """Regenerate a stale view's history from its base (ops/_view_inplace.py)."""
+        from .ops._view_inplace import refresh_view  # deferred: ops are built on tensor
+
+        if grad_mode.state.enabled:
+            refresh_view(self)
 
     def _accumulator(self) -> AccumulateGrad:
         """The AccumulateGrad node of this leaf (created once, held weakly)."""
@@ -326,6 +335,8 @@ class Tensor(TensorMethods):
         Raises:
             RuntimeError: when the tensor does not require grad.
         """
+        if self._base is not None and self._vc[0] != self._view_ver:
+            self._refresh_view()  # hook the gradient of the view's current history
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
@@ -578,7 +589,10 @@ class Tensor(TensorMethods):
     def _check_inplace(self) -> None:
         """Refuse in-place changes that would corrupt autograd state."""
         if grad_mode.state.enabled and self._requires_grad and self.grad_fn is None:
-            if self._base is not None and getattr(self, "_nograd_view", None) is not None:
+            if self._base is not None and getattr(self, "_nograd_view", None) == 1:
+                if not self._base._requires_grad:  # the base was detached since (detach_)
+                    self._requires_grad = False
+                    return
                 raise RuntimeError(NOGRAD_VIEW_INPLACE)
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation. "

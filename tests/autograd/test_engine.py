@@ -648,3 +648,22 @@ def test_post_accumulate_grad_hook_returning_a_value_raises():
     x.register_post_accumulate_grad_hook(lambda t: 5)
     with pytest.raises(TypeError, match="post accumulate grad hook"):
         (x * 2).sum().backward()
+
+
+def test_leaf_detached_in_place_after_the_graph_was_recorded_gets_no_gradient():
+    x = dyngrad.ones(4, requires_grad=True)
+    w = dyngrad.ones(4, requires_grad=True)
+    y = x * w
+    x.detach_()
+    y.sum().backward()
+    assert x.grad is None  # torch 2.13: None
+    np.testing.assert_array_equal(w.grad.numpy(), [1, 1, 1, 1])
+
+
+def test_leaf_moved_into_the_graph_interior_by_detach_and_an_in_place_op_raises():
+    x = dyngrad.ones(4, requires_grad=True)
+    c = x.clone()
+    x.detach_()
+    x.add_(c)  # x has a history now; c's graph still ends at x's AccumulateGrad
+    with pytest.raises(RuntimeError, match="leaf variable has been moved into the graph interior"):
+        (x.sum() + c.sum()).backward()

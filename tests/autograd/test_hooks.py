@@ -346,3 +346,12 @@ def test_saved_tensor_pack_hook_runs_with_grad_mode_off_and_may_modify_a_clone()
     y.sum().backward()
     assert modes == [False]  # torch: [False]
     np.testing.assert_allclose(x.grad.numpy(), 2 * np.e, rtol=1e-6)  # torch: 5.4366 (the packed 2*exp)
+
+
+def test_unpacking_a_saved_non_leaf_detached_in_place_raises():
+    x = torch.ones(4, requires_grad=True)
+    c = x.clone()
+    y = x * c
+    c.detach_()
+    with pytest.raises(RuntimeError, match="saved tensor .* that has been detached in-place"):
+        y.sum().backward()  # torch 2.13: the same error

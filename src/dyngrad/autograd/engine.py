@@ -352,6 +352,12 @@ def execute(
                 if g is None:
                     continue
                 var = node.variable
+                if var.grad_fn is not None:  # detach_()ed, then given a history by an in-place op
+                    raise RuntimeError(
+                        "leaf variable has been moved into the graph interior: a tensor that was a "
+                        f"leaf when this graph was recorded (shape {list(var.shape)}) has a grad_fn "
+                        f"({var.grad_fn.name()}) now; it cannot accumulate a gradient"
+                    )
                 if var._hooks and (accumulate or leaf_hooks):
                     for h in tuple(var._hooks.values()):
                         r = h(g)
@@ -360,13 +366,14 @@ def execute(
                 k = capture_leaf.get(node)
                 if k is not None and not accumulate:
                     captured[k] = g
-                elif accumulate and (inputs is None or k is not None):
+                elif accumulate and (inputs is None or k is not None) and var._requires_grad:
+                    # (a leaf detach_()ed since the graph was recorded gets nothing, as in PyTorch)
                     if node._pre_hooks:  # the node's own hooks run only when it accumulates
                         for h in tuple(node._pre_hooks.values()):
                             r = h((g,))
                             if r is not None:
                                 g = r[0]
-                    if var._base is None or getattr(var, "_nograd_view", None) is None:
+                    if var._base is None or getattr(var, "_nograd_view", None) != 1:
                         pending.append((var, g, node))  # (a view made under no_grad has no accumulator)
                 continue
             # tensor hooks and retain_grad on this node's outputs

@@ -205,7 +205,7 @@ class SavedTensor:
     Unpacking checks the version counter and raises if the tensor was modified in place.
     """
 
-    __slots__ = ("tensor", "version", "is_output", "output_nr", "packed", "unpack_hook")
+    __slots__ = ("tensor", "version", "is_output", "output_nr", "packed", "unpack_hook", "had_fn")
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
         self.is_output = is_output
@@ -234,6 +234,7 @@ class SavedTensor:
         self.unpack_hook = None
         self.version = tensor._vc[0]
         self.tensor = tensor._shallow() if is_output else tensor
+        self.had_fn = not is_output and tensor.grad_fn is not None
 
     def unpack(self, node: Node) -> Any:
         if self.unpack_hook is not None:
@@ -252,6 +253,12 @@ class SavedTensor:
             )
         if self.is_output:
             return t._attach(node, self.output_nr)
+        if self.had_fn and t.grad_fn is None:
+            raise RuntimeError(
+                f"Trying to use a saved tensor [{t.dtype.name} tensor of shape {list(t.shape)}], "
+                f"saved by {node.name()}, that has been detached in-place, i.e. with .detach_(). "
+                "This is not supported, please use out-of-place `.detach()` instead."
+            )
         return t
 
 

@@ -16,8 +16,9 @@ Function that modifies a view input in place (``mark_dirty``) is rebased the sam
 
 A view created under ``no_grad`` of a tensor that requires grad requires grad too but has
 no history (PyTorch's ``CreationMeta::NO_GRAD_MODE``): modifying it in place with grad mode
-on, modifying a view of it, or using it after its base was modified in place with grad mode
-on, raises (``mark_nograd_view``): the in-place op cannot be recorded in the base.
+on, modifying a view of it, or using it with grad mode on after its memory was modified in
+place (even under no_grad), raises (``mark_nograd_view``): the change cannot be recorded
+in the base's history.
 
 Other views of the same base created *before* the in-place op are stale: their values are
 current but their history is not. Like PyTorch, dyngrad regenerates such a view's history
@@ -114,17 +115,23 @@ _NOGRAD_VIEW_BASE_CHANGED = (
 
 
 def mark_nograd_view(view: Tensor, base: Tensor) -> None:
-    """``view`` of ``base`` (which requires grad) was created under ``no_grad``: it requires
-    grad, as in PyTorch, but has no history; remember the base's history it was taken from
-    (``_nograd_view``: the base's grad_fn sequence number, -1 for a leaf) so that an
-    in-place change of the base with grad mode on can be detected when the view is used."""
+    """``view`` was taken of ``base``, which requires grad (called inside the view op's
+    forward, where grad mode is always off). It requires grad, as in PyTorch, and is marked
+    ``_nograd_view = 1``; recording the op (grad mode on) then gives it a ``grad_fn``, so a
+    marked view without ``grad_fn`` is one made under ``no_grad``: it has no history, a
+    gradient reaching it is dropped, and using it with grad mode on after an in-place
+    change of its memory (even under no_grad) raises (``refresh_view``), as PyTorch does.
+
+    Not matched: a view made under no_grad of a base that does not require grad, used after
+    the base got a history through an in-place op, takes the base's history (PyTorch
+    raises); the view op cannot tell no_grad from grad mode here."""
     view._requires_grad = True
-    fn = base.grad_fn
-    view._nograd_view = fn._seq if fn is not None else -1
+    view._nograd_view = 1
 
 
 def _is_nograd_view(t: Tensor) -> bool:
-    return t._base is not None and getattr(t, "_nograd_view", None) is not None
+    """A view made under no_grad of a base that required grad (see mark_nograd_view)."""
+    return t.grad_fn is None and t._base is not None and getattr(t, "_nograd_view", None) == 1
 
 
 def _rebase_view(view: Tensor, base: Tensor, pos: np.ndarray) -> None:
@@ -154,6 +161,12 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
     name = getattr(fn, "__name__", "op")
     base = view._base
+    if not view._requires_grad and view.grad_fn is None and base._requires_grad:
+        # made (with grad on) of a base that requires grad only since: PyTorch refuses this
+        raise RuntimeError(
+            f"{name}_: in-place operation on a view whose base started to require grad (through "
+            "an in-place operation) after the view was created; create the view again first"
+        )
     if grad_mode.state.enabled and _is_nograd_view(base):  # a view of a no_grad view
         raise RuntimeError(_NOGRAD_VIEW_OF_VIEW.format(name=name))
     if grad_mode.state.enabled and base._requires_grad and base.grad_fn is None:
@@ -199,10 +212,13 @@ def refresh_view(view: Tensor) -> None:
     """
     base = view._base
     if view.grad_fn is None and _is_nograd_view(view):  # created under no_grad: no history
-        fn = base.grad_fn
-        if (fn._seq if fn is not None else -1) != view._nograd_view:
+        root = base
+        while root.grad_fn is None and _is_nograd_view(root):  # a view of a no_grad view
+            root = root._base
+        if root._requires_grad:  # PyTorch's rule: any in-place change since, even under no_grad
             raise RuntimeError(_NOGRAD_VIEW_BASE_CHANGED)
-        view._view_ver = view._vc[0]  # changed under no_grad only: still no history
+        view._requires_grad = False  # the base was detached: the view does not require grad
+        view._view_ver = view._vc[0]
         return
     pos = view_positions(view.data, base.data)
     if pos is None:
