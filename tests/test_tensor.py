@@ -486,3 +486,41 @@ def test_numpy_functions_refuse_a_tensor_that_requires_grad_instead_of_cutting_t
     with pytest.raises(RuntimeError, match="detach"):
         np.asarray(x)
     np.testing.assert_array_equal(np.asarray(x.detach()), [1, 1, 1])
+
+
+@pytest.mark.parametrize("make", [lambda c: c[1:], lambda c: c.t(), lambda c: c.reshape(-1)])
+def test_detach_in_place_on_a_view_raises(make):
+    c = dyngrad.ones(2, 2, requires_grad=True).clone()
+    v = make(c)
+    with pytest.raises(RuntimeError, match="Can't detach views in-place. Use detach\\(\\) instead"):
+        v.detach_()
+    assert v.requires_grad and c.requires_grad  # nothing changed (torch: the same error)
+
+
+def test_detach_in_place_on_a_base_with_views_keeps_the_views_history():
+    c = dyngrad.ones(3, requires_grad=True).clone()
+    v = c[1:]
+    c.detach_()
+    assert not c.requires_grad and v.requires_grad and v.grad_fn is not None  # torch: the same
+
+
+def test_retain_grad_on_a_view_made_stale_by_an_in_place_op_retains_its_current_gradient():
+    x = dyngrad.ones(4, requires_grad=True)
+    c = x.clone()
+    v = c[:2]
+    c.mul_(2)
+    v.retain_grad()
+    (v * dyngrad.tensor([3.0, 4.0])).sum().backward()
+    np.testing.assert_array_equal(v.grad.numpy(), [3, 4])  # torch 2.13: [3., 4.]
+    np.testing.assert_array_equal(x.grad.numpy(), [6, 8, 0, 0])
+
+
+def test_hook_on_a_view_made_stale_by_an_in_place_op_sees_its_current_gradient():
+    x = dyngrad.ones(4, requires_grad=True)
+    c = x.clone()
+    v = c[:2]
+    c.mul_(2)
+    seen = []
+    v.register_hook(lambda g: seen.append(g.numpy().copy()))
+    (v * dyngrad.tensor([3.0, 4.0])).sum().backward()
+    np.testing.assert_array_equal(seen[0], [3, 4])  # (torch 2.13 crashes with SIGSEGV here)

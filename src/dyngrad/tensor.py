@@ -52,6 +52,14 @@ def check_device(device: Any) -> None:
         )
 
 
+NOGRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace "
+    "to be tracked)."
+)
+
 class Tensor:
     """A multi-dimensional array that can record the operations applied to it.
 
@@ -78,6 +86,7 @@ class Tensor:
         "_acc",
         "_base",
         "_view_ver",
+        "_nograd_view",
         "__weakref__",
     )
     __array_priority__ = 1000
@@ -313,12 +322,21 @@ class Tensor:
         Raises:
             RuntimeError: when the tensor does not require grad.
         """
+        if self._base is not None and self._vc[0] != self._view_ver:
+            self._refresh_view()  # retain the gradient of the view's current history
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is None or self._retains_grad:
             return
         self.grad_fn._register_retain_grad(self._output_nr, self)
         self._retains_grad = True
+
+    def _refresh_view(self) -> None:
+        """Regenerate a stale view's history from its base (ops/_view_inplace.py)."""
+        from .ops._view_inplace import refresh_view  # deferred: ops are built on tensor
+
+        if grad_mode.state.enabled:
+            refresh_view(self)
 
     def _accumulator(self) -> AccumulateGrad:
         """The AccumulateGrad node of this leaf (created once, held weakly)."""
@@ -335,6 +353,8 @@ class Tensor:
         Raises:
             RuntimeError: when the tensor does not require grad.
         """
+        if self._base is not None and self._vc[0] != self._view_ver:
+            self._refresh_view()  # hook the gradient of the view's current history
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
@@ -378,7 +398,16 @@ class Tensor:
         return t
 
     def detach_(self) -> Tensor:
-        """Detach in place: drop ``grad_fn`` and ``requires_grad``; returns self."""
+        """Detach in place: drop ``grad_fn`` and ``requires_grad``; returns self.
+
+        Raises:
+            RuntimeError: on a view (its history is its base's; use ``detach()``).
+        """
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead: detach_() on a view of "
+                f"another tensor (shape {list(self._base.shape)}) would cut the base's history."
+            )
         self.grad_fn = None
         self._requires_grad = False
         self._output_nr = 0
@@ -578,6 +607,11 @@ class Tensor:
     def _check_inplace(self) -> None:
         """Refuse in-place changes that would corrupt autograd state."""
         if grad_mode.state.enabled and self._requires_grad and self.grad_fn is None:
+            if self._base is not None and getattr(self, "_nograd_view", None) == 1:
+                if not self._base._requires_grad:  # the base was detached since (detach_)
+                    self._requires_grad = False
+                    return
+                raise RuntimeError(NOGRAD_VIEW_INPLACE)
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation. "
                 "Wrap the update in `with dyngrad.no_grad():` or operate on .detach()."

@@ -131,3 +131,16 @@ def test_retain_graph_defaults_to_create_graph():
     np.testing.assert_allclose(g.numpy(), 2 * np.exp(x.detach().numpy()))
     with pytest.raises(RuntimeError, match="second time"):
         dyngrad.autograd.grad(y, x)
+
+
+def test_materialized_zeros_require_grad_under_create_graph_so_a_third_derivative_is_zero():
+    x = leaf(3)
+    u = leaf(2, seed=1)
+    y = (3 * x).sum()
+    gx, gu = dyngrad.autograd.grad(y, (x, u), create_graph=True, materialize_grads=True)
+    assert gu.requires_grad and gu.is_leaf  # torch: zeros_like(u, requires_grad=True)
+    (g2,) = dyngrad.autograd.grad(gu.sum(), u, create_graph=True, materialize_grads=True)
+    (g3,) = dyngrad.autograd.grad(g2.sum(), u, materialize_grads=True)
+    np.testing.assert_array_equal(g3.numpy(), [0, 0])  # torch: [0., 0.]
+    (gu2,) = dyngrad.autograd.grad(y, u, allow_unused=True, materialize_grads=True)
+    assert not gu2.requires_grad  # without create_graph: plain zeros (torch: the same)

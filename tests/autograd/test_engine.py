@@ -603,3 +603,69 @@ def test_comparing_a_tensor_with_none_is_false_as_in_pytorch():
     t = dyngrad.ones(2)
     assert (t == None) is False  # noqa: E711
     assert (t != None) is True  # noqa: E711
+
+
+def _acc_node(t):
+    return t.view_as(t).grad_fn.next_functions[0][0]
+
+
+def test_autograd_grad_runs_a_leafs_tensor_hooks_but_not_its_accumulate_grad_node_hooks():
+    t = dyngrad.tensor(0.0, requires_grad=True)
+    log = []
+    acc = _acc_node(t)
+    t.register_hook(lambda g: log.append("tensor"))
+    acc.register_prehook(lambda g: log.append("node pre"))
+    t.register_post_accumulate_grad_hook(lambda t: log.append("post accumulate"))
+    acc.register_hook(lambda gi, go: log.append("node post"))
+    (g,) = dyngrad.autograd.grad(t * 5, t)
+    assert float(g) == 5.0 and log == ["tensor"]  # torch: 5., ['tensor']
+    assert t.grad is None
+
+
+def test_hooks_of_a_leaf_and_its_accumulate_grad_node_run_in_pytorchs_order_when_accumulating():
+    t = dyngrad.tensor(0.0, requires_grad=True)
+    log = []
+    acc = _acc_node(t)
+
+    def node_post(grad_inputs, grad_outputs):
+        log.append("node post")
+        assert grad_inputs == ()
+        t.grad = grad_outputs[0].mul(10)  # an assignment to .grad that must stay
+
+    t.register_hook(lambda g: log.append("tensor") or g.sub(2.0))
+    acc.register_prehook(lambda go: log.append("node pre") or (go[0].div(5.0),))
+    def post_accumulate(t):
+        log.append("post accumulate")
+        t.grad.add_(0.5)
+
+    t.register_post_accumulate_grad_hook(post_accumulate)
+    acc.register_hook(node_post)
+    t.backward(dyngrad.tensor(5.0))
+    assert log == ["tensor", "node pre", "post accumulate", "node post"]  # torch: the same
+    assert float(t.grad) == pytest.approx(11.0)  # torch: 11. ((5 - 2) / 5 + 0.5) * 10
+
+
+def test_post_accumulate_grad_hook_returning_a_value_raises():
+    x = dyngrad.ones(3, requires_grad=True)
+    x.register_post_accumulate_grad_hook(lambda t: 5)
+    with pytest.raises(TypeError, match="post accumulate grad hook"):
+        (x * 2).sum().backward()
+
+
+def test_leaf_detached_in_place_after_the_graph_was_recorded_gets_no_gradient():
+    x = dyngrad.ones(4, requires_grad=True)
+    w = dyngrad.ones(4, requires_grad=True)
+    y = x * w
+    x.detach_()
+    y.sum().backward()
+    assert x.grad is None  # torch 2.13: None
+    np.testing.assert_array_equal(w.grad.numpy(), [1, 1, 1, 1])
+
+
+def test_leaf_moved_into_the_graph_interior_by_detach_and_an_in_place_op_raises():
+    x = dyngrad.ones(4, requires_grad=True)
+    c = x.clone()
+    x.detach_()
+    x.add_(c)  # x has a history now; c's graph still ends at x's AccumulateGrad
+    with pytest.raises(RuntimeError, match="leaf variable has been moved into the graph interior"):
+        (x.sum() + c.sum()).backward()

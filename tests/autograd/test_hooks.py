@@ -314,3 +314,44 @@ def test_ledger_counts_what_pack_hooks_keep():
         y = x.exp()
     assert saved_tensor_report(y).total_bytes == 200  # half of float32
     assert graph.saved_tensor_report is saved_tensor_report
+
+
+@pytest.mark.parametrize("leaf", [True, False])
+def test_saved_tensor_pack_hook_modifying_its_input_in_place_raises(leaf):
+    x = torch.ones(3, requires_grad=True)
+    a = x if leaf else x.clone()
+    with pytest.raises(RuntimeError, match="pack hook .* is modifying its input"):
+        with graph.saved_tensors_hooks(lambda t: t.add_(1), lambda t: t):
+            a * a
+
+
+def test_saved_tensor_pack_hook_modifying_an_alias_of_a_plain_input_raises():
+    a = torch.ones(3)
+    w = torch.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="pack hook .* is modifying its input"):
+        with graph.saved_tensors_hooks(lambda t: t.detach().mul_(2), lambda t: t):
+            a * w
+
+
+def test_saved_tensor_pack_hook_runs_with_grad_mode_off_and_may_modify_a_clone():
+    x = torch.ones(3, requires_grad=True)
+    modes = []
+
+    def pack(t):
+        modes.append(torch.is_grad_enabled())
+        return t.clone().mul_(2)
+
+    with graph.saved_tensors_hooks(pack, lambda t: t):
+        y = x.exp()
+    y.sum().backward()
+    assert modes == [False]  # torch: [False]
+    np.testing.assert_allclose(x.grad.numpy(), 2 * np.e, rtol=1e-6)  # torch: 5.4366 (the packed 2*exp)
+
+
+def test_unpacking_a_saved_non_leaf_detached_in_place_raises():
+    x = torch.ones(4, requires_grad=True)
+    c = x.clone()
+    y = x * c
+    c.detach_()
+    with pytest.raises(RuntimeError, match="saved tensor .* that has been detached in-place"):
+        y.sum().backward()  # torch 2.13: the same error

@@ -192,3 +192,45 @@ def test_nll_loss_gradient_for_weight_raises_as_in_pytorch():
     loss = dyngrad.nn.functional.cross_entropy(logits, dyngrad.tensor([0, 1, 2, 1]), weight=w)
     with pytest.raises(RuntimeError, match="derivative for 'weight' is not implemented"):
         loss.backward()
+
+
+def _rg(*shape, seed=0):
+    return dyngrad.tensor(np.random.default_rng(seed).standard_normal(shape), requires_grad=True)
+
+
+# Ops whose PyTorch backward computes the bias gradient together with the input's (one
+# fused backward): under create_graph it requires grad even for a loss linear in the output.
+FUSED_BIAS = {
+    "conv1d": lambda: (_rg(2, 3, 5), _rg(4, 3, 3, seed=1), _rg(4, seed=2), F.conv1d),
+    "conv2d": lambda: (_rg(2, 3, 4, 4), _rg(2, 3, 3, 3, seed=1), _rg(2, seed=2), F.conv2d),
+    "layer_norm": lambda: (_rg(2, 3, 4), _rg(4, seed=1), _rg(4, seed=2), lambda x, w, b: F.layer_norm(x, (4,), w, b)),
+    "batch_norm": lambda: (_rg(2, 3, 4), _rg(3, seed=1), _rg(3, seed=2),
+                           lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True)),
+    "batch_norm_eval": lambda: (_rg(2, 3, 4), _rg(3, seed=1), _rg(3, seed=2),
+                                lambda x, w, b: F.batch_norm(x, dyngrad.zeros(3, dtype=dyngrad.float64),
+                                                             dyngrad.ones(3, dtype=dyngrad.float64), w, b)),
+}
+
+
+@pytest.mark.parametrize("name", list(FUSED_BIAS))
+def test_bias_gradient_of_a_fused_op_requires_grad_under_create_graph_and_differentiates_to_zero(name):
+    x, w, b, f = FUSED_BIAS[name]()
+    grads = dyngrad.autograd.grad(f(x, w, b).sum(), (x, w, b), create_graph=True)
+    assert [g.requires_grad for g in grads] == [True, True, True]  # torch 2.13: the same
+    (gx,) = dyngrad.autograd.grad(grads[2].sum(), x, allow_unused=True, materialize_grads=True)
+    np.testing.assert_array_equal(gx.numpy(), np.zeros(x.shape))
+
+
+def test_bias_gradient_of_group_norm_stays_constant_under_create_graph_as_in_pytorch():
+    x, w, b = _rg(2, 4, 3), _rg(4, seed=1), _rg(4, seed=2)
+    grads = dyngrad.autograd.grad(F.group_norm(x, 2, w, b).sum(), (x, w, b), create_graph=True)
+    assert [g.requires_grad for g in grads] == [True, True, False]  # torch 2.13: the same
+
+
+def test_bias_gradient_of_conv2d_without_other_inputs_requiring_grad_stays_constant():
+    x = dyngrad.tensor(np.ones((1, 1, 3, 3)))
+    w = dyngrad.tensor(np.ones((1, 1, 2, 2)))
+    b = _rg(1)
+    (gb,) = dyngrad.autograd.grad(F.conv2d(x, w, b).sum(), b, create_graph=True)
+    assert not gb.requires_grad  # torch 2.13: False
+    np.testing.assert_array_equal(gb.numpy(), [4.0])

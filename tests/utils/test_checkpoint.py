@@ -250,3 +250,30 @@ def test_closed_over_non_leaf_tensor_gets_the_same_gradients():
     # W's two contributions are chained through tanh separately instead of summed at z first:
     # equal up to rounding, not bit for bit
     np.testing.assert_allclose(W.grad.data, want[0], rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("use_reentrant", [False])
+def test_tensor_hook_of_a_leaf_used_inside_and_outside_a_checkpoint_runs_once(use_reentrant):
+    x = dyngrad.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    calls = []
+
+    def hook(g):
+        calls.append(g.numpy().copy())
+        return g * 2
+
+    x.register_hook(hook)
+    y = checkpoint(lambda a: a * x, x, use_reentrant=use_reentrant)  # x as argument and closed over
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [4, -8, 12])  # torch: [4., -8., 12.]
+    assert len(calls) == 1
+
+
+def test_tensor_hook_of_a_closed_over_leaf_runs_once_under_autograd_grad():
+    x = dyngrad.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    w = dyngrad.tensor([2.0, 2.0, 2.0], requires_grad=True)
+    calls = []
+    w.register_hook(lambda g: calls.append(1) or g * 3)
+    y = checkpoint(lambda a: a * w, x, use_reentrant=False)
+    (gw,) = dyngrad.autograd.grad((y + w).sum(), w)
+    np.testing.assert_array_equal(gw.numpy(), [6, -3, 12])  # 3 * (x + 1); torch: [6., -3., 12.]
+    assert len(calls) == 1

@@ -117,6 +117,13 @@ def backward(
     engine.execute(roots, seeds, retain_graph, create_graph, inp, accumulate=True)
 
 
+def _grad_no_leaf_hooks(outputs: Any, inputs: Any, grad_outputs: Any, **kwargs: Any) -> tuple:
+    """``grad()`` whose captured leaves' tensor hooks do not run: a non-reentrant
+    checkpoint's inner pass, whose leaves get the result in the outer pass, where their
+    hooks run once on the whole gradient (utils/checkpoint.py)."""
+    return grad(outputs, inputs, grad_outputs, _leaf_hooks=False, **kwargs)
+
+
 def grad(
     outputs: Any,
     inputs: Any,
@@ -127,6 +134,7 @@ def grad(
     allow_unused: bool | None = None,
     is_grads_batched: bool = False,
     materialize_grads: bool = False,
+    _leaf_hooks: bool = True,
 ) -> tuple:
     """Return the gradients of ``outputs`` with respect to ``inputs`` without touching
     any ``.grad``.
@@ -185,14 +193,15 @@ def grad(
         if key not in slot:
             slot[key] = len(uniq)
             uniq.append(t)
-    res = engine.execute(roots, seeds, retain_graph, create_graph, uniq, accumulate=False)
+    res = engine.execute(roots, seeds, retain_graph, create_graph, uniq, accumulate=False, leaf_hooks=_leaf_hooks)
     res = [res[slot[(t.grad_fn, t._output_nr) if t.grad_fn is not None else (t._accumulator(), 0)]] for t in ins]  # type: ignore[index]
     assert res is not None
     final = []
     for i, (t, g) in enumerate(zip(ins, res)):
         if g is None:
-            if materialize_grads:
+            if materialize_grads:  # as PyTorch: zeros that require grad under create_graph
                 g = Tensor._make(np.zeros_like(t.data))
+                g._requires_grad = create_graph
             elif not allow_unused:
                 raise RuntimeError(
                     f"One of the differentiated Tensors (inputs[{i}]) appears to not have been "

@@ -182,7 +182,10 @@ def _link_constant_grads(node: Node, res: tuple) -> tuple:
     result must keep saying it cannot be differentiated."""
     if all(g is None or g._requires_grad for g in res):
         return res
-    if not any(s is not None and (s.is_output or (s.tensor is not None and s.tensor._requires_grad)) for s in node._saved):  # type: ignore[union-attr]
+    anchor = node._link_zero_grads  # a fused op's inputs that all its gradients depend on
+    if not (anchor and any(node.needs_input_grad[i] for i in anchor)) and not any(  # type: ignore[attr-defined]
+        s is not None and (s.is_output or (s.tensor is not None and s.tensor._requires_grad)) for s in node._saved or ()
+    ):
         return res
     out = []
     for g in res:
@@ -212,27 +215,90 @@ def execute(
     create_graph: bool,
     inputs: Sequence[Tensor] | None = None,
     accumulate: bool = True,
+    leaf_hooks: bool = True,
 ) -> list[Tensor | None] | None:
     """Run backward from ``roots`` (``(node, output_nr)``) seeded with ``grads``.
 
     With ``accumulate=True`` (``backward()``), gradients are accumulated into leaves'
     ``.grad`` (only those in ``inputs`` when given). With ``accumulate=False``
     (``autograd.grad``), nothing is accumulated and the gradients reaching ``inputs`` are
-    returned in order (None where none arrived).
+    returned in order (None where none arrived); a leaf's tensor hooks run on its captured
+    gradient (unless ``leaf_hooks=False``: a checkpoint's inner pass, whose leaves' hooks
+    run in the outer pass), its AccumulateGrad node's hooks do not (PyTorch's rule).
+
+    The steps, in order: find the targets, count dependencies (prune to the targets), seed
+    the input buffers and the ready queue, run the ready nodes one at a time (hooks, the
+    node's backward, validation, routing of its gradients to its inputs' buffers, release
+    of its saved tensors), then commit the leaves' gradients.
     """
     task = GraphTask()
-    # ---- targets (autograd.grad, or backward(inputs=...))
+    capture_leaf, capture_nonleaf = _targets(inputs)
+    deps, reach = _count_dependencies(roots, capture_leaf, capture_nonleaf, inputs is not None, accumulate, task)
+    buffers = _seed_buffers(roots, grads, create_graph)
+    heap = _ready_queue(buffers, deps)
+    captured: list = [None] * (len(inputs) if inputs is not None else 0)
+    pending: list = []  # (tensor, grad, AccumulateGrad node or None) committed at the end
+    exec_nodes = task.exec_nodes
+    prev_enabled = _state.enabled
+    _state.enabled = create_graph
+    _context.passes.append(task)
+    counter = len(heap)
+    try:
+        while heap:
+            _, _, node = heapq.heappop(heap)
+            buf = buffers.pop(node, None)
+            if buf is None:
+                buf = [None] * node._num_outputs()
+            if type(node) is AccumulateGrad:
+                _run_accumulate_grad(node, buf[0], capture_leaf, captured, pending, inputs, accumulate, leaf_hooks)
+                continue
+            if node._tensor_pre_hooks or node._retain_hooks or node._pre_hooks:
+                buf = _run_pre_hooks(node, buf, pending)
+            if capture_nonleaf:
+                _capture(node, buf, capture_nonleaf, captured, pending, inputs, accumulate)
+            if exec_nodes is not None and node not in exec_nodes:
+                continue
+            res = _run_node(node, buf, create_graph)
+            if not retain_graph and node._saved:
+                node._release()
+            counter = _send_gradients(node, res, buffers, deps, reach, heap, counter, create_graph)
+    finally:
+        _context.passes.pop()
+        _state.enabled = prev_enabled
+    res = buf = None  # type: ignore[assignment]  # drop loop references: a gradient nobody else holds can be adopted
+    _commit(pending, create_graph)
+    return captured if not accumulate else None
+
+
+def _targets(inputs: Sequence[Tensor] | None) -> tuple[dict, dict]:
+    """The nodes whose gradient is wanted (``autograd.grad``, ``backward(inputs=...)``):
+    ``{AccumulateGrad: k}`` for leaves, ``{(grad_fn, output_nr): k}`` for non-leaves, where
+    ``k`` is the input's position."""
     capture_leaf: dict[Node, int] = {}
     capture_nonleaf: dict[tuple[Node, int], int] = {}
-    k: int | None  # an input's position (None: not an input)
     if inputs is not None:
         for k, t in enumerate(inputs):
             if t.grad_fn is not None:
                 capture_nonleaf[(t.grad_fn, t._output_nr)] = k
             else:
                 capture_leaf[t._accumulator()] = k
-    # ---- discovery: every reachable node once, iteratively
-    parents: dict[Node, list[Node]] | None = {} if inputs is not None else None
+    return capture_leaf, capture_nonleaf
+
+
+def _count_dependencies(
+    roots: Sequence[tuple[Node, int]],
+    capture_leaf: dict,
+    capture_nonleaf: dict,
+    pruned: bool,
+    accumulate: bool,
+    task: GraphTask,
+) -> tuple[dict, set | None]:
+    """Discovery (invariant 1): an explicit-stack walk from the roots that counts, for
+    every node, its incoming edges from nodes that will execute. With targets
+    (``pruned``), only nodes that lead to a target execute; they are stored in
+    ``task.exec_nodes`` and the nodes that lead to a target in ``task.reach`` (also
+    returned)."""
+    parents: dict[Node, list[Node]] | None = {} if pruned else None
     deps: dict[Node, int] = {}
     stack = []
     seen = set()
@@ -252,161 +318,197 @@ def execute(
             if nxt not in seen:
                 seen.add(nxt)
                 stack.append(nxt)
-    exec_nodes = None
-    reach = None
-    if parents is not None:
-        # nodes that lead to a target; a node executes when one of its children does
-        targets = set(capture_leaf) | {n for n, _ in capture_nonleaf}
-        reach = set()
-        stack = [t for t in targets if t in seen]
-        while stack:
-            n = stack.pop()
-            if n in reach:
-                continue
-            reach.add(n)
-            stack.extend(parents.get(n, ()))
-        exec_nodes = {
-            n for n in reach if any(c is not None and c in reach for c, _ in n.next_functions)
-        }
-        if accumulate:
-            exec_nodes |= set(capture_leaf)
-        for n in exec_nodes:
-            for c, _ in n.next_functions:
-                if c is not None and c in reach:
-                    deps[c] = deps.get(c, 0) + 1
-        task.exec_nodes = exec_nodes
-        task.reach = reach
-    # ---- seed buffers
+    if parents is None:
+        return deps, None
+    # nodes that lead to a target; a node executes when one of its children does
+    targets = set(capture_leaf) | {n for n, _ in capture_nonleaf}
+    reach: set = set()
+    stack = [t for t in targets if t in seen]
+    while stack:
+        n = stack.pop()
+        if n in reach:
+            continue
+        reach.add(n)
+        stack.extend(parents.get(n, ()))
+    exec_nodes = {n for n in reach if any(c is not None and c in reach for c, _ in n.next_functions)}
+    if accumulate:
+        exec_nodes |= set(capture_leaf)
+    for n in exec_nodes:
+        for c, _ in n.next_functions:
+            if c is not None and c in reach:
+                deps[c] = deps.get(c, 0) + 1
+    task.exec_nodes = exec_nodes
+    task.reach = reach
+    return deps, reach
+
+
+def _seed_buffers(roots: Sequence[tuple[Node, int]], grads: Sequence[Tensor], create_graph: bool) -> dict:
+    """One input buffer (a list, one slot per output) per root node, holding the seeds
+    (summed when a root appears twice)."""
     buffers: dict[Node, list] = {}
     for (node, nr), g in zip(roots, grads):
         buf = buffers.get(node)
         if buf is None:
             buf = buffers[node] = [None] * node._num_outputs()
         buf[nr] = g if buf[nr] is None else _add(buf[nr], g, create_graph)
-    heap: list = []
-    counter = 0
-    for node in buffers:
-        if deps.get(node, 0) == 0:
-            heap.append((-node._seq, counter, node))
-            counter += 1
+    return buffers
+
+
+def _ready_queue(buffers: dict, deps: dict) -> list:
+    """The ready heap (invariant 2): root nodes no other node feeds, keyed by descending
+    ``sequence_nr`` then insertion order."""
+    heap = []
+    for counter, node in enumerate(n for n in buffers if deps.get(n, 0) == 0):
+        heap.append((-node._seq, counter, node))
     heapq.heapify(heap)
-    captured: list = [None] * (len(inputs) if inputs is not None else 0)
-    pending: list = []  # (tensor, grad) committed at the end
-    prev_enabled = _state.enabled
-    _state.enabled = create_graph
-    _context.passes.append(task)
+    return heap
+
+
+def _run_accumulate_grad(
+    node: AccumulateGrad,
+    g: Tensor | None,
+    capture_leaf: dict,
+    captured: list,
+    pending: list,
+    inputs: Sequence[Tensor] | None,
+    accumulate: bool,
+    leaf_hooks: bool,
+) -> None:
+    """A leaf's gradient: run its tensor hooks, then capture it (``autograd.grad``) or run
+    the AccumulateGrad node's pre-hooks and queue it for the commit."""
+    if g is None:
+        return
+    var = node.variable
+    if var.grad_fn is not None:  # detach_()ed, then given a history by an in-place op
+        raise RuntimeError(
+            "leaf variable has been moved into the graph interior: a tensor that was a "
+            f"leaf when this graph was recorded (shape {list(var.shape)}) has a grad_fn "
+            f"({var.grad_fn.name()}) now; it cannot accumulate a gradient"
+        )
+    if var._hooks and (accumulate or leaf_hooks):
+        for h in tuple(var._hooks.values()):
+            r = h(g)
+            if r is not None:
+                g = _hooked(h, g, r)
+    k = capture_leaf.get(node)
+    if k is not None and not accumulate:
+        captured[k] = g
+    elif accumulate and (inputs is None or k is not None) and var._requires_grad:
+        # (a leaf detach_()ed since the graph was recorded gets nothing, as in PyTorch)
+        if node._pre_hooks:  # the node's own hooks run only when it accumulates
+            for h in tuple(node._pre_hooks.values()):
+                r = h((g,))
+                if r is not None:
+                    g = r[0]
+        if var._base is None or getattr(var, "_nograd_view", None) != 1:
+            pending.append((var, g, node))  # (a view made under no_grad has no accumulator)
+
+
+def _run_pre_hooks(node: Node, buf: list, pending: list) -> list:
+    """Tensor hooks of the node's outputs, retain_grad (queued for the commit), then the
+    node's pre-hooks; returns the (possibly replaced) input buffer."""
+    if node._tensor_pre_hooks:
+        for nr, hooks in node._tensor_pre_hooks.items():
+            g = buf[nr]
+            if g is None:
+                continue
+            for h in tuple(hooks.values()):
+                r = h(g)
+                if r is not None:
+                    g = _hooked(h, g, r)
+            buf[nr] = g
+    if node._retain_hooks:
+        for nr, ref in node._retain_hooks.items():
+            t = ref()
+            if t is not None and buf[nr] is not None:
+                pending.append((t, buf[nr], None))
+    if node._pre_hooks:
+        for h in tuple(node._pre_hooks.values()):
+            r = h(tuple(buf))
+            if r is not None:
+                buf = list(r)
+    return buf
+
+
+def _capture(
+    node: Node, buf: list, capture_nonleaf: dict, captured: list, pending: list, inputs: Any, accumulate: bool
+) -> None:
+    """The gradient of a non-leaf target: returned (``autograd.grad``) or queued for its
+    ``.grad`` (``backward(inputs=...)``)."""
+    for nr in range(len(buf)):
+        k = capture_nonleaf.get((node, nr))
+        if k is not None:
+            if accumulate:
+                if buf[nr] is not None:
+                    pending.append((inputs[k], buf[nr], None))
+            else:
+                captured[k] = buf[nr]
+
+
+def _run_node(node: Node, buf: list, create_graph: bool) -> tuple:
+    """Run one node: materialise missing gradients as zeros (unless the node opted out),
+    call its backward, validate the result (invariant 3), link constant gradients under
+    create_graph, then its post-hooks and the anomaly check. An exception is annotated
+    with the node's name and creation site."""
+    if node._materialize_grads and (buf[0] is None if len(buf) == 1 else any(g is None for g in buf)):
+        ometa = node._output_meta
+        for i, g in enumerate(buf):
+            if g is None and i < len(ometa) and ometa[i] is not None:
+                buf[i] = _zeros(ometa[i])
     try:
-        while heap:
-            _, _, node = heapq.heappop(heap)
-            buf = buffers.pop(node, None)
-            if buf is None:
-                buf = [None] * node._num_outputs()
-            if type(node) is AccumulateGrad:
-                g = buf[0]
-                if g is None:
-                    continue
-                var = node.variable
-                if var._hooks:
-                    for h in tuple(var._hooks.values()):
-                        r = h(g)
-                        if r is not None:
-                            g = _hooked(h, g, r)
-                if node._pre_hooks:
-                    for h in tuple(node._pre_hooks.values()):
-                        r = h((g,))
-                        if r is not None:
-                            g = r[0]
-                k = capture_leaf.get(node)
-                if k is not None and not accumulate:
-                    captured[k] = g
-                elif accumulate and (inputs is None or k is not None):
-                    pending.append((var, g))
-                continue
-            # tensor hooks and retain_grad on this node's outputs
-            if node._tensor_pre_hooks:
-                for nr, hooks in node._tensor_pre_hooks.items():
-                    g = buf[nr]
-                    if g is None:
-                        continue
-                    for h in tuple(hooks.values()):
-                        r = h(g)
-                        if r is not None:
-                            g = _hooked(h, g, r)
-                    buf[nr] = g
-            if node._retain_hooks:
-                for nr, ref in node._retain_hooks.items():
-                    t = ref()
-                    if t is not None and buf[nr] is not None:
-                        pending.append((t, buf[nr]))
-            if node._pre_hooks:
-                for h in tuple(node._pre_hooks.values()):
-                    r = h(tuple(buf))
-                    if r is not None:
-                        buf = list(r)
-            if capture_nonleaf:
-                for nr in range(len(buf)):
-                    k = capture_nonleaf.get((node, nr))
-                    if k is not None:
-                        if accumulate:
-                            if buf[nr] is not None:
-                                pending.append((inputs[k], buf[nr]))  # type: ignore[index]
-                        else:
-                            captured[k] = buf[nr]
-            if exec_nodes is not None and node not in exec_nodes:
-                continue
-            if node._materialize_grads and (
-                buf[0] is None if len(buf) == 1 else any(g is None for g in buf)
-            ):
-                ometa = node._output_meta
-                for i, g in enumerate(buf):
-                    if g is None and i < len(ometa) and ometa[i] is not None:
-                        buf[i] = _zeros(ometa[i])
-            try:
-                res = profiler.run_backward(node, buf) if _prof.active else node.apply(*buf)
-                res = _validate(node, res, create_graph)
-                if create_graph and node._saved and getattr(getattr(node, "_forward_cls", None), "_builtin", True):
-                    res = _link_constant_grads(node, res)
-            except Exception as exc:
-                _annotate(node, exc)
-                raise
-            if node._post_hooks:
-                for h in tuple(node._post_hooks.values()):
-                    r = h(res, tuple(buf))
-                    if r is not None:
-                        res = tuple(r)
-            if _anomaly_on.count:
-                _check_anomaly(node, res)
-            if not retain_graph and node._saved:
-                node._release()
-            for (child, nr), g in zip(node.next_functions, res):
-                if child is None or (reach is not None and child not in reach):
-                    continue
-                if g is not None:
-                    cbuf = buffers.get(child)
-                    if cbuf is None:
-                        cbuf = buffers[child] = [None] * child._num_outputs()
-                    cbuf[nr] = g if cbuf[nr] is None else _add(cbuf[nr], g, create_graph)
-                d = deps[child] - 1
-                deps[child] = d
-                if d == 0:
-                    heapq.heappush(heap, (-child._seq, counter, child))
-                    counter += 1
-    finally:
-        _context.passes.pop()
-        _state.enabled = prev_enabled
-    # ---- commit (only now: an exception above leaves every .grad untouched)
-    res = buf = cbuf = g = r = None  # type: ignore[assignment]  # drop loop references: a gradient nobody else holds can be adopted
+        res = profiler.run_backward(node, buf) if _prof.active else node.apply(*buf)
+        res = _validate(node, res, create_graph)
+        if create_graph and getattr(getattr(node, "_forward_cls", None), "_builtin", True) and (
+            node._saved or node._link_zero_grads
+        ):
+            res = _link_constant_grads(node, res)
+    except Exception as exc:
+        _annotate(node, exc)
+        raise
+    if node._post_hooks:
+        for h in tuple(node._post_hooks.values()):
+            r = h(res, tuple(buf))
+            if r is not None:
+                res = tuple(r)
+    if _anomaly_on.count:
+        _check_anomaly(node, res)
+    return res
+
+
+def _send_gradients(
+    node: Node, res: tuple, buffers: dict, deps: dict, reach: set | None, heap: list, counter: int, create_graph: bool
+) -> int:
+    """Add each gradient to its producer's input buffer; a producer whose dependency
+    count reaches zero becomes ready. Returns the updated insertion counter."""
+    for (child, nr), g in zip(node.next_functions, res):
+        if child is None or (reach is not None and child not in reach):
+            continue
+        if g is not None:
+            cbuf = buffers.get(child)
+            if cbuf is None:
+                cbuf = buffers[child] = [None] * child._num_outputs()
+            cbuf[nr] = g if cbuf[nr] is None else _add(cbuf[nr], g, create_graph)
+        d = deps[child] - 1
+        deps[child] = d
+        if d == 0:
+            heapq.heappush(heap, (-child._seq, counter, child))
+            counter += 1
+    return counter
+
+
+def _commit(pending: list, create_graph: bool) -> None:
+    """Accumulate the queued gradients into ``.grad`` (invariant 4: only now, after the
+    whole pass succeeded), in the order they were computed."""
     pending.reverse()
     while pending:
-        var, g = pending.pop()
-        _accumulate(var, g, create_graph)
-    var = g = None  # type: ignore[assignment]
-    if not accumulate:
-        return captured
-    return None
+        var, g, node = pending.pop()
+        _accumulate(var, g, create_graph, node)
+    var = g = node = None
 
 
-def _accumulate(var: Tensor, g: Tensor, create_graph: bool) -> None:
+def _accumulate(var: Tensor, g: Tensor, create_graph: bool, node: AccumulateGrad | None = None) -> None:
+    """``var.grad += g`` (or adopt/copy ``g``), then the leaf's post-accumulate hooks and
+    its AccumulateGrad node's post hooks ``hook((), (g,))``, in PyTorch's order."""
     old = var._grad
     if old is None:
         if create_graph:  # a differentiable copy, as PyTorch: never alias another tensor's grad
@@ -424,7 +526,14 @@ def _accumulate(var: Tensor, g: Tensor, create_graph: bool) -> None:
         old._vc[0] += 1
     if var._post_acc_hooks:
         for h in tuple(var._post_acc_hooks.values()):
-            h(var)
+            if h(var) is not None:
+                raise TypeError(
+                    f"post accumulate grad hook '{getattr(h, '__name__', h)}' returned a "
+                    "value; such hooks must return None (modify tensor.grad instead)"
+                )
+    if node is not None and node._post_hooks:
+        for h in tuple(node._post_hooks.values()):
+            h((), (g,))
 
 
 # References to a gradient Tensor that nobody else holds, seen from _unshared: the commit

@@ -336,6 +336,12 @@ def _refresh_view(view: Tensor) -> None:
     refresh_view(view)
 
 
+def _rebase_dirty_view(view: Tensor, name: str) -> None:
+    from ..ops._view_inplace import rebase_dirty_view  # deferred: ops are built on this module
+
+    rebase_dirty_view(view, name)
+
+
 def _check_keyword_only(cls: type, kw: dict) -> None:
     """A keyword-only parameter of ``forward`` gets no edge in the graph: refuse a Tensor
     that requires grad there instead of silently giving it no gradient."""
@@ -444,6 +450,8 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
         o._requires_grad = True
         if o._retains_grad:  # a dirty input keeps retain_grad on its new history
             rebase_retain_grad(o, old_fn, old_nr)
+        if dirty and o._base is not None and any(o is d for d in dirty):
+            _rebase_dirty_view(o, cls.__name__)  # the base records the change (CopySlices)
         new_outs.append(o)
         ometa.append((o.data.shape, o.data.dtype))
     ctx._output_meta = tuple(ometa)

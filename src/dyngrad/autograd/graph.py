@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ._context import context
+from .grad_mode import no_grad as _no_grad
 
 __all__ = [
     "Node",
@@ -115,6 +116,11 @@ class Node:
     _output_meta: tuple = ()
     _site: str | None = None
     _seq = 0
+    # Under create_graph, the indices of forward inputs on which all of a built-in op's
+    # gradients depend, as if computed in one fused backward (PyTorch's convolution and
+    # norm backwards): when one of them requires grad, a gradient that came out constant
+    # still requires grad (engine._link_constant_grads). Empty: only saved tensors count.
+    _link_zero_grads: tuple = ()
 
     def __init__(self) -> None:
         self._seq = next(_seq)
@@ -199,7 +205,7 @@ class SavedTensor:
     Unpacking checks the version counter and raises if the tensor was modified in place.
     """
 
-    __slots__ = ("tensor", "version", "is_output", "output_nr", "packed", "unpack_hook")
+    __slots__ = ("tensor", "version", "is_output", "output_nr", "packed", "unpack_hook", "had_fn")
     tensor: Any  # the Tensor; None when a pack hook holds it (then unpack_hook is set)
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
@@ -208,7 +214,17 @@ class SavedTensor:
         hooks = _hooks_state.saved_hooks if _hooks_in_use[0] else None
         if hooks and not _hooks_state.saved_hooks_disabled:
             pack, unpack = hooks[-1]
-            self.packed = pack(tensor)
+            version = tensor._vc[0]
+            with _no_grad():  # as PyTorch: pack hooks run with grad mode off
+                self.packed = pack(tensor)
+            if tensor._vc[0] != version:
+                raise RuntimeError(
+                    f"A saved tensor pack hook ('{getattr(pack, '__name__', pack)}') is modifying "
+                    f"its input [{tensor.dtype.name} tensor of shape {list(tensor.shape)}] in "
+                    "place. Tensors provided as input to pack hook cannot be modified by in-place "
+                    "operations as this can lead to unexpected side-effects (the forward's values "
+                    "would change); modify a clone() instead."
+                )
             self.unpack_hook = unpack
             self.tensor = None
             self.version = -1
@@ -219,6 +235,7 @@ class SavedTensor:
         self.unpack_hook = None
         self.version = tensor._vc[0]
         self.tensor = tensor._shallow() if is_output else tensor
+        self.had_fn = not is_output and tensor.grad_fn is not None
 
     def unpack(self, node: Node) -> Any:
         if self.unpack_hook is not None:
@@ -237,6 +254,12 @@ class SavedTensor:
             )
         if self.is_output:
             return t._attach(node, self.output_nr)
+        if self.had_fn and t.grad_fn is None:
+            raise RuntimeError(
+                f"Trying to use a saved tensor [{t.dtype.name} tensor of shape {list(t.shape)}], "
+                f"saved by {node.name()}, that has been detached in-place, i.e. with .detach_(). "
+                "This is not supported, please use out-of-place `.detach()` instead."
+            )
         return t
 
 

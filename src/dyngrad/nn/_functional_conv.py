@@ -13,6 +13,7 @@ import numpy as np
 from .. import _backend as B
 from ..ops import conv as _conv
 from ..tensor import Tensor
+from ._functional_norm import fused_bias_add
 
 __all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "max_pool1d", "avg_pool1d"]
 
@@ -111,7 +112,7 @@ def conv2d(
         )
     out = _conv.Conv2dFn.apply(input, weight, geom)
     if bias is not None:
-        out = out + bias.reshape(1, -1, 1, 1)
+        out = fused_bias_add(out, bias.reshape(1, -1, 1, 1))  # (requires grad as PyTorch's)
     return out.squeeze(0) if unbatched else out
 
 

@@ -17,11 +17,27 @@ from ..tensor import Tensor
 __all__ = ["layer_norm", "batch_norm", "group_norm", "embedding", "one_hot"]
 
 
-def _affine(out: Tensor, weight: Tensor | None, bias: Tensor | None, shape: tuple) -> Tensor:
+def fused_bias_add(out: Tensor, bias: Tensor) -> Tensor:
+    """``out + bias`` as the bias term of a fused op (convolution, layer/batch norm).
+
+    PyTorch computes such an op's bias gradient in the same backward as its input and
+    weight gradients, so under ``create_graph=True`` it requires grad whenever ``out``
+    does, even where it is constant (a loss linear in the output): differentiating it
+    again gives zeros, not an error. The add's node is marked so (``_link_zero_grads``,
+    see autograd/engine.py)."""
+    res = out + bias
+    fn = res.grad_fn
+    if fn is not None and type(res) is Tensor:
+        fn._link_zero_grads = (0,)
+    return res
+
+
+def _affine(out: Tensor, weight: Tensor | None, bias: Tensor | None, shape: tuple, fused: bool = True) -> Tensor:
     if weight is not None:
         out = out * (weight.reshape(shape) if tuple(weight.shape) != shape else weight)
     if bias is not None:
-        out = out + (bias.reshape(shape) if tuple(bias.shape) != shape else bias)
+        b = bias.reshape(shape) if tuple(bias.shape) != shape else bias
+        out = fused_bias_add(out, b) if fused else out + b
     return out
 
 
@@ -141,7 +157,7 @@ def group_norm(
         )
     x = input.reshape(n, num_groups, -1)
     out = _fused.normalize_stats(x, (2,), eps).reshape(input.shape)
-    return _affine(out, weight, bias, (1, c) + (1,) * (input.ndim - 2))
+    return _affine(out, weight, bias, (1, c) + (1,) * (input.ndim - 2), fused=False)  # as PyTorch's
 
 
 class Embedding(Function):

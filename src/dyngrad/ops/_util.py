@@ -9,6 +9,7 @@ import numpy as np
 from .. import _backend as B
 from ..autograd import grad_mode
 from ..autograd.graph import rebase_retain_grad
+from ._view_inplace import mark_nograd_view
 from ..tensor import Tensor
 
 _state = grad_mode.state  # the thread's context: grad mode and the interpreter stack
@@ -121,6 +122,8 @@ def make_view(out: Tensor, base: Tensor) -> Tensor:
         root = base._base is None or (base._requires_grad and base.grad_fn is None)
         out._base = base if root else base._base
         out._view_ver = out._vc[0]  # the version its history belongs to (see refresh_view)
+        if base._requires_grad:  # (no_grad: no history will be recorded; _view_inplace.py)
+            mark_nograd_view(out, base)
     return out
 
 
@@ -153,8 +156,11 @@ def recording(*args: Any) -> bool:
     if not _state.enabled:
         return False
     for a in args:
-        if isinstance(a, Tensor) and a._requires_grad:
-            return True
+        if isinstance(a, Tensor):
+            if a._requires_grad:
+                return True
+            if a._base is not None and a._base._requires_grad:  # a stale view (_view_inplace.py)
+                return True
     return False
 
 

@@ -7,6 +7,19 @@ records ``base_new = index_put(base_old, positions, fn(base_old[positions]))``; 
 takes the history of ``fn(...)``. Both are ordinary differentiable ops, so gradients reach
 the untouched part of the base, the view's old values and the op's other arguments.
 
+The modified view itself then takes, as in PyTorch, the history of a view of the new base
+(``view = base_new.flatten()[positions]``), not ``fn``'s: its gradient is the one reaching
+it through the base (so ``retain_grad`` on it sees what flows through the view, and a
+backward from the base alone leaves its ``.grad`` None, as PyTorch's does). A custom
+Function that modifies a view input in place (``mark_dirty``) is rebased the same way
+(``rebase_dirty_view``).
+
+A view created under ``no_grad`` of a tensor that requires grad requires grad too but has
+no history (PyTorch's ``CreationMeta::NO_GRAD_MODE``): modifying it in place with grad mode
+on, modifying a view of it, or using it with grad mode on after its memory was modified in
+place (even under no_grad), raises (``mark_nograd_view``): the change cannot be recorded
+in the base's history.
+
 Other views of the same base created *before* the in-place op are stale: their values are
 current but their history is not. Like PyTorch, dyngrad regenerates such a view's history
 from its base (``refresh_view``) the next time the view is used in a recorded op or
@@ -83,6 +96,55 @@ def _alias(t: Tensor) -> Tensor:
     return a
 
 
+_NOGRAD_VIEW_OF_VIEW = (
+    "{name}_: output of a view of a view which was created in no_grad mode is being modified "
+    "inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it "
+    "is forbidden. You can clarify your code by moving both the view and the inplace either "
+    "both inside the no_grad block (if you don't want the inplace to be tracked) or both "
+    "outside (if you want the inplace to be tracked)."
+)
+_NOGRAD_VIEW_BASE_CHANGED = (
+    "A view was created in no_grad mode and its base or another view of its base has been "
+    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be "
+    "tracked) or both outside (if you want the inplace to be tracked)."
+)
+
+
+def mark_nograd_view(view: Tensor, base: Tensor) -> None:
+    """``view`` was taken of ``base``, which requires grad (called inside the view op's
+    forward, where grad mode is always off). It requires grad, as in PyTorch, and is marked
+    ``_nograd_view = 1``; recording the op (grad mode on) then gives it a ``grad_fn``, so a
+    marked view without ``grad_fn`` is one made under ``no_grad``: it has no history, a
+    gradient reaching it is dropped, and using it with grad mode on after an in-place
+    change of its memory (even under no_grad) raises (``refresh_view``), as PyTorch does.
+
+    Not matched: a view made under no_grad of a base that does not require grad, used after
+    the base got a history through an in-place op, takes the base's history (PyTorch
+    raises); the view op cannot tell no_grad from grad mode here."""
+    view._requires_grad = True
+    view._nograd_view = 1
+
+
+def _is_nograd_view(t: Tensor) -> bool:
+    """A view made under no_grad of a base that required grad (see mark_nograd_view)."""
+    return t.grad_fn is None and t._base is not None and getattr(t, "_nograd_view", None) == 1
+
+
+def _rebase_view(view: Tensor, base: Tensor, pos: np.ndarray) -> None:
+    """Give ``view`` the history of a view of ``base``'s current history (PyTorch regenerates
+    a modified view's grad_fn from its base the same way) and mark it current."""
+    from .indexing import Index
+
+    with grad_mode.enable_grad():
+        new = Index.apply(base.reshape(-1), (None, (pos,)), False)
+    old_fn, old_nr = view.grad_fn, view._output_nr
+    view.grad_fn, view._output_nr, view._requires_grad = new.grad_fn, new._output_nr, new._requires_grad
+    view._view_ver = view._vc[0]
+    rebase_retain_grad(view, old_fn, old_nr)
+
+
 def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Apply out-of-place ``fn(view, *args)`` in place on ``view`` and rebase the history of
     ``view._base`` (see the module docstring).
@@ -97,6 +159,14 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
     name = getattr(fn, "__name__", "op")
     base = view._base
+    if not view._requires_grad and view.grad_fn is None and base._requires_grad:
+        # made (with grad on) of a base that requires grad only since: PyTorch refuses this
+        raise RuntimeError(
+            f"{name}_: in-place operation on a view whose base started to require grad (through "
+            "an in-place operation) after the view was created; create the view again first"
+        )
+    if grad_mode.state.enabled and _is_nograd_view(base):  # a view of a no_grad view
+        raise RuntimeError(_NOGRAD_VIEW_OF_VIEW.format(name=name))
     if grad_mode.state.enabled and base._requires_grad and base.grad_fn is None:
         raise RuntimeError(
             f"{name}_: a view of a leaf Variable that requires grad is being used in an in-place "
@@ -119,14 +189,12 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     result = fn(Index.apply(old, plan[1], False), *args, **kwargs)
     new_base = IndexPut.apply(old, result, plan).reshape(base.data.shape)
     _write(view, result.data, fn)  # writes into the base's memory; bumps the shared version
-    old_fns = ((base, base.grad_fn, base._output_nr), (view, view.grad_fn, view._output_nr))
+    old_fn, old_nr = base.grad_fn, base._output_nr
     base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, new_base._output_nr, new_base._requires_grad
-    view.grad_fn, view._output_nr, view._requires_grad = result.grad_fn, result._output_nr, result._requires_grad
-    for t, fn_old, nr_old in old_fns:
-        rebase_retain_grad(t, fn_old, nr_old)  # retain_grad follows the tensor's new value
+    rebase_retain_grad(base, old_fn, old_nr)  # retain_grad follows the tensor's new value
     if result.grad_fn is not None:
         _retarget_saved_output(result.grad_fn, result, view)
-    view._view_ver = view._vc[0]  # the view's history is current
+    _rebase_view(view, base, pos)  # the view's history: a view of the new base (current)
     for interp in stack:  # (forward mode: the base's tangent takes the result's at the view's positions)
         interp.after_inplace(result, view)
     return view
@@ -140,9 +208,16 @@ def refresh_view(view: Tensor) -> None:
     Raises:
         RuntimeError: when the view's position in its base cannot be computed.
     """
-    from .indexing import Index
-
     base = view._base
+    if view.grad_fn is None and _is_nograd_view(view):  # created under no_grad: no history
+        root = base
+        while root.grad_fn is None and _is_nograd_view(root):  # a view of a no_grad view
+            root = root._base
+        if root._requires_grad:  # PyTorch's rule: any in-place change since, even under no_grad
+            raise RuntimeError(_NOGRAD_VIEW_BASE_CHANGED)
+        view._requires_grad = False  # the base was detached: the view does not require grad
+        view._view_ver = view._vc[0]
+        return
     pos = view_positions(view.data, base.data)
     if pos is None:
         raise RuntimeError(
@@ -150,9 +225,40 @@ def refresh_view(view: Tensor) -> None:
             "cannot be computed to regenerate its history; create the view again after the "
             "in-place operation"
         )
+    _rebase_view(view, base, pos)
+
+
+def rebase_dirty_view(view: Tensor, fn_name: str) -> None:
+    """A custom Function modified the view ``view`` in place (``mark_dirty``) and ``view``
+    now has the Function's node as history: record the change in the base too,
+    ``base_new = index_put(base_old, positions, view)`` (PyTorch's ``CopySlices`` around the
+    Function), and give ``view`` the history of a view of the new base.
+
+    Raises:
+        RuntimeError: the base is a leaf that requires grad, or the view's position in the
+            base cannot be computed.
+    """
+    from .indexing import IndexPut
+
+    base = view._base
+    if _is_nograd_view(base):
+        raise RuntimeError(_NOGRAD_VIEW_OF_VIEW.format(name=fn_name))
+    if base._requires_grad and base.grad_fn is None:
+        raise RuntimeError(
+            f"{fn_name}: a view of a leaf Variable that requires grad is being used in an in-place "
+            "operation (mark_dirty). Clone the leaf first, or do this under no_grad()."
+        )
+    pos = view_positions(view.data, base.data)
+    if pos is None:
+        raise RuntimeError(
+            f"{fn_name}: in-place modification (mark_dirty) of this view while recording a graph "
+            "is not supported (its position in the base tensor cannot be computed)"
+        )
+    view._view_ver = view._vc[0]  # its history (the Function's node) is current
     with grad_mode.enable_grad():
-        new = Index.apply(base.reshape(-1), (None, (pos,)), False)
-    old_fn, old_nr = view.grad_fn, view._output_nr
-    view.grad_fn, view._output_nr, view._requires_grad = new.grad_fn, new._output_nr, new._requires_grad
-    view._view_ver = view._vc[0]
-    rebase_retain_grad(view, old_fn, old_nr)
+        old = _alias(base).reshape(-1)
+        new_base = IndexPut.apply(old, view.reshape(-1), (None, (pos.reshape(-1),))).reshape(base.data.shape)
+    old_fn, old_nr = base.grad_fn, base._output_nr
+    base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, new_base._output_nr, new_base._requires_grad
+    rebase_retain_grad(base, old_fn, old_nr)
+    _rebase_view(view, base, pos)

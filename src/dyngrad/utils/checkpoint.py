@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..autograd.backprop import backward as _backward
-from ..autograd.backprop import grad as _grad
+from ..autograd.backprop import _grad_no_leaf_hooks as _grad
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from ..autograd.graph import next_sequence_nr
@@ -135,6 +135,8 @@ class _NonReentrant(Function):
         need = [i for i, t in enumerate(wrt) if t.requires_grad]
         res: list[Any] = [None] * len(wrt)
         if pairs and need:
+            # the leaves' tensor hooks are not run here: these gradients reach the leaves
+            # through this node in the outer pass, which runs them once on the sum
             got = _grad([o for o, _ in pairs], [wrt[i] for i in need], [g for _, g in pairs],
                         retain_graph=create_graph or h.retain, create_graph=create_graph, allow_unused=True)
             for i, g in zip(need, got):
