@@ -716,3 +716,42 @@ def test_keyword_only_tensor_that_requires_grad_is_refused_instead_of_cut_off():
         KwOnly.apply(leaf(2), w=leaf(2))
     out = KwOnly.apply(leaf(2), w=dyngrad.ones(2, dtype=dyngrad.float64))  # constants are fine
     assert out.requires_grad
+
+
+# ---------------------------------------------------------------- one recording path: `trusted`
+def test_a_users_function_is_not_trusted_by_default_and_its_ctx_tensors_warn():
+    class Keep(dyngrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.kept = x
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    assert dyngrad.autograd.Function.trusted is False and Keep.trusted is False
+    with pytest.warns(UserWarning, match="stored a Tensor as ctx.kept"):
+        Keep.apply(dyngrad.ones(2, requires_grad=True))
+
+
+def test_a_users_trusted_function_takes_the_built_in_ops_path():
+    class Double(dyngrad.autograd.Function):
+        trusted = True
+
+        @staticmethod
+        def forward(ctx, x):
+            ctx.kept = x  # a trusted Function is taken at its word: no warning
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = dyngrad.ones(3, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = Double.apply(x)
+    y.sum().backward()
+    assert y.grad_fn.name() == "DoubleBackward" and x.grad.tolist() == [2.0, 2.0, 2.0]
+    assert dyngrad.exp(x).grad_fn._forward_cls.trusted  # built-in ops: the same attribute

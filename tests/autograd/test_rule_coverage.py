@@ -28,7 +28,7 @@ def _builtin_functions() -> list:
         mod = importlib.import_module(m)
         for name, c in vars(mod).items():
             if (inspect.isclass(c) and issubclass(c, Function) and c.__module__ == m
-                    and getattr(c, "_builtin", False) and name not in INTERNAL):
+                    and getattr(c, "trusted", False) and name not in INTERNAL):
                 out.append(c)
     return out
 

@@ -117,7 +117,7 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
         if gd.shape != shape:
             strict = getattr(node, "_strict", None)
             if strict is None:
-                strict = _strict[0] and not getattr(node._forward_cls, "_builtin", True) if hasattr(node, "_forward_cls") else False
+                strict = _strict[0] and not getattr(node._forward_cls, "trusted", True) if hasattr(node, "_forward_cls") else False
             if strict or not B.is_broadcastable_to(shape, gd.shape):
                 names = getattr(node, "_arg_names", ())
                 arg = f" (argument '{names[i]}')" if i < len(names) else ""
@@ -458,7 +458,7 @@ def _run_node(node: Node, buf: list, create_graph: bool) -> tuple:
     try:
         res = profiler.run_backward(node, buf) if _prof.active else node.apply(*buf)
         res = _validate(node, res, create_graph)
-        if create_graph and getattr(getattr(node, "_forward_cls", None), "_builtin", True) and (
+        if create_graph and getattr(getattr(node, "_forward_cls", None), "trusted", True) and (
             node._saved or node._link_zero_grads
         ):
             res = _link_constant_grads(node, res)

@@ -138,6 +138,15 @@ class Function:
     Class attributes:
         strict_shapes (bool): if True, a gradient whose shape differs from its input's is an
             error instead of being summed down (see :func:`set_strict_shapes`).
+        trusted (bool): False by default. True says the Function keeps the contracts every
+            built-in op keeps: forward returns fresh output tensors, modifies no input
+            without ``mark_dirty``, stores no tensors as ctx attributes, takes no tensors
+            nested in lists, and a ``jvp`` returns tangents of its outputs' shapes. ``apply``
+            then skips the checks that catch those mistakes (and takes a short path when
+            grad mode is off), and broadcast gradients are reduced even in strict mode. Built-in
+            ops set it through their base class (``ops._bases.Op``): there is one recording
+            path, the same for users' Functions and built-in ones. Set it on your own
+            Function only once ``dyngrad check`` passes on it.
         vmap (staticmethod): optional batching rule for :func:`dyngrad.func.vmap`,
             ``vmap(info, in_dims, *args) -> (outputs, out_dims)`` as in PyTorch: ``args``
             are the unwrapped inputs, ``in_dims[i]`` is where the batch dim of input ``i``
@@ -159,7 +168,7 @@ class Function:
     _arg_names: tuple = ()
     _sig: inspect.Signature | None = None
     _has_setup_context = False
-    _builtin = False
+    trusted: bool = False  # see the class docstring: built-in ops set True (one recording path)
     strict_shapes: bool | None = None
     _node_name: str | None = None
     vmap: Any = None  # batching rule ``vmap(info, in_dims, *args) -> (outputs, out_dims)``
@@ -278,7 +287,7 @@ class Function:
         bcls = cls._backward_cls
         ctx = bcls.__new__(bcls)
         enabled = _state.enabled
-        if not enabled and cls._builtin and not _prof.active:
+        if not enabled and cls.trusted and not _prof.active:
             # grad mode off (e.g. inside backward): nothing to record, no mode to switch
             ctx.needs_input_grad = (False,) * len(args)
             if cls._has_setup_context:
@@ -295,7 +304,7 @@ class Function:
                         _refresh_view(a)  # a view whose base changed in place since
                     needs.append(a._requires_grad)
                 else:
-                    if type(a) in (list, tuple) and not cls._builtin:
+                    if type(a) in (list, tuple) and not cls.trusted:
                         _check_nested(cls, a)
                     needs.append(False)
             requires = True in needs
@@ -319,7 +328,7 @@ class Function:
         outs = out if is_tuple else (out,)
         dirty = ctx._dirty
         if not requires:
-            if dirty or cls._builtin:
+            if dirty or cls.trusted:
                 return out
             if any(o is a for o in outs for a in args if isinstance(o, Tensor)):
                 outs = tuple(o.detach() if any(o is a for a in args) else o for o in outs)
@@ -415,7 +424,7 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
             meta.append(None)
     ctx.next_functions = tuple(edges)
     ctx._input_meta = tuple(meta)
-    builtin = cls._builtin
+    builtin = cls.trusted
     non_diff = ctx._non_diff
     if builtin and not is_tuple and not dirty and not non_diff:
         return _record_one(cls, ctx, outs[0])
@@ -472,7 +481,7 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
             saved.append(SavedTensor(t, nr >= 0, nr))
         ctx._saved = tuple(saved)
         ctx._to_save = ()
-    if not cls._builtin:
+    if not cls.trusted:
         for k, v in ctx.__dict__.items():
             if isinstance(v, Tensor) and k != "_metadata":
                 warnings.warn(

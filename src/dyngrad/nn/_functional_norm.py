@@ -168,7 +168,7 @@ class Embedding(Function):
 
     ``grad_weight = zeros.index_add(idx, grad)`` with the ``padding_idx`` row left at zero."""
 
-    _builtin = True
+    trusted = True
     _node_name = "EmbeddingBackward0"
 
     @staticmethod

@@ -55,7 +55,7 @@ class Linear(Function):
     ``grad_b = sum(grad over batch dims)``.
     """
 
-    _builtin = True
+    trusted = True
     _node_name = "AddmmBackward0"
 
     @staticmethod

@@ -18,7 +18,7 @@ class _BackwardHookFn(Function):
     """Identity on ``tensors`` whose backward hands the incoming gradients to ``state``
     (which runs a module's full backward hooks and may replace them)."""
 
-    _builtin = True
+    trusted = True
     _node_name = "BackwardHookFunctionBackward"
 
     @staticmethod

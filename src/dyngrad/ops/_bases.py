@@ -31,12 +31,13 @@ __all__ = ["Op", "Elementwise", "Linear"]
 
 
 class Op(Function):
-    """Base of the built-in Functions: marks them built-in and names their node
-    ``<Name>Backward0`` unless the class sets ``_node_name`` (PyTorch's name differs)."""
+    """Base of the built-in Functions: marks them ``trusted`` (the public Function attribute a
+    user's Function may set too) and names their node ``<Name>Backward0`` unless the class
+    sets ``_node_name`` (PyTorch's name differs)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if cls.__module__ != __name__:  # a concrete op, not one of the bases below
-            cls._builtin = True
+            cls.trusted = True
             if "_node_name" not in cls.__dict__:
                 cls._node_name = f"{cls.__name__}Backward0"
         super().__init_subclass__(**kwargs)

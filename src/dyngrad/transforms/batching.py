@@ -410,7 +410,7 @@ def _loop(cls: type[Function], level: VmapLevel, vals: list, dims: list, kwargs:
         raise VmapUnsupported(f"{cls.__name__} has no batching rule and the batch is empty")
     name = cls.__name__
     level.fallbacks[name] = level.fallbacks.get(name, 0) + 1
-    clone = not cls._builtin  # a user's forward may modify its inputs in place (mark_dirty)
+    clone = not cls.trusted  # a user's forward may modify its inputs in place (mark_dirty)
     same = level.randomness == "same"
     if same:
         from ..creation import default_generator

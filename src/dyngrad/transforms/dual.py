@@ -133,7 +133,7 @@ class _Alias(Function):
     """``out = a`` as a new view object (memory shared); ``grad_a = grad``.
     ``make_dual``/``unpack_dual`` use it so that the dual tensor is distinct from its primal."""
 
-    _builtin = True
+    trusted = True
     _node_name = "AliasBackward0"
 
     @staticmethod
@@ -291,7 +291,7 @@ class _DualOp(Function):
     ``outputs = local outputs`` (primals and tangents); backward is the vjp of that local
     graph, ``autograd.grad(local_outs, local_ins, grads)``."""
 
-    _builtin = True
+    trusted = True
     _node_name = "DualBackward"
 
     @staticmethod
@@ -494,7 +494,7 @@ def _fit(t: Any, o: Tensor, cls: Any = None, i: int = 0) -> Tensor:
     if not isinstance(t, Tensor):
         t = Tensor._make(np.asarray(t, dtype=o.data.dtype))
     if t.data.shape != o.data.shape:
-        if cls is not None and not cls._builtin:
+        if cls is not None and not cls.trusted:
             raise RuntimeError(
                 f"{cls.__name__}.jvp returned a tangent of shape {list(t.shape)} for output {i}, "
                 f"whose shape is {list(o.shape)}; each tangent must have its output's shape"
@@ -525,7 +525,7 @@ def _rule_jvp(cls: type[Function], outs: tuple, diff: list, args: tuple, largs: 
     o0 = next((o for o, d in zip(outs, diff) if d), None)
     if o0 is None:
         return [None] * len(outs)
-    builtin = cls._builtin
+    builtin = cls.trusted
     tin: list[Tensor | None] = []
     for a in args:
         if not isinstance(a, Tensor):
