@@ -10,22 +10,14 @@ import dyngrad
 from dyngrad.autograd import Function
 from dyngrad.autograd import forward_ad as fwAD
 from tests.op_db import rules as _db
-from tests.op_db.info import rows
+from tests.op_db.info import draw, rows
 
 T = lambda a: dyngrad.tensor(a, dtype=dyngrad.float64)  # noqa: E731
 rng = np.random.default_rng(11)
 
 
 def _rand(shape: tuple, domain: str = "real") -> np.ndarray:
-    x = rng.standard_normal(shape)
-    if domain == "pos":
-        return np.abs(x) + 0.5
-    if domain == "unit":
-        return np.tanh(x) * 0.8
-    if domain == "spd":
-        a = rng.standard_normal(shape)
-        return a @ a.T + shape[0] * np.eye(shape[0])
-    return x
+    return draw(rng, shape, domain)
 
 
 OPS = rows(_db.OPS, function=False)
