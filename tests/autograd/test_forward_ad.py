@@ -515,3 +515,53 @@ def test_an_inplace_op_on_a_dual_gives_its_primal_no_tangent() -> None:
         np.testing.assert_allclose(x.data, [2.0, 2.0, 2.0])  # the values are shared
         assert fwAD.unpack_dual(x * 3).tangent is None  # PyTorch 2.13: None
         np.testing.assert_allclose(fwAD.unpack_dual(d).tangent.data, [2.0, 2.0, 2.0])
+
+
+# ---------------------------------------------------------------- what nested levels refuse (not silently wrong)
+def test_a_third_nested_dual_level_raises() -> None:
+    with fwAD.dual_level(), fwAD.dual_level():
+        with pytest.raises(NotImplementedError, match="at most 2 nested dual levels"):
+            fwAD.enter_dual_level()
+
+
+def test_an_inplace_op_under_two_dual_levels_raises_instead_of_losing_the_mixed_term() -> None:
+    with fwAD.dual_level():
+        a = fwAD.make_dual(T([1.0, 2.0]), T([1.0, 0.0]))
+        with fwAD.dual_level():
+            b = fwAD.make_dual(a, T([1.0, 0.0]))
+            y = b.clone()
+            with pytest.raises(NotImplementedError, match="in-place operation under nested"):
+                y.mul_(b)
+
+
+def test_reverse_mode_through_two_dual_levels_raises_instead_of_giving_zeros() -> None:
+    f = lambda v: dyngrad.exp(v[0])  # noqa: E731
+    with pytest.raises(NotImplementedError, match="recording a graph"):
+        dyngrad.func.jacfwd(dyngrad.func.jacrev(dyngrad.func.jacfwd(f)))(T([0.5, 1.0]))
+
+
+def test_a_backward_only_function_under_two_dual_levels_raises() -> None:
+    class Cube(Function):
+        @staticmethod
+        def forward(ctx, x):  # noqa: ANN001, ANN205
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, g):  # noqa: ANN001, ANN205
+            (x,) = ctx.saved_tensors
+            return 3 * x ** 2 * g
+
+    with pytest.raises(NotImplementedError, match="no jvp rule"):
+        dyngrad.func.jacfwd(dyngrad.func.jacfwd(lambda x: Cube.apply(x).sum()))(T([0.5, -1.5]))
+    # one forward level (forward over reverse) stays exact: d2/dx2 x^3 = 6x
+    H = dyngrad.func.jacfwd(dyngrad.func.jacrev(lambda x: Cube.apply(x).sum()))(T([0.5, -1.5]))
+    np.testing.assert_allclose(H.data, np.diag([3.0, -9.0]))
+
+
+def test_an_inplace_op_on_a_detached_alias_keeps_the_duals_tangent() -> None:
+    with fwAD.dual_level():
+        x = fwAD.make_dual(T([1.0, 2.0]), T([1.0, 1.0]))
+        x.detach().add_(0.0)
+        np.testing.assert_allclose(fwAD.unpack_dual(x).tangent.data, [1.0, 1.0])  # PyTorch 2.13: [1, 1]
+        np.testing.assert_allclose(fwAD.unpack_dual(x * 3).tangent.data, [3.0, 3.0])

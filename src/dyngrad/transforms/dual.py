@@ -51,6 +51,8 @@ class DualInterpreter(Interpreter):
         return NotImplemented
 
     def after_inplace(self, src: Any, dst: Any) -> None:
+        if len(active(DualInterpreter)) > 1:
+            raise NotImplementedError(_NESTED_UNSUPPORTED.format(what="an in-place operation"))
         _transfer_tangent(self, src, dst)
 
     def owns_leaf(self, t: Any) -> bool:
@@ -110,6 +112,17 @@ class DualInterpreter(Interpreter):
             self.table[id(dst.data)][2].append(weakref.ref(dst))
         else:
             self.set(dst, t)
+
+
+# What nested forward mode (two dual levels) does not support yet: each raises this instead
+# of giving a silently wrong number (the outer level's derivative of the inner tangent
+# would miss the term these paths compute outside the outer level's view).
+MAX_NESTED_LEVELS = 2
+_NESTED_UNSUPPORTED = (
+    "forward mode: {what} under nested forward-mode levels (jacfwd(jacfwd(f)), jvp of jvp) is "
+    "not supported yet (it would lose second-order terms); use func.hessian (reverse over "
+    "reverse) or jacfwd(jacrev(f)) (one forward level), or compute it out of place"
+)
 
 
 def current() -> DualInterpreter | None:
@@ -185,8 +198,8 @@ def _transfer_tangent(lv: DualInterpreter, src: Tensor, dst: Tensor) -> None:
         )
     if t is not None:
         lv.set(dst, t)
-    else:
-        lv.table.pop(id(dst.data), None)
+    elif old is not None:  # dst had a tangent and the result has none (only dst's entry goes:
+        lv.table.pop(id(dst.data), None)  # an in-place op on x.detach() leaves x's tangent)
 
 
 def _own_tangent(lv: DualInterpreter, t: Tensor) -> Tensor | None:
@@ -377,6 +390,13 @@ def _dual_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kwargs: d
     # outer dual levels (nested forward mode): they see the op run on the local leaves and
     # its tangent computed there, so each local stand-in carries their tangents too
     outer = [i for i in context.interpreters if isinstance(i, DualInterpreter) and i is not lv]
+    if outer:
+        if need_graph:
+            raise NotImplementedError(_NESTED_UNSUPPORTED.format(
+                what=f"{cls.__name__} recording a graph (reverse mode through it, or an input that requires grad)"))
+        if getattr(cls, "jvp", None) is None:
+            raise NotImplementedError(_NESTED_UNSUPPORTED.format(
+                what=f"{cls.__name__}, which has no jvp rule (its double-vjp construction),"))
     # fresh local leaves (deduplicated by object) so the op's graph is small and local
     local: dict[int, Tensor] = {}
     orig_ins: list[Tensor] = []
