@@ -331,12 +331,20 @@ class Tensor:
         self.grad_fn._register_retain_grad(self._output_nr, self)
         self._retains_grad = True
 
-    def _refresh_view(self) -> None:
-        """Regenerate a stale view's history from its base (ops/_view_inplace.py)."""
+    def _refresh_view(self, always: bool = False) -> None:
+        """Regenerate a stale view's history from its base (ops/_view_inplace.py); only
+        with grad mode on unless ``always`` (backward() on the view itself)."""
         from .ops._view_inplace import refresh_view  # deferred: ops are built on tensor
 
-        if grad_mode.state.enabled:
+        if always or grad_mode.state.enabled:
             refresh_view(self)
+
+    def _rebase_dirty_view(self, name: str) -> None:
+        """A custom Function ``name`` modified this view in place (``mark_dirty``): its base
+        records the change, as PyTorch's CopySlices (ops/_view_inplace.py)."""
+        from .ops._view_inplace import rebase_dirty_view  # deferred: ops are built on tensor
+
+        rebase_dirty_view(self, name)
 
     def _accumulator(self) -> AccumulateGrad:
         """The AccumulateGrad node of this leaf (created once, held weakly)."""

@@ -64,9 +64,7 @@ def _roots(outputs: tuple, what: str) -> list:
         if not isinstance(t, Tensor):
             raise TypeError(f"{what}: element {i} is a {type(t).__name__}, not a Tensor")
         if t._base is not None and t._vc[0] != t._view_ver:
-            from .function import _refresh_view
-
-            _refresh_view(t)  # a view whose base was changed in place since it was made
+            t._refresh_view(always=True)  # a view whose base was changed in place since it was made
         if not t._requires_grad:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn "

@@ -301,7 +301,7 @@ class Function:
             for a in args:
                 if isinstance(a, Tensor):
                     if a._base is not None and a._vc[0] != a._view_ver:
-                        _refresh_view(a)  # a view whose base changed in place since
+                        a._refresh_view()  # a view whose base changed in place since
                     needs.append(a._requires_grad)
                 else:
                     if type(a) in (list, tuple) and not cls.trusted:
@@ -337,18 +337,6 @@ class Function:
         if _anomaly.count and anomaly_mode.state.anomaly:  # forward stack, for anomaly mode
             anomaly_mode.record_site(ctx)
         return _record(cls, ctx, args, outs, is_tuple, dirty)
-
-
-def _refresh_view(view: Tensor) -> None:
-    from ..ops._view_inplace import refresh_view  # deferred: ops are built on this module
-
-    refresh_view(view)
-
-
-def _rebase_dirty_view(view: Tensor, name: str) -> None:
-    from ..ops._view_inplace import rebase_dirty_view  # deferred: ops are built on this module
-
-    rebase_dirty_view(view, name)
 
 
 def _check_keyword_only(cls: type, kw: dict) -> None:
@@ -460,7 +448,7 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
         if o._retains_grad:  # a dirty input keeps retain_grad on its new history
             rebase_retain_grad(o, old_fn, old_nr)
         if dirty and o._base is not None and any(o is d for d in dirty):
-            _rebase_dirty_view(o, cls.__name__)  # the base records the change (CopySlices)
+            o._rebase_dirty_view(cls.__name__)  # the base records the change (CopySlices)
         new_outs.append(o)
         ometa.append((o.data.shape, o.data.dtype))
     ctx._output_meta = tuple(ometa)
