@@ -37,7 +37,6 @@ Reading an attribute of a ``threading.local`` costs about 40 ns; ``Function.appl
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 __all__ = ["Context", "context"]
 
@@ -74,19 +73,3 @@ class Context(threading.local):
 
 
 context = Context()
-
-
-def interpreters() -> tuple:
-    """The active interpreters of this thread, innermost last."""
-    return context.interpreters
-
-
-def _with_interpreters(stack: tuple, fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run ``fn`` with ``stack`` as this thread's interpreter stack, then restore it."""
-    ctx = context
-    saved = ctx.interpreters
-    ctx.interpreters = stack
-    try:
-        return fn(*args, **kwargs)
-    finally:
-        ctx.interpreters = saved

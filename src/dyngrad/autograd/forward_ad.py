@@ -50,7 +50,7 @@ from ..tensor import Tensor
 from ..transforms import interpreter
 from ..transforms.batched_autograd import _bottom, _rewrap_like, batched_make_dual
 from ..transforms.batching import BatchedTensor
-from ..transforms.dual import MAX_NESTED_LEVELS, DualInterpreter, _Alias, _share_tangent, _suspended, current, tangent_of  # noqa: F401 (func uses)
+from ..transforms.dual import MAX_NESTED_LEVELS, DualInterpreter, _Alias, _share_tangent, _suspended, current  # noqa: F401 (func uses)
 
 __all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
            "exit_dual_level", "check_forward_ad"]

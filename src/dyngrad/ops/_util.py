@@ -9,8 +9,8 @@ import numpy as np
 from .. import _backend as B
 from ..autograd import grad_mode
 from ..autograd.graph import rebase_retain_grad
-from ._view_inplace import mark_nograd_view
 from ..tensor import Tensor
+from ._view_inplace import mark_nograd_view
 
 _state = grad_mode.state  # the thread's context: grad mode and the interpreter stack
 

@@ -3,6 +3,6 @@ numbers, each an :class:`~dyngrad.transforms.interpreter.Interpreter` on the thr
 stack. Their public faces are :mod:`dyngrad.func` and :mod:`dyngrad.autograd.forward_ad`;
 see ``docs/architecture.md`` for the layers and the path of one op."""
 
-from .interpreter import Interpreter, active, dispatch, pop, push, stack_of
+from .interpreter import Interpreter, active, pop, push
 
-__all__ = ["Interpreter", "active", "dispatch", "pop", "push", "stack_of"]
+__all__ = ["Interpreter", "active", "pop", "push"]

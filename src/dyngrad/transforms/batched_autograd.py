@@ -16,7 +16,15 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from .batching import BatchedTensor, VmapLevel, VmapUnsupported, pop_level, push_level, vmap_levels, wrap_batched
+from .batching import (
+    BatchedTensor,
+    VmapLevel,
+    VmapUnsupported,
+    pop_level,
+    push_level,
+    vmap_levels,
+    wrap_batched,
+)
 
 __all__ = ["batch_at_all_levels", "batched_grad", "batched_inplace", "batched_make_dual", "vmap_call", "levels_of"]
 

@@ -24,7 +24,7 @@ from ..tensor import Tensor
 from .batched_autograd import _bottom
 from .interpreter import Interpreter, active
 
-__all__ = ["DualInterpreter", "current", "tangent_of"]
+__all__ = ["DualInterpreter", "current"]
 
 _state = grad_mode.state
 
@@ -255,12 +255,6 @@ def _share_tangent(src: Tensor, dst: Tensor) -> None:
         lv.share(_bottom(src), _bottom(dst))  # a batched tensor's tangent is its values'
 
 
-def tangent_of(t: Tensor) -> Tensor | None:
-    """``t``'s tangent at the innermost dual level (None outside one, or without one)."""
-    lv = current()
-    return None if lv is None else lv.get(t)
-
-
 class _JvpCtx:
     """What a ``jvp`` rule sees as ctx: the forward ctx, but ``saved_tensors`` returns the
     tensors given to ``save_for_forward`` (falling back to ``save_for_backward``'s), and
@@ -431,13 +425,7 @@ def _dual_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kwargs: d
         for j in outer:
             j.share(t, lt)
         ltans[k] = lt
-    ictx = context
-    stack = ictx.interpreters
-    resume = ictx.resume_stack
-    ictx.interpreters = tuple(i for i in stack if i is not lv)  # lowered: this level off
-    ictx.resume_stack = stack  # custom_gradient's forward runs at the caller's levels (see there)
-    _state.enabled = True
-    try:
+    def run() -> tuple:  # at the levels below lv (custom_gradient resumes lv: see there)
         out = cls.apply(*largs, **kw)
         is_tuple = type(out) is tuple
         outs = out if is_tuple else (out,)
@@ -460,11 +448,13 @@ def _dual_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kwargs: d
             return outs2, _double_vjp(cls, outs2, diff, args, largs2, local2, ltans2, True)
 
         # (outer levels' tangents are handed over below, not recomputed through DualBackward)
-        final = _suspended(_connect, outs, diff, touts, orig_ins, local_ins, need_graph, enabled, rerun)
+        return outs, is_tuple, touts, _suspended(_connect, outs, diff, touts, orig_ins, local_ins, need_graph, enabled, rerun)
+
+    _state.enabled = True
+    try:
+        outs, is_tuple, touts, final = lv.lowered(run)
     finally:
         _state.enabled = enabled
-        ictx.interpreters = stack
-        ictx.resume_stack = resume
     prim, tout = final
     real_of = {id(la): args[k] for k, a in enumerate(args) if isinstance(a, Tensor)
                for la in (local.get(id(a)),) if la is not None}

@@ -3,7 +3,7 @@
 A transform that is active in this thread (a ``vmap`` call, a forward-mode dual level) is
 an :class:`Interpreter` on ``context.interpreters`` (autograd/_context.py), innermost
 last. ``Function.apply`` asks one question, "is an interpreter active?", and if so offers
-the call to each interpreter from the innermost outwards (:func:`dispatch`)::
+the call to each interpreter from the innermost outwards::
 
     Function.apply(cls, *args)
         └─ stack empty? ── yes ──► plain path: run forward, record the node
@@ -37,7 +37,7 @@ from typing import Any
 
 from ..autograd._context import context
 
-__all__ = ["Interpreter", "dispatch", "push", "pop", "active", "stack_of"]
+__all__ = ["Interpreter", "push", "pop", "active"]
 
 
 class Interpreter:
@@ -83,24 +83,17 @@ class Interpreter:
         return False
 
     def lowered(self, fn: Callable, *args: Any, **kwargs: Any) -> Any:
-        """Run ``fn`` with this interpreter off the stack (the levels below stay)."""
+        """Run ``fn`` with this interpreter off the stack (the levels below stay), the full
+        stack kept as ``context.resume_stack`` for a Function that must run at the caller's
+        levels (``custom_gradient``)."""
         ctx = context
-        saved = ctx.interpreters
+        saved, resume = ctx.interpreters, ctx.resume_stack
         ctx.interpreters = tuple(i for i in saved if i is not self)
+        ctx.resume_stack = saved
         try:
             return fn(*args, **kwargs)
         finally:
-            ctx.interpreters = saved
-
-
-def dispatch(cls: type, args: tuple, kwargs: dict, stack: tuple) -> Any:
-    """Offer ``cls.apply(*args, **kwargs)`` to the interpreters of ``stack``, innermost
-    first; ``NotImplemented`` when none takes it (the plain path runs)."""
-    for interp in reversed(stack):
-        out = interp.process(cls, args, kwargs)
-        if out is not NotImplemented:
-            return out
-    return NotImplemented
+            ctx.interpreters, ctx.resume_stack = saved, resume
 
 
 def push(interp: Interpreter) -> Interpreter:
@@ -124,8 +117,3 @@ def pop(interp: Interpreter) -> None:
 def active(kind: type) -> tuple:
     """The active interpreters of class ``kind``, outermost first."""
     return tuple(i for i in context.interpreters if isinstance(i, kind))
-
-
-def stack_of() -> tuple:
-    """This thread's interpreter stack, innermost last."""
-    return context.interpreters
