@@ -53,6 +53,18 @@ _state = grad_mode.state
 _prof = profiler.state
 
 
+class _DirectCtx:
+    """The ctx of a direct forward call (see ``_apply``): the class, and nothing to mark."""
+
+    __slots__ = ("_forward_cls",)
+
+    def __init__(self, cls: type) -> None:
+        self._forward_cls = cls
+
+    def mark_non_differentiable(self, *tensors: Any) -> None:
+        pass
+
+
 # ------------------------------------------------------- the ops: Functions without gradient
 class _NoGrad(Op):
     """Base of comparison, logical and bitwise ops: ``out = kernel(a, b)`` (or ``kernel(a)``),
@@ -64,6 +76,11 @@ class _NoGrad(Op):
 
     kernel: Any = None  # the NumPy ufunc (or function of arrays) computing the op
     vmap = pointwise_promoting()  # batching rule, see ops/_batching.py
+    _direct_ctx: _DirectCtx  # the ctx of a direct forward call (see _apply)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._direct_ctx = _DirectCtx(cls)
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Tensor:
@@ -83,35 +100,16 @@ class _NoGrad(Op):
         return None
 
 
-class _DirectCtx:
-    """The ctx of a direct forward call (see ``_apply``): the class, and nothing to mark."""
-
-    __slots__ = ("_forward_cls",)
-
-    def __init__(self, cls: type) -> None:
-        self._forward_cls = cls
-
-    def mark_non_differentiable(self, *tensors: Any) -> None:
-        pass
-
-
-def _apply(cls: type, *args: Any) -> Tensor:
+def _apply(cls: type[_NoGrad], *args: Any) -> Tensor:
     """``cls.apply(*args)`` with grad mode off: the output never requires grad, so there is
     nothing to record, and apply takes its short path (transforms still see the call).
     With no interpreter active and the profiler off, nothing could record or rewrite the
     call, so forward runs directly (what apply's short path would do, less its bookkeeping:
     a comparison costs about a third of going through apply)."""
     if not _state.interpreters and not _prof.active:
-        ctx = cls.__dict__.get("_direct_ctx")
-        if ctx is None:
-            ctx = cls._direct_ctx = _DirectCtx(cls)
-        return cls._forward_impl(ctx, *args)
-    enabled = _state.enabled
-    _state.enabled = False
-    try:
+        return cls._forward_impl(cls._direct_ctx, *args)
+    with grad_mode.no_grad():
         return cls.apply(*args)
-    finally:
-        _state.enabled = enabled
 
 
 def _compare(ufunc: Any, name: str) -> Any:
