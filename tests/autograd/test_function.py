@@ -238,17 +238,52 @@ class Raises(Function):
         raise Boom("user bug")
 
 
-def test_exception_in_backward_propagates_and_leaves_no_half_updated_grad():
+def _half_failing_loss():
     a, b = leaf(3), leaf(3, seed=1)
     a.grad = dyngrad.ones(3, dtype=dyngrad.float64)
-    before = a.grad.numpy().copy()
-    # a's gradient through (a * 2) is ready before Raises runs (higher sequence number first)
-    loss = (Raises.apply(b) + a * 2).sum() + (a * 3).sum()
+    # a's whole gradient (2 + 3) is ready before Raises runs (higher sequence number first)
+    return a, b, (Raises.apply(b) + a * 2).sum() + (a * 3).sum()
+
+
+def test_exception_in_backward_propagates_and_leaves_grads_that_were_none_untouched():
+    a, b, loss = _half_failing_loss()
     with pytest.raises(Boom, match="user bug") as e:
         loss.backward()
     assert any("RaisesBackward" in n for n in getattr(e.value, "__notes__", []))
-    np.testing.assert_array_equal(a.grad.numpy(), before)
     assert b.grad is None
+    # as in PyTorch 2.13: an existing .grad is accumulated in place as soon as its gradient
+    # is complete (no second copy of the gradients), so it may be updated before the error
+    np.testing.assert_array_equal(a.grad.numpy(), [6.0, 6.0, 6.0])
+
+
+def test_atomic_accumulation_leaves_every_grad_as_it_was_when_backward_raises():
+    a, b, loss = _half_failing_loss()
+    with dyngrad.autograd.atomic_accumulation():
+        with pytest.raises(Boom, match="user bug"):
+            loss.backward()
+    np.testing.assert_array_equal(a.grad.numpy(), [1.0, 1.0, 1.0])
+    assert b.grad is None
+
+
+def test_atomic_accumulation_commits_the_same_gradients_when_backward_succeeds():
+    a = leaf(3)
+    a.grad = dyngrad.ones(3, dtype=dyngrad.float64)
+    with dyngrad.autograd.atomic_accumulation():
+        (a * a).sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), 1.0 + 2.0 * a.detach().numpy())
+
+
+def test_atomic_accumulation_can_be_switched_off_inside_and_restores_the_mode():
+    a, b, loss = _half_failing_loss()
+    with dyngrad.autograd.atomic_accumulation():
+        with dyngrad.autograd.atomic_accumulation(False):
+            with pytest.raises(Boom):
+                loss.backward()
+        a2, b2, loss2 = _half_failing_loss()
+        with pytest.raises(Boom):
+            loss2.backward()
+    np.testing.assert_array_equal(a.grad.numpy(), [6.0, 6.0, 6.0])
+    np.testing.assert_array_equal(a2.grad.numpy(), [1.0, 1.0, 1.0])
 
 
 def test_exception_in_backward_leaves_retain_grad_untouched_too():

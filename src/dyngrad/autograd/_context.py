@@ -23,6 +23,8 @@ field                     meaning                         public face
 ``passes``                backward passes running         ``engine.current_pass``
                           (innermost last)
 ``profiler_stack``        events being timed (nested)     ``autograd.profiler``
+``atomic_accumulation``   backward writes ``.grad`` only  ``autograd.atomic_accumulation``
+                          after the whole pass succeeded
 ========================  ==============================  =================================
 
 Two process-wide values sit beside it on purpose, both read before the thread-local one
@@ -54,6 +56,7 @@ class Context(threading.local):
     anomaly_check_nan: bool
     passes: list
     profiler_stack: list
+    atomic_accumulation: bool
 
     def __init__(self) -> None:
         self.enabled = True
@@ -66,6 +69,7 @@ class Context(threading.local):
         self.anomaly_check_nan = True
         self.passes = []
         self.profiler_stack = []
+        self.atomic_accumulation = False
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())

@@ -9,8 +9,14 @@ Invariants:
 3. Each gradient a node returns is validated against the forward input it belongs to:
    count (trailing Nones dropped), None for non-tensor inputs, shape (a shape the input
    broadcasts to is summed down with ``sum_to_size``, unless strict), dtype (cast).
-4. Leaf ``.grad`` updates are committed only after the whole pass succeeded, so an
-   exception in any backward leaves every ``.grad`` as it was.
+4. A gradient reaching a tensor whose ``.grad`` already exists is added into it in place
+   as soon as it is complete (PyTorch's memory profile: gradient accumulation over
+   micro-batches holds no second copy of the gradients). A tensor whose ``.grad`` is None
+   gets its gradient only after the whole pass succeeded (staging it costs nothing: it
+   becomes ``.grad`` without a copy), so an exception in a backward leaves those tensors
+   untouched. Inside ``atomic_accumulation()`` every ``.grad`` is written only after the
+   whole pass succeeded (all or nothing, at the cost of holding a second copy of the
+   gradients that already existed until the pass ends).
 5. Saved tensors of a node are freed after it ran, unless ``retain_graph``.
 """
 
@@ -18,7 +24,8 @@ from __future__ import annotations
 
 import heapq
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -29,7 +36,7 @@ from . import anomaly_mode, grad_mode, profiler
 from ._context import context as _context
 from .graph import AccumulateGrad, Node
 
-__all__ = ["execute", "current_pass", "set_strict_shapes"]
+__all__ = ["execute", "current_pass", "set_strict_shapes", "atomic_accumulation"]
 
 _state = grad_mode.state
 _prof = profiler.state
@@ -41,6 +48,42 @@ def set_strict_shapes(mode: bool) -> None:
     """Globally turn silent broadcast reduction of custom Functions' gradients into an
     error (built-in ops are unaffected). Per Function: ``strict_shapes = True``."""
     _strict[0] = bool(mode)
+
+
+@contextmanager
+def atomic_accumulation(enabled: bool = True) -> Iterator[None]:
+    """Backward passes in this block write every ``.grad`` only after the whole pass
+    succeeded: a backward that raises leaves every gradient exactly as it was.
+
+    By default (as in PyTorch) a gradient is added into an existing ``.grad`` as soon as it
+    is complete, so accumulating over micro-batches costs no second copy of the
+    gradients; only tensors whose ``.grad`` was None are guaranteed untouched by a failing
+    pass. The all-or-nothing commit holds each finished gradient until the pass ends:
+    memory for one more copy of every gradient that already existed (the size of the
+    parameters, for gradient accumulation). The mode is per thread, like grad mode.
+
+    Args:
+        enabled (bool): turn the all-or-nothing commit on (default) or off in the block.
+
+    Returns:
+        A context manager.
+
+    Example:
+        >>> import dyngrad
+        >>> w = dyngrad.ones(3, requires_grad=True)
+        >>> w.grad = dyngrad.zeros(3)
+        >>> with dyngrad.autograd.atomic_accumulation():
+        ...     (w * 2).sum().backward()
+        >>> w.grad
+        tensor([2., 2., 2.])
+    """
+    ctx = _context
+    prev = ctx.atomic_accumulation
+    ctx.atomic_accumulation = bool(enabled)
+    try:
+        yield
+    finally:
+        ctx.atomic_accumulation = prev
 
 
 
@@ -229,7 +272,7 @@ def execute(
     The steps, in order: find the targets, count dependencies (prune to the targets), seed
     the input buffers and the ready queue, run the ready nodes one at a time (hooks, the
     node's backward, validation, routing of its gradients to its inputs' buffers, release
-    of its saved tensors), then commit the leaves' gradients.
+    of its saved tensors), then commit the staged gradients (invariant 4).
     """
     task = GraphTask()
     capture_leaf, capture_nonleaf = _targets(inputs)
@@ -237,7 +280,7 @@ def execute(
     buffers = _seed_buffers(roots, grads, create_graph)
     heap = _ready_queue(buffers, deps)
     captured: list = [None] * (len(inputs) if inputs is not None else 0)
-    pending: list = []  # (tensor, grad, AccumulateGrad node or None) committed at the end
+    pending: list = []  # (tensor, grad, AccumulateGrad node or None) committed at the end (invariant 4)
     exec_nodes = task.exec_nodes
     prev_enabled = _state.enabled
     _state.enabled = create_graph
@@ -250,12 +293,13 @@ def execute(
             if buf is None:
                 buf = [None] * node._num_outputs()
             if type(node) is AccumulateGrad:
-                _run_accumulate_grad(node, buf[0], capture_leaf, captured, pending, inputs, accumulate, leaf_hooks)
+                _run_accumulate_grad(node, buf[0], capture_leaf, captured, pending, inputs, accumulate, leaf_hooks,
+                                     create_graph)
                 continue
             if node._tensor_pre_hooks or node._retain_hooks or node._pre_hooks:
-                buf = _run_pre_hooks(node, buf, pending)
+                buf = _run_pre_hooks(node, buf, pending, create_graph)
             if capture_nonleaf:
-                _capture(node, buf, capture_nonleaf, captured, pending, inputs, accumulate)
+                _capture(node, buf, capture_nonleaf, captured, pending, inputs, accumulate, create_graph)
             if exec_nodes is not None and node not in exec_nodes:
                 continue
             res = _run_node(node, buf, create_graph)
@@ -373,9 +417,10 @@ def _run_accumulate_grad(
     inputs: Sequence[Tensor] | None,
     accumulate: bool,
     leaf_hooks: bool,
+    create_graph: bool,
 ) -> None:
     """A leaf's gradient: run its tensor hooks, then capture it (``autograd.grad``) or run
-    the AccumulateGrad node's pre-hooks and queue it for the commit."""
+    the AccumulateGrad node's pre-hooks and deliver it (invariant 4)."""
     if g is None:
         return
     var = node.variable
@@ -401,11 +446,11 @@ def _run_accumulate_grad(
                 if r is not None:
                     g = r[0]
         if var._base is None or getattr(var, "_nograd_view", None) != 1:
-            pending.append((var, g, node))  # (a view made under no_grad has no accumulator)
+            _deliver(var, g, node, pending, create_graph)  # (a view made under no_grad has no accumulator)
 
 
-def _run_pre_hooks(node: Node, buf: list, pending: list) -> list:
-    """Tensor hooks of the node's outputs, retain_grad (queued for the commit), then the
+def _run_pre_hooks(node: Node, buf: list, pending: list, create_graph: bool) -> list:
+    """Tensor hooks of the node's outputs, retain_grad (delivered: invariant 4), then the
     node's pre-hooks; returns the (possibly replaced) input buffer."""
     if node._tensor_pre_hooks:
         for nr, hooks in node._tensor_pre_hooks.items():
@@ -421,7 +466,7 @@ def _run_pre_hooks(node: Node, buf: list, pending: list) -> list:
         for nr, ref in node._retain_hooks.items():
             t = ref()
             if t is not None and buf[nr] is not None:
-                pending.append((t, buf[nr], None))
+                _deliver(t, buf[nr], None, pending, create_graph)
     if node._pre_hooks:
         for h in tuple(node._pre_hooks.values()):
             r = h(tuple(buf))
@@ -431,7 +476,8 @@ def _run_pre_hooks(node: Node, buf: list, pending: list) -> list:
 
 
 def _capture(
-    node: Node, buf: list, capture_nonleaf: dict, captured: list, pending: list, inputs: Any, accumulate: bool
+    node: Node, buf: list, capture_nonleaf: dict, captured: list, pending: list, inputs: Any, accumulate: bool,
+    create_graph: bool,
 ) -> None:
     """The gradient of a non-leaf target: returned (``autograd.grad``) or queued for its
     ``.grad`` (``backward(inputs=...)``)."""
@@ -440,7 +486,7 @@ def _capture(
         if k is not None:
             if accumulate:
                 if buf[nr] is not None:
-                    pending.append((inputs[k], buf[nr], None))
+                    _deliver(inputs[k], buf[nr], None, pending, create_graph)
             else:
                 captured[k] = buf[nr]
 
@@ -496,8 +542,17 @@ def _send_gradients(
     return counter
 
 
+def _deliver(var: Tensor, g: Tensor, node: AccumulateGrad | None, pending: list, create_graph: bool) -> None:
+    """A finished gradient for ``var.grad`` (invariant 4): added in place now when
+    ``var.grad`` exists (unless ``atomic_accumulation``), else queued for the commit."""
+    if var._grad is None or _context.atomic_accumulation:
+        pending.append((var, g, node))
+    else:
+        _accumulate(var, g, create_graph, node)
+
+
 def _commit(pending: list, create_graph: bool) -> None:
-    """Accumulate the queued gradients into ``.grad`` (invariant 4: only now, after the
+    """Accumulate the staged gradients into ``.grad`` (invariant 4: only now, after the
     whole pass succeeded), in the order they were computed."""
     pending.reverse()
     while pending:
