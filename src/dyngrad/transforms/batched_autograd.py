@@ -196,7 +196,9 @@ def _assign(dst: Any, src: Any) -> None:
     if not isinstance(dst, BatchedTensor):
         if isinstance(src, BatchedTensor):
             raise VmapUnsupported(
-                "an in-place op writes a batched value into a tensor that is not batched"
+                "an in-place op writes a batched value into a tensor that is not batched (of shape "
+                f"{list(dst.shape)}; it cannot hold one value per example: a buffer such as a running "
+                "statistic updated in training mode?)"
             )
         dst.copy_(src)
         return
