@@ -555,5 +555,5 @@ class TransformUnsupported(RuntimeError):
     (a rule that refuses, an index whose values decide a shape, plain code reading the values
     a transform holds). The transform's public face catches it and runs the user's function
     without the transform: ``func.vmap`` runs it once per example, with a warning giving this
-    message (``transforms.batching`` calls it ``VmapUnsupported``). Defined here, with the
-    Function protocol, so that ops and layers can refuse without naming a transform."""
+    message. Defined here, with the Function protocol, so that ops and the layers below the
+    transforms can refuse without naming a transform."""
