@@ -152,8 +152,8 @@ def grad(
         RuntimeError: an input not used in the graph (unless allow_unused) or that does not
             require grad.
 
-    The public ``dyngrad.autograd.grad`` adds ``is_grads_batched`` (a batch of
-    grad_outputs, run under vmap: transforms/batched_autograd.py) on top of this one.
+    The public ``dyngrad.autograd.grad`` (autograd/__init__.py) adds ``is_grads_batched``
+    (a batch of grad_outputs in one pass) on top of this one, from a layer above.
     """
     for interp in reversed(_ctx.interpreters):  # a transform's wrapped outputs/inputs (vmap)
         out = interp.process_grad(grad, outputs, inputs, grad_outputs, retain_graph=retain_graph,
