@@ -334,7 +334,7 @@ class Tensor:
     def _refresh_view(self, always: bool = False) -> None:
         """Regenerate a stale view's history from its base (ops/_view_inplace.py); only
         with grad mode on unless ``always`` (backward() on the view itself)."""
-        from .ops._view_inplace import refresh_view  # deferred: ops are built on tensor
+        from .ops import refresh_view  # deferred: ops are built on tensor (ops/_view_inplace.py)
 
         if always or grad_mode.state.enabled:
             refresh_view(self)
@@ -342,7 +342,7 @@ class Tensor:
     def _rebase_dirty_view(self, name: str) -> None:
         """A custom Function ``name`` modified this view in place (``mark_dirty``): its base
         records the change, as PyTorch's CopySlices (ops/_view_inplace.py)."""
-        from .ops._view_inplace import rebase_dirty_view  # deferred: ops are built on tensor
+        from .ops import rebase_dirty_view  # deferred: ops are built on tensor (ops/_view_inplace.py)
 
         rebase_dirty_view(self, name)
 
@@ -395,7 +395,7 @@ class Tensor:
     ) -> None:
         """Compute the gradient of this tensor w.r.t. graph leaves; see
         :func:`dyngrad.autograd.backward`."""
-        from .autograd.backprop import backward  # deferred: backprop imports tensor
+        from .ops import backward  # deferred: autograd.backprop's, reached through ops (tensor -> ops)
 
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

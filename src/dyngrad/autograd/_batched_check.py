@@ -15,7 +15,7 @@ from ..tensor import Tensor
 from . import forward_ad as fwd
 from . import grad_mode
 from .backprop import grad as _grad
-from ..transforms.batched_autograd import vmap_call
+from ..transforms.batched_autograd import grad_batched as _grad_batched, vmap_call
 from ..transforms.batching import VmapUnsupported
 
 _BATCH = 3
@@ -54,7 +54,7 @@ def check_batched_grad(func: Callable, inputs: tuple, atol: float, rtol: float) 
         gos = Tensor._make(rng.standard_normal((_BATCH, *o.shape)).astype(o.data.dtype))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            got = _grad(o, diff, gos, retain_graph=True, allow_unused=True, is_grads_batched=True)
+            got = _grad_batched(o, diff, gos, retain_graph=True, allow_unused=True)
         slow = _fallbacks(caught)
         if slow:
             return f"check_batched_grad: the backward of output {i} could not be batched: {slow[0]}"

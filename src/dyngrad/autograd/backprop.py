@@ -130,7 +130,7 @@ def grad(
     create_graph: bool = False,
     only_inputs: bool = True,
     allow_unused: bool | None = None,
-    is_grads_batched: bool = False,
+    *,
     materialize_grads: bool = False,
     _leaf_hooks: bool = True,
 ) -> tuple:
@@ -146,19 +146,15 @@ def grad(
         allow_unused: return None for inputs the outputs do not depend on instead of
             raising (defaults to materialize_grads).
         materialize_grads: return zeros instead of None for unused inputs.
-        is_grads_batched: dim 0 of every grad_output is a batch of ``B`` vectors; the
-            backward runs once for all of them (its formulas on BatchedTensors; one pass
-            per vector where a backward cannot be batched, with a warning) and every
-            gradient gets the same leading dim ``(B, *input.shape)``.
     Returns:
         tuple of Tensors (or None), one per input, shaped like it.
     Raises:
         RuntimeError: an input not used in the graph (unless allow_unused) or that does not
-            require grad; with is_grads_batched, grad_outputs without a common batch dim 0.
+            require grad.
+
+    The public ``dyngrad.autograd.grad`` (autograd/__init__.py) adds ``is_grads_batched``
+    (a batch of grad_outputs in one pass) on top of this one, from a layer above.
     """
-    if is_grads_batched:
-        return _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
-                             materialize_grads)
     for interp in reversed(_ctx.interpreters):  # a transform's wrapped outputs/inputs (vmap)
         out = interp.process_grad(grad, outputs, inputs, grad_outputs, retain_graph=retain_graph,
                                   create_graph=create_graph, allow_unused=allow_unused,
@@ -210,37 +206,3 @@ def grad(
         final.append(g)
     return tuple(final)
 
-
-def _grad_batched(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: Any, create_graph: bool,
-                  allow_unused: Any, materialize_grads: bool) -> tuple:
-    """``grad(..., is_grads_batched=True)``: dim 0 of every grad_output is a batch of
-    vectors; one backward pass runs on all of them at once (the backward formulas run on
-    BatchedTensors, transforms/batched_autograd.py), or, where a backward cannot be batched, one
-    pass per vector. Returns gradients with the same leading batch dim."""
-    # deferred, and the one place the core reaches up to a transform: a batched backward is
-    # vmap over the grad_outputs (transforms/batched_autograd.py)
-    from ..transforms.batched_autograd import vmap_call
-    from ..transforms.batching import VmapUnsupported
-
-    gos = _as_tuple(grad_outputs)
-    if not gos or any(not isinstance(g, Tensor) or g.ndim == 0 for g in gos):
-        raise RuntimeError("grad(is_grads_batched=True): every grad_output must be a Tensor with a batch dim 0")
-    n = gos[0].shape[0]
-    if any(g.shape[0] != n for g in gos):
-        raise RuntimeError(
-            "grad(is_grads_batched=True): the grad_outputs have different batch sizes "
-            f"{[g.shape[0] for g in gos]} in dim 0"
-        )
-    kw = {"create_graph": create_graph, "allow_unused": allow_unused, "materialize_grads": materialize_grads}
-    try:
-        return vmap_call(lambda *vs: grad(outputs, inputs, vs, retain_graph=True, **kw), gos, (0,) * len(gos), n)
-    except VmapUnsupported as e:
-        import warnings
-
-        warnings.warn(
-            f"grad(is_grads_batched=True) fell back to a loop over {n} vectors: {e}", UserWarning, stacklevel=3
-        )
-    from ..ops import stack  # deferred: ops are built on this module
-
-    rows = [grad(outputs, inputs, tuple(g[k] for g in gos), retain_graph=True, **kw) for k in range(n)]
-    return tuple(None if r[0] is None else stack(list(r), 0) for r in zip(*rows))

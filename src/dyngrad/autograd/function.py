@@ -19,7 +19,8 @@ from ..tensor import Tensor
 from . import anomaly_mode, grad_mode, profiler
 from .graph import Node, SavedTensor, _seq, rebase_retain_grad
 
-__all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction"]
+__all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction",
+           "TransformUnsupported"]
 
 _state = grad_mode.state  # the thread's context (autograd/_context.py)
 _anomaly = anomaly_mode.any_on  # process-wide count: a plain attribute, cheap to check
@@ -151,7 +152,8 @@ class Function:
             ``vmap(info, in_dims, *args) -> (outputs, out_dims)`` as in PyTorch: ``args``
             are the unwrapped inputs, ``in_dims[i]`` is where the batch dim of input ``i``
             is (None: not batched), ``info.batch_size`` its size. Without one, vmap runs
-            the Function once per example (and warns).
+            the Function once per example (and warns). A rule that cannot run even so
+            raises :class:`TransformUnsupported`.
     Example:
         >>> class Square(Function):
         ...     @staticmethod
@@ -546,3 +548,12 @@ def once_differentiable(fn: Callable) -> Callable:
 
     wrapper._once_differentiable = True  # type: ignore[attr-defined]
     return wrapper
+
+
+class TransformUnsupported(RuntimeError):
+    """The active transform cannot express this call, not even one Function call at a time
+    (a rule that refuses, an index whose values decide a shape, plain code reading the values
+    a transform holds). The transform's public face catches it and runs the user's function
+    without the transform: ``func.vmap`` runs it once per example, with a warning giving this
+    message. Defined here, with the Function protocol, so that ops and the layers below the
+    transforms can refuse without naming a transform."""

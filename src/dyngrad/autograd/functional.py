@@ -25,7 +25,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import forward_ad as fwd
 from . import grad_mode
-from ..transforms.batched_autograd import _bottom
+from ..transforms.batched_autograd import _bottom, grad_batched as _grad_batched
 from ..transforms.batching import vmap_levels
 from ..transforms.dual import _TRANSFORM_LEAVES, _retire, current
 from .backprop import grad as _grad
@@ -283,8 +283,7 @@ def _jac_rows_batched(o: Tensor, ins: tuple, create_graph: bool, strict: bool) -
         gs: tuple = (None,) * len(ins)
     else:
         eye = Tensor._make(np.eye(n, dtype=o.data.dtype).reshape((n, *o.shape)))
-        gs = _grad(o, ins, eye, retain_graph=True, create_graph=create_graph, allow_unused=True,
-                   is_grads_batched=True)
+        gs = _grad_batched(o, ins, eye, retain_graph=True, create_graph=create_graph, allow_unused=True)
     out = []
     for i, (g, x) in enumerate(zip(gs, ins)):
         if g is None:

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from ._context import context
 from .grad_mode import no_grad as _no_grad
+from .ledger import saved_tensor_report  # noqa: F401 - re-exported: the saved-tensor ledger (issue 5)
 
 __all__ = [
     "Node",
@@ -366,5 +367,3 @@ def rebase_retain_grad(tensor: Any, old_fn: Any, old_nr: int) -> None:
     if tensor.grad_fn is not None:
         tensor.grad_fn._register_retain_grad(tensor._output_nr, tensor)
 
-
-from .ledger import saved_tensor_report  # noqa: E402,F401 - the saved-tensor ledger (issue 5)

@@ -7,6 +7,10 @@ each buffer is charged to the first node (in walk order) that holds it. Exposed 
 ``dyngrad.autograd.graph.saved_tensor_report``.
 
 Also here: ``grad_fn._saved_<name>`` access (see :func:`saved_attr`).
+
+The ledger knows nodes and tensors only by their attributes (a node has ``next_functions``,
+a tensor a ``grad_fn`` and an array ``.data``) and imports nothing from dyngrad, so it sits
+below ``autograd.graph``, which re-exports it (the layers in docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -21,13 +25,11 @@ __all__ = ["saved_tensor_report", "SavedTensorReport", "saved_attr", "iter_graph
 def iter_graph(roots: Any) -> list:
     """Every node reachable from ``roots`` (nodes, tensors, or a sequence of them), in
     depth-first pre-order, each once; no recursion."""
-    from ..tensor import Tensor
-
-    if isinstance(roots, (Tensor,)) or not isinstance(roots, (list, tuple)):
+    if not isinstance(roots, (list, tuple)):
         roots = [roots]
     stack = []
     for r in roots:
-        n = r.grad_fn if isinstance(r, Tensor) else r
+        n = r if hasattr(r, "next_functions") else r.grad_fn  # a node, or a tensor's node
         if n is not None:
             stack.append(n)
     stack.reverse()
@@ -67,10 +69,13 @@ def _array_of(obj: Any) -> np.ndarray | None:
     return None
 
 
+def _is_tensor(v: Any) -> bool:
+    """A tensor (its array in ``.data``; a plain ndarray is not counted as one)."""
+    return not isinstance(v, np.ndarray) and isinstance(getattr(v, "data", None), np.ndarray) and hasattr(v, "grad_fn")
+
+
 def _entries(node: Any) -> list[tuple[str, Any, Any]]:
     """``(label, array or None, SavedTensor or None)`` for what ``node`` holds."""
-    from ..tensor import Tensor
-
     out = []
     saved = node.__dict__.get("_saved")
     for k, s in enumerate(saved or ()):
@@ -83,7 +88,7 @@ def _entries(node: Any) -> list[tuple[str, Any, Any]]:
     if type(node).__name__ == "AccumulateGrad":
         return out  # it refers to its leaf; nothing is saved
     for name, v in node.__dict__.items():
-        if isinstance(v, Tensor) and name != "_metadata":
+        if name != "_metadata" and _is_tensor(v):
             out.append((f"ctx.{name}", v.data, None))
     return out
 

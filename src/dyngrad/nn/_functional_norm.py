@@ -114,24 +114,47 @@ def batch_norm(
             )
         out = _fused.normalize_stats(input, dims, eps)
         if running_mean is not None or running_var is not None:
-            d = input.data
-            m = d.mean(axis=dims)
-            if running_mean is not None:
-                rm = running_mean.data
-                rm *= 1 - momentum
-                rm += momentum * m.astype(rm.dtype)
-                running_mean._bump()
-            if running_var is not None:
-                rv = running_var.data
-                var = d.var(axis=dims, ddof=1)
-                rv *= 1 - momentum
-                rv += momentum * var.astype(rv.dtype)
-                running_var._bump()
+            _update_running(input, running_mean, running_var, dims, momentum)
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("batch_norm: running_mean and running_var must be defined in evaluation mode")
         out = (input - running_mean.reshape(shape)) * ((running_var.reshape(shape) + eps) ** -0.5)
     return _affine(out, weight, bias, shape)
+
+
+def _update_running(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, dims: tuple,
+                    momentum: float) -> None:
+    """``running = (1 - momentum) * running + momentum * batch_stat`` in place (the variance
+    unbiased). With no interpreter active this is NumPy on ``.data`` (the fast path, as the
+    ops' own). Otherwise ops compute both new values before either buffer is written, so
+    that a write the buffers cannot take raises before anything changes: under vmap a
+    buffer that is not batched cannot hold one value per example, and the in-place op
+    refuses (the interpreters check every in-place op; vmap then runs once per example).
+    Both paths give the same bits."""
+    if not grad_mode.state.interpreters:
+        d = input.data
+        if running_mean is not None:
+            rm = running_mean.data
+            rm *= 1 - momentum
+            rm += momentum * d.mean(axis=dims).astype(rm.dtype)
+            running_mean._bump()
+        if running_var is not None:
+            rv = running_var.data
+            rv *= 1 - momentum
+            rv += momentum * d.var(axis=dims, ddof=1).astype(rv.dtype)
+            running_var._bump()
+        return
+    with grad_mode.no_grad():
+        x = input.detach()
+        new = []
+        if running_mean is not None:
+            m = x.mean(dims).to(running_mean.dtype)
+            new.append((running_mean, running_mean * (1 - momentum) + m * momentum))
+        if running_var is not None:
+            v = x.var(dims, correction=1).to(running_var.dtype)
+            new.append((running_var, running_var * (1 - momentum) + v * momentum))
+        for buf, value in new:
+            buf.copy_(value)
 
 
 def group_norm(
@@ -262,17 +285,7 @@ def embedding(
     return Embedding.apply(weight, input if isinstance(input, Tensor) else idx, padding_idx)
 
 
-def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
-    """int64 ``(*, num_classes)`` with a 1 at each index of ``tensor (*)`` (int64).
-
-    Raises: RuntimeError for non-int64 input, negative values or values >= num_classes.
-    """
-    if num_classes != -1 and tensor._is_wrapper:
-        from ..transforms.batched_autograd import _bottom, _rewrap_like  # inside vmap: the values
-
-        oh = one_hot(_bottom(tensor), num_classes)  # the class dim goes last, after any batch dim
-        return _rewrap_like(oh, tensor)
-    d = tensor.data
+def _one_hot(d: np.ndarray, num_classes: int) -> np.ndarray:
     if d.dtype != np.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     if d.size and d.min() < 0:
@@ -283,4 +296,46 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         raise RuntimeError("one_hot: Class values must be smaller than num_classes.")
     out = np.zeros(d.shape + (num_classes,), np.int64)
     np.put_along_axis(out, d[..., None], 1, axis=-1)
-    return Tensor._make(out)
+    return out
+
+
+class OneHot(Function):
+    """``out = one_hot(x, num_classes)``: int64 ``(*, num_classes)``, not differentiable.
+    The wrapper functions take it only for a transform's wrapper tensor (``one_hot``)."""
+
+    trusted = True
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, num_classes: int) -> Tensor:
+        out = Tensor._make(_one_hot(x.data, num_classes))
+        ctx.mark_non_differentiable(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> tuple:  # pragma: no cover - output not differentiable
+        return None, None
+
+    @staticmethod
+    def jvp(ctx: Any, *tangents: Any) -> Any:
+        """Forward mode: no tangent (an integer output)."""
+        return None
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Tensor, num_classes: int) -> tuple:
+        """Batching rule: the class dim goes last, after the batch dim (which stays where
+        it is). Without ``num_classes`` it depends on the values of every example, so vmap
+        runs once per example."""
+        if num_classes == -1:  # pragma: no cover - one_hot reads .data first, which refuses
+            return NotImplemented
+        return info.function.apply(x, num_classes), in_dims[0]
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """int64 ``(*, num_classes)`` with a 1 at each index of ``tensor (*)`` (int64).
+
+    Raises: RuntimeError for non-int64 input, negative values or values >= num_classes.
+    """
+    if num_classes != -1 and tensor._is_wrapper:  # a transform's wrapper: through OneHot's rules
+        with grad_mode.no_grad():
+            return OneHot.apply(tensor, num_classes)
+    return Tensor._make(_one_hot(tensor.data, num_classes))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..autograd.function import Function
+from ..autograd.function import Function, TransformUnsupported
 from ..autograd.graph import RemovableHandle, _HookDict
 from ..tensor import Tensor
 
@@ -41,9 +41,7 @@ class _BackwardHookFn(Function):
         gradients, and one batched node would hand them the whole batch (a per-op loop
         would call them once per example for one forward call). So vmap runs the whole
         function once per example instead (with a warning)."""
-        from ..transforms.batching import VmapUnsupported
-
-        raise VmapUnsupported("a module with full backward hooks (register_full_backward_hook)")
+        raise TransformUnsupported("a module with full backward hooks (register_full_backward_hook)")
 
 
 class _HookState:

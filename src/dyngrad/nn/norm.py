@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..transforms.batching import VmapUnsupported
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -112,17 +111,12 @@ class _BatchNorm(Module):
         """Batch statistics in training (or without running stats), running stats in eval."""
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
-        if self.training and self.track_running_stats:
-            if input._is_wrapper:  # under vmap, running stats cannot hold one value per
-                # example: vmap loops (checked before any buffer changes, so the loop is exact)
-                raise VmapUnsupported(f"{type(self).__name__} updating its running stats in training mode")
-            self.num_batches_tracked.data[...] += 1
-            self.num_batches_tracked._bump()
-            if self.momentum is None:
-                factor = 1.0 / float(self.num_batches_tracked.data)
+        counting = self.training and self.track_running_stats
+        if counting and self.momentum is None:  # a cumulative average: this batch included
+            factor = 1.0 / (float(self.num_batches_tracked.data) + 1)
         use_batch = self.training or self.running_mean is None
         track = not self.training or self.track_running_stats
-        return F.batch_norm(
+        out = F.batch_norm(
             input,
             self.running_mean if track else None,
             self.running_var if track else None,
@@ -132,6 +126,11 @@ class _BatchNorm(Module):
             factor,
             self.eps,
         )
+        if counting:  # counted once batch_norm has updated the running stats: an update it
+            # refused (one value per example into a buffer, under vmap) changes no buffer
+            self.num_batches_tracked.data[...] += 1
+            self.num_batches_tracked._bump()
+        return out
 
     def extra_repr(self) -> str:
         return (

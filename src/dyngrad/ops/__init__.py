@@ -37,3 +37,10 @@ _FAMILIES = tuple(_importlib.import_module(f"{__name__}.{n}") for n in _FAMILY_N
 #: Names that are also Tensor methods (``x.exp()`` forwards to ``ops.exp(x)``).
 TENSOR_METHODS = frozenset().union(*(getattr(m, "TENSOR_METHODS", ()) for m in _FAMILIES))
 __all__ = [n for m in _FAMILIES for n in m.__all__]
+
+# What Tensor's methods reach besides the ops, through tensor.py's one upward import
+# (DESIGN.md section 2): a stale view's history and mark_dirty on a view
+# (_view_inplace.py), and backward() (the ops sit above backprop: this import points down).
+# Not in __all__: they are not ops.
+from ._view_inplace import rebase_dirty_view, refresh_view  # noqa: E402
+from ..autograd.backprop import backward  # noqa: E402

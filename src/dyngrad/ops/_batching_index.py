@@ -7,9 +7,11 @@ indices (arrays, and ints when an array is present) in place when it is contiguo
 index, and puts its dims first when a slice, None or Ellipsis separates them: the batch
 dim then follows them (:func:`batch_pos`).
 
-Batched index tensors (a different index per example) are read inside the rules, where
-their values are ordinary arrays: an ``arange(batch)`` index on the batch dim pairs each
-example with its own index (:func:`index_by_batched`).
+Batched index tensors (a different index per example) are a transform's wrapper tensors
+in the wrapper functions (``Tensor._is_wrapper``: their ``.data`` does not hold their
+values): :func:`plan_batched` plans around them by shape and dtype alone. Their values are
+read inside the rules, where they are ordinary arrays: an ``arange(batch)`` index on the
+batch dim pairs each example with its own index (:func:`index_by_batched`).
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from ..transforms.batching import BatchedTensor, VmapUnsupported
+from ..autograd.function import TransformUnsupported
 from ..tensor import Tensor
 from ._batching import front, pad_to
-from ._util import data_of
+from ._util import data_of, is_wrapper
 
 __all__ = ["batch_pos", "index_shape", "as_tuple", "place_value", "batch_operand", "int_values",
            "plan_batched", "index_by_batched", "put_by_batched", "put_add_by_batched"]
@@ -94,26 +96,26 @@ def int_values(index: Any, d: int, op: str) -> np.ndarray:
 
 
 def plan_batched(index: Any, shape: tuple, plan: Any) -> tuple | None:
-    """``plan(index, shape)`` for an index holding BatchedTensors (None when it holds
-    none): each batched integer tensor stands in the plan as a zero array of its logical
-    shape (a 0-d one as an advanced index, like an int) and is put back in the advanced
-    part afterwards.
+    """``plan(index, shape)`` for an index holding wrapper tensors (batched index tensors;
+    None when it holds none): each integer one stands in the plan as a zero array of its
+    logical shape (a 0-d one as an advanced index, like an int) and is put back in the
+    advanced part afterwards.
 
     Raises:
-        VmapUnsupported: a batched bool mask (the result's shape would depend on the
+        TransformUnsupported: a batched bool mask (the result's shape would depend on the
             values), or a batched 0-d index next to other index tensors (PyTorch applies
             it as an int first); vmap then runs the function once per example.
     """
     items = index if isinstance(index, tuple) else (index,)
-    if not any(isinstance(i, BatchedTensor) for i in items):
+    if not any(is_wrapper(i) for i in items):
         return None
     subs: dict = {}
     new, zero_d = [], False
     for i in items:
-        if isinstance(i, BatchedTensor):
-            dt = i.data.dtype
+        if is_wrapper(i):
+            dt = i.data.dtype  # a wrapper's .data has its logical shape and dtype
             if dt == np.bool_ or dt == np.uint8:
-                raise VmapUnsupported("indexing with a batched bool mask (its result shape depends on the values)")
+                raise TransformUnsupported("indexing with a batched bool mask (its result shape depends on the values)")
             if dt.kind not in "iu":
                 raise IndexError(f"tensors used as indices must be long, int, byte or bool tensors, got {dt}")
             ph = np.zeros(i.shape or (1,), np.int64)
@@ -123,7 +125,7 @@ def plan_batched(index: Any, shape: tuple, plan: Any) -> tuple | None:
         new.append(i)
     basic, adv = plan(tuple(new), shape)
     if zero_d and sum(isinstance(a, np.ndarray) for a in adv) > 1:
-        raise VmapUnsupported("a batched 0-d index tensor together with other index tensors")
+        raise TransformUnsupported("a batched 0-d index tensor together with other index tensors")
     return basic, tuple(subs.get(id(a), a) for a in adv)
 
 
@@ -142,7 +144,7 @@ def _batched_items(n: int, dims: tuple, idx: tuple, shape: tuple) -> tuple:
     for k in pos:
         if dims[k] is None:
             shapes.append(tuple(np.shape(items[k]) if not isinstance(items[k], Tensor) else items[k].shape))
-        elif isinstance(items[k], BatchedTensor):  # batched at an outer level too: its rule reads it
+        elif is_wrapper(items[k]):  # batched at an outer level too: its rule there reads it
             items[k] = front(items[k], dims[k])
             shapes.append(tuple(items[k].shape[1:]))
         else:

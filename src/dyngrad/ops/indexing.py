@@ -396,8 +396,9 @@ def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
         IndexError: as :func:`getitem`.
     """
     plan = bx.plan_batched(index, input.data.shape, plan_index) or plan_index(index, input.data.shape)
-    # the fast path writes no tangent: inside a dual level go through IndexPut (its jvp)
-    if not recording(input, value) and not _ctx.interpreters:  # a transform (forward mode's tangents) goes via inplace()
+    # the fast path writes .data and tells no one: with an interpreter active (a transform
+    # may keep per-tensor state, _util.inplace) go through IndexPut and its rules
+    if not recording(input, value) and not _ctx.interpreters:
         if not input.data.flags.writeable:
             raise RuntimeError("index assignment: the tensor's memory is read-only (an expanded view); clone() it first")
         try:

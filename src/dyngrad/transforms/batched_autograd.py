@@ -1,7 +1,8 @@
 """Autograd inside ``vmap``: ``autograd.grad``, forward AD (``make_dual``) and in-place
-ops on BatchedTensors, and ``vmap_call``, the minimal vmap the autograd layer uses for
-batched backward passes (``grad(..., is_grads_batched=True)``, vectorised Jacobians,
-gradcheck's batched checks). See :mod:`dyngrad.transforms.batching` for BatchedTensor.
+ops on BatchedTensors; ``vmap_call``, the minimal vmap the autograd layer uses for batched
+backward passes (vectorised Jacobians, gradcheck's batched checks); and ``grad_batched``,
+``grad(..., is_grads_batched=True)`` (the public ``autograd.grad`` sends it here). See
+:mod:`dyngrad.transforms.batching` for BatchedTensor.
 
 The graph is always recorded on the unwrapped (physical) tensors. A batched tensor is
 brought to a *canonical* layout, one batch dim per vmap level in front (outermost first)
@@ -15,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.backprop import grad
 from ..tensor import Tensor
 from .batching import (
     BatchedTensor,
@@ -26,7 +28,8 @@ from .batching import (
     wrap_batched,
 )
 
-__all__ = ["batch_at_all_levels", "batched_grad", "batched_inplace", "batched_make_dual", "vmap_call", "levels_of"]
+__all__ = ["batch_at_all_levels", "batched_grad", "batched_inplace", "batched_make_dual", "grad_batched", "vmap_call",
+           "levels_of"]
 
 
 def levels_of(t: Any) -> list:
@@ -196,7 +199,9 @@ def _assign(dst: Any, src: Any) -> None:
     if not isinstance(dst, BatchedTensor):
         if isinstance(src, BatchedTensor):
             raise VmapUnsupported(
-                "an in-place op writes a batched value into a tensor that is not batched"
+                "an in-place op writes a batched value into a tensor that is not batched (of shape "
+                f"{list(dst.shape)}; it cannot hold one value per example: a buffer such as a running "
+                "statistic updated in training mode?)"
             )
         dst.copy_(src)
         return
@@ -219,6 +224,46 @@ def batched_make_dual(make_dual: Any, tensor: Tensor, tangent: Tensor) -> Tensor
     for lvl in want:
         dual = wrap_batched(dual, 0, lvl)
     return dual
+
+
+def grad_batched(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: bool | None = None,
+                 create_graph: bool = False, allow_unused: bool | None = None,
+                 materialize_grads: bool = False) -> tuple:
+    """``autograd.grad(..., is_grads_batched=True)``: dim 0 of every grad_output is a batch of
+    ``B`` vectors; one backward pass runs on all of them at once (the backward formulas run
+    on BatchedTensors: :func:`vmap_call` over the grad_outputs), or, where a backward cannot
+    be batched, one pass per vector (with a warning). The core ``grad``
+    (autograd/backprop.py) knows nothing of this: the batched entry lives here, above it.
+
+    Returns:
+        one gradient per input, shaped ``(B, *input.shape)`` (or None where unused).
+    Raises:
+        RuntimeError: grad_outputs that are not all Tensors with a common batch dim 0; and
+            what ``grad`` raises.
+    """
+    from ..ops import stack  # deferred: ops are built on this package
+
+    gos = (grad_outputs,) if isinstance(grad_outputs, Tensor) else tuple(grad_outputs or ())
+    if not gos or any(not isinstance(g, Tensor) or g.ndim == 0 for g in gos):
+        raise RuntimeError("grad(is_grads_batched=True): every grad_output must be a Tensor with a batch dim 0")
+    n = gos[0].shape[0]
+    if any(g.shape[0] != n for g in gos):
+        raise RuntimeError(
+            "grad(is_grads_batched=True): the grad_outputs have different batch sizes "
+            f"{[g.shape[0] for g in gos]} in dim 0"
+        )
+    kw: dict[str, Any] = {"create_graph": create_graph, "allow_unused": allow_unused,
+                          "materialize_grads": materialize_grads}
+    try:
+        return vmap_call(lambda *vs: grad(outputs, inputs, vs, retain_graph=True, **kw), gos, (0,) * len(gos), n)
+    except VmapUnsupported as e:
+        import warnings
+
+        warnings.warn(
+            f"grad(is_grads_batched=True) fell back to a loop over {n} vectors: {e}", UserWarning, stacklevel=3
+        )
+    rows = [grad(outputs, inputs, tuple(g[k] for g in gos), retain_graph=True, **kw) for k in range(n)]
+    return tuple(None if r[0] is None else stack(list(r), 0) for r in zip(*rows))
 
 
 def vmap_call(fn: Any, args: tuple, in_dims: tuple, n: int) -> Any:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from ..autograd.function import TransformUnsupported
 from ..tensor import Tensor
 from .interpreter import Interpreter, active, pop, push
 
@@ -43,11 +44,12 @@ __all__ = ["BatchedTensor", "BatchInterpreter", "VmapInfo", "VmapUnsupported", "
            "any_batched", "vmap_levels"]
 
 
-class VmapUnsupported(RuntimeError):
-    """Raised inside vmap when the function does something the batched path cannot
-    express (reads the values of a batched tensor, calls ``backward()``, draws random
-    numbers with ``randomness='different'``...). :func:`dyngrad.func.vmap` catches it and
-    runs the function once per example instead, with a warning giving this message."""
+# Raised inside vmap when the function does something the batched path cannot express
+# (reads the values of a batched tensor, calls ``backward()``, draws random numbers with
+# ``randomness='different'``...); :func:`dyngrad.func.vmap` catches it and runs the function
+# once per example instead, with a warning giving its message. It is the transforms'
+# generic refusal, defined with the Function protocol so that ops and nn raise it too.
+VmapUnsupported = TransformUnsupported
 
 
 class VmapInfo(NamedTuple):
