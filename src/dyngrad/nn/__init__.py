@@ -15,9 +15,12 @@ from .module import Module
 from .norm import *  # noqa: F403
 from .norm import __all__ as _norm_all
 from .parameter import Buffer, Parameter
+from .rnn import GRU, LSTM, RNN, RNNBase
+from .rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
 
 __all__ = (
-    ["functional", "init", "utils", "Module", "Parameter", "Buffer", "Sequential", "ModuleList", "ModuleDict"]
+    ["functional", "init", "utils", "Module", "Parameter", "Buffer", "Sequential", "ModuleList", "ModuleDict",
+     "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
     + list(_act_all)
     + list(_conv_all)
     + list(_layers_all)

@@ -8,9 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor
+from ...tensor import Tensor
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
+from . import rnn
+
+__all__ = ["rnn", "clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
 
 
 def _params(parameters: Any) -> list[Tensor]:
