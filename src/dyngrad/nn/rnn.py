@@ -2,8 +2,8 @@
 ``torch.nn.RNN/LSTM/GRU``: constructor, parameter names and shapes, initialisation,
 input/hidden layouts, ``PackedSequence`` input). The cells are in ``nn/rnn_cells.py``.
 
-Each layer is composed of differentiable ops, so backward (and higher order, vmap, forward
-mode) come from theirs. Per layer and direction the input projection of every step is one
+Each layer is composed of differentiable ops (the LSTM gates of a step are one fused op,
+``ops/recurrent.py``), so backward, higher order, vmap and forward mode come from theirs. Per layer and direction the input projection of every step is one
 matrix product (``F.linear`` over all steps); each step then adds ``h @ W_hh^T`` and applies
 the gates. Gate formulas (PyTorch's docs):
 
@@ -26,6 +26,7 @@ import numpy as np
 
 from .. import _backend as B
 from .. import creation, ops
+from ..ops.recurrent import lstm_gates
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -48,9 +49,7 @@ def _step(mode: str, xw: Tensor, h: Tensor, c: Tensor | None, w_hh: Tensor, b_hh
     """One step of one layer and direction: ``xw`` is ``x W_ih^T + b_ih`` of the step."""
     gh = F.linear(h, w_hh, b_hh)
     if mode == "LSTM":
-        i, f, g, o = (xw + gh).chunk(4, 1)
-        c = ops.sigmoid(f) * c + ops.sigmoid(i) * ops.tanh(g)
-        h = ops.sigmoid(o) * ops.tanh(c)
+        h, c = lstm_gates(xw, gh, c)  # the gates in one fused op (ops/recurrent.py)
         if w_hr is not None:
             h = F.linear(h, w_hr)
         return h, c
