@@ -140,7 +140,8 @@ def test_layer_reprs_match_pytorch() -> None:
     assert (
         repr(nn.MaxPool2d(2)) == "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)"
     )
-    assert repr(nn.LayerNorm(4)) == "LayerNorm((4,), eps=1e-05, elementwise_affine=True)"
+    assert repr(nn.LayerNorm(4)) == "LayerNorm((4,), eps=1e-05, elementwise_affine=True, bias=True)"
+    assert repr(nn.LayerNorm(4, elementwise_affine=False)) == "LayerNorm((4,), eps=1e-05, elementwise_affine=False, bias=False)"
     assert repr(nn.GroupNorm(2, 4)) == "GroupNorm(2, 4, eps=1e-05, affine=True)"
     assert repr(nn.Embedding(5, 3, padding_idx=0)) == "Embedding(5, 3, padding_idx=0)"
     assert repr(nn.Flatten()) == "Flatten(start_dim=1, end_dim=-1)"

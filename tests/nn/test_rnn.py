@@ -13,7 +13,7 @@ from dyngrad import nn
 from dyngrad.autograd import gradcheck
 from dyngrad.nn.utils import rnn as rnn_utils
 
-from .rnn_cases import CASES, CELLS, HID, IN, LENGTHS, inputs
+from .rnn_cases import CASES, CELLS, HID, IN, LENGTHS
 
 GOLDEN = np.load(os.path.join(os.path.dirname(__file__), "..", "golden", "rnn.npz"))
 TOL = dict(rtol=1e-10, atol=1e-12)

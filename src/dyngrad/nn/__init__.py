@@ -4,6 +4,7 @@
 from . import functional, init, utils
 from .activation import *  # noqa: F403
 from .activation import __all__ as _act_all
+from .attention import MultiheadAttention
 from .container import ModuleDict, ModuleList, Sequential
 from .conv_layers import *  # noqa: F403
 from .conv_layers import __all__ as _conv_all
@@ -17,10 +18,19 @@ from .norm import __all__ as _norm_all
 from .parameter import Buffer, Parameter
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 __all__ = (
     ["functional", "init", "utils", "Module", "Parameter", "Buffer", "Sequential", "ModuleList", "ModuleDict",
-     "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+     "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
+     "MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
+     "TransformerDecoderLayer"]
     + list(_act_all)
     + list(_conv_all)
     + list(_layers_all)

@@ -7,6 +7,7 @@ rest are compositions of differentiable ops. Every activation of
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,7 @@ __all__ = [
     "normalize",
     "pad",
     "pairwise_distance",
+    "scaled_dot_product_attention",
 ]
 __all__ += [n for n in _activation.__all__ if n not in __all__]
 __all__ += list(_functional_conv.__all__) + list(_functional_loss.__all__) + list(_functional_norm.__all__)
@@ -283,3 +285,94 @@ def _constant_pad(input: Tensor, pad: Any, mode: str = "constant", value: float 
 
 # The op library's pad (all modes) when it has one; else the constant pad above.
 pad = getattr(_ops, "pad", _constant_pad)
+
+
+# ------------------------------------------------------------------ attention
+def _causal(L: int, S: int) -> Tensor:
+    return Tensor._make(np.tril(np.ones((L, S), dtype=bool)))
+
+
+def _additive_mask(mask: Tensor, dtype: Any, allowed_when_true: bool) -> Tensor:
+    """A float mask to add to the scores: bool masks become 0 / -inf."""
+    if mask.dtype.is_floating_point:
+        return mask.to(dtype)
+    m = mask.numpy().astype(bool)
+    blocked = ~m if allowed_when_true else m
+    return Tensor._make(np.where(blocked, -np.inf, 0.0).astype(B.to_np_dtype(dtype)))
+
+
+def scaled_dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
+) -> Tensor:
+    """``softmax(q k^T * scale + mask) v`` with dropout on the attention weights.
+
+    Args:
+        query (Tensor): ``(N, ..., Hq, L, E)``.
+        key (Tensor): ``(N, ..., H, S, E)``.
+        value (Tensor): ``(N, ..., H, S, Ev)``.
+        attn_mask (Tensor, optional): broadcastable to ``(N, ..., L, S)``; bool (True: may
+            attend) or float (added to the scores).
+        dropout_p (float): dropout probability on the weights (always applied when > 0, as
+            PyTorch's; pass 0.0 in evaluation).
+        is_causal (bool): attend only to keys at or before the query's position (the
+            top-left aligned lower triangle); excludes ``attn_mask``.
+        scale (float, optional): default ``1 / sqrt(E)``.
+        enable_gqa (bool): grouped-query attention: ``Hq`` a multiple of ``H``; each key
+            and value head serves ``Hq // H`` query heads.
+
+    Returns:
+        Tensor: ``(N, ..., Hq, L, Ev)``.
+
+    Raises:
+        RuntimeError: ``is_causal`` together with ``attn_mask``; head counts that do not
+            match (without ``enable_gqa``, or not divisible); embedding sizes that differ.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> q = k = v = dyngrad.ones(1, 2, 3, 4)
+        >>> list(F.scaled_dot_product_attention(q, k, v, is_causal=True).shape)
+        [1, 2, 3, 4]
+    """
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    if query.shape[-1] != key.shape[-1]:
+        raise RuntimeError(
+            f"scaled_dot_product_attention: query and key must have the same embedding size, got "
+            f"{query.shape[-1]} and {key.shape[-1]}"
+        )
+    L, S = query.shape[-2], key.shape[-2]
+    if query.dim() >= 3 and key.dim() >= 3 and query.shape[-3] != key.shape[-3]:
+        hq, hk = query.shape[-3], key.shape[-3]
+        if not enable_gqa or hq % hk:
+            raise RuntimeError(
+                f"scaled_dot_product_attention: query has {hq} heads and key/value {hk}; pass "
+                "enable_gqa=True with a query head count that is a multiple of the key's"
+                if not enable_gqa else
+                f"scaled_dot_product_attention: with enable_gqa the number of query heads ({hq}) "
+                f"must be a multiple of the key/value heads ({hk})"
+            )
+        g = hq // hk
+
+        def rep(t: Tensor) -> Tensor:  # repeat_interleave(g, dim=-3)
+            s = tuple(t.shape)
+            return t.unsqueeze(-3).expand(*s[:-2], g, *s[-2:]).reshape(*s[:-3], s[-3] * g, *s[-2:])
+
+        key, value = rep(key), rep(value)
+    sc = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    scores = _ops.matmul(query, key.transpose(-2, -1)) * sc
+    if is_causal:
+        scores = scores.masked_fill(~_causal(L, S), float("-inf"))
+    elif attn_mask is not None:
+        scores = scores + _additive_mask(attn_mask, scores.dtype, allowed_when_true=True)
+    attn = softmax(scores, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return _ops.matmul(attn, value)

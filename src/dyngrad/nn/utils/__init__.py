@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 from ...tensor import Tensor
-
 from . import rnn
 
 __all__ = ["rnn", "clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
