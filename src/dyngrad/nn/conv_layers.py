@@ -1,4 +1,5 @@
-"""Convolution and pooling layers: Conv1d, Conv2d, MaxPool1d/2d, AvgPool1d/2d,
+"""Convolution and pooling layers: Conv1d, Conv2d (``padding_mode`` zeros, reflect,
+replicate, circular), ConvTranspose1d, ConvTranspose2d, MaxPool1d/2d, AvgPool1d/2d,
 AdaptiveAvgPool2d."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from . import init
 from .layers import _empty
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d"]
 
 
 def _ntuple(v: Any, n: int) -> tuple:
@@ -23,6 +24,7 @@ def _ntuple(v: Any, n: int) -> tuple:
 
 class _ConvNd(Module):
     _nd = 2
+    _transposed = False
 
     def __init__(
         self,
@@ -37,6 +39,7 @@ class _ConvNd(Module):
         padding_mode: str = "zeros",
         device: Any = None,
         dtype: Any = None,
+        output_padding: Any = 0,
     ) -> None:
         super().__init__()
         n = self._nd
@@ -51,19 +54,23 @@ class _ConvNd(Module):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
             if padding == "same" and any(s != 1 for s in _ntuple(stride, n)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
-        if padding_mode != "zeros":
-            raise NotImplementedError(
-                f"padding_mode={padding_mode!r} is not implemented in dyngrad (only 'zeros')"
+        if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
+            raise ValueError(
+                f"padding_mode must be one of ['zeros', 'reflect', 'replicate', 'circular'], but got "
+                f"padding_mode='{padding_mode}'"
             )
+        if self._transposed and padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _ntuple(kernel_size, n)
         self.stride = _ntuple(stride, n)
         self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
         self.dilation = _ntuple(dilation, n)
         self.groups, self.padding_mode = groups, padding_mode
-        self.output_padding = (0,) * n
-        self.transposed = False
-        self.weight = _empty((out_channels, in_channels // groups) + self.kernel_size, dtype)
+        self.output_padding = _ntuple(output_padding, n)
+        self.transposed = self._transposed
+        wshape = (in_channels, out_channels // groups) if self._transposed else (out_channels, in_channels // groups)
+        self.weight = _empty(wshape + self.kernel_size, dtype)
         if bias:
             self.bias = _empty((out_channels,), dtype)
         else:
@@ -86,11 +93,32 @@ class _ConvNd(Module):
             s += f", padding={self.padding}"
         if self.dilation != (1,) * n:
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * n:
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
         return s
+
+    def _padded(self, input: Tensor) -> tuple[Tensor, Any]:
+        """``input`` padded by ``padding_mode`` (then the convolution pads nothing), or as is."""
+        if self.padding_mode == "zeros":
+            return input, self.padding
+        n = self._nd
+        if self.padding == "valid":
+            return input, 0
+        if self.padding == "same":
+            pads = []
+            for k in range(n):
+                total = self.dilation[k] * (self.kernel_size[k] - 1)
+                pads.append((total // 2, total - total // 2))
+        else:
+            pads = [(p, p) for p in self.padding]
+        flat = [v for pair in reversed(pads) for v in pair]  # F.pad: last dim first
+        return F.pad(input, flat, mode=self.padding_mode), 0
 
 
 class Conv1d(_ConvNd):
@@ -99,7 +127,8 @@ class Conv1d(_ConvNd):
     _nd = 1
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        x, pad = self._padded(input)
+        return F.conv1d(x, self.weight, self.bias, self.stride, pad, self.dilation, self.groups)
 
 
 class Conv2d(_ConvNd):
@@ -109,7 +138,85 @@ class Conv2d(_ConvNd):
     _nd = 2
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        x, pad = self._padded(input)
+        return F.conv2d(x, self.weight, self.bias, self.stride, pad, self.dilation, self.groups)
+
+
+class _ConvTransposeNd(_ConvNd):
+    """Transposed convolution layers: weight ``(C_in, C_out / groups, *kernel)``, PyTorch's
+    initialisation (kaiming_uniform_ over that weight); ``forward(input, output_size=None)``."""
+
+    _transposed = True
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
+                 output_padding: Any = 0, groups: int = 1, bias: bool = True, dilation: Any = 1,
+                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+        if isinstance(padding, str):
+            raise ValueError(f"padding={padding!r} is not supported for {type(self).__name__}")
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype, output_padding)
+
+    def _output_padding(self, input: Tensor, output_size: Any) -> tuple:
+        """The output padding that gives ``output_size`` (PyTorch's rule and errors)."""
+        n = self._nd
+        if output_size is None:
+            return self.output_padding
+        size = [int(v) for v in output_size]
+        if len(size) == n + 2 or len(size) == n + 1:
+            size = size[-n:]
+        if len(size) != n:
+            raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must have {n} or {n + 2} "
+                             f"elements (got {len(output_size)})")
+        res = []
+        for k in range(n):
+            dim = input.shape[input.dim() - n + k]
+            lo = (dim - 1) * self.stride[k] - 2 * self.padding[k] + self.dilation[k] * (self.kernel_size[k] - 1) + 1
+            hi = lo + self.stride[k] - 1
+            if not lo <= size[k] <= hi:
+                raise ValueError(
+                    f"requested an output size of {size}, but valid sizes range from {lo} to {hi} (for an input of "
+                    f"{list(input.shape[2:])})"
+                )
+            res.append(size[k] - lo)
+        return tuple(res)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """1-D transposed convolution ``(N, C_in, L) -> (N, C_out, L_out)``; see
+    ``functional.conv_transpose1d``.
+
+    Example:
+        >>> import dyngrad
+        >>> m = dyngrad.nn.ConvTranspose1d(2, 3, 3, stride=2)
+        >>> list(m(dyngrad.randn(1, 2, 5)).shape)
+        [1, 3, 11]
+    """
+
+    _nd = 1
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
+        op = self._output_padding(input, output_size)
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
+                                  self.dilation)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """2-D transposed convolution ``(N, C_in, H, W) -> (N, C_out, H_out, W_out)``; weight
+    ``(C_in, C_out / groups, kH, kW)``; see ``functional.conv_transpose2d``.
+
+    Example:
+        >>> import dyngrad
+        >>> m = dyngrad.nn.ConvTranspose2d(2, 3, 3, stride=2)
+        >>> list(m(dyngrad.randn(1, 2, 4, 4), output_size=(10, 10)).shape)
+        [1, 3, 10, 10]
+    """
+
+    _nd = 2
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
+        op = self._output_padding(input, output_size)
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
+                                  self.dilation)
 
 
 class MaxPool2d(Module):

@@ -1,0 +1,135 @@
+"""``conv_transpose1d`` and ``conv_transpose2d`` (PyTorch's "deconvolution"): the adjoint of
+``conv1d``/``conv2d`` with respect to the input (``ops/conv_transpose.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..ops.conv_transpose import conv_transpose2d_raw
+from ..tensor import Tensor
+from ._functional_conv import _pair
+from ._functional_norm import fused_bias_add
+
+__all__ = ["conv_transpose1d", "conv_transpose2d"]
+
+
+def conv_transpose2d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Tensor:
+    """2-D transposed convolution (note PyTorch's argument order: ``groups`` before
+    ``dilation``).
+
+    Args:
+        input (Tensor): ``(N, C_in, H, W)`` or unbatched ``(C_in, H, W)``.
+        weight (Tensor): ``(C_in, C_out / groups, kH, kW)``.
+        bias (Tensor, optional): ``(C_out)``.
+        stride, padding, output_padding, dilation: int or pair; ``output_padding`` adds
+            rows/columns to one side of the output and must be smaller than the stride or
+            the dilation.
+        groups (int): ``C_in`` split into groups.
+
+    Returns:
+        Tensor: ``(N, C_out, H_out, W_out)``, ``H_out = (H - 1) stride - 2 padding +
+        dilation (kH - 1) + output_padding + 1``.
+
+    Raises:
+        RuntimeError: wrong ranks, ``C_in`` not the weight's first dim, channels not divisible
+            by ``groups``, ``output_padding`` too large, a non-positive output size, dtypes
+            that differ.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> list(F.conv_transpose2d(dyngrad.ones(1, 2, 3, 3), dyngrad.ones(2, 4, 3, 3), stride=2).shape)
+        [1, 4, 7, 7]
+    """
+    unbatched = input.ndim == 3
+    if unbatched:
+        input = input.unsqueeze(0)
+    if input.ndim != 4 or weight.ndim != 4:
+        raise RuntimeError(
+            f"conv_transpose2d: expected a 3-D or 4-D input and a 4-D weight, got input of shape "
+            f"{list(input.shape)} and weight of shape {list(weight.shape)}"
+        )
+    if input.shape[1] != weight.shape[0]:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(weight.shape)}, expected input{list(input.shape)} "
+            f"to have {weight.shape[0]} channels, but got {input.shape[1]} channels instead"
+        )
+    if groups < 1 or weight.shape[0] % groups:
+        raise RuntimeError(
+            f"conv_transpose2d: the input channels ({weight.shape[0]}) must be divisible by groups ({groups})"
+        )
+    if input.dtype != weight.dtype:
+        raise RuntimeError(
+            f"conv_transpose2d: Input type ({input.dtype.name}) and weight type ({weight.dtype.name}) should be the same"
+        )
+    s = _pair(stride, "stride", "conv_transpose2d")
+    d = _pair(dilation, "dilation", "conv_transpose2d")
+    p = _pair(padding, "padding", "conv_transpose2d")
+    op = _pair(output_padding, "output_padding", "conv_transpose2d")
+    if min(s) < 1 or min(d) < 1 or min(p) < 0 or min(op) < 0:
+        raise RuntimeError(
+            f"conv_transpose2d: stride and dilation must be positive and padding non-negative "
+            f"(stride={s}, dilation={d}, padding={p}, output_padding={op})"
+        )
+    for k in range(2):
+        if op[k] >= s[k] and op[k] >= d[k]:
+            raise RuntimeError(
+                "output padding must be smaller than either stride or dilation, but got "
+                f"output_padding_height: {op[0]} output_padding_width: {op[1]} stride_height: {s[0]} "
+                f"stride_width: {s[1]} dilation_height: {d[0]} dilation_width: {d[1]}"
+            )
+    kh, kw = weight.shape[2:]
+    out_hw = tuple(
+        (input.shape[2 + k] - 1) * s[k] - 2 * p[k] + d[k] * ((kh, kw)[k] - 1) + op[k] + 1 for k in range(2)
+    )
+    if min(out_hw) < 1:
+        raise RuntimeError(f"conv_transpose2d: the output size {list(out_hw)} is too small (non-positive)")
+    out = conv_transpose2d_raw(input, weight, s, (p[0], p[0], p[1], p[1]), d, groups, out_hw)
+    if bias is not None:
+        out = fused_bias_add(out, bias.reshape(1, -1, 1, 1))  # (requires grad as PyTorch's)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Tensor:
+    """1-D transposed convolution: ``input (N, C_in, L)`` or ``(C_in, L)``, ``weight (C_in,
+    C_out / groups, k)`` -> ``(N, C_out, L_out)``; :func:`conv_transpose2d` with height 1
+    (same arguments and errors, ints or 1-tuples).
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> list(F.conv_transpose1d(dyngrad.ones(1, 2, 5), dyngrad.ones(2, 3, 3)).shape)
+        [1, 3, 7]
+    """
+    if weight.ndim != 3 or input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"conv_transpose1d: expected a 2-D or 3-D input and a 3-D weight, got input of shape "
+            f"{list(input.shape)} and weight of shape {list(weight.shape)}"
+        )
+
+    def first(v: Any) -> int:
+        return int(v if isinstance(v, (int, np.integer)) else tuple(v)[0])
+
+    out = conv_transpose2d(input.unsqueeze(-2), weight.unsqueeze(2), bias, (1, first(stride)), (0, first(padding)),
+                           (0, first(output_padding)), groups, (1, first(dilation)))
+    return out.squeeze(-2)
