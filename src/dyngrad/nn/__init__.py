@@ -16,6 +16,7 @@ from .module import Module
 from .norm import *  # noqa: F403
 from .norm import __all__ as _norm_all
 from .parameter import Buffer, Parameter
+from .resampling import PixelShuffle, PixelUnshuffle, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .transformer import (
@@ -30,7 +31,8 @@ __all__ = (
     ["functional", "init", "utils", "Module", "Parameter", "Buffer", "Sequential", "ModuleList", "ModuleDict",
      "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
      "MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
-     "TransformerDecoderLayer"]
+     "TransformerDecoderLayer", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle",
+     "PixelUnshuffle"]
     + list(_act_all)
     + list(_conv_all)
     + list(_layers_all)

@@ -168,6 +168,20 @@ def _pool_args(op: str, x: Tensor, kernel_size: Any, stride: Any, padding: Any, 
     return k, s, (p[0], p[0], p[1], p[1]), d
 
 
+def _ceil_pad(x: Tensor, k: tuple, s: tuple, pad: tuple, d: tuple) -> tuple:
+    """``ceil_mode``: the padding ``(t, b, l, r)`` with extra bottom/right rows so that the
+    floor formula gives PyTorch's ceil-mode size (the last window must start inside the
+    input or its left padding)."""
+    extra = []
+    for n, kk, ss, pp, dd in zip(x.shape[2:], k, s, (pad[0], pad[2]), d):
+        span = n + 2 * pp - dd * (kk - 1) - 1
+        out = -(-span // ss) + 1
+        if (out - 1) * ss >= n + pp:
+            out -= 1
+        extra.append(max((out - 1) * ss + dd * (kk - 1) + 1 - (n + 2 * pp), 0))
+    return (pad[0], pad[1] + extra[0], pad[2], pad[3] + extra[1])
+
+
 def max_pool2d(
     input: Tensor,
     kernel_size: Any,
@@ -185,13 +199,12 @@ def max_pool2d(
         ``H * W`` of each maximum (as PyTorch).
     Raises:
         RuntimeError: bad ranks, padding above half the kernel, an empty output.
-        NotImplementedError: ``ceil_mode=True``.
     """
-    if ceil_mode:
-        raise NotImplementedError("max_pool2d: ceil_mode=True is not implemented in dyngrad")
     unbatched = input.ndim == 3
     k, s, pad, d = _pool_args("max_pool2d", input, kernel_size, stride, padding, dilation)
     x = input.unsqueeze(0) if unbatched else input
+    if ceil_mode:
+        pad = _ceil_pad(x, k, s, pad, d)
     h, w = x.shape[2:]
     hp, wp = h + 2 * pad[0], w + 2 * pad[2]
     if hp < d[0] * (k[0] - 1) + 1 or wp < d[1] * (k[1] - 1) + 1:
@@ -219,13 +232,16 @@ def avg_pool2d(
     Args: as PyTorch; ``count_include_pad=False`` divides by the number of real pixels;
     ``divisor_override`` replaces the divisor.
     Returns: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``.
-    Raises: RuntimeError for bad ranks/padding; NotImplementedError for ``ceil_mode=True``.
+    ``ceil_mode=True`` keeps the partial windows at the bottom/right; their divisor counts
+    only the positions inside the (padded) input, as PyTorch's.
+    Raises: RuntimeError for bad ranks/padding.
     """
-    if ceil_mode:
-        raise NotImplementedError("avg_pool2d: ceil_mode=True is not implemented in dyngrad")
     unbatched = input.ndim == 3
     k, s, pad, _ = _pool_args("avg_pool2d", input, kernel_size, stride, padding)
     x = input.unsqueeze(0) if unbatched else input
+    sym = pad
+    if ceil_mode:
+        pad = _ceil_pad(x, k, s, pad, (1, 1))
     c = x.shape[1]
     if not x.is_floating_point():
         raise RuntimeError(f"avg_pool2d: not implemented for '{x.dtype.name}'")
@@ -234,14 +250,16 @@ def avg_pool2d(
     total = _conv.Conv2dFn.apply(x, ones, geom)
     if divisor_override:
         out = total / divisor_override
-    elif count_include_pad or not any(pad):
+    elif not any(pad) or (count_include_pad and pad == sym):
         out = total / (k[0] * k[1])
-    else:
-        cnt = _conv._conv_np(
-            np.ones((1, 1) + tuple(x.shape[2:]), x.data.dtype),
-            np.ones((1, 1) + k, x.data.dtype),
-            _conv._Geom(s, pad, (1, 1), 1),
-        )
+    else:  # divide by the positions each window covers: real pixels (and the padding if counted)
+        h, w = x.shape[2:]
+        if count_include_pad:
+            ones = np.ones((1, 1, h + sym[0] + sym[1], w + sym[2] + sym[3]), x.data.dtype)
+            cpad = (0, pad[1] - sym[1], 0, pad[3] - sym[3])
+        else:
+            ones, cpad = np.ones((1, 1, h, w), x.data.dtype), pad
+        cnt = _conv._conv_np(ones, np.ones((1, 1) + k, x.data.dtype), _conv._Geom(s, cpad, (1, 1), 1))
         out = total / Tensor._make(cnt)
     return out.squeeze(0) if unbatched else out
 

@@ -23,11 +23,18 @@ from ..ops._util import binary_operands, norm_dim, wrap
 from ..ops.activation import *  # noqa: F403
 from ..ops.fused import log_softmax, softmax
 from ..tensor import Tensor
-from . import _functional_conv, _functional_conv_transpose, _functional_loss, _functional_norm
+from . import (
+    _functional_conv,
+    _functional_conv_transpose,
+    _functional_loss,
+    _functional_norm,
+    _functional_resample,
+)
 from ._functional_conv import *  # noqa: F403
 from ._functional_conv_transpose import *  # noqa: F403
 from ._functional_loss import *  # noqa: F403
 from ._functional_norm import *  # noqa: F403
+from ._functional_resample import *  # noqa: F403
 
 __all__ = [
     "linear",
@@ -48,7 +55,7 @@ __all__ = [
     "scaled_dot_product_attention",
 ]
 __all__ += [n for n in _activation.__all__ if n not in __all__]
-__all__ += list(_functional_conv.__all__) + list(_functional_conv_transpose.__all__)
+__all__ += list(_functional_conv.__all__) + list(_functional_conv_transpose.__all__) + list(_functional_resample.__all__)
 __all__ += list(_functional_loss.__all__) + list(_functional_norm.__all__)
 
 
