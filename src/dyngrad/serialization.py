@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from ._torch_format import is_torch_zip, load_torch_zip
 from .tensor import Tensor
 
 __all__ = ["save", "load"]
@@ -319,9 +320,27 @@ def _read_npz(raw: bytes, name: str) -> tuple[Any, dict[str, np.ndarray]]:
         raise RuntimeError(f"dyngrad.load: {name} has unreadable dyngrad metadata ({e})") from None
 
 
+def _torch_zip(raw: bytes) -> zipfile.ZipFile | None:
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(raw))
+    except (zipfile.BadZipFile, OSError, EOFError):
+        return None
+    if is_torch_zip(zf):
+        return zf
+    zf.close()
+    return None
+
+
 def load(f: Any, map_location: Any = None, *, weights_only: bool = True, **kwargs: Any) -> Any:
-    """Load what :func:`save` wrote (or a plain safetensors / npz file, as a flat dict of
-    Tensors). Never executes code from the file.
+    """Load what :func:`save` wrote, a checkpoint ``torch.save`` wrote (zip format), or a
+    plain safetensors / npz file (as a flat dict of Tensors). Never executes code from the
+    file.
+
+    A ``torch.save`` checkpoint is read with a restricted unpickler (``_torch_format.py``):
+    tensors, storages and plain containers only, as ``torch.load(weights_only=True)``;
+    bfloat16 tensors become float32 (exactly, with a warning). State dicts of modules and
+    optimizers load; a whole pickled module (its class would have to be imported) is
+    refused with an error naming the class.
 
     Args:
         f: a path or a binary file object with ``read``.
@@ -331,8 +350,18 @@ def load(f: Any, map_location: Any = None, *, weights_only: bool = True, **kwarg
         the saved object, with Tensors (``requires_grad`` as saved) and tuples restored.
     Raises:
         FileNotFoundError: no such file.
-        RuntimeError: a pickle file (refused: unpickling can run code), an npz holding
-            Python objects, or a truncated/corrupt/unknown file; the message names the file.
+        pickle.UnpicklingError: a torch checkpoint that refers to any other global (named).
+        RuntimeError: a legacy-format pickle file (refused: unpickling can run code), an npz
+            holding Python objects, or a truncated/corrupt/unknown file; the message names
+            the file.
+
+    Example:
+        >>> import dyngrad, io
+        >>> buf = io.BytesIO()
+        >>> dyngrad.save({"w": dyngrad.ones(2)}, buf)
+        >>> _ = buf.seek(0)
+        >>> dyngrad.load(buf)
+        {'w': tensor([1., 1.])}
     """
     if hasattr(f, "read"):
         raw = f.read()
@@ -345,6 +374,10 @@ def load(f: Any, map_location: Any = None, *, weights_only: bool = True, **kwarg
         raise TypeError(f"dyngrad.load: {name} must be opened in binary mode")
     raw = bytes(raw)
     if raw[:4] == b"PK\x03\x04" or raw[:4] == b"PK\x05\x06":
+        zf = _torch_zip(raw)
+        if zf is not None:  # a torch.save checkpoint: read safely (_torch_format.py)
+            with zf:
+                return load_torch_zip(zf, name)
         tree, arrays = _read_npz(raw, name)
     elif raw[:1] == b"\x80" or raw[:2] in (b"(d", b"(l", b"]q", b"}q", b"cc"):
         raise RuntimeError(
