@@ -14,7 +14,8 @@ import numpy as np
 from .. import _backend as B
 from .. import ops as _ops
 from ..autograd.function import Function
-from ..creation import Generator, _gen
+from ..creation import Generator
+from ..ops import random as _random
 from ..ops import activation as _activation
 from ..ops import fused as _fused
 from ..ops import relu, relu_, sigmoid, tanh
@@ -200,7 +201,11 @@ def dropout(
     """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``
     (inverted dropout); the identity when not ``training``.
 
-    The mask is drawn from dyngrad's Generator (``generator`` or the default one), so
+    The result is ``input * mask`` with ``mask`` a random draw (``ops.random.dropout_mask``),
+    so the gradient is ``grad * mask / (1 - p)`` and the node is ``MulBackward0`` (as in
+    PyTorch 2.13 on CPU). Inside vmap the mask follows ``randomness`` (one mask per example
+    with 'different', one shared by the batch with 'same'). The mask is drawn from dyngrad's
+    Generator (``generator``, a dyngrad extension, or the default one), so
     ``dyngrad.manual_seed`` makes it reproducible (the values differ from PyTorch's).
     Raises:
         ValueError: ``p`` outside ``[0, 1]``.
@@ -209,14 +214,10 @@ def dropout(
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return input
-    dt = input.data.dtype
-    if p == 1.0:
-        scale = np.zeros(input.shape, dt)
-    else:
-        scale = (_gen(generator).random(input.shape) >= p).astype(dt) / np.asarray(1 - p, dt)
+    mask = _random.dropout_mask(input, p, generator)
     if inplace:
-        return input.mul_(Tensor._make(scale))
-    return input * Tensor._make(scale)
+        return input.mul_(mask)
+    return input * mask
 
 
 def _vnorm(x: Tensor, p: float, dim: int) -> Tensor:

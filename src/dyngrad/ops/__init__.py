@@ -17,6 +17,7 @@ from .gather import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .masking import *  # noqa: F403
+from .random import *  # noqa: F403
 from .rearrange import *  # noqa: F403
 from .reduction import *  # noqa: F403
 from .shape import *  # noqa: F403
@@ -28,7 +29,7 @@ import importlib as _importlib
 
 _FAMILY_NAMES = (
     "activation", "arithmetic", "arg_reduce", "comparison", "contraction", "conv", "copying", "decomp", "elementwise",
-    "fused", "gather", "indexing", "linalg", "masking", "rearrange", "reduction", "shape", "sorting", "spectral",
+    "fused", "gather", "indexing", "linalg", "masking", "random", "rearrange", "reduction", "shape", "sorting", "spectral",
     "splitting", "statistics",
 )
 # (by module path: ``ops.gather`` is the op, which shadows its module's name)
