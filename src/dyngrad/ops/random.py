@@ -323,6 +323,18 @@ class DropoutMask(LikeDraw):
         return out
 
 
+class KeepMask(LikeDraw):
+    """1 with probability ``1 - p`` else 0, shaped like ``input`` in its dtype (alpha dropout's
+    mask, which it scales itself)."""
+
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, p: float, generator: Any) -> Tensor:
+        keep = rng_of(generator).random(input.data.shape) >= p
+        out = Tensor._make(keep.astype(input.data.dtype))
+        ctx.mark_non_differentiable(out)
+        return out
+
+
 def _like_dtype(input: Tensor, dtype: Any) -> np.dtype:
     return B.to_np_dtype(dtype) if dtype is not None else input.data.dtype
 
@@ -365,6 +377,11 @@ def dropout_mask(input: Tensor, p: float, generator: Generator | None = None) ->
     ``1 / (1 - p)`` (does not require grad). ``nn.functional.dropout`` is ``input *
     dropout_mask(input, p)``."""
     return DropoutMask.apply(input, float(p), generator)
+
+
+def keep_mask(input: Tensor, p: float, generator: Generator | None = None) -> Tensor:
+    """1 with probability ``1 - p`` else 0, shaped like ``input`` (does not require grad)."""
+    return KeepMask.apply(input, float(p), generator)
 
 
 # ------------------------------------------------------------------ in-place fills
