@@ -230,3 +230,34 @@ def test_jacfwd_randomness_different_draws_per_column() -> None:
 def test_jacfwd_refuses_an_unknown_randomness() -> None:
     with pytest.raises(ValueError, match="randomness must be"):
         jacfwd(lambda a: a, randomness="sometimes")
+
+
+def test_per_example_gradients_through_dropout_follow_the_mode() -> None:
+    from dyngrad.func import grad
+
+    w = dyngrad.randn(6, dtype=dyngrad.float64)
+    xs = dyngrad.ones(5, 6, dtype=dyngrad.float64)
+
+    def loss(w, x):  # noqa: ANN001, ANN202
+        return (F.dropout(x, 0.5) * w).sum()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        diff = vmap(grad(loss), in_dims=(None, 0), randomness="different")(w, xs).numpy()
+        same = vmap(grad(loss), in_dims=(None, 0), randomness="same")(w, xs).numpy()
+    for g in (diff, same):  # d/dw of sum(mask * w) is the mask: 0 or 1 / (1 - p)
+        assert set(np.unique(g)) <= {0.0, 2.0}
+    assert all(np.array_equal(same[0], same[i]) for i in range(5))
+    assert not all(np.array_equal(diff[0], diff[i]) for i in range(5))
+
+
+def test_in_place_fill_of_part_of_a_batched_tensor_fills_only_that_part() -> None:
+    def g(a):  # noqa: ANN001, ANN202
+        b = a.clone()
+        b[1:].normal_()
+        return b
+
+    d = _run(g, "different", dyngrad.zeros(3, 4, dtype=dyngrad.float64)).numpy()
+    s = _run(g, "same", dyngrad.zeros(3, 4, dtype=dyngrad.float64)).numpy()
+    assert np.all(d[:, 0] == 0) and np.all(d[:, 1:] != 0) and not np.array_equal(d[0], d[1])
+    assert np.all(s[:, 0] == 0) and np.array_equal(s[0], s[1]) and np.array_equal(s[0], s[2])
