@@ -1,5 +1,6 @@
-"""Tensor creation: from data, filled, ranges, and random (through a :class:`Generator`,
-never NumPy's global random state)."""
+"""Tensor creation: from data, filled, ranges; and the random number :class:`Generator`
+(never NumPy's global random state). The random draws themselves (``rand``, ``randn``,
+``normal``, ...) are Functions in ``ops/random.py``, so that transforms see them."""
 
 from __future__ import annotations
 
@@ -13,8 +14,7 @@ from .tensor import Tensor, check_device
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
-    "linspace", "eye", "rand", "randn", "randint", "randperm", "normal", "zeros_like",
-    "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "randint_like",
+    "linspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
     "manual_seed", "seed", "initial_seed", "Generator", "default_generator", "get_rng_state",
     "set_rng_state", "scalar_tensor",
 ]
@@ -93,10 +93,20 @@ def set_rng_state(state: Tensor) -> None:
     default_generator.set_state(state)
 
 
-def _gen(generator: Generator | None) -> np.random.Generator:
-    for interp in _ctx.interpreters:  # a transform may refuse or reroute a draw (vmap's randomness)
-        interp.before_random()
+def rng_of(generator: Generator | None) -> np.random.Generator:
+    """The NumPy generator behind ``generator`` (the default Generator for None): what a
+    random Function's forward draws from (ops/random.py)."""
     return (generator or default_generator).rng
+
+
+def _gen(generator: Generator | None) -> np.random.Generator:
+    """``rng_of`` for a draw that is not a random Function (``nn.init``, rrelu's slopes,
+    ``random_split``): the active transforms are asked first (``before_random``), so that
+    vmap's ``randomness`` still governs it (``'error'`` raises, ``'different'`` makes vmap
+    run the function once per example)."""
+    for interp in _ctx.interpreters:
+        interp.before_random()
+    return rng_of(generator)
 
 
 def _finish(arr: np.ndarray, requires_grad: bool) -> Tensor:
@@ -108,13 +118,6 @@ def _finish(arr: np.ndarray, requires_grad: bool) -> Tensor:
 
 def _float(dtype: Any) -> np.dtype:
     nd = B.to_np_dtype(dtype) if dtype is not None else B.get_default_dtype().np
-    return nd
-
-
-def _random_float(nd: np.dtype, op: str) -> np.dtype:
-    """rand/randn draw floats: an integer or bool dtype is a RuntimeError (as PyTorch)."""
-    if nd.kind != "f":
-        raise RuntimeError(f"{op}: only floating dtypes are supported, got {B.from_np_dtype(nd).name}")
     return nd
 
 
@@ -236,45 +239,6 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, 
     return _finish(np.eye(n, m, dtype=_float(dtype)), requires_grad)
 
 
-def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """Uniform on ``[0, 1)``."""
-    check_device(device)
-    nd = _random_float(_float(dtype), "rand")
-    return _finish(_gen(generator).random(_size(size)).astype(nd), requires_grad)
-
-
-def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """Standard normal."""
-    check_device(device)
-    nd = _random_float(_float(dtype), "randn")
-    return _finish(_gen(generator).standard_normal(_size(size)).astype(nd), requires_grad)
-
-
-def normal(mean: float = 0.0, std: float = 1.0, size: Any = None, *, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Normal samples of ``size`` with scalar ``mean`` and ``std``."""
-    arr = _gen(generator).normal(float(mean), float(std), _size((size,)) if size is not None else ())
-    return _finish(np.asarray(arr).astype(_float(dtype)), requires_grad)
-
-
-def randint(low: int, high: Any = None, size: Any = None, *, generator: Generator | None = None, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """Integers in ``[low, high)`` of shape ``size`` (int64). ``randint(high, size)`` too."""
-    check_device(device)
-    if size is None:
-        low, high, size = 0, low, high
-    if high is None:
-        raise TypeError("randint() missing required argument 'size'")
-    nd = B.to_np_dtype(dtype) if dtype is not None else np.dtype(np.int64)
-    arr = _gen(generator).integers(low, high, _size((size,))).astype(nd)
-    return _finish(arr, requires_grad)
-
-
-def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:
-    """A random permutation of ``0..n-1`` (int64)."""
-    check_device(device)
-    nd = B.to_np_dtype(dtype) if dtype is not None else np.dtype(np.int64)
-    return Tensor._make(_gen(generator).permutation(n).astype(nd))
-
-
 def _like(input: Tensor, dtype: Any) -> np.dtype:
     return B.to_np_dtype(dtype) if dtype is not None else input.data.dtype
 
@@ -303,22 +267,3 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any 
     if input._is_wrapper and isinstance(fill_value, (bool, int, float)):  # (see zeros_like)
         return input._full_like(fill_value, _like(input, dtype))
     return _finish(np.full(input.data.shape, fill_value, dtype=_like(input, dtype)), requires_grad)
-
-
-def rand_like(input: Tensor, *, dtype: Any = None, generator: Generator | None = None, requires_grad: bool = False, device: Any = None, memory_format: Any = None) -> Tensor:
-    """Uniform ``[0, 1)`` with ``input``'s shape."""
-    nd = _random_float(_like(input, dtype), "rand_like")
-    return _finish(_gen(generator).random(input.data.shape).astype(nd), requires_grad)
-
-
-def randn_like(input: Tensor, *, dtype: Any = None, generator: Generator | None = None, requires_grad: bool = False, device: Any = None, memory_format: Any = None) -> Tensor:
-    """Standard normal with ``input``'s shape."""
-    nd = _random_float(_like(input, dtype), "randn_like")
-    return _finish(_gen(generator).standard_normal(input.data.shape).astype(nd), requires_grad)
-
-
-def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: Any = None, generator: Generator | None = None) -> Tensor:
-    """Integers in ``[low, high)`` with ``input``'s shape."""
-    if high is None:
-        low, high = 0, low
-    return Tensor._make(_gen(generator).integers(low, high, input.data.shape).astype(_like(input, dtype)))

@@ -27,6 +27,7 @@ from tests.op_db import (
     elementwise,
     indexing,
     linalg,
+    random,
     reduction,
     rules,
     shape,
@@ -55,6 +56,7 @@ FAMILIES.update({"jvp_ops": rules.OPS, "jvp_rules": rules.RULES, "vmap_arith": r
                  "vmap_pointwise": vmap_pointwise.VMAP_POINTWISE, "vmap_reduction": vmap_reduction.VMAP_REDUCTION,
                  "vmap_shape": vmap_shape.VMAP_SHAPE, "vmap_linalg": vmap_linalg.VMAP_LINALG,
                  "vmap_decomp": vmap_decomp.VMAP_DECOMP})
+FAMILIES["random"] = random.RANDOM  # seeded random ops (tests/op_db/random.py)
 
 #: every entry of every family
 OP_DB: list[OpInfo] = [info for infos in FAMILIES.values() for info in infos]

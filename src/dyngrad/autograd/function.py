@@ -154,6 +154,12 @@ class Function:
             is (None: not batched), ``info.batch_size`` its size. Without one, vmap runs
             the Function once per example (and warns). A rule that cannot run even so
             raises :class:`TransformUnsupported`.
+        random (bool): False by default. True says forward draws random numbers (the
+            built-in random ops of ``ops/random.py`` set it). Inside vmap every level then
+            handles the call by its ``randomness`` mode, even when no argument is batched:
+            ``'error'`` raises, ``'same'`` runs the Function once for the whole batch (its
+            rule is called only when an argument is batched), ``'different'`` calls the
+            ``vmap`` rule, which must draw one sample per example.
     Example:
         >>> class Square(Function):
         ...     @staticmethod
@@ -174,6 +180,7 @@ class Function:
     strict_shapes: bool | None = None
     _node_name: str | None = None
     vmap: Any = None  # batching rule ``vmap(info, in_dims, *args) -> (outputs, out_dims)``
+    random: bool = False  # forward draws random numbers (see the class docstring)
     generate_vmap_rule = False  # accepted for PyTorch compatibility; see docs/transforms.md
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -223,7 +223,7 @@ def _stack(rows: list, shape: tuple, create_graph: bool) -> Tensor:
 
 def jacobian(
     func: Callable, inputs: Any, create_graph: bool = False, strict: bool = False,
-    vectorize: bool = False, strategy: str = "reverse-mode",
+    vectorize: bool = False, strategy: str = "reverse-mode", *, _randomness: str = "error",
 ) -> Any:
     """The Jacobian of ``func`` at ``inputs``.
 
@@ -247,10 +247,10 @@ def jacobian(
         if strict:
             raise RuntimeError("jacobian: strict=True and strategy='forward-mode' are not supported together")
         if vectorize:
-            res = _jac_forward_batched(func, ins, is_in, create_graph)
+            res = _jac_forward_batched(func, ins, is_in, create_graph, _randomness)
             if res is not None:
                 return res
-        return _jac_forward(func, ins, is_in, create_graph)
+        return _jac_forward(func, ins, is_in, create_graph, _randomness)
     with grad_mode.enable_grad():
         ins = _prep(ins, bool(create_graph), True)
         is_out, outs = _call(func, ins, "jacobian")
@@ -298,10 +298,29 @@ def _shape_result(jac: list, is_out: bool, is_in: bool) -> Any:
     return tuple(jac[0]) if is_in else jac[0][0]
 
 
-def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: bool) -> Any:
+def _replay(randomness: str) -> Callable[[], None]:
+    """For ``randomness='same'`` (``func.jacfwd``): a function that puts the default
+    Generator back where it is now, so that every pass over ``func`` (one per input, or
+    per column when looping) draws the same numbers; a no-op otherwise."""
+    if randomness != "same":
+        return lambda: None
+    from ..creation import default_generator
+
+    bitgen = default_generator.rng.bit_generator
+    state = bitgen.state
+
+    def replay() -> None:
+        bitgen.state = state
+
+    return replay
+
+
+def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: bool,
+                         randomness: str = "error") -> Any:
     """Forward-mode Jacobian with all basis tangents of an input in one batched pass
-    (``make_dual`` with a batch of tangents inside vmap); None when some op cannot be
-    batched (the caller then loops)."""
+    (``make_dual`` with a batch of tangents inside vmap, whose randomness mode is
+    ``randomness``: ``func.jacfwd``'s argument); None when some op cannot be batched (the
+    caller then loops)."""
     from ..ops import movedim
     from ..transforms.batched_autograd import vmap_call
     from ..transforms.batching import VmapUnsupported
@@ -311,7 +330,9 @@ def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: 
         ins = _prep(ins, bool(create_graph), False)
         blocks: list = []  # blocks[j] = tangents of every output w.r.t. input j
         meta: list = []
+        replay = _replay(randomness)
         for j, x in enumerate(ins):
+            replay()
             n = x.numel()
             eye = Tensor._make(np.eye(n, dtype=x.data.dtype).reshape((n, *x.shape)))
 
@@ -326,7 +347,7 @@ def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: 
                                  for t, o in zip(ts, outs))
 
             try:
-                ts = vmap_call(one, (eye,), (0,), n) if n else None
+                ts = vmap_call(one, (eye,), (0,), n, randomness) if n else None
             except VmapUnsupported:
                 return None
             if ts is None:
@@ -337,8 +358,9 @@ def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: 
     return _shape_result(jac, is_out, is_in)
 
 
-def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool) -> Any:
+def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool, randomness: str = "error") -> Any:
     auto = create_graph is None  # (dyngrad.func) keep results that reach an outer tensor
+    replay = _replay(randomness)
     with grad_mode.set_grad_enabled(grad_mode.is_grad_enabled() if auto else create_graph):
         ins = _prep(ins, bool(create_graph), False)
         cols: list[list[list]] = []  # cols[j][i] -> list of tangents of output i
@@ -350,6 +372,7 @@ def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool) ->
             for k in range(n):
                 e = np.zeros(n, dtype=x.data.dtype)
                 e[k] = 1
+                replay()
                 with fwd.dual_level():
                     args = list(ins)
                     args[j] = fwd.make_dual(x, e.reshape(x.data.shape))

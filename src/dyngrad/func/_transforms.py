@@ -411,7 +411,7 @@ def linearize(func: Callable, *primals: Any) -> tuple:
 
 # ------------------------------------------------------------------ Jacobians
 _LOOP_WARNINGS = (r"vmap: no batching rule", r"grad\(is_grads_batched=True\) fell back")
-def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) -> Callable:
+def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str, randomness: str = "error") -> Callable:
     def wrapper(*args: Any) -> Any:
         is_int, nums = _norm_argnums(argnums, len(args), name)
         pairs, rebuild = _flat_primals([args[a] for a in nums])  # each may be a pytree
@@ -444,7 +444,7 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str) 
             for msg in _LOOP_WARNINGS:  # op cannot batch, looping it is silent (results exact)
                 warnings.filterwarnings("ignore", message=msg, category=UserWarning)
             res = AF.jacobian(f, tuple(ts), create_graph=cg or None, strategy=strategy,
-                              vectorize=True)  # batched rows/columns
+                              vectorize=True, _randomness=randomness)  # batched rows/columns
         res = _unflatten([regroup(r) for r in res], out_box[0])  # output structure, then inputs
         if aux_box:  # forward mode ran func on a batch of tangents: aux came out batched
             lv, spec = _flatten(aux_box[0])
@@ -479,9 +479,19 @@ def jacfwd(func: Callable, argnums: Any = 0, has_aux: bool = False, *, randomnes
     of an argument (vectorised; one jvp per input element where an op cannot be batched);
     same result layout as :func:`jacrev`. Forward transforms nest two deep
     (``jacfwd(jacfwd(f))``, see :mod:`dyngrad.autograd.forward_ad` for what raises under two
-    levels). ``randomness`` is accepted for PyTorch compatibility but not used yet: random
-    operations inside raise (as vmap's ``randomness='error'``)."""
-    return _jac(func, argnums, has_aux, "forward-mode", "jacfwd")
+    levels).
+
+    ``randomness`` is the mode of the vmap over the basis tangents, as in ``torch.func``:
+    ``'error'`` (random ops inside raise), ``'same'`` (every column sees the same draws:
+    the Jacobian of one sampled function) or ``'different'`` (each column draws its own).
+
+    Raises:
+        ValueError: a randomness other than 'error', 'same' or 'different' (as vmap; PyTorch
+            raises RuntimeError when the function is called).
+    """
+    if randomness not in ("error", "different", "same"):
+        raise ValueError(f"jacfwd: randomness must be 'error', 'different' or 'same', got {randomness!r}")
+    return _jac(func, argnums, has_aux, "forward-mode", "jacfwd", randomness)
 
 
 def hessian(func: Callable, argnums: Any = 0) -> Callable:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..transforms.batching import BatchedTensor, VmapUnsupported, pop_level, push_level, wrap_batched
+from ..transforms.batching import RANDOMNESS_ERROR, BatchedTensor, VmapUnsupported, pop_level, push_level, wrap_batched
 from ..creation import default_generator
 from ..tensor import Tensor
 from ._transforms import _flat_primals, _flatten, _to_numpy
@@ -198,16 +198,21 @@ def _out_dim(od: int, o: Tensor) -> int:
 
 def _run_loop(func: Callable, args: tuple, kwargs: dict, dims: tuple, n: int, out_dims: Any,
               randomness: str) -> Any:
-    """The fallback: call ``func`` on each example and stack the results."""
+    """The fallback: call ``func`` on each example and stack the results. Random draws then
+    happen outside vmap, so the mode is kept by hand: 'same' replays the default Generator
+    for every example, 'error' refuses a call that moved it ('different' needs nothing)."""
     if n == 0:
         raise ValueError("vmap: the mapped dimension has size 0 and the function cannot be batched")
-    state = default_generator.rng.bit_generator.state if randomness == "same" else None
+    bitgen = default_generator.rng.bit_generator
+    state = bitgen.state if randomness != "different" else None
     results = []
     for k in range(n):
-        if state is not None:
-            default_generator.rng.bit_generator.state = state
+        if randomness == "same":
+            bitgen.state = state
         sl = [a if d is None else _take(a, d, k) for a, d in zip(args, dims)]
         results.append(func(*sl, **kwargs))
+        if randomness == "error" and bitgen.state != state:
+            raise RuntimeError(RANDOMNESS_ERROR)
     first = results[0]
     return _stack_tree(first, out_dims, results)
 
@@ -239,10 +244,12 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
     each mapped input is a BatchedTensor that shows ``f`` the per-example shape, and every
     op computes the whole batch through its Function's batching rule (``Function.vmap``).
     An op with no rule runs once per example (a loop for that op only) and vmap warns
-    naming it. When ``f`` does what cannot be batched (reads values: ``item()``, ``if
-    x > 0``, NumPy functions on a batched tensor; calls ``backward()``; draws random numbers
-    with ``randomness="different"``) vmap warns and calls ``f`` once per example instead,
-    so ``f`` runs again: it should not have side effects (as for PyTorch's vmap).
+    naming it. Random ops are Functions with batching rules too: ``randomness`` decides
+    what they draw (one batched draw for ``"different"``, one shared draw for ``"same"``).
+    When ``f`` does what cannot be batched (reads values: ``item()``, ``if x > 0``, NumPy
+    functions on a batched tensor; calls ``backward()``; a raw draw that is not a random
+    Function with ``randomness="different"``) vmap warns and calls ``f`` once per example
+    instead, so ``f`` runs again: it should not have side effects (as for PyTorch's vmap).
     Results, gradients and composition with grad/jvp/jacrev are exact either way.
 
     Args:
@@ -253,7 +260,8 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
             does not depend on the mapped inputs, or a tuple per output).
         randomness: ``"error"`` (random ops inside raise, PyTorch's default),
             ``"different"`` (each example draws its own numbers) or ``"same"`` (every
-            example gets the same numbers).
+            example gets the same numbers; a random op whose distribution parameters are
+            batched, such as ``normal(batched_mean)``, then raises, as in PyTorch).
         chunk_size: run at most this many examples at a time (memory bound).
     Returns:
         A function returning ``func``'s outputs with the batch dim added. When every mapped

@@ -15,9 +15,10 @@ import numpy as np
 from .. import _backend as B
 from .. import ops as _ops
 from ..autograd.function import Function
-from ..creation import Generator, _gen
+from ..creation import Generator
 from ..ops import activation as _activation
 from ..ops import fused as _fused
+from ..ops import random as _random
 from ..ops import relu, relu_, sigmoid, tanh
 from ..ops._util import binary_operands, norm_dim, wrap
 from ..ops.activation import *  # noqa: F403
@@ -48,6 +49,11 @@ __all__ = [
     "softmin",
     "logsigmoid",
     "dropout",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
+    "alpha_dropout",
+    "feature_alpha_dropout",
     "cosine_similarity",
     "normalize",
     "pad",
@@ -211,7 +217,11 @@ def dropout(
     """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``
     (inverted dropout); the identity when not ``training``.
 
-    The mask is drawn from dyngrad's Generator (``generator`` or the default one), so
+    The result is ``input * mask`` with ``mask`` a random draw (``ops.random.dropout_mask``),
+    so the gradient is ``grad * mask / (1 - p)`` and the node is ``MulBackward0`` (as in
+    PyTorch 2.13 on CPU). Inside vmap the mask follows ``randomness`` (one mask per example
+    with 'different', one shared by the batch with 'same'). The mask is drawn from dyngrad's
+    Generator (``generator``, a dyngrad extension, or the default one), so
     ``dyngrad.manual_seed`` makes it reproducible (the values differ from PyTorch's).
     Raises:
         ValueError: ``p`` outside ``[0, 1]``.
@@ -220,14 +230,153 @@ def dropout(
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return input
-    dt = input.data.dtype
-    if p == 1.0:
-        scale = np.zeros(input.shape, dt)
-    else:
-        scale = (_gen(generator).random(input.shape) >= p).astype(dt) / np.asarray(1 - p, dt)
+    mask = _random.dropout_mask(input, p, generator)
     if inplace:
-        return input.mul_(Tensor._make(scale))
-    return input * Tensor._make(scale)
+        return input.mul_(mask)
+    return input * mask
+
+
+def _check_p(p: float) -> None:
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _feature_shape(input: Tensor) -> Tensor:
+    """A view of ``input`` of shape ``(N, C, 1, ..., 1)``: the shape of a feature-dropout
+    mask (one draw per channel of each sample), as PyTorch's ``make_feature_noise``."""
+    if input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    view = input
+    for d in range(2, input.ndim):
+        view = view.narrow(d, 0, 1)
+    return view
+
+
+def _apply_mask(input: Tensor, mask: Tensor, inplace: bool) -> Tensor:
+    return input.mul_(mask) if inplace else input * mask
+
+
+def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool, alpha: Any = False) -> Tensor:
+    """PyTorch's ``_dropout_impl`` for feature (channel-wise) dropout (``alpha`` False), alpha
+    dropout (True) and feature alpha dropout (``"feature"``)."""
+    _check_p(p)
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return input.mul_(0.0) if inplace else input * 0.0
+    like = _feature_shape(input) if not alpha or alpha == "feature" else input
+    if not alpha:
+        return _apply_mask(input, _random.dropout_mask(like, p), inplace)
+    keep = _random.keep_mask(like, p)
+    k = 1.7580993408473766  # SELU's alpha * scale: the value a dropped unit takes is -k
+    a = 1.0 / float(np.sqrt((k * k * p + 1) * (1 - p)))
+    b = (keep - 1) * (k * a) + k * a * p
+    out = _apply_mask(input, keep * a, inplace)
+    return out.add_(b) if inplace else out + b
+
+
+def _unbatched(input: Tensor, inplace: bool, fn: Any) -> Tensor:
+    """``fn`` on ``input`` with a batch dim of 1 added in front (removed after)."""
+    if inplace:
+        fn(input.unsqueeze(0))  # a view: the in-place op writes into input
+        return input
+    return fn(input.unsqueeze(0)).squeeze(0)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels: each channel of each sample with probability ``p``, the rest
+    scaled by ``1 / (1 - p)``. ``input``: ``(N, C, L)`` or ``(C, L)``.
+
+    Raises:
+        RuntimeError: another number of dims. ValueError: ``p`` outside ``[0, 1]``.
+    """
+    _check_p(p)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that dropout1d "
+            "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel "
+            "dimension, and an optional batch dimension (i.e. 2D or 3D inputs)."
+        )
+    if input.ndim == 2:
+        return _unbatched(input, inplace, lambda x: _feature_dropout(x, p, training, inplace))
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of ``(N, C, H, W)`` input (see :func:`dropout1d`). As PyTorch 2.13, a
+    3-D input is read as ``(N, C, L)`` (with a warning) and other ranks are deprecated (a
+    warning): the mask is drawn per entry of the first two dims.
+
+    Raises:
+        ValueError: ``p`` outside ``[0, 1]``.
+    """
+    import warnings
+
+    _check_p(p)
+    if input.ndim not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will result "
+            "in an error in a future release. To retain the behavior and silence this warning, please use "
+            "dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 "
+            "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
+            stacklevel=2,
+        )
+    if input.ndim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+            "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+            "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+            "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+            "dropout1d instead.",
+            stacklevel=2,
+        )
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` input (see
+    :func:`dropout1d`); other ranks are deprecated (a warning, as PyTorch 2.13), and read
+    as unbatched unless 5-D.
+
+    Raises:
+        ValueError: ``p`` outside ``[0, 1]``.
+    """
+    import warnings
+
+    _check_p(p)
+    if input.ndim not in (4, 5):
+        warnings.warn(
+            f"dropout3d: Received a {input.ndim}-D input to dropout3d, which is deprecated and will result "
+            "in an error in a future release. To retain the behavior and silence this warning, please use "
+            "dropout instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 "
+            "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
+            stacklevel=2,
+        )
+    if input.ndim != 5:
+        return _unbatched(input, inplace, lambda x: _feature_dropout(x, p, training, inplace))
+    return _feature_dropout(input, p, training, inplace)
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Dropout for SELU networks: a dropped unit takes SELU's negative saturation value and
+    the result is rescaled so that mean and variance are kept (PyTorch's formula:
+    ``a * (x * keep - k * (1 - keep)) + k * a * p`` with ``k = 1.7580993408473766`` and
+    ``a = 1 / sqrt((k^2 p + 1)(1 - p))``). The identity unless ``training`` (default False,
+    as PyTorch); zeros for ``p = 1``.
+
+    Raises:
+        ValueError: ``p`` outside ``[0, 1]``.
+    """
+    return _feature_dropout(input, p, training, inplace, alpha=True)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """:func:`alpha_dropout` with one draw per channel of each sample (``(N, C, *)`` input).
+
+    Raises:
+        RuntimeError: fewer than 2 dims. ValueError: ``p`` outside ``[0, 1]``.
+    """
+    return _feature_dropout(input, p, training, inplace, alpha="feature")
 
 
 def _vnorm(x: Tensor, p: float, dim: int) -> Tensor:

@@ -1,7 +1,8 @@
 """All built-in operations, one module per family (a family too big for one file is split
 by meaning: shape -> rearrange, splitting; reduction -> statistics, arg_reduce; indexing ->
-gather, masking; linalg -> contraction; decomp -> spectral). Each op is an autograd.Function
-with its forward and backward side by side and a public function below it."""
+gather, masking; linalg -> contraction; decomp -> spectral; random -> random_fills,
+sampling). Each op is an autograd.Function with its forward and backward side by side and
+a public function below it."""
 
 from .activation import *  # noqa: F403
 from .arithmetic import *  # noqa: F403
@@ -17,8 +18,11 @@ from .gather import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .linalg import *  # noqa: F403
 from .masking import *  # noqa: F403
+from .random import *  # noqa: F403
+from .random_fills import *  # noqa: F403
 from .rearrange import *  # noqa: F403
 from .reduction import *  # noqa: F403
+from .sampling import *  # noqa: F403
 from .shape import *  # noqa: F403
 from .sorting import *  # noqa: F403
 from .spectral import *  # noqa: F403
@@ -28,8 +32,8 @@ import importlib as _importlib
 
 _FAMILY_NAMES = (
     "activation", "arithmetic", "arg_reduce", "comparison", "contraction", "conv", "copying", "decomp", "elementwise",
-    "fused", "gather", "indexing", "linalg", "masking", "rearrange", "reduction", "shape", "sorting", "spectral",
-    "splitting", "statistics",
+    "fused", "gather", "indexing", "linalg", "masking", "random", "random_fills", "rearrange", "reduction", "sampling",
+    "shape", "sorting", "spectral", "splitting", "statistics",
 )
 # (by module path: ``ops.gather`` is the op, which shadows its module's name)
 _FAMILIES = tuple(_importlib.import_module(f"{__name__}.{n}") for n in _FAMILY_NAMES)

@@ -266,15 +266,15 @@ def grad_batched(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: boo
     return tuple(None if r[0] is None else stack(list(r), 0) for r in zip(*rows))
 
 
-def vmap_call(fn: Any, args: tuple, in_dims: tuple, n: int) -> Any:
+def vmap_call(fn: Any, args: tuple, in_dims: tuple, n: int, randomness: str = "error") -> Any:
     """A minimal vmap for the autograd layer: ``fn(*args)`` with ``args[i]`` batched along
     ``in_dims[i]`` (None: shared), every Tensor output batched at dim 0 (an output that
-    does not depend on the batch is expanded). Raises VmapUnsupported where the batched
-    path cannot go (callers fall back to a loop); warns naming the Functions that had to
-    run once per example."""
+    does not depend on the batch is expanded), random ops following ``randomness`` (as
+    vmap's argument). Raises VmapUnsupported where the batched path cannot go (callers fall
+    back to a loop); warns naming the Functions that had to run once per example."""
     from ..ops import movedim  # deferred: ops are built on this package
 
-    lvl = push_level(n, "error")
+    lvl = push_level(n, randomness)
     try:
         wrapped = [a if d is None else wrap_batched(a, d, lvl) for a, d in zip(args, in_dims)]
         out = fn(*wrapped)

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from ..autograd.function import Function
 
 __all__ = ["BatchedTensor", "BatchInterpreter", "VmapInfo", "VmapUnsupported", "VmapLevel", "batched_apply",
+           "random_apply", "RANDOMNESS_ERROR",
            "any_batched", "vmap_levels"]
 
 
@@ -84,7 +85,11 @@ class BatchInterpreter(Interpreter):
 
     def process(self, cls: type, args: tuple, kwargs: dict) -> Any:
         """The call goes to ``cls``'s batching rule at the innermost vmap level among its
-        arguments (a BatchedTensor knows its level), or on down when none is batched."""
+        arguments (a BatchedTensor knows its level), or on down when none is batched. A
+        random Function (``cls.random``) is handled at this level whatever its arguments,
+        by this level's randomness mode (:func:`random_apply`)."""
+        if cls.random:  # type: ignore[attr-defined]
+            return random_apply(self, cls, args, kwargs)
         return batched_apply(cls, args, kwargs)
 
     def process_grad(self, grad: Any, outputs: Any, inputs: Any, grad_outputs: Any, **kw: Any) -> Any:
@@ -97,19 +102,17 @@ class BatchInterpreter(Interpreter):
         return NotImplemented
 
     def before_random(self) -> None:
-        """Random numbers inside vmap follow its ``randomness`` argument (PyTorch's rules):
-        ``'error'`` refuses, ``'different'`` needs one draw per example (only the loop over
-        examples gives that), ``'same'`` draws once for the whole batch. Every enclosing
-        vmap has a say ('error' first)."""
+        """A draw that is not a random Function (``nn.init``, rrelu's slopes: they call
+        ``creation._gen``) follows vmap's ``randomness`` as well as it can: ``'error'``
+        refuses, ``'same'`` draws once for the whole batch, ``'different'`` needs one draw
+        per example, which only the loop over examples gives for such a draw. Every
+        enclosing vmap has a say ('error' first). Random Functions never come here: their
+        batching rules draw per example in one call (:func:`random_apply`)."""
         modes = {lvl.randomness for lvl in vmap_levels()}
         if "error" in modes:
-            raise RuntimeError(
-                "vmap: called random operation while in randomness error mode. Please either use "
-                "the 'same' or 'different' randomness flags on vmap or perform the randomness "
-                "operation out of vmap"
-            )
+            raise RuntimeError(RANDOMNESS_ERROR)
         if "different" in modes:
-            raise VmapUnsupported("a random operation with randomness='different'")
+            raise VmapUnsupported("a random draw that is not a random Function, with randomness='different'")
 
     def process_inplace(self, fn: Any, self_: Any, args: tuple, kwargs: dict) -> Any:
         if isinstance(self_, BatchedTensor) or any_batched(args):
@@ -364,6 +367,53 @@ def batched_apply(cls: type[Function], args: tuple, kwargs: dict) -> Any:
             )
     if res is NotImplemented:
         res = _loop(cls, level, vals, dims, kwargs, kw_dims)
+    out, out_dims = res
+    return _wrap_outputs(cls, out, out_dims, level)
+
+
+RANDOMNESS_ERROR = (
+    "vmap: called random operation while in randomness error mode. Please either use the 'same' "
+    "or 'different' randomness flags on vmap or perform the randomness operation out of vmap"
+)
+
+
+def random_apply(level: BatchInterpreter, cls: type[Function], args: tuple, kwargs: dict) -> Any:
+    """A random Function at vmap ``level``, by its randomness mode (PyTorch's rules):
+
+    * ``'error'``: RuntimeError;
+    * ``'same'`` with no argument batched at this level: ``cls`` runs once below this level,
+      and its unbatched result is shared by every example;
+    * otherwise the batching rule ``cls.vmap(info, in_dims, *args)`` runs below this level,
+      reading ``info.randomness``: for ``'different'`` it draws one sample per example in
+      one call (a leading batch dim), for ``'same'`` with a batched argument it draws one
+      example's worth or raises as PyTorch does.
+
+    Below this level the outer vmap levels handle the call again, each by its own mode (so
+    ``vmap(vmap(f, randomness='different'), randomness='same')`` differs along the inner
+    dim only)."""
+    if level.randomness == "error":
+        raise RuntimeError(RANDOMNESS_ERROR)
+    if kwargs:
+        args, kwargs = cls._bind(args, kwargs)
+    vals, dims = [], []
+    for a in args:
+        v, d = _unwrap(a, level)
+        vals.append(v)
+        dims.append(d)
+    if any(isinstance(v, BatchedTensor) and v._level is level for v in kwargs.values()):
+        raise VmapUnsupported(f"{cls.__name__}: a batched keyword-only argument of a random Function")
+    if level.randomness == "same" and all(d is None for d in dims):
+        return level.lowered(cls.apply, *vals, **kwargs)
+    rule = cls.vmap
+    if rule is None:
+        raise RuntimeError(
+            f"vmap: {cls.__name__} draws random numbers (random = True) but has no vmap rule; "
+            "a random Function needs one to draw one sample per example"
+        )
+    info = VmapInfo(level.batch_size, level.randomness, cls)
+    res = level.lowered(rule, info, tuple(dims), *vals, **kwargs)
+    if res is NotImplemented or not (isinstance(res, tuple) and len(res) == 2):
+        raise TypeError(f"{cls.__name__}.vmap must return (outputs, out_dims), got {type(res).__name__}")
     out, out_dims = res
     return _wrap_outputs(cls, out, out_dims, level)
 

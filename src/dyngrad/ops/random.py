@@ -1,0 +1,390 @@
+"""Random sampling: every draw is a :class:`RandomOp` (an autograd.Function with
+``random = True``), so that a transform sees it go by (``vmap``'s ``randomness`` argument
+decides what a draw inside vmap means: see docs/transforms.md). This module holds the
+bases with their batching rules, the draws of a size and the draws shaped like a tensor;
+``ops/random_fills.py`` the in-place fills and ``ops/sampling.py`` the draws parameterised
+by tensors (``normal``, ``bernoulli``, ``poisson``, ``multinomial``).
+
+Three kinds, each with one batching rule shared by the kind:
+
+* *sized* draws, ``forward(ctx, size, ...)``: ``rand``, ``randn``, ``randint``,
+  ``normal(float, float, size)`` and ``randperm`` (whose ``size`` is the shape of the batch
+  of permutations). Under ``randomness='different'`` the rule draws ``(batch_size, *size)``
+  in one call.
+* *like* draws, ``forward(ctx, input, ...)``, where ``input`` gives only the shape (and
+  dtype): ``rand_like``, ``randn_like``, ``randint_like``, dropout's mask and the in-place
+  fills (``uniform_``, ``normal_``, ``bernoulli_(float)``, ``random_``, ``exponential_``,
+  ``geometric_``, ``cauchy_``, ``log_normal_``). 'same' draws one example's worth for the
+  whole batch; 'different' draws the batched shape.
+* *parameterised* draws, whose tensor arguments are distribution parameters:
+  ``normal(mean, std)`` with a tensor, ``bernoulli``, ``poisson``, ``multinomial``. 'different'
+  draws once with the parameters batched; 'same' with a batched parameter raises (as
+  PyTorch's vmap does).
+
+Gradients follow PyTorch 2.13 (derivatives.yaml): the samples of ``normal``, ``bernoulli``,
+``poisson`` and the in-place fills have a zero gradient with respect to their tensor
+arguments (they are not reparameterised; ``mean + std * randn_like(std)`` is); the ``*_like``
+draws and ``multinomial`` do not require grad. Dropout is ``input * mask`` with the mask a
+like draw, so its gradient is ``grad * mask / (1 - p)`` (PyTorch's node is ``MulBackward0``
+too).
+
+The numbers come from NumPy's PCG64 through a :class:`~dyngrad.creation.Generator`: seeding
+makes them reproducible within dyngrad, but they are not PyTorch's streams.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _backend as B
+from ..creation import Generator, _size, rng_of
+from ..tensor import Tensor, check_device
+from ._bases import Op
+from ._batching import front, logical_ndim, pad_to
+
+__all__ = ["rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like"]
+TENSOR_METHODS: set = set()
+
+_SAME_BATCHED = (
+    "Vmap does not currently support same randomness with a batched tensor input. "
+    "Please file an issue with functorch"
+)
+_INPLACE_DIFFERENT = (
+    "vmap: Cannot ask for different inplace randomness on an unbatched tensor. This will appear "
+    "like same randomness. If this is necessary for your usage, please file an issue with functorch."
+)
+
+
+class RandomOp(Op):
+    """Base of the random ops: ``random = True`` (a vmap level handles the call by its
+    randomness mode even when no argument is batched; see ``Function.random``). A subclass
+    takes the batching rule of its kind (below) or states its own."""
+
+    random = True
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, *args: Any) -> Any:
+        raise RuntimeError(
+            f"vmap: {info.function.__name__} draws random numbers but states no batching rule "
+            "(derive it from SizedDraw, LikeDraw or ParamDraw, or give it a vmap rule)"
+        )
+
+    @staticmethod
+    def jvp(ctx: Any, *tangents: Any) -> Any:
+        """No tangent: a sample does not move with its arguments (draws of a size take no
+        tensor; parameterised draws have a zero derivative, as PyTorch's)."""
+        return None
+
+
+# ------------------------------------------------------------------ batching rules
+def _sized_vmap(info: Any, in_dims: tuple, size: tuple, *rest: Any) -> tuple:
+    """'different' (the only mode that reaches a rule without a batched argument): one draw
+    of ``(batch_size, *size)``."""
+    return info.function.apply((info.batch_size, *size), *rest), 0
+
+
+def _like_vmap(info: Any, in_dims: tuple, input: Tensor, *rest: Any) -> tuple:
+    """``input`` gives the shape: 'same' draws one example's shape (shared by the batch),
+    'different' the batched shape. An in-place fill of an unbatched tensor cannot hold one
+    draw per example (PyTorch's error)."""
+    cls, d = info.function, in_dims[0]
+    if d is None:  # 'different' with nothing batched
+        if cls.inplace_fill:
+            raise RuntimeError(_INPLACE_DIFFERENT)
+        return cls.apply(input.unsqueeze(0).expand(info.batch_size, *input.shape), *rest), 0
+    if info.randomness == "same":
+        return cls.apply(input.select(d, 0), *rest), None
+    return cls.apply(input, *rest), d
+
+
+def _param_vmap(info: Any, in_dims: tuple, *args: Any) -> tuple:
+    """Tensor arguments are parameters: 'same' with a batched one raises (PyTorch); otherwise
+    batch dims go to the front (per-example ranks aligned) and one draw covers the batch."""
+    if info.randomness == "same":
+        raise RuntimeError(_SAME_BATCHED)
+    tensors = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+    rank = max(logical_ndim(args[i], in_dims[i]) for i in tensors)
+    new = list(args)
+    for i in tensors:
+        if in_dims[i] is not None:
+            new[i] = pad_to(front(args[i], in_dims[i]), rank)
+    if all(in_dims[i] is None for i in tensors):  # 'different' with nothing batched
+        a = args[tensors[0]]
+        new[tensors[0]] = a.unsqueeze(0).expand(info.batch_size, *a.shape)
+    return info.function.apply(*new), 0
+
+
+class SizedDraw(RandomOp):
+    vmap = staticmethod(_sized_vmap)
+
+
+class LikeDraw(RandomOp):
+    """``forward(ctx, input, ...)``: a draw shaped like ``input``. ``inplace_fill``: the draw
+    backs an in-place fill (its output is differentiable with a zero gradient, as PyTorch's
+    ``UniformBackward0`` & co.); otherwise the output does not require grad."""
+
+    vmap = staticmethod(_like_vmap)
+    inplace_fill = False
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Any:
+        n = len(ctx.needs_input_grad)
+        return (g * 0, *(None,) * (n - 1))
+
+    @staticmethod
+    def jvp(ctx: Any, u: Any, *rest: Any) -> Any:
+        return None if u is None else u * 0
+
+
+class ParamDraw(RandomOp):
+    """A draw whose tensor arguments are the distribution's parameters; zero gradients."""
+
+    vmap = staticmethod(_param_vmap)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Any:
+        return tuple(g * 0 if need else None for need in ctx.needs_input_grad)
+
+
+# ------------------------------------------------------------------ dtype and argument checks
+def _float_dtype(dtype: Any) -> np.dtype:
+    return B.to_np_dtype(dtype) if dtype is not None else B.get_default_dtype().np
+
+
+def _need_float(nd: np.dtype, op: str) -> np.dtype:
+    """A floating draw into an integer or bool dtype: PyTorch's NotImplementedError (a
+    RuntimeError)."""
+    if nd.kind != "f":
+        raise NotImplementedError(f"{op}: only floating dtypes are supported, got {B.from_np_dtype(nd).name}")
+    return nd
+
+
+def _finish(t: Tensor, requires_grad: bool) -> Tensor:
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
+
+def _out(arr: Any, nd: np.dtype) -> Tensor:
+    return Tensor._make(np.asarray(arr).astype(nd, copy=False))
+
+
+# ------------------------------------------------------------------ sized draws
+class Rand(SizedDraw):
+    """``U[0, 1)`` of shape ``size``."""
+
+    @staticmethod
+    def forward(ctx: Any, size: tuple, nd: np.dtype, generator: Any) -> Tensor:
+        return _out(rng_of(generator).random(size), nd)
+
+
+class Randn(SizedDraw):
+    """``N(0, 1)`` of shape ``size``."""
+
+    @staticmethod
+    def forward(ctx: Any, size: tuple, nd: np.dtype, generator: Any) -> Tensor:
+        return _out(rng_of(generator).standard_normal(size), nd)
+
+
+class Randint(SizedDraw):
+    """Integers uniform on ``[low, high)`` of shape ``size``."""
+
+    @staticmethod
+    def forward(ctx: Any, size: tuple, low: int, high: int, nd: np.dtype, generator: Any) -> Tensor:
+        return _out(rng_of(generator).integers(low, high, size), nd)
+
+
+class NormalSized(SizedDraw):
+    """``N(mean, std^2)`` of shape ``size`` (numbers ``mean`` and ``std``)."""
+
+    _node_name = "NormalBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, size: tuple, mean: float, std: float, nd: np.dtype, generator: Any) -> Tensor:
+        return _out(rng_of(generator).normal(mean, std, size), nd)
+
+
+class Randperm(SizedDraw):
+    """A random permutation of ``0..n-1`` for each index of ``size`` (output ``(*size, n)``)."""
+
+    @staticmethod
+    def forward(ctx: Any, size: tuple, n: int, nd: np.dtype, generator: Any) -> Tensor:
+        rng = rng_of(generator)
+        if not size:
+            return _out(rng.permutation(n), nd)
+        return _out(rng.permuted(np.broadcast_to(np.arange(n), (*size, n)), axis=-1), nd)
+
+
+def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None,
+         requires_grad: bool = False, out: Any = None) -> Tensor:
+    """Uniform samples on ``[0, 1)``.
+
+    Args:
+        size: the shape (ints, or one tuple/list).
+        generator: the Generator to draw from (default: the default one).
+        dtype: a floating dtype (default: the default dtype).
+        requires_grad: make the result a leaf that requires grad.
+    Returns:
+        A new Tensor of shape ``size``.
+    Raises:
+        RuntimeError: an integer or bool dtype (NotImplementedError, as PyTorch); a negative size.
+    """
+    check_device(device)
+    nd = _need_float(_float_dtype(dtype), "rand")
+    return _finish(Rand.apply(_size(size), nd, generator), requires_grad)
+
+
+def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None,
+          requires_grad: bool = False, out: Any = None) -> Tensor:
+    """Standard normal samples (same arguments as :func:`rand`)."""
+    check_device(device)
+    nd = _need_float(_float_dtype(dtype), "randn")
+    return _finish(Randn.apply(_size(size), nd, generator), requires_grad)
+
+
+def randint(low: int, high: Any = None, size: Any = None, *, generator: Generator | None = None,
+            dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Integers uniform on ``[low, high)`` of shape ``size`` (int64 by default);
+    ``randint(high, size)`` draws from ``[0, high)``.
+
+    Raises:
+        TypeError: no size. RuntimeError: ``low >= high``; requires_grad on an integer dtype.
+    """
+    check_device(device)
+    if size is None:
+        low, high, size = 0, low, high
+    if high is None:
+        raise TypeError("randint() missing required argument 'size'")
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    nd = B.to_np_dtype(dtype) if dtype is not None else np.dtype(np.int64)
+    return _finish(Randint.apply(_size((size,)), int(low), int(high), nd, generator), requires_grad)
+
+
+def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, device: Any = None,
+             requires_grad: bool = False) -> Tensor:
+    """A random permutation of ``0..n-1`` (int64 by default).
+
+    Raises:
+        RuntimeError: ``n < 0``.
+    """
+    check_device(device)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    nd = B.to_np_dtype(dtype) if dtype is not None else np.dtype(np.int64)
+    return _finish(Randperm.apply((), int(n), nd, generator), requires_grad)
+
+
+# ------------------------------------------------------------------ like draws
+class RandLike(LikeDraw):
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, nd: np.dtype, generator: Any) -> Tensor:
+        out = _out(rng_of(generator).random(input.data.shape), nd)
+        ctx.mark_non_differentiable(out)
+        return out
+
+
+class RandnLike(LikeDraw):
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, nd: np.dtype, generator: Any) -> Tensor:
+        out = _out(rng_of(generator).standard_normal(input.data.shape), nd)
+        ctx.mark_non_differentiable(out)
+        return out
+
+
+class RandintLike(LikeDraw):
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, low: int, high: int, nd: np.dtype, generator: Any) -> Tensor:
+        out = _out(rng_of(generator).integers(low, high, input.data.shape), nd)
+        ctx.mark_non_differentiable(out)
+        return out
+
+
+class DropoutMask(LikeDraw):
+    """``(U[0,1) >= p) / (1 - p)`` shaped like ``input`` in its dtype (0 everywhere for
+    ``p = 1``): the factor of inverted dropout."""
+
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, p: float, generator: Any) -> Tensor:
+        dt = input.data.dtype
+        if p == 1.0:
+            out = Tensor._make(np.zeros(input.data.shape, dt))
+        else:
+            keep = rng_of(generator).random(input.data.shape) >= p
+            out = Tensor._make(keep.astype(dt) / np.asarray(1 - p, dt))
+        ctx.mark_non_differentiable(out)
+        return out
+
+
+class KeepMask(LikeDraw):
+    """1 with probability ``1 - p`` else 0, shaped like ``input`` in its dtype (alpha dropout's
+    mask, which it scales itself)."""
+
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, p: float, generator: Any) -> Tensor:
+        keep = rng_of(generator).random(input.data.shape) >= p
+        out = Tensor._make(keep.astype(input.data.dtype))
+        ctx.mark_non_differentiable(out)
+        return out
+
+
+def _like_dtype(input: Tensor, dtype: Any) -> np.dtype:
+    return B.to_np_dtype(dtype) if dtype is not None else input.data.dtype
+
+
+def rand_like(input: Tensor, *, dtype: Any = None, generator: Generator | None = None, requires_grad: bool = False,
+              device: Any = None, memory_format: Any = None, layout: Any = None) -> Tensor:
+    """Uniform ``[0, 1)`` samples with ``input``'s shape (and dtype unless given).
+
+    Raises:
+        RuntimeError: a non-floating dtype (NotImplementedError, as PyTorch).
+    """
+    nd = _need_float(_like_dtype(input, dtype), "rand_like")
+    return _finish(RandLike.apply(input, nd, generator), requires_grad)
+
+
+def randn_like(input: Tensor, *, dtype: Any = None, generator: Generator | None = None, requires_grad: bool = False,
+               device: Any = None, memory_format: Any = None, layout: Any = None) -> Tensor:
+    """Standard normal samples with ``input``'s shape (see :func:`rand_like`)."""
+    nd = _need_float(_like_dtype(input, dtype), "randn_like")
+    return _finish(RandnLike.apply(input, nd, generator), requires_grad)
+
+
+def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: Any = None, generator: Generator | None = None,
+                 requires_grad: bool = False, device: Any = None, memory_format: Any = None) -> Tensor:
+    """Integers uniform on ``[low, high)`` with ``input``'s shape and dtype (a float input
+    gives integral floats, as PyTorch); ``randint_like(input, high)`` from ``[0, high)``.
+
+    Raises:
+        RuntimeError: ``low >= high``.
+    """
+    if high is None:
+        low, high = 0, low
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    return _finish(RandintLike.apply(input, int(low), int(high), _like_dtype(input, dtype), generator), requires_grad)
+
+
+def dropout_mask(input: Tensor, p: float, generator: Generator | None = None) -> Tensor:
+    """The factor of inverted dropout shaped like ``input``: 0 with probability ``p``, else
+    ``1 / (1 - p)`` (does not require grad). ``nn.functional.dropout`` is ``input *
+    dropout_mask(input, p)``."""
+    return DropoutMask.apply(input, float(p), generator)
+
+
+def keep_mask(input: Tensor, p: float, generator: Generator | None = None) -> Tensor:
+    """1 with probability ``1 - p`` else 0, shaped like ``input`` (does not require grad)."""
+    return KeepMask.apply(input, float(p), generator)
+
+
+def _num(v: Any) -> str:
+    """A number as PyTorch prints it in these messages (``-1``, not ``-1.0``)."""
+    f = float(v)
+    return str(int(f)) if f.is_integer() else str(f)
+
+
+def _no_extra(op: str, kw: dict) -> None:
+    if kw:
+        raise TypeError(f"{op}() got an unexpected keyword argument '{next(iter(kw))}'")

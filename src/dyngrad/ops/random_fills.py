@@ -1,0 +1,222 @@
+"""In-place random fills (``Tensor.uniform_``, ``normal_``, ``bernoulli_``, ``random_``,
+``exponential_``, ``geometric_``, ``cauchy_``, ``log_normal_``): each is a like draw
+(:class:`~dyngrad.ops.random.LikeDraw`, shaped like the tensor in its dtype) written back by
+the in-place path every in-place op takes (``ops._util.inplace``), so fills bump the version
+counter, rebase views and refuse leaves that require grad like any in-place op. The
+result has a zero gradient with respect to the old values (PyTorch's ``UniformBackward0`` &
+co.). Under vmap an unbatched tensor cannot take one draw per example
+(``randomness='different'`` raises, as PyTorch)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..creation import Generator, rng_of
+from ..tensor import Tensor
+from ._util import inplace
+from .random import LikeDraw, _no_extra, _num, _out
+
+__all__ = ["uniform_", "normal_", "bernoulli_", "random_", "exponential_", "geometric_", "cauchy_", "log_normal_"]
+TENSOR_METHODS = set(__all__)
+
+
+class _Fill(LikeDraw):
+    """A draw shaped like ``input`` in its dtype, written back by an in-place fill."""
+
+    inplace_fill = True
+
+
+class Uniform(_Fill):
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, low: float, high: float, generator: Any) -> Tensor:
+        return _out(rng_of(generator).uniform(low, high, input.data.shape), input.data.dtype)
+
+
+class Normal(_Fill):
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, mean: float, std: float, generator: Any) -> Tensor:
+        return _out(rng_of(generator).normal(mean, std, input.data.shape), input.data.dtype)
+
+
+class BernoulliFill(_Fill):
+    _node_name = "BernoulliBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, p: float, generator: Any) -> Tensor:
+        return _out(rng_of(generator).random(input.data.shape) < p, input.data.dtype)
+
+
+class Random(_Fill):
+    _node_name = "RandomBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, low: int, high: int, generator: Any) -> Tensor:
+        return _out(rng_of(generator).integers(low, high, input.data.shape, endpoint=False), input.data.dtype)
+
+
+class Exponential(_Fill):
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, lambd: float, generator: Any) -> Tensor:
+        return _out(rng_of(generator).exponential(1.0 / lambd, input.data.shape), input.data.dtype)
+
+
+class Geometric(_Fill):
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, p: float, generator: Any) -> Tensor:
+        return _out(rng_of(generator).geometric(p, input.data.shape), input.data.dtype)
+
+
+class Cauchy(_Fill):
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, median: float, sigma: float, generator: Any) -> Tensor:
+        return _out(median + sigma * rng_of(generator).standard_cauchy(input.data.shape), input.data.dtype)
+
+
+class LogNormal(_Fill):
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, mean: float, std: float, generator: Any) -> Tensor:
+        return _out(rng_of(generator).lognormal(mean, std, input.data.shape), input.data.dtype)
+
+
+def _fill(cls: type, self: Tensor, *args: Any) -> Tensor:
+    def draw(t: Tensor, *a: Any) -> Tensor:
+        return cls.apply(t, *a)
+
+    draw.__name__ = cls.__name__.lower()
+    return inplace(draw, self, *args)
+
+
+def _float_fill(self: Tensor, op: str) -> None:
+    if self.data.dtype.kind != "f":
+        raise NotImplementedError(f"{op}: only floating dtypes are supported, got {self.dtype.name}")
+
+
+def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: Generator | None = None, **kw: Any) -> Tensor:
+    """Fill ``self`` in place with samples of ``U[from, to)``; returns self.
+
+    Args:
+        from_: the lower bound (PyTorch's ``from``, also accepted as a keyword).
+        to: the upper bound.
+        generator: the Generator to draw from.
+    Raises:
+        RuntimeError: ``from > to``; an integer or bool tensor (NotImplementedError).
+    """
+    from_ = kw.pop("from", from_)
+    _no_extra("uniform_", kw)
+    _float_fill(self, "uniform_")
+    if from_ > to:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}")
+    return _fill(Uniform, self, float(from_), float(to), generator)
+
+
+def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Generator | None = None) -> Tensor:
+    """Fill ``self`` in place with samples of ``N(mean, std^2)``; returns self.
+
+    Raises:
+        RuntimeError: ``std < 0``; an integer or bool tensor (NotImplementedError).
+    """
+    _float_fill(self, "normal_")
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_num(std)}")
+    return _fill(Normal, self, float(mean), float(std), generator)
+
+
+def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Generator | None = None) -> Tensor:
+    """Fill ``self`` in place with 1 with probability ``p`` (a number, or a tensor that
+    broadcasts to ``self``), else 0; any dtype. Returns self.
+
+    Raises:
+        RuntimeError: ``p`` outside ``[0, 1]``.
+    """
+    if isinstance(p, Tensor):
+        from .copying import copy_
+        from .sampling import bernoulli
+
+        return copy_(self, bernoulli(p.expand(*self.shape) if tuple(p.shape) != tuple(self.shape) else p,
+                                     generator=generator))
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_num(p)}")
+    return _fill(BernoulliFill, self, float(p), generator)
+
+
+def random_(self: Tensor, from_: Any = None, to: Any = None, *, generator: Generator | None = None, **kw: Any) -> Tensor:
+    """Fill ``self`` in place with integers uniform on ``[from, to)``; ``random_(to)`` is
+    ``[0, to)``; ``random_()`` covers ``[0, 2**mantissa]`` for floats (every integer the
+    dtype holds exactly) and ``[0, max]`` for integer dtypes, as PyTorch. Returns self.
+
+    Raises:
+        RuntimeError: ``from >= to``.
+    """
+    from_ = kw.pop("from", from_)
+    _no_extra("random_", kw)
+    if from_ is not None and to is None:
+        from_, to = 0, from_
+    low = 0 if from_ is None else int(from_)
+    if to is None:
+        dt = self.data.dtype
+        if dt.kind == "f":
+            high = 2 ** (np.finfo(dt).nmant + 1) + 1
+        elif dt.kind == "b":
+            high = 2
+        else:
+            high = int(np.iinfo(dt).max) + 1
+    else:
+        high = int(to)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    return _fill(Random, self, low, high, generator)
+
+
+def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Generator | None = None) -> Tensor:
+    """Fill ``self`` in place with samples of the exponential distribution of rate ``lambd``.
+
+    Raises:
+        RuntimeError: ``lambd <= 0``; an integer or bool tensor.
+    """
+    if self.data.dtype.kind != "f":
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
+                           f"floating point but you specified {self.dtype.name}")
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_num(lambd)}")
+    return _fill(Exponential, self, float(lambd), generator)
+
+
+def geometric_(self: Tensor, p: float, *, generator: Generator | None = None) -> Tensor:
+    """Fill ``self`` in place with the number of Bernoulli(``p``) trials up to the first
+    success (1, 2, ...); any dtype.
+
+    Raises:
+        RuntimeError: ``p`` outside ``(0, 1)``.
+    """
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_num(p)}")
+    return _fill(Geometric, self, float(p), generator)
+
+
+def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator: Generator | None = None) -> Tensor:
+    """Fill ``self`` in place with samples of the Cauchy distribution.
+
+    Raises:
+        RuntimeError: ``sigma <= 0``; an integer or bool tensor.
+    """
+    if self.data.dtype.kind != "f":
+        raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a "
+                           f"floating point but you specified {self.dtype.name}")
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_num(sigma)}")
+    return _fill(Cauchy, self, float(median), float(sigma), generator)
+
+
+def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator: Generator | None = None) -> Tensor:
+    """Fill ``self`` in place with ``exp(N(mean, std^2))`` samples.
+
+    Raises:
+        RuntimeError: ``std <= 0``; an integer or bool tensor.
+    """
+    if self.data.dtype.kind != "f":
+        raise RuntimeError("log_normal_ expects a floating point tensor, but got " + self.dtype.name)
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_num(std)}")
+    return _fill(LogNormal, self, float(mean), float(std), generator)
