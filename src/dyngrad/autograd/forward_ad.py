@@ -50,7 +50,7 @@ from ..tensor import Tensor
 from ..transforms import interpreter
 from ..transforms.batched_autograd import _bottom, _rewrap_like, batched_make_dual
 from ..transforms.batching import BatchedTensor
-from ..transforms.dual import MAX_NESTED_LEVELS, DualInterpreter, _Alias, _share_tangent, _suspended, current  # noqa: F401 (func uses)
+from ..transforms.dual import DualInterpreter, _Alias, _share_tangent, _suspended, current  # noqa: F401 (func uses)
 
 __all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
            "exit_dual_level", "check_forward_ad"]
@@ -84,19 +84,8 @@ def enter_dual_level() -> int:
 
     Returns:
         int: the new level's number (pass it as ``level=`` to make_dual/unpack_dual).
-    Raises:
-        NotImplementedError: a third level (at most two nest). Under two levels, in-place
-            ops, a graph recorded through the inner level (reverse mode over it, inputs that
-            require grad) and custom Functions without a ``jvp`` raise too: these would lose
-            second-order terms.
     """
     idx = len(interpreter.active(DualInterpreter))
-    if idx >= MAX_NESTED_LEVELS:
-        raise NotImplementedError(
-            f"forward mode: at most {MAX_NESTED_LEVELS} nested dual levels are supported (third "
-            "derivatives through forward-over-forward are not verified yet); use reverse mode for "
-            "the outer derivatives, e.g. jacrev(func.hessian(f))"
-        )
     interpreter.push(DualInterpreter(idx))
     return idx
 
