@@ -570,6 +570,14 @@ def _double_vjp_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kw:
         out = lv.lowered(cls.apply, *largs, **kw)
         is_tuple = type(out) is tuple
         outs = out if is_tuple else (out,)
+        if any(o is x for o in outs for x in xs):  # (mark_dirty: the input became the output)
+            raise NotImplementedError(
+                f"You must implement the jvp function for custom autograd.Function to use it with "
+                f"forward mode AD: {cls.__name__} modifies an input in place (mark_dirty) and has no "
+                "jvp, so its tangent cannot come from its backward (the double-vjp construction "
+                "would differentiate with respect to the input's new value). Define "
+                f"{cls.__name__}.jvp(ctx, *tangents)."
+            )
         douts = [o for o in outs if isinstance(o, Tensor) and o._requires_grad]
         ts: list[Any] = []
         if douts:
