@@ -225,3 +225,17 @@ def test_layer_norm_forward_over_forward_equals_reverse_over_reverse() -> None:
     x = T(rng.standard_normal(4))
     np.testing.assert_allclose(F.jacfwd(F.jacfwd(f))(x).data, F.hessian(f)(x).data, rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(F.jacrev(F.jacfwd(f))(x).data, F.hessian(f)(x).data, rtol=1e-9, atol=1e-9)
+
+
+def test_a_tangent_rule_reads_saved_tensors_past_saved_tensor_hooks() -> None:
+    # a pack hook that keeps a detached copy must not cut the tangent's history (reverse mode
+    # over forward mode) nor its outer tangents: the rule reads what forward saved, as given
+    f = lambda z: (z.sin() * z).sum()  # noqa: E731
+    x = np.array([0.3, -0.7])
+    want = 2 * np.cos(x) - x * np.sin(x)
+    w = T(x).requires_grad_()
+    with dyngrad.autograd.graph.saved_tensors_hooks(lambda t: t.detach().clone(), lambda t: t):
+        (g,) = dyngrad.autograd.grad(F.jacfwd(f)(w).sum(), w)
+        H = F.jacfwd(F.jacfwd(f))(T(x))
+    np.testing.assert_allclose(g.data, want, rtol=1e-12)
+    np.testing.assert_allclose(np.diag(H.data), want, rtol=1e-12)

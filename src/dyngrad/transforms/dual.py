@@ -394,6 +394,9 @@ def _run_plain(cls: type[Function], args: tuple, kw: dict) -> tuple:
         _state.enabled = enabled
     is_tuple = type(out) is tuple
     outs = out if is_tuple else (out,)
+    # the rule reads the saved tensors themselves: not through saved-tensor hooks (which may
+    # pack a detached copy: no tangents, no history) or the node's output re-attachment
+    ctx._dual_saved = ctx._to_save  # type: ignore[attr-defined]  # (a node has a __dict__)
     dirty = ctx._dirty
     arrays = [a.data for a in args if isinstance(a, Tensor)]
     for o in outs:
@@ -486,8 +489,8 @@ def _fit(t: Any, o: Tensor, cls: Any = None, i: int = 0) -> Tensor:
 
 class _JvpCtx:
     """What a ``jvp`` rule sees as ctx: the forward ctx, but ``saved_tensors`` returns the
-    tensors given to ``save_for_forward`` (falling back to ``save_for_backward``'s, read
-    directly when no node was recorded), ``needs_input_grad`` is True for the inputs with a
+    tensors given to ``save_for_forward`` (falling back to ``save_for_backward``'s, as
+    given, not through the node), ``needs_input_grad`` is True for the inputs with a
     tangent, and ``_fwd_inputs`` holds forward's positional arguments (built-in rules use
     it)."""
 
@@ -504,9 +507,7 @@ class _JvpCtx:
         fs = getattr(ctx, "_fwd_saved", None)
         if fs is not None:
             return tuple(fs)
-        if ctx._to_save:  # no node was recorded: the tensors themselves
-            return tuple(ctx._to_save)
-        return ctx.saved_tensors
+        return tuple(ctx._dual_saved)  # (saved by _run_plain before any node packed them)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._ctx, name)
