@@ -149,3 +149,33 @@ def test_vmap_of_jacfwd_of_jacfwd_and_jacfwd_of_hessian_match_torch() -> None:
     got = dyngrad.func.jacfwd(dyngrad.func.hessian(_rosenbrock))(x)
     want = torch.func.jacfwd(torch.func.hessian(_rosenbrock))(xt)
     np.testing.assert_allclose(got.data, want.numpy(), rtol=1e-10, atol=1e-9)
+
+
+def _mixed(lib):  # noqa: ANN001, ANN202
+    return lambda x: (lib.sin(x) * lib.exp(x[0]) + x ** 3).sum()
+
+
+_XS, _U, _V = rng.standard_normal((3, 4)), rng.standard_normal(4), rng.standard_normal(4)
+
+
+def _jvp2(func, g, T):  # noqa: ANN001, ANN202
+    return lambda z: func.jvp(lambda y: func.jvp(g, (y,), (T(_U),))[1], (z,), (T(_V),))[1]
+
+
+MIXED = {
+    "vmap(jvp(jvp))": lambda func, g, T: func.vmap(_jvp2(func, g, T))(T(_XS)),
+    "jvp(vmap(jvp))": lambda func, g, T: func.jvp(lambda z: func.vmap(lambda y: func.jvp(g, (y,), (T(_U),))[1])(z),
+                                                  (T(_XS),), (T(np.ones((3, 4))),))[1],
+    "vmap(jacfwd^3)": lambda func, g, T: func.vmap(func.jacfwd(func.jacfwd(func.jacfwd(g))))(T(_XS)),
+    "jacfwd(vmap(jacfwd))": lambda func, g, T: func.jacfwd(func.vmap(func.jacfwd(g)))(T(_XS)),
+    "hessian(jvp)": lambda func, g, T: func.hessian(lambda z: func.jvp(g, (z,), (T(_U),))[1])(T(_XS[0])),
+    "jacfwd(jacfwd(grad))": lambda func, g, T: func.jacfwd(func.jacfwd(func.grad(g)))(T(_XS[0])),
+    "jacrev(jvp(jvp))": lambda func, g, T: func.jacrev(_jvp2(func, g, T))(T(_XS[0])),
+}
+
+
+@pytest.mark.parametrize("name", list(MIXED))
+def test_nested_forward_mode_mixed_with_vmap_and_reverse_mode_matches_torch_func(name: str) -> None:
+    got = MIXED[name](dyngrad.func, _mixed(dyngrad), dyngrad.tensor)
+    want = MIXED[name](torch.func, _mixed(torch), torch.tensor)
+    np.testing.assert_allclose(got.data, want.detach().numpy(), rtol=1e-10, atol=1e-12)

@@ -72,7 +72,9 @@ class DualInterpreter(Interpreter):
                     args, kw = cls._bind(args, kwargs)
                 if getattr(cls, "jvp", None) is None:
                     return _double_vjp_apply(self, cls, args, kw)
-                return _jvp_apply(self, cls, args, kw)[0]
+                out, ctx = _jvp_apply(self, cls, args, kw)
+                ctx._dual_saved = ()  # every level's rule ran: a node holding its outputs is a cycle
+                return out
         return NotImplemented
 
     def lowered(self, fn: Callable, *args: Any, **kwargs: Any) -> Any:
