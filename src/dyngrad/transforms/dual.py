@@ -499,9 +499,7 @@ class _JvpCtx:
     def __init__(self, ctx: Any, inputs: tuple, tangents: list) -> None:
         object.__setattr__(self, "_ctx", ctx)
         object.__setattr__(self, "_fwd_inputs", inputs)
-        need = ctx.needs_input_grad
-        object.__setattr__(self, "needs_input_grad",
-                           tuple(u is not None or (i < len(need) and need[i]) for i, u in enumerate(tangents)))
+        object.__setattr__(self, "needs_input_grad", tuple(u is not None for u in tangents))
 
     @property
     def saved_tensors(self) -> tuple:
