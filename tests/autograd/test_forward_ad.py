@@ -517,30 +517,80 @@ def test_an_inplace_op_on_a_dual_gives_its_primal_no_tangent() -> None:
         np.testing.assert_allclose(fwAD.unpack_dual(d).tangent.data, [2.0, 2.0, 2.0])
 
 
-# ---------------------------------------------------------------- what nested levels refuse (not silently wrong)
-def test_a_third_nested_dual_level_raises() -> None:
-    with fwAD.dual_level(), fwAD.dual_level():
-        with pytest.raises(NotImplementedError, match="at most 2 nested dual levels"):
-            fwAD.enter_dual_level()
+# ---------------------------------------------------------------- nested levels at any depth
+def test_three_and_four_nested_dual_levels_give_third_and_fourth_derivatives() -> None:
+    x = np.array([0.5, -1.2, 2.0])
+    with fwAD.dual_level():
+        a = fwAD.make_dual(T(x), T(np.ones(3)))
+        with fwAD.dual_level():
+            b = fwAD.make_dual(a, T(np.ones(3)))
+            with fwAD.dual_level():
+                c = fwAD.make_dual(b, T(np.ones(3)))
+                with fwAD.dual_level() as inner:
+                    assert inner == 3
+                    d = fwAD.make_dual(c, T(np.ones(3)))
+                    t1 = fwAD.unpack_dual(dyngrad.sin(d) * d).tangent
+                t2 = fwAD.unpack_dual(t1).tangent
+            t3 = fwAD.unpack_dual(t2).tangent
+        t4 = fwAD.unpack_dual(t3).tangent
+    s, c_ = np.sin(x), np.cos(x)  # f = x sin x: f'' = 2cos x - x sin x, f''' = -3 sin x - x cos x
+    np.testing.assert_allclose(t2.data, 2 * c_ - x * s, rtol=1e-12)
+    np.testing.assert_allclose(t3.data, -3 * s - x * c_, rtol=1e-12)
+    np.testing.assert_allclose(t4.data, -4 * c_ + x * s, rtol=1e-12)
 
 
-def test_an_inplace_op_under_two_dual_levels_raises_instead_of_losing_the_mixed_term() -> None:
+def test_jacfwd_three_deep_equals_the_analytic_third_derivative_tensor() -> None:
+    f = lambda v: (v[0] ** 2 * v[1].exp()).sum()  # noqa: E731
+    x = T([0.7, -0.3])
+    D3 = dyngrad.func.jacfwd(dyngrad.func.jacfwd(dyngrad.func.jacfwd(f)))(x).data
+    a, e = 0.7, np.exp(-0.3)
+    want = np.zeros((2, 2, 2))
+    want[0, 0, 1] = want[0, 1, 0] = want[1, 0, 0] = 2 * e  # d3/dx0^2 dx1
+    want[0, 1, 1] = want[1, 0, 1] = want[1, 1, 0] = 2 * a * e  # d3/dx0 dx1^2
+    want[1, 1, 1] = a * a * e
+    np.testing.assert_allclose(D3, want, rtol=1e-12)
+
+
+def test_an_inplace_op_under_two_dual_levels_keeps_the_mixed_term() -> None:
     with fwAD.dual_level():
         a = fwAD.make_dual(T([1.0, 2.0]), T([1.0, 0.0]))
         with fwAD.dual_level():
             b = fwAD.make_dual(a, T([1.0, 0.0]))
             y = b.clone()
-            with pytest.raises(NotImplementedError, match="in-place operation under nested"):
-                y.mul_(b)
+            y.mul_(b)  # y = b**2
+            first = fwAD.unpack_dual(y).tangent
+        second = fwAD.unpack_dual(first).tangent
+    np.testing.assert_allclose(first.data, [2.0, 0.0])  # 2 x u
+    np.testing.assert_allclose(second.data, [2.0, 0.0])  # 2 u u'
+    with fwAD.dual_level():
+        a = fwAD.make_dual(T([1.5, 2.0]), T([1.0, 1.0]))
+        with fwAD.dual_level():
+            b = fwAD.make_dual(a, T([1.0, 1.0]))
+            y = b.clone()
+            y[1:].mul_(y[1:])  # y = [x0, x1**2]: an in-place op on a view
+            first = fwAD.unpack_dual(y).tangent
+        second = fwAD.unpack_dual(first).tangent
+    np.testing.assert_allclose(first.data, [1.0, 4.0])
+    np.testing.assert_allclose(second.data, [0.0, 2.0])
 
 
-def test_reverse_mode_through_two_dual_levels_raises_instead_of_giving_zeros() -> None:
-    f = lambda v: dyngrad.exp(v[0])  # noqa: E731
-    with pytest.raises(NotImplementedError, match="recording a graph"):
-        dyngrad.func.jacfwd(dyngrad.func.jacrev(dyngrad.func.jacfwd(f)))(T([0.5, 1.0]))
+def test_reverse_mode_through_two_dual_levels_gives_the_third_derivative() -> None:
+    f = lambda v: dyngrad.exp(v[0]) * v[1]  # noqa: E731
+    x = T([0.5, 1.5])
+    D3 = dyngrad.func.jacfwd(dyngrad.func.jacrev(dyngrad.func.jacfwd(f)))(x).data
+    e = np.exp(0.5)
+    want = np.zeros((2, 2, 2))
+    want[0, 0, 0] = e * 1.5
+    want[0, 0, 1] = want[0, 1, 0] = want[1, 0, 0] = e
+    np.testing.assert_allclose(D3, want, rtol=1e-12)
+    w = T([0.5, 1.5]).requires_grad_()  # reverse mode over jacfwd(jacfwd): d/dw of the Hessian's sum
+    H = dyngrad.func.jacfwd(dyngrad.func.jacfwd(f))(w)
+    assert H.requires_grad
+    (g,) = dyngrad.autograd.grad(H.sum(), w)
+    np.testing.assert_allclose(g.data, want.sum((0, 1)), rtol=1e-12)
 
 
-def test_a_backward_only_function_under_two_dual_levels_raises() -> None:
+def test_a_backward_only_function_under_two_dual_levels_uses_the_double_vjp_at_each() -> None:
     class Cube(Function):
         @staticmethod
         def forward(ctx, x):  # noqa: ANN001, ANN205
@@ -552,10 +602,15 @@ def test_a_backward_only_function_under_two_dual_levels_raises() -> None:
             (x,) = ctx.saved_tensors
             return 3 * x ** 2 * g
 
-    with pytest.raises(NotImplementedError, match="no jvp rule"):
-        dyngrad.func.jacfwd(dyngrad.func.jacfwd(lambda x: Cube.apply(x).sum()))(T([0.5, -1.5]))
-    # one forward level (forward over reverse) stays exact: d2/dx2 x^3 = 6x
-    H = dyngrad.func.jacfwd(dyngrad.func.jacrev(lambda x: Cube.apply(x).sum()))(T([0.5, -1.5]))
+    x = T([0.5, -1.5])
+    H = dyngrad.func.jacfwd(dyngrad.func.jacfwd(lambda x: Cube.apply(x).sum()))(x)
+    np.testing.assert_allclose(H.data, np.diag([3.0, -9.0]))  # d2/dx2 x^3 = 6x
+    assert not H.requires_grad
+    D3 = dyngrad.func.jacfwd(dyngrad.func.jacfwd(dyngrad.func.jacfwd(lambda x: Cube.apply(x).sum())))(x)
+    want = np.zeros((2, 2, 2))
+    want[0, 0, 0] = want[1, 1, 1] = 6.0
+    np.testing.assert_allclose(D3.data, want)
+    H = dyngrad.func.jacfwd(dyngrad.func.jacrev(lambda x: Cube.apply(x).sum()))(x)
     np.testing.assert_allclose(H.data, np.diag([3.0, -9.0]))
 
 

@@ -24,22 +24,23 @@ How a tangent is computed for one ``Function.apply`` call (``transforms/dual.py`
    factor slower than reverse mode here; but any Function with a twice-differentiable
    ``backward`` (every built-in op and any custom Function written with dyngrad ops)
    supports forward mode, including ``jacfwd`` and forward-over-reverse Hessians.
+   (A dyngrad extension: PyTorch 2.13 raises NotImplementedError for such a Function.)
 
-The op runs once, on fresh leaves that share the inputs' memory (so its graph is local and
-small); when the caller records a graph (an input or a tangent requires grad), a
-``DualBackward`` node connects the outputs and the tangents to the real inputs, so
-reverse mode through forward mode (and forward over reverse) works. Inside a dual level
-the outputs' ``grad_fn`` is therefore that node, not the op's own node.
+Levels nest to any depth (functorch's interpreters): an op at level ``k`` runs its primal
+and its tangent rule as ordinary ops at the levels below ``k``, so the outer levels and
+reverse mode differentiate the tangent computation as well (``jacfwd(jacfwd(jacfwd(f)))``,
+``jvp`` of ``jvp``, reverse mode over forward mode: the outputs' ``grad_fn`` is the op's own
+node, and the tangent's history is the rule's ops). PyTorch 2.13's ``forward_ad`` allows
+one level; its ``torch.func`` nests.
 
 Tangents live in a side table of the level keyed weakly by the tensor's data array (so
 the shallow copies that saved tensors unpack to still find them; ``detach()`` drops it, as
-in PyTorch); leaving the level drops them all. Only one level may be active (as in
-PyTorch). In-place ops update the tangent through ``ops._util.inplace``.
+in PyTorch); leaving the level drops them all. In-place ops update the tangent in place
+(``ops._util.inplace``), through an in-place op of the levels below when there are some.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections import namedtuple
 from collections.abc import Callable
 from typing import Any
@@ -50,7 +51,7 @@ from ..tensor import Tensor
 from ..transforms import interpreter
 from ..transforms.batched_autograd import _bottom, _rewrap_like, batched_make_dual
 from ..transforms.batching import BatchedTensor
-from ..transforms.dual import MAX_NESTED_LEVELS, DualInterpreter, _Alias, _share_tangent, _suspended, current  # noqa: F401 (func uses)
+from ..transforms.dual import DualInterpreter, _Alias, _share_tangent, _suspended, current  # noqa: F401 (func uses)
 
 __all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
            "exit_dual_level", "check_forward_ad"]
@@ -80,23 +81,13 @@ def enter_dual_level() -> int:
     """Start a dual level (prefer the ``dual_level()`` context manager). Levels nest: the
     new level is the innermost, numbered one more than the one around it (0 when none),
     and an operation's tangent at an inner level is itself differentiated by the outer
-    ones (``jacfwd(jacfwd(f))``, forward-over-forward Hessians).
+    ones (``jacfwd(jacfwd(f))``, forward-over-forward Hessians, third derivatives), to
+    any depth.
 
     Returns:
         int: the new level's number (pass it as ``level=`` to make_dual/unpack_dual).
-    Raises:
-        NotImplementedError: a third level (at most two nest). Under two levels, in-place
-            ops, a graph recorded through the inner level (reverse mode over it, inputs that
-            require grad) and custom Functions without a ``jvp`` raise too: these would lose
-            second-order terms.
     """
     idx = len(interpreter.active(DualInterpreter))
-    if idx >= MAX_NESTED_LEVELS:
-        raise NotImplementedError(
-            f"forward mode: at most {MAX_NESTED_LEVELS} nested dual levels are supported (third "
-            "derivatives through forward-over-forward are not verified yet); use reverse mode for "
-            "the outer derivatives, e.g. jacrev(func.hessian(f))"
-        )
     interpreter.push(DualInterpreter(idx))
     return idx
 

@@ -27,7 +27,7 @@ from . import forward_ad as fwd
 from . import grad_mode
 from ..transforms.batched_autograd import _bottom, grad_batched as _grad_batched
 from ..transforms.batching import vmap_levels
-from ..transforms.dual import _TRANSFORM_LEAVES, _retire, current
+from ..transforms.dual import _retire, current, is_retired
 from .backprop import grad as _grad
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
@@ -132,7 +132,7 @@ def _reaches_outer(outs: Any, own: Any) -> bool:
         seen.add(id(node))
         var = getattr(node, "variable", None)
         if var is not None:  # an AccumulateGrad: a leaf that requires grad
-            if id(var) not in own_ids and _TRANSFORM_LEAVES.get(id(var)) is not var:
+            if id(var) not in own_ids and not is_retired(node):
                 return True
             continue
         stack.extend(fn for fn, _ in node.next_functions)

@@ -477,9 +477,9 @@ def jacrev(func: Callable, argnums: Any = 0, *, has_aux: bool = False, chunk_siz
 def jacfwd(func: Callable, argnums: Any = 0, has_aux: bool = False, *, randomness: str = "error") -> Callable:
     """The Jacobian transform by forward mode: one forward pass carrying all basis tangents
     of an argument (vectorised; one jvp per input element where an op cannot be batched);
-    same result layout as :func:`jacrev`. Forward transforms nest two deep
-    (``jacfwd(jacfwd(f))``, see :mod:`dyngrad.autograd.forward_ad` for what raises under two
-    levels).
+    same result layout as :func:`jacrev`. Forward transforms nest to any depth
+    (``jacfwd(jacfwd(jacfwd(f)))``, mixed with ``jacrev``; see
+    :mod:`dyngrad.autograd.forward_ad`).
 
     ``randomness`` is the mode of the vmap over the basis tangents, as in ``torch.func``:
     ``'error'`` (random ops inside raise), ``'same'`` (every column sees the same draws:

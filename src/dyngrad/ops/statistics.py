@@ -375,11 +375,9 @@ class Cumprod(Op):
     whose second derivatives are exact too.
 
     Forward mode: ``t_i = sum_{j <= i} u_j * prod_{k <= i, k != j} x_k`` (the product
-    rule). Without zeros this is ``out * cumsum(u / x)``. With zeros (first zero ``z`` of a
-    slice): entries before ``z`` use the same formula; from ``z`` on only the ``j = z`` term
-    can be non-zero, so ``t_i = u_z * cumprod(x with x_z := 1)_i`` (which is 0 after a
-    second zero). Source: differentiating ``out_i = prod_{j <= i} x_j`` by the product
-    rule, zero cases as in PyTorch's ``cumprod_jvp`` (FunctionsManual.cpp).
+    rule). Without zeros this is ``out * cumsum(u / x)``. With zeros, the sum itself with an
+    ``(n, n)`` table per slice (division-free, so nested forward mode differentiates it
+    exactly). Source: differentiating ``out_i = prod_{j <= i} x_j`` by the product rule.
     """
 
     vmap = staticmethod(along_dim)  # batching rule, see ops/_batching_reduce.py
@@ -425,24 +423,31 @@ class Cumprod(Op):
     # hand-written: couples elements along dims: not elementwise
     @staticmethod
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
-        """Forward mode: ``t = out * cumsum(u / x)`` before a slice's first zero ``z``,
-        ``u_z * cumprod(x with x_z := 1)`` from ``z`` on (see the class docstring)."""
+        """Forward mode: ``t = out * cumsum(u / x)`` without zeros, else the division-free
+        sum (see the class docstring)."""
         x, out = ctx.saved_tensors
-        dim, xd, dt = ctx.dim, x.data, u.data.dtype
+        dim, xd = ctx.dim, x.data
         if xd.ndim == 0:
             return u
         zero = xd == 0
         if not zero.any():
             return out * Cumsum.apply(u / x, dim, None)
-        n = xd.shape[dim]
-        pos = np.arange(n).reshape((-1,) + (1,) * (xd.ndim - dim - 1))
-        first = np.where(zero.any(axis=dim, keepdims=True), zero.argmax(axis=dim, keepdims=True), n)
-        before, at = pos < first, pos == first
-        xs = x * const(before, dt) + const(~before, dt)  # ones from z on: non-zero divisor
-        t_before = const(before, dt) * out * Cumsum.apply(u / xs, dim, None)
-        xz = x * const(~at, dt) + const(at, dt)  # x with x_z := 1
-        u_z = (u * const(at, dt)).sum(dim, keepdim=True)
-        return t_before + const(~before, dt) * u_z * xz.cumprod(dim)
+        return _cumprod_jvp_pairs(x, u, dim)
+
+
+def _cumprod_jvp_pairs(x: Tensor, u: Tensor, dim: int) -> Tensor:
+    """``t_i = sum_{j <= i} u_j * prod_{k <= i, k != j} x_k`` along ``dim`` with an
+    ``(n, n)`` table per slice: no division, so exact whatever the zeros, and its own
+    derivative is exact too (nested forward mode differentiates it: a form that is only
+    right in value, ``u_z * cumprod(x with x_z := 1)`` from the first zero on, loses the
+    ``x_z * d cumprod(...)`` term whose derivative is not zero)."""
+    xm, um = x.movedim(dim, -1), u.movedim(dim, -1)
+    n, dt = xm.shape[-1], x.data.dtype
+    eye = np.eye(n, dtype=bool)  # [j, k]
+    table = xm.unsqueeze(-2) * const(~eye, dt) + const(eye, dt)  # [..., j, k]: x_k, 1 where k = j
+    lower = const(np.triu(np.ones((n, n), dtype=bool)), dt)  # [j, i]: j <= i
+    t = (um.unsqueeze(-1) * table.cumprod(-1) * lower).sum(-2)  # sum over j of u_j prod_{k<=i, k!=j} x_k
+    return t.movedim(-1, dim)
 
 
 def _cumprod_grad_pairs(x: Tensor, g: Tensor, dim: int) -> Tensor:

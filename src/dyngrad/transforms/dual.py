@@ -3,23 +3,36 @@
 :mod:`dyngrad.autograd.forward_ad` (``dual_level``, ``make_dual``, ``unpack_dual``), whose
 docstring tells the whole design.
 
-The op runs once on fresh local leaves sharing the inputs' memory, its tangents come from
-the Function's ``jvp`` rule or the double-vjp construction, and a ``DualBackward`` node
-(``_DualOp``) connects the local outputs and tangents to the real inputs, so that reverse
-mode through forward mode (and forward over reverse) works.
+One call ``cls.apply(*args)`` at dual level ``k`` (functorch's forward-mode interpreter)::
+
+    primal   = cls.apply(*args)            at the levels below k (lowered)
+    tangents = cls.jvp(ctx, *tangents_k)   written in dyngrad ops, also at the levels below k
+
+Both steps are ordinary ``Function.apply`` calls for the levels below ``k`` (outer dual
+levels, and reverse mode when something requires grad), so they differentiate the primal
+*and* the tangent computation: forward over forward to any depth (``jvp`` of ``jvp`` of
+``jvp``, ``jacfwd(jacfwd(jacfwd(f)))``), reverse over forward and forward over reverse fall
+out, with no local leaves and no extra graph node. A Function without ``jvp`` gets its
+tangents from the double-vjp construction (two ``autograd.grad`` calls of its backward),
+run the same way, as ordinary ops at the levels below ``k``.
+
+The ``ctx`` the rule reads is the one the op's own forward filled, at the bottom of the
+stack (:func:`_apply_ctx` / :func:`_run_plain`): every level of one call shares it, and its
+saved tensors are the real inputs and outputs, which carry the tangents of every level.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..autograd import grad_mode
+from ..autograd import anomaly_mode, grad_mode, profiler
 from ..autograd._context import context
-from ..autograd.function import Function
+from ..autograd.function import Function, _check_keyword_only, _check_nested, _record
+from ..autograd.graph import _seq
 from ..tensor import Tensor
 from .batched_autograd import _bottom
 from .interpreter import Interpreter, active
@@ -27,14 +40,18 @@ from .interpreter import Interpreter, active
 __all__ = ["DualInterpreter", "current"]
 
 _state = grad_mode.state
+_prof = profiler.state
 
 
 class DualInterpreter(Interpreter):
     """One dual level (an interpreter on the thread's stack): the tangent table ``id(data array) -> [weakref(array), tangent,
-    owners]``. A tensor sees the tangent when it is one of the owners (the tensor it was
+    owners, version]``. A tensor sees the tangent when it is one of the owners (the tensor it was
     set on, or one given it with ``share``) or when it shares the array *and* has history
     (a saved output that backward unpacks re-attached to its node). A history-less alias
-    such as ``detach()`` does not see it: detaching stops tangents, as in PyTorch."""
+    such as ``detach()`` does not see it: detaching stops tangents, as in PyTorch.
+
+    A tangent at level ``idx`` is an ordinary tensor of the levels below (outer dual levels
+    give it tangents of its own: the mixed derivatives of nested forward mode)."""
 
     kind = "dual"
     below_batching = True  # tangents live on unbatched values (transforms/interpreter.py)
@@ -42,21 +59,46 @@ class DualInterpreter(Interpreter):
     def __init__(self, idx: int) -> None:
         self.idx = idx
         self.table: dict[int, list] = {}
+        # leaves this level made to stand for inputs (the double-vjp construction): an
+        # in-place change of one is the change of the real input (owns_leaf)
+        self._leaves: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
     def process(self, cls: type[Function], args: tuple, kwargs: dict) -> Any:
         """Outputs and their tangents, when some argument has a tangent at this level."""
         for a in args:
             if isinstance(a, Tensor) and self.get(a) is not None:
-                return _dual_apply(self, cls, args, kwargs)
+                kw: dict = {}
+                if kwargs:
+                    args, kw = cls._bind(args, kwargs)
+                if getattr(cls, "jvp", None) is None:
+                    return _double_vjp_apply(self, cls, args, kw)
+                out, ctx = _jvp_apply(self, cls, args, kw)
+                ctx._dual_saved = ()  # every level's rule ran: a node holding its outputs is a cycle
+                return out
         return NotImplemented
 
+    def lowered(self, fn: Callable, *args: Any, **kwargs: Any) -> Any:
+        """As :meth:`Interpreter.lowered`; when an inner dual level already lowered this
+        same call, ``resume_stack`` stays that level's (with the dual levels lowered in
+        between), so a Function that resumes the caller's levels (``custom_gradient``)
+        runs at all of them."""
+        ctx = context
+        saved, resume = ctx.interpreters, ctx.resume_stack
+        ctx.interpreters = tuple(i for i in saved if i is not self)
+        if resume is not None and self in resume:
+            ctx.resume_stack = tuple(i for i in resume if i in saved or isinstance(i, DualInterpreter))
+        else:
+            ctx.resume_stack = saved
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            ctx.interpreters, ctx.resume_stack = saved, resume
+
     def after_inplace(self, src: Any, dst: Any) -> None:
-        if len(active(DualInterpreter)) > 1:
-            raise NotImplementedError(_NESTED_UNSUPPORTED.format(what="an in-place operation"))
         _transfer_tangent(self, src, dst)
 
     def owns_leaf(self, t: Any) -> bool:
-        return _TRANSFORM_LEAVES.get(id(t)) is t
+        return self._leaves.get(id(t)) is t
 
     def get(self, t: Tensor) -> Tensor | None:
         e = self.table.get(id(t.data))
@@ -75,7 +117,8 @@ class DualInterpreter(Interpreter):
 
     def _rederive(self, view: Tensor) -> Tensor | None:
         """The tangent of ``view`` read from its base's tangent (after an in-place change of
-        the base or of another view of it, as PyTorch's tangent views would see it)."""
+        the base or of another view of it, as PyTorch's tangent views would see it); an op
+        at the levels below, so outer levels keep the tangent's own tangents."""
         base: Tensor = view._base  # type: ignore[assignment]  # (a view: its base is set)
         tb = self.get(base)
         if tb is None:
@@ -87,7 +130,7 @@ class DualInterpreter(Interpreter):
         if pos is None:
             return None
         idx = Tensor._make(pos.reshape(-1).astype(np.int64))
-        tv = _suspended(lambda: index_select(tb.reshape(-1), 0, idx).reshape(pos.shape))
+        tv = _below(self, lambda: index_select(tb.reshape(-1), 0, idx).reshape(pos.shape))
         self.set(view, tv)
         return tv
 
@@ -114,17 +157,6 @@ class DualInterpreter(Interpreter):
             self.set(dst, t)
 
 
-# What nested forward mode (two dual levels) does not support yet: each raises this instead
-# of giving a silently wrong number (the outer level's derivative of the inner tangent
-# would miss the term these paths compute outside the outer level's view).
-MAX_NESTED_LEVELS = 2
-_NESTED_UNSUPPORTED = (
-    "forward mode: {what} under nested forward-mode levels (jacfwd(jacfwd(f)), jvp of jvp) is "
-    "not supported yet (it would lose second-order terms); use func.hessian (reverse over "
-    "reverse) or jacfwd(jacrev(f)) (one forward level), or compute it out of place"
-)
-
-
 def current() -> DualInterpreter | None:
     """The innermost active dual level, or None."""
     levels = active(DualInterpreter)
@@ -140,6 +172,24 @@ def _suspended(fn: Callable, *args: Any, **kw: Any) -> Any:
         return fn(*args, **kw)
     finally:
         ctx.interpreters = saved
+
+
+def _below(lv: DualInterpreter, fn: Callable, *args: Any, **kw: Any) -> Any:
+    """``fn(*args, **kw)`` at the levels below ``lv``: ``lv`` and the dual levels inside it
+    are off, the outer ones (and vmap levels) stay, so they differentiate what ``fn`` does
+    (how a level's tangents are computed: they are values of the levels below)."""
+    ctx = context
+    saved = ctx.interpreters
+    ctx.interpreters = tuple(i for i in saved if not (isinstance(i, DualInterpreter) and i.idx >= lv.idx))
+    try:
+        return fn(*args, **kw)
+    finally:
+        ctx.interpreters = saved
+
+
+def _outer(lv: DualInterpreter) -> list[DualInterpreter]:
+    """The active dual levels outside ``lv`` (outermost first)."""
+    return [j for j in active(DualInterpreter) if j.idx < lv.idx]
 
 
 class _Alias(Function):
@@ -168,10 +218,12 @@ class _Alias(Function):
         return _Alias.apply(a), in_dims[0]
 
 
+# ---------------------------------------------------------------- in-place ops
 def _transfer_tangent(lv: DualInterpreter, src: Tensor, dst: Tensor) -> None:
     """After an in-place op wrote ``src`` (the out-of-place result) into ``dst``, give
     ``dst`` the result's tangent (or none). Called by ``ops._util.inplace`` through
-    :meth:`DualInterpreter.after_inplace`."""
+    :meth:`DualInterpreter.after_inplace`. A tangent updated in place is updated by an
+    in-place op at the levels below (``copy_``), so outer levels update its own tangents."""
     t = lv.get(src)
     old = _own_tangent(lv, dst)
     if old is not None and t is old:  # the op kept the tangent (adding a constant, say)
@@ -180,8 +232,7 @@ def _transfer_tangent(lv: DualInterpreter, src: Tensor, dst: Tensor) -> None:
     if old is not None and t is not None and _can_write_into(old, t):
         # the tangent is updated in place, as PyTorch's: the object the caller passed to
         # make_dual (and the tangents of views that share its memory) see the change
-        np.copyto(old.data, t.data)
-        old._vc[0] += 1
+        _write_into(lv, old, t)
         lv.set(dst, old)
         if dst._base is not None:
             tb = _own_tangent(lv, dst._base)
@@ -200,6 +251,17 @@ def _transfer_tangent(lv: DualInterpreter, src: Tensor, dst: Tensor) -> None:
         lv.set(dst, t)
     elif old is not None:  # dst had a tangent and the result has none (only dst's entry goes:
         lv.table.pop(id(dst.data), None)  # an in-place op on x.detach() leaves x's tangent)
+
+
+def _write_into(lv: DualInterpreter, old: Tensor, t: Tensor) -> None:
+    """``old`` takes ``t``'s values in place: under outer dual levels as ``copy_`` at the
+    levels below ``lv`` (they update ``old``'s own tangents), else directly."""
+    if _outer(lv):
+        with grad_mode.no_grad():
+            _below(lv, old.copy_, t)
+        return
+    np.copyto(old.data, t.data)
+    old._vc[0] += 1
 
 
 def _own_tangent(lv: DualInterpreter, t: Tensor) -> Tensor | None:
@@ -224,7 +286,8 @@ def _can_write_into(old: Tensor, new: Tensor) -> bool:
 def _write_view_tangent(lv: DualInterpreter, view: Tensor, t: Tensor | None) -> bool:
     """After an in-place op on ``view``, its base's tangent takes ``t`` at the view's
     positions (zeros where the base had none), and the view's tangent is ``t``; other views
-    of the base re-derive theirs (``_Level.get``). False when the positions are unknown."""
+    of the base re-derive theirs (``DualInterpreter.get``). False when the positions are
+    unknown. The new base tangent is an op at the levels below (outer levels follow)."""
     from ..ops import index_copy  # deferred: ops are built on this
     from ..ops._view_inplace import view_positions
 
@@ -242,257 +305,168 @@ def _write_view_tangent(lv: DualInterpreter, view: Tensor, t: Tensor | None) -> 
     if t is None:
         t = Tensor._make(np.zeros(view.data.shape, dt))
     idx = Tensor._make(pos.reshape(-1).astype(np.int64))
-    new_tb = _suspended(lambda: index_copy(tb.reshape(-1), 0, idx, t.reshape(-1)).reshape(base.data.shape))
+    new_tb = _below(lv, lambda: index_copy(tb.reshape(-1), 0, idx, t.reshape(-1)).reshape(base.data.shape))
     lv.set(base, new_tb)
     lv.set(view, t)
     return True
 
 
 def _share_tangent(src: Tensor, dst: Tensor) -> None:
-    """Let ``dst`` (a leaf standing for ``src``, say) carry ``src``'s tangent."""
-    lv = current()
-    if lv is not None:
-        lv.share(_bottom(src), _bottom(dst))  # a batched tensor's tangent is its values'
+    """Let ``dst`` (a leaf standing for ``src``, say) carry ``src``'s tangents, at every
+    active dual level."""
+    s, d = _bottom(src), _bottom(dst)  # a batched tensor's tangent is its values'
+    for lv in active(DualInterpreter):
+        lv.share(s, d)
 
 
-class _JvpCtx:
-    """What a ``jvp`` rule sees as ctx: the forward ctx, but ``saved_tensors`` returns the
-    tensors given to ``save_for_forward`` (falling back to ``save_for_backward``'s), and
-    ``_fwd_inputs`` holds forward's positional arguments (built-in rules use it)."""
-
-    def __init__(self, ctx: Any, inputs: tuple, subst: dict | None = None) -> None:
-        object.__setattr__(self, "_ctx", ctx)
-        object.__setattr__(self, "_fwd_inputs", inputs)
-        object.__setattr__(self, "_subst", subst)
-
-    @property
-    def saved_tensors(self) -> tuple:
-        fs = getattr(self._ctx, "_fwd_saved", None)
-        saved = tuple(fs) if fs is not None else self._ctx.saved_tensors
-        subst = self._subst
-        if subst:  # nested levels: the stand-ins that carry the outer levels' tangents
-            saved = tuple(subst.get(id(t.data), t) if isinstance(t, Tensor) else t for t in saved)
-        return saved
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._ctx, name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        setattr(self._ctx, name, value)
-
-
-class _Box:
-    __slots__ = ("outs", "ins", "rerun", "diff", "tidx")
-    outs: tuple
-    ins: tuple
-    rerun: Any
-    diff: list
-    tidx: list
-
-    def __init__(self) -> None:
-        self.rerun = None
-
-
-class _DualOp(Function):
-    """Connects a forward-mode computation done on local leaves to the real inputs:
-    ``outputs = local outputs`` (primals and tangents); backward is the vjp of that local
-    graph, ``autograd.grad(local_outs, local_ins, grads)``."""
-
-    trusted = True
-    _node_name = "DualBackward"
-
-    @staticmethod
-    def forward(ctx: Any, box: _Box, *ins: Tensor) -> tuple:
-        ctx.box = box
-        ctx.real = ins  # (kept without a version check: a changed input just skips the rerun)
-        ctx.real_versions = tuple(t._vc[0] for t in ins)
-        return tuple(Tensor._make(o.data) for o in box.outs)
-
-    @staticmethod
-    def backward(ctx: Any, *grads: Any) -> tuple:
-        """The vjp of the local graph. With ``create_graph`` the gradients must stay
-        differentiable w.r.t. the real inputs (a third derivative through forward-over-
-        reverse, say), but the local graph ends in local leaves: the op (and its tangents)
-        is then run again on aliases of the real inputs, and differentiated there."""
-        from ..autograd.backprop import grad as _grad
-
-        box = ctx.box
-        pairs = [(o, g) for o, g in zip(box.outs, grads) if g is not None]
-        if not pairs:
-            return (None,) * (len(box.ins) + 1)
-        real = ctx.real
-        fresh = all(t._vc[0] == v for t, v in zip(real, ctx.real_versions))
-        if not _state.enabled or box.rerun is None or not fresh:
-            res = _grad([o for o, _ in pairs], list(box.ins), [g for _, g in pairs],
-                        retain_graph=True, create_graph=_state.enabled, allow_unused=True)
-            return (None, *res)
-        lv = current()
-        aliases = []
-        for r in real:
-            al = _suspended(_Alias.apply, r)
-            if lv is not None:
-                lv.share(r, al)
-            aliases.append(al)
-        subst = {id(la): al for la, al in zip(box.ins, aliases)}
-        outs2, touts2 = _suspended(box.rerun, subst)
-        if lv is not None:  # backward formulas that saved an output find its tangent
-            for o, t in zip(outs2, touts2):
-                if t is not None and isinstance(o, Tensor):
-                    lv.set(o, t)
-        flat = [o for o, d in zip(outs2, box.diff) if d]
-        flat += [t for t, i in zip(touts2, box.tidx) if i is not None]
-        pairs = [(o, g) for o, g in zip(flat, grads) if g is not None]
-        res = _grad([o for o, _ in pairs], aliases, [g for _, g in pairs],
-                    retain_graph=True, create_graph=True, allow_unused=True)
-        return (None, *res)
-
-
-# Leaves that finished transforms created to differentiate with respect to (never the
-# user's): a later graph may still reach them (recorded derivatives), which must not count
-# as reaching an outer tensor. While a transform runs, its leaves are not here, so that a
-# transform nested inside it does count them as outer.
-_TRANSFORM_LEAVES: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # id -> leaf
-
-
-def _leaf(a: Tensor) -> Tensor:
-    """A local leaf standing for ``a`` in one op's own small graph (internal: registered
-    in ``_TRANSFORM_LEAVES`` so that an outer transform never takes it for a user leaf)."""
-    t = Tensor._make(a.data)
-    t._vc = a._vc
-    t._requires_grad = True
-    _TRANSFORM_LEAVES[id(t)] = t
-    return t
-
-
-def _dual_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kwargs: dict) -> Any:
-    """``cls.apply(*args, **kwargs)`` at dual level ``lv``: outputs plus their tangents."""
+# ---------------------------------------------------------------- one op at one level
+def _jvp_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kw: dict) -> tuple:
+    """``cls.apply(*args, **kw)`` at level ``lv`` for a Function with a ``jvp`` rule:
+    ``(output, ctx)``, the output carrying its tangent at ``lv`` (and, from the levels
+    below, at theirs)."""
     tans: dict[int, Tensor] = {}
     for a in args:
         if isinstance(a, Tensor):
             t = lv.get(a)
             if t is not None:
                 tans[id(a)] = t
-    if not tans:
-        return _suspended(cls.apply, *args, **kwargs)
-    kw: dict = {}
-    if kwargs:
-        args, kw = cls._bind(args, kwargs)
+    out, ctx = lv.lowered(_apply_ctx, cls, args, kw)
+    outs = out if type(out) is tuple else (out,)
+    touts = _below(lv, _rule_jvp, cls, ctx, outs, args, tans)
+    _give_tangents(lv, outs, touts, tans)
+    return out, ctx
+
+
+def _apply_ctx(cls: type[Function], args: tuple, kw: dict) -> tuple:
+    """``Function.apply`` at the current stack, returning ``(output, ctx)``: the dual
+    levels that have a tangent here process it (each passing the same output objects and
+    ctx up), and the op's own forward runs at the bottom (:func:`_run_plain`)."""
+    for interp in reversed(context.interpreters):
+        if isinstance(interp, DualInterpreter):
+            for a in args:
+                if isinstance(a, Tensor) and interp.get(a) is not None:
+                    return _jvp_apply(interp, cls, args, kw)
+        elif interp.process(cls, args, kw) is not NotImplemented:  # pragma: no cover - (see below)
+            # a level above forward mode declined these very arguments before lowering to it
+            raise RuntimeError(f"forward mode: {type(interp).__name__} took a call of {cls.__name__} "
+                               "that it had declined (internal error)")
+    return _run_plain(cls, args, kw)
+
+
+def _run_plain(cls: type[Function], args: tuple, kw: dict) -> tuple:
+    """The plain path of ``Function.apply`` (autograd/function.py: run ``forward``, record
+    the node when an input requires grad) that also returns the ctx, which a ``jvp`` rule
+    reads even when no graph is recorded. Same steps and checks as ``apply``'s; runs only
+    inside a dual level, so the plain path outside one is untouched.
+
+    An output holding an input's array object gets a view of it (same memory), because
+    tangent tables are keyed by array."""
+    bcls = cls._backward_cls
+    ctx = bcls.__new__(bcls)
     enabled = _state.enabled
-    need_graph = enabled and any(
-        isinstance(a, Tensor) and a._requires_grad for a in args
-    ) or enabled and any(t._requires_grad for t in tans.values())
-    # outer dual levels (nested forward mode): they see the op run on the local leaves and
-    # its tangent computed there, so each local stand-in carries their tangents too
-    outer = [i for i in context.interpreters if isinstance(i, DualInterpreter) and i is not lv]
-    if outer:
-        if need_graph:
-            raise NotImplementedError(_NESTED_UNSUPPORTED.format(
-                what=f"{cls.__name__} recording a graph (reverse mode through it, or an input that requires grad)"))
-        if getattr(cls, "jvp", None) is None:
-            raise NotImplementedError(_NESTED_UNSUPPORTED.format(
-                what=f"{cls.__name__}, which has no jvp rule (its double-vjp construction),"))
-    # fresh local leaves (deduplicated by object) so the op's graph is small and local
-    local: dict[int, Tensor] = {}
-    orig_ins: list[Tensor] = []
-    local_ins: list[Tensor] = []
-    largs = []
-    for a in args:
-        if not isinstance(a, Tensor):
-            largs.append(a)
-            continue
-        la = local.get(id(a))
-        if la is None:
-            if id(a) in tans or (need_graph and a._requires_grad):
-                la = _leaf(a)
-                lv.share(a, la)  # a later backward through the local graph needs it
-                if need_graph and a._requires_grad:
-                    orig_ins.append(a)
-                    local_ins.append(la)
+    needs = []
+    if enabled:
+        for a in args:
+            if isinstance(a, Tensor):
+                if a._base is not None and a._vc[0] != a._view_ver:
+                    a._refresh_view()  # a view whose base changed in place since
+                needs.append(a._requires_grad)
             else:
-                la = a.detach() if a._requires_grad else a
-            for j in outer:
-                j.share(a, la)
-            local[id(a)] = la
-        largs.append(la)
-    ltans: dict[int, Tensor] = {}
-    for k, t in tans.items():
-        if need_graph and t._requires_grad:
-            lt = _leaf(t)
-            orig_ins.append(t)
-            local_ins.append(lt)
-        else:
-            lt = t.detach() if t._requires_grad else t
-        for j in outer:
-            j.share(t, lt)
-        ltans[k] = lt
-    def run() -> tuple:  # at the levels below lv (custom_gradient resumes lv: see there)
-        out = cls.apply(*largs, **kw)
-        is_tuple = type(out) is tuple
-        outs = out if is_tuple else (out,)
-        diff = [isinstance(o, Tensor) and o._requires_grad for o in outs]
-        if getattr(cls, "jvp", None) is not None:
-            ctx_of = None
-            if outer:  # the outer levels processed the op: its own ctx comes from a plain run
-                ctx_of = _plain_ctx(cls, largs, kw, outs)
-            touts = _rule_jvp(cls, outs, diff, args, largs, ltans, need_graph, ctx_of)
-        else:
-            touts = _double_vjp(cls, outs, diff, args, largs, local, ltans, need_graph)
-        def rerun(subst: dict) -> tuple:  # the op and its tangents again, on other inputs
-            largs2 = [subst.get(id(x), x) if isinstance(x, Tensor) else x for x in largs]
-            ltans2 = {k: subst.get(id(v), v) for k, v in ltans.items()}
-            out2 = cls.apply(*largs2, **kw)
-            outs2 = out2 if type(out2) is tuple else (out2,)
-            if getattr(cls, "jvp", None) is not None:
-                return outs2, _rule_jvp(cls, outs2, diff, args, largs2, ltans2, True)
-            local2 = {k: subst.get(id(v), v) for k, v in local.items()}
-            return outs2, _double_vjp(cls, outs2, diff, args, largs2, local2, ltans2, True)
-
-        # (outer levels' tangents are handed over below, not recomputed through DualBackward)
-        return outs, is_tuple, touts, _suspended(_connect, outs, diff, touts, orig_ins, local_ins, need_graph, enabled, rerun)
-
-    _state.enabled = True
+                if type(a) in (list, tuple) and not cls.trusted:
+                    _check_nested(cls, a)
+                needs.append(False)
+        if kw:
+            _check_keyword_only(cls, kw)
+    requires = True in needs
+    if requires:
+        ctx._seq = next(_seq)
+    # forward saves what backward (and so the jvp rule) needs for the inputs it is told
+    # need a gradient: here every floating input may have a tangent at some level
+    ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.data.dtype.kind in "fc" for a in args)
+    _state.enabled = False
     try:
-        outs, is_tuple, touts, final = lv.lowered(run)
+        if _prof.active:
+            out = profiler.run_forward(cls, ctx, args, kw)
+        elif cls._has_setup_context:
+            out = cls._forward_impl(*args, **kw)
+            cls.setup_context(ctx, args, out)
+        else:
+            out = cls._forward_impl(ctx, *args, **kw)
     finally:
         _state.enabled = enabled
-    prim, tout = final
-    real_of = {id(la): args[k] for k, a in enumerate(args) if isinstance(a, Tensor)
-               for la in (local.get(id(a)),) if la is not None}
-    in_tans = [u.data for u in tans.values()]
-    for k, (lo, o, t) in enumerate(zip(outs, prim, tout)):
-        is_view = isinstance(lo, Tensor) and isinstance(o, Tensor) and lo._base is not None
-        if is_view:
-            _keep_view(o, real_of.get(id(lo._base)))  # a view op: the output views the real input
-        elif t is not None and not t._requires_grad and any(np.may_share_memory(t.data, u) for u in in_tans):
-            # a rule that passed an input's tangent through (clone, adding a constant): the
-            # output gets its own, so an in-place op on it later (which updates its tangent
-            # in place, as PyTorch) cannot reach the input's. A view's tangent is a view.
-            t = tout[k] = Tensor._make(t.data.copy())
-        if t is not None:
-            if id(o.data) in lv.table:  # an output sharing an input's array object
+    is_tuple = type(out) is tuple
+    outs = out if is_tuple else (out,)
+    # the rule reads the saved tensors themselves: not through saved-tensor hooks (which may
+    # pack a detached copy: no tangents, no history) or the node's output re-attachment
+    ctx._dual_saved = ctx._to_save  # type: ignore[attr-defined]  # (a node has a __dict__)
+    dirty = ctx._dirty
+    arrays = [a.data for a in args if isinstance(a, Tensor)]
+    for o in outs:
+        if isinstance(o, Tensor) and not any(o is a for a in args):
+            if any(o.data is d for d in arrays):
                 o.data = o.data.view()
-                if o._base is not None:
-                    o._base = None  # (a fresh array object: positions no longer computable)
-            lv.set(o, t)
-    for j in outer:  # nested forward mode: the outer levels' tangents of outputs and tangents
-        for lo, o, lt_, t in zip(outs, prim, touts, tout):
-            if isinstance(lo, Tensor) and isinstance(o, Tensor):
-                j.share(lo, o)
-            if lt_ is not None and t is not None and t is not lt_:
-                j.share(lt_, t)
-    return tuple(prim) if is_tuple else prim[0]
+    non_diff = ctx._non_diff
+    diff = [isinstance(o, Tensor) and o.data.dtype.kind in "fc" and not any(o is n for n in non_diff) for o in outs]
+    ctx._dual_diff = diff  # type: ignore[attr-defined]  # (a node has a __dict__)
+    if not requires:
+        if not dirty and not cls.trusted and any(o is a for o in outs for a in args if isinstance(o, Tensor)):
+            outs = tuple(_fresh_alias(o) if any(o is a for a in args) else o for o in outs)
+            out = outs if is_tuple else outs[0]
+        return out, ctx
+    ctx.needs_input_grad = tuple(needs)
+    if anomaly_mode.any_on.count and anomaly_mode.state.anomaly:
+        anomaly_mode.record_site(ctx)
+    out = _record(cls, ctx, args, outs, is_tuple, dirty)
+    for o in (out if is_tuple else (out,)):  # (an input returned as is: _record's alias of it)
+        if isinstance(o, Tensor) and any(o.data is d for d in arrays) and not any(o is a for a in args):
+            o.data = o.data.view()
+    return out, ctx
 
 
-def _keep_view(out: Tensor, real: Tensor | None) -> None:
-    """The op ran on a local leaf standing for ``real`` and returned a view of it: make
-    ``out`` a view of ``real``'s root (shared version counter), as outside a dual level, so
-    that in-place changes through it reach the base's value, history and tangent."""
-    if real is None:
-        return
-    root = real if real._base is None or (real._requires_grad and real.grad_fn is None) else real._base
-    out._base = root
-    out._vc = real._vc
-    out._view_ver = out._vc[0]
+def _fresh_alias(t: Tensor) -> Tensor:
+    """A history-less alias of ``t`` on its own array object (same memory and version)."""
+    a = Tensor._make(t.data.view())
+    a._vc = t._vc
+    return a
+
+
+def _rule_jvp(cls: type[Function], ctx: Any, outs: tuple, args: tuple, tans: dict) -> list:
+    """The output tangents from ``cls.jvp`` (run by the caller at the levels below)."""
+    diff = ctx._dual_diff
+    if not any(diff):
+        return [None] * len(outs)
+    builtin = cls.trusted
+    tin: list[Tensor | None] = []
+    for a in args:
+        if not isinstance(a, Tensor):
+            tin.append(None)
+        elif id(a) in tans:
+            tin.append(tans[id(a)])
+        elif builtin or a.data.dtype.kind != "f":
+            tin.append(None)
+        else:
+            tin.append(Tensor._make(np.zeros_like(a.data)))
+    r = cls.jvp(_JvpCtx(ctx, args, tin), *tin)  # type: ignore[attr-defined]  # (the caller checked)
+    rs = r if isinstance(r, tuple) else (r,)
+    if len(rs) != len(outs):
+        raise RuntimeError(
+            f"{cls.__name__}.jvp returned {len(rs)} tangents but forward returned {len(outs)} outputs"
+        )
+    return [None if not d or t is None else _fit(t, o, cls, i) for i, (o, d, t) in enumerate(zip(outs, diff, rs))]
+
+
+def _give_tangents(lv: DualInterpreter, outs: tuple, touts: list, tans: dict) -> None:
+    """Set the outputs' tangents at ``lv``. A rule that passed an input's tangent through
+    (clone, adding a constant) gives a non-view output a copy of it (``clone`` at the levels
+    below), so that an in-place op on the output later (which updates its tangent in place,
+    as PyTorch) cannot reach the input's; a view's tangent stays a view."""
+    in_tans = [u.data for u in tans.values() if type(u) is Tensor]
+    for o, t in zip(outs, touts):
+        if t is None or not isinstance(o, Tensor):
+            continue
+        if o._base is None and type(t) is Tensor and any(np.may_share_memory(t.data, u) for u in in_tans):
+            t = _below(lv, t.clone)
+        lv.set(o, t)
 
 
 def _fit(t: Any, o: Tensor, cls: Any = None, i: int = 0) -> Tensor:
@@ -515,125 +489,170 @@ def _fit(t: Any, o: Tensor, cls: Any = None, i: int = 0) -> Tensor:
     return t
 
 
-def _plain_ctx(cls: type[Function], largs: list, kw: dict, outs: tuple) -> Any:
-    """Nested forward mode: ``cls`` run again with every dual level off, for its ctx (the
-    outer levels turned the first run's grad_fn into theirs); the ctx's saved tensors are
-    mapped back to the stand-ins that carry the outer levels' tangents. Costs one more
-    forward of the op, only under nested levels."""
-    out2 = _suspended(cls.apply, *largs, **kw)
-    outs2 = out2 if type(out2) is tuple else (out2,)
-    subst = {id(a.data): a for a in largs if isinstance(a, Tensor)}
-    for o2, o in zip(outs2, outs):
-        if isinstance(o2, Tensor) and isinstance(o, Tensor):
-            subst[id(o2.data)] = o
-    o0 = next((o for o in outs2 if isinstance(o, Tensor) and o.grad_fn is not None), None)
-    return None if o0 is None else (o0.grad_fn, subst)
+class _JvpCtx:
+    """What a ``jvp`` rule sees as ctx: the forward ctx, but ``saved_tensors`` returns the
+    tensors given to ``save_for_forward`` (falling back to ``save_for_backward``'s, as
+    given, not through the node), ``needs_input_grad`` is True for the inputs with a
+    tangent, and ``_fwd_inputs`` holds forward's positional arguments (built-in rules use
+    it)."""
+
+    def __init__(self, ctx: Any, inputs: tuple, tangents: list) -> None:
+        object.__setattr__(self, "_ctx", ctx)
+        object.__setattr__(self, "_fwd_inputs", inputs)
+        object.__setattr__(self, "needs_input_grad", tuple(u is not None for u in tangents))
+
+    @property
+    def saved_tensors(self) -> tuple:
+        ctx = self._ctx
+        fs = getattr(ctx, "_fwd_saved", None)
+        if fs is not None:
+            return tuple(fs)
+        return tuple(ctx._dual_saved)  # (saved by _run_plain before any node packed them)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ctx, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._ctx, name, value)
 
 
-def _rule_jvp(cls: type[Function], outs: tuple, diff: list, args: tuple, largs: list, ltans: dict, ng: bool,
-              ctx_of: Any = None) -> list:
-    o0 = next((o for o, d in zip(outs, diff) if d), None)
-    if o0 is None:
-        return [None] * len(outs)
-    builtin = cls.trusted
-    tin: list[Tensor | None] = []
+# ---------------------------------------------------------------- Functions without jvp
+def _double_vjp_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kw: dict) -> Any:
+    """``cls.apply(*args, **kw)`` at level ``lv`` for a Function that defines only
+    ``backward``: the double-vjp construction. ``g(v) = J^T v`` is linear in ``v``, so
+    ``J u = d/dv <g(v), u>``: the op runs (at the levels below) on inputs that require grad,
+    ``g`` is its backward at a dummy ``v`` (``create_graph=True``), and the tangent is the
+    gradient of ``g`` w.r.t. ``v`` with ``grad_outputs=u``, all ordinary ops and
+    ``autograd.grad`` calls at the levels below, so outer levels differentiate it too.
+    Inputs with a tangent that do not require grad are stood for by leaves sharing their
+    memory and tangents; without a graph to record, the results are detached from that
+    internal graph (keeping their tangents at the outer levels)."""
+    from ..autograd.backprop import grad as _grad  # deferred: backprop is built on function
+
+    tans: dict[int, Tensor] = {}
+    for a in args:
+        if isinstance(a, Tensor):
+            t = lv.get(a)
+            if t is not None:
+                tans[id(a)] = t
+    enabled = _state.enabled
+    ng = enabled and (any(isinstance(a, Tensor) and a._requires_grad for a in args)
+                      or any(t._requires_grad for t in tans.values()))
+    levels = active(DualInterpreter)
+    outer = [j for j in levels if j.idx < lv.idx]
+    local: dict[int, Tensor] = {}
+    keys: list[int] = []
+    xs: list[Tensor] = []
+    made: list[Tensor] = []
+    largs = []
     for a in args:
         if not isinstance(a, Tensor):
-            tin.append(None)
-        elif id(a) in ltans:
-            tin.append(ltans[id(a)])
-        elif builtin or a.data.dtype.kind != "f":
-            tin.append(None)
-        else:
-            tin.append(Tensor._make(np.zeros_like(a.data)))
-    with grad_mode.set_grad_enabled(ng):
-        jctx = _JvpCtx(o0.grad_fn, tuple(largs)) if ctx_of is None else _JvpCtx(ctx_of[0], tuple(largs), ctx_of[1])
-        r = cls.jvp(jctx, *tin)  # type: ignore[attr-defined]  # (the caller checked)
-    rs = r if isinstance(r, tuple) else (r,)
-    if len(rs) != len(outs):
-        raise RuntimeError(
-            f"{cls.__name__}.jvp returned {len(rs)} tangents but forward returned {len(outs)} outputs"
-        )
-    return [None if not d or t is None else _fit(t, o, cls, i) for i, (o, d, t) in enumerate(zip(outs, diff, rs))]
+            largs.append(a)
+            continue
+        la = local.get(id(a))
+        if la is None:
+            la = a
+            if id(a) in tans and not (ng and a._requires_grad):
+                la = Tensor._make(a.data)
+                la._vc = a._vc
+                la._requires_grad = True
+                lv._leaves[id(la)] = la
+                made.append(la)
+                for j in levels:  # (custom_gradient's body runs at the caller's levels: lv too)
+                    j.share(a, la)
+            local[id(a)] = la
+            if id(a) in tans:
+                keys.append(id(a))
+                xs.append(la)
+        largs.append(la)
+    vs: list[Tensor] = []
+    _state.enabled = True
+    try:
+        out = lv.lowered(cls.apply, *largs, **kw)
+        is_tuple = type(out) is tuple
+        outs = out if is_tuple else (out,)
+        if any(o is x for o in outs for x in xs):  # (mark_dirty: the input became the output)
+            raise NotImplementedError(
+                f"You must implement the jvp function for custom autograd.Function to use it with "
+                f"forward mode AD: {cls.__name__} modifies an input in place (mark_dirty) and has no "
+                "jvp, so its tangent cannot come from its backward (the double-vjp construction "
+                "would differentiate with respect to the input's new value). Define "
+                f"{cls.__name__}.jvp(ctx, *tangents)."
+            )
+        douts = [o for o in outs if isinstance(o, Tensor) and o._requires_grad]
+        ts: list[Any] = []
+        if douts:
+            vs = [Tensor._make(np.ones_like(o.data)) for o in douts]  # any v (linear); not 0, which backwards may shortcut
+            for v in vs:
+                v._requires_grad = True
+            try:
+                gs = _below(lv, _grad, douts, xs, vs, retain_graph=True, create_graph=True, allow_unused=True)
+            except RuntimeError as e:
+                raise RuntimeError(
+                    f"forward-mode AD through {cls.__name__} (no jvp rule, so its backward is "
+                    f"differentiated twice) failed: {e}. Define {cls.__name__}.jvp(ctx, *tangents)."
+                ) from e
+            if any(g is not None and not g._requires_grad for g in gs):
+                # the vjp does not depend on v as far as autograd can see: backward left dyngrad ops
+                raise RuntimeError(
+                    f"forward-mode AD through {cls.__name__}: it has no jvp rule, and its backward is not "
+                    "differentiable (it computes outside dyngrad's ops, e.g. with NumPy on .data), so the "
+                    f"double-vjp construction cannot give its tangent. Define {cls.__name__}.jvp(ctx, "
+                    "*tangents), or write backward with dyngrad operations."
+                )
+            pairs = [(g, tans[k]) for g, k in zip(gs, keys) if g is not None]
+            if pairs:
+                # (the engine keeps outer levels' tangents only while recording: create_graph)
+                ts = list(_below(lv, _grad, [g for g, _ in pairs], vs,
+                                 [u.to(g.dtype) if u.dtype != g.dtype else u for g, u in pairs],
+                                 retain_graph=True, create_graph=ng or bool(outer), allow_unused=True))
+            else:
+                ts = [None] * len(vs)
+    finally:
+        _state.enabled = enabled
+    it = iter(ts)
+    touts: list[Tensor | None] = []
+    for o in outs:
+        if not (isinstance(o, Tensor) and o._requires_grad):
+            touts.append(None)
+            continue
+        t = next(it)
+        touts.append(Tensor._make(np.zeros_like(o.data)) if t is None else _below(lv, _fit, t, o))
+    if not ng:  # nothing to record: cut the internal graph, keep the outer levels' tangents
+        outs = tuple(_detach_keep(o, outer) if isinstance(o, Tensor) and o._requires_grad else o for o in outs)
+        touts = [None if t is None else _detach_keep(t, outer) for t in touts]
+    for o, t in zip(outs, touts):
+        if t is not None:
+            lv.set(o, t)
+    _retire(made + vs)  # internal leaves: an outer transform must not count them as its inputs'
+    return outs if is_tuple else outs[0]
+
+
+def _detach_keep(t: Tensor, levels: list) -> Tensor:
+    """``t`` without history (on its own array object), keeping its tangents at ``levels``
+    (dual levels, outermost first), each detached the same way at the levels below its own."""
+    d = _fresh_alias(t)
+    for k, j in enumerate(levels):
+        tj = j.get(t)
+        if tj is not None:
+            j.set(d, _detach_keep(tj, levels[:k]))
+    return d
 
 
 def _retire(leaves: Any) -> None:
-    """A transform is done with its own ``leaves`` (see ``_TRANSFORM_LEAVES``)."""
+    """A transform is done with its own ``leaves`` (tensors it made to differentiate with
+    respect to, never the user's): a graph recorded through them (kept derivatives) may
+    still reach them, and must not count as reaching an outer tensor. Their AccumulateGrad
+    nodes say so (``autograd.functional._reaches_outer`` reads the mark); while a transform
+    runs its leaves are unmarked, so that a transform nested inside it counts them."""
     for t in leaves:
         t = _bottom(t)  # (inside vmap: the graph holds the unwrapped leaf)
-        if isinstance(t, Tensor) and t.grad_fn is None and t.requires_grad:
-            _TRANSFORM_LEAVES[id(t)] = t
+        if isinstance(t, Tensor) and t.grad_fn is None and t._requires_grad and t._acc is not None:
+            acc = t._acc()
+            if acc is not None:
+                acc._transform_done = True  # type: ignore[attr-defined]  # (a node has a __dict__)
 
 
-def _double_vjp(cls: type[Function], outs: tuple, diff: list, args: tuple, largs: list, local: dict, ltans: dict, ng: bool) -> list:
-    from ..autograd.backprop import grad as _grad
-
-    douts = [o for o, d in zip(outs, diff) if d]
-    if not douts:
-        return [None] * len(outs)
-    keys = list(ltans)
-    xs = [local[k] for k in keys]
-    vs = [_leaf(Tensor._make(np.ones_like(o.data))) for o in douts]  # any v (linear); not 0, which backwards may shortcut
-    try:
-        gs = _grad(douts, xs, vs, retain_graph=True, create_graph=True, allow_unused=True)
-    except RuntimeError as e:
-        raise RuntimeError(
-            f"forward-mode AD through {cls.__name__} (no jvp rule, so its backward is "
-            f"differentiated twice) failed: {e}. Define {cls.__name__}.jvp(ctx, *tangents)."
-        ) from e
-    flat = [g for g in gs if g is not None and not g._requires_grad]
-    if flat:  # the vjp does not depend on v as far as autograd can see: backward left dyngrad ops
-        raise RuntimeError(
-            f"forward-mode AD through {cls.__name__}: it has no jvp rule, and its backward is not "
-            "differentiable (it computes outside dyngrad's ops, e.g. with NumPy on .data), so the "
-            f"double-vjp construction cannot give its tangent. Define {cls.__name__}.jvp(ctx, "
-            "*tangents), or write backward with dyngrad operations."
-        )
-    pairs = [(g, ltans[k]) for g, k in zip(gs, keys) if g is not None]
-    if not pairs:
-        ts: Sequence[Any] = [None] * len(vs)
-    else:
-        ts = _grad([g for g, _ in pairs], vs, [u.to(g.dtype) if u.dtype != g.dtype else u for g, u in pairs],
-                   retain_graph=True, create_graph=ng, allow_unused=True)
-    _retire(vs)  # internal leaves: an outer transform must not count them as its inputs'
-    it = iter(ts)
-    res: list[Tensor | None] = []
-    for o, d in zip(outs, diff):
-        if not d:
-            res.append(None)
-            continue
-        t = next(it)
-        res.append(Tensor._make(np.zeros_like(o.data)) if t is None else _fit(t, o))
-    return res
-
-
-def _connect(outs: tuple, diff: list, touts: list, orig_ins: list, local_ins: list, ng: bool, enabled: bool,
-             rerun: Any = None) -> tuple:
-    if not ng:
-        prim = [o.detach() if isinstance(o, Tensor) else o for o in outs]
-        tout = [None if t is None else (t.detach() if t._requires_grad else t) for t in touts]
-        return prim, tout
-    box = _Box()
-    box.ins = tuple(local_ins)
-    flat = []
-    for o, d in zip(outs, diff):
-        if d:
-            flat.append(o)
-    tidx: list[int | None] = []
-    for t in touts:
-        if t is not None and t._requires_grad:
-            tidx.append(len(flat))
-            flat.append(t)
-        else:
-            tidx.append(None)
-    box.outs = tuple(flat)
-    box.rerun, box.diff, box.tidx = rerun, diff, tidx
-    _state.enabled = enabled
-    new = _DualOp.apply(box, *orig_ins)
-    new = new if type(new) is tuple else (new,)
-    it = iter(new)
-    prim = [next(it) if d else (o.detach() if isinstance(o, Tensor) else o) for o, d in zip(outs, diff)]
-    tout = [None if t is None else (new[i] if i is not None else t) for t, i in zip(touts, tidx)]
-    return prim, tout
-
-
+def is_retired(node: Any) -> bool:
+    """True for the AccumulateGrad node of a leaf a finished transform made (``_retire``)."""
+    return getattr(node, "_transform_done", False)
