@@ -240,6 +240,14 @@ def grad_batched(outputs: Any, inputs: Any, grad_outputs: Any, retain_graph: boo
     Raises:
         RuntimeError: grad_outputs that are not all Tensors with a common batch dim 0; and
             what ``grad`` raises.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * x
+        >>> dyngrad.autograd.grad(y, x, dyngrad.eye(2), is_grads_batched=True)
+        (tensor([[2., 0.],
+                [0., 4.]]),)
     """
     from ..ops import stack  # deferred: ops are built on this package
 

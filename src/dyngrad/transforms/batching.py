@@ -60,6 +60,23 @@ class VmapInfo(NamedTuple):
         batch_size (int): size of the mapped dimension.
         randomness (str): ``"error"``, ``"different"`` or ``"same"`` (see vmap).
         function (type): the Function being batched (built-in rules re-apply it).
+
+    Example (a custom Function's batching rule reads it):
+        >>> import dyngrad
+        >>> class Double(dyngrad.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         return x * 2
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         return g * 2
+        ...     @staticmethod
+        ...     def vmap(info, in_dims, x):
+        ...         print("batch of", info.batch_size)
+        ...         return Double.apply(x), in_dims[0]
+        >>> dyngrad.func.vmap(Double.apply)(dyngrad.ones(3, 2)).shape[0]
+        batch of 3
+        3
     """
 
     batch_size: int
@@ -71,7 +88,19 @@ class BatchInterpreter(Interpreter):
     """One active ``vmap`` call (an interpreter on the thread's stack): its batch size,
     randomness mode, and the names of the Functions that ran as a loop for lack of a rule
     (reported when vmap returns). ``depth`` is its nesting depth among vmap levels (1 for
-    the outermost)."""
+    the outermost).
+
+    Example (what a function under ``func.vmap`` runs inside):
+        >>> import dyngrad
+        >>> from dyngrad.transforms.batching import vmap_levels
+        >>> def f(x):
+        ...     (lvl,) = vmap_levels()
+        ...     return x * lvl.batch_size
+        >>> dyngrad.func.vmap(f)(dyngrad.ones(3, 2))
+        tensor([[3., 3.],
+                [3., 3.],
+                [3., 3.]])
+    """
 
     __slots__ = ("depth", "batch_size", "randomness", "fallbacks", "_examples")
     kind = "vmap"
@@ -223,6 +252,17 @@ class BatchedTensor(Tensor):
     Autograd state (``requires_grad``, ``grad_fn``, ``grad``...) is that of ``_value``.
     Reading values (``item()``, ``bool()``, ``numpy()``...) raises VmapUnsupported, which
     makes vmap fall back to a loop.
+
+    Example:
+        >>> import dyngrad
+        >>> seen = []
+        >>> def f(x):
+        ...     seen.append((type(x).__name__, list(x.shape), list(x._value.shape)))
+        ...     return x.sum()
+        >>> dyngrad.func.vmap(f)(dyngrad.ones(4, 3))
+        tensor([3., 3., 3., 3.])
+        >>> seen
+        [('BatchedTensor', [3], [4, 3])]
     """
 
     __slots__ = ("_value", "_bdim", "_level")

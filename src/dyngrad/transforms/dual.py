@@ -51,7 +51,19 @@ class DualInterpreter(Interpreter):
     such as ``detach()`` does not see it: detaching stops tangents, as in PyTorch.
 
     A tangent at level ``idx`` is an ordinary tensor of the levels below (outer dual levels
-    give it tangents of its own: the mixed derivatives of nested forward mode)."""
+    give it tangents of its own: the mixed derivatives of nested forward mode).
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.autograd.forward_ad as fwAD
+        >>> from dyngrad.transforms.dual import current
+        >>> with fwAD.dual_level():
+        ...     lv = current()
+        ...     x = fwAD.make_dual(dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([1.0, 0.0]))
+        ...     y = x * x
+        ...     print(type(lv).__name__, lv.get(y))
+        DualInterpreter tensor([2., 0.])
+    """
 
     kind = "dual"
     below_batching = True  # tangents live on unbatched values (transforms/interpreter.py)
@@ -158,7 +170,13 @@ class DualInterpreter(Interpreter):
 
 
 def current() -> DualInterpreter | None:
-    """The innermost active dual level, or None."""
+    """The innermost active dual level, or None (see :class:`DualInterpreter`'s example).
+
+    Example:
+        >>> from dyngrad.transforms.dual import current
+        >>> current() is None
+        True
+    """
     levels = active(DualInterpreter)
     return levels[-1] if levels else None
 

@@ -45,6 +45,24 @@ class Interpreter:
 
     Attributes:
         kind (str): ``"vmap"`` or ``"dual"`` for the built-in interpreters.
+
+    Example (an interpreter that only watches the calls, passing each one down):
+        >>> import dyngrad
+        >>> from dyngrad.transforms.interpreter import Interpreter, active, pop, push
+        >>> class Tracer(Interpreter):
+        ...     kind = "tracer"
+        ...     def __init__(self):
+        ...         self.seen = []
+        ...     def process(self, cls, args, kwargs):
+        ...         self.seen.append(cls.__name__)
+        ...         return NotImplemented  # the next level down (here: the plain path) runs it
+        >>> t = push(Tracer())
+        >>> y = (dyngrad.ones(2) * 3).exp()
+        >>> active(Tracer) == (t,)
+        True
+        >>> pop(t)
+        >>> t.seen
+        ['Mul', 'Exp']
     """
 
     kind = "interpreter"
