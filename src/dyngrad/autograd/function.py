@@ -299,11 +299,14 @@ class Function:
         if not enabled and cls.trusted and not _prof.active:
             # grad mode off (e.g. inside backward): nothing to record, no mode to switch
             ctx.needs_input_grad = (False,) * len(args)
-            if cls._has_setup_context:
-                out = cls._forward_impl(*args, **kw)
-                cls.setup_context(ctx, args, out)
-                return out
-            return cls._forward_impl(ctx, *args, **kw)
+            try:
+                if cls._has_setup_context:
+                    out = cls._forward_impl(*args, **kw)
+                    cls.setup_context(ctx, args, out)
+                    return out
+                return cls._forward_impl(ctx, *args, **kw)
+            except ValueError as e:  # (no cost unless raised)
+                _broadcast_error(cls, args, e)
         requires = False
         if enabled:
             needs = []
@@ -331,6 +334,10 @@ class Function:
                 cls.setup_context(ctx, args, out)
             else:
                 out = cls._forward_impl(ctx, *args, **kw)
+        except ValueError as e:
+            if cls.trusted:
+                _broadcast_error(cls, args, e)
+            raise
         finally:
             _state.enabled = enabled
         is_tuple = type(out) is tuple
@@ -346,6 +353,28 @@ class Function:
         if _anomaly.count and anomaly_mode.state.anomaly:  # forward stack, for anomaly mode
             anomaly_mode.record_site(ctx)
         return _record(cls, ctx, args, outs, is_tuple, dirty)
+
+
+def _broadcast_error(cls: type, args: tuple, e: ValueError) -> None:
+    """A built-in op's NumPy broadcasting failure as PyTorch reports it (RuntimeError "The
+    size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0",
+    the first mismatch from the right); any other ValueError is re-raised unchanged."""
+    if "broadcast" not in str(e):
+        raise e
+    shapes = [tuple(a.data.shape) for a in args if isinstance(a, Tensor)]
+    for i in range(len(shapes)):
+        for j in range(i + 1, len(shapes)):
+            a, b = shapes[i], shapes[j]
+            n = max(len(a), len(b))
+            for d in range(n - 1, -1, -1):
+                sa = a[d - n + len(a)] if d - n + len(a) >= 0 else 1
+                sb = b[d - n + len(b)] if d - n + len(b) >= 0 else 1
+                if sa != sb and sa != 1 and sb != 1:
+                    raise RuntimeError(
+                        f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
+                        f"non-singleton dimension {d} ({cls.__name__}: shapes {list(a)} and {list(b)})"
+                    ) from None
+    raise e
 
 
 def _check_keyword_only(cls: type, kw: dict) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd import grad_mode, profiler
+from ..autograd.function import _broadcast_error
 from ..tensor import Tensor
 from ._bases import Op
 from ._batching import pointwise_promoting, unary
@@ -107,7 +108,10 @@ def _apply(cls: type[_NoGrad], *args: Any) -> Tensor:
     call, so forward runs directly (what apply's short path would do, less its bookkeeping:
     a comparison costs about a third of going through apply)."""
     if not _state.interpreters and not _prof.active:
-        return cls._forward_impl(cls._direct_ctx, *args)
+        try:
+            return cls._forward_impl(cls._direct_ctx, *args)
+        except ValueError as e:  # shapes that do not broadcast: PyTorch's RuntimeError
+            _broadcast_error(cls, args, e)
     with grad_mode.no_grad():
         return cls.apply(*args)
 
