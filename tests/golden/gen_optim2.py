@@ -191,7 +191,7 @@ def main() -> None:
             if len(x0) > 2 else [torch.tensor(x0a, requires_grad=True)]
         opt = torch.optim.LBFGS(parts, **kw)
 
-        def closure():
+        def closure(opt=opt, parts=parts):
             opt.zero_grad()
             loss = rosenbrock(torch.cat(parts))
             loss.backward()

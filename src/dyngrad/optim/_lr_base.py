@@ -74,7 +74,8 @@ def _track_step_called(scheduler: LRScheduler) -> None:
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         o = opt_ref()
-        o._opt_called = True  # type: ignore[union-attr]
+        assert o is not None, "the optimizer was freed"
+        o._opt_called = True  # type: ignore[attr-defined]
         return func(o, *args, **kwargs)
 
     wrapper._wrapped_by_lr_sched = True  # type: ignore[attr-defined]

@@ -180,7 +180,7 @@ class LBFGS(Optimizer):
         with enable_grad():
             return closure()
 
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:  # type: ignore[override]
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Run up to ``max_iter`` L-BFGS iterations.
 
         Args:
@@ -264,9 +264,9 @@ class LBFGS(Optimizer):
                 if line_search_fn != "strong_wolfe":
                     raise RuntimeError("only 'strong_wolfe' is supported")
                 x_init = [p.data.copy() for p in self._params]
-                direction = d
 
-                def obj_func(step: float) -> tuple[float, np.ndarray]:
+                def obj_func(step: float, direction: np.ndarray = d,
+                             x_init: list[np.ndarray] = x_init) -> tuple[float, np.ndarray]:
                     self._add_grad(step, direction)
                     f = float(self._closure_loss(closure))
                     g = self._gather_flat_grad().copy()
@@ -294,7 +294,7 @@ class LBFGS(Optimizer):
             if abs(loss - prev_loss) < tolerance_change:
                 break
         state["d"] = Tensor._make(d)
-        state["t"] = float(t)
+        state["t"] = t
         state["old_dirs"] = [Tensor._make(v) for v in old_dirs]
         state["old_stps"] = [Tensor._make(v) for v in old_stps]
         state["ro"] = ro
