@@ -199,3 +199,15 @@ def test_cycle_momentum_with_an_optimizer_without_momentum_raises():
     with pytest.raises(ValueError, match="optimizer must support momentum or beta1"):
         lr_scheduler.CyclicLR(opt, 0.01, 0.1)
     lr_scheduler.CyclicLR(opt, 0.01, 0.1, cycle_momentum=False)
+
+
+def test_a_deep_copied_optimizer_steps_itself_not_the_original():
+    import copy
+
+    opt = make_optimizer("sgd")
+    lr_scheduler.StepLR(opt, step_size=2)
+    twin = copy.deepcopy(opt)
+    p = twin.param_groups[0]["params"][0]
+    p.grad = dyngrad.ones(1)
+    twin.step()
+    assert p.data[0] == pytest.approx(-0.1) and opt.param_groups[0]["params"][0].data[0] == 0.0

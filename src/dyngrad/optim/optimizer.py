@@ -217,6 +217,14 @@ class Optimizer:
                 if k != "params":
                     g[k] = copy.deepcopy(v)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A scheduler wraps this instance's ``step`` (to see whether it was called); the
+        # wrapper holds a weak reference to *this* optimizer, so a copy or pickle drops it.
+        d = dict(self.__dict__)
+        if hasattr(d.get("step"), "_wrapped_by_lr_sched"):
+            del d["step"]
+        return d
+
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
         for i, g in enumerate(self.param_groups):
