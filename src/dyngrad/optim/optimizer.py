@@ -217,6 +217,14 @@ class Optimizer:
                 if k != "params":
                     g[k] = copy.deepcopy(v)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A scheduler wraps this instance's ``step`` (to see whether it was called); the
+        # wrapper holds a weak reference to *this* optimizer, so a copy or pickle drops it.
+        d = dict(self.__dict__)
+        if hasattr(d.get("step"), "_wrapped_by_lr_sched"):
+            del d["step"]
+        return d
+
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
         for i, g in enumerate(self.param_groups):
@@ -249,3 +257,42 @@ def _check_hparams(**kw: float) -> None:
     for name, v in kw.items():
         if not v >= 0.0:
             raise ValueError(f"Invalid {name} value: {v}")
+
+
+def _scalar_dtype() -> np.dtype:
+    """PyTorch's ``_get_scalar_dtype``: float64 when the default dtype is, else float32 (the
+    dtype of scalar state such as ``step``, NAdam's ``mu_product``, ASGD's ``eta``/``mu``)."""
+    from .._backend import get_default_dtype, to_np_dtype
+
+    return np.dtype(np.float64) if to_np_dtype(get_default_dtype()) == np.float64 else np.dtype(np.float32)
+
+
+def _scalar(state: dict[str, Any], name: str, init: float) -> np.ndarray:
+    """The 0-d scalar state array ``name`` (a Tensor in ``state``), created as ``init``."""
+    t = state.get(name)
+    if t is None:
+        t = state[name] = Tensor._make(np.array(init, dtype=_scalar_dtype()))
+    return t.data
+
+
+def _next_step(state: dict[str, Any]) -> float:
+    """Increment ``state['step']`` (created as 0) and return its new value as a float."""
+    s = _scalar(state, "step", 0.0)
+    s[...] += 1
+    return float(s)
+
+
+def _check_betas(betas: tuple[float, float]) -> None:
+    for i, b in enumerate(betas):
+        if not 0.0 <= b < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {b}")
+
+
+def _check_common(lr: float, eps: float | None = None, weight_decay: float = 0.0) -> None:
+    """PyTorch's checks and messages for lr, eps and weight_decay."""
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if eps is not None and not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
