@@ -1,0 +1,29 @@
+"""``dyngrad.distributions``: PyTorch's ``torch.distributions`` for the common
+distributions, with their constraints, transforms and the KL registry. See
+docs/distributions.md for what is here, what differs and what is missing."""
+
+from . import constraints, transforms
+from .constraints import Constraint
+from .continuous import Exponential, Laplace, Normal, Uniform
+from .discrete import Bernoulli, Binomial, Categorical, OneHotCategorical, Poisson
+from .distribution import Distribution
+from .gamma import Beta, Dirichlet, Gamma
+from .independent import Independent
+from .kl import kl_divergence, register_kl
+from .multivariate_normal import MultivariateNormal
+from .transformed_distribution import TransformedDistribution
+from .transforms import (
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    SigmoidTransform,
+    TanhTransform,
+    Transform,
+)
+
+__all__ = [
+    "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "ComposeTransform", "Constraint", "Dirichlet",
+    "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace", "MultivariateNormal", "Normal",
+    "OneHotCategorical", "Poisson", "SigmoidTransform", "TanhTransform", "Transform", "TransformedDistribution",
+    "Uniform", "constraints", "kl_divergence", "register_kl", "transforms",
+]
