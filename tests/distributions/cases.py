@@ -149,8 +149,36 @@ KL_CASES = [
      lambda D, p: D.Independent(D.Normal(p["c"], p["d"]), 1),
      {"a": _u(-1, 1, 2, 3), "b": _u(0.5, 2, 2, 3), "c": _u(-1, 1, 2, 3), "d": _u(0.5, 2, 2, 3)}),
 ]
+
+def _pair(name: str, bp: Callable, bq: Callable, **params: np.ndarray) -> tuple:
+    return (name, bp, bq, params)
+
+
+_N = lambda D, p: D.Normal(p["nl"], p["ns"])  # noqa: E731
+_E = lambda D, p: D.Exponential(p["er"])  # noqa: E731
+_G = lambda D, p: D.Gamma(p["gc"], p["gr"])  # noqa: E731
+_B = lambda D, p: D.Beta(p["b1"], p["b0"])  # noqa: E731
+_U = lambda D, p: D.Uniform(p["ul"], p["uh"])  # noqa: E731
+_L = lambda D, p: D.Laplace(p["ll"], p["ls"])  # noqa: E731
+_CROSS = {"nl": _u(-1, 1, 3), "ns": _u(0.5, 2, 3), "er": _u(0.5, 2, 3), "gc": _u(0.5, 3, 3), "gr": _u(0.5, 2, 3),
+          "b1": _u(0.5, 3, 3), "b0": _u(0.5, 3, 3), "ul": np.array([0.1, 0.2, -0.5]), "uh": np.array([0.5, 0.9, 0.7]),
+          "ll": _u(-1, 1, 3), "ls": _u(0.5, 2, 3)}
+KL_CASES += [
+    (f"{a}_{b}", bp, bq, _CROSS) for a, b, bp, bq in [
+        ("exponential", "gamma", _E, _G), ("gamma", "exponential", _G, _E), ("exponential", "normal", _E, _N),
+        ("gamma", "normal", _G, _N), ("normal", "laplace", _N, _L), ("laplace", "normal", _L, _N),
+        ("uniform", "normal", _U, _N), ("uniform", "exponential", _U, _E), ("uniform", "gamma", _U, _G),
+        ("uniform", "beta", _U, _B), ("beta", "uniform", _B, _U), ("beta", "exponential", _B, _E),
+        ("beta", "gamma", _B, _G), ("beta", "normal", _B, _N), ("normal", "gamma", _N, _G),
+        ("laplace", "beta", _L, _B), ("gamma", "uniform", _G, _U),
+    ]
+]
+KL_CASES.append(("bernoulli_poisson", lambda D, p: D.Bernoulli(probs=p["a"]), lambda D, p: D.Poisson(p["b"]),
+                 {"a": _u(0.1, 0.9, 3), "b": _u(0.5, 3, 3)}))
 KL_NO_GRAD = {"n"}
-KL_GRAD_RTOL = {"gamma_gamma": TRIGAMMA, "beta_beta": TRIGAMMA, "dirichlet_dirichlet": TRIGAMMA}
+KL_GRAD_RTOL = {"gamma_gamma": TRIGAMMA, "beta_beta": TRIGAMMA, "dirichlet_dirichlet": TRIGAMMA,
+                "gamma_exponential": TRIGAMMA, "gamma_normal": TRIGAMMA, "beta_uniform": TRIGAMMA,
+                "beta_exponential": TRIGAMMA, "beta_gamma": TRIGAMMA, "beta_normal": TRIGAMMA}
 
 
 def _tensors(lib: Any, params: dict, no_grad: tuple | set = ()) -> dict:

@@ -2,7 +2,7 @@
 distributions, with their constraints, transforms and the KL registry. See
 docs/distributions.md for what is here, what differs and what is missing."""
 
-from . import constraints, transforms
+from . import constraints, kl_cross, transforms
 from .constraints import Constraint
 from .continuous import Exponential, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Binomial, Categorical, OneHotCategorical, Poisson
@@ -25,5 +25,5 @@ __all__ = [
     "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "ComposeTransform", "Constraint", "Dirichlet",
     "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace", "MultivariateNormal", "Normal",
     "OneHotCategorical", "Poisson", "SigmoidTransform", "TanhTransform", "Transform", "TransformedDistribution",
-    "Uniform", "constraints", "kl_divergence", "register_kl", "transforms",
+    "Uniform", "constraints", "kl_cross", "kl_divergence", "register_kl", "transforms",
 ]
