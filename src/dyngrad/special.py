@@ -7,7 +7,7 @@ derivative; :mod:`dyngrad.ops._specfun` says how the values are computed.
 
 Not here yet (PyTorch 2.13 has them): the Bessel, Airy and orthogonal-polynomial
 functions, ``i0``/``i0e``/``i1``/``i1e``, ``erfcx``, ``log_ndtr``, ``ndtri``,
-``gammainc``/``gammaincc``, ``zeta``, ``sinc``, ``spherical_bessel_j0``.
+``zeta``, ``sinc``, ``spherical_bessel_j0``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 from .ops.elementwise import sigmoid
 from .ops.fused import log_softmax, softmax
-from .ops.gamma import digamma, lgamma, mvlgamma, polygamma
+from .ops.gamma import digamma, igamma, igammac, lgamma, mvlgamma, polygamma
 from .ops.rounding import round  # noqa: A004 - PyTorch's name
 from .ops.special import erf, erfc, erfinv, exp2, expm1, log1p, logit
 from .ops.statistics import logsumexp
@@ -27,12 +27,14 @@ from .tensor import Tensor
 __all__ = [
     "digamma", "psi", "polygamma", "gammaln", "multigammaln", "erf", "erfc", "erfinv", "expit",
     "exp2", "expm1", "log1p", "logit", "xlogy", "xlog1py", "entr", "ndtr", "logsumexp",
-    "log_softmax", "softmax", "round",
+    "log_softmax", "softmax", "round", "gammainc", "gammaincc",
 ]
 
 psi = digamma
 gammaln = lgamma
 expit = sigmoid
+gammainc = igamma
+gammaincc = igammac
 _SQRT1_2 = 1 / math.sqrt(2.0)
 
 

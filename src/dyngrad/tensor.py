@@ -1616,6 +1616,12 @@ class Tensor:
     def xlogy_(self, *args: Any, **kwargs: Any) -> Any:
         return _ops.xlogy_(self, *args, **kwargs)
 
+    def igamma(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.igamma(self, *args, **kwargs)
+
+    def igammac(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.igammac(self, *args, **kwargs)
+
 
 def _wrap_dim(dim: int, ndim: int, op: str) -> int:
     n = max(ndim, 1)

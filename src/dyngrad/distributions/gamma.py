@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..ops.gamma import digamma, lgamma
+from ..ops.gamma import digamma, igamma, lgamma
 from ..ops.splitting import stack
 from ..ops.xlogy import xlogy
 from ..tensor import Tensor
@@ -72,6 +72,13 @@ class Gamma(Distribution):
             self._validate_sample(value)
         c, r = self.concentration, self.rate
         return xlogy(c, r) + xlogy(c - 1, value) - r * value - lgamma(c)
+
+    def cdf(self, value: Tensor) -> Tensor:
+        """``P(concentration, rate * value)`` (differentiable in ``rate`` and ``value``; not in
+        ``concentration``, as PyTorch)."""
+        if self._validate_args:
+            self._validate_sample(value)
+        return igamma(self.concentration, self.rate * value)
 
     def entropy(self) -> Tensor:
         c = self.concentration

@@ -19,6 +19,10 @@ Cephes), so that values agree with PyTorch's to a few ulp:
 * ``polygamma(n, x) = (-1)**(n+1) n! zeta(n + 1, x)`` (A&S 6.4.10) for ``n >= 1``.
   PyTorch computes ``n = 1`` with a shorter series (calc_trigamma, about 1e-10 relative
   error); this one is accurate to about 1e-15, so the two differ by up to ~1e-10 there.
+* ``gammainc(a, x)``: Cephes igam/igamc (power series for ``x <= max(1, a)``, continued
+  fraction otherwise). Against mpmath: ~1e-15 relative for ``a <= 20``, ~1e-12 by
+  ``a = 1000`` (the series cancels). PyTorch's own differs from mpmath by up to 2e-9 for
+  ``a`` around 20-30, so the two agree to that.
 * ``erfinv``: Giles' approximation (2010, "Approximating the erfinv function") as a start,
   refined by five Newton steps (the start is poor only in the far tail; four
   suffice there) on ``math.erf(x) - y`` (on ``log(math.erfc(x)) - log(1 - y)``
@@ -211,3 +215,82 @@ def erfinv(y: np.ndarray) -> np.ndarray:
         x = np.where(ay > 1, np.nan, x)
         x = np.where(ay == 0, 0.0, x)
     return np.copysign(x, y)
+
+
+_MACHEP = 1.11022302462515654042e-16
+_BIG, _BIGINV = 4.503599627370496e15, 2.22044604925031308085e-16
+
+
+def _igam_series(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """P(a, x) by its power series (Cephes igam), for ``x <= max(1, a)``."""
+    with np.errstate(all="ignore"):
+        ax = a * np.log(x) - x - lgamma(a)
+        r, c, ans = a.copy(), np.ones_like(a), np.ones_like(a)
+        active = np.ones(a.shape, bool)
+        for _ in range(10_000):
+            if not active.any():
+                break
+            r[active] += 1
+            c[active] *= x[active] / r[active]
+            ans[active] += c[active]
+            active[active] = c[active] / ans[active] > _MACHEP
+        return ans * np.exp(ax) / a
+
+
+def _igamc_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Q(a, x) by its continued fraction (Cephes igamc), for ``x > max(1, a)``."""
+    with np.errstate(all="ignore"):
+        ax = a * np.log(x) - x - lgamma(a)
+        y = 1 - a
+        z = x + y + 1
+        c = np.zeros_like(a)
+        pkm2, qkm2, pkm1, qkm1 = np.ones_like(a), x.copy(), x + 1, z * x
+        ans = pkm1 / qkm1
+        active = np.ones(a.shape, bool)
+        for _ in range(10_000):
+            if not active.any():
+                break
+            c, y, z = c + 1, y + 1, z + 2
+            yc = y * c
+            pk, qk = pkm1 * z - pkm2 * yc, qkm1 * z - qkm2 * yc
+            ok = qk != 0
+            r = np.where(ok, pk / np.where(ok, qk, 1), ans)
+            t = np.where(ok, np.abs((ans - r) / r), 1.0)
+            ans = np.where(active, r, ans)
+            pkm2, pkm1, qkm2, qkm1 = pkm1, pk, qkm1, qk
+            big = np.abs(pk) > _BIG
+            pkm2, pkm1 = np.where(big, pkm2 * _BIGINV, pkm2), np.where(big, pkm1 * _BIGINV, pkm1)
+            qkm2, qkm1 = np.where(big, qkm2 * _BIGINV, qkm2), np.where(big, qkm1 * _BIGINV, qkm1)
+            active &= t > _MACHEP
+        return ans * np.exp(ax)
+
+
+def gammainc(a: np.ndarray, x: np.ndarray, upper: bool = False) -> np.ndarray:
+    """The regularised lower (``upper=False``: ``P(a, x)``) or upper (``Q = 1 - P``)
+    incomplete gamma function, elementwise with broadcasting (float64). Series for
+    ``x <= max(1, a)``, continued fraction otherwise (Cephes igam/igamc, A&S 6.5.29 and
+    6.5.31). Edges as PyTorch: ``P(a, 0) = 0``, ``P(0, x > 0) = 1``, ``P(a, inf) = 1``,
+    ``nan`` for negative arguments."""
+    a, x = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
+    shape = a.shape
+    a, x = a.astype(np.float64).ravel(), x.astype(np.float64).ravel()
+    p = np.full(a.shape, np.nan)
+    q = np.full(a.shape, np.nan)
+    fin = (a > 0) & (x > 0) & np.isfinite(a) & np.isfinite(x)
+    ser = fin & ((x <= 1) | (x <= a))
+    frac = fin & ~ser
+    if ser.any():
+        p[ser] = _igam_series(a[ser], x[ser])
+        q[ser] = 1 - p[ser]
+    if frac.any():
+        q[frac] = _igamc_fraction(a[frac], x[frac])
+        p[frac] = 1 - q[frac]
+    zero_x = (x == 0) & (a > 0)
+    p[zero_x], q[zero_x] = 0.0, 1.0
+    zero_a = (a == 0) & (x > 0)
+    p[zero_a], q[zero_a] = 1.0, 0.0
+    inf_x = (x == np.inf) & (a > 0) & np.isfinite(a)
+    p[inf_x], q[inf_x] = 1.0, 0.0
+    inf_a = (a == np.inf) & (x >= 0) & np.isfinite(x)
+    p[inf_a], q[inf_a] = 0.0, 1.0
+    return (q if upper else p).reshape(shape)

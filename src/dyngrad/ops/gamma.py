@@ -22,9 +22,9 @@ from . import _specfun
 from ._bases import Elementwise
 from ._util import float_data, inplace, wrap
 
-__all__ = ["lgamma", "digamma", "polygamma", "mvlgamma", "lgamma_", "digamma_", "mvlgamma_"]
+__all__ = ["lgamma", "digamma", "polygamma", "mvlgamma", "igamma", "igammac", "lgamma_", "digamma_", "mvlgamma_"]
 # (polygamma is a method too, ``x.polygamma(n)``, with its arguments swapped: tensor.py)
-TENSOR_METHODS = {"lgamma", "digamma", "mvlgamma", "lgamma_", "digamma_", "mvlgamma_"}
+TENSOR_METHODS = {"lgamma", "digamma", "mvlgamma", "igamma", "igammac", "lgamma_", "digamma_", "mvlgamma_"}
 
 
 def _apply64(kernel: Any, x: Tensor, *args: Any) -> Tensor:
@@ -93,6 +93,62 @@ class Mvlgamma(Elementwise):
         for i in range(1, ctx.p):
             d = d + digamma(x - i / 2)
         return d, None
+
+
+class Igamma(Elementwise):
+    """``out = P(a, x)``, the regularised lower incomplete gamma function (A&S 6.5.1);
+    ``grad_x = grad * x^(a-1) e^-x / Gamma(a)`` (the Gamma(a, 1) density). The derivative in
+    ``a`` is not implemented, as in PyTorch (``not_implemented("igamma: input")``)."""
+
+    _upper = False
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, x: Tensor) -> Tensor:
+        ctx.save_for_backward(a, x)
+        rt = np.result_type(float_data(a).dtype, float_data(x).dtype)
+        out = _specfun.gammainc(a.data.astype(np.float64), x.data.astype(np.float64), ctx._forward_cls._upper)
+        return wrap(out.astype(rt, copy=False))
+
+    @staticmethod
+    def derivative(ctx: Any) -> Any:
+        a, x = ctx.saved_tensors
+        if ctx.needs_input_grad[0]:
+            name = "igammac" if ctx._forward_cls._upper else "igamma"
+            raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+        density = ((a - 1) * x.log() - x - lgamma(a)).exp()
+        return None, (-density if ctx._forward_cls._upper else density)
+
+
+class Igammac(Igamma):
+    """``out = Q(a, x) = 1 - P(a, x)``, the regularised upper incomplete gamma function;
+    ``grad_x = -grad * x^(a-1) e^-x / Gamma(a)``; no derivative in ``a`` (as PyTorch)."""
+
+    _upper = True
+
+
+def igamma(input: Any, other: Any) -> Tensor:
+    """The regularised lower incomplete gamma function ``P(input, other)``
+    (``torch.special.gammainc``).
+
+    Args:
+        input: ``a`` (Tensor or number), ``>= 0``.
+        other: ``x`` (Tensor or number), ``>= 0``; at least one of the two is a Tensor.
+
+    Returns:
+        The broadcast result in the promoted float dtype (``nan`` for negative arguments).
+        Differentiable in ``other`` only.
+    """
+    from .pointwise import _operands
+
+    return Igamma.apply(*_operands("igamma", input, other)[0])
+
+
+def igammac(input: Any, other: Any) -> Tensor:
+    """The regularised upper incomplete gamma function ``Q(input, other) = 1 - P``
+    (``torch.special.gammaincc``); arguments as :func:`igamma`."""
+    from .pointwise import _operands
+
+    return Igammac.apply(*_operands("igammac", input, other)[0])
 
 
 def lgamma(input: Tensor) -> Tensor:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..tensor import Tensor
 from ._bases import Op
+from ._batching import front, logical_ndim, pad_to
 from ._util import wrap
 from .linalg import matmul
 
@@ -73,6 +74,17 @@ class SolveTriangular(Op):
             tA = uA.triu(1 if ctx.unit else 0) if ctx.upper else uA.tril(-1 if ctx.unit else 0)
             r = -matmul(tA, X) if uB is None else uB - matmul(tA, X)
         return SolveTriangular.apply(A, r, ctx.upper, ctx.unit)
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, A: Tensor, B: Tensor, upper: bool, unitriangular: bool) -> Any:
+        """Batching rule (as :class:`~dyngrad.ops.decomp.Solve`'s): both arguments batch over
+        leading dims, which broadcast; each batched one gets its batch dim in front and
+        size-1 dims after it up to the larger per-example batch rank."""
+        dA, dB = in_dims[0], in_dims[1]
+        rank = max(logical_ndim(A, dA), logical_ndim(B, dB))
+        A2 = A if dA is None else pad_to(front(A, dA), rank)
+        B2 = B if dB is None else pad_to(front(B, dB), rank)
+        return info.function.apply(A2, B2, upper, unitriangular), 0
 
 
 def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
