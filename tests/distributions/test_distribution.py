@@ -161,3 +161,9 @@ def test_transformed_distribution_log_prob_is_the_change_of_variables_formula():
     np.testing.assert_allclose(d.log_prob(y).numpy(), want.numpy(), rtol=1e-14)
     np.testing.assert_allclose(d.cdf(y).numpy(), base.cdf(y.log()).numpy())
     assert d.has_rsample and d.rsample((3,)).shape == (3, 1)
+
+
+def test_dirichlet_and_beta_modes_with_all_concentrations_below_one_are_pytorchs_first_vertex():
+    d = D.Dirichlet(dg.tensor([[0.5, 0.3, 0.9], [2.0, 3.0, 1.0]], dtype=dg.float64))
+    np.testing.assert_allclose(d.mode.numpy(), [[1.0, 0.0, 0.0], [1 / 3, 2 / 3, 0.0]])
+    assert D.Beta(_t(0.5, 2.0), _t(0.5, 0.5)).mode.tolist() == [1.0, 1.0]

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..ops.gamma import digamma, igamma, lgamma
+from ..ops.pointwise import where
 from ..ops.splitting import stack
 from ..ops.xlogy import xlogy
 from ..tensor import Tensor
@@ -116,10 +117,17 @@ class Dirichlet(Distribution):
 
     @property
     def mode(self) -> Tensor:
-        """``(a - 1) / sum(a - 1)`` clamped at 0; where every ``a_i < 1`` (mode at a vertex)
-        this is nan-free but not PyTorch's one-hot choice (not implemented)."""
+        """``(a - 1) / sum(a - 1)`` with ``a - 1`` clamped at 0; where every ``a_i < 1`` the
+        density is unbounded at every vertex and this is PyTorch's choice, the first vertex
+        ``(1, 0, ..., 0)``."""
         cm1 = (self.concentration - 1).clamp(min=0.0)
-        return cm1 / cm1.sum(-1, keepdim=True)
+        mode = cm1 / cm1.sum(-1, keepdim=True)
+        mask = (self.concentration.data < 1).all(-1, keepdims=True)
+        if not mask.any():
+            return mode
+        vertex = np.zeros(tuple(mode.shape), dtype=mode.data.dtype)
+        vertex[..., 0] = 1
+        return where(Tensor._make(np.broadcast_to(mask, vertex.shape)), Tensor._make(vertex), mode)
 
     @property
     def variance(self) -> Tensor:
@@ -186,6 +194,8 @@ class Beta(Distribution):
 
     @property
     def mode(self) -> Tensor:
+        """As PyTorch: the first component of the Dirichlet mode (1 where both concentrations
+        are below 1)."""
         return self._dirichlet.mode[..., 0]
 
     @property
