@@ -116,6 +116,10 @@ CASES = [
         D.Uniform(p["low"], p["high"]), [D.transforms.SigmoidTransform().inv, D.transforms.AffineTransform(p["loc"], p["s"])]),
          {"low": np.zeros(3), "high": np.ones(3), "loc": _u(-1, 1, 3), "s": _u(0.5, 2, 3)}, value=_u(-3, 3, 2, 3),
          quantities=("log_prob",), no_grad=("low", "high")),
+    Case("lognormal", lambda D, p: D.LogNormal(p["loc"], p["scale"]), {"loc": _u(-1, 1, 3), "scale": _u(0.5, 1.5, 3)},
+         value=_u(0.1, 4, 2, 3), q=_u(0.02, 0.98, 2, 3), quantities=_LOC_SCALE),
+    Case("gumbel", lambda D, p: D.Gumbel(p["loc"], p["scale"]), {"loc": _u(-1, 1, 3), "scale": _u(0.5, 1.5, 3)},
+         value=_u(-2, 4, 2, 3), q=_u(0.02, 0.98, 2, 3), quantities=_LOC_SCALE, rtol=1e-11),
     Case("tanh_normal", lambda D, p: D.TransformedDistribution(D.Normal(p["loc"], p["scale"]), [D.transforms.TanhTransform()]),
          {"loc": _u(-1, 1, 3), "scale": _u(0.5, 1.5, 3)}, value=_u(-0.95, 0.95, 2, 3), quantities=("log_prob",), rtol=1e-10),
 ]

@@ -32,6 +32,8 @@ MOMENT_CASES = [
     ("mvn", lambda: D.MultivariateNormal(_t(1.0, -1.0), covariance_matrix=dg.tensor([[2.0, 0.6], [0.6, 1.0]],
                                                                                       dtype=dg.float64))),
     ("independent", lambda: D.Independent(D.Normal(_t(0.5, -1.0), _t(1.5, 0.3)), 1)),
+    ("lognormal", lambda: D.LogNormal(_t(0.1, -1.0), _t(0.4, 0.2))),
+    ("gumbel", lambda: D.Gumbel(_t(0.5, -1.0), _t(1.5, 0.3))),
 ]
 N = 40_000
 
@@ -94,6 +96,7 @@ REPARAM_CASES = [
     ("gamma", lambda p: D.Gamma(p[0], p[1]), (2.5, 1.5)),
     ("gamma_small_concentration", lambda p: D.Gamma(p[0], p[1]), (0.6, 1.0)),
     ("beta", lambda p: D.Beta(p[0], p[1]), (2.0, 3.0)),
+    ("gumbel", lambda p: D.Gumbel(p[0], p[1]), (0.2, 0.7)),
 ]
 
 

@@ -5,6 +5,7 @@ docs/distributions.md for what is here, what differs and what is missing."""
 from . import constraints, kl_cross, transforms
 from .constraints import Constraint
 from .continuous import Exponential, Laplace, Normal, Uniform
+from .derived import Gumbel, LogNormal
 from .discrete import Bernoulli, Binomial, Categorical, OneHotCategorical, Poisson
 from .distribution import Distribution
 from .gamma import Beta, Dirichlet, Gamma
@@ -23,7 +24,8 @@ from .transforms import (
 
 __all__ = [
     "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "ComposeTransform", "Constraint", "Dirichlet",
-    "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace", "MultivariateNormal", "Normal",
+    "Distribution", "ExpTransform", "Exponential", "Gamma", "Gumbel", "Independent", "Laplace", "LogNormal",
+    "MultivariateNormal", "Normal",
     "OneHotCategorical", "Poisson", "SigmoidTransform", "TanhTransform", "Transform", "TransformedDistribution",
     "Uniform", "constraints", "kl_cross", "kl_divergence", "register_kl", "transforms",
 ]
