@@ -102,6 +102,13 @@ CASES = [
     Case("mvn_precision", lambda D, p: D.MultivariateNormal(p["loc"], precision_matrix=p["P"]),
          {"loc": _u(-1, 1, 3), "P": _SPD3[0]}, value=_u(-2, 2, 2, 3), quantities=("log_prob", "entropy", "variance"),
          rtol=1e-10),
+    Case("lowrank_mvn", lambda D, p: D.LowRankMultivariateNormal(p["loc"], p["W"], p["D"]),
+         {"loc": _u(-1, 1, 2, 4), "W": _u(-1, 1, 4, 2), "D": _u(0.5, 2, 4)}, value=_u(-2, 2, 3, 2, 4),
+         quantities=("log_prob", "entropy", "variance", "mean", "scale_tril", "covariance_matrix", "precision_matrix"),
+         rtol=1e-10),
+    Case("mvn_matrices", lambda D, p: D.MultivariateNormal(p["loc"], covariance_matrix=p["cov"]),
+         {"loc": _u(-1, 1, 3), "cov": _SPD3[1]}, value=_u(-2, 2, 3),
+         quantities=("scale_tril", "precision_matrix", "covariance_matrix"), rtol=1e-10),
     Case("independent_normal", lambda D, p: D.Independent(D.Normal(p["loc"], p["scale"]), 1),
          {"loc": _u(-1, 1, 2, 3), "scale": _u(0.5, 2, 2, 3)}, value=_u(-2, 2, 2, 3),
          quantities=("log_prob", "entropy", "mean", "variance")),
@@ -182,6 +189,12 @@ KL_CASES += [
         ("laplace", "beta", _L, _B), ("gamma", "uniform", _G, _U),
     ]
 ]
+_LR = lambda D, p: D.LowRankMultivariateNormal(p["l1"], p["w1"], p["d1"])  # noqa: E731
+_LR2 = lambda D, p: D.LowRankMultivariateNormal(p["l2"], p["w2"], p["d2"])  # noqa: E731
+_MV = lambda D, p: D.MultivariateNormal(p["l2"], covariance_matrix=p["c"])  # noqa: E731
+_LRP = {"l1": _u(-1, 1, 2, 3), "w1": _u(-1, 1, 3, 2), "d1": _u(0.5, 2, 3), "l2": _u(-1, 1, 3), "w2": _u(-1, 1, 2, 3, 1),
+        "d2": _u(0.5, 2, 2, 3), "c": _SPD3}
+KL_CASES += [("lowrank_lowrank", _LR, _LR2, _LRP), ("lowrank_mvn", _LR, _MV, _LRP), ("mvn_lowrank", _MV, _LR2, _LRP)]
 KL_CASES.append(("bernoulli_poisson", lambda D, p: D.Bernoulli(probs=p["a"]), lambda D, p: D.Poisson(p["b"]),
                  {"a": _u(0.1, 0.9, 3), "b": _u(0.5, 3, 3)}))
 KL_NO_GRAD = {"n"}

@@ -32,6 +32,8 @@ MOMENT_CASES = [
     ("mvn", lambda: D.MultivariateNormal(_t(1.0, -1.0), covariance_matrix=dg.tensor([[2.0, 0.6], [0.6, 1.0]],
                                                                                       dtype=dg.float64))),
     ("independent", lambda: D.Independent(D.Normal(_t(0.5, -1.0), _t(1.5, 0.3)), 1)),
+    ("lowrank_mvn", lambda: D.LowRankMultivariateNormal(_t(1.0, -1.0, 0.0), dg.tensor([[1.0], [0.5], [-0.3]],
+                                                                                       dtype=dg.float64), _t(0.5, 1.0, 0.2))),
     ("lognormal", lambda: D.LogNormal(_t(0.1, -1.0), _t(0.4, 0.2))),
     ("gumbel", lambda: D.Gumbel(_t(0.5, -1.0), _t(1.5, 0.3))),
 ]

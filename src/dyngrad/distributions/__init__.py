@@ -11,6 +11,7 @@ from .distribution import Distribution
 from .gamma import Beta, Dirichlet, Gamma
 from .independent import Independent
 from .kl import kl_divergence, register_kl
+from .low_rank_multivariate_normal import LowRankMultivariateNormal
 from .multivariate_normal import MultivariateNormal
 from .transformed_distribution import TransformedDistribution
 from .transforms import (
@@ -25,7 +26,7 @@ from .transforms import (
 __all__ = [
     "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "ComposeTransform", "Constraint", "Dirichlet",
     "Distribution", "ExpTransform", "Exponential", "Gamma", "Gumbel", "Independent", "Laplace", "LogNormal",
-    "MultivariateNormal", "Normal",
+    "LowRankMultivariateNormal", "MultivariateNormal", "Normal",
     "OneHotCategorical", "Poisson", "SigmoidTransform", "TanhTransform", "Transform", "TransformedDistribution",
     "Uniform", "constraints", "kl_cross", "kl_divergence", "register_kl", "transforms",
 ]

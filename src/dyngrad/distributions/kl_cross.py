@@ -1,21 +1,26 @@
-"""KL divergences between different families (PyTorch 2.13's torch/distributions/kl.py):
+"""KL divergences between different families (and among the low-rank normals) (PyTorch 2.13's torch/distributions/kl.py):
 the pairs with a closed form, and the pairs where ``p``'s support is not inside ``q``'s
 (``inf`` everywhere). Importing this module registers them (dyngrad.distributions does)."""
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from ..ops.gamma import digamma, lgamma
+from ..ops.linalg import diag_embed, matmul
 from ..ops.special import erf
+from ..ops.triangular import solve_triangular
 from ..ops.xlogy import xlogy
 from ..tensor import Tensor
 from .continuous import Exponential, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Binomial, Poisson
 from .gamma import Beta, Gamma
 from .kl import _INF, _mask, register_kl
+from .low_rank_multivariate_normal import LowRankMultivariateNormal, _lowrank_logdet, _lowrank_mahalanobis
+from .multivariate_normal import MultivariateNormal, batch_mahalanobis
 
 __all__: list[str] = []
 
@@ -158,3 +163,67 @@ def _kl_beta_normal(p: Beta, q: Normal) -> Tensor:
     t2 = 0.5 * (var_normal * 2 * math.pi).log()
     t3 = (e * (1 - e) / (c1 + c0 + 1) + e.pow(2)) * 0.5
     return -p.entropy() + t2 + (t3 - q.loc * e + q.loc.pow(2) * 0.5) / var_normal
+
+
+# ---------------------------------------------------------------- low-rank multivariate normals
+def _trace_xxt(x: Tensor) -> Tensor:
+    """``trace(X X^T)`` over the last two dims."""
+    return x.pow(2).sum((-2, -1))
+
+
+def _check_events(p: Any, q: Any) -> None:
+    if p.event_shape != q.event_shape:
+        raise ValueError("KL-divergence between two (Low Rank) Multivariate Normals with different event shapes "
+                         "cannot be computed")
+
+
+def _woodbury_factor(q: LowRankMultivariateNormal) -> Tensor:
+    """``A = C^{-1/2} W^T D^{-1}`` with ``inv(cov_q) = inv(D) - A^T A``."""
+    qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
+    return solve_triangular(q._capacitance_tril, qWt_qDinv, upper=False)
+
+
+def _lowrank_logdet_of(d: LowRankMultivariateNormal) -> Tensor:
+    return _lowrank_logdet(d._unbroadcasted_cov_factor, d._unbroadcasted_cov_diag, d._capacitance_tril)
+
+
+def _lowrank_mahalanobis_of(q: LowRankMultivariateNormal, x: Tensor) -> Tensor:
+    return _lowrank_mahalanobis(q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, x, q._capacitance_tril)
+
+
+@register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
+def _kl_lowrank_lowrank(p: LowRankMultivariateNormal, q: LowRankMultivariateNormal) -> Tensor:
+    _check_events(p, q)
+    term1 = _lowrank_logdet_of(q) - _lowrank_logdet_of(p)
+    term3 = _lowrank_mahalanobis_of(q, q.loc - p.loc)
+    A = _woodbury_factor(q)
+    pW, pD, qD = p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag, q._unbroadcasted_cov_diag
+    term2 = ((pD / qD).sum(-1) + _trace_xxt(pW * qD.rsqrt().unsqueeze(-1))
+             - _trace_xxt(A * pD.sqrt().unsqueeze(-2)) - _trace_xxt(matmul(A, pW)))
+    return 0.5 * (term1 + term2 + term3 - p.event_shape[0])
+
+
+@register_kl(LowRankMultivariateNormal, MultivariateNormal)
+def _kl_lowrank_mvn(p: LowRankMultivariateNormal, q: MultivariateNormal) -> Tensor:
+    _check_events(p, q)
+    Lq = q._unbroadcasted_scale_tril
+    term1 = 2 * Lq.diagonal(0, -2, -1).log().sum(-1) - _lowrank_logdet_of(p)
+    term3 = batch_mahalanobis(Lq, q.loc - p.loc)
+    batch = tuple(np.broadcast_shapes(tuple(Lq.shape[:-2]), tuple(p._unbroadcasted_cov_factor.shape[:-2])))
+    n = p.event_shape[0]
+    Lq = Lq.expand(batch + (n, n))
+    pW = p._unbroadcasted_cov_factor.expand(batch + (n, p.cov_factor.shape[-1]))
+    pD = diag_embed(p._unbroadcasted_cov_diag.sqrt()).expand(batch + (n, n))
+    term2 = _trace_xxt(solve_triangular(Lq, pW, upper=False)) + _trace_xxt(solve_triangular(Lq, pD, upper=False))
+    return 0.5 * (term1 + term2 + term3 - n)
+
+
+@register_kl(MultivariateNormal, LowRankMultivariateNormal)
+def _kl_mvn_lowrank(p: MultivariateNormal, q: LowRankMultivariateNormal) -> Tensor:
+    _check_events(p, q)
+    Lp = p._unbroadcasted_scale_tril
+    term1 = _lowrank_logdet_of(q) - 2 * Lp.diagonal(0, -2, -1).log().sum(-1)
+    term3 = _lowrank_mahalanobis_of(q, q.loc - p.loc)
+    A = _woodbury_factor(q)
+    term2 = _trace_xxt(Lp * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1)) - _trace_xxt(matmul(A, Lp))
+    return 0.5 * (term1 + term2 + term3 - p.event_shape[0])
