@@ -176,3 +176,22 @@ def test_gamma_rsample_is_not_twice_differentiable_and_says_so():
     (g,) = dg.autograd.grad(x.sum(), [c], create_graph=True)
     with pytest.raises(RuntimeError):
         dg.autograd.grad(g.sum(), [c])
+
+
+def test_relaxed_one_hot_samples_lie_on_the_simplex_and_harden_to_the_categorical_at_low_temperature():
+    dg.manual_seed(9)
+    p = np.array([0.2, 0.5, 0.3])
+    d = D.RelaxedOneHotCategorical(dg.tensor(0.05, dtype=dg.float64), probs=dg.tensor(p))
+    x = d.rsample((20_000,)).numpy()
+    np.testing.assert_allclose(x.sum(-1), 1.0, rtol=1e-12)
+    freq = np.bincount(x.argmax(-1), minlength=3) / len(x)  # argmax of a Gumbel-softmax is categorical
+    assert np.all(np.abs(freq - p) < 5 * np.sqrt(p * (1 - p) / len(x)))
+
+
+def test_relaxed_bernoulli_rsample_is_differentiable_in_the_logits():
+    logits = _t(0.3, -1.0).requires_grad_()
+    dg.manual_seed(10)
+    x = D.RelaxedBernoulli(dg.tensor(0.5, dtype=dg.float64), logits=logits).rsample((1000,))
+    assert ((x.detach().numpy() > 0) & (x.detach().numpy() < 1)).all()
+    (g,) = dg.autograd.grad(x.mean(), [logits])
+    assert (g.numpy() > 0).all()  # larger logits push the relaxed sample up

@@ -13,6 +13,7 @@ from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .low_rank_multivariate_normal import LowRankMultivariateNormal
 from .multivariate_normal import MultivariateNormal
+from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
 from .transformed_distribution import TransformedDistribution
 from .transforms import (
     AffineTransform,
@@ -27,6 +28,7 @@ __all__ = [
     "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "ComposeTransform", "Constraint", "Dirichlet",
     "Distribution", "ExpTransform", "Exponential", "Gamma", "Gumbel", "Independent", "Laplace", "LogNormal",
     "LowRankMultivariateNormal", "MultivariateNormal", "Normal",
-    "OneHotCategorical", "Poisson", "SigmoidTransform", "TanhTransform", "Transform", "TransformedDistribution",
+    "OneHotCategorical", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical",
+    "SigmoidTransform", "TanhTransform", "Transform", "TransformedDistribution",
     "Uniform", "constraints", "kl_cross", "kl_divergence", "register_kl", "transforms",
 ]
