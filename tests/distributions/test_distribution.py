@@ -167,3 +167,20 @@ def test_dirichlet_and_beta_modes_with_all_concentrations_below_one_are_pytorchs
     d = D.Dirichlet(dg.tensor([[0.5, 0.3, 0.9], [2.0, 3.0, 1.0]], dtype=dg.float64))
     np.testing.assert_allclose(d.mode.numpy(), [[1.0, 0.0, 0.0], [1 / 3, 2 / 3, 0.0]])
     assert D.Beta(_t(0.5, 2.0), _t(0.5, 0.5)).mode.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("module,name", [
+    ("normal", "Normal"), ("laplace", "Laplace"), ("uniform", "Uniform"), ("exponential", "Exponential"),
+    ("bernoulli", "Bernoulli"), ("categorical", "Categorical"), ("one_hot_categorical", "OneHotCategorical"),
+    ("poisson", "Poisson"), ("binomial", "Binomial"), ("gamma", "Gamma"), ("beta", "Beta"), ("dirichlet", "Dirichlet"),
+    ("log_normal", "LogNormal"), ("gumbel", "Gumbel"), ("relaxed_categorical", "ExpRelaxedCategorical"),
+    ("relaxed_categorical", "RelaxedOneHotCategorical"), ("relaxed_bernoulli", "LogitRelaxedBernoulli"),
+    ("relaxed_bernoulli", "RelaxedBernoulli"), ("multivariate_normal", "MultivariateNormal"),
+    ("lowrank_multivariate_normal", "LowRankMultivariateNormal"), ("independent", "Independent"),
+    ("transformed_distribution", "TransformedDistribution"), ("transforms", "ExpTransform"),
+    ("kl", "kl_divergence"), ("kl", "register_kl"), ("distribution", "Distribution"), ("utils", "probs_to_logits"),
+])
+def test_pytorchs_submodule_import_paths_exist(module, name):
+    import importlib
+
+    assert hasattr(importlib.import_module(f"dyngrad.distributions.{module}"), name)

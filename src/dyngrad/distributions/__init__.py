@@ -3,17 +3,27 @@ distributions, with their constraints, transforms and the KL registry. See
 docs/distributions.md for what is here, what differs and what is missing."""
 
 from . import constraints, kl_cross, transforms
+from .bernoulli import Bernoulli
+from .beta import Beta
+from .binomial import Binomial
+from .categorical import Categorical
 from .constraints import Constraint
-from .continuous import Exponential, Laplace, Normal, Uniform
-from .derived import Gumbel, LogNormal
-from .discrete import Bernoulli, Binomial, Categorical, OneHotCategorical, Poisson
+from .dirichlet import Dirichlet
 from .distribution import Distribution
-from .gamma import Beta, Dirichlet, Gamma
+from .exponential import Exponential
+from .gamma import Gamma
+from .gumbel import Gumbel
 from .independent import Independent
 from .kl import kl_divergence, register_kl
-from .low_rank_multivariate_normal import LowRankMultivariateNormal
+from .laplace import Laplace
+from .log_normal import LogNormal
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .multivariate_normal import MultivariateNormal
-from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
+from .normal import Normal
+from .one_hot_categorical import OneHotCategorical
+from .poisson import Poisson
+from .relaxed_bernoulli import RelaxedBernoulli
+from .relaxed_categorical import RelaxedOneHotCategorical
 from .transformed_distribution import TransformedDistribution
 from .transforms import (
     AffineTransform,
@@ -23,6 +33,7 @@ from .transforms import (
     TanhTransform,
     Transform,
 )
+from .uniform import Uniform
 
 __all__ = [
     "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "ComposeTransform", "Constraint", "Dirichlet",

@@ -27,7 +27,7 @@ from ..creation import _gen
 from ..ops import _specfun
 from ..tensor import Tensor
 
-__all__ = ["StandardGamma", "standard_gamma_grad"]
+__all__ = ["StandardGamma", "standard_gamma", "standard_gamma_grad"]
 
 _TINY = np.finfo(np.float64).tiny
 
@@ -77,3 +77,8 @@ class StandardGamma(Function):
         alpha, x = ctx.saved_tensors
         d = standard_gamma_grad(alpha.data, x.data).astype(alpha.data.dtype)
         return g * Tensor._make(d)
+
+
+def standard_gamma(alpha: Tensor) -> Tensor:
+    """Gamma(``alpha``, 1) samples of ``alpha``'s shape, reparameterised (:class:`StandardGamma`)."""
+    return StandardGamma.apply(alpha)

@@ -19,13 +19,22 @@ from ..ops.pointwise import logaddexp, where
 from ..ops.special import log1p
 from ..ops.triangular import solve_triangular
 from ..tensor import Tensor
-from .continuous import Exponential, Laplace, Normal, Uniform
-from .discrete import Bernoulli, Binomial, Categorical, OneHotCategorical, Poisson
+from .bernoulli import Bernoulli
+from .beta import Beta
+from .binomial import Binomial
+from .categorical import Categorical
+from .dirichlet import Dirichlet
 from .distribution import Distribution
-from .gamma import Beta, Dirichlet, Gamma
+from .exponential import Exponential
+from .gamma import Gamma
 from .independent import Independent, sum_rightmost
+from .laplace import Laplace
 from .multivariate_normal import MultivariateNormal, batch_mahalanobis
+from .normal import Normal
+from .one_hot_categorical import OneHotCategorical
+from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
+from .uniform import Uniform
 
 __all__ = ["kl_divergence", "register_kl"]
 

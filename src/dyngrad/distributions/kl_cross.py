@@ -15,12 +15,18 @@ from ..ops.special import erf
 from ..ops.triangular import solve_triangular
 from ..ops.xlogy import xlogy
 from ..tensor import Tensor
-from .continuous import Exponential, Laplace, Normal, Uniform
-from .discrete import Bernoulli, Binomial, Poisson
-from .gamma import Beta, Gamma
+from .bernoulli import Bernoulli
+from .beta import Beta
+from .binomial import Binomial
+from .exponential import Exponential
+from .gamma import Gamma
 from .kl import _INF, _mask, register_kl
-from .low_rank_multivariate_normal import LowRankMultivariateNormal, _lowrank_logdet, _lowrank_mahalanobis
+from .laplace import Laplace
+from .lowrank_multivariate_normal import LowRankMultivariateNormal, _lowrank_logdet, _lowrank_mahalanobis
 from .multivariate_normal import MultivariateNormal, batch_mahalanobis
+from .normal import Normal
+from .poisson import Poisson
+from .uniform import Uniform
 
 __all__: list[str] = []
 

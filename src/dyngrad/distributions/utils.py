@@ -10,9 +10,9 @@ import numpy as np
 from .. import _backend as B
 from ..autograd.grad_mode import no_grad
 from ..creation import _gen
-from ..ops.activation import softplus
 from ..ops.elementwise import clamp, log, sigmoid
 from ..ops.fused import softmax
+from ..ops.pointwise import logaddexp
 from ..ops.shape import expand
 from ..ops.special import log1p
 from ..ops.statistics import logsumexp
@@ -72,11 +72,6 @@ def normalize_logits(logits: Tensor) -> Tensor:
     return logits - logsumexp(logits, -1, keepdim=True)
 
 
-def log1pexp(x: Tensor) -> Tensor:
-    """``log(1 + exp(x))``, stable (softplus)."""
-    return softplus(x)
-
-
 class lazy_property:
     """A property computed once on first access and then stored on the instance (PyTorch's
     ``lazy_property``: ``probs`` from ``logits`` and back)."""
@@ -98,3 +93,28 @@ def detached(fn: Any) -> Any:
     """Run ``fn`` under no_grad (samples that are not reparameterised)."""
     with no_grad():
         return fn()
+
+
+def batch_of(*params: Any) -> tuple[int, ...]:
+    """The batch shape of scalar parameters: ``()`` when all are numbers, else the broadcast
+    of the tensors' shapes (PyTorch's rule)."""
+    if all(isinstance(p, (int, float)) for p in params):
+        return ()
+    return tuple(np.broadcast_shapes(*(tuple(p.shape) for p in params if isinstance(p, Tensor))))
+
+
+def one_of(probs: Any, logits: Any) -> None:
+    """Raise PyTorch's ValueError unless exactly one of ``probs`` and ``logits`` is given."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+
+
+def softplus(x: Tensor) -> Tensor:
+    """``log(1 + exp(x))`` as ``logaddexp(0, x)``: exact for every ``x``, gradient
+    ``sigmoid(x)`` (the nn softplus switches to ``x`` above a threshold)."""
+    return logaddexp(x * 0, x)
+
+
+def temperature_tensor(t: Any, like: Tensor) -> Tensor:
+    """A temperature as a Tensor of ``like``'s dtype (numbers accepted)."""
+    return t if isinstance(t, Tensor) else Tensor._make(np.asarray(t, dtype=like.data.dtype))

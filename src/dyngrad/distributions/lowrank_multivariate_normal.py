@@ -22,7 +22,6 @@ from .utils import lazy_property, sample_array
 
 __all__ = ["LowRankMultivariateNormal"]
 
-
 def _eye_plus(K: Tensor) -> Tensor:
     return K + Tensor._make(np.eye(K.shape[-1], dtype=K.data.dtype))
 
@@ -41,6 +40,8 @@ def _lowrank_mahalanobis(W: Tensor, D: Tensor, x: Tensor, C: Tensor) -> Tensor:
     """``x^T (W W^T + D)^{-1} x`` by the Woodbury identity."""
     Wt_Dinv_x = matmul(W.mT / D.unsqueeze(-2), x.unsqueeze(-1)).squeeze(-1)
     return (x.pow(2) / D).sum(-1) - batch_mahalanobis(C, Wt_Dinv_x)
+
+
 
 
 class LowRankMultivariateNormal(Distribution):
