@@ -184,3 +184,20 @@ def test_pytorchs_submodule_import_paths_exist(module, name):
     import importlib
 
     assert hasattr(importlib.import_module(f"dyngrad.distributions.{module}"), name)
+
+
+GRADGRAD = [
+    ("normal", lambda p: D.Normal(p[0], p[1].exp()).log_prob(_t(0.5, -1.0))),
+    ("gamma", lambda p: D.Gamma(p[0].exp(), p[1].exp()).log_prob(_t(0.5, 2.0)) + D.Gamma(p[0].exp(), p[1].exp()).entropy()),
+    ("dirichlet", lambda p: D.Dirichlet(p.exp()).log_prob(_t(0.2, 0.3, 0.5))),
+    ("mvn_cov", lambda p: D.MultivariateNormal(p[:2], covariance_matrix=dg.eye(2, dtype=dg.float64) * p[2].exp() + 0.1)
+     .log_prob(_t(0.5, -1.0))),
+    ("laplace_kl", lambda p: D.kl_divergence(D.Laplace(p[0], p[1].exp()), D.Laplace(p[2], _t(1.0)))),
+]
+
+
+@pytest.mark.parametrize("name,f", GRADGRAD, ids=[c[0] for c in GRADGRAD])
+def test_log_probs_entropies_and_kls_are_twice_differentiable(name, f):
+    x = _t(0.3, 1.2, 2.0).requires_grad_()
+    assert dg.autograd.gradcheck(f, (x,))
+    assert dg.autograd.gradgradcheck(f, (x,))

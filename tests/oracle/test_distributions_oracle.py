@@ -41,3 +41,37 @@ def test_gamma_implicit_gradient_matches_pytorch_over_a_wide_range_of_concentrat
     x = rng.standard_gamma(alpha)
     want = torch._standard_gamma_grad(torch.tensor(alpha), torch.tensor(x)).numpy()
     np.testing.assert_allclose(standard_gamma_grad(alpha, x), want, rtol=3e-4, atol=1e-12)
+
+
+def _tril2(m, p):
+    return m.stack([m.stack([p[2].exp(), p[0] * 0]), m.stack([p[1], p[2].exp()])])
+
+
+HESSIAN_CASES = [
+    ("normal", lambda m, D, p: D.Normal(p[0], p[1].exp()).log_prob(m.tensor([0.5, -1.0], dtype=m.float64)).sum()),
+    ("gamma", lambda m, D, p: D.Gamma(p[0].exp(), p[1].exp()).log_prob(m.tensor([0.5, 2.0], dtype=m.float64)).sum()
+     + D.Gamma(p[0].exp(), p[1].exp()).entropy()),
+    ("beta", lambda m, D, p: D.Beta(p[0].exp(), p[1].exp()).log_prob(m.tensor([0.3], dtype=m.float64)).sum()),
+    ("mvn_tril", lambda m, D, p: D.MultivariateNormal(p[:2], scale_tril=_tril2(m, p)).log_prob(
+        m.tensor([0.5, -1.0], dtype=m.float64))),
+    ("kl_dirichlet", lambda m, D, p: D.kl_divergence(D.Dirichlet(p.exp()), D.Dirichlet(m.ones(3, dtype=m.float64)))),
+    ("categorical", lambda m, D, p: D.Categorical(logits=p).log_prob(m.tensor([1, 2])).sum() + D.Categorical(logits=p).entropy()),
+    ("tanh_normal", lambda m, D, p: D.TransformedDistribution(D.Normal(p[0], p[1].exp()), [D.transforms.TanhTransform()])
+     .log_prob(m.tensor([0.3], dtype=m.float64)).sum()),
+    ("lowrank", lambda m, D, p: D.LowRankMultivariateNormal(p[:2] * 0, p[:2].reshape(2, 1), p[1:].exp()).log_prob(
+        m.tensor([0.5, -1.0], dtype=m.float64))),
+]
+
+
+@pytest.mark.parametrize("name,f", HESSIAN_CASES, ids=[c[0] for c in HESSIAN_CASES])
+def test_hessian_and_forward_mode_jacobian_of_distribution_quantities_match_pytorch(name, f):
+    x0 = np.array([0.3, 1.2, 2.0])
+    res = []
+    for m in (dyngrad, torch):
+        x = m.tensor(x0, dtype=m.float64)
+        h = m.autograd.functional.hessian(lambda v, m=m: f(m, m.distributions, v), x)
+        j = m.func.jacfwd(lambda v, m=m: f(m, m.distributions, v))(x)
+        res.append((h.detach().numpy(), j.detach().numpy()))
+    # 1e-8: PyTorch's trigamma / polygamma error (tests/op_db/special_fns.py)
+    np.testing.assert_allclose(res[0][0], res[1][0], rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(res[0][1], res[1][1], rtol=1e-8, atol=1e-8)
