@@ -127,6 +127,13 @@ CASES = [
         D.Uniform(p["low"], p["high"]), [D.transforms.SigmoidTransform().inv, D.transforms.AffineTransform(p["loc"], p["s"])]),
          {"low": np.zeros(3), "high": np.ones(3), "loc": _u(-1, 1, 3), "s": _u(0.5, 2, 3)}, value=_u(-3, 3, 2, 3),
          quantities=("log_prob",), no_grad=("low", "high")),
+    Case("cauchy", lambda D, p: D.Cauchy(p["loc"], p["scale"]), {"loc": _u(-1, 1, 3), "scale": _u(0.5, 2, 3)},
+         value=_u(-3, 3, 2, 3), q=_u(0.02, 0.98, 2, 3), quantities=_LOC_SCALE[:-2] + ("mode",)),
+    Case("chi2", lambda D, p: D.Chi2(p["df"]), {"df": np.array([0.5, 1.0, 3.0, 10.0])}, value=_u(0.05, 5, 2, 4),
+         quantities=("log_prob", "entropy", "mean", "variance", "mode"), grad_rtol=TRIGAMMA),
+    Case("student_t", lambda D, p: D.StudentT(p["df"], p["loc"], p["scale"]),
+         {"df": np.array([0.8, 1.5, 3.0, 30.0]), "loc": _u(-1, 1, 4), "scale": _u(0.5, 2, 4)}, value=_u(-3, 3, 2, 4),
+         quantities=("log_prob", "entropy", "mean", "variance", "mode"), grad_rtol=TRIGAMMA),
     Case("lognormal", lambda D, p: D.LogNormal(p["loc"], p["scale"]), {"loc": _u(-1, 1, 3), "scale": _u(0.5, 1.5, 3)},
          value=_u(0.1, 4, 2, 3), q=_u(0.02, 0.98, 2, 3), quantities=_LOC_SCALE),
     Case("gumbel", lambda D, p: D.Gumbel(p["loc"], p["scale"]), {"loc": _u(-1, 1, 3), "scale": _u(0.5, 1.5, 3)},
@@ -161,6 +168,9 @@ KL_CASES = [
       "d": np.array([3.0, 2.5, 1.0])}),
     ("laplace_laplace", lambda D, p: D.Laplace(p["a"], p["b"]), lambda D, p: D.Laplace(p["c"], p["d"]),
      {"a": _u(-1, 1, 3), "b": _u(0.5, 2, 3), "c": _u(-1, 1, 3), "d": _u(0.5, 2, 3)}),
+    ("cauchy_cauchy", lambda D, p: D.Cauchy(p["a"], p["b"]), lambda D, p: D.Cauchy(p["c"], p["d"]),
+     {"a": _u(-1, 1, 3), "b": _u(0.5, 2, 3), "c": _u(-1, 1, 2, 1), "d": _u(0.5, 2, 3)}),
+    ("chi2_chi2", lambda D, p: D.Chi2(p["a"]), lambda D, p: D.Chi2(p["b"]), {"a": _u(0.5, 5, 3), "b": _u(0.5, 5, 3)}),
     ("poisson_poisson", lambda D, p: D.Poisson(p["a"]), lambda D, p: D.Poisson(p["b"]),
      {"a": _u(0.5, 5, 3), "b": _u(0.5, 5, 3)}),
     ("binomial_binomial", lambda D, p: D.Binomial(p["n"], probs=p["a"]), lambda D, p: D.Binomial(p["n"], probs=p["b"]),
@@ -202,7 +212,7 @@ KL_CASES += [("lowrank_lowrank", _LR, _LR2, _LRP), ("lowrank_mvn", _LR, _MV, _LR
 KL_CASES.append(("bernoulli_poisson", lambda D, p: D.Bernoulli(probs=p["a"]), lambda D, p: D.Poisson(p["b"]),
                  {"a": _u(0.1, 0.9, 3), "b": _u(0.5, 3, 3)}))
 KL_NO_GRAD = {"n"}
-KL_GRAD_RTOL = {"gamma_gamma": TRIGAMMA, "beta_beta": TRIGAMMA, "dirichlet_dirichlet": TRIGAMMA,
+KL_GRAD_RTOL = {"gamma_gamma": TRIGAMMA, "chi2_chi2": TRIGAMMA, "beta_beta": TRIGAMMA, "dirichlet_dirichlet": TRIGAMMA,
                 "gamma_exponential": TRIGAMMA, "gamma_normal": TRIGAMMA, "beta_uniform": TRIGAMMA,
                 "beta_exponential": TRIGAMMA, "beta_gamma": TRIGAMMA, "beta_normal": TRIGAMMA}
 

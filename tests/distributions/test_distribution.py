@@ -176,7 +176,8 @@ def test_dirichlet_and_beta_modes_with_all_concentrations_below_one_are_pytorchs
     ("log_normal", "LogNormal"), ("gumbel", "Gumbel"), ("relaxed_categorical", "ExpRelaxedCategorical"),
     ("relaxed_categorical", "RelaxedOneHotCategorical"), ("relaxed_bernoulli", "LogitRelaxedBernoulli"),
     ("relaxed_bernoulli", "RelaxedBernoulli"), ("multivariate_normal", "MultivariateNormal"),
-    ("lowrank_multivariate_normal", "LowRankMultivariateNormal"), ("independent", "Independent"),
+    ("lowrank_multivariate_normal", "LowRankMultivariateNormal"), ("cauchy", "Cauchy"), ("chi2", "Chi2"),
+    ("studentT", "StudentT"), ("independent", "Independent"),
     ("transformed_distribution", "TransformedDistribution"), ("transforms", "ExpTransform"),
     ("kl", "kl_divergence"), ("kl", "register_kl"), ("distribution", "Distribution"), ("utils", "probs_to_logits"),
 ])

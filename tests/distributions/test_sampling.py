@@ -34,6 +34,8 @@ MOMENT_CASES = [
     ("independent", lambda: D.Independent(D.Normal(_t(0.5, -1.0), _t(1.5, 0.3)), 1)),
     ("lowrank_mvn", lambda: D.LowRankMultivariateNormal(_t(1.0, -1.0, 0.0), dg.tensor([[1.0], [0.5], [-0.3]],
                                                                                        dtype=dg.float64), _t(0.5, 1.0, 0.2))),
+    ("chi2", lambda: D.Chi2(_t(0.7, 6.0))),
+    ("student_t", lambda: D.StudentT(_t(9.0, 30.0), _t(0.5, -1.0), _t(1.5, 0.3))),
     ("lognormal", lambda: D.LogNormal(_t(0.1, -1.0), _t(0.4, 0.2))),
     ("gumbel", lambda: D.Gumbel(_t(0.5, -1.0), _t(1.5, 0.3))),
 ]
@@ -99,6 +101,7 @@ REPARAM_CASES = [
     ("gamma_small_concentration", lambda p: D.Gamma(p[0], p[1]), (0.6, 1.0)),
     ("beta", lambda p: D.Beta(p[0], p[1]), (2.0, 3.0)),
     ("gumbel", lambda p: D.Gumbel(p[0], p[1]), (0.2, 0.7)),
+    ("student_t", lambda p: D.StudentT(p[0], p[1], p[2]), (6.0, 0.2, 0.7)),
 ]
 
 

@@ -7,6 +7,8 @@ from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
 from .categorical import Categorical
+from .cauchy import Cauchy
+from .chi2 import Chi2
 from .constraints import Constraint
 from .dirichlet import Dirichlet
 from .distribution import Distribution
@@ -24,6 +26,7 @@ from .one_hot_categorical import OneHotCategorical
 from .poisson import Poisson
 from .relaxed_bernoulli import RelaxedBernoulli
 from .relaxed_categorical import RelaxedOneHotCategorical
+from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import (
     AffineTransform,
@@ -36,10 +39,10 @@ from .transforms import (
 from .uniform import Uniform
 
 __all__ = [
-    "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "ComposeTransform", "Constraint", "Dirichlet",
+    "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ComposeTransform", "Constraint", "Dirichlet",
     "Distribution", "ExpTransform", "Exponential", "Gamma", "Gumbel", "Independent", "Laplace", "LogNormal",
     "LowRankMultivariateNormal", "MultivariateNormal", "Normal",
     "OneHotCategorical", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical",
-    "SigmoidTransform", "TanhTransform", "Transform", "TransformedDistribution",
+    "SigmoidTransform", "StudentT", "TanhTransform", "Transform", "TransformedDistribution",
     "Uniform", "constraints", "kl_cross", "kl_divergence", "register_kl", "transforms",
 ]

@@ -23,6 +23,7 @@ from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
 from .categorical import Categorical
+from .cauchy import Cauchy
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exponential import Exponential
@@ -204,6 +205,13 @@ def _kl_laplace_laplace(p: Laplace, q: Laplace) -> Tensor:
     t2 = loc_abs_diff / q.scale
     t3 = scale_ratio * (-loc_abs_diff / p.scale).exp()
     return t1 + t2 + t3 - 1
+
+
+@register_kl(Cauchy, Cauchy)
+def _kl_cauchy_cauchy(p: Cauchy, q: Cauchy) -> Tensor:
+    # Chyzak & Nielsen 2019, "A closed-form formula for the Kullback-Leibler divergence between Cauchy distributions"
+    t1 = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
+    return t1 - (4 * p.scale * q.scale).log()
 
 
 @register_kl(Poisson, Poisson)
