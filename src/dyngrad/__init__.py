@@ -30,6 +30,7 @@ from .creation import __all__ as _creation_all
 from .ops import *  # noqa: F403
 from .ops import __all__ as _ops_all
 from . import ops, nn, utils, linalg, optim, func, cuda
+from . import special, distributions
 from .serialization import load, save
 from .custom_gradient import custom_gradient
 from .func import vmap  # torch.vmap is torch.func.vmap
@@ -110,5 +111,5 @@ __all__ = [
     "float64", "double", "float", "half", "int8", "int16", "int32", "int64", "long", "int",
     "short", "uint8", "bool", "get_default_dtype", "set_default_dtype", "device",
     "is_floating_point", "numel", "result_type", "promote_types", "cuda", "inf", "nan", "pi", "e",
-    "Size", "finfo", "iinfo",
+    "Size", "finfo", "iinfo", "special", "distributions",
 ] + list(_creation_all) + list(_ops_all)

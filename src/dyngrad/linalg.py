@@ -10,16 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from .ops.decomp import cholesky, det, inv, qr, slogdet, solve
-
-from .ops.spectral import eigh, eigvalsh, svd, svdvals
 from .ops.linalg import diagonal as _diagonal
 from .ops.linalg import matmul
+from .ops.spectral import eigh, eigvalsh, svd, svdvals
 from .ops.statistics import vector_norm
+from .ops.triangular import solve_triangular
 from .tensor import Tensor
 
 __all__ = [
     "inv", "det", "slogdet", "solve", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals",
-    "vector_norm", "matrix_norm", "norm", "matmul", "diagonal", "vecdot",
+    "vector_norm", "matrix_norm", "norm", "matmul", "diagonal", "vecdot", "solve_triangular",
 ]
 
 

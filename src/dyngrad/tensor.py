@@ -1619,6 +1619,50 @@ class Tensor:
         """``dyngrad.multinomial(self, ...)``."""
         return _ops.multinomial(self, *args, **kwargs)
 
+    # --- special (ops.gamma, ops.xlogy, ops.special.erfinv)
+    def lgamma(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.lgamma(self, *args, **kwargs)
+
+    def lgamma_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.lgamma_(self, *args, **kwargs)
+
+    def digamma(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.digamma(self, *args, **kwargs)
+
+    def digamma_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.digamma_(self, *args, **kwargs)
+
+    def polygamma(self, n: int) -> Tensor:
+        """``x.polygamma(n)`` is ``polygamma(n, x)`` (PyTorch's argument order)."""
+        return _ops.polygamma(n, self)
+
+    def polygamma_(self, n: int) -> Tensor:
+        return _ops.gamma.polygamma_(self, n)
+
+    def mvlgamma(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.mvlgamma(self, *args, **kwargs)
+
+    def mvlgamma_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.mvlgamma_(self, *args, **kwargs)
+
+    def erfinv(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.erfinv(self, *args, **kwargs)
+
+    def erfinv_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.erfinv_(self, *args, **kwargs)
+
+    def xlogy(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.xlogy(self, *args, **kwargs)
+
+    def xlogy_(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.xlogy_(self, *args, **kwargs)
+
+    def igamma(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.igamma(self, *args, **kwargs)
+
+    def igammac(self, *args: Any, **kwargs: Any) -> Any:
+        return _ops.igammac(self, *args, **kwargs)
+
 
 def _wrap_dim(dim: int, ndim: int, op: str) -> int:
     n = max(ndim, 1)

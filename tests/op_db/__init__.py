@@ -32,6 +32,7 @@ from tests.op_db import (
     rules,
     shape,
     sorting,
+    special_fns,
     vmap_decomp,
     vmap_linalg,
     vmap_pointwise,
@@ -44,7 +45,7 @@ __all__ = ["CHECKS", "FAMILIES", "GOLDEN_FAMILIES", "OP_DB", "OpInfo", "golden_p
 
 #: the families with golden values: name -> its module (``SPECS`` and the golden file's path)
 GOLDEN_FAMILIES = {m.__name__.rsplit(".", 1)[1]: m for m in
-                   (elementwise, activation, reduction, linalg, decomp, shape, indexing, sorting)}
+                   (elementwise, activation, reduction, linalg, decomp, shape, indexing, sorting, special_fns)}
 
 for _fam, _mod in GOLDEN_FAMILIES.items():
     for _info in _mod.SPECS:

@@ -1,8 +1,9 @@
 """All built-in operations, one module per family (a family too big for one file is split
 by meaning: shape -> rearrange, splitting; reduction -> statistics, arg_reduce; indexing ->
 gather, masking; linalg -> contraction; decomp -> spectral; random -> random_fills,
-sampling). Each op is an autograd.Function with its forward and backward side by side and
-a public function below it."""
+sampling; the special functions: special (erf family), gamma, xlogy). Each op is an
+autograd.Function with its forward and backward side by side and a public function below
+it."""
 
 from .activation import *  # noqa: F403
 from .arithmetic import *  # noqa: F403
@@ -14,6 +15,7 @@ from .copying import *  # noqa: F403
 from .decomp import *  # noqa: F403
 from .elementwise import *  # noqa: F403
 from .fused import *  # noqa: F403
+from .gamma import *  # noqa: F403
 from .gather import *  # noqa: F403
 from .indexing import *  # noqa: F403
 from .linalg import *  # noqa: F403
@@ -28,12 +30,14 @@ from .sorting import *  # noqa: F403
 from .spectral import *  # noqa: F403
 from .splitting import *  # noqa: F403
 from .statistics import *  # noqa: F403
+from .triangular import *  # noqa: F403
+from .xlogy import *  # noqa: F403
 import importlib as _importlib
 
 _FAMILY_NAMES = (
     "activation", "arithmetic", "arg_reduce", "comparison", "contraction", "conv", "copying", "decomp", "elementwise",
-    "fused", "gather", "indexing", "linalg", "masking", "random", "random_fills", "rearrange", "reduction", "sampling",
-    "shape", "sorting", "spectral", "splitting", "statistics",
+    "fused", "gamma", "gather", "indexing", "linalg", "masking", "random", "random_fills", "rearrange", "reduction",
+    "sampling", "shape", "sorting", "spectral", "splitting", "statistics", "triangular", "xlogy",
 )
 # (by module path: ``ops.gather`` is the op, which shadows its module's name)
 _FAMILIES = tuple(_importlib.import_module(f"{__name__}.{n}") for n in _FAMILY_NAMES)

@@ -15,13 +15,15 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
+from . import _specfun
 from ._bases import Elementwise
 from ._util import float_data, inplace, wrap
 
 __all__ = [
     "exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "square", "reciprocal",
-    "logit", "erf", "erfc",
+    "logit", "erf", "erfc", "erfinv",
     "exp2_", "expm1_", "log2_", "log10_", "log1p_", "rsqrt_", "square_", "reciprocal_", "logit_", "erf_", "erfc_",
+    "erfinv_",
 ]
 TENSOR_METHODS = set(__all__)
 
@@ -223,6 +225,23 @@ class Erfc(Elementwise):
         return (-(x * x)).exp() * -_TWO_OVER_SQRT_PI
 
 
+class Erfinv(Elementwise):
+    """``out = erfinv(x)`` (``erf(out) = x``; see :mod:`dyngrad.ops._specfun` for how);
+    ``grad_x = grad * sqrt(pi)/2 * exp(out**2)`` (the inverse function's derivative,
+    as PyTorch's derivatives.yaml)."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        out = wrap(_special(_specfun.erfinv, x))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def derivative(ctx: Any) -> Any:
+        (out,) = ctx.saved_tensors
+        return (out * out).exp() * (1 / _TWO_OVER_SQRT_PI)
+
+
 # ---------------------------------------------------------------- public functions
 # Each takes ``input`` (*) of any dtype and returns (*) of the input's float dtype (integer
 # inputs: the default dtype), except ``square``, which keeps integer dtypes as PyTorch does.
@@ -286,6 +305,19 @@ def erfc(input: Tensor) -> Tensor:
     return Erfc.apply(input)
 
 
+def erfinv(input: Tensor) -> Tensor:
+    """Elementwise inverse error function: ``erf(erfinv(y)) = y`` on ``(-1, 1)``,
+    ``+-inf`` at ``+-1``, ``nan`` outside (as PyTorch).
+
+    Args:
+        input: a tensor ``(*)``.
+
+    Returns:
+        A tensor ``(*)`` of the input's float dtype.
+    """
+    return Erfinv.apply(input)
+
+
 # ---------------------------------------------------------------- in-place forms
 def exp2_(input: Tensor) -> Tensor:
     """In-place :func:`exp2`."""
@@ -340,3 +372,8 @@ def erf_(input: Tensor) -> Tensor:
 def erfc_(input: Tensor) -> Tensor:
     """In-place :func:`erfc`."""
     return inplace(erfc, input)
+
+
+def erfinv_(input: Tensor) -> Tensor:
+    """In-place :func:`erfinv`."""
+    return inplace(erfinv, input)

@@ -1,0 +1,242 @@
+"""The gamma function family: ``lgamma``, ``digamma``, ``polygamma``, ``mvlgamma``
+(``input (*) -> output (*)``).
+
+Integer and bool inputs compute in the default float dtype; float32 stays float32 (computed
+in float64 and rounded). Poles give ``inf``/``nan`` as PyTorch does, without warnings. The
+values come from the NumPy kernels in :mod:`dyngrad.ops._specfun` (which says how each is
+computed and how it compares with PyTorch's). Derivatives (A&S 6.1, 6.3, 6.4; PyTorch's
+``tools/autograd/derivatives.yaml``): ``lgamma' = digamma``, ``digamma' = polygamma(1, .)``,
+``polygamma(n, .)' = polygamma(n + 1, .)``; every backward is a dyngrad op, so all are
+differentiable to any order.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from . import _specfun
+from ._bases import Elementwise
+from ._util import float_data, inplace, wrap
+
+__all__ = ["lgamma", "digamma", "polygamma", "mvlgamma", "igamma", "igammac", "lgamma_", "digamma_", "mvlgamma_"]
+# (polygamma is a method too, ``x.polygamma(n)``, with its arguments swapped: tensor.py)
+TENSOR_METHODS = {"lgamma", "digamma", "mvlgamma", "igamma", "igammac", "lgamma_", "digamma_", "mvlgamma_"}
+
+
+def _apply64(kernel: Any, x: Tensor, *args: Any) -> Tensor:
+    d = float_data(x)
+    return wrap(np.asarray(kernel(*args, d.astype(np.float64)), dtype=np.float64).astype(d.dtype, copy=False))
+
+
+class Lgamma(Elementwise):
+    """``out = log|Gamma(x)|``; ``grad_x = grad * digamma(x)`` (A&S 6.3.1)."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return _apply64(_specfun.lgamma, x)
+
+    @staticmethod
+    def derivative(ctx: Any) -> Any:
+        return digamma(ctx.saved_tensors[0])
+
+
+class Digamma(Elementwise):
+    """``out = psi(x) = Gamma'(x) / Gamma(x)``; ``grad_x = grad * polygamma(1, x)``."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        ctx.save_for_backward(x)
+        return _apply64(_specfun.digamma, x)
+
+    @staticmethod
+    def derivative(ctx: Any) -> Any:
+        return polygamma(1, ctx.saved_tensors[0])
+
+
+class Polygamma(Elementwise):
+    """``out = psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x)`` (A&S 6.4.10);
+    ``grad_x = grad * polygamma(n + 1, x)``. ``n`` is a non-negative int."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, n: int) -> Tensor:
+        ctx.save_for_backward(x)
+        ctx.n = n
+        return _apply64(_specfun.polygamma, x, n)
+
+    @staticmethod
+    def derivative(ctx: Any) -> Any:
+        return polygamma(ctx.n + 1, ctx.saved_tensors[0]), None
+
+
+class Mvlgamma(Elementwise):
+    """``out = sum_{i<p} lgamma(x - i/2) + p(p-1)/4 log(pi)`` (the log of the multivariate
+    gamma function, Muirhead 1982, 2.1.12); ``grad_x = grad * sum_{i<p} digamma(x - i/2)``."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, p: int) -> Tensor:
+        ctx.save_for_backward(x)
+        ctx.p = p
+        d = float_data(x)
+        d64 = d.astype(np.float64)
+        out = sum((_specfun.lgamma(d64 - i / 2) for i in range(p)), np.zeros_like(d64))
+        return wrap((out + p * (p - 1) / 4 * math.log(math.pi)).astype(d.dtype, copy=False))
+
+    @staticmethod
+    def derivative(ctx: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        d = digamma(x)
+        for i in range(1, ctx.p):
+            d = d + digamma(x - i / 2)
+        return d, None
+
+
+class Igamma(Elementwise):
+    """``out = P(a, x)``, the regularised lower incomplete gamma function (A&S 6.5.1);
+    ``grad_x = grad * x^(a-1) e^-x / Gamma(a)`` (the Gamma(a, 1) density). The derivative in
+    ``a`` is not implemented, as in PyTorch (``not_implemented("igamma: input")``)."""
+
+    _upper = False
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, x: Tensor) -> Tensor:
+        ctx.save_for_backward(a, x)
+        rt = np.result_type(float_data(a).dtype, float_data(x).dtype)
+        out = _specfun.gammainc(a.data.astype(np.float64), x.data.astype(np.float64), ctx._forward_cls._upper)
+        return wrap(out.astype(rt, copy=False))
+
+    @staticmethod
+    def derivative(ctx: Any) -> Any:
+        a, x = ctx.saved_tensors
+        if ctx.needs_input_grad[0]:
+            name = "igammac" if ctx._forward_cls._upper else "igamma"
+            raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+        density = ((a - 1) * x.log() - x - lgamma(a)).exp()
+        return None, (-density if ctx._forward_cls._upper else density)
+
+
+class Igammac(Igamma):
+    """``out = Q(a, x) = 1 - P(a, x)``, the regularised upper incomplete gamma function;
+    ``grad_x = -grad * x^(a-1) e^-x / Gamma(a)``; no derivative in ``a`` (as PyTorch)."""
+
+    _upper = True
+
+
+def igamma(input: Any, other: Any) -> Tensor:
+    """The regularised lower incomplete gamma function ``P(input, other)``
+    (``torch.special.gammainc``).
+
+    Args:
+        input: ``a`` (Tensor or number), ``>= 0``.
+        other: ``x`` (Tensor or number), ``>= 0``; at least one of the two is a Tensor.
+
+    Returns:
+        The broadcast result in the promoted float dtype (``nan`` for negative arguments).
+        Differentiable in ``other`` only.
+    """
+    from .pointwise import _operands
+
+    return Igamma.apply(*_operands("igamma", input, other)[0])
+
+
+def igammac(input: Any, other: Any) -> Tensor:
+    """The regularised upper incomplete gamma function ``Q(input, other) = 1 - P``
+    (``torch.special.gammaincc``); arguments as :func:`igamma`."""
+    from .pointwise import _operands
+
+    return Igammac.apply(*_operands("igammac", input, other)[0])
+
+
+def lgamma(input: Tensor) -> Tensor:
+    """Elementwise ``log|Gamma(input)|`` (``inf`` at 0, -1, -2, ... and at ``+-inf``).
+
+    Args:
+        input: a tensor ``(*)``.
+
+    Returns:
+        A tensor ``(*)`` of the input's float dtype (integers: the default dtype).
+    """
+    return Lgamma.apply(input)
+
+
+def digamma(input: Tensor) -> Tensor:
+    """Elementwise digamma ``psi(input)``, the derivative of ``lgamma``
+    (``-inf`` at ``+0``, ``inf`` at ``-0``, ``nan`` at negative integers, as PyTorch).
+
+    Args:
+        input: a tensor ``(*)``.
+
+    Returns:
+        A tensor ``(*)`` of the input's float dtype.
+    """
+    return Digamma.apply(input)
+
+
+def polygamma(n: int, input: Tensor) -> Tensor:
+    """Elementwise ``n``-th derivative of digamma; ``polygamma(0, x)`` is ``digamma(x)``.
+
+    Args:
+        n: the order, an int ``>= 0``.
+        input: a tensor ``(*)``.
+
+    Returns:
+        A tensor ``(*)`` of the input's float dtype (``inf``/``-inf`` at the poles
+        0, -1, -2, ..., with the sign of ``(-1)**(n+1)``).
+
+    Raises:
+        RuntimeError: ``n`` negative (PyTorch's message).
+        TypeError: ``n`` not an int.
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"polygamma(): argument 'n' must be int, not {type(n).__name__}")
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    if n == 0:
+        return Digamma.apply(input)
+    return Polygamma.apply(input, int(n))
+
+
+def mvlgamma(input: Tensor, p: int) -> Tensor:
+    """Elementwise multivariate log-gamma of dimension ``p``:
+    ``sum_{i<p} lgamma(input - i/2) + p(p-1)/4 log(pi)``.
+
+    Args:
+        input: a tensor ``(*)``, every element greater than ``(p - 1) / 2``.
+        p: the dimension, an int ``>= 1``.
+
+    Returns:
+        A tensor ``(*)`` of the input's float dtype.
+
+    Raises:
+        RuntimeError: ``p < 1``, or an element not greater than ``(p - 1) / 2`` (PyTorch's
+            messages).
+    """
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    if not bool(np.all(float_data(input) > (p - 1) / 2)):
+        raise RuntimeError("All elements must be greater than (p-1)/2")
+    return Mvlgamma.apply(input, int(p))
+
+
+def lgamma_(input: Tensor) -> Tensor:
+    """In-place :func:`lgamma`."""
+    return inplace(lgamma, input)
+
+
+def digamma_(input: Tensor) -> Tensor:
+    """In-place :func:`digamma`."""
+    return inplace(digamma, input)
+
+
+def polygamma_(input: Tensor, n: int) -> Tensor:
+    """In-place :func:`polygamma` (``x.polygamma_(n)``)."""
+    return inplace(lambda t: polygamma(n, t), input)
+
+
+def mvlgamma_(input: Tensor, p: int) -> Tensor:
+    """In-place :func:`mvlgamma`."""
+    return inplace(mvlgamma, input, p)

@@ -1,0 +1,192 @@
+"""Special functions (ops/gamma.py, ops/xlogy.py, erfinv in ops/special.py): one OpSpec per
+op in tests/op_db/special_fns.py drives golden values (PyTorch 2.13, committed in
+tests/golden/special_fns.npz), gradcheck, gradgradcheck, broadcast/0-d/zero-size cases and
+dtypes; hand-written tests below cover poles and edges, accuracy against mpmath-derived
+constants, in-place forms and misuse."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import dyngrad as dg
+from tests.op_db.special_fns import GOLDEN_PATH, SPECS
+from tests.ops.harness import (
+    case_params,
+    load_golden,
+    run_backward_vs_golden,
+    run_dtype_check,
+    run_forward_vs_golden,
+    run_gradcheck,
+    run_gradgradcheck,
+    run_node_name_check,
+)
+
+
+@pytest.fixture(scope="module")
+def golden():
+    return load_golden(GOLDEN_PATH)
+
+
+@pytest.mark.parametrize("spec,case", case_params(SPECS))
+def test_forward_matches_torch_golden(spec, case, golden):
+    run_forward_vs_golden(spec, golden, case)
+
+
+@pytest.mark.parametrize("spec,case", case_params(SPECS))
+def test_backward_matches_torch_golden(spec, case, golden):
+    run_backward_vs_golden(spec, golden, case)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_grad_fn_is_named_as_in_pytorch(spec, golden):
+    _skip_unless(spec, "node_name")
+    run_node_name_check(spec, golden)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_gradcheck_float64(spec):
+    run_gradcheck(spec)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_gradgradcheck_float64(spec):
+    run_gradgradcheck(spec)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_result_dtypes_follow_input_dtype(spec):
+    run_dtype_check(spec)
+
+
+
+
+def _skip_unless(spec, check):
+    reason = spec.why_not(check)
+    if reason is not None:
+        pytest.skip(reason)
+
+
+# ------------------------------------------------------------------ hand-written cases
+def _f64(*vals):
+    return dg.tensor(list(vals), dtype=dg.float64)
+
+
+def _same(got, want):
+    got = np.asarray(got.numpy())
+    want = np.asarray(want, dtype=np.float64)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(got[~np.isnan(want)], want[~np.isnan(want)])
+    # signed zeros and infinities
+    np.testing.assert_array_equal(np.signbit(got[~np.isnan(want)]), np.signbit(want[~np.isnan(want)]))
+
+
+INF, NAN = float("inf"), float("nan")
+
+
+def test_lgamma_is_infinite_at_the_poles_and_at_both_infinities_as_in_pytorch():
+    _same(dg.lgamma(_f64(0.0, -0.0, -1.0, -7.0, INF, -INF, NAN, 1.0, 2.0)),
+          [INF, INF, INF, INF, INF, INF, NAN, 0.0, 0.0])
+
+
+def test_digamma_gives_signed_infinity_at_zero_and_nan_at_negative_integers_as_in_pytorch():
+    _same(dg.digamma(_f64(0.0, -0.0, -1.0, -3.0, INF, -INF, NAN)), [-INF, INF, NAN, NAN, INF, NAN, NAN])
+
+
+def test_erfinv_is_infinite_at_plus_minus_one_and_nan_outside_as_in_pytorch():
+    _same(dg.erfinv(_f64(1.0, -1.0, 1.5, -1.5, 0.0, -0.0, INF, NAN)), [INF, -INF, NAN, NAN, 0.0, -0.0, NAN, NAN])
+
+
+def test_polygamma_is_infinite_at_the_poles_with_the_sign_of_its_order():
+    out = dg.polygamma(2, _f64(0.0, -2.0)).numpy()
+    assert (out == -INF).all()
+    assert (dg.polygamma(3, _f64(0.0, -2.0)).numpy() == INF).all()
+    assert (dg.polygamma(1, _f64(0.0, -2.0)).numpy() == INF).all()  # PyTorch: 1.6e32 at -2
+
+
+# Reference values to 17 digits from mpmath (mp.dps = 40), written down here so the test
+# needs neither mpmath nor torch: (x, digamma, trigamma, erfinv(x / 10))
+MPMATH = [
+    (0.3, -3.502524222200133, 12.245364546107732, 0.02659307523408841),
+    (1.7, 0.2085478748734939, 0.7932328301639984, 0.15181693466541818),
+    (5.5, 1.6110931485817512, 0.19934238698962767, 0.5341590877497024),
+    (-0.7, -2.073952793628704, 14.28618087263834, -0.06211568056840391),
+]
+
+
+@pytest.mark.parametrize("x,psi,psi1,erfinv", MPMATH)
+def test_digamma_trigamma_and_erfinv_agree_with_mpmath_to_1e_14(x, psi, psi1, erfinv):
+    t = _f64(x)
+    np.testing.assert_allclose(dg.digamma(t).item(), psi, rtol=1e-14)
+    np.testing.assert_allclose(dg.polygamma(1, t).item(), psi1, rtol=1e-14)
+    np.testing.assert_allclose(dg.erfinv(t / 10).item(), erfinv, rtol=1e-14)
+
+
+def test_erfinv_inverts_erf_near_one():
+    y = _f64(1 - 1e-15, 0.999999, -0.9999999999)
+    np.testing.assert_allclose(dg.erf(dg.erfinv(y)).numpy(), y.numpy(), rtol=0, atol=2e-16)
+
+
+def test_lgamma_gradient_is_digamma_and_digamma_gradient_is_trigamma_to_second_order():
+    x = _f64(0.7, 2.5, 11.0).requires_grad_()
+    (g,) = dg.autograd.grad(dg.lgamma(x).sum(), x, create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), dg.digamma(x.detach()).numpy(), rtol=1e-15)
+    (h,) = dg.autograd.grad(g.sum(), x)
+    np.testing.assert_allclose(h.numpy(), dg.polygamma(1, x.detach()).numpy(), rtol=1e-15)
+
+
+def test_xlogy_is_zero_where_x_is_zero_unless_y_is_nan():
+    _same(dg.xlogy(_f64(0.0, 0.0, 0.0, 1.0), _f64(0.0, NAN, -1.0, -1.0)), [0.0, NAN, 0.0, NAN])
+    _same(dg.special.xlog1py(_f64(0.0, 0.0), _f64(-1.0, NAN)), [0.0, NAN])
+
+
+def test_xlogy_accepts_a_python_number_on_either_side():
+    np.testing.assert_allclose(dg.xlogy(2.0, _f64(3.0)).numpy(), [2 * math.log(3.0)])
+    np.testing.assert_allclose(dg.xlogy(_f64(3.0), 2).numpy(), [3 * math.log(2.0)])
+
+
+def test_entr_is_zero_at_zero_and_minus_infinity_below():
+    _same(dg.special.entr(_f64(0.0, -1.0, 1.0, NAN)), [0.0, -INF, -0.0, NAN])
+
+
+def test_polygamma_rejects_a_negative_order_with_pytorchs_error():
+    with pytest.raises(RuntimeError, match="does not support negative n"):
+        dg.polygamma(-1, _f64(1.0))
+
+
+def test_mvlgamma_rejects_elements_not_above_half_p_minus_one():
+    with pytest.raises(RuntimeError, match=r"greater than \(p-1\)/2"):
+        dg.mvlgamma(_f64(0.9, 3.0), 3)
+    with pytest.raises(RuntimeError, match="greater than or equal to 1"):
+        dg.mvlgamma(_f64(3.0), 0)
+
+
+def test_tensor_methods_forward_to_the_special_functions():
+    x = _f64(1.5, 2.5)
+    np.testing.assert_array_equal(x.polygamma(2).numpy(), dg.polygamma(2, x).numpy())
+    np.testing.assert_array_equal(x.lgamma().numpy(), dg.lgamma(x).numpy())
+    np.testing.assert_array_equal(x.mvlgamma(2).numpy(), dg.special.multigammaln(x, 2).numpy())
+    y = x.clone()
+    y.polygamma_(1)
+    np.testing.assert_array_equal(y.numpy(), dg.polygamma(1, x).numpy())
+    z = (x / 3).clone()
+    z.erfinv_()
+    np.testing.assert_array_equal(z.numpy(), dg.erfinv(x / 3).numpy())
+
+
+def test_special_namespace_aliases_are_the_same_functions():
+    assert dg.special.gammaln is dg.lgamma and dg.special.psi is dg.digamma
+    assert dg.special.expit is dg.sigmoid
+    x = _f64(-40.0, 0.0, 1.0)
+    np.testing.assert_allclose(dg.special.ndtr(x).numpy(), [0.5 * math.erfc(40 / math.sqrt(2)), 0.5,
+                                                            0.5 * math.erfc(-1 / math.sqrt(2))], rtol=1e-15)
+
+
+def test_float32_inputs_give_float32_results_close_to_float64():
+    x = dg.tensor([0.3, 2.0, 7.5])
+    for fn in (dg.lgamma, dg.digamma, lambda t: dg.polygamma(1, t), lambda t: dg.erfinv(t / 8)):
+        out = fn(x)
+        assert out.dtype == dg.float32
+        np.testing.assert_allclose(out.numpy(), fn(x.double()).numpy(), rtol=1e-6)
