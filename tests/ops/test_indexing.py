@@ -306,3 +306,14 @@ def test_getitem_with_random_int_arrays_accumulates_like_numpy_add_at(shape, dat
     want = np.zeros_like(a)
     np.add.at(want, idx, 1)
     np.testing.assert_array_equal(x.grad.numpy(), want)
+
+
+def test_indexing_with_a_python_range_works_as_in_pytorchs_nn_tutorial():
+    dyngrad = dg
+    x = dyngrad.tensor(np.arange(12.0).reshape(4, 3), requires_grad=True)
+    y = dyngrad.tensor([0, 2, 1, 1])
+    v = x[range(4), y]
+    np.testing.assert_array_equal(v.detach().numpy(), [0.0, 5.0, 7.0, 10.0])
+    v.sum().backward()
+    assert x.grad.numpy().sum() == 4.0
+    assert x[range(0)].shape == (0, 3)

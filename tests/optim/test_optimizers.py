@@ -203,3 +203,13 @@ def test_plain_sgd_keeps_no_state_like_pytorch():
     _loss(W, b).backward()
     opt.step()
     assert opt.state_dict()["state"] == {}
+
+
+def test_optimizer_state_is_a_defaultdict_as_pytorchs():
+    # optimizers written against torch read self.state[p] before it exists
+    w = dyngrad.ones(2, requires_grad=True)
+    opt = dyngrad.optim.Adam([w], lr=0.1)
+    assert opt.state[w] == {}
+    (w * w).sum().backward()
+    opt.step()  # an empty entry read beforehand is initialised as a new one
+    assert set(opt.state[w]) >= {"step", "exp_avg", "exp_avg_sq"}

@@ -45,8 +45,10 @@ def _conv(i: Any) -> Any:
         return bool(i)
     if isinstance(i, Tensor):
         d = i.data
-    elif isinstance(i, (list, tuple, np.ndarray)):
+    elif isinstance(i, (list, tuple, np.ndarray, range)):  # (range: PyTorch's nn tutorial's x[range(n), y])
         d = np.asarray(i) if not isinstance(i, np.ndarray) else i
+        if isinstance(i, range) and d.size == 0:
+            d = d.astype(np.int64)
         if d.dtype == object:
             raise IndexError("index lists must contain only integers or bools")
         if d.size == 0 and d.dtype.kind == "f":  # x[[]] selects nothing, as in PyTorch

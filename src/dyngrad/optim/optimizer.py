@@ -7,6 +7,8 @@ graph that saved the old value fails loudly at backward instead of using stale d
 
 from __future__ import annotations
 
+import collections
+
 import copy
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -50,7 +52,8 @@ class Optimizer:
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         self.defaults = dict(defaults)
-        self.state: dict[Tensor, dict[str, Any]] = {}
+        # a defaultdict, as PyTorch's (optimizers written against torch read self.state[p] first)
+        self.state: dict[Tensor, dict[str, Any]] = collections.defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         if isinstance(params, Tensor):
             raise TypeError(
@@ -197,7 +200,7 @@ class Optimizer:
                     f"parameters that doesn't match the size of optimizer's group ({len(g['params'])})"
                 )
         id_map = {sid: p for g, s in zip(self.param_groups, saved) for sid, p in zip(s["params"], g["params"])}
-        self.state = {}
+        self.state = collections.defaultdict(dict)
         for k, st in state_dict["state"].items():
             p = id_map.get(int(k))
             if p is None:
