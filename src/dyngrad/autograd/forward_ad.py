@@ -9,7 +9,7 @@ on such tensors also computes the tangent of its outputs, the Jacobian-vector pr
         y = f(x)
         jvp = forward_ad.unpack_dual(y).tangent      # J_f(primal) @ u
 
-How a tangent is computed for one ``Function.apply`` call (``transforms/dual.py``):
+How a tangent is computed for one ``Function.apply`` call (``transforms/dual_apply.py``):
 
 1. If the Function class defines ``jvp(ctx, *tangents)`` it is used (PyTorch's custom
    forward rule; tensors saved with ``ctx.save_for_forward`` come back from

@@ -27,7 +27,8 @@ from . import forward_ad as fwd
 from . import grad_mode
 from ..transforms.batched_autograd import _bottom, grad_batched as _grad_batched
 from ..transforms.batching import vmap_levels
-from ..transforms.dual import _retire, current, is_retired
+from ..transforms.dual import current
+from ..transforms.dual_apply import _retire, is_retired
 from .backprop import grad as _grad
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
