@@ -1,8 +1,7 @@
-"""Batching rules of the structural ops (shape, indexing, gather, rearrange, splitting) for
-the forms the shared op table (tests/func/test_vmap_rules.py) does not cover: each entry
-runs under vmap with the batch dim first, last and only the first input batched, equals a
-loop over the examples, runs through its Function's rule, and gives per-example
-gradients. Plus nested vmap over a reshape/permute/getitem/cat chain.
+"""Batching rules of the structural ops (shape, indexing, gather, rearrange, splitting) beyond
+the op database's per-op vmap checks (tests/test_op_db.py over tests/op_db/, including
+tests/op_db/vmap_shape.py): every structural Function declares a rule, index tensors that differ
+per example, nested vmap over a reshape/permute/getitem/cat chain.
 """
 
 from __future__ import annotations
@@ -19,29 +18,11 @@ from dyngrad.ops import indexing as _ix
 from dyngrad.ops import rearrange as _ra
 from dyngrad.ops import shape as _sh
 from dyngrad.ops import splitting as _sl
-from tests.op_db.info import rows
-from tests.op_db.vmap_shape import VMAP_SHAPE
-from tests.func.vmap_checks import WHERE, T, _fallbacks, check_gradients, check_values
+from tests.func.vmap_checks import T, _fallbacks
 
 D = dyngrad
 _ga = importlib.import_module("dyngrad.ops.gather")  # the name dyngrad.ops.gather is the function
 F64 = D.float64
-
-
-
-
-TABLE = rows(VMAP_SHAPE, domain=False)
-
-
-@pytest.mark.parametrize("where", WHERE)
-@pytest.mark.parametrize("name,fn,shapes,cls", TABLE, ids=[r[0] for r in TABLE])
-def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, cls, where) -> None:  # noqa: ANN001
-    check_values(name, fn, shapes, "real", cls, where)
-
-
-@pytest.mark.parametrize("name,fn,shapes,cls", TABLE, ids=[r[0] for r in TABLE])
-def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, cls) -> None:  # noqa: ANN001
-    check_gradients(name, fn, shapes, "real")
 
 
 def test_the_rule_of_each_entry_ran_for_its_function_class() -> None:

@@ -22,7 +22,6 @@ TABLE_ROWS = [
     ("prelu_4d_channel_weight", lambda a, w: F.prelu(a, w), [(2, 3, 2, 2), (3,)], "real", _th.Prelu),
     ("prelu_one_weight", lambda a, w: F.prelu(a, w), [(2, 3), (1,)], "real", _th.Prelu),
     ("prelu_1d_input", lambda a, w: F.prelu(a, w), [(4,), (1,)], "real", _th.Prelu),
-    ("glu_dim0", lambda a: F.glu(a, 0), [(4, 3)], "real", _th.Glu),
     ("glu_negative_dim", lambda a: F.glu(a, -1), [(2, 3, 4)], "real", _th.Glu),
     ("clamp_tensor_max_only", lambda a, h: D.clamp(a, max=h), [(2, 3), (3,)], "real", _el.ClampTensor),
     ("clamp_tensor_bound_of_higher_rank", lambda a, lo: D.clamp(a, min=lo), [(3,), (2, 3)], "real", _el.ClampTensor),
@@ -54,4 +53,9 @@ TABLE_ROWS = [
     ("to_float32", lambda a: a.to(D.float32) * 2, [(3,)], "real", _cp.ToDtype),
 ]
 
-VMAP_POINTWISE: list[OpInfo] = rule_infos(TABLE_ROWS, "vmap_pointwise")
+VMAP_POINTWISE: list[OpInfo] = rule_infos(TABLE_ROWS, "vmap_pointwise", overrides={
+    # a float32 result: float64 finite differences need a large step and loose tolerances
+    "to_float32": {"eps": 1e-2, "grad_rtol": 1e-3, "grad_atol": 1e-4,
+                   "skips": {c: "a float32 result: gradcheck's float64 finite differences are meaningless"
+                             for c in ("gradcheck", "gradgradcheck")}},
+})
