@@ -23,10 +23,12 @@ from collections.abc import Sequence
 
 from tests.op_db import (
     activation,
+    comparison,
     decomp,
     elementwise,
     indexing,
     linalg,
+    nn_functional,
     reduction,
     rules,
     shape,
@@ -43,7 +45,8 @@ __all__ = ["CHECKS", "FAMILIES", "GOLDEN_FAMILIES", "OP_DB", "OpInfo", "golden_p
 
 #: the families with golden values: name -> its module (``SPECS`` and the golden file's path)
 GOLDEN_FAMILIES = {m.__name__.rsplit(".", 1)[1]: m for m in
-                   (elementwise, activation, reduction, linalg, decomp, shape, indexing, sorting)}
+                   (elementwise, activation, reduction, linalg, decomp, shape, indexing, sorting, nn_functional,
+                  comparison)}
 
 for _fam, _mod in GOLDEN_FAMILIES.items():
     for _info in _mod.SPECS:
