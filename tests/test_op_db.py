@@ -1,8 +1,9 @@
 """Every check of the op database (tests/op_db/), parametrized over all its entries: golden
 values from PyTorch 2.13 (forward, backward, node name), gradcheck, gradgradcheck, result
 dtypes, forward mode (against central differences and reverse mode, through the op's own jvp
-rule), vmap against a loop (three placements of the batch dim, no loop fallback), gradients
-through vmap, and batched gradients against a loop of vjps. An entry that a check does not
+rule), vmap against a loop (the batch dim first, last, on the first input only, and where
+an entry asks, on the last only; no loop fallback), gradients through vmap, and batched
+gradients against a loop of vjps. An entry that a check does not
 apply to says why in its ``skips``; the coverage table is ``python -m tests.op_db``."""
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from tests.op_db import CHECKS, FAMILIES, OP_DB, OpInfo, golden_path, params, se
 from tests.ops import harness as H
 
 B = 3  # examples per vmap / batched-grad check
-WHERE = ("first", "last", "only_first")
+WHERE = ("first", "last", "only_first", "only_last")
 
 
 def _call(info: OpInfo, args: list) -> dyngrad.Tensor:
@@ -184,8 +185,10 @@ def _example(info: OpInfo, k: int) -> tuple:
 
 
 def _mapped(info: OpInfo, first: tuple) -> list[int]:
-    """The inputs vmap batches: the differentiated ones, else every array."""
-    diff = [i for i, d in enumerate(info.diff_inputs(first)) if d]
+    """The inputs vmap batches: the differentiated ones (and the integer ones when
+    ``vmap_batch_ints``), else every array."""
+    ints = [i for i, x in enumerate(first) if isinstance(x, np.ndarray) and x.dtype.kind in "iu"]
+    diff = sorted({i for i, d in enumerate(info.diff_inputs(first)) if d} | set(ints if info.vmap_batch_ints else ()))
     return diff or [i for i, x in enumerate(first) if isinstance(x, np.ndarray)]
 
 
@@ -196,6 +199,8 @@ def _setup(info: OpInfo, where: str) -> tuple:
     mapped = _mapped(info, first)
     if where == "only_first":
         mapped = mapped[:1]
+    elif where == "only_last":
+        mapped = mapped[-1:]
     # unmapped arguments (indices, masks, constants, numbers) are the first example's in every example
     examples = [tuple(x if i in mapped else first[i] for i, x in enumerate(e)) for e in examples]
     axis = -1 if where == "last" else 0
@@ -210,7 +215,9 @@ def _vmap_params() -> list:
     for info in select("vmap"):
         n_mapped = len(_mapped(info, H.make_case_inputs(info, "base")))
         for where in WHERE:
-            if where != "only_first" or n_mapped > 1:
+            if where == "only_last" and not info.vmap_only_last:
+                continue
+            if not where.startswith("only") or n_mapped > 1:
                 out.append(pytest.param(info, where, id=f"{info.family}-{info.name}-{where}",
                                         marks=xfail_marks(info, f"vmap:{where}") + xfail_marks(info, "vmap")))
     return out
@@ -238,26 +245,38 @@ def test_vmap_over_three_examples_equals_a_loop_and_runs_batching_rules_only(inf
     assert info.vmap_fallback is not None or not bad, f"{info.name}: ran as a loop: {bad}"
 
 
-@pytest.mark.parametrize("info", params("vmap_grad"))
-def test_gradients_through_vmap_equal_per_example_gradients(info: OpInfo) -> None:
-    examples, args, dims, mapped = _setup(info, "first")
-    for i in mapped:
-        args[i].requires_grad_()
+def _vmap_grad_params() -> list:
+    return [pytest.param(info, where, id=f"{info.family}-{info.name}" + ("" if where == "first" else f"-{where}"),
+                         marks=xfail_marks(info, "vmap_grad"))
+            for info in select("vmap_grad") for where in ("first",) + (("only_last",) if info.vmap_only_last else ())]
+
+
+@pytest.mark.parametrize("info,where", _vmap_grad_params())
+def test_gradients_through_vmap_equal_per_example_gradients(info: OpInfo, where: str) -> None:
+    """Batched inputs get the per-example gradients; an input shared by the examples (with
+    ``where="only_last"``, the others) gets their sum."""
+    examples, args, dims, _ = _setup(info, where)
+    diff = [i for i, d in enumerate(info.diff_inputs(examples[0])) if d]
+    for i in diff:
+        args[i] = args[i].detach().requires_grad_()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (the vmap check asserts that no loop ran)
         out = vmap(lambda *a: _call(info, list(a)), in_dims=dims)(*args)
     assert out.requires_grad, f"{info.name}: the output of vmap does not require grad"
     v = np.random.default_rng(info.seed("vmap_grad")).standard_normal(out.shape)
-    got = dyngrad.autograd.grad(out, [args[i] for i in mapped], dyngrad.from_numpy(v).to(out.dtype),
-                                allow_unused=True)
-    for j, i in enumerate(mapped):
-        per = []
-        for k, e in enumerate(examples):
-            leaves = _leaves(info, e)
-            o = _call(info, leaves)
-            (g,) = dyngrad.autograd.grad(o, [leaves[i]], dyngrad.from_numpy(np.asarray(v[k])).to(o.dtype), allow_unused=True)
-            per.append(_numpy(g, e[i]))
-        want = np.stack(per)
+    got = dyngrad.autograd.grad(out, [args[i] for i in diff], dyngrad.from_numpy(v).to(out.dtype), allow_unused=True)
+    per: dict[int, list] = {i: [] for i in diff}
+    for k, e in enumerate(examples):
+        leaves = _leaves(info, e)
+        o = _call(info, leaves)
+        gs = dyngrad.autograd.grad(o, [leaves[i] for i in diff], dyngrad.from_numpy(np.asarray(v[k])).to(o.dtype),
+                                   allow_unused=True)
+        for i, g in zip(diff, gs):
+            per[i].append(_numpy(g, e[i]))
+    for j, i in enumerate(diff):
+        want = np.stack(per[i]) if dims[i] is not None else np.sum(per[i], axis=0)
+        if dims[i] == -1:
+            want = np.moveaxis(want, 0, -1)
         np.testing.assert_allclose(_numpy(got[j], want), want, rtol=1e-9, atol=1e-11,
                                    err_msg=f"{info.name}: gradient of input {i}")
 

@@ -34,6 +34,7 @@ from tests.op_db import (
     shape,
     sorting,
     vmap_decomp,
+    vmap_index,
     vmap_linalg,
     vmap_pointwise,
     vmap_reduction,
@@ -57,7 +58,11 @@ FAMILIES: dict[str, list[OpInfo]] = {fam: mod.SPECS for fam, mod in GOLDEN_FAMIL
 FAMILIES.update({"jvp_rules": rules.RULES, "vmap_arith": rules.VMAP_ARITH,
                  "vmap_pointwise": vmap_pointwise.VMAP_POINTWISE, "vmap_reduction": vmap_reduction.VMAP_REDUCTION,
                  "vmap_shape": vmap_shape.VMAP_SHAPE, "vmap_linalg": vmap_linalg.VMAP_LINALG,
-                 "vmap_decomp": vmap_decomp.VMAP_DECOMP})
+                 "vmap_decomp": vmap_decomp.VMAP_DECOMP, "vmap_index": vmap_index.VMAP_INDEX})
+
+for _fam, _infos in FAMILIES.items():
+    for _info in _infos:
+        _info.family = _fam
 
 #: every entry of every family
 OP_DB: list[OpInfo] = [info for infos in FAMILIES.values() for info in infos]

@@ -79,8 +79,15 @@ class OpInfo:
         constant: indices of float inputs that take no gradient (targets, running stats):
             they do not require grad, get no tangent and are not batched by vmap.
         formerly: ``"table:name"`` of the entries of older spec tables this entry replaces.
+        gradgrad_fast: run gradgradcheck in fast mode (``v^T J u`` for random u, v instead of
+            the full second-order Jacobian), for entries whose gradgradcheck is new coverage
+            beyond what another entry checks in full, to keep the default suite fast.
         vmap_fallback: why vmap may run this entry as a loop (the values are still
             compared); None asserts that only batching rules ran.
+        vmap_batch_ints: vmap also batches the integer (index) inputs, so each example has its
+            own indices.
+        vmap_only_last: vmap (and the gradients through it) also run with only the last
+            batched input batched (e.g. per-example indices into a shared tensor).
         xfail: ``"check"`` or ``"vmap:<placement>"`` -> a known dyngrad bug that makes it fail
             (a strict xfail: the test reports when the bug is fixed).
     """
@@ -113,7 +120,10 @@ class OpInfo:
     function: type | None = None
     constant: tuple[int, ...] = ()
     formerly: tuple[str, ...] = ()
+    gradgrad_fast: bool = False
     vmap_fallback: str | None = None
+    vmap_batch_ints: bool = False
+    vmap_only_last: bool = False
     xfail: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -244,7 +254,8 @@ def rule_infos(table: Sequence[tuple], family: str, prepare: Callable[[str, list
             xs = [draw(rng, s, d) for s in shapes]
             return tuple(prepare(n, xs) if prepare is not None else xs)
 
-        args = dict(zero_dim=False, zero_size=False, int_result=None, grad_rtol=1e-5, grad_atol=1e-7)
+        args = dict(zero_dim=False, zero_size=False, int_result=None, grad_rtol=1e-5, grad_atol=1e-7,
+                    gradgrad_fast=True)
         args.update(kw)
         args.update((overrides or {}).get(name, {}))
         args["formerly"] = tuple((formerly or {}).get(name, ()))
