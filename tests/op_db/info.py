@@ -69,7 +69,8 @@ class OpInfo:
         compare_float32: compare float32 results with float64 ones in the dtype check.
         twice_differentiable: run gradgradcheck.
         zero_dim, zero_size: whether the 0-d and zero-size cases apply.
-        out_dtype: ``"same"`` (float result keeps the float input dtype) or ``"bool"``.
+        out_dtype: ``"same"`` (float result keeps the float input dtype), or always ``"bool"``,
+            ``"int64"`` or ``"float64"``.
         int_result: result dtype for integer inputs: ``"float"`` (default float dtype),
             ``"same"`` (int64 stays int64), ``"bool"``, or None to skip the int check.
         skips: check name (see :data:`CHECKS`) -> the reason it does not apply.

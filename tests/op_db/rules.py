@@ -220,3 +220,6 @@ VMAP_ARITH_FORMERLY = {
 RULES: list[OpInfo] = rule_infos(RULE_ROWS, "jvp_rules", prepare, RULES_FORMERLY,
                                  {"to_float32_and_back": {"eps": 1e-2, "grad_rtol": 1e-4}})
 VMAP_ARITH: list[OpInfo] = rule_infos(VMAP_ARITH_ROWS, "vmap_arith", prepare, VMAP_ARITH_FORMERLY)
+
+#: the families of this module (see tests/op_db/__init__.py)
+FAMILIES = {"jvp_rules": RULES, "vmap_arith": VMAP_ARITH}

@@ -45,3 +45,6 @@ VMAP_DECOMP: list[OpInfo] = rule_infos(TABLE_ROWS, "vmap_decomp", overrides={
                                 "numerical derivatives along unsymmetric directions disagree (the decomp family "
                                 "checks eigh on symmetrized inputs)" for c in ("gradcheck", "gradgradcheck", "forward_ad")}},
 })
+
+#: the families of this module (see tests/op_db/__init__.py)
+FAMILIES = {"vmap_decomp": VMAP_DECOMP}

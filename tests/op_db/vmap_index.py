@@ -94,3 +94,6 @@ VMAP_INDEX: list[OpInfo] = [
     _index("setitem_with_a_shared_index", _setitem(lambda i: (slice(None), D.tensor([[1], [0]]), i)), (4, 5, 2), (3,),
            (0, 2), f"{_S}:with_a_shared_index", (4, 2, 3)),
 ]
+
+#: the families of this module (see tests/op_db/__init__.py)
+FAMILIES = {"vmap_index": VMAP_INDEX}

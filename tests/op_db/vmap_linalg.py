@@ -77,3 +77,6 @@ VMAP_LINALG: list[OpInfo] = rule_infos(TABLE_ROWS, "vmap_linalg", overrides={
                                      "output depends on it: numerical derivatives disagree on that row"
                                   for c in ("gradcheck", "gradgradcheck", "forward_ad")}},
 })
+
+#: the families of this module (see tests/op_db/__init__.py)
+FAMILIES = {"vmap_linalg": VMAP_LINALG}

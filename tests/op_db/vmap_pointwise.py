@@ -59,3 +59,6 @@ VMAP_POINTWISE: list[OpInfo] = rule_infos(TABLE_ROWS, "vmap_pointwise", override
                    "skips": {c: "a float32 result: gradcheck's float64 finite differences are meaningless"
                              for c in ("gradcheck", "gradgradcheck")}},
 })
+
+#: the families of this module (see tests/op_db/__init__.py)
+FAMILIES = {"vmap_pointwise": VMAP_POINTWISE}

@@ -88,3 +88,6 @@ VMAP_REDUCTION: list[OpInfo] = rule_infos(TABLE_ROWS, "vmap_reduction", override
     "nll_loss_all_ignored": {"skips": {c: "every target is ignored: the loss is nan (0/0, as PyTorch's), so numerical "
                                           "derivatives are nan" for c in ("gradcheck", "gradgradcheck", "forward_ad")}},
 })
+
+#: the families of this module (see tests/op_db/__init__.py)
+FAMILIES = {"vmap_reduction": VMAP_REDUCTION}

@@ -86,3 +86,6 @@ TABLE_ROWS = [
 ]
 
 VMAP_SHAPE: list[OpInfo] = rule_infos(TABLE_ROWS, "vmap_shape")
+
+#: the families of this module (see tests/op_db/__init__.py)
+FAMILIES = {"vmap_shape": VMAP_SHAPE}

@@ -3,11 +3,11 @@
 How to add an op
 ----------------
 The entries live in the op database, ``tests/op_db/`` (one module per family; the entry type
-is :class:`tests.op_db.info.OpInfo`, also importable here as ``OpSpec``). Besides the checks
-below, every entry drives the forward-mode, vmap and batched-grad checks in
-``tests/test_op_db.py``.
+is :class:`tests.op_db.info.OpInfo`, also importable here as ``OpSpec``); every check runs in
+``tests/test_op_db.py``, parametrized over all entries, through the functions below.
 
-1. Append an ``OpSpec`` to your family's ``SPECS`` list (e.g. ``tests/op_db/elementwise.py``)::
+1. Append an ``OpSpec`` to your family's ``SPECS`` list (e.g. ``tests/op_db/elementwise.py``),
+   or add a family module (see ``tests/op_db/__init__.py``)::
 
        OpSpec("log1p", dg.log1p, "log1p", domain=(-0.9, 3.0))
        OpSpec("atan2", dg.atan2, "atan2", arity=2, shapes=((2, 3), (3,)))
@@ -18,15 +18,13 @@ below, every entry drives the forward-mode, vmap and batched-grad checks in
    ``f(torch, *inputs, **kwargs)``; ``torch_kwargs`` overrides ``kwargs`` for torch.
    Inputs come from ``make_inputs(rng, shapes)`` (default: uniform in ``domain``, one
    float64 array per shape). Return bool/int arrays for non-differentiable tensor
-   arguments (e.g. ``where``'s condition) and Python numbers for scalar arguments.
+   arguments (e.g. ``where``'s condition), Python numbers for scalar arguments, and name
+   float inputs that take no gradient in ``constant``.
 2. Regenerate the golden file with the family's generator (needs torch), e.g.
-   ``/work/venv/bin/python tests/golden/gen_elementwise.py``, and commit the ``.npz``.
-3. The family's tests (``tests/ops/test_<family>.py``) parametrize over ``SPECS`` (``case_params(SPECS)`` gives one pytest
-   param per spec and case) and call :func:`run_forward_vs_golden`,
-   :func:`run_backward_vs_golden`, :func:`run_gradcheck`, :func:`run_gradgradcheck`,
-   :func:`run_dtype_check` and optionally :func:`run_node_name_check` (``grad_fn`` named as
-   in PyTorch) for each spec (see ``tests/ops/test_elementwise.py``). Live comparisons with
-   torch (``tests/oracle``) can use :func:`torch_reference` and :func:`dyngrad_reference`.
+   ``/tmp/venv/bin/python tests/golden/gen_elementwise.py``, and commit the ``.npz``.
+3. Run ``python -m tests.op_db`` to see which checks the entry takes; a check that cannot
+   apply gets ``skips={"check": "the reason"}``. Live comparisons with torch
+   (``tests/oracle``) can use :func:`torch_reference` and :func:`dyngrad_reference`.
 
 Cases: every spec is checked on ``shapes`` ("base"), on each of ``broadcast`` ("bcast0",
 ...), on 0-d inputs ("scalar", when ``zero_dim``) and on zero-size inputs ("empty", when
@@ -209,7 +207,7 @@ def run_dtype_check(spec: OpSpec) -> None:
     ref = None
     for np_dt, dg_dt in ((np.float64, dyngrad.float64), (np.float32, dyngrad.float32)):
         out = _call(spec, to_dyngrad(ins, dtype=np_dt))
-        want = {"bool": dyngrad.bool, "int64": dyngrad.int64}.get(spec.out_dtype, dg_dt)
+        want = {"bool": dyngrad.bool, "int64": dyngrad.int64, "float64": dyngrad.float64}.get(spec.out_dtype, dg_dt)
         assert out.dtype == want, f"{spec.name}: {np.dtype(np_dt)} input gave {out.dtype}, expected {want}"
         if ref is None:
             ref = out.numpy()
