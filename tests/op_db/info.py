@@ -10,7 +10,8 @@ check               what it asserts (where it runs)
 ``golden_forward``  output equals PyTorch 2.13's stored output (tests/ops/test_<family>)
 ``golden_backward`` input grads equal PyTorch's for a stored upstream gradient
 ``node_name``       ``grad_fn.name()`` is PyTorch's
-``gradcheck``       float64 gradcheck on base/broadcast/0-d cases
+``gradcheck``       float64 gradcheck on base/broadcast/0-d cases (with the forward-mode
+                    Jacobian too when the entry names its ``function``)
 ``gradgradcheck``   float64 gradgradcheck (twice differentiable ops)
 ``dtype``           float32/float64/int64 result dtypes
 ``forward_ad``      the jvp (dual numbers) equals central differences along a random
