@@ -1,12 +1,11 @@
-"""The transform-rule tables of the op database (moved from tests/autograd/test_forward_ad.py):
-rows ``(name, function of float64 tensors, input shapes, domain, the Function whose rule must
-run)`` with a named input domain ("real", "pos", "unit", "spd"; see
-:func:`tests.op_db.info.draw`). ``RULES`` drives the explicit-jvp-rule checks
-(tests/autograd/test_forward_ad.py) and, with the arithmetic rows ``VMAP_ARITH``, the
-vmap-rule checks (tests/func/test_vmap_rules.py); ``OPS`` drives jvp-vs-vjp on every
-representative op. All are :class:`~tests.op_db.info.OpInfo` entries (no golden values: they
-are compared with loops, finite differences and double vjps), and each also takes the
-batched-grad check of tests/test_op_db.py."""
+"""The transform-rule entries of the op database (once the jvp-rule and vmap-rule tables of
+tests/autograd/test_forward_ad.py and tests/func/test_vmap_rules.py, with the old
+forward-mode op table merged in): rows ``(name, function of float64 tensors, input shapes,
+domain[, the Function whose jvp rule must run])`` with a named input domain ("real", "pos",
+"unit", "spd"; see :func:`tests.op_db.info.draw`), moved off the ops' kinks by
+:func:`prepare`. Rows whose op variant has a golden entry were merged into it (see the golden
+entries' ``formerly``). No golden values (``NO_GOLDEN``); every other check of
+tests/test_op_db.py applies."""
 
 from __future__ import annotations
 

@@ -1,6 +1,9 @@
-"""The vmap-rule table of the reduction ops (moved from tests/func/test_vmap_reduction.py): rows ``(name,
-function of float64 tensors, per-example input shapes, domain, the Function whose batching rule must
-run)``, as op-db entries (``VMAP_REDUCTION``); tests/func/test_vmap_reduction.py checks each against a loop."""
+"""The reduction vmap-rule entries of the op database (moved from the table of
+tests/func/test_vmap_reduction.py): rows ``(name, function of float64 tensors, per-example input
+shapes[, domain], the Function whose batching rule the row was written for)``, as op-db entries
+(``VMAP_REDUCTION``). Rows whose op variant has a golden entry were merged into it. No golden
+values (``NO_GOLDEN``); every other check of tests/test_op_db.py applies: the named Function's
+jvp rule must run in forward mode, and vmap must run without a loop fallback."""
 
 from __future__ import annotations
 
