@@ -289,19 +289,6 @@ def test_jacobians_and_hessians_inside_vmap_are_per_example_and_batched() -> Non
         np.testing.assert_allclose(out.data, np.stack([one(x).data for x in xs]), rtol=1e-12)
 
 
-@pytest.mark.parametrize("op", [
-    lambda a, b: a > b, lambda a, b: a <= b, lambda a, b: a == b, lambda a, b: a != 0.5,
-    lambda a, b: dyngrad.logical_and(a > 0, b > 0), lambda a, b: ~(a > b),
-    lambda a, b: dyngrad.isclose(a, b, atol=0.5), lambda a, b: (a > 0).long() & (b > 0).long(),
-])
-def test_comparisons_and_logical_ops_batch_without_a_loop(op) -> None:  # noqa: ANN001
-    x = T(rng.standard_normal((3, 2, 4)))
-    y = T(rng.standard_normal(4))
-    out, msgs = _messages(F.vmap(op, in_dims=(0, None)), x, y)
-    assert not [m for m in msgs if "loop" in m or "no batching rule" in m], msgs
-    np.testing.assert_array_equal(out.data, np.stack([op(T(r), y).data for r in x.data]))
-
-
 def test_grad_with_is_grads_batched_runs_one_batched_backward() -> None:
     x = T(rng.standard_normal((3, 4))).requires_grad_()
     w = T(rng.standard_normal((4, 2))).requires_grad_()

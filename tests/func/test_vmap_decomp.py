@@ -1,8 +1,7 @@
-"""vmap of the decompositions that are not in the shared op table (tests/func/test_vmap_rules.py
-has inverse, det, slogdet, cholesky and solve): qr, eigh, svd, and solve's broadcasting and
-vector cases. Each entry runs with the batch dim first, last and only on the first input,
-must equal a loop over the examples, must run through its Function's batching rule, and
-its gradients through vmap must equal the per-example gradients.
+"""vmap of the decompositions beyond the op database's per-op vmap checks (tests/test_op_db.py
+runs every entry of tests/op_db/, including the qr, eigh, svd and solve entries of
+tests/op_db/vmap_decomp.py, with the batch dim first, last and only on the first input):
+forward mode through the decompositions' jvp rules under vmap.
 
 Batched and per-example decompositions call the same LAPACK routine on the same matrices,
 so sign-ambiguous outputs (eigenvectors, singular vectors, Q) agree exactly.
@@ -15,26 +14,7 @@ import pytest
 
 import dyngrad as D
 from dyngrad.func import vmap
-from tests.op_db.info import rows
-from tests.op_db.vmap_decomp import VMAP_DECOMP
-from tests.func.vmap_checks import T, _fallbacks, _run_vmap, check_gradients, check_values
-
-
-
-
-TABLE = rows(VMAP_DECOMP)
-WHERE = ["first", "last", "only_first"]
-
-
-@pytest.mark.parametrize("where", WHERE)
-@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
-def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, domain, cls, where) -> None:  # noqa: ANN001
-    check_values(name, fn, shapes, domain, cls, where)
-
-
-@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
-def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, domain, cls) -> None:  # noqa: ANN001
-    check_gradients(name, fn, shapes, domain)
+from tests.func.vmap_checks import T, _fallbacks, _run_vmap
 
 
 def test_nested_vmap_of_svdvals_and_solve_equals_a_double_loop() -> None:

@@ -1,13 +1,7 @@
-"""vmap batching rules of the linalg, contraction, conv and nn.functional Functions, on the
-cases the shared op table (tests/func/test_vmap_rules.py) does not reach: matmul's vector
-and broadcast cases with either operand alone batched, per-example weights (ensembles) in
-linear and conv, einsum's ellipsis/diagonal forms, max pooling, embedding tables; plus
-nested vmap, an MLP under vmap and per-example gradients.
-
-Each table entry is (name, function of tensors, per-example input shapes, domain, the
-Function whose rule must run). Only argument 0 is batched in the "only_first" placement,
-so entries whose names end in ``_swapped`` take their arguments in another order to batch
-an operand other than the op's first one.
+"""vmap of the linalg, contraction, conv and nn.functional Functions beyond the op database's
+per-op vmap checks (tests/test_op_db.py over tests/op_db/, including tests/op_db/vmap_linalg.py):
+nested vmap, an MLP under vmap, per-example gradients, jacrev/jacfwd inside vmap, and embedding
+with batched indices.
 """
 
 from __future__ import annotations
@@ -21,24 +15,9 @@ import dyngrad
 from dyngrad.func import grad, vmap
 from dyngrad.nn import functional as F
 from dyngrad.ops import conv as _cv
-from tests.op_db.info import rows
-from tests.op_db.vmap_linalg import VMAP_LINALG
-from tests.func.vmap_checks import WHERE, T, _fallbacks, check_gradients, check_values
+from tests.func.vmap_checks import T, _fallbacks
 
 D = dyngrad
-
-TABLE = rows(VMAP_LINALG)
-
-
-@pytest.mark.parametrize("where", WHERE)
-@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
-def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, domain, cls, where) -> None:  # noqa: ANN001
-    check_values(name, fn, shapes, domain, cls, where)
-
-
-@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
-def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, domain, cls) -> None:  # noqa: ANN001
-    check_gradients(name, fn, shapes, domain)
 
 
 def _quiet(fn, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202

@@ -1,8 +1,6 @@
-"""vmap batching rules of the elementwise families (arithmetic, elementwise, pointwise, special,
-trig, rounding, thresholding, activation, copying, masking) beyond the shared op table of
-tests/func/test_vmap_rules.py: argument layouts that table does not reach (prelu's channel
-weight, glu's dim, tensor clamp bounds, fills/copies into unbatched targets, masks and values
-batched on their own), per-example type promotion of 0-d examples, random slopes, and nested vmap.
+"""vmap of the elementwise families beyond the op database's per-op vmap checks
+(tests/test_op_db.py over tests/op_db/, including tests/op_db/vmap_pointwise.py): per-example
+type promotion of 0-d examples, float predicates, random slopes, and nested vmap.
 """
 
 from __future__ import annotations
@@ -17,25 +15,10 @@ from hypothesis import strategies as st
 import dyngrad
 from dyngrad.func import vmap
 from dyngrad.ops import copying as _cp
-from tests.op_db.info import rows
-from tests.op_db.vmap_pointwise import VMAP_POINTWISE
-from tests.func.vmap_checks import WHERE, T, _fallbacks, check_gradients, check_values
+from tests.func.vmap_checks import T, _fallbacks
 
 D = dyngrad
 F = dyngrad.nn.functional
-
-TABLE = rows(VMAP_POINTWISE)
-
-
-@pytest.mark.parametrize("where", WHERE)
-@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
-def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, domain, cls, where) -> None:  # noqa: ANN001
-    check_values(name, fn, shapes, domain, cls, where)
-
-
-@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
-def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, domain, cls) -> None:  # noqa: ANN001
-    check_gradients(name, fn, shapes, domain)
 
 
 def _vmap_quiet(fn, *args, **kw):  # noqa: ANN001, ANN002, ANN003, ANN202

@@ -1,12 +1,7 @@
-"""vmap batching rules of the reduction family, sorting and the fused ops beyond the shared
-op table (tests/func/test_vmap_rules.py): 0-d examples, "all dims" reductions with
-keepdim, negative dims, tuple outputs, nll_loss layouts and batched targets, the other
-users of the normalisation core, and nested vmap.
-
-Each table entry is (name, function of tensors, per-example input shapes, domain, the
-Function whose rule must run), checked like the shared table: batch dim first, last and
-only the first input batched, against a loop, with no per-op loop for that Function, and
-gradients through vmap equal to per-example gradients.
+"""vmap of the reductions, sorting and the fused ops beyond the op database's per-op vmap
+checks (tests/test_op_db.py over tests/op_db/, including tests/op_db/vmap_reduction.py): tuple
+outputs, nll_loss with batched targets, the other users of the normalisation core, and nested
+vmap.
 """
 
 from __future__ import annotations
@@ -16,27 +11,12 @@ import pytest
 
 import dyngrad
 from dyngrad.func import vmap
-from tests.op_db.info import rows
-from tests.op_db.vmap_reduction import VMAP_REDUCTION
-from tests.func.vmap_checks import WHERE, T, _fallbacks, _run_vmap, check_gradients, check_values
+from tests.func.vmap_checks import T, _fallbacks, _run_vmap
 
 D = dyngrad
 F = dyngrad.nn.functional
 I = lambda *a: D.tensor(list(a))  # noqa: E731, E741 - int64 class indices
 
-TABLE = rows(VMAP_REDUCTION)
-IDS = [r[0] for r in TABLE]
-
-
-@pytest.mark.parametrize("where", WHERE)
-@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
-def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, domain, cls, where) -> None:  # noqa: ANN001
-    check_values(name, fn, shapes, domain, cls, where)
-
-
-@pytest.mark.parametrize("name,fn,shapes,domain,cls", TABLE, ids=[r[0] for r in TABLE])
-def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, domain, cls) -> None:  # noqa: ANN001
-    check_gradients(name, fn, shapes, domain)
 
 
 def test_tuple_outputs_of_max_sort_and_var_mean_are_all_batched() -> None:

@@ -1,8 +1,8 @@
-"""Batching rules of the structural ops (shape, indexing, gather, rearrange, splitting) for
-the forms the shared op table (tests/func/test_vmap_rules.py) does not cover: each entry
-runs under vmap with the batch dim first, last and only the first input batched, equals a
-loop over the examples, runs through its Function's rule, and gives per-example
-gradients. Plus nested vmap over a reshape/permute/getitem/cat chain.
+"""Batching rules of the structural ops (shape, indexing, gather, rearrange, splitting) beyond
+the op database's per-op vmap checks (tests/test_op_db.py over tests/op_db/, including
+tests/op_db/vmap_shape.py and the per-example index tensors of tests/op_db/vmap_index.py): every
+structural Function declares a rule, nested vmap with index tensors that differ per example or
+over a reshape/permute/getitem/cat chain, a batched bool mask through the loop.
 """
 
 from __future__ import annotations
@@ -19,29 +19,11 @@ from dyngrad.ops import indexing as _ix
 from dyngrad.ops import rearrange as _ra
 from dyngrad.ops import shape as _sh
 from dyngrad.ops import splitting as _sl
-from tests.op_db.info import rows
-from tests.op_db.vmap_shape import VMAP_SHAPE
-from tests.func.vmap_checks import WHERE, T, _fallbacks, check_gradients, check_values
+from tests.func.vmap_checks import T, _fallbacks
 
 D = dyngrad
 _ga = importlib.import_module("dyngrad.ops.gather")  # the name dyngrad.ops.gather is the function
 F64 = D.float64
-
-
-
-
-TABLE = rows(VMAP_SHAPE, domain=False)
-
-
-@pytest.mark.parametrize("where", WHERE)
-@pytest.mark.parametrize("name,fn,shapes,cls", TABLE, ids=[r[0] for r in TABLE])
-def test_vmap_equals_a_loop_and_runs_the_ops_batching_rule(name, fn, shapes, cls, where) -> None:  # noqa: ANN001
-    check_values(name, fn, shapes, "real", cls, where)
-
-
-@pytest.mark.parametrize("name,fn,shapes,cls", TABLE, ids=[r[0] for r in TABLE])
-def test_gradients_through_vmap_equal_gradients_through_a_loop(name, fn, shapes, cls) -> None:  # noqa: ANN001
-    check_gradients(name, fn, shapes, "real")
 
 
 def test_the_rule_of_each_entry_ran_for_its_function_class() -> None:
@@ -105,54 +87,6 @@ def test_nested_vmap_with_the_inner_batch_dim_last() -> None:
     np.testing.assert_allclose(out.data, want)
 
 
-BATCHED_INDEX = [
-    # (name, fn(x, index), per-example x shape, per-example index shape, index range)
-    ("getitem", lambda a, i: a[i], (4, 5, 2), (2,), (0, 4)),
-    ("getitem_0d", lambda a, i: a[i], (4, 5, 2), (), (-4, 4)),
-    ("getitem_after_slice", lambda a, i: a[:, i], (4, 5, 2), (2, 3), (-5, 5)),
-    ("getitem_after_int", lambda a, i: a[1, i], (4, 5, 2), (3,), (0, 5)),
-    ("getitem_with_shared_separated", lambda a, i: a[i, :, D.tensor([1, 0])], (4, 5, 2), (2,), (0, 4)),
-    ("getitem_with_shared_after_slice", lambda a, i: a[:, D.tensor([[1], [0]]), i], (4, 5, 2), (3,), (0, 2)),
-    ("getitem_ellipsis", lambda a, i: a[..., i], (4, 5, 2), (4,), (0, 2)),
-    ("take", lambda a, i: D.take(a, i), (4, 5), (2, 2), (-20, 20)),
-    ("gather", lambda a, i: D.gather(a, 1, i), (4, 5), (4, 2), (0, 5)),
-    ("take_along_dim", lambda a, i: D.take_along_dim(a, i, 0), (4, 5), (2, 1), (0, 4)),
-    ("scatter_value", lambda a, i: D.scatter(a, 1, i, 2.5), (4, 5), (4, 1), (0, 5)),
-    ("scatter_add", lambda a, i: D.scatter_add(a, 1, i, a ** 2), (4, 5), (4, 3), (0, 5)),
-    ("index_select", lambda a, i: D.index_select(a, 1, i), (4, 5), (7,), (0, 5)),
-    ("index_select_0d_index", lambda a, i: D.index_select(a, 0, i), (4, 5), (), (0, 4)),
-    ("index_add", lambda a, i: D.index_add(a, 1, i, a[:, :3] ** 2, alpha=2), (4, 5), (3,), (-5, 5)),
-    ("index_add_dim0", lambda a, i: D.index_add(a, 0, i, a[:2] * 3), (4, 5), (2,), (0, 4)),
-    ("index_copy", lambda a, i: D.index_copy(a, 1, i % 2 + 2 * D.arange(2), a[:, 3:] * 3), (4, 5), (2,), (0, 2)),
-]
-
-
-@pytest.mark.parametrize("shared_x", [False, True])
-@pytest.mark.parametrize("name,fn,xshape,ishape,lim", BATCHED_INDEX, ids=[r[0] for r in BATCHED_INDEX])
-def test_index_tensors_that_differ_per_example_are_batched_without_a_loop(name, fn, xshape, ishape, lim, shared_x) -> None:  # noqa: ANN001
-    rng = np.random.default_rng(5)
-    xs = rng.standard_normal(xshape if shared_x else (3, *xshape))
-    idx = rng.integers(*lim, (3, *ishape))
-    x = T(xs).requires_grad_()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        out = vmap(fn, in_dims=(None if shared_x else 0, 0))(x, D.tensor(idx))
-    assert not _fallbacks([str(w.message) for w in caught])
-    v = rng.standard_normal(out.shape)
-    (g,) = dyngrad.autograd.grad(out, x, T(v))
-    want_g = np.zeros_like(xs)
-    for k in range(3):
-        xk = T(xs if shared_x else xs[k]).requires_grad_()
-        yk = fn(xk, D.tensor(idx[k]))
-        np.testing.assert_allclose(out.data[k], yk.data)
-        (gk,) = dyngrad.autograd.grad(yk, xk, T(v[k]))
-        if shared_x:
-            want_g += gk.data
-        else:
-            want_g[k] = gk.data
-    np.testing.assert_allclose(g.data, want_g)
-
-
 def test_an_out_of_range_batched_index_raises_index_error() -> None:
     with pytest.raises(IndexError, match="out of bounds"):
         vmap(lambda a, i: a[i])(T(np.zeros((2, 3))), D.tensor([[0, 3], [1, 1]]))
@@ -166,45 +100,6 @@ def test_a_batched_bool_mask_is_correct_through_the_fallback_loop() -> None:
     with pytest.warns(UserWarning):
         out = vmap(lambda a, k: a[k] * 2)(T(x), D.tensor(m))
     np.testing.assert_allclose(out.data, np.stack([x[k][m[k]] * 2 for k in range(3)]))
-
-
-BATCHED_SETITEM = [
-    # (name, index from the per-example index tensor i, per-example i shape, range, value shape or None)
-    ("rows", lambda i: i, (2,), (0, 4), (2, 5, 2)),
-    ("rows_scalar", lambda i: i, (2,), (-4, 4), None),
-    ("row_broadcast_value", lambda i: i, (), (0, 4), (2,)),
-    ("after_slice", lambda i: (slice(None), i), (2, 3), (0, 5), (4, 2, 3, 2)),
-    ("after_slice_low_rank_value", lambda i: (slice(None), i), (2, 3), (0, 5), (3, 1)),
-    ("after_int_and_slice", lambda i: (1, slice(None), i), (3,), (0, 2), (5, 3)),
-    ("separated_by_a_slice", lambda i: (i, slice(None), D.tensor([1, 0])), (2,), (0, 4), (2, 5)),
-    ("with_a_shared_index", lambda i: (slice(None), D.tensor([[1], [0]]), i), (3,), (0, 2), (4, 2, 3)),
-]
-
-
-@pytest.mark.parametrize("name,index,ishape,lim,vshape", BATCHED_SETITEM, ids=[r[0] for r in BATCHED_SETITEM])
-def test_setitem_with_index_tensors_that_differ_per_example_is_batched(name, index, ishape, lim, vshape) -> None:  # noqa: ANN001
-    rng = np.random.default_rng(6)
-    xs, idx = rng.standard_normal((3, 4, 5, 2)), rng.integers(*lim, (3, *ishape))
-    vs = None if vshape is None else rng.standard_normal((3, *vshape))
-
-    def f(a, i, *v):  # noqa: ANN001, ANN202
-        a = a * 1
-        a[index(i)] = v[0] if v else 2.5
-        return a
-
-    leaves = [T(xs).requires_grad_()] + ([] if vs is None else [T(vs).requires_grad_()])
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        out = vmap(f, in_dims=(0, 0) + (() if vs is None else (0,)))(leaves[0], D.tensor(idx), *leaves[1:])
-    assert not _fallbacks([str(w.message) for w in caught])
-    v = rng.standard_normal(out.shape)
-    got = dyngrad.autograd.grad(out, leaves, T(v))
-    for k in range(3):
-        lk = [T(xs[k]).requires_grad_()] + ([] if vs is None else [T(vs[k]).requires_grad_()])
-        yk = f(lk[0], D.tensor(idx[k]), *lk[1:])
-        np.testing.assert_allclose(out.data[k], yk.data)
-        for g, gk in zip(got, dyngrad.autograd.grad(yk, lk, T(v[k]))):
-            np.testing.assert_allclose(g.data[k], gk.data)
 
 
 def _put_row(a: dyngrad.Tensor, i: dyngrad.Tensor) -> dyngrad.Tensor:

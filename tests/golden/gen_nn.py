@@ -1,15 +1,11 @@
-"""Generate tests/golden/nn.npz: PyTorch 2.13 reference values for nn.functional and nn
-modules.
+"""Generate tests/golden/nn.npz: PyTorch 2.13 reference values for nn modules (nn.functional's
+golden values are the op database's: tests/golden/gen_nn_functional.py).
 
 Run with torch installed::
 
     python tests/golden/gen_nn.py
 
 Contents:
-* ``f/<case>/in<k>``: the inputs of each case of ``tests/nn/cases.py`` (drawn with NumPy
-  so both libraries see the same values), ``f/<case>/out``: the output,
-  ``f/<case>/cot``: a cotangent, ``f/<case>/grad<k>``: the gradient of ``sum(out * cot)``
-  w.r.t. input k (for inputs that require grad).
 * ``m/<model>/...``: a small conv net (and a BatchNorm net) with weights drawn here and
   copied into both libraries: inputs, output, loss, parameter gradients, and the running
   statistics after two training steps.
@@ -18,41 +14,14 @@ Contents:
 from __future__ import annotations
 
 import os
-import sys
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
-
-from tests.nn.cases import CASES, all_inputs, cotangent, requires_grad  # noqa: E402
-
 OUT = os.path.join(HERE, "nn.npz")
 data: dict[str, np.ndarray] = {}
-
-for ci, (name, (fn, _spec, _flags)) in enumerate(zip(CASES, CASES.values())):
-    inputs = all_inputs()[name]
-    ts = []
-    for k, (kind, arr) in enumerate(inputs):
-        data[f"f/{name}/in{k}"] = arr
-        t = torch.tensor(arr)
-        if requires_grad(kind):
-            t.requires_grad_(True)
-        ts.append(t)
-    out = fn(F, *ts)
-    data[f"f/{name}/out"] = out.detach().numpy()
-    cot = cotangent(tuple(out.shape), ci)
-    data[f"f/{name}/cot"] = cot
-    diff = [t for t in ts if t.requires_grad]
-    grads = torch.autograd.grad(out, diff, torch.tensor(cot), allow_unused=True)
-    j = 0
-    for k, t in enumerate(ts):
-        if t.requires_grad:
-            g = grads[j]
-            j += 1
-            data[f"f/{name}/grad{k}"] = np.zeros(tuple(t.shape)) if g is None else g.numpy()
 
 
 # ----------------------------------------------------------------------------- modules

@@ -1,67 +1,15 @@
-"""nn.functional against PyTorch 2.13 golden values (tests/golden/nn.npz, made by
-tests/golden/gen_nn.py from the table in tests/nn/cases.py), plus gradcheck and
-gradgradcheck in float64."""
+"""nn.functional beyond the op database's per-op checks (the entries of
+tests/op_db/nn_functional.py take golden values, gradcheck, gradgradcheck, forward mode and
+vmap in tests/test_op_db.py): float32 results, stability, dropout, running statistics,
+one_hot, pooling indices and the bias gradient under create_graph."""
 
 from __future__ import annotations
-
-import os
 
 import numpy as np
 import pytest
 
 import dyngrad
 import dyngrad.nn.functional as F
-from dyngrad.autograd import gradcheck, gradgradcheck
-from tests.nn.cases import CASES, all_inputs, requires_grad
-
-GOLD = np.load(os.path.join(os.path.dirname(__file__), "..", "golden", "nn.npz"))
-INPUTS = all_inputs()
-NAMES = list(CASES)
-
-
-def _tensors(name: str) -> list:
-    ts = []
-    for k, (kind, arr) in enumerate(INPUTS[name]):
-        np.testing.assert_array_equal(arr, GOLD[f"f/{name}/in{k}"])  # same draws as the generator
-        t = dyngrad.tensor(arr)
-        if requires_grad(kind):
-            t.requires_grad_(True)
-        ts.append(t)
-    return ts
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_forward_and_gradients_match_pytorch(name: str) -> None:
-    fn = CASES[name][0]
-    ts = _tensors(name)
-    out = fn(F, *ts)
-    np.testing.assert_allclose(out.detach().numpy(), GOLD[f"f/{name}/out"], rtol=1e-7, atol=1e-10)
-    assert out.dtype == dyngrad.float64
-    diff = [t for t in ts if t.requires_grad]
-    grads = dyngrad.autograd.grad(out, diff, dyngrad.tensor(GOLD[f"f/{name}/cot"]), allow_unused=True)
-    j = 0
-    for k, t in enumerate(ts):
-        if t.requires_grad:
-            g = grads[j]
-            j += 1
-            got = np.zeros(t.shape) if g is None else g.numpy()
-            np.testing.assert_allclose(
-                got, GOLD[f"f/{name}/grad{k}"], rtol=1e-7, atol=1e-10, err_msg=f"grad of input {k}"
-            )
-
-
-@pytest.mark.parametrize("name", [n for n in NAMES if "nogc" not in CASES[n][2]])
-def test_gradcheck(name: str) -> None:
-    fn = CASES[name][0]
-    ts = _tensors(name)
-    assert gradcheck(lambda *a: fn(F, *a), tuple(ts), eps=1e-6, atol=1e-5, rtol=1e-4)
-
-
-@pytest.mark.parametrize("name", [n for n in NAMES if "gg" in CASES[n][2]])
-def test_gradgradcheck(name: str) -> None:
-    fn = CASES[name][0]
-    ts = _tensors(name)
-    assert gradgradcheck(lambda *a: fn(F, *a), tuple(ts), eps=1e-6, atol=1e-5, rtol=1e-4)
 
 
 def test_float32_inputs_give_float32_results() -> None:

@@ -1,14 +1,18 @@
-"""The op database: one :class:`~tests.op_db.info.OpInfo` entry per op (or per notable
-argument setting), grouped in one module per family, and the checks each entry drives.
+"""The op database: one :class:`~tests.op_db.info.OpInfo` entry per op variant, grouped in one
+module per family, and the checks each entry drives (all in ``tests/test_op_db.py``).
 
-Every entry of a golden family drives golden values from PyTorch 2.13
-(``tests/golden/<family>.npz``, written by ``tests/golden/gen_<family>.py`` from these same
-entries), gradcheck, gradgradcheck and dtypes (``tests/ops/test_<family>.py``), and the forward-mode, vmap-vs-loop and batched-grad
-checks (``tests/test_op_db.py``). The transform-rule tables (``rules.py``, ``vmap_*.py``:
-rows naming the Function whose own jvp / batching rule must run) are entries too: their
-tables' tests check forward mode and vmap, and every entry takes the batched-grad check. An
-entry says which checks do not apply, and why, in ``skips``; ``python -m tests.op_db`` prints
-the coverage table.
+A family module is any module of this package (besides ``info``) that exposes either
+``SPECS`` (one family named after the module; with ``GOLDEN`` or ``GOLDEN_PATH``, the path of
+its ``tests/golden/<family>.npz`` written by ``tests/golden/gen_<family>.py`` from the same
+entries, the family has golden values from PyTorch 2.13) or ``FAMILIES`` (family name -> its
+entries, without golden values). Modules are found by listing the package, so a new family is
+a new file; ``test_every_module_of_the_op_database_registers_entries`` fails for a module that
+exposes neither.
+
+Every entry drives golden values (forward, backward, node name), gradcheck, gradgradcheck,
+dtypes, forward mode (through the op's own jvp rule), vmap against a loop (several placements
+of the batch dim, no loop fallback), gradients through vmap and batched gradients, unless its
+``skips`` say why not; ``python -m tests.op_db`` prints the coverage table and every skip.
 
 Example::
 
@@ -19,45 +23,38 @@ Example::
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Sequence
+from types import ModuleType
 
-from tests.op_db import (
-    activation,
-    decomp,
-    elementwise,
-    indexing,
-    linalg,
-    random,
-    reduction,
-    rules,
-    shape,
-    sorting,
-    special_fns,
-    vmap_decomp,
-    vmap_linalg,
-    vmap_pointwise,
-    vmap_reduction,
-    vmap_shape,
-)
 from tests.op_db.info import CHECKS, OpInfo
 
-__all__ = ["CHECKS", "FAMILIES", "GOLDEN_FAMILIES", "OP_DB", "OpInfo", "golden_path", "params", "select"]
+__all__ = ["CHECKS", "FAMILIES", "GOLDEN_FAMILIES", "MODULES", "OP_DB", "OpInfo", "golden_path", "params", "select",
+           "xfail_marks"]
+
+NOT_FAMILIES = ("info", "__main__")
+
+#: every family module of the package: name -> module
+MODULES: dict[str, ModuleType] = {
+    m.name: importlib.import_module(f"{__name__}.{m.name}")
+    for m in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name) if m.name not in NOT_FAMILIES}
 
 #: the families with golden values: name -> its module (``SPECS`` and the golden file's path)
-GOLDEN_FAMILIES = {m.__name__.rsplit(".", 1)[1]: m for m in
-                   (elementwise, activation, reduction, linalg, decomp, shape, indexing, sorting, special_fns)}
+GOLDEN_FAMILIES: dict[str, ModuleType] = {
+    name: mod for name, mod in MODULES.items()
+    if hasattr(mod, "SPECS") and (hasattr(mod, "GOLDEN") or hasattr(mod, "GOLDEN_PATH"))}
 
-for _fam, _mod in GOLDEN_FAMILIES.items():
-    for _info in _mod.SPECS:
-        _info.family = _fam
-
-#: every family: name -> its entries (the golden families, then the transform-rule tables)
-FAMILIES: dict[str, list[OpInfo]] = {fam: mod.SPECS for fam, mod in GOLDEN_FAMILIES.items()}
-FAMILIES.update({"jvp_ops": rules.OPS, "jvp_rules": rules.RULES, "vmap_arith": rules.VMAP_ARITH,
-                 "vmap_pointwise": vmap_pointwise.VMAP_POINTWISE, "vmap_reduction": vmap_reduction.VMAP_REDUCTION,
-                 "vmap_shape": vmap_shape.VMAP_SHAPE, "vmap_linalg": vmap_linalg.VMAP_LINALG,
-                 "vmap_decomp": vmap_decomp.VMAP_DECOMP})
-FAMILIES["random"] = random.RANDOM  # seeded random ops (tests/op_db/random.py)
+#: every family: name -> its entries
+FAMILIES: dict[str, list[OpInfo]] = {}
+for _name, _mod in MODULES.items():
+    _own = {_name: _mod.SPECS} if hasattr(_mod, "SPECS") else dict(getattr(_mod, "FAMILIES", {}))
+    for _fam, _infos in _own.items():
+        if _fam in FAMILIES:
+            raise ValueError(f"family {_fam!r} is registered twice (again by tests/op_db/{_name}.py)")
+        FAMILIES[_fam] = _infos
+        for _info in _infos:
+            _info.family = _fam
 
 #: every entry of every family
 OP_DB: list[OpInfo] = [info for infos in FAMILIES.values() for info in infos]
@@ -78,4 +75,12 @@ def params(check: str, infos: Sequence[OpInfo] | None = None) -> list:
     """``pytest.param(info, id="family-name")`` for every entry ``check`` applies to."""
     import pytest
 
-    return [pytest.param(i, id=f"{i.family}-{i.name}") for i in select(check, infos)]
+    return [pytest.param(i, id=f"{i.family}-{i.name}", marks=xfail_marks(i, check)) for i in select(check, infos)]
+
+
+def xfail_marks(info: OpInfo, key: str) -> list:
+    """A strict xfail mark when ``info.xfail`` names ``key`` (a known bug), else none."""
+    import pytest
+
+    reason = info.xfail.get(key)
+    return [pytest.mark.xfail(strict=True, reason=reason)] if reason else []

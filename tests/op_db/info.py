@@ -10,16 +10,21 @@ check               what it asserts (where it runs)
 ``golden_forward``  output equals PyTorch 2.13's stored output (tests/ops/test_<family>)
 ``golden_backward`` input grads equal PyTorch's for a stored upstream gradient
 ``node_name``       ``grad_fn.name()`` is PyTorch's
-``gradcheck``       float64 gradcheck on base/broadcast/0-d cases
+``gradcheck``       float64 gradcheck on base/broadcast/0-d cases (with the forward-mode
+                    Jacobian too when the entry names its ``function``)
 ``gradgradcheck``   float64 gradgradcheck (twice differentiable ops)
 ``dtype``           float32/float64/int64 result dtypes
 ``forward_ad``      the jvp (dual numbers) equals central differences along a random
-                    tangent and agrees with reverse mode (<v, Ju> = <J^T v, u>)
-                    (tests/test_op_db.py)
-``vmap``            vmap over 3 examples equals a loop over them (tests/test_op_db.py)
+                    tangent and reverse mode (the double-vjp construction elementwise when
+                    twice differentiable, and <v, Ju> = <J^T v, u>); no built-in Function on
+                    the way took the double-vjp fallback, and ``function``'s own jvp ran
+``vmap``            vmap over 3 examples equals a loop over them, with the batch dim first,
+                    last, and on the first input only; no loop fallback ran
+``vmap_grad``       gradients through vmap equal per-example gradients
 ``batched_grad``    ``autograd.grad(..., is_grads_batched=True)`` equals a loop of vjps
-                    (tests/test_op_db.py)
 ==================  ==============================================================
+
+Every check runs in tests/test_op_db.py, parametrized over the whole database.
 
 An entry opts out of a check with ``skips={"vmap": "why not"}``: the reason is required and
 is shown by ``python -m tests.op_db``. Flags that predate the db (``differentiable``,
@@ -38,7 +43,7 @@ import numpy as np
 Shapes = tuple[tuple[int, ...], ...]
 
 CHECKS = ("golden_forward", "golden_backward", "node_name", "gradcheck", "gradgradcheck", "dtype",
-          "forward_ad", "vmap", "batched_grad")
+          "forward_ad", "vmap", "vmap_grad", "batched_grad")
 
 
 @dataclass
@@ -65,12 +70,28 @@ class OpInfo:
         compare_float32: compare float32 results with float64 ones in the dtype check.
         twice_differentiable: run gradgradcheck.
         zero_dim, zero_size: whether the 0-d and zero-size cases apply.
-        out_dtype: ``"same"`` (float result keeps the float input dtype) or ``"bool"``.
+        out_dtype: ``"same"`` (float result keeps the float input dtype), or always ``"bool"``,
+            ``"int64"`` or ``"float64"``.
         int_result: result dtype for integer inputs: ``"float"`` (default float dtype),
             ``"same"`` (int64 stays int64), ``"bool"``, or None to skip the int check.
         skips: check name (see :data:`CHECKS`) -> the reason it does not apply.
         family: the db family (set when the family is registered, ``tests/op_db/__init__``).
-        function: the ``Function`` whose own rules (jvp, vmap) must run (rule tables).
+        function: the ``Function`` whose own jvp rule must run (the forward-mode check
+            asserts it ran, not the double-vjp fallback).
+        constant: indices of float inputs that take no gradient (targets, running stats):
+            they do not require grad, get no tangent and are not batched by vmap.
+        formerly: ``"table:name"`` of the entries of older spec tables this entry replaces.
+        gradgrad_fast: run gradgradcheck in fast mode (``v^T J u`` for random u, v instead of
+            the full second-order Jacobian), for entries whose gradgradcheck is new coverage
+            beyond what another entry checks in full, to keep the default suite fast.
+        vmap_fallback: why vmap may run this entry as a loop (the values are still
+            compared); None asserts that only batching rules ran.
+        vmap_batch_ints: vmap also batches the integer (index) inputs, so each example has its
+            own indices.
+        vmap_only_last: vmap (and the gradients through it) also run with only the last
+            batched input batched (e.g. per-example indices into a shared tensor).
+        xfail: ``"check"`` or ``"vmap:<placement>"`` -> a known dyngrad bug that makes it fail
+            (a strict xfail: the test reports when the bug is fixed).
     """
 
     name: str
@@ -99,6 +120,13 @@ class OpInfo:
     skips: dict[str, str] = field(default_factory=dict)
     family: str = ""
     function: type | None = None
+    constant: tuple[int, ...] = ()
+    formerly: tuple[str, ...] = ()
+    gradgrad_fast: bool = False
+    vmap_fallback: str | None = None
+    vmap_batch_ints: bool = False
+    vmap_only_last: bool = False
+    xfail: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.torch_fn is None:
@@ -128,7 +156,8 @@ class OpInfo:
             raise ValueError(f"unknown check {check!r} (known: {CHECKS})")
         if check in self.skips:
             return self.skips[check]
-        grad_checks = ("golden_backward", "node_name", "gradcheck", "gradgradcheck", "forward_ad", "batched_grad")
+        grad_checks = ("golden_backward", "node_name", "gradcheck", "gradgradcheck", "forward_ad", "vmap_grad",
+                       "batched_grad")
         if check in grad_checks and not self.differentiable:
             return "not differentiable"
         if check in ("gradcheck", "gradgradcheck", "forward_ad") and not self.check_grad:
@@ -139,6 +168,11 @@ class OpInfo:
 
     def applies(self, check: str) -> bool:
         return self.why_not(check) is None
+
+    def diff_inputs(self, inputs: Sequence[Any]) -> list[bool]:
+        """Per input: is it differentiated (a float array that is not a ``constant``)?"""
+        return [isinstance(x, np.ndarray) and x.dtype.kind == "f" and i not in self.constant
+                for i, x in enumerate(inputs)]
 
 
 def skip(infos: Sequence[OpInfo], names: Sequence[str], reason: str, *checks: str) -> None:
@@ -160,6 +194,21 @@ def skip(infos: Sequence[OpInfo], names: Sequence[str], reason: str, *checks: st
             by_name[n].skips[c] = reason
 
 
+def update(infos: Sequence[OpInfo], names: Sequence[str], **fields: Any) -> None:
+    """Set ``fields`` on the entries of ``infos`` named ``names``.
+
+    Raises:
+        KeyError: a name that is not in ``infos``.
+    """
+    by_name = {i.name: i for i in infos}
+    missing = [n for n in names if n not in by_name]
+    if missing:
+        raise KeyError(f"no entries named {missing}")
+    for n in names:
+        for k, v in fields.items():
+            setattr(by_name[n], k, v)
+
+
 def draw(rng: np.random.Generator, shape: tuple, domain: str = "real") -> np.ndarray:
     """A float64 array for a named domain: "real" (standard normal), "pos" (|N| + 0.5),
     "unit" (0.8 tanh(N), inside (-0.8, 0.8)), "spd" (a symmetric positive definite matrix)."""
@@ -176,19 +225,24 @@ def draw(rng: np.random.Generator, shape: tuple, domain: str = "real") -> np.nda
     return x
 
 
-NO_GOLDEN = ("a transform-rule table entry: no golden values; it is compared with loops, finite "
-             "differences and double vjps by its table's tests")
-RULE_TESTED = "checked by its table's tests, which also assert that the op's own rule ran"
+NO_GOLDEN = ("no golden values: written with dyngrad-only calls (a Function's apply, a helper), it "
+             "is checked against loops, finite differences and reverse mode instead")
 
 
-def rule_infos(table: Sequence[tuple], family: str) -> list[OpInfo]:
+def rule_infos(table: Sequence[tuple], family: str, prepare: Callable[[str, list], list] | None = None,
+               formerly: dict[str, tuple[str, ...]] | None = None, overrides: dict[str, dict] | None = None,
+               **kw: Any) -> list[OpInfo]:
     """Entries for the rows ``(name, fn, shapes, domain[, function])`` (or ``(name, fn, shapes,
     function)``, domain "real") of a transform-rule table.
 
-    Inputs are drawn from the named ``domain`` (see :func:`draw`); the golden, gradcheck and
-    dtype checks do not apply (``NO_GOLDEN``), the forward-mode and vmap checks are the
-    table's own (``RULE_TESTED``), and the batched-grad check of tests/test_op_db.py applies.
+    Inputs are drawn from the named ``domain`` (see :func:`draw`), then ``prepare(name,
+    arrays)`` may move them off the op's kinks. The golden, node-name and dtype checks do not
+    apply (``NO_GOLDEN``); every other check does. ``kw`` goes to every :class:`OpInfo`,
+    ``overrides[name]`` to one; ``formerly[name]`` names the old table entries it replaces.
     """
+    unknown = (set(formerly or {}) | set(overrides or {})) - {row[0] for row in table}
+    if unknown:
+        raise KeyError(f"{family}: no rows named {sorted(unknown)}")
     out = []
     for row in table:
         name, fn, shapes = row[:3]
@@ -197,18 +251,20 @@ def rule_infos(table: Sequence[tuple], family: str) -> list[OpInfo]:
         else:
             domain = row[3]
             function = row[4] if len(row) > 4 else None
-        info = OpInfo(name, fn, shapes=tuple(tuple(s) for s in shapes), domain=domain,
-                      make_inputs=lambda rng, shapes, d=domain: tuple(draw(rng, s, d) for s in shapes),
-                      zero_dim=False, zero_size=False, int_result=None, function=function, family=family,
-                      skips={c: NO_GOLDEN for c in ("golden_forward", "golden_backward", "node_name",
-                                                     "gradcheck", "gradgradcheck", "dtype")}
-                      | {"forward_ad": RULE_TESTED, "vmap": RULE_TESTED})
+
+        def make(rng: np.random.Generator, shapes: Shapes, d: str = domain, n: str = name) -> tuple:
+            xs = [draw(rng, s, d) for s in shapes]
+            return tuple(prepare(n, xs) if prepare is not None else xs)
+
+        args = dict(zero_dim=False, zero_size=False, int_result=None, grad_rtol=1e-5, grad_atol=1e-7,
+                    gradgrad_fast=True)
+        args.update(kw)
+        args.update((overrides or {}).get(name, {}))
+        args["formerly"] = tuple((formerly or {}).get(name, ()))
+        skips = {c: NO_GOLDEN for c in ("golden_forward", "golden_backward", "node_name", "dtype")}
+        skips.update(args.pop("skips", {}))
+        args.setdefault("function", function)
+        info = OpInfo(name, fn, shapes=tuple(tuple(s) for s in shapes), domain=domain, make_inputs=make,
+                      family=family, skips=skips, **args)
         out.append(info)
     return out
-
-
-def rows(infos: Sequence[OpInfo], domain: bool = True, function: bool = True) -> list[tuple]:
-    """The table rows ``(name, fn, shapes as a list, domain, function)`` of rule entries (the
-    parameters of the rule tables' tests), without the domain or the function when told."""
-    return [(i.name, i.fn, list(i.shapes)) + ((i.domain,) if domain else ()) + ((i.function,) if function else ())
-            for i in infos]

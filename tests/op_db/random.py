@@ -38,3 +38,6 @@ RANDOM = [
     OpInfo("normal_of_clone_times_input", _seeded(lambda x: x.clone().normal_() * x),
            torch_fn="Tensor.normal_", shapes=((5,),), skips={"vmap": _VMAP}),
 ]
+
+#: the family this module adds to the op database (tests/op_db/__init__.py collects it)
+FAMILIES = {"random": RANDOM}

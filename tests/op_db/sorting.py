@@ -8,8 +8,9 @@ import os
 import numpy as np
 
 import dyngrad as dg
+from dyngrad.ops import sorting as _sorting
 from tests.op_db.info import OpInfo as OpSpec
-from tests.op_db.info import skip
+from tests.op_db.info import skip, update
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "..", "golden", "sorting.npz")
 
@@ -30,13 +31,13 @@ def _ties(rng, shapes):
 SPECS = [
     S("sort_values", lambda m, x: m.sort(x).values),
     S("sort_dim0_desc", lambda m, x: x.sort(0, descending=True)[0]),
-    S("sort_indices", lambda m, x: m.sort(x, -1).indices, differentiable=False),
+    S("sort_indices", lambda m, x: m.sort(x, -1).indices, differentiable=False, function=_sorting.Sort, formerly=('vmap_reduction:sort_indices',)),
     S("sort_indices_desc", lambda m, x: x.sort(dim=0, descending=True).indices, differentiable=False),
     S("sort_stable_ties", lambda m, x: m.sort(x, stable=True).indices, make_inputs=_ties,
       shapes=((3, 8),), differentiable=False),
     S("sort_stable_ties_desc", lambda m, x: m.sort(x, descending=True, stable=True).indices,
       make_inputs=_ties, shapes=((3, 8),), differentiable=False),
-    S("argsort", lambda m, x: m.argsort(x, dim=0), differentiable=False),
+    S("argsort", lambda m, x: m.argsort(x, dim=0), differentiable=False, function=_sorting.Sort, formerly=('vmap_reduction:argsort',)),
     S("argsort_desc", lambda m, x: x.argsort(descending=True), differentiable=False),
     S("msort", lambda m, x: m.msort(x)),
     S("topk_values", lambda m, x: m.topk(x, 2).values, zero_size=False, zero_dim=False),
@@ -47,3 +48,6 @@ SPECS = [
 ]
 
 skip(SPECS, ("topk_k0",), "k=0 gives an empty output: gradcheck has nothing to compare", "gradcheck", "gradgradcheck")
+
+update(SPECS, ("argsort", "argsort_desc", "sort_indices", "sort_indices_desc", "sort_stable_ties",
+               "sort_stable_ties_desc", "topk_indices"), out_dtype="int64")  # indices whatever the input dtype

@@ -3,11 +3,11 @@
 How to add an op
 ----------------
 The entries live in the op database, ``tests/op_db/`` (one module per family; the entry type
-is :class:`tests.op_db.info.OpInfo`, also importable here as ``OpSpec``). Besides the checks
-below, every entry drives the forward-mode, vmap and batched-grad checks in
-``tests/test_op_db.py``.
+is :class:`tests.op_db.info.OpInfo`, also importable here as ``OpSpec``); every check runs in
+``tests/test_op_db.py``, parametrized over all entries, through the functions below.
 
-1. Append an ``OpSpec`` to your family's ``SPECS`` list (e.g. ``tests/op_db/elementwise.py``)::
+1. Append an ``OpSpec`` to your family's ``SPECS`` list (e.g. ``tests/op_db/elementwise.py``),
+   or add a family module (see ``tests/op_db/__init__.py``)::
 
        OpSpec("log1p", dg.log1p, "log1p", domain=(-0.9, 3.0))
        OpSpec("atan2", dg.atan2, "atan2", arity=2, shapes=((2, 3), (3,)))
@@ -18,15 +18,13 @@ below, every entry drives the forward-mode, vmap and batched-grad checks in
    ``f(torch, *inputs, **kwargs)``; ``torch_kwargs`` overrides ``kwargs`` for torch.
    Inputs come from ``make_inputs(rng, shapes)`` (default: uniform in ``domain``, one
    float64 array per shape). Return bool/int arrays for non-differentiable tensor
-   arguments (e.g. ``where``'s condition) and Python numbers for scalar arguments.
+   arguments (e.g. ``where``'s condition), Python numbers for scalar arguments, and name
+   float inputs that take no gradient in ``constant``.
 2. Regenerate the golden file with the family's generator (needs torch), e.g.
-   ``/work/venv/bin/python tests/golden/gen_elementwise.py``, and commit the ``.npz``.
-3. The family's tests (``tests/ops/test_<family>.py``) parametrize over ``SPECS`` (``case_params(SPECS)`` gives one pytest
-   param per spec and case) and call :func:`run_forward_vs_golden`,
-   :func:`run_backward_vs_golden`, :func:`run_gradcheck`, :func:`run_gradgradcheck`,
-   :func:`run_dtype_check` and optionally :func:`run_node_name_check` (``grad_fn`` named as
-   in PyTorch) for each spec (see ``tests/ops/test_elementwise.py``). Live comparisons with
-   torch (``tests/oracle``) can use :func:`torch_reference` and :func:`dyngrad_reference`.
+   ``/tmp/venv/bin/python tests/golden/gen_elementwise.py``, and commit the ``.npz``.
+3. Run ``python -m tests.op_db`` to see which checks the entry takes; a check that cannot
+   apply gets ``skips={"check": "the reason"}``. Live comparisons with torch
+   (``tests/oracle``) can use :func:`torch_reference` and :func:`dyngrad_reference`.
 
 Cases: every spec is checked on ``shapes`` ("base"), on each of ``broadcast`` ("bcast0",
 ...), on 0-d inputs ("scalar", when ``zero_dim``) and on zero-size inputs ("empty", when
@@ -97,14 +95,16 @@ def _differentiable(x: Any) -> bool:
     return isinstance(x, np.ndarray) and x.dtype.kind == "f"
 
 
-def to_dyngrad(inputs: Sequence[Any], requires_grad: bool = False, dtype: Any = None) -> list:
-    """Arrays -> dyngrad Tensors (float ones cast to ``dtype`` and requiring grad when asked)."""
+def to_dyngrad(inputs: Sequence[Any], requires_grad: bool = False, dtype: Any = None,
+               constant: Sequence[int] = ()) -> list:
+    """Arrays -> dyngrad Tensors (float ones cast to ``dtype``; those not in ``constant``
+    requiring grad when asked)."""
     out = []
-    for x in inputs:
+    for i, x in enumerate(inputs):
         if isinstance(x, np.ndarray):
             a = x.astype(dtype) if (dtype is not None and x.dtype.kind == "f") else x.copy()
             t = dyngrad.from_numpy(a) if hasattr(dyngrad, "from_numpy") else dyngrad.tensor(a)
-            if requires_grad and a.dtype.kind == "f":
+            if requires_grad and a.dtype.kind == "f" and i not in constant:
                 t.requires_grad_()
             out.append(t)
         else:
@@ -155,17 +155,17 @@ def run_forward_vs_golden(spec: OpSpec, golden: dict, case: str = "base") -> Non
 
 def run_backward_vs_golden(spec: OpSpec, golden: dict, case: str = "base") -> None:
     """Backpropagate the stored upstream gradient and compare the input grads with torch's."""
-    if not spec.differentiable:
-        return
     ins = _golden_inputs(spec, golden, case)
-    ts = to_dyngrad(ins, requires_grad=True)
+    if _key(spec, case, "gout") not in golden:
+        raise AssertionError(f"no golden gradients for {spec.name!r} case {case!r}: rerun the generator")
+    ts = to_dyngrad(ins, requires_grad=True, constant=spec.constant)
     out = _call(spec, ts)
     gout = dyngrad.from_numpy(golden[_key(spec, case, "gout")].copy())
     diff = [t for t in ts if isinstance(t, dyngrad.Tensor) and t.requires_grad]
     grads = dyngrad.autograd.grad(out, diff, gout, allow_unused=True)
     j = 0
-    for i, x in enumerate(ins):
-        if not _differentiable(x):
+    for i, (x, d) in enumerate(zip(ins, spec.diff_inputs(ins))):
+        if not d:
             continue
         want = golden[_key(spec, case, f"grad{i}")]
         g = grads[j]
@@ -181,24 +181,22 @@ def _grad_cases(spec: OpSpec) -> list[str]:
     return [c for c in cases(spec) if c != "empty"]
 
 
-def run_gradcheck(spec: OpSpec, case: str | None = None) -> None:
-    """float64 gradcheck on the base, broadcast and 0-d cases (or only ``case``)."""
-    if not (spec.differentiable and spec.check_grad):
-        return
+def run_gradcheck(spec: OpSpec, case: str | None = None, check_forward_ad: bool = False) -> None:
+    """float64 gradcheck on the base, broadcast and 0-d cases (or only ``case``); with
+    ``check_forward_ad`` the base case also compares the forward-mode Jacobian."""
     for c in [case] if case else _grad_cases(spec):
-        ts = to_dyngrad(make_case_inputs(spec, c), requires_grad=True)
+        ts = to_dyngrad(make_case_inputs(spec, c), requires_grad=True, constant=spec.constant)
         assert gradcheck(lambda *a: _call(spec, a), tuple(ts), eps=spec.eps,
-                         atol=spec.grad_atol, rtol=spec.grad_rtol), f"{spec.name}[{c}]"
+                         atol=spec.grad_atol, rtol=spec.grad_rtol,
+                         check_forward_ad=check_forward_ad and c == "base"), f"{spec.name}[{c}]"
 
 
 def run_gradgradcheck(spec: OpSpec, case: str | None = None) -> None:
     """float64 gradgradcheck (second derivatives through a differentiable backward)."""
-    if not (spec.differentiable and spec.check_grad and spec.twice_differentiable):
-        return
     for c in [case] if case else _grad_cases(spec):
-        ts = to_dyngrad(make_case_inputs(spec, c), requires_grad=True)
-        assert gradgradcheck(lambda *a: _call(spec, a), tuple(ts), eps=spec.eps,
-                             atol=spec.grad_atol, rtol=spec.grad_rtol), f"{spec.name}[{c}]"
+        ts = to_dyngrad(make_case_inputs(spec, c), requires_grad=True, constant=spec.constant)
+        assert gradgradcheck(lambda *a: _call(spec, a), tuple(ts), eps=spec.eps, atol=spec.grad_atol,
+                             rtol=spec.grad_rtol, fast_mode=spec.gradgrad_fast), f"{spec.name}[{c}]"
 
 
 # ------------------------------------------------------------------ dtypes
@@ -209,7 +207,7 @@ def run_dtype_check(spec: OpSpec) -> None:
     ref = None
     for np_dt, dg_dt in ((np.float64, dyngrad.float64), (np.float32, dyngrad.float32)):
         out = _call(spec, to_dyngrad(ins, dtype=np_dt))
-        want = dyngrad.bool if spec.out_dtype == "bool" else dg_dt
+        want = {"bool": dyngrad.bool, "int64": dyngrad.int64, "float64": dyngrad.float64}.get(spec.out_dtype, dg_dt)
         assert out.dtype == want, f"{spec.name}: {np.dtype(np_dt)} input gave {out.dtype}, expected {want}"
         if ref is None:
             ref = out.numpy()
@@ -237,7 +235,7 @@ def run_dtype_check(spec: OpSpec) -> None:
 
 def dyngrad_reference(spec: OpSpec, inputs: Sequence[Any], gout: np.ndarray | None = None) -> tuple:
     """Same contract as :func:`torch_reference`, computed with dyngrad."""
-    ts = to_dyngrad(inputs, requires_grad=spec.differentiable)
+    ts = to_dyngrad(inputs, requires_grad=spec.differentiable, constant=spec.constant)
     out = _call(spec, ts)
     grads: list = []
     diff = [t for t in ts if isinstance(t, dyngrad.Tensor) and t.requires_grad]
@@ -261,10 +259,10 @@ def torch_reference(torch: Any, spec: OpSpec, inputs: Sequence[Any], gout: np.nd
     """Run torch on ``inputs``: returns ``(out, grads)`` as NumPy (grads: one per
     differentiable input, None when torch gives none or ``gout`` is None)."""
     ts = []
-    for x in inputs:
+    for x, d in zip(inputs, spec.diff_inputs(inputs)):
         if isinstance(x, np.ndarray):
             t = torch.from_numpy(x.copy())
-            if _differentiable(x) and spec.differentiable:
+            if d and spec.differentiable:
                 t.requires_grad_()
             ts.append(t)
         else:
@@ -280,19 +278,26 @@ def torch_reference(torch: Any, spec: OpSpec, inputs: Sequence[Any], gout: np.nd
 
 
 def _torch_node_name(torch: Any, spec: OpSpec, inputs: Sequence[Any]) -> str:
-    ts = [torch.from_numpy(x.copy()).requires_grad_() if _differentiable(x) else
-          (torch.from_numpy(x.copy()) if isinstance(x, np.ndarray) else x) for x in inputs]
+    ts = [torch.from_numpy(x.copy()).requires_grad_() if d else
+          (torch.from_numpy(x.copy()) if isinstance(x, np.ndarray) else x)
+          for x, d in zip(inputs, spec.diff_inputs(inputs))]
     kw = spec.kwargs if spec.torch_kwargs is None else spec.torch_kwargs
     out = _torch_callable(torch, spec)(*ts, **kw)
     return "" if out.grad_fn is None else type(out.grad_fn).__name__
 
 
 def run_node_name_check(spec: OpSpec, golden: dict) -> None:
-    """``out.grad_fn``'s name equals PyTorch's (e.g. ``ExpBackward0``) on the base case."""
+    """``out.grad_fn``'s name equals PyTorch's (e.g. ``ExpBackward0``) on the base case.
+
+    Raises:
+        AssertionError: the names differ, or the golden file has no node name for the entry
+            (a file that predates node names must be regenerated, not pass silently).
+    """
     key = _key(spec, "base", "node")
-    if not spec.differentiable or key not in golden:
-        return
-    ts = to_dyngrad(_golden_inputs(spec, golden, "base"), requires_grad=True)
+    if key not in golden:
+        raise AssertionError(f"the golden file has no node name for {spec.name!r} ({key!r}): "
+                             "regenerate it with its tests/golden/gen_<family>.py")
+    ts = to_dyngrad(_golden_inputs(spec, golden, "base"), requires_grad=True, constant=spec.constant)
     out = _call(spec, ts)
     got = "" if out.grad_fn is None else out.grad_fn.name()
     assert got == str(golden[key]), f"{spec.name}: grad_fn {got!r}, PyTorch {str(golden[key])!r}"
@@ -324,8 +329,8 @@ def generate_golden(specs: Sequence[OpSpec], path: str) -> None:
             if gout is not None and spec.differentiable:
                 data[_key(spec, case, "gout")] = gout
                 j = 0
-                for i, x in enumerate(ins):
-                    if _differentiable(x):
+                for i, (x, d) in enumerate(zip(ins, spec.diff_inputs(ins))):
+                    if d:
                         g = grads[j] if j < len(grads) else None
                         j += 1
                         data[_key(spec, case, f"grad{i}")] = np.zeros_like(x) if g is None else g

@@ -4,59 +4,11 @@ dtypes; hand-written tests cover kinks, in-place forms and misuse."""
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
 import dyngrad as dg
 import dyngrad.ops.activation as A
-from tests.op_db.activation import GOLDEN_PATH, SPECS
-from tests.ops.harness import (
-    case_params,
-    load_golden,
-    run_backward_vs_golden,
-    run_dtype_check,
-    run_forward_vs_golden,
-    run_gradcheck,
-    run_gradgradcheck,
-    run_node_name_check,
-)
-
-
-
-@pytest.fixture(scope="module")
-def golden():
-    return load_golden(GOLDEN_PATH)
-
-
-@pytest.mark.parametrize("spec,case", case_params(SPECS))
-def test_forward_matches_torch_golden(spec, case, golden):
-    run_forward_vs_golden(spec, golden, case)
-
-
-@pytest.mark.parametrize("spec,case", case_params(SPECS))
-def test_backward_matches_torch_golden(spec, case, golden):
-    run_backward_vs_golden(spec, golden, case)
-
-
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
-def test_grad_fn_is_named_as_in_pytorch(spec, golden):
-    run_node_name_check(spec, golden)
-
-
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
-def test_gradcheck_float64(spec):
-    run_gradcheck(spec)
-
-
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
-def test_gradgradcheck_float64(spec):
-    run_gradgradcheck(spec)
-
-
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
-def test_result_dtypes_follow_input_dtype(spec):
-    run_dtype_check(spec)
 
 
 # ------------------------------------------------------------------ hand-written cases

@@ -1,5 +1,7 @@
-"""Arithmetic ops: values, grads and dtypes vs PyTorch 2.13 (tests/golden/core.npz),
-gradcheck/gradgradcheck on broadcast shapes, in-place forms, comparisons, errors."""
+"""Arithmetic ops beyond the op database's per-op checks (the entries of
+tests/op_db/arithmetic.py take golden values, gradcheck, gradgradcheck, forward mode and vmap
+in tests/test_op_db.py): integer and rounding division against PyTorch 2.13
+(tests/golden/core.npz), zero powers, comparisons, in-place forms, errors."""
 
 import os
 
@@ -7,80 +9,11 @@ import numpy as np
 import pytest
 
 import dyngrad
-from dyngrad.autograd import gradcheck, gradgradcheck
 
 GOLD = np.load(os.path.join(os.path.dirname(__file__), "..", "golden", "core.npz"))
 
-BINARY = {
-    "add": lambda x, y: x + y,
-    "add_alpha": lambda x, y: dyngrad.add(x, y, alpha=2.5),
-    "sub": lambda x, y: x - y,
-    "sub_alpha": lambda x, y: dyngrad.sub(x, y, alpha=-1.5),
-    "rsub": lambda x, y: dyngrad.rsub(x, y),
-    "mul": lambda x, y: x * y,
-    "div": lambda x, y: x / y,
-    "pow": lambda x, y: x**y,
-    "remainder": lambda x, y: dyngrad.remainder(x * 3, y),
-    "fmod": lambda x, y: dyngrad.fmod(x * 3, y),
-}
-UNARY = {
-    "neg": lambda t: -t,
-    "pow_scalar": lambda t: t**3,
-    "pow_half": lambda t: t**0.5,
-    "pow_neg": lambda t: t ** (-2),
-    "rpow": lambda t: 2.0**t,
-    "radd": lambda t: 1.5 + t,
-    "rsub_scalar": lambda t: 1.5 - t,
-    "rmul": lambda t: 1.5 * t,
-    "rdiv": lambda t: 1.5 / t,
-    "div_scalar": lambda t: t / 4.0,
-    "float_power": lambda t: dyngrad.float_power(t, 2),
-    "clone": lambda t: t.clone() * 2,
-    "to_f32": lambda t: t.to(dyngrad.float32).to(dyngrad.float64) * 2,
-    "inplace_chain": lambda t: (t * 1).mul_(2).add_(1).sub_(0.5).div_(3).pow_(2),
-    "add_alpha_inplace": lambda t: (t * 1).add_(t, alpha=3),
-}
-
-
 def t64(a, rg=True):
     return dyngrad.tensor(a, dtype=dyngrad.float64, requires_grad=rg)
-
-
-@pytest.mark.parametrize("name", sorted(BINARY))
-def test_binary_op_matches_pytorch_values_grads_and_dtype(name):
-    a, b = t64(GOLD[f"arith/{name}/a"]), t64(GOLD[f"arith/{name}/b"])
-    out = BINARY[name](a, b)
-    assert out.dtype == dyngrad.float64 and out.shape == GOLD[f"arith/{name}/out"].shape
-    out.backward(t64(GOLD[f"arith/{name}/g"], rg=False))
-    np.testing.assert_allclose(out.detach().numpy(), GOLD[f"arith/{name}/out"], rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(a.grad.numpy(), GOLD[f"arith/{name}/ga"], rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(b.grad.numpy(), GOLD[f"arith/{name}/gb"], rtol=1e-10, atol=1e-12)
-    assert a.grad.shape == a.shape and b.grad.shape == b.shape
-
-
-@pytest.mark.parametrize("name", sorted(UNARY))
-def test_unary_op_matches_pytorch_values_and_grads(name):
-    x = t64(GOLD[f"arith/{name}/a"])
-    out = UNARY[name](x)
-    out.backward(t64(GOLD[f"arith/{name}/g"], rg=False))
-    rtol = 1e-6 if name == "to_f32" else 1e-12
-    np.testing.assert_allclose(out.detach().numpy(), GOLD[f"arith/{name}/out"], rtol=rtol, atol=1e-12)
-    np.testing.assert_allclose(x.grad.numpy(), GOLD[f"arith/{name}/ga"], rtol=max(rtol, 1e-10), atol=1e-12)
-
-
-@pytest.mark.parametrize("name", sorted(BINARY))
-def test_binary_op_gradcheck_and_gradgradcheck_on_broadcast_shapes(name):
-    a = t64(GOLD[f"arith/{name}/a"])
-    b = t64(GOLD[f"arith/{name}/b"])
-    assert gradcheck(BINARY[name], (a, b))
-    assert gradgradcheck(BINARY[name], (a, b))
-
-
-@pytest.mark.parametrize("name", sorted(set(UNARY) - {"to_f32"}))
-def test_unary_op_gradcheck_and_gradgradcheck(name):
-    x = t64(GOLD[f"arith/{name}/a"])
-    assert gradcheck(UNARY[name], (x,))
-    assert gradgradcheck(UNARY[name], (x,))
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,6 @@
-"""Comparison, logical and bitwise ops are Functions with a non-differentiable output."""
+"""Comparison, logical and bitwise ops are Functions with a non-differentiable output. (Their
+values against PyTorch, dtypes and vmap are the op database's: tests/op_db/comparison.py,
+checked by tests/test_op_db.py.)"""
 
 from __future__ import annotations
 
@@ -31,21 +33,6 @@ def test_a_comparison_of_a_tensor_that_requires_grad_does_not_require_grad(name)
     assert out.dtype == dyngrad.bool
     assert not out.requires_grad and out.grad_fn is None
     np.testing.assert_array_equal(out.numpy(), getattr(np, NUMPY.get(name, name))(x.detach().numpy(), 0.1))
-
-
-@pytest.mark.parametrize("name", BINARY + BITWISE)
-def test_vmap_of_each_binary_op_matches_a_loop_over_examples(name) -> None:  # noqa: ANN001
-    fn = getattr(dyngrad, name)
-    if name in BITWISE:
-        a, b = rng.integers(0, 8, (4, 3)), rng.integers(0, 3, (3,))
-    else:
-        a, b = rng.standard_normal((4, 3)).round(), rng.standard_normal((3,)).round()
-    A, Bt = dyngrad.tensor(a), dyngrad.tensor(b)
-    got = vmap(lambda r: fn(r, Bt))(A)
-    want = np.stack([fn(dyngrad.tensor(r), Bt).numpy() for r in a])
-    np.testing.assert_array_equal(got.numpy(), want)
-    got = vmap(fn, in_dims=(1, None))(A.T.contiguous(), Bt[0])  # batch dim last; a 0-d other
-    np.testing.assert_array_equal(got.numpy(), fn(A, Bt[0]).numpy())
 
 
 def test_vmap_of_logical_not_bitwise_not_and_isclose_match_the_unbatched_op() -> None:

@@ -4,61 +4,11 @@ ties, zeros, namedtuples, node names, 0-d/empty inputs and errors."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
 import dyngrad as dg
 from dyngrad.autograd import gradcheck, gradgradcheck
-from tests.op_db import select
-from tests.op_db.reduction import GOLDEN, SPECS
-from tests.ops.harness import (
-    case_params,
-    load_golden,
-    run_backward_vs_golden,
-    run_dtype_check,
-    run_forward_vs_golden,
-    run_gradcheck,
-    run_gradgradcheck,
-)
-
-NAMES = {s.name: s for s in SPECS}
-GRAD_SPECS = select("gradcheck", SPECS)  # not the ties on a kink (see the entries' skips)
-GRADGRAD_SPECS = select("gradgradcheck", SPECS)
-DTYPE_SPECS = [s for s in SPECS if s.differentiable]
-
-
-@pytest.fixture(scope="module")
-def golden():
-    if not os.path.exists(GOLDEN):
-        pytest.skip("golden file missing: run tests/golden/gen_reduction.py")
-    return load_golden(GOLDEN)
-
-
-@pytest.mark.parametrize("spec,case", case_params(SPECS))
-def test_forward_matches_torch(spec, case, golden):
-    run_forward_vs_golden(spec, golden, case)
-
-
-@pytest.mark.parametrize("spec,case", case_params(SPECS))
-def test_backward_matches_torch(spec, case, golden):
-    run_backward_vs_golden(spec, golden, case)
-
-
-@pytest.mark.parametrize("spec", GRAD_SPECS, ids=[s.name for s in GRAD_SPECS])
-def test_gradcheck(spec):
-    run_gradcheck(spec)
-
-
-@pytest.mark.parametrize("spec", GRADGRAD_SPECS, ids=[s.name for s in GRADGRAD_SPECS])
-def test_gradgradcheck(spec):
-    run_gradgradcheck(spec)
-
-
-@pytest.mark.parametrize("spec", DTYPE_SPECS, ids=[s.name for s in DTYPE_SPECS])
-def test_float32_and_float64_results_keep_their_dtype(spec):
-    run_dtype_check(spec)
 
 
 # ----------------------------------------------------------------------------- semantics

@@ -3,61 +3,12 @@ checked against torch golden data and gradchecked; indices are checked exactly."
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dyngrad as dg
-from tests.op_db import select
-from tests.op_db.sorting import GOLDEN, SPECS
-from tests.ops.harness import (
-    case_params,
-    load_golden,
-    run_backward_vs_golden,
-    run_dtype_check,
-    run_forward_vs_golden,
-    run_gradcheck,
-    run_gradgradcheck,
-)
-
-INDEX_SPECS = {s.name for s in SPECS if not s.differentiable}
-GRAD_SPECS = select("gradcheck", SPECS)  # not the index outputs nor topk_k0 (see its skips)
-DTYPE_SPECS = [s for s in SPECS if s.differentiable]
-
-
-@pytest.fixture(scope="module")
-def golden():
-    if not os.path.exists(GOLDEN):
-        pytest.skip("golden file missing: run tests/golden/gen_sorting.py")
-    return load_golden(GOLDEN)
-
-
-@pytest.mark.parametrize("spec,case", case_params(SPECS))
-def test_forward_matches_torch(spec, case, golden):
-    run_forward_vs_golden(spec, golden, case)
-
-
-@pytest.mark.parametrize("spec,case", case_params(SPECS))
-def test_backward_matches_torch(spec, case, golden):
-    run_backward_vs_golden(spec, golden, case)
-
-
-@pytest.mark.parametrize("spec", GRAD_SPECS, ids=[s.name for s in GRAD_SPECS])
-def test_gradcheck(spec):
-    run_gradcheck(spec)
-
-
-@pytest.mark.parametrize("spec", GRAD_SPECS, ids=[s.name for s in GRAD_SPECS])
-def test_gradgradcheck(spec):
-    run_gradgradcheck(spec)
-
-
-@pytest.mark.parametrize("spec", DTYPE_SPECS, ids=[s.name for s in DTYPE_SPECS])
-def test_dtype_preserved_including_int(spec):
-    run_dtype_check(spec)
 
 
 def test_sort_returns_namedtuple_with_int64_non_differentiable_indices():

@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from hypothesis.extra import numpy as hnp  # noqa: E402
 
-from tests.ops import test_activation, test_elementwise  # noqa: E402
+from tests.op_db import activation, elementwise  # noqa: E402
 from tests.ops.harness import dyngrad_reference, torch_reference  # noqa: E402
 
 pytestmark = pytest.mark.oracle
-ALL_SPECS = test_elementwise.SPECS + test_activation.SPECS
+ALL_SPECS = elementwise.SPECS + activation.SPECS
 
 
 @st.composite
