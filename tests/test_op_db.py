@@ -18,7 +18,7 @@ import dyngrad
 from dyngrad.autograd import Function
 from dyngrad.autograd import forward_ad as fwAD
 from dyngrad.func import vmap
-from dyngrad.transforms import dual as _dual
+from dyngrad.transforms import dual_apply as _dual
 from tests.op_db import CHECKS, FAMILIES, MODULES, OP_DB, OpInfo, golden_path, params, select, xfail_marks
 from tests.ops import harness as H
 
@@ -117,13 +117,13 @@ def test_forward_mode_runs_the_ops_rules_and_equals_finite_differences_and_rever
     us = {i: rng.standard_normal(x.shape) for i, (x, d) in enumerate(zip(ins, info.diff_inputs(ins))) if d}
     fallbacks: list[type] = []
     rule_calls: list[int] = []
-    double_vjp = _dual._double_vjp
+    double_vjp = _dual._double_vjp_apply
 
-    def recording(cls, *a):  # noqa: ANN001, ANN002, ANN202
+    def recording(lv, cls, *a):  # noqa: ANN001, ANN002, ANN202
         fallbacks.append(cls)
-        return double_vjp(cls, *a)
+        return double_vjp(lv, cls, *a)
 
-    monkeypatch.setattr(_dual, "_double_vjp", recording)
+    monkeypatch.setattr(_dual, "_double_vjp_apply", recording)
     if info.function is not None:
         rule = info.function.jvp
         assert rule is not None, f"{info.name}: {info.function.__name__} has no jvp rule"
