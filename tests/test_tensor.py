@@ -294,8 +294,11 @@ def test_tensor_resolves_attributes_without_getattr_forwarding():
 
 @pytest.mark.parametrize("name", sorted(dyngrad.ops.TENSOR_METHODS))
 def test_every_tensor_method_is_defined_on_the_class_and_forwards_to_the_op_of_its_name(name, monkeypatch):
-    assert callable(vars(Tensor).get(name)), f"Tensor.{name} is not defined in the class"
-    if name in {"copy_", "fill_", "zero_"}:  # tensor.py's own bodies (zero_ is fill_(0))
+    # defined (a def in a class body) on Tensor or on one of its method families (dyngrad/_tensor/)
+    owner = next((k for k in Tensor.__mro__ if name in vars(k)), None)
+    assert owner is not None and callable(vars(owner)[name]), f"Tensor.{name} is not defined in the class"
+    assert owner is Tensor or owner.__module__.startswith("dyngrad._tensor."), owner
+    if name in {"copy_", "fill_", "zero_"}:  # inplace.py's own bodies (zero_ is fill_(0))
         return
     calls = []
     monkeypatch.setattr(dyngrad.ops, name, lambda *a, **k: calls.append((a, k)) or "sentinel")
@@ -303,6 +306,65 @@ def test_every_tensor_method_is_defined_on_the_class_and_forwards_to_the_op_of_i
     assert getattr(x, name)(1, key=2) == "sentinel"
     assert len(calls) == 1 and calls[0][0][0] is x and calls[0][0][1:] == (1,) and calls[0][1] == {"key": 2}
 
+
+
+# ------------------------------------------------------------------ the method families (dyngrad/_tensor/)
+_FAMILIES = [k for k in Tensor.__mro__[1:] if k is not object]
+# what every class body has; not a method a family defines
+_CLASS_ATTRS = {"__module__", "__qualname__", "__doc__", "__slots__", "__annotations__", "__firstlineno__",
+                "__static_attributes__", "__dict__", "__weakref__"}
+
+
+def test_tensor_inherits_one_mixin_per_method_family_each_from_dyngrad_tensor_package():
+    assert len(_FAMILIES) >= 10
+    assert all(k.__module__.startswith("dyngrad._tensor.") and k.__name__.endswith("Methods") for k in _FAMILIES)
+    from dyngrad.tensor import Tensor as T  # other modules import it from there
+
+    assert T is Tensor and isinstance(dyngrad.ones(1), T) and issubclass(dyngrad.nn.Parameter, T)
+
+
+def test_every_method_family_declares_empty_slots_so_a_tensor_has_no_instance_dict():
+    assert all(vars(k).get("__slots__") == () for k in _FAMILIES)
+    x = dyngrad.ones(2, requires_grad=True)
+    assert not hasattr(x, "__dict__")
+    with pytest.raises(AttributeError):
+        x.not_a_slot = 1
+
+
+def test_no_tensor_method_is_defined_in_two_classes_of_its_mro():
+    # a later block that redefined a name in another family would silently shadow it
+    seen: dict = {}
+    for k in Tensor.__mro__[:-1]:
+        for name in set(vars(k)) - _CLASS_ATTRS:
+            seen.setdefault(name, []).append(k.__name__)
+    twice = {n: ks for n, ks in seen.items() if len(ks) > 1}
+    assert twice == {}
+
+
+def test_tensors_hash_by_identity_although_they_compare_value_by_value():
+    # a class defining __eq__ alone gets __hash__ = None: comparison.py defines both
+    a, b = dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([1.0, 2.0])
+    assert (a == b).tolist() == [True, True]
+    assert hash(a) == id(a) and hash(a) != hash(b)
+    assert {a: "a", b: "b"}[b] == "b" and len({a, b}) == 2
+    assert Tensor.__hash__ is not None
+
+
+def test_invert_is_logical_not_on_bool_and_bitwise_not_on_integer_tensors():
+    assert (~dyngrad.tensor([True, False])).tolist() == [False, True]
+    assert (~dyngrad.tensor([0, 5, -1])).tolist() == [-1, -6, 0]
+    assert (~dyngrad.tensor([True, False])).dtype == dyngrad.bool
+
+
+def test_method_families_read_the_ops_that_tensor_py_imported_at_its_end():
+    import sys
+
+    core = sys.modules["dyngrad.tensor"]
+    assert core._ops is dyngrad.ops
+    for k in _FAMILIES:
+        module = sys.modules[k.__module__]
+        if hasattr(module, "_core"):
+            assert module._core is core, k.__module__
 
 # ------------------------------------------------------------------ repr vs PyTorch
 REPR_CASES = {

@@ -1,0 +1,243 @@
+"""Tensor methods that convert: to NumPy and Python values (``numpy()``, ``item()``,
+``float(x)``, ``bool(x)``, ``len``, iteration), printing, pickling and copying, the dtype and
+device conversions (``to()``, ``double()``, ``long()``, ``cpu()``) and new tensors with this
+one's dtype (``new_zeros()``, ...).
+
+``to(dtype)`` records a differentiable cast (``dyngrad.ops.to_dtype``, reached as
+``_core._ops``: the ops are built on Tensor, so dyngrad/tensor.py imports them at its end,
+once Tensor exists; see dyngrad/_tensor/__init__.py). The Tensor class itself is
+``_core.Tensor`` for the same reason.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.py)
+
+from .. import _backend as B
+from .._format import format_tensor
+from .metadata import check_device
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # for type checkers only (typing.Self is 3.11+)
+
+    from ..autograd.graph import Node
+    from ..tensor import Tensor
+
+__all__ = ["ConversionMethods"]
+
+
+class ConversionMethods:
+    """Conversions of :class:`dyngrad.Tensor` to NumPy, Python values, other dtypes."""
+
+    __slots__ = ()
+    # What these methods read of the rest of Tensor, for type checkers (annotations only).
+    data: np.ndarray
+    _requires_grad: builtins.bool
+    grad_fn: Node | None
+    _grad: Tensor | None
+    if TYPE_CHECKING:
+        @property
+        def dtype(self) -> B.dtype: ...  # metadata.py
+        def clone(self, *args: Any, **kwargs: Any) -> Any: ...  # shape.py
+        def unbind(self, *args: Any, **kwargs: Any) -> Any: ...  # shape.py
+        @classmethod
+        def _make(cls, data: np.ndarray) -> Tensor: ...  # tensor.py
+
+    # ---- to NumPy and Python values
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The underlying ndarray (shared memory).
+
+        Raises:
+            RuntimeError: when the tensor requires grad (use ``detach().numpy()``), unless
+                ``force=True``, which returns a copy.
+        """
+        if self._requires_grad:
+            if force:
+                return self.data.copy()
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        return self.data
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """NumPy conversion (``np.asarray(t)``, ``np.exp(t)``, ...).
+
+        Raises:
+            RuntimeError: when the tensor requires grad, as PyTorch does: a NumPy function
+                would silently cut the graph (and e.g. ``dyngrad.func.grad`` would return
+                zeros). Use dyngrad ops, or ``t.detach()`` for values.
+        """
+        if self._requires_grad:
+            raise RuntimeError(
+                "Can't convert a Tensor that requires grad to a NumPy array (np.asarray or a "
+                "NumPy function applied to it): the result would silently carry no gradient. "
+                "Use dyngrad operations (dyngrad.exp, x.sum(), ...) on it, or "
+                "tensor.detach().numpy() if you only want its values."
+            )
+        if dtype is not None:
+            return self.data.astype(dtype, copy=bool(copy))
+        return self.data.copy() if copy else self.data
+
+    def item(self) -> Any:
+        """The value of a one-element tensor as a Python number.
+
+        Raises:
+            RuntimeError: when the tensor has more than one element.
+        """
+        if self.data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self.data.size} elements cannot be converted to Scalar"
+            )
+        return self.data.reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self.data.tolist()
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.data.dtype.kind not in "iub" or self.data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        if self.data.size != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with {self.data.size} elements is ambiguous"
+            )
+        return bool(self.data.reshape(()))
+
+    def __len__(self) -> int:
+        if self.data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self.data.shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self.data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    # ---- printing, pickling, copying
+    def __repr__(self) -> str:
+        return format_tensor(self)
+
+    def __format__(self, spec: str) -> str:
+        if self.data.ndim == 0:  # as PyTorch: f"{t}" of a 0-d tensor formats its value
+            return format(self.item(), spec)
+        return repr(self)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise TypeError(
+            "dyngrad tensors are not pickled; use dyngrad.save(), which writes a format that "
+            "cannot run code"
+        )
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the "
+                "deepcopy protocol at the moment"
+            )
+        t = type(self)._make(self.data.copy())
+        t._requires_grad = self._requires_grad
+        if self._grad is not None:
+            t._grad = _core.Tensor._make(self._grad.data.copy())
+        memo[id(self)] = t
+        return t
+
+    # ---- dtype and device
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``; a no-op
+        returns self, as in PyTorch.
+
+        Raises:
+            RuntimeError: for a device other than the CPU.
+        """
+        dtype = kwargs.pop("dtype", None)
+        check_device(kwargs.pop("device", None))
+        copy = kwargs.pop("copy", False)
+        kwargs.pop("non_blocking", None)
+        for a in args:
+            if isinstance(a, _core.Tensor):
+                dtype = a.dtype
+            elif isinstance(a, (B.dtype, type, np.dtype)):
+                dtype = a
+            else:
+                check_device(a)
+        if dtype is None or B.to_np_dtype(dtype) == self.data.dtype:
+            return self.clone() if copy else self  # type: ignore[return-value]  # self: a Tensor
+        return _core._ops.to_dtype(self, dtype)
+
+    def type(self, dtype: Any = None) -> Any:
+        if dtype is None:
+            return f"dyngrad.{self.dtype.name}"
+        return self.to(dtype)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return self.to(other.dtype)
+
+    def float(self) -> Tensor:
+        return self.to(B.float32)
+
+    def double(self) -> Tensor:
+        return self.to(B.float64)
+
+    def half(self) -> Tensor:
+        return self.to(B.float16)
+
+    def long(self) -> Tensor:
+        return self.to(B.int64)
+
+    def int(self) -> Tensor:
+        return self.to(B.int32)
+
+    def short(self) -> Tensor:
+        return self.to(B.int16)
+
+    def bool(self) -> Tensor:
+        return self.to(B.bool_)
+
+    def byte(self) -> Tensor:
+        return self.to(B.uint8)
+
+    def cpu(self) -> Self:
+        return self
+
+    def cuda(self, *args: Any, **kwargs: Any) -> Self:
+        check_device("cuda")
+        return self
+
+    # ---- new tensors with this one's dtype
+    def new_tensor(self, data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+        arr = np.array(getattr(data, "data", data), dtype=B.to_np_dtype(dtype or self.dtype))
+        return _core.Tensor(arr, requires_grad=requires_grad)
+
+    def new_zeros(self, *size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+        return _core.Tensor(np.zeros(_size(size), B.to_np_dtype(dtype or self.dtype)), requires_grad)
+
+    def new_ones(self, *size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+        return _core.Tensor(np.ones(_size(size), B.to_np_dtype(dtype or self.dtype)), requires_grad)
+
+    def new_full(self, size: Any, fill_value: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+        arr = np.full(_size((size,)), fill_value, B.to_np_dtype(dtype or self.dtype))
+        return _core.Tensor(arr, requires_grad)
+
+    def new_empty(self, *size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+        return self.new_zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+
+def _size(size: tuple) -> tuple[int, ...]:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    return tuple(int(s) for s in size)

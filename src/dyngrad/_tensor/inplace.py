@@ -1,0 +1,257 @@
+"""Tensor methods that change the tensor in place: ``x += y`` and the other augmented
+operators, ``zero_`` / ``fill_`` / ``copy_``, and every ``name_`` form of an op (``add_``,
+``exp_``, ``clamp_``, ``masked_fill_``, ...). Each bumps the version counter and is refused
+where it would corrupt autograd state (``Tensor._check_inplace``, in dyngrad/tensor.py).
+
+Each method is a one-line forward: ``x.name(*args)`` is ``dyngrad.ops.name(x, *args)``, reached
+as ``_core._ops`` (the ops are built on Tensor, so dyngrad/tensor.py imports them at its end,
+once Tensor exists: see dyngrad/_tensor/__init__.py).
+
+``x[i] = v`` is in indexing.py, next to ``x[i]``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.py)
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+__all__ = ["InplaceMethods"]
+
+
+class InplaceMethods:
+    """In-place methods of :class:`dyngrad.Tensor`."""
+
+    __slots__ = ()
+
+    # ---- operators (x += y)
+    def __iadd__(self, other: Any) -> Tensor:
+        return _core._ops.add_(self, other)
+
+    def __isub__(self, other: Any) -> Tensor:
+        return _core._ops.sub_(self, other)
+
+    def __imul__(self, other: Any) -> Tensor:
+        return _core._ops.mul_(self, other)
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return _core._ops.div_(self, other)
+
+    def __ipow__(self, other: Any) -> Tensor:
+        return _core._ops.pow_(self, other)
+
+    def __iand__(self, other: Any) -> Tensor:
+        return _core._ops.bitwise_and_(self, other)
+
+    def __ior__(self, other: Any) -> Tensor:
+        return _core._ops.bitwise_or_(self, other)
+
+    def __ixor__(self, other: Any) -> Tensor:
+        return _core._ops.bitwise_xor_(self, other)
+
+    def __ilshift__(self, other: Any) -> Tensor:
+        return _core._ops.bitwise_left_shift_(self, other)
+
+    def __irshift__(self, other: Any) -> Tensor:
+        return _core._ops.bitwise_right_shift_(self, other)
+
+    # ---- fill and copy
+    def zero_(self) -> Tensor:
+        """Fill with zeros in place; bumps the version; returns self."""
+        return _core._ops.fill_(self, 0)
+
+    def fill_(self, value: Any) -> Tensor:
+        """Fill with ``value`` in place; bumps the version; returns self."""
+        return _core._ops.fill_(self, value)
+
+    def copy_(self, src: Any) -> Tensor:
+        """Copy ``src`` (broadcast to this shape) into self in place; returns self."""
+        return _core._ops.copy_(self, src)
+
+    # ---- ops.arithmetic
+    def add_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.add_(self, *args, **kwargs)
+
+    def div_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.div_(self, *args, **kwargs)
+
+    def mul_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.mul_(self, *args, **kwargs)
+
+    def neg_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.neg_(self, *args, **kwargs)
+
+    def pow_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.pow_(self, *args, **kwargs)
+
+    def sub_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.sub_(self, *args, **kwargs)
+
+    # ---- ops.elementwise
+    def abs_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.abs_(self, *args, **kwargs)
+
+    def clamp_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.clamp_(self, *args, **kwargs)
+
+    def clip_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.clip_(self, *args, **kwargs)
+
+    def cos_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.cos_(self, *args, **kwargs)
+
+    def exp_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.exp_(self, *args, **kwargs)
+
+    def log_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.log_(self, *args, **kwargs)
+
+    def relu_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.relu_(self, *args, **kwargs)
+
+    def sigmoid_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.sigmoid_(self, *args, **kwargs)
+
+    def sin_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.sin_(self, *args, **kwargs)
+
+    def sqrt_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.sqrt_(self, *args, **kwargs)
+
+    def tanh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.tanh_(self, *args, **kwargs)
+
+    # ---- ops.trig
+    def acos_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.acos_(self, *args, **kwargs)
+
+    def acosh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.acosh_(self, *args, **kwargs)
+
+    def asin_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.asin_(self, *args, **kwargs)
+
+    def asinh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.asinh_(self, *args, **kwargs)
+
+    def atan_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.atan_(self, *args, **kwargs)
+
+    def atanh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.atanh_(self, *args, **kwargs)
+
+    def cosh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.cosh_(self, *args, **kwargs)
+
+    def sinh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.sinh_(self, *args, **kwargs)
+
+    def tan_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.tan_(self, *args, **kwargs)
+
+    # ---- ops.special
+    def erf_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.erf_(self, *args, **kwargs)
+
+    def erfc_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.erfc_(self, *args, **kwargs)
+
+    def exp2_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.exp2_(self, *args, **kwargs)
+
+    def expm1_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.expm1_(self, *args, **kwargs)
+
+    def log10_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.log10_(self, *args, **kwargs)
+
+    def log1p_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.log1p_(self, *args, **kwargs)
+
+    def log2_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.log2_(self, *args, **kwargs)
+
+    def logit_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.logit_(self, *args, **kwargs)
+
+    def reciprocal_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.reciprocal_(self, *args, **kwargs)
+
+    def rsqrt_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.rsqrt_(self, *args, **kwargs)
+
+    def square_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.square_(self, *args, **kwargs)
+
+    # ---- ops.rounding
+    def ceil_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.ceil_(self, *args, **kwargs)
+
+    def fix_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.fix_(self, *args, **kwargs)
+
+    def floor_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.floor_(self, *args, **kwargs)
+
+    def frac_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.frac_(self, *args, **kwargs)
+
+    def nan_to_num_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.nan_to_num_(self, *args, **kwargs)
+
+    def round_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.round_(self, *args, **kwargs)
+
+    def sign_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.sign_(self, *args, **kwargs)
+
+    def trunc_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.trunc_(self, *args, **kwargs)
+
+    # ---- ops.comparison
+    def bitwise_and_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.bitwise_and_(self, *args, **kwargs)
+
+    def bitwise_left_shift_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.bitwise_left_shift_(self, *args, **kwargs)
+
+    def bitwise_or_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.bitwise_or_(self, *args, **kwargs)
+
+    def bitwise_right_shift_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.bitwise_right_shift_(self, *args, **kwargs)
+
+    def bitwise_xor_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.bitwise_xor_(self, *args, **kwargs)
+
+    # ---- ops.masking, ops.gather
+    def masked_fill_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.masked_fill_(self, *args, **kwargs)
+
+    def scatter_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.scatter_(self, *args, **kwargs)
+
+    def scatter_add_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.scatter_add_(self, *args, **kwargs)
+
+    # ---- special functions (ops.gamma, ops.xlogy, ops.special.erfinv)
+    def lgamma_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.lgamma_(self, *args, **kwargs)
+
+    def digamma_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.digamma_(self, *args, **kwargs)
+
+    def polygamma_(self, n: int) -> Any:
+        return _core._ops.gamma.polygamma_(self, n)
+
+    def mvlgamma_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.mvlgamma_(self, *args, **kwargs)
+
+    def erfinv_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.erfinv_(self, *args, **kwargs)
+
+    def xlogy_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.xlogy_(self, *args, **kwargs)

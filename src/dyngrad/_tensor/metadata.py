@@ -1,0 +1,128 @@
+"""Tensor methods that describe the array: shape, dtype, device, strides, element counts.
+
+None of them records anything or reaches the ops: they read ``self.data`` (a NumPy array).
+The device is always the CPU (:data:`cpu`); :func:`check_device` refuses any other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _backend as B
+
+__all__ = ["MetadataMethods", "check_device", "cpu"]
+
+
+class _Device:
+    """The only device dyngrad has: the host CPU (NumPy arrays)."""
+
+    type = "cpu"
+    index = None
+
+    def __repr__(self) -> str:
+        return "device(type='cpu')"
+
+    def __str__(self) -> str:
+        return "cpu"
+
+    def __eq__(self, other: object) -> bool:
+        return str(other) == "cpu" or isinstance(other, _Device)
+
+    def __hash__(self) -> int:
+        return hash("cpu")
+
+
+cpu = _Device()
+
+
+def check_device(device: Any) -> None:
+    """Accept ``None``, ``'cpu'`` or a cpu device; anything else is a RuntimeError."""
+    if device is not None and str(device).split(":")[0] != "cpu":
+        raise RuntimeError(
+            f"dyngrad runs on the CPU (NumPy arrays); device {device!r} is not available"
+        )
+
+
+class MetadataMethods:
+    """Shape, dtype and device of :class:`dyngrad.Tensor` (read from ``self.data``)."""
+
+    __slots__ = ()
+    data: np.ndarray  # a slot of Tensor (dyngrad/tensor.py): the array described here
+
+    # ---- the array's description
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape as a tuple of ints (PyTorch returns ``torch.Size``, a tuple too)."""
+        return self.data.shape
+
+    @property
+    def dtype(self) -> B.dtype:
+        return B._FROM_NP[self.data.dtype]
+
+    @property
+    def ndim(self) -> int:
+        return self.data.ndim
+
+    @property
+    def device(self) -> _Device:
+        return cpu
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def layout(self) -> str:
+        return "strided"
+
+    def dim(self) -> int:
+        return self.data.ndim
+
+    def ndimension(self) -> int:
+        return self.data.ndim
+
+    def size(self, dim: int | None = None) -> Any:
+        """The shape, or the size of dimension ``dim`` (negative counts from the end).
+
+        Raises:
+            IndexError: when ``dim`` is out of range.
+        """
+        if dim is None:
+            return self.data.shape
+        return self.data.shape[_wrap_dim(dim, self.data.ndim, "size")]
+
+    def numel(self) -> int:
+        return int(self.data.size)
+
+    def nelement(self) -> int:
+        return int(self.data.size)
+
+    def element_size(self) -> int:
+        return self.data.itemsize
+
+    def stride(self, dim: int | None = None) -> Any:
+        st = tuple(s // self.data.itemsize for s in self.data.strides)
+        return st if dim is None else st[_wrap_dim(dim, self.data.ndim, "stride")]
+
+    def is_contiguous(self) -> bool:
+        return bool(self.data.flags.c_contiguous)
+
+    def is_floating_point(self) -> bool:
+        return self.data.dtype.kind == "f"
+
+    def is_complex(self) -> bool:
+        return False
+
+    def data_ptr(self) -> int:
+        return int(self.data.__array_interface__["data"][0])
+
+
+def _wrap_dim(dim: int, ndim: int, op: str) -> int:
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(
+            f"{op}: Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return dim % n if ndim else 0

@@ -1,0 +1,102 @@
+"""Tensor methods: reductions and statistics along dimensions (``sum``, ``mean``, ``max``,
+``argmax``, ``any``, ``std``, ``var``, ``norm``, ``logsumexp``, ``cumsum``), normalisation along
+a dimension (``softmax``, ``log_softmax``) and sorting (``sort``, ``topk``).
+
+Each method is a one-line forward: ``x.name(*args)`` is ``dyngrad.ops.name(x, *args)``, reached
+as ``_core._ops`` (the ops are built on Tensor, so dyngrad/tensor.py imports them at its end,
+once Tensor exists: see dyngrad/_tensor/__init__.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.py)
+
+__all__ = ["ReductionMethods"]
+
+
+class ReductionMethods:
+    """Reduction, statistics and sorting methods of :class:`dyngrad.Tensor`."""
+
+    __slots__ = ()
+
+    # ---- ops.arg_reduce
+    def all(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.all(self, *args, **kwargs)
+
+    def any(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.any(self, *args, **kwargs)
+
+    def argmax(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.argmax(self, *args, **kwargs)
+
+    def argmin(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.argmin(self, *args, **kwargs)
+
+    def count_nonzero(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.count_nonzero(self, *args, **kwargs)
+
+    # ---- ops.reduction
+    def amax(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.amax(self, *args, **kwargs)
+
+    def amin(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.amin(self, *args, **kwargs)
+
+    def max(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.max(self, *args, **kwargs)
+
+    def mean(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.mean(self, *args, **kwargs)
+
+    def min(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.min(self, *args, **kwargs)
+
+    def prod(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.prod(self, *args, **kwargs)
+
+    def sum(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.sum(self, *args, **kwargs)
+
+    def sum_to_size(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.sum_to_size(self, *args, **kwargs)
+
+    # ---- ops.statistics
+    def cumprod(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.cumprod(self, *args, **kwargs)
+
+    def cumsum(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.cumsum(self, *args, **kwargs)
+
+    def logsumexp(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.logsumexp(self, *args, **kwargs)
+
+    def norm(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.norm(self, *args, **kwargs)
+
+    def std(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.std(self, *args, **kwargs)
+
+    def var(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.var(self, *args, **kwargs)
+
+    # ---- ops.fused (normalise along a dimension)
+    def log_softmax(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.log_softmax(self, *args, **kwargs)
+
+    def softmax(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.softmax(self, *args, **kwargs)
+
+    # ---- ops.sorting (order along a dimension)
+    def argsort(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.argsort(self, *args, **kwargs)
+
+    def msort(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.msort(self, *args, **kwargs)
+
+    def sort(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.sort(self, *args, **kwargs)
+
+    def topk(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.topk(self, *args, **kwargs)
