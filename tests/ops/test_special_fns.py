@@ -12,61 +12,9 @@ import numpy as np
 import pytest
 
 import dyngrad as dg
-from tests.op_db.special_fns import GOLDEN_PATH, SPECS
-from tests.ops.harness import (
-    case_params,
-    load_golden,
-    run_backward_vs_golden,
-    run_dtype_check,
-    run_forward_vs_golden,
-    run_gradcheck,
-    run_gradgradcheck,
-    run_node_name_check,
-)
 
-
-@pytest.fixture(scope="module")
-def golden():
-    return load_golden(GOLDEN_PATH)
-
-
-@pytest.mark.parametrize("spec,case", case_params(SPECS))
-def test_forward_matches_torch_golden(spec, case, golden):
-    run_forward_vs_golden(spec, golden, case)
-
-
-@pytest.mark.parametrize("spec,case", case_params(SPECS))
-def test_backward_matches_torch_golden(spec, case, golden):
-    run_backward_vs_golden(spec, golden, case)
-
-
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
-def test_grad_fn_is_named_as_in_pytorch(spec, golden):
-    _skip_unless(spec, "node_name")
-    run_node_name_check(spec, golden)
-
-
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
-def test_gradcheck_float64(spec):
-    run_gradcheck(spec)
-
-
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
-def test_gradgradcheck_float64(spec):
-    run_gradgradcheck(spec)
-
-
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
-def test_result_dtypes_follow_input_dtype(spec):
-    run_dtype_check(spec)
-
-
-
-
-def _skip_unless(spec, check):
-    reason = spec.why_not(check)
-    if reason is not None:
-        pytest.skip(reason)
+# (golden values, node names, gradcheck, gradgradcheck, dtypes, forward mode and vmap of these
+# functions run from the op database: tests/op_db/special_fns.py, driven by tests/test_op_db.py)
 
 
 # ------------------------------------------------------------------ hand-written cases
