@@ -503,3 +503,30 @@ def test_an_inplace_op_on_a_detached_alias_keeps_the_duals_tangent() -> None:
         x.detach().add_(0.0)
         np.testing.assert_allclose(fwAD.unpack_dual(x).tangent.data, [1.0, 1.0])  # PyTorch 2.13: [1, 1]
         np.testing.assert_allclose(fwAD.unpack_dual(x * 3).tangent.data, [3.0, 3.0])
+
+
+def test_a_jvp_rule_may_delete_a_ctx_attribute_as_pytorchs_forward_ad_tutorial_does():
+    class Fn(dyngrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            result = x.exp()
+            ctx.result = result
+            return result
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.result
+
+        @staticmethod
+        def jvp(ctx, t):
+            r = ctx.result
+            del ctx.result  # the tutorial frees it once the tangent is computed
+            return t * r
+
+    import dyngrad.autograd.forward_ad as fwAD
+
+    with fwAD.dual_level():
+        x = fwAD.make_dual(dyngrad.tensor([0.0, 1.0]), dyngrad.tensor([1.0, 1.0]))
+        y = Fn.apply(x)
+        t = fwAD.unpack_dual(y).tangent
+    np.testing.assert_allclose(t.numpy(), np.exp([0.0, 1.0]))

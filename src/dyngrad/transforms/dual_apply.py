@@ -223,6 +223,9 @@ class _JvpCtx:
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self._ctx, name, value)
 
+    def __delattr__(self, name: str) -> None:  # ``del ctx.result`` in a jvp (PyTorch's tutorial)
+        delattr(self._ctx, name)
+
 
 # ---------------------------------------------------------------- Functions without jvp
 def _double_vjp_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kw: dict) -> Any:
