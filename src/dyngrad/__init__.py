@@ -31,6 +31,15 @@ from .ops import *  # noqa: F403
 from .ops import __all__ as _ops_all
 from . import ops, nn, utils, linalg, optim, func, cuda
 from . import special, distributions
+from . import accelerator, backends, jit
+from ._runtime import (
+    are_deterministic_algorithms_enabled,
+    compile,
+    get_default_device,
+    set_default_device,
+    use_deterministic_algorithms,
+)
+from .threads import get_num_threads, set_num_threads
 from .serialization import load, save
 from .custom_gradient import custom_gradient
 from .func import vmap  # torch.vmap is torch.func.vmap
@@ -111,5 +120,7 @@ __all__ = [
     "float64", "double", "float", "half", "int8", "int16", "int32", "int64", "long", "int",
     "short", "uint8", "bool", "get_default_dtype", "set_default_dtype", "device",
     "is_floating_point", "numel", "result_type", "promote_types", "cuda", "inf", "nan", "pi", "e",
-    "Size", "finfo", "iinfo", "special", "distributions",
+    "Size", "finfo", "iinfo", "special", "distributions", "accelerator", "backends", "jit", "compile",
+    "set_default_device", "get_default_device", "use_deterministic_algorithms",
+    "are_deterministic_algorithms_enabled", "set_num_threads", "get_num_threads",
 ] + list(_creation_all) + list(_ops_all)

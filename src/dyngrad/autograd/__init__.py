@@ -70,8 +70,40 @@ def grad(
                           materialize_grads=materialize_grads)
 
 
+class _VariableMeta(type):
+    def __instancecheck__(cls, other: Any) -> bool:
+        from ..tensor import Tensor
+
+        return isinstance(other, Tensor)
+
+
+class Variable(metaclass=_VariableMeta):
+    """PyTorch's deprecated ``Variable`` (Variables and Tensors are one type since PyTorch
+    0.4): ``Variable(t, requires_grad=False)`` is a new leaf sharing ``t``'s memory (as
+    ``t.detach()``) with ``requires_grad`` set; every Tensor is an instance.
+
+    Raises:
+        TypeError: data that is not a Tensor (PyTorch's message).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.autograd import Variable
+        >>> v = Variable(dyngrad.ones(2), requires_grad=True)
+        >>> v.requires_grad, v.is_leaf, isinstance(dyngrad.zeros(1), Variable)
+        (True, True, True)
+    """
+
+    def __new__(cls, data: Any, requires_grad: bool = False, volatile: bool = False) -> Any:
+        from ..tensor import Tensor
+
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+        out = data.detach()
+        return out.requires_grad_(True) if requires_grad else out
+
+
 __all__ = [
-    "Function", "FunctionCtx", "InplaceFunction", "once_differentiable", "backward", "grad",
+    "Variable", "Function", "FunctionCtx", "InplaceFunction", "once_differentiable", "backward", "grad",
     "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
     "is_inference_mode_enabled", "gradcheck", "gradgradcheck", "GradcheckError",
     "forward_ad", "functional", "profiler", "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "graph", "set_strict_shapes", "atomic_accumulation",

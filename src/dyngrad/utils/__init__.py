@@ -1,5 +1,5 @@
-"""dyngrad.utils: checkpointing and data loading."""
+"""dyngrad.utils: checkpointing, data loading and a benchmark timer."""
 
-from . import checkpoint, data
+from . import benchmark, checkpoint, data
 
-__all__ = ["checkpoint", "data"]
+__all__ = ["benchmark", "checkpoint", "data"]

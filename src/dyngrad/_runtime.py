@@ -1,0 +1,60 @@
+"""Process settings PyTorch scripts call as boilerplate, as dyngrad has them:
+``compile`` (a pass-through), the default device (only the CPU), deterministic algorithms
+(NumPy's kernels are deterministic already).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["compile", "set_default_device", "get_default_device", "use_deterministic_algorithms",
+           "are_deterministic_algorithms_enabled"]
+
+_deterministic = [False, False]  # (mode, warn_only): reported back, nothing to change
+
+
+def compile(model: Any = None, *, fullgraph: bool = False, dynamic: Any = None, backend: Any = "inductor",  # noqa: A001
+            mode: Any = None, options: Any = None, disable: bool = False) -> Any:
+    """``torch.compile`` as a semantics-preserving pass-through: returns ``model`` (a module
+    or a function) unchanged, or, called without one, a decorator that does so. dyngrad has
+    no compiler; the values are the ones the compiled code would compute.
+
+    Example:
+        >>> import dyngrad
+        >>> f = dyngrad.compile(lambda x: x + 1)
+        >>> f(dyngrad.zeros(2))
+        tensor([1., 1.])
+    """
+    if model is None:
+        return lambda m: m
+    return model
+
+
+def set_default_device(device: Any) -> None:
+    """Accept ``'cpu'`` (or None): the only device.
+
+    Raises:
+        RuntimeError: any other device (dyngrad computes with NumPy on the CPU).
+    """
+    if device is None:
+        return
+    from .tensor import check_device
+
+    check_device(device)
+
+
+def get_default_device() -> Any:
+    """``device('cpu')``."""
+    from .tensor import cpu
+
+    return cpu
+
+
+def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
+    """Accepted and recorded: every dyngrad kernel is deterministic already (NumPy on the CPU)."""
+    _deterministic[0], _deterministic[1] = bool(mode), bool(warn_only)
+
+
+def are_deterministic_algorithms_enabled() -> bool:
+    """What :func:`use_deterministic_algorithms` last set (False by default, as PyTorch)."""
+    return _deterministic[0]
