@@ -33,7 +33,7 @@ def _is_float(x: object) -> bool:
 def test_forward_over_forward_second_derivative_equals_reverse_over_reverse(info: OpInfo) -> None:
     ins = make_case_inputs(info, "base")
     r = np.random.default_rng(info.seed("nested"))
-    fl = [i for i, x in enumerate(ins) if _is_float(x)]
+    fl = [i for i, d in enumerate(info.diff_inputs(ins)) if d]  # (not an entry's ``constant`` inputs)
     us = {i: r.standard_normal(ins[i].shape) for i in fl}
     vs = {i: r.standard_normal(ins[i].shape) for i in fl}
     plain = to_dyngrad(ins)
@@ -49,7 +49,8 @@ def test_forward_over_forward_second_derivative_equals_reverse_over_reverse(info
         t2 = None if t1 is None else fwAD.unpack_dual(t1).tangent
     ff = 0.0 if t2 is None else float(np.nansum(w.data * t2.data))
     # reverse over reverse: <grad_x <grad_x <w, f>, u>, v>
-    leaves = to_dyngrad(ins, requires_grad=True)
+    grads = to_dyngrad(ins, requires_grad=True)
+    leaves = [grads[i] if i in vs else t for i, t in enumerate(plain)]  # constants take no gradient
     xs = [leaves[i] for i in fl]
     out = info.fn(*leaves, **info.kwargs)
     g = dyngrad.autograd.grad(out, xs, w, create_graph=True, allow_unused=True)

@@ -16,7 +16,7 @@ from tests.op_db.info import OpInfo
 
 _VMAP = "a random op under vmap's default randomness='error' raises (modes: tests/func/test_vmap_randomness.py)"
 _NO_GOLDEN = "random draws: dyngrad uses NumPy's PCG64 stream, not PyTorch's, so there are no golden values"
-_SKIPS = {"vmap": _VMAP, **{c: _NO_GOLDEN for c in ("golden_forward", "golden_backward", "node_name", "dtype")}}
+_SKIPS = {"vmap": _VMAP, "vmap_grad": _VMAP, **{c: _NO_GOLDEN for c in ("golden_forward", "golden_backward", "node_name", "dtype")}}
 
 
 def _seeded(draw: Any) -> Any:
