@@ -8,12 +8,12 @@ from .attention import MultiheadAttention
 from .container import ModuleDict, ModuleList, Sequential
 from .conv_layers import *  # noqa: F403
 from .conv_layers import __all__ as _conv_all
+from .fold_pool import *  # noqa: F403
+from .fold_pool import __all__ as _fold_pool_all
 from .layers import *  # noqa: F403
 from .layers import __all__ as _layers_all
 from .loss import *  # noqa: F403
 from .loss import __all__ as _loss_all
-from .fold_pool import *  # noqa: F403
-from .fold_pool import __all__ as _fold_pool_all
 from .loss_extra import *  # noqa: F403
 from .loss_extra import __all__ as _loss_extra_all
 from .module import Module

@@ -167,10 +167,10 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
     else:
         loss = input - target * (input + eps).log()
     if full:
-        t = target.detach()
-        safe = t.masked_fill(t <= 1, 1.0)
+        small = target.detach() <= 1
+        safe = target.masked_fill(small, 1.0)  # no nan gradient from log(0) where masked
         stirling = safe * safe.log() - safe + (safe * (2 * math.pi)).log() * 0.5
-        loss = loss + stirling.masked_fill(t <= 1, 0.0)
+        loss = loss + stirling.masked_fill(small, 0.0)
     return _reduce(loss, reduction, "poisson_nll_loss")
 
 
@@ -190,7 +190,7 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Any, full: bool = Fals
     if isinstance(var, (int, float)):
         if var < 0:
             raise ValueError("var has negative entry/entries")
-        var = input.detach() * 0 + float(var)
+        var = Tensor._make(np.full(tuple(input.shape), float(var), input.data.dtype))
     elif bool((var.detach() < 0).any()):
         raise ValueError("var has negative entry/entries")
     if tuple(var.shape) != tuple(input.shape):
@@ -261,7 +261,7 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     mask = np.zeros((n, c), dtype=bool)
     mask[np.arange(n), td] = True
     loss = z.masked_fill(Tensor._make(mask), 0.0).sum(1) / c
-    if one and reduction == "none":
+    if one and target.ndim == 0 and reduction == "none":
         loss = loss.reshape(())
     return _reduce(loss, reduction, "multi_margin_loss")
 
