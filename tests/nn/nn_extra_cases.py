@@ -92,6 +92,8 @@ CASES = [
     ("multilabel_soft_margin_loss", "multilabel_soft_margin_loss", [("n", (5, 4)), ("u", (5, 4))], {}),
     ("multilabel_soft_margin_loss_weight", "multilabel_soft_margin_loss", [("n", (5, 4)), ("u", (5, 4))],
      {"weight": ("q", (4,)), "reduction": "none"}),
+    ("lp_pool2d_inf", "lp_pool2d", [("n", (1, 2, 4, 5))], {"norm_type": float("inf"), "kernel_size": 2}),
+    ("lp_pool1d_minus_inf", "lp_pool1d", [("n", (2, 7))], {"norm_type": -float("inf"), "kernel_size": 3}),
 ]
 
 
