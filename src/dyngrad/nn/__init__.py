@@ -8,13 +8,21 @@ from .attention import MultiheadAttention
 from .container import ModuleDict, ModuleList, Sequential
 from .conv_layers import *  # noqa: F403
 from .conv_layers import __all__ as _conv_all
+from .fold_pool import *  # noqa: F403
+from .fold_pool import __all__ as _fold_pool_all
 from .layers import *  # noqa: F403
 from .layers import __all__ as _layers_all
 from .loss import *  # noqa: F403
 from .loss import __all__ as _loss_all
+from .loss_extra import *  # noqa: F403
+from .loss_extra import __all__ as _loss_extra_all
 from .module import Module
 from .norm import *  # noqa: F403
 from .norm import __all__ as _norm_all
+from .norm_instance import *  # noqa: F403
+from .norm_instance import __all__ as _norm_instance_all
+from .padding import *  # noqa: F403
+from .padding import __all__ as _padding_all
 from .parameter import Buffer, Parameter
 from .resampling import PixelShuffle, PixelUnshuffle, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .rnn import GRU, LSTM, RNN, RNNBase
@@ -38,4 +46,8 @@ __all__ = (
     + list(_layers_all)
     + list(_loss_all)
     + list(_norm_all)
+    + list(_norm_instance_all)
+    + list(_padding_all)
+    + list(_fold_pool_all)
+    + list(_loss_extra_all)
 )
