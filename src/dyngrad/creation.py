@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,7 @@ class Generator:
         check_device(device)
         self._seed = 67280421310721
         self._rng = np.random.Generator(np.random.PCG64(self._seed))
+        _generators.add(self)
 
     def manual_seed(self, seed: int) -> Generator:
         """Reseed; returns self."""
@@ -67,7 +69,28 @@ class Generator:
         return self._rng
 
 
+_generators: weakref.WeakSet = weakref.WeakSet()  # every live Generator (see rng_snapshot)
 default_generator = Generator()
+
+
+def rng_snapshot() -> list:
+    """The state of every live Generator (the default one and the user's), for
+    :func:`rng_restore`: what vmap replays so that ``randomness='same'`` run as a loop over
+    examples (or over chunks) gives each example the same draws whichever Generator a
+    draw names, and what ``'error'`` compares to see that the loop drew."""
+    return [(g, g._rng, g._rng.bit_generator.state) for g in list(_generators)]
+
+
+def rng_restore(snapshot: list) -> None:
+    """Put every Generator of ``snapshot`` back in its state then (a reseed since is undone)."""
+    for g, rng, state in snapshot:
+        g._rng = rng
+        rng.bit_generator.state = state
+
+
+def rng_moved(snapshot: list) -> bool:
+    """Whether some Generator of ``snapshot`` drew (or was reseeded) since."""
+    return any(g._rng is not rng or rng.bit_generator.state != state for g, rng, state in snapshot)
 
 
 def manual_seed(seed: int) -> Generator:

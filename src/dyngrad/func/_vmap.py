@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..transforms.batching import RANDOMNESS_ERROR, BatchedTensor, VmapUnsupported, pop_level, push_level, wrap_batched
-from ..creation import default_generator
+from ..creation import rng_moved, rng_restore, rng_snapshot
 from ..tensor import Tensor
 from ._transforms import _flat_primals, _flatten, _to_numpy
 
@@ -199,19 +199,19 @@ def _out_dim(od: int, o: Tensor) -> int:
 def _run_loop(func: Callable, args: tuple, kwargs: dict, dims: tuple, n: int, out_dims: Any,
               randomness: str) -> Any:
     """The fallback: call ``func`` on each example and stack the results. Random draws then
-    happen outside vmap, so the mode is kept by hand: 'same' replays the default Generator
-    for every example, 'error' refuses a call that moved it ('different' needs nothing)."""
+    happen outside vmap, so the mode is kept by hand: 'same' replays every Generator (the
+    default one and the user's) for every example, 'error' refuses a call that moved one
+    ('different' needs nothing)."""
     if n == 0:
         raise ValueError("vmap: the mapped dimension has size 0 and the function cannot be batched")
-    bitgen = default_generator.rng.bit_generator
-    state = bitgen.state if randomness != "different" else None
+    snap = rng_snapshot() if randomness != "different" else None  # every Generator, not only the default
     results = []
     for k in range(n):
         if randomness == "same":
-            bitgen.state = state
+            rng_restore(snap)
         sl = [a if d is None else _take(a, d, k) for a, d in zip(args, dims)]
         results.append(func(*sl, **kwargs))
-        if randomness == "error" and bitgen.state != state:
+        if randomness == "error" and rng_moved(snap):
             raise RuntimeError(RANDOMNESS_ERROR)
     first = results[0]
     return _stack_tree(first, out_dims, results)
@@ -302,10 +302,10 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
             res = run(flat_func, args, kwargs, dims, n)
         else:
             parts = []
-            state = default_generator.rng.bit_generator.state if randomness == "same" else None
+            snap = rng_snapshot() if randomness == "same" else None
             for s in range(0, n, chunk_size):
-                if state is not None:  # "same": every chunk draws what the first drew
-                    default_generator.rng.bit_generator.state = state
+                if snap is not None:  # "same": every chunk draws what the first drew (every Generator)
+                    rng_restore(snap)
                 e = min(n, s + chunk_size)
                 sub = tuple(a if d is None else _narrow(a, d, s, e) for a, d in zip(args, dims))
                 parts.append(run(flat_func, sub, kwargs, dims, e - s))

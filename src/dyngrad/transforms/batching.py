@@ -504,14 +504,14 @@ def _loop(cls: type[Function], level: VmapLevel, vals: list, dims: list, kwargs:
     level.fallbacks[name] = level.fallbacks.get(name, 0) + 1
     clone = not cls.trusted  # a user's forward may modify its inputs in place (mark_dirty)
     same = level.randomness == "same"
-    if same:
-        from ..creation import default_generator
+    if same:  # every example draws what the first drew, from every Generator
+        from ..creation import rng_restore, rng_snapshot
 
-        state = default_generator.rng.bit_generator.state
+        snap = rng_snapshot()
     results = []
     for b in range(n):
         if same:
-            default_generator.rng.bit_generator.state = state
+            rng_restore(snap)
         sl = [_slice(v, d, b, clone) for v, d in zip(vals, dims)]
         kw = {k: (_slice(v, kw_dims[k], b, clone) if k in kw_dims else v) for k, v in kwargs.items()}
         results.append((sl, cls.apply(*sl, **kw)))
