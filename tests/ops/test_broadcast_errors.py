@@ -29,3 +29,16 @@ def test_non_broadcastable_shapes_raise_pytorchs_runtime_error(name, sa, sb, na,
 def test_other_value_errors_of_ops_are_unchanged():
     with pytest.raises((ValueError, RuntimeError), match="(?i)(invalid|only|must|shape)"):
         dyngrad.ones(2, 3).reshape(4, 2)
+
+
+@pytest.mark.parametrize("op", ["add_", "sub_", "mul_", "div_", "pow_"])
+@pytest.mark.parametrize("grad", [False, True])
+def test_in_place_ops_raise_pytorchs_errors_and_leave_self_unchanged(op, grad):
+    for sa, sb, msg in [((3,), (4,), r"The size of tensor a \(3\) must match the size of tensor b \(4\)"),
+                        ((3,), (2, 3), r"output with shape \[3\] doesn't match the broadcast shape \[2, 3\]"),
+                        ((1, 3), (2, 3), r"output with shape \[1, 3\] doesn't match the broadcast shape \[2, 3\]")]:
+        x = dyngrad.ones(sa, requires_grad=True).clone() if grad else dyngrad.ones(sa)
+        version, fn = x._version, x.grad_fn
+        with pytest.raises(RuntimeError, match=msg):
+            getattr(x, op)(dyngrad.full(sb, 2.0))
+        assert x._version == version and x.grad_fn is fn and bool((x == 1).all())

@@ -232,8 +232,27 @@ def _write(self: Tensor, value: np.ndarray, fn: Any) -> None:
             f"{getattr(fn, '__name__', 'op')}_: the tensor's memory is read-only (an expanded or "
             "broadcast view); clone() it first"
         )
-    np.copyto(self.data, value, casting="unsafe")
+    try:
+        np.copyto(self.data, value, casting="unsafe")
+    except ValueError:
+        raise RuntimeError(inplace_shape_error(self.data.shape, value.shape)) from None
     self._vc[0] += 1
+
+
+def inplace_shape_error(out: tuple, other: tuple) -> str:
+    """PyTorch's message for an in-place op whose operands do not broadcast to ``out``."""
+    try:
+        full = np.broadcast_shapes(out, other)
+    except ValueError:
+        n = max(len(out), len(other))
+        for d in range(n - 1, -1, -1):
+            a = out[d - n + len(out)] if d - n + len(out) >= 0 else 1
+            b = other[d - n + len(other)] if d - n + len(other) >= 0 else 1
+            if a != b and a != 1 and b != 1:
+                return (f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
+                        f"non-singleton dimension {d}")
+        return f"shapes {list(out)} and {list(other)} do not broadcast"
+    return f"output with shape {list(out)} doesn't match the broadcast shape {list(full)}"
 
 
 def _retarget_saved_output(node: Any, result: Tensor, self: Tensor) -> None:

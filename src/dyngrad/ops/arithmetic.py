@@ -18,7 +18,7 @@ from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching import pointwise_promoting, unary
-from ._util import binary_operands, data_of, float_dtype, inplace, recording, wrap
+from ._util import binary_operands, data_of, float_dtype, inplace, inplace_shape_error, recording, wrap
 
 __all__ = [
     "add",
@@ -448,7 +448,10 @@ def _fast_inplace(self: Tensor, ufunc: Any, other: Any, name: str) -> Tensor | N
         )
     if not self.data.flags.writeable:
         raise RuntimeError(f"{name}: the tensor's memory is read-only (an expanded view); clone() it first")
-    ufunc(self.data, od, out=self.data, casting="unsafe")
+    try:
+        ufunc(self.data, od, out=self.data, casting="unsafe")
+    except ValueError:  # (no cost unless raised) shapes that do not broadcast into self
+        raise RuntimeError(f"{name}: " + inplace_shape_error(self.data.shape, np.shape(od))) from None
     self._vc[0] += 1
     return self
 
