@@ -101,3 +101,43 @@ def test_map_location_and_file_objects_are_accepted():
     with open(_path("lstm.pt"), "rb") as fh:
         sd = dyngrad.load(fh, map_location="cpu")
     assert "weight_ih_l0" in sd
+
+
+def test_expanded_tensors_load_without_materialising_them():
+    import tracemalloc
+
+    tracemalloc.start()
+    m = dyngrad.load(_path("expanded.pt"))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert m["big"].shape == (10 ** 8,) and peak < 10 * 2 ** 20  # not 400 MB
+    np.testing.assert_array_equal(m["e"].numpy(), np.arange(3.0).reshape(3, 1).repeat(4, 1))
+    with pytest.raises(RuntimeError, match="read-only"):
+        m["e"].add_(1)  # as dyngrad's expand(): clone() to write
+
+
+def test_complex_tensors_are_refused_with_a_clear_error():
+    with pytest.raises(RuntimeError, match="complex64 tensors, a dtype dyngrad does not have"):
+        dyngrad.load(_path("complex.pt"))
+
+
+def _zip_with(tmp_path, pickle_bytes):
+    import zipfile
+
+    path = tmp_path / "crafted.pt"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("archive/data.pkl", pickle_bytes)
+    return path
+
+
+def _s(text):
+    return b"X" + len(text).to_bytes(4, "little") + text.encode()
+
+
+def test_a_build_opcode_on_a_storage_stand_in_or_a_tensor_is_refused(tmp_path):
+    # BUILD {'dtype': '<U1'} on the torch.FloatStorage stand-in
+    evil = b"\x80\x02ctorch\nFloatStorage\n}" + _s("dtype") + _s("<U1") + b"sb."
+    with pytest.raises(pickle.UnpicklingError, match="BUILD"):
+        dyngrad.load(_zip_with(tmp_path, evil))
+    with pytest.raises(pickle.UnpicklingError, match="BUILD"):
+        dyngrad.ones(2).__setstate__((None, {"data": "hi"}))

@@ -10,8 +10,9 @@ INST and the extension-registry opcodes all go through it), and storages come fr
 ``persistent_load``, which only reads archive members.
 
 Allowed: ``torch._utils._rebuild_tensor_v2`` / ``_rebuild_tensor`` / ``_rebuild_parameter``
-/ ``_rebuild_parameter_with_state`` (tensors, rebuilt as dyngrad Tensors owning a copy of
-their elements), the typed storage classes (``torch.FloatStorage`` ...: the element type),
+/ ``_rebuild_parameter_with_state`` (tensors, rebuilt as dyngrad Tensors owning a contiguous
+copy of their elements: tensors that shared a storage in the file, views or tied weights,
+load as independent tensors, and strides are not kept), the typed storage classes (``torch.FloatStorage`` ...: the element type),
 ``collections.OrderedDict`` and ``builtins`` set / frozenset / complex. That covers state
 dicts of modules and optimizers and nested containers of tensors and Python values; a
 whole pickled ``nn.Module`` (its class would have to be imported) is refused.
@@ -36,16 +37,25 @@ _STORAGES = {
     "FloatStorage": np.float32, "DoubleStorage": np.float64, "HalfStorage": np.float16,
     "BFloat16Storage": "bfloat16", "LongStorage": np.int64, "IntStorage": np.int32,
     "ShortStorage": np.int16, "CharStorage": np.int8, "ByteStorage": np.uint8, "BoolStorage": np.bool_,
-    "ComplexFloatStorage": np.complex64, "ComplexDoubleStorage": np.complex128,
 }
+_UNSUPPORTED = {"ComplexFloatStorage": "complex64", "ComplexDoubleStorage": "complex128",
+                "QInt8Storage": "qint8", "QUInt8Storage": "quint8", "QInt32Storage": "qint32"}
 
 
 class _StorageType:
     """Stand-in for ``torch.<X>Storage``: only its element type is used."""
 
+    __slots__ = ("name", "dtype")
+
     def __init__(self, name: str) -> None:
         self.name = name
         self.dtype = _STORAGES[name]
+
+    def __setstate__(self, state: Any) -> None:  # a BUILD opcode aimed at the stand-in
+        raise pickle.UnpicklingError("dyngrad.load: the checkpoint tries to change a storage type (BUILD); refused")
+
+    def __reduce__(self) -> Any:  # pragma: no cover - never pickled
+        raise TypeError("not picklable")
 
 
 class _Storage:
@@ -101,10 +111,29 @@ class _Reader:
                     f"at offset {offset} reaches outside its storage of {flat.size} elements; corrupt?"
                 )
             it = flat.itemsize
+            if any(s == 0 and n > 1 for n, s in zip(size, stride)):
+                # an expanded tensor (stride 0): copy its distinct elements only and broadcast
+                # them back, read-only as dyngrad's expand() (a 1-element storage expanded to
+                # 10^9 elements costs one element, as in PyTorch)
+                small = tuple(1 if s == 0 else n for n, s in zip(size, stride))
+                sub = np.lib.stride_tricks.as_strided(flat[offset:], shape=small, strides=[s * it for s in stride])
+                sub = np.array(sub, dtype=sub.dtype.newbyteorder("="), copy=True)
+                if storage.bf16:
+                    sub = (sub.astype(np.uint32) << 16).view(np.float32)
+                t = Tensor._make(np.broadcast_to(sub, size))
+                if requires_grad:
+                    t.requires_grad_(True)
+                return t
             arr = np.lib.stride_tricks.as_strided(flat[offset:], shape=size, strides=[s * it for s in stride])
         else:
             arr = np.zeros(size, dtype=flat.dtype)
-        arr = np.array(arr, dtype=arr.dtype.newbyteorder("="), copy=True)  # owns its memory, native order
+        try:
+            arr = np.array(arr, dtype=arr.dtype.newbyteorder("="), copy=True)  # owns its memory, native order
+        except MemoryError:
+            raise RuntimeError(
+                f"dyngrad.load: {self.name}: a tensor of size {list(size)} needs more memory than is "
+                "available (dyngrad loads every tensor as its own contiguous copy, also expanded ones)"
+            ) from None
         if storage.bf16:  # bfloat16: the upper half of a float32
             arr = (arr.astype(np.uint32) << 16).view(np.float32)
         t = Tensor._make(arr)
@@ -130,6 +159,11 @@ class _Unpickler(pickle.Unpickler):
                 return lambda data, requires_grad, hooks, state=None: data.requires_grad_(bool(requires_grad))
         if module == "torch" and name in _STORAGES:
             return _StorageType(name)
+        if module == "torch" and name in _UNSUPPORTED:
+            raise RuntimeError(
+                f"dyngrad.load: {r.name} holds {_UNSUPPORTED[name]} tensors, a dtype dyngrad does not have "
+                "(no complex or quantized dtypes); convert them in PyTorch before saving"
+            )
         if (module, name) == ("collections", "OrderedDict"):
             return collections.OrderedDict
         if module == "builtins" and name in ("set", "frozenset", "complex"):

@@ -8,7 +8,8 @@ Run with torch installed::
 Files: ``cnn.pt``, ``lstm.pt``, ``transformer.pt`` (state dicts, with an input and
 PyTorch's output in expected.npz), ``adam.pt`` (an Adam state dict after two steps),
 ``mixed.pt`` (dtypes incl. bfloat16 and float16, views sharing a storage, 0-d and empty
-tensors, a Parameter, nested containers), ``module.pt`` (a whole pickled nn.Linear, to be
+tensors, a Parameter, nested containers), ``expanded.pt`` (stride-0 tensors, one of 10^8
+elements), ``complex.pt`` (a dtype dyngrad lacks, to be refused), ``module.pt`` (a whole pickled nn.Linear, to be
 refused), ``evil.pt`` / ``evil_eval.pt`` (crafted checkpoints whose pickle calls os.system /
 builtins.eval, to be refused without running), ``truncated.pt`` (half of cnn.pt).
 """
@@ -80,6 +81,8 @@ exp["mixed/bf16"] = mixed["bf16"].float().numpy()
 save(mixed, "mixed.pt")
 
 save(torch.nn.Linear(2, 2), "module.pt")
+save({"big": torch.zeros(1).expand(10 ** 8), "e": torch.arange(3.0).reshape(3, 1).expand(3, 4)}, "expanded.pt")
+save(torch.ones(2, dtype=torch.complex64), "complex.pt")
 
 
 def crafted(name: str, pickle_bytes: bytes) -> None:

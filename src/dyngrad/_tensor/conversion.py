@@ -143,6 +143,13 @@ class ConversionMethods:
             "cannot run code"
         )
 
+    def __setstate__(self, state: Any) -> None:
+        # what a pickle's BUILD opcode calls: tensors are never unpickled into (dyngrad.load
+        # rebuilds them itself), so a file that tries to set a tensor's state is refused
+        import pickle
+
+        raise pickle.UnpicklingError("dyngrad: a pickle tried to set a tensor's state (BUILD); refused")
+
     def __deepcopy__(self, memo: dict) -> Tensor:
         if self.grad_fn is not None:
             raise RuntimeError(
