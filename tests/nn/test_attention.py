@@ -153,3 +153,27 @@ def test_sdpa_docstring_example_runs():
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     for t in finder.find(F.scaled_dot_product_attention, "sdpa", globs={}):
         assert runner.run(t).failed == 0
+
+
+def test_a_query_with_every_key_masked_gets_zeros_and_finite_gradients_as_pytorchs_safe_softmax():
+    rng = np.random.default_rng(0)
+    q, k, v = (dyngrad.tensor(rng.standard_normal((1, 1, 2, 3)), requires_grad=True) for _ in range(3))
+    m = dyngrad.tensor([[True, True], [False, False]])
+    o = F.scaled_dot_product_attention(q, k, v, attn_mask=m)
+    o.sum().backward()
+    assert not o.detach().numpy()[0, 0, 1].any()
+    for t in (q, k, v):
+        assert np.isfinite(t.grad.numpy()).all()
+    # the unmasked row equals attention over its keys alone
+    ref = F.scaled_dot_product_attention(q[:, :, :1], k, v)
+    np.testing.assert_allclose(o.detach().numpy()[0, 0, 0], ref.detach().numpy()[0, 0, 0], rtol=1e-12)
+
+
+def test_an_integer_attention_mask_is_refused_as_pytorch_does():
+    q = dyngrad.randn(1, 1, 2, 3)
+    with pytest.raises(RuntimeError, match="Expected attn_mask dtype to be bool or float"):
+        F.scaled_dot_product_attention(q, q, q, attn_mask=dyngrad.tensor([[1, 0], [1, 1]]))
+    m = nn.MultiheadAttention(4, 2)
+    x = dyngrad.randn(2, 1, 4)
+    with pytest.raises(AssertionError, match="only bool and floating types of masks are supported"):
+        m(x, x, x, attn_mask=dyngrad.tensor([[1, 0], [1, 1]]))

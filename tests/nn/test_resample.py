@@ -71,3 +71,10 @@ def test_docstring_examples_run(modname):
 
     res = doctest.testmod(importlib.import_module(modname), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert res.attempted > 0 and res.failed == 0
+
+
+def test_an_empty_output_size_raises_pytorchs_error():
+    x = dyngrad.randn(1, 1, 2, 3)
+    for kw in [dict(size=(0, 1)), dict(scale_factor=1 / 3), dict(scale_factor=1 / 3, mode="bilinear", recompute_scale_factor=True)]:
+        with pytest.raises(RuntimeError, match=r"Input and output sizes should be greater than 0, but got input \(H: 2, W: 3\) output \(H: 0, W: 1\)"):
+            F.interpolate(x, **kw)

@@ -55,10 +55,14 @@ class Dirichlet(Distribution):
         density is unbounded at every vertex and this is PyTorch's choice, the first vertex
         ``(1, 0, ..., 0)``."""
         cm1 = (self.concentration - 1).clamp(min=0.0)
-        mode = cm1 / cm1.sum(-1, keepdim=True)
+        total = cm1.sum(-1, keepdim=True)
         mask = (self.concentration.data < 1).all(-1, keepdims=True)
         if not mask.any():
-            return mode
+            return cm1 / total
+        # the rows that take the vertex divide by 1, not by their zero total: 0 / 0 there would
+        # give NaN gradients through where() (the unselected branch still differentiates)
+        safe = where(Tensor._make(mask), Tensor._make(np.ones(mask.shape, dtype=total.data.dtype)), total)
+        mode = cm1 / safe
         vertex = np.zeros(tuple(mode.shape), dtype=mode.data.dtype)
         vertex[..., 0] = 1
         return where(Tensor._make(np.broadcast_to(mask, vertex.shape)), Tensor._make(vertex), mode)

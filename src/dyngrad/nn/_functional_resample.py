@@ -170,6 +170,12 @@ def interpolate(
         out = tuple(int(math.floor(n * f)) for n, f in zip(spatial, sfs))
         if recompute_scale_factor:
             sfs = (None,) * nd
+    if min(out) <= 0 or min(spatial) <= 0:
+        names = ("D", "H", "W")[3 - nd:]
+        fmt = lambda v: ", ".join(f"{n}: {x}" for n, x in zip(names, v))  # noqa: E731
+        raise RuntimeError(
+            f"Input and output sizes should be greater than 0, but got input ({fmt(spatial)}) output ({fmt(out)})"
+        )
     if mode == "area":
         from ._functional_conv import adaptive_avg_pool2d
 

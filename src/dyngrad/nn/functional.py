@@ -458,9 +458,19 @@ def _causal(L: int, S: int) -> Tensor:
 
 
 def _additive_mask(mask: Tensor, dtype: Any, allowed_when_true: bool) -> Tensor:
-    """A float mask to add to the scores: bool masks become 0 / -inf."""
+    """A float mask to add to the scores: bool masks become 0 / -inf.
+
+    Raises:
+        RuntimeError / AssertionError: an integer mask (PyTorch's types: SDPA / MHA)."""
     if mask.dtype.is_floating_point:
         return mask.to(dtype)
+    if mask.dtype.name != "bool":
+        if allowed_when_true:
+            raise RuntimeError(
+                f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+                f"attn_mask.dtype: {mask.dtype.name} and query.dtype: {dtype.name} instead."
+            )
+        raise AssertionError("only bool and floating types of masks are supported")
     m = mask.numpy().astype(bool)
     blocked = ~m if allowed_when_true else m
     return Tensor._make(np.where(blocked, -np.inf, 0.0).astype(B.to_np_dtype(dtype)))
@@ -533,11 +543,18 @@ def scaled_dot_product_attention(
         key, value = rep(key), rep(value)
     sc = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = _ops.matmul(query, key.transpose(-2, -1)) * sc
+    blocked = None
     if is_causal:
         scores = scores.masked_fill(~_causal(L, S), float("-inf"))
     elif attn_mask is not None:
         scores = scores + _additive_mask(attn_mask, scores.dtype, allowed_when_true=True)
+        # a query whose every key is masked gets zeros (and zero gradients), as PyTorch 2.13's
+        # safe softmax: not NaN, which would reach every gradient of the step
+        blocked = _ops.isneginf(scores).all(-1, keepdim=True)
+        scores = scores.masked_fill(blocked, 0.0)
     attn = softmax(scores, -1)
+    if blocked is not None:
+        attn = attn.masked_fill(blocked, 0.0)
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p, True)
     return _ops.matmul(attn, value)
