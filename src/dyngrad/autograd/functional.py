@@ -396,7 +396,10 @@ def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool, ra
                 cs = cols[j][i] if cols[j] else []
                 if not cs:
                     m = Tensor._make(np.zeros(osh + x.shape, dtype=x.data.dtype))
-                elif ((create_graph or auto) and any(c.requires_grad for c in cs)) or vmap_levels():  # batched: ops
+                elif ((create_graph or auto) and any(c.requires_grad for c in cs)) or vmap_levels() \
+                        or current() is not None:  # batched, or an outer dual level's tangents: ops
+                    # (np.stack of .data would drop the outer levels' tangents: jacfwd(jacfwd(f))
+                    # with f reading a value, which loops here, gave a silent 0)
                     from ..ops import stack
 
                     m = stack(cs, dim=-1).reshape(osh + x.shape)
