@@ -86,3 +86,18 @@ def test_init_bumps_the_version_counter() -> None:
 def test_bad_mode_raises() -> None:
     with pytest.raises(ValueError, match="Mode fan_sideways not supported"):
         init.kaiming_uniform_(_w(2, 2), mode="fan_sideways")
+
+
+def test_init_fills_follow_vmaps_randomness_modes_as_random_ops():
+    x = dyngrad.zeros(3, 5)
+    diff = dyngrad.func.vmap(lambda a: dyngrad.nn.init.uniform_(a.clone()), randomness="different")(x).numpy()
+    same = dyngrad.func.vmap(lambda a: dyngrad.nn.init.normal_(a.clone()), randomness="same")(x).numpy()
+    assert not (diff[0] == diff[1]).all() and (same[0] == same[1]).all() and (same[1] == same[2]).all()
+    with pytest.raises(RuntimeError, match="randomness error mode"):
+        dyngrad.func.vmap(lambda a: dyngrad.nn.init.uniform_(a.clone()))(x)
+
+
+def test_init_of_a_parameter_records_nothing():
+    p = dyngrad.nn.Parameter(dyngrad.zeros(3))
+    dyngrad.nn.init.uniform_(p, -1, 1)
+    assert p.requires_grad and p.grad_fn is None and p.is_leaf

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.grad_mode import no_grad
 from ..creation import Generator, _gen
 from ..tensor import Tensor
 
@@ -91,15 +92,23 @@ def _fan(tensor: Tensor, mode: str) -> int:
 
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Generator | None = None) -> Tensor:
-    """Fill with ``U(a, b)``."""
-    return _fill(tensor, _gen(generator).uniform(a, b, tensor.shape))
+    """Fill with ``U(a, b)``: the in-place random fill ``Tensor.uniform_`` without recording
+    (a random op, so vmap's ``randomness`` modes apply, as in torch.func)."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"init: expected a Tensor, got {type(tensor).__name__}")
+    with no_grad():
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(
     tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Generator | None = None
 ) -> Tensor:
-    """Fill with ``N(mean, std^2)``."""
-    return _fill(tensor, _gen(generator).normal(mean, std, tensor.shape))
+    """Fill with ``N(mean, std^2)``: the in-place random fill ``Tensor.normal_`` without
+    recording (vmap's ``randomness`` modes apply)."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"init: expected a Tensor, got {type(tensor).__name__}")
+    with no_grad():
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def trunc_normal_(
