@@ -214,3 +214,11 @@ def test_binary_ops_under_vmap_match_a_loop_for_any_broadcast_shapes_and_batch_p
     want = np.stack([op(T(x), T(y)).data for x, y in ex])
     assert not bad
     np.testing.assert_allclose(out.data, want, rtol=1e-12, atol=1e-12)
+
+
+def test_rrelu_in_training_with_randomness_different_draws_per_example_without_a_loop() -> None:
+    x = T(-np.ones((3, 5)))
+    out, bad = _vmap_quiet(lambda a: F.rrelu(a, 0.1, 0.3, training=True), x, randomness="different")
+    slopes = out.data / x.data
+    assert not bad  # the slopes come from rand_like, a random op with a batching rule
+    assert np.all((slopes >= 0.1) & (slopes <= 0.3)) and not np.allclose(slopes[0], slopes[1])

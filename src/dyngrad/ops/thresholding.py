@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from ..creation import _gen
 from ..tensor import Tensor
 from ._bases import Elementwise, Op
 from ._batching import dims_at, front, only_first_batched, pointwise
@@ -125,10 +124,9 @@ class RreluWithNoise(Op):
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, x: Tensor, slope: Any) -> Any:
-        """Batching rule: the slopes are a constant array, 0-d (eval) or of the per-example
-        shape (training; rrelu draws them once, which is vmap's ``randomness='same'``, while
-        ``'error'``/``'different'`` are handled where they are drawn, in ``creation._gen``):
-        batch dim to the front so they broadcast right-aligned over every example."""
+        """Batching rule: the slopes are a constant array (rrelu in eval mode: 0-d; training
+        draws its slopes with ``rand_like`` and does not come here) or of the per-example
+        shape: batch dim to the front so they broadcast right-aligned over every example."""
         if not only_first_batched(in_dims):
             return NotImplemented
         if np.ndim(slope) == 0:
@@ -244,7 +242,11 @@ def _rrelu(input: Tensor, slope: np.ndarray) -> Tensor:
     return RreluWithNoise.apply(input, slope)
 
 
-_threshold.__name__, _rrelu.__name__ = "threshold", "rrelu"  # in-place error messages
+def _rrelu_train(input: Tensor, slope: Tensor) -> Tensor:
+    return where(input > 0, input, input * slope)
+
+
+_threshold.__name__, _rrelu.__name__, _rrelu_train.__name__ = "threshold", "rrelu", "rrelu"  # in-place messages
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
@@ -302,11 +304,19 @@ def rrelu(
     input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False
 ) -> Tensor:
     """Randomized leaky ReLU: negative inputs are scaled by ``U(lower, upper)`` slopes drawn
-    from the default Generator in training, by ``(lower + upper) / 2`` in eval."""
+    from the default Generator in training, by ``(lower + upper) / 2`` in eval.
+
+    In training the slopes come from ``rand_like`` (a random op, so vmap's ``randomness``
+    modes apply) and the result is ``where(x > 0, x, x * slope)``, whose gradient is
+    ``grad * (1 or slope)``."""
     if training:
-        slope = _gen(None).uniform(lower, upper, size=input.shape)
-    else:
-        slope = np.asarray((lower + upper) / 2.0)
+        from .random import rand_like  # deferred: the random family is built on these ops
+
+        slope = rand_like(input) * (upper - lower) + lower
+        if inplace:
+            return _inplace(_rrelu_train, input, slope)
+        return _rrelu_train(input, slope)
+    slope = np.asarray((lower + upper) / 2.0)
     if inplace:
         return _inplace(_rrelu, input, slope)
     return RreluWithNoise.apply(input, slope)
