@@ -25,6 +25,8 @@ field                     meaning                         public face
 ``profiler_stack``        events being timed (nested)     ``autograd.profiler``
 ``atomic_accumulation``   backward writes ``.grad`` only  ``autograd.atomic_accumulation``
                           after the whole pass succeeded
+``strict_shapes``         custom Functions' gradients     ``autograd.set_strict_shapes``
+                          must have the input's shape
 ========================  ==============================  =================================
 
 Two process-wide values sit beside it on purpose, both read before the thread-local one
@@ -57,6 +59,7 @@ class Context(threading.local):
     passes: list
     profiler_stack: list
     atomic_accumulation: bool
+    strict_shapes: bool
 
     def __init__(self) -> None:
         self.enabled = True
@@ -70,6 +73,7 @@ class Context(threading.local):
         self.passes = []
         self.profiler_stack = []
         self.atomic_accumulation = False
+        self.strict_shapes = False
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())

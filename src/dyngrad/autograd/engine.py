@@ -41,13 +41,21 @@ __all__ = ["execute", "current_pass", "set_strict_shapes", "atomic_accumulation"
 _state = grad_mode.state
 _prof = profiler.state
 _anomaly_on = anomaly_mode.any_on  # process-wide count of active anomaly modes
-_strict = [False]
 
 
 def set_strict_shapes(mode: bool) -> None:
-    """Globally turn silent broadcast reduction of custom Functions' gradients into an
-    error (built-in ops are unaffected). Per Function: ``strict_shapes = True``."""
-    _strict[0] = bool(mode)
+    """In this thread, turn the silent broadcast reduction of custom Functions' gradients
+    into an error (built-in ops are unaffected). Per Function: ``strict_shapes = True``.
+
+    Args:
+        mode (bool): True: a custom Function's gradient must have its input's shape.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.autograd.set_strict_shapes(True)
+        >>> dyngrad.autograd.set_strict_shapes(False)
+    """
+    _context.strict_shapes = bool(mode)
 
 
 @contextmanager
@@ -160,7 +168,7 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
         if gd.shape != shape:
             strict = getattr(node, "_strict", None)
             if strict is None:
-                strict = _strict[0] and not getattr(node._forward_cls, "trusted", True) if hasattr(node, "_forward_cls") else False
+                strict = _context.strict_shapes and not getattr(node._forward_cls, "trusted", True) if hasattr(node, "_forward_cls") else False
             if strict or not B.is_broadcastable_to(shape, gd.shape):
                 names = getattr(node, "_arg_names", ())
                 arg = f" (argument '{names[i]}')" if i < len(names) else ""
