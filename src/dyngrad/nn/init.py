@@ -119,16 +119,28 @@ def trunc_normal_(
     b: float = 2.0,
     generator: Generator | None = None,
 ) -> Tensor:
-    """Fill with ``N(mean, std^2)`` truncated to ``[a, b]`` (rejection sampling)."""
-    rng = _gen(generator)
-    out = rng.normal(mean, std, tensor.shape)
-    bad = (out < a) | (out > b)
-    for _ in range(1000):
-        if not bad.any():
-            break
-        out[bad] = rng.normal(mean, std, int(bad.sum()))
-        bad = (out < a) | (out > b)
-    return _fill(tensor, np.clip(out, a, b))
+    """Fill with ``N(mean, std^2)`` truncated to ``[a, b]``, by PyTorch's inverse-CDF method:
+    ``u ~ U(2 Phi(alpha) - 1, 2 Phi(beta) - 1)``, ``x = mean + std sqrt(2) erfinv(u)``, clamped
+    to ``[a, b]`` (``Phi`` the standard normal CDF, ``alpha = (a - mean) / std``). Every step
+    is an in-place op on ``tensor`` without recording, so vmap's randomness modes apply.
+
+    Raises:
+        TypeError: ``tensor`` is not a Tensor.
+    """
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"init: expected a Tensor, got {type(tensor).__name__}")
+
+    def cdf(v: float) -> float:
+        return (1.0 + math.erf(v / math.sqrt(2.0))) / 2.0
+
+    lo, hi = cdf((a - mean) / std), cdf((b - mean) / std)
+    with no_grad():
+        tensor.uniform_(2 * lo - 1, 2 * hi - 1, generator=generator)
+        tensor.erfinv_()
+        tensor.mul_(std * math.sqrt(2.0))
+        tensor.add_(mean)
+        tensor.clamp_(min=a, max=b)
+    return tensor
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
