@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 
-from .. import _backend as B
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -37,35 +36,7 @@ class _NormBase(_BatchNorm):
         *,
         bias: bool = True,
     ) -> None:
-        Module.__init__(self)
-        self.num_features, self.eps, self.momentum = num_features, eps, momentum
-        self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = _empty((num_features,), dtype)
-            if bias:
-                self.bias = _empty((num_features,), dtype)
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        if track_running_stats:
-            nd = B.to_np_dtype(dtype) if dtype is not None else B.get_default_dtype().np
-            self.register_buffer("running_mean", Tensor._make(np.zeros(num_features, nd)))
-            self.register_buffer("running_var", Tensor._make(np.ones(num_features, nd)))
-            self.register_buffer("num_batches_tracked", Tensor._make(np.array(0, np.int64)))
-        else:
-            self.register_buffer("running_mean", None)
-            self.register_buffer("running_var", None)
-            self.register_buffer("num_batches_tracked", None)
-        self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        self.reset_running_stats()
-        if self.weight is not None:
-            init.ones_(self.weight)
-        if self.bias is not None:
-            init.zeros_(self.bias)
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, _bias=bias)
 
     def extra_repr(self) -> str:
         return (
