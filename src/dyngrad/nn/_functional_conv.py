@@ -18,6 +18,11 @@ from ._functional_norm import fused_bias_add
 __all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "max_pool1d", "avg_pool1d"]
 
 
+def _single(v: Any) -> int:
+    """A 1-D op's int argument given as an int or a 1-tuple (the 1-D ops run as 2-D ones)."""
+    return int(v if isinstance(v, (int, np.integer)) else tuple(v)[0])
+
+
 def _pair(v: Any, name: str, op: str) -> tuple[int, int]:
     if isinstance(v, (int, np.integer)):
         return int(v), int(v)
@@ -135,12 +140,12 @@ def conv1d(
             f"conv1d: Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: {list(input.shape)}"
         )
 
-    s = (1, int(stride if isinstance(stride, (int, np.integer)) else tuple(stride)[0]))
-    d = (1, int(dilation if isinstance(dilation, (int, np.integer)) else tuple(dilation)[0]))
+    s = (1, _single(stride))
+    d = (1, _single(dilation))
     p = (
         padding
         if isinstance(padding, str)
-        else (0, int(padding if isinstance(padding, (int, np.integer)) else tuple(padding)[0]))
+        else (0, _single(padding))
     )
     out = conv2d(input.unsqueeze(-2), weight.unsqueeze(2), bias, s, p, d, groups)
     return out.squeeze(-2)
@@ -309,16 +314,13 @@ def max_pool1d(
 ) -> Any:
     """1-D max pooling ``(N, C, L)`` via :func:`max_pool2d` with height 1."""
 
-    def one(v: Any) -> int:
-        return int(v if isinstance(v, (int, np.integer)) else tuple(v)[0])
-
-    st = None if stride is None else (1, one(stride))
+    st = None if stride is None else (1, _single(stride))
     r = max_pool2d(
         input.unsqueeze(-2),
-        (1, one(kernel_size)),
+        (1, _single(kernel_size)),
         st,
-        (0, one(padding)),
-        (1, one(dilation)),
+        (0, _single(padding)),
+        (1, _single(dilation)),
         ceil_mode,
         return_indices,
     )
@@ -337,10 +339,7 @@ def avg_pool1d(
 ) -> Tensor:
     """1-D average pooling ``(N, C, L)`` via :func:`avg_pool2d` with height 1."""
 
-    def one(v: Any) -> int:
-        return int(v if isinstance(v, (int, np.integer)) else tuple(v)[0])
-
-    st = None if stride is None else (1, one(stride))
+    st = None if stride is None else (1, _single(stride))
     return avg_pool2d(
-        input.unsqueeze(-2), (1, one(kernel_size)), st, (0, one(padding)), ceil_mode, count_include_pad
+        input.unsqueeze(-2), (1, _single(kernel_size)), st, (0, _single(padding)), ceil_mode, count_include_pad
     ).squeeze(-2)

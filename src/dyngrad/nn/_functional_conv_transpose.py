@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ..ops.conv_transpose import conv_transpose2d_raw
 from ..tensor import Tensor
-from ._functional_conv import _pair
+from ._functional_conv import _pair, _single
 from ._functional_norm import fused_bias_add
 
 __all__ = ["conv_transpose1d", "conv_transpose2d"]
@@ -127,9 +125,6 @@ def conv_transpose1d(
             f"{list(input.shape)} and weight of shape {list(weight.shape)}"
         )
 
-    def first(v: Any) -> int:
-        return int(v if isinstance(v, (int, np.integer)) else tuple(v)[0])
-
-    out = conv_transpose2d(input.unsqueeze(-2), weight.unsqueeze(2), bias, (1, first(stride)), (0, first(padding)),
-                           (0, first(output_padding)), groups, (1, first(dilation)))
+    out = conv_transpose2d(input.unsqueeze(-2), weight.unsqueeze(2), bias, (1, _single(stride)), (0, _single(padding)),
+                           (0, _single(output_padding)), groups, (1, _single(dilation)))
     return out.squeeze(-2)
