@@ -355,25 +355,31 @@ class Function:
         return _record(cls, ctx, args, outs, is_tuple, dirty)
 
 
+def size_mismatch(a: tuple, b: tuple) -> str | None:
+    """PyTorch's message for shapes ``a`` and ``b`` that do not broadcast ("The size of tensor
+    a (3) must match the size of tensor b (4) at non-singleton dimension 0", the first
+    mismatch from the right), or None when they broadcast."""
+    n = max(len(a), len(b))
+    for d in range(n - 1, -1, -1):
+        sa = a[d - n + len(a)] if d - n + len(a) >= 0 else 1
+        sb = b[d - n + len(b)] if d - n + len(b) >= 0 else 1
+        if sa != sb and sa != 1 and sb != 1:
+            return f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at non-singleton dimension {d}"
+    return None
+
+
 def _broadcast_error(cls: type, args: tuple, e: ValueError) -> None:
-    """A built-in op's NumPy broadcasting failure as PyTorch reports it (RuntimeError "The
-    size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0",
-    the first mismatch from the right); any other ValueError is re-raised unchanged."""
+    """A built-in op's NumPy broadcasting failure as PyTorch reports it (:func:`size_mismatch`
+    of the first two tensor arguments that do not broadcast); any other ValueError is
+    re-raised unchanged."""
     if "broadcast" not in str(e):
         raise e
     shapes = [tuple(a.data.shape) for a in args if isinstance(a, Tensor)]
     for i in range(len(shapes)):
         for j in range(i + 1, len(shapes)):
-            a, b = shapes[i], shapes[j]
-            n = max(len(a), len(b))
-            for d in range(n - 1, -1, -1):
-                sa = a[d - n + len(a)] if d - n + len(a) >= 0 else 1
-                sb = b[d - n + len(b)] if d - n + len(b) >= 0 else 1
-                if sa != sb and sa != 1 and sb != 1:
-                    raise RuntimeError(
-                        f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
-                        f"non-singleton dimension {d} ({cls.__name__}: shapes {list(a)} and {list(b)})"
-                    ) from None
+            msg = size_mismatch(shapes[i], shapes[j])
+            if msg is not None:
+                raise RuntimeError(f"{msg} ({cls.__name__}: shapes {list(shapes[i])} and {list(shapes[j])})") from None
     raise e
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _backend as B
 from ..autograd import grad_mode
+from ..autograd.function import size_mismatch
 from ..autograd.graph import rebase_retain_grad
 from ..tensor import Tensor
 from ._view_inplace import mark_nograd_view
@@ -241,18 +242,10 @@ def _write(self: Tensor, value: np.ndarray, fn: Any) -> None:
 
 def inplace_shape_error(out: tuple, other: tuple) -> str:
     """PyTorch's message for an in-place op whose operands do not broadcast to ``out``."""
-    try:
-        full = np.broadcast_shapes(out, other)
-    except ValueError:
-        n = max(len(out), len(other))
-        for d in range(n - 1, -1, -1):
-            a = out[d - n + len(out)] if d - n + len(out) >= 0 else 1
-            b = other[d - n + len(other)] if d - n + len(other) >= 0 else 1
-            if a != b and a != 1 and b != 1:
-                return (f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
-                        f"non-singleton dimension {d}")
-        return f"shapes {list(out)} and {list(other)} do not broadcast"
-    return f"output with shape {list(out)} doesn't match the broadcast shape {list(full)}"
+    msg = size_mismatch(tuple(out), tuple(other))
+    if msg is not None:
+        return msg
+    return f"output with shape {list(out)} doesn't match the broadcast shape {list(np.broadcast_shapes(out, other))}"
 
 
 def _retarget_saved_output(node: Any, result: Tensor, self: Tensor) -> None:
