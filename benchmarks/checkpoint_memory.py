@@ -63,9 +63,9 @@ def main() -> None:
     layers, params = make_layers(a.layers, a.width)
     x = dyngrad.randn(a.batch, a.width)
     plain, t_plain = step(layers, params, x, None)
-    grads = [p.grad.data.copy() for p in params]
+    grads = [p.grad._data.copy() for p in params]
     ckpt, t_ckpt = step(layers, params, x, a.segments)
-    same = all(np.array_equal(g, p.grad.data) for g, p in zip(grads, params))
+    same = all(np.array_equal(g, p.grad._data) for g, p in zip(grads, params))
     act = a.batch * a.width * 4 / 2**20
     print(f"{a.layers}-layer MLP, width {a.width}, batch {a.batch}, float32 "
           f"(one activation = {act:.2f} MiB)")

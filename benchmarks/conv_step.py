@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         tm = torch_model(torch)
         with torch.no_grad():
             for tp, dp in zip(tm.parameters(), model.parameters()):
-                tp.copy_(torch.from_numpy(dp.data))
+                tp.copy_(torch.from_numpy(dp._data))
         xt, yt = torch.from_numpy(x), torch.from_numpy(y)
 
         def tstep() -> float:
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
 
         ld, lt = dstep(), tstep()
         gerr = max(
-            float(np.abs(dp.grad.data - tp.grad.numpy()).max() / (np.abs(tp.grad.numpy()).max() + 1e-12))
+            float(np.abs(dp.grad._data - tp.grad.numpy()).max() / (np.abs(tp.grad.numpy()).max() + 1e-12))
             for dp, tp in zip(model.parameters(), tm.parameters())
         )
         print(

@@ -62,7 +62,7 @@ def dyngrad_setup(ps: list[np.ndarray]) -> tuple[Callable, Callable]:
     model = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
     with dyngrad.no_grad():
         for p, v in zip(model.parameters(), ps):
-            p.data[...] = v
+            p._data[...] = v
     opt = optim.SGD(model.parameters(), lr=LR)
 
     def step(x: dyngrad.Tensor, y: dyngrad.Tensor) -> float:

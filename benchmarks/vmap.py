@@ -69,7 +69,7 @@ def run_dyngrad(repeat: int) -> dict:
         batched = per_example(params, xs, ys)
     looped = loop()
     for j in range(4):
-        np.testing.assert_allclose(batched[j].data, np.stack([r[j].data for r in looped]), rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(batched[j]._data, np.stack([r[j]._data for r in looped]), rtol=1e-4, atol=1e-6)
     A = dyngrad.tensor(rng.standard_normal((D, D)).astype(np.float32))
     f = lambda v: (A @ v).tanh() * v  # noqa: E731
     v0 = dyngrad.tensor(X[0])
@@ -77,7 +77,7 @@ def run_dyngrad(repeat: int) -> dict:
     def jac_loop() -> Any:
         return dyngrad.autograd.functional.jacobian(f, v0)
 
-    np.testing.assert_allclose(jacrev(f)(v0).data, jac_loop().data, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(jacrev(f)(v0)._data, jac_loop()._data, rtol=1e-5, atol=1e-6)
     return {
         "vmap": best(lambda: per_example(params, xs, ys), repeat),
         "loop": best(loop, max(1, repeat // 2)),

@@ -71,7 +71,7 @@ def test_variable_is_a_detached_leaf_sharing_memory_and_every_tensor_is_one():
     x = dyngrad.ones(2) * 3
     v = Variable(x, requires_grad=True)
     assert v is not x and v.requires_grad and v.is_leaf and not x.requires_grad
-    v.data[0] = 7.0  # shares memory, as PyTorch's
+    v._data[0] = 7.0  # shares memory, as PyTorch's
     assert float(x[0]) == 7.0
     assert isinstance(x, Variable) and not isinstance(np.ones(2), Variable)
     with pytest.raises(TypeError, match="Variable data has to be a tensor, but got list"):

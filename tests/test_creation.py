@@ -19,7 +19,7 @@ def test_tensor_infers_pytorch_dtypes_and_copies():
     assert t[0].item() == 0.0
     src = dyngrad.tensor([1.0, 2.0])
     cp = dyngrad.tensor(src)
-    assert not np.shares_memory(cp.data, src.data)
+    assert not np.shares_memory(cp._data, src._data)
 
 
 def test_tensor_dtype_and_requires_grad_arguments():
@@ -41,7 +41,7 @@ def test_as_tensor_and_from_numpy_share_memory():
     f = dyngrad.from_numpy(arr)
     arr[0] = 10
     assert a[0].item() == 10 and f[0].item() == 10
-    f.data[1] = 20
+    f._data[1] = 20
     assert arr[1] == 20
     t = dyngrad.ones(2)
     assert dyngrad.as_tensor(t) is t

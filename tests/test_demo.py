@@ -69,7 +69,7 @@ def test_saved_weights_load_back_into_the_model(demo_run):
     sd = dyngrad.load(out / wname)
     model = MLP([64, 128, 128, 10], MyReLU.apply)
     model.load_state_dict(sd["my_relu"])
-    assert np.array_equal(model.layers[0].weight.data, sd["my_relu"]["layers.0.weight"].data)
+    assert np.array_equal(model.layers[0].weight._data, sd["my_relu"]["layers.0.weight"]._data)
 
 
 @pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root can write anywhere")

@@ -62,7 +62,7 @@ def test_the_core_grad_has_no_batched_argument_and_the_public_grad_adds_it() -> 
     with pytest.raises(TypeError, match="is_grads_batched"):
         backprop.grad(y, x, torch.eye(3), is_grads_batched=True)  # type: ignore[call-arg]
     (g,) = torch.autograd.grad(y, x, torch.eye(3), is_grads_batched=True)
-    np.testing.assert_allclose(g.data, np.diag([2.0, 4.0, 6.0]))
+    np.testing.assert_allclose(g._data, np.diag([2.0, 4.0, 6.0]))
 
 
 def test_batched_grads_that_cannot_be_batched_still_loop_with_a_warning() -> None:
@@ -82,7 +82,7 @@ def test_batched_grads_that_cannot_be_batched_still_loop_with_a_warning() -> Non
     y = NoRule.apply(x)
     with pytest.warns(UserWarning, match=r"is_grads_batched=True\) fell back to a loop over 2 vectors"):
         (g,) = torch.autograd.grad(y, x, torch.tensor([[1.0, 0.0], [0.0, 3.0]]), is_grads_batched=True)
-    np.testing.assert_allclose(g.data, [[2.0, 0.0], [0.0, 6.0]])
+    np.testing.assert_allclose(g._data, [[2.0, 0.0], [0.0, 6.0]])
 
 
 def test_batchnorm_training_under_vmap_loops_and_leaves_no_extra_count_or_stat_update() -> None:
@@ -95,10 +95,10 @@ def test_batchnorm_training_under_vmap_loops_and_leaves_no_extra_count_or_stat_u
     msgs = [str(w.message) for w in caught]
     assert any("fell back to a loop" in m and "running statistic" in m for m in msgs), msgs
     want = torch.stack([ref(e) for e in x])
-    np.testing.assert_allclose(out.data, want.data)
-    assert int(bn.num_batches_tracked.data) == int(ref.num_batches_tracked.data) == 3
-    np.testing.assert_array_equal(bn.running_mean.data, ref.running_mean.data)
-    np.testing.assert_array_equal(bn.running_var.data, ref.running_var.data)
+    np.testing.assert_allclose(out._data, want._data)
+    assert int(bn.num_batches_tracked._data) == int(ref.num_batches_tracked._data) == 3
+    np.testing.assert_array_equal(bn.running_mean._data, ref.running_mean._data)
+    np.testing.assert_array_equal(bn.running_var._data, ref.running_var._data)
 
 
 def test_batch_norm_with_running_stats_batched_like_the_input_updates_each_examples_stats() -> None:
@@ -112,9 +112,9 @@ def test_batch_norm_with_running_stats_batched_like_the_input_updates_each_examp
         out = torch.func.vmap(lambda a, m, v: F.batch_norm(a, m, v, training=True, momentum=0.3))(x, rm, rv)
     assert not [str(w.message) for w in caught]  # batched: no loop
     want = torch.stack([F.batch_norm(x[b], rm_ref[b], rv_ref[b], training=True, momentum=0.3) for b in range(4)])
-    np.testing.assert_allclose(out.data, want.data)
-    np.testing.assert_allclose(rm.data, rm_ref.data)
-    np.testing.assert_allclose(rv.data, rv_ref.data)
+    np.testing.assert_allclose(out._data, want._data)
+    np.testing.assert_allclose(rm._data, rm_ref._data)
+    np.testing.assert_allclose(rv._data, rv_ref._data)
 
 
 def test_batch_norm_running_stats_are_numpys_update_bit_for_bit_with_or_without_an_interpreter() -> None:
@@ -122,17 +122,17 @@ def test_batch_norm_running_stats_are_numpys_update_bit_for_bit_with_or_without_
     x = torch.tensor(rng.standard_normal((4, 3, 5)).astype(np.float32))
     rm, rv = torch.zeros(3), torch.ones(3)
     F.batch_norm(x, rm, rv, training=True, momentum=0.1)
-    d = x.data
+    d = x._data
     want_m = np.zeros(3, np.float32) * 0.9 + 0.1 * d.mean(axis=(0, 2))
     want_v = np.ones(3, np.float32) * 0.9 + 0.1 * d.var(axis=(0, 2), ddof=1)
-    np.testing.assert_array_equal(rm.data, want_m)
-    np.testing.assert_array_equal(rv.data, want_v)
+    np.testing.assert_array_equal(rm._data, want_m)
+    np.testing.assert_array_equal(rv._data, want_v)
     assert rm._version == 1 and rv._version == 1
     rm2, rv2 = torch.zeros(3), torch.ones(3)
     with torch.autograd.forward_ad.dual_level():  # an interpreter is active: the ops path
         F.batch_norm(x, rm2, rv2, training=True, momentum=0.1)
-    np.testing.assert_array_equal(rm2.data, want_m)
-    np.testing.assert_array_equal(rv2.data, want_v)
+    np.testing.assert_array_equal(rm2._data, want_m)
+    np.testing.assert_array_equal(rv2._data, want_v)
     assert rm2._version == 1 and rv2._version == 1
 
 
@@ -142,7 +142,7 @@ def test_one_hot_under_nested_vmap_matches_the_unbatched_result() -> None:
         warnings.simplefilter("always")
         oh = torch.func.vmap(torch.func.vmap(lambda a: F.one_hot(a, 4)), in_dims=1)(idx)
     assert not [str(w.message) for w in caught]
-    np.testing.assert_array_equal(oh.data, F.one_hot(idx.T, 4).data)
+    np.testing.assert_array_equal(oh._data, F.one_hot(idx.T, 4)._data)
     with pytest.raises(RuntimeError, match="smaller than num_classes"):
         torch.func.vmap(lambda a: F.one_hot(a, 3))(idx)
 
@@ -151,4 +151,4 @@ def test_indexing_with_a_batched_bool_mask_loops_and_says_why() -> None:
     x = torch.tensor([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]])
     with pytest.warns(UserWarning, match="batched bool mask"):
         out = torch.func.vmap(lambda a: a[a > 0].sum())(x)
-    np.testing.assert_allclose(out.data, [4.0, 5.0])
+    np.testing.assert_allclose(out._data, [4.0, 5.0])

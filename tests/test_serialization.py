@@ -32,7 +32,7 @@ def _state():
 def _check_equal(a, b):
     assert type(a) is type(b), (a, b)
     if isinstance(a, dyngrad.Tensor):
-        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.data, b.data)
+        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a._data, b._data)
         assert a.requires_grad == b.requires_grad
     elif isinstance(a, dict):
         assert list(a) == list(b)
@@ -71,8 +71,8 @@ def test_single_tensor_and_requires_grad_round_trip(tmp_path, fmt):
     t = dyngrad.randn(2, 3, requires_grad=True)
     dyngrad.save(t, str(tmp_path / "t"))
     u = dyngrad.load(str(tmp_path / "t"))
-    assert u.requires_grad and u.is_leaf and np.array_equal(u.data, t.data)
-    u.data[0, 0] = 5.0  # loaded arrays are writable
+    assert u.requires_grad and u.is_leaf and np.array_equal(u._data, t._data)
+    u._data[0, 0] = 5.0  # loaded arrays are writable
 
 
 def test_file_objects_work(fmt):
@@ -89,10 +89,10 @@ def test_optimizer_state_dict_round_trips(tmp_path, fmt):
     opt.step()
     dyngrad.save(opt.state_dict(), tmp_path / "opt")
     sd = dyngrad.load(tmp_path / "opt")
-    opt2 = dyngrad.optim.Adam([dyngrad.tensor(w.data.copy(), requires_grad=True)])
+    opt2 = dyngrad.optim.Adam([dyngrad.tensor(w._data.copy(), requires_grad=True)])
     opt2.load_state_dict(sd)
     st = opt2.state[opt2.param_groups[0]["params"][0]]
-    assert np.array_equal(st["exp_avg"].data, opt.state[w]["exp_avg"].data)
+    assert np.array_equal(st["exp_avg"]._data, opt.state[w]["exp_avg"]._data)
     assert opt2.param_groups[0]["betas"] == (0.9, 0.999)
 
 
@@ -216,7 +216,7 @@ def test_module_state_dict_is_stored_under_its_real_names(tmp_path, fmt):
     stored = _array_names(tmp_path / "m.bin", fmt)
     assert sorted(stored) == sorted(sd) == ["0.bias", "0.weight", "2.bias", "2.weight"]
     for k, v in sd.items():
-        assert np.array_equal(stored[k], v.data)
+        assert np.array_equal(stored[k], v._data)
     _check_equal(dyngrad.load(tmp_path / "m.bin"), sd)
 
 

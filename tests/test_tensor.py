@@ -21,10 +21,10 @@ def leaf(*shape, seed=0):
 # ------------------------------------------------------------------ metadata
 def test_data_is_always_an_ndarray_and_zero_d_for_scalars():
     t = dyngrad.tensor(3.0)
-    assert isinstance(t.data, np.ndarray) and t.data.shape == ()
-    assert isinstance((t * 2).data, np.ndarray)
-    assert isinstance(dyngrad.tensor([1.0, 2.0]).sum().data, np.ndarray)
-    assert isinstance(Tensor(np.float64(2.0)).data, np.ndarray)
+    assert isinstance(t._data, np.ndarray) and t._data.shape == ()
+    assert isinstance((t * 2)._data, np.ndarray)
+    assert isinstance(dyngrad.tensor([1.0, 2.0]).sum()._data, np.ndarray)
+    assert isinstance(Tensor(np.float64(2.0))._data, np.ndarray)
 
 
 def test_shape_ndim_dim_size_numel():
@@ -100,7 +100,7 @@ def test_numpy_shares_memory_and_refuses_when_requires_grad():
     x = leaf(2)
     with pytest.raises(RuntimeError, match=r"detach\(\)\.numpy\(\)"):
         x.numpy()
-    assert np.shares_memory(x.detach().numpy(), x.data)
+    assert np.shares_memory(x.detach().numpy(), x._data)
 
 
 def test_array_protocol():
@@ -163,7 +163,7 @@ def test_detach_shares_memory_and_version_counter():
     x = leaf(3)
     d = x.detach()
     assert d.grad_fn is None and not d.requires_grad and d.is_leaf
-    assert np.shares_memory(d.data, x.data)
+    assert np.shares_memory(d._data, x._data)
     v = x._version
     d.add_(1)
     assert x._version == v + 1
@@ -179,7 +179,7 @@ def test_detach_in_place():
 def test_clone_copies_memory_and_is_differentiable():
     x = leaf(2)
     c = x.clone()
-    assert not np.shares_memory(c.data, x.data) and c.grad_fn.name() == "CloneBackward0"
+    assert not np.shares_memory(c._data, x._data) and c.grad_fn.name() == "CloneBackward0"
     (c * 3).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), [3.0, 3.0])
 
@@ -261,7 +261,7 @@ def test_setitem_gradient_flows_to_untouched_part_and_assigned_value():
 def test_numpy_is_refused_until_detach():
     x = leaf(1)
     assert np.asarray(x.detach()).shape == (1,)
-    assert x.numpy(force=True) is not x.data
+    assert x.numpy(force=True) is not x._data
 
 
 def test_pickle_is_refused_but_deepcopy_of_leaves_works():
@@ -269,7 +269,7 @@ def test_pickle_is_refused_but_deepcopy_of_leaves_works():
     with pytest.raises(TypeError, match="dyngrad.save"):
         pickle.dumps(x)
     c = copy.deepcopy(x)
-    assert c is not x and c.requires_grad and np.array_equal(c.data, x.data)
+    assert c is not x and c.requires_grad and np.array_equal(c._data, x._data)
     with pytest.raises(RuntimeError, match="graph leaves"):
         copy.deepcopy(x * 2)
 

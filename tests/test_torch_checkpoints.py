@@ -75,7 +75,7 @@ def test_dtypes_views_and_containers_load_to_equal_values():
     assert nested[:6] == [1, 2.5, "s", None, True, (3, 4)]
     assert nested[6]["k"].tolist() == [9.0]
     # views of one storage load as independent tensors (no aliasing into the file's buffer)
-    m["base"].data[1, 0] = 100.0
+    m["base"]._data[1, 0] = 100.0
     assert m["row"][0] == 4.0
 
 

@@ -40,7 +40,7 @@ def test_show_saved_lists_saved_tensors_with_bytes_and_versions():
     x = torch.randn(5, 4, requires_grad=True)
     y = x.exp()
     src = to_dot(y.sum(), show_saved=True)
-    assert f"saved[0]: (5, 4) f32 {x.data.nbytes} B v0" in src
+    assert f"saved[0]: (5, 4) f32 {x._data.nbytes} B v0" in src
     x2 = torch.randn(3, dtype=torch.float64, requires_grad=True)
     z = x2.exp()
     z.sum().backward()

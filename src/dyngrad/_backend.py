@@ -153,7 +153,7 @@ def _category(nd: np.dtype) -> int:
 
 
 def result_type(*operands: Any) -> np.dtype:
-    """PyTorch's type promotion for a mix of tensors (anything with ``.data``), arrays and
+    """PyTorch's type promotion for a mix of tensors (anything with ``._data``), arrays and
     Python scalars.
 
     Dimensioned tensors take priority over 0-d tensors, which take priority over Python
@@ -170,8 +170,8 @@ def result_type(*operands: Any) -> np.dtype:
                 raise TypeError(f"unsupported operand of type {type(op).__name__}")
             sc = max(sc, 0 if k == "b" else (2 if k == "f" else 1))
             continue
-        # a Tensor's array; an ndarray itself (whose own ``.data`` is a memoryview)
-        data = op if isinstance(op, np.ndarray) else getattr(op, "data", op)
+        # a Tensor's array; an ndarray itself (whose own ``._data`` is a memoryview)
+        data = op if isinstance(op, np.ndarray) else getattr(op, "_data", op)
         if isinstance(data, np.ndarray) or hasattr(data, "dtype") and hasattr(data, "ndim"):
             nd = data.dtype
             if data.ndim:

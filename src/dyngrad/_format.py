@@ -53,7 +53,7 @@ def _special(v: float) -> str:
 def format_tensor(t: object) -> str:
     """``repr`` of a Tensor in PyTorch's layout; non-default dtypes are named
     ``dtype=dyngrad.<name>`` (dyngrad prints its own module name, not ``torch``)."""
-    data = t.data  # type: ignore[attr-defined]
+    data = t._data  # type: ignore[attr-defined]
     kw = {}
     if data.dtype.kind == "f":
         kw = _float_formatter(data)

@@ -61,7 +61,7 @@ class Generator:
     def set_state(self, state: Tensor) -> Generator:
         import json
 
-        self._rng.bit_generator.state = json.loads(bytes(state.data.astype(np.uint8)).decode())
+        self._rng.bit_generator.state = json.loads(bytes(state._data.astype(np.uint8)).decode())
         return self
 
     @property
@@ -165,7 +165,7 @@ def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: b
     """
     check_device(device)
     if isinstance(data, Tensor):
-        data = data.data
+        data = data._data
     arr = B.asarray(data, dtype)
     arr = np.array(arr, copy=True)
     return _finish(arr, requires_grad)
@@ -263,21 +263,21 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, 
 
 
 def _like(input: Tensor, dtype: Any) -> np.dtype:
-    return B.to_np_dtype(dtype) if dtype is not None else input.data.dtype
+    return B.to_np_dtype(dtype) if dtype is not None else input._data.dtype
 
 
 def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Zeros with ``input``'s shape (and dtype unless given)."""
     if input._is_wrapper:  # a transform's wrapper (vmap): the result is wrapped like it
         return input._full_like(0, _like(input, dtype))
-    return _finish(np.zeros(input.data.shape, dtype=_like(input, dtype)), requires_grad)
+    return _finish(np.zeros(input._data.shape, dtype=_like(input, dtype)), requires_grad)
 
 
 def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Ones with ``input``'s shape."""
     if input._is_wrapper:  # a transform's wrapper (vmap): the result is wrapped like it
         return input._full_like(1, _like(input, dtype))
-    return _finish(np.ones(input.data.shape, dtype=_like(input, dtype)), requires_grad)
+    return _finish(np.ones(input._data.shape, dtype=_like(input, dtype)), requires_grad)
 
 
 def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
@@ -289,4 +289,4 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any 
     """``fill_value`` with ``input``'s shape."""
     if input._is_wrapper and isinstance(fill_value, (bool, int, float)):  # (see zeros_like)
         return input._full_like(fill_value, _like(input, dtype))
-    return _finish(np.full(input.data.shape, fill_value, dtype=_like(input, dtype)), requires_grad)
+    return _finish(np.full(input._data.shape, fill_value, dtype=_like(input, dtype)), requires_grad)

@@ -31,9 +31,9 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: tuple = (-2, -1), keepdim: boo
     Raises:
         RuntimeError: an unknown ``ord``; fewer than 2 dims.
     """
-    if A.data.ndim < 2:
-        raise RuntimeError(f"linalg.matrix_norm: The input tensor A must have at least 2 dimensions (got {A.data.ndim}).")
-    d0, d1 = (d % A.data.ndim for d in dim)
+    if A._data.ndim < 2:
+        raise RuntimeError(f"linalg.matrix_norm: The input tensor A must have at least 2 dimensions (got {A._data.ndim}).")
+    d0, d1 = (d % A._data.ndim for d in dim)
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim)
     inf = float("inf")
@@ -44,7 +44,7 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: tuple = (-2, -1), keepdim: boo
         r = sums.amax(second, keepdim=True) if ord > 0 else sums.amin(second, keepdim=True)
         return r if keepdim else r.reshape([n for i, n in enumerate(r.shape) if i not in (d0, d1)])
     if ord in ("nuc", 2, -2):
-        B = A.permute([i for i in range(A.data.ndim) if i not in (d0, d1)] + [d0, d1])
+        B = A.permute([i for i in range(A._data.ndim) if i not in (d0, d1)] + [d0, d1])
         s = svdvals(B)
         r = s.sum(-1) if ord == "nuc" else (s.amax(-1) if ord == 2 else s.amin(-1))
         if keepdim:
@@ -60,7 +60,7 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False) -> 
     norm (as PyTorch)."""
     if dim is not None and not isinstance(dim, int) and len(dim) == 2 and ord is not None:
         return matrix_norm(A, ord, tuple(dim), keepdim)
-    if isinstance(ord, str) or (ord is not None and dim is None and A.data.ndim == 2):
+    if isinstance(ord, str) or (ord is not None and dim is None and A._data.ndim == 2):
         return matrix_norm(A, ord, (-2, -1), keepdim)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim)
 

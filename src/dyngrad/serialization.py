@@ -76,7 +76,7 @@ def _encode(obj: Any, arrays: dict[str, np.ndarray]) -> Any:
     while stack:
         o, parent, slot, where, path = stack.pop()
         if isinstance(o, (Tensor, np.ndarray)):
-            arr = o.data if isinstance(o, Tensor) else o
+            arr = o._data if isinstance(o, Tensor) else o
             if arr.dtype.kind not in "biufc":
                 raise TypeError(f"dyngrad.save: {where} is an array of dtype {arr.dtype}, which cannot be stored")
             key = _array_key(path, arrays)

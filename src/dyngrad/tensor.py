@@ -93,7 +93,7 @@ class Tensor(
     # (tests/test_tensor.py checks every name in ops.TENSOR_METHODS is one).
 
     __slots__ = (
-        "data",
+        "_data",
         "_grad",
         "_requires_grad",
         "grad_fn",
@@ -109,12 +109,12 @@ class Tensor(
         "__weakref__",
     )
     __array_priority__ = 1000
-    # A transform's wrapper tensor (vmap's BatchedTensor) sets this: its ``.data`` does not
+    # A transform's wrapper tensor (vmap's BatchedTensor) sets this: its ``._data`` does not
     # hold its values, so ops must reach it through Functions (the interpreter stack).
     _is_wrapper = False
 
     # The slots' types, for readers and type checkers (annotations only: no class attributes).
-    data: np.ndarray
+    _data: np.ndarray  # the values (an ndarray); dyngrad's own code reads this, users read .data / .numpy()
     _grad: Tensor | None
     _requires_grad: bool
     grad_fn: Node | None
@@ -132,7 +132,7 @@ class Tensor(
             data = np.empty((0,), dtype=B.get_default_dtype().np)
         if not isinstance(data, np.ndarray):
             data = B.asarray(data)
-        self.data = data
+        self._data = data
         self._grad = None
         self._requires_grad = False
         self.grad_fn = None
@@ -146,12 +146,21 @@ class Tensor(
         if requires_grad:
             self.requires_grad = True
 
+    @property
+    def data(self) -> np.ndarray:
+        """TEMPORARY: the ndarray (becomes a detached Tensor)."""
+        return self._data
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        self._data = value
+
     # ------------------------------------------------------------------ construction
     @classmethod
     def _make(cls, data: np.ndarray) -> Tensor:
         """Fast internal constructor: wrap ``data`` (an ndarray) as a fresh leaf."""
         t = object.__new__(cls)
-        t.data = data
+        t._data = data
         t._grad = None
         t._requires_grad = False
         t.grad_fn = None
@@ -166,14 +175,14 @@ class Tensor(
 
     def _shallow(self) -> Tensor:
         """A history-less alias: same array and version counter, no grad_fn."""
-        t = Tensor._make(self.data)
+        t = Tensor._make(self._data)
         t._vc = self._vc
         t._requires_grad = self._requires_grad and self.grad_fn is None
         return t
 
     def _attach(self, node: Any, output_nr: int) -> Tensor:
         """An alias of this (saved output) tensor whose history is ``node``."""
-        t = Tensor._make(self.data)
+        t = Tensor._make(self._data)
         t._vc = self._vc
         t.grad_fn = node
         t._output_nr = output_nr
@@ -204,10 +213,10 @@ class Tensor(
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
-        if value and self.data.dtype.kind != "f":
+        if value and self._data.dtype.kind != "f":
             raise RuntimeError(
                 "only Tensors of floating point dtype can require gradients, got "
-                f"{B.from_np_dtype(self.data.dtype)!r}"
+                f"{B.from_np_dtype(self._data.dtype)!r}"
             )
         self._requires_grad = bool(value)
 
@@ -249,12 +258,12 @@ class Tensor(
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad must be a Tensor or None, got {type(value).__name__}")
-            if value.data.shape != self.data.shape:
+            if value._data.shape != self._data.shape:
                 raise RuntimeError(
                     f"assigned grad has data of a different size: expected {list(self.shape)}, "
                     f"got {list(value.shape)}"
                 )
-            if value.data.dtype != self.data.dtype:
+            if value._data.dtype != self._data.dtype:
                 raise RuntimeError(
                     f"assigned grad has data of a different type: expected {self.dtype!r}, "
                     f"got {value.dtype!r}"
@@ -348,7 +357,7 @@ class Tensor(
 
     def detach(self) -> Tensor:
         """A new leaf sharing memory and the version counter, with no history."""
-        t = Tensor._make(self.data)
+        t = Tensor._make(self._data)
         t._vc = self._vc
         return t
 

@@ -227,7 +227,7 @@ class InplaceNoMarkDirty(Function):
 
     @staticmethod
     def forward(ctx, x):
-        x.data *= 2
+        x._data *= 2
         return x * 1
 
     @staticmethod
@@ -247,7 +247,7 @@ class WrongSecondDerivative(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        return g * torch.from_numpy(np.asarray(3 * x.data**2))
+        return g * torch.from_numpy(np.asarray(3 * x._data**2))
 
 
 class WrongGradient(Function):

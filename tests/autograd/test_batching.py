@@ -48,7 +48,7 @@ def test_reading_values_inside_vmap_falls_back_to_a_loop_and_stays_exact() -> No
 
     xs = T([[1.0, 2.0], [-3.0, 1.0], [0.5, 0.5]])
     out, msgs = _messages(F.vmap(f), xs)
-    np.testing.assert_allclose(out.data, [[2.0, 4.0], [0.0, 0.0], [1.0, 1.0]])
+    np.testing.assert_allclose(out._data, [[2.0, 4.0], [0.0, 0.0], [1.0, 1.0]])
     assert any("fell back to a loop over 3 calls of f" in m and "item()" in m for m in msgs)
 
 
@@ -58,10 +58,10 @@ def test_reading_values_inside_vmap_falls_back_to_a_loop_and_stays_exact() -> No
     lambda x: x.tolist(),
     lambda x: x.numpy(),
     lambda x: np.asarray(x),
-    lambda x: np.exp(x.data),
-    lambda x: x.data.sum(),
-    lambda x: x.data[0],
-    lambda x: x.data.astype(np.float32),
+    lambda x: np.exp(x._data),
+    lambda x: x._data.sum(),
+    lambda x: x._data[0],
+    lambda x: x._data.astype(np.float32),
 ])
 def test_every_way_of_reading_values_is_caught(read) -> None:  # noqa: ANN001
     def f(x):  # noqa: ANN001, ANN202
@@ -69,7 +69,7 @@ def test_every_way_of_reading_values_is_caught(read) -> None:  # noqa: ANN001
         return x + 1
 
     out, msgs = _messages(F.vmap(f), T(np.ones((2, 3))))
-    np.testing.assert_allclose(out.data, 2.0)
+    np.testing.assert_allclose(out._data, 2.0)
     assert any("fell back to a loop" in m for m in msgs)
 
 
@@ -96,9 +96,9 @@ def test_a_custom_function_with_a_vmap_staticmethod_uses_it() -> None:
     out, msgs = _messages(F.vmap(Cube.apply, in_dims=1), xs.mT)
     assert calls == [(4, (1,))]
     assert not any("Cube" in m for m in msgs)
-    np.testing.assert_allclose(out.data, xs.data ** 3)
+    np.testing.assert_allclose(out._data, xs._data ** 3)
     (g,) = dyngrad.autograd.grad(out.sum(), xs)
-    np.testing.assert_allclose(g.data, 3 * xs.data ** 2)
+    np.testing.assert_allclose(g._data, 3 * xs._data ** 2)
 
 
 def test_a_custom_function_without_a_rule_loops_and_keeps_its_backward() -> None:
@@ -118,14 +118,14 @@ def test_a_custom_function_without_a_rule_loops_and_keeps_its_backward() -> None
     out, msgs = _messages(F.vmap(Scale.apply, in_dims=(0, None)), xs, w)
     assert any("no batching rule for Scale" in m for m in msgs)
     (g,) = dyngrad.autograd.grad(out.sum(), xs)
-    np.testing.assert_allclose(g.data, np.broadcast_to(w.data * 10, (3, 2)))
+    np.testing.assert_allclose(g._data, np.broadcast_to(w._data * 10, (3, 2)))
 
 
 def test_a_custom_in_place_function_without_a_rule_writes_every_example() -> None:
     class AddOne_(Function):
         @staticmethod
         def forward(ctx, x):  # noqa: ANN001, ANN205
-            x.data += 1
+            x._data += 1
             ctx.mark_dirty(x)
             return x
 
@@ -140,9 +140,9 @@ def test_a_custom_in_place_function_without_a_rule_writes_every_example() -> Non
 
     xs = T(rng.standard_normal((3, 2))).requires_grad_()
     out = _quiet(F.vmap(f), xs)
-    np.testing.assert_allclose(out.data, xs.data * 2 + 1)
+    np.testing.assert_allclose(out._data, xs._data * 2 + 1)
     (g,) = dyngrad.autograd.grad(out.sum(), xs)
-    np.testing.assert_allclose(g.data, 2.0)
+    np.testing.assert_allclose(g._data, 2.0)
 
 
 def test_in_place_ops_inside_vmap_update_each_example_and_their_gradients() -> None:
@@ -161,10 +161,10 @@ def test_in_place_ops_inside_vmap_update_each_example_and_their_gradients() -> N
     for k in range(4):
         a, b = T(x[k]).requires_grad_(), T(v[k]).requires_grad_()
         o = f(a, b)
-        np.testing.assert_allclose(out.data[k], o.data)
+        np.testing.assert_allclose(out._data[k], o._data)
         ga, gb = dyngrad.autograd.grad(o.sum(), [a, b])
-        np.testing.assert_allclose(gx.data[k], ga.data)
-        np.testing.assert_allclose(gv.data[k], gb.data)
+        np.testing.assert_allclose(gx._data[k], ga._data)
+        np.testing.assert_allclose(gv._data[k], gb._data)
 
 
 def test_writing_a_batched_value_into_an_unbatched_tensor_falls_back_to_a_loop() -> None:
@@ -176,7 +176,7 @@ def test_writing_a_batched_value_into_an_unbatched_tensor_falls_back_to_a_loop()
         return buf
 
     out, msgs = _messages(F.vmap(f), T([[1.0, 2.0], [3.0, 4.0]]))
-    np.testing.assert_allclose(out.data, [[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_allclose(out._data, [[1.0, 2.0], [3.0, 4.0]])
     assert any("fell back to a loop" in m for m in msgs)
 
 
@@ -189,8 +189,8 @@ def test_per_example_gradients_of_shared_weights() -> None:
         return ((x * w).sum() - y) ** 2
 
     per = _quiet(F.vmap(F.grad(loss), in_dims=(None, 0, 0)), w, xs, ys)
-    want = 2 * ((xs.data @ w.data) - ys.data)[:, None] * xs.data
-    np.testing.assert_allclose(per.data, want)
+    want = 2 * ((xs._data @ w._data) - ys._data)[:, None] * xs._data
+    np.testing.assert_allclose(per._data, want)
 
 
 def test_vmap_of_grad_composes_with_an_outer_gradient() -> None:
@@ -198,14 +198,14 @@ def test_vmap_of_grad_composes_with_an_outer_gradient() -> None:
     xs = T(rng.standard_normal((3, 2)))
     per = _quiet(F.vmap(F.grad(lambda w, x: ((x * w).sum()) ** 2), in_dims=(None, 0)), w, xs)
     (g,) = dyngrad.autograd.grad(per.sum(), w)
-    np.testing.assert_allclose(g.data, 2 * (xs.data.T @ xs.data).sum(1))
+    np.testing.assert_allclose(g._data, 2 * (xs._data.T @ xs._data).sum(1))
 
 
 def test_grad_of_vmap_and_nested_vmap_of_grad() -> None:
     f = lambda x: (x.sin() * x).sum()  # noqa: E731
     x = rng.standard_normal((2, 3, 4))
     g = _quiet(F.vmap(F.vmap(F.grad(f))), T(x))
-    np.testing.assert_allclose(g.data, np.sin(x) + x * np.cos(x))
+    np.testing.assert_allclose(g._data, np.sin(x) + x * np.cos(x))
     gg = F.grad(lambda x: _quiet(F.vmap(f), x).sum())(x)
     np.testing.assert_allclose(gg, np.sin(x) + x * np.cos(x))
 
@@ -214,11 +214,11 @@ def test_jvp_inside_vmap_with_batched_and_shared_tangents() -> None:
     f = lambda x: (x.sin() * x).sum()  # noqa: E731
     xs, vs = rng.standard_normal((4, 3)), rng.standard_normal((4, 3))
     p, t = _quiet(F.vmap(lambda x, v: F.jvp(f, (x,), (v,))), T(xs), T(vs))
-    np.testing.assert_allclose(p.data, (np.sin(xs) * xs).sum(1))
-    np.testing.assert_allclose(t.data, ((np.sin(xs) + xs * np.cos(xs)) * vs).sum(1))
+    np.testing.assert_allclose(p._data, (np.sin(xs) * xs).sum(1))
+    np.testing.assert_allclose(t._data, ((np.sin(xs) + xs * np.cos(xs)) * vs).sum(1))
     u = np.ones(3)
     _, t1 = _quiet(F.vmap(lambda x: F.jvp(f, (x,), (T(u),))), T(xs))
-    np.testing.assert_allclose(t1.data, (np.sin(xs) + xs * np.cos(xs)).sum(1))
+    np.testing.assert_allclose(t1._data, (np.sin(xs) + xs * np.cos(xs)).sum(1))
 
 
 def test_randomness_modes() -> None:
@@ -226,9 +226,9 @@ def test_randomness_modes() -> None:
     with pytest.raises(RuntimeError, match="randomness error mode"):
         F.vmap(lambda a: a + dyngrad.randn(4, dtype=dyngrad.float64))(x)
     same = _quiet(F.vmap(lambda a: a + dyngrad.randn(4, dtype=dyngrad.float64), randomness="same"), x)
-    assert np.allclose(same.data, same.data[0])
+    assert np.allclose(same._data, same._data[0])
     diff = _quiet(F.vmap(lambda a: a + dyngrad.randn(4, dtype=dyngrad.float64), randomness="different"), x)
-    assert not np.allclose(diff.data[0], diff.data[1])
+    assert not np.allclose(diff._data[0], diff._data[1])
     with pytest.raises(ValueError, match="randomness must be"):
         F.vmap(lambda a: a, randomness="sometimes")
 
@@ -237,10 +237,10 @@ def test_out_dims_structures_and_unbatched_outputs() -> None:
     x = T(rng.standard_normal((3, 2)))
     c = T([7.0, 8.0])
     a, b = _quiet(F.vmap(lambda r: (r * 2, c), out_dims=(1, 0)), x)
-    np.testing.assert_allclose(a.data, (x.data * 2).T)
-    np.testing.assert_allclose(b.data, np.broadcast_to(c.data, (3, 2)))
+    np.testing.assert_allclose(a._data, (x._data * 2).T)
+    np.testing.assert_allclose(b._data, np.broadcast_to(c._data, (3, 2)))
     d = _quiet(F.vmap(lambda r: {"s": r.sum(), "c": c}, out_dims=0), x)
-    np.testing.assert_allclose(d["s"].data, x.data.sum(1))
+    np.testing.assert_allclose(d["s"]._data, x._data.sum(1))
     u = _quiet(F.vmap(lambda r: (r.sum(), c), out_dims=(0, None)), x)
     assert u[1] is c
     with pytest.raises(ValueError, match="out_dims is None for an output that depends"):
@@ -251,7 +251,7 @@ def test_chunk_size_gives_the_same_result() -> None:
     x = T(rng.standard_normal((7, 3)))
     full = _quiet(F.vmap(lambda r: (r.exp() * r).sum()), x)
     chunked = _quiet(F.vmap(lambda r: (r.exp() * r).sum(), chunk_size=3), x)
-    np.testing.assert_allclose(full.data, chunked.data)
+    np.testing.assert_allclose(full._data, chunked._data)
     with pytest.raises(ValueError, match="chunk_size"):
         F.vmap(lambda r: r, chunk_size=0)
 
@@ -286,7 +286,7 @@ def test_jacobians_and_hessians_inside_vmap_are_per_example_and_batched() -> Non
     for fn, args, one in cases:
         out, msgs = _messages(fn, *args)
         assert not any("fell back to a loop" in m for m in msgs), msgs
-        np.testing.assert_allclose(out.data, np.stack([one(x).data for x in xs]), rtol=1e-12)
+        np.testing.assert_allclose(out._data, np.stack([one(x)._data for x in xs]), rtol=1e-12)
 
 
 def test_grad_with_is_grads_batched_runs_one_batched_backward() -> None:
@@ -298,8 +298,8 @@ def test_grad_with_is_grads_batched_runs_one_batched_backward() -> None:
     assert not msgs
     for k in range(5):
         a, b = dyngrad.autograd.grad(y, [x, w], v[k], retain_graph=True)
-        np.testing.assert_allclose(gx.data[k], a.data)
-        np.testing.assert_allclose(gw.data[k], b.data)
+        np.testing.assert_allclose(gx._data[k], a._data)
+        np.testing.assert_allclose(gw._data[k], b._data)
     with pytest.raises(RuntimeError, match="different batch sizes"):
         dyngrad.autograd.grad([y, y], [x], [v, v[:2]], retain_graph=True, is_grads_batched=True)
 
@@ -313,23 +313,23 @@ def test_vectorized_jacobian_and_hessian_equal_the_loop(strategy) -> None:  # no
     j2, msgs = _messages(lambda: AF.jacobian(f, (x, w), strategy=strategy, vectorize=True))
     assert not msgs
     for a, b in zip(j1, j2):
-        np.testing.assert_allclose(a.data, b.data, rtol=1e-12)
+        np.testing.assert_allclose(a._data, b._data, rtol=1e-12)
     g = lambda x: (x.sin() * x.cos().sum()).sum() + (x ** 3).prod()  # noqa: E731
     z = T(rng.uniform(0.5, 1.0, 6))
     h1 = AF.hessian(g, z, outer_jacobian_strategy=strategy)
     h2 = AF.hessian(g, z, outer_jacobian_strategy=strategy, vectorize=True)
-    np.testing.assert_allclose(h1.data, h2.data, rtol=1e-12)
-    zr = T(z.data).requires_grad_()
+    np.testing.assert_allclose(h1._data, h2._data, rtol=1e-12)
+    zr = T(z._data).requires_grad_()
     (d1,) = dyngrad.autograd.grad(AF.hessian(g, zr, create_graph=True).sum(), zr)
     (d2,) = dyngrad.autograd.grad(AF.hessian(g, zr, create_graph=True, vectorize=True).sum(), zr)
-    np.testing.assert_allclose(d1.data, d2.data, rtol=1e-10)
+    np.testing.assert_allclose(d1._data, d2._data, rtol=1e-10)
 
 
 def test_comparison_with_zero_dim_examples_promotes_like_each_example() -> None:
     m = dyngrad.tensor([[0.1, 0.5], [0.3, 0.2]], dtype=dyngrad.float32)
     xs = T([0.1, 0.2])  # float64 0-d examples: they compare in float32, as each example does
     out = _quiet(F.vmap(lambda a: a == m), xs)
-    np.testing.assert_array_equal(out.data, np.stack([(T(v) == m).data for v in xs.data]))
+    np.testing.assert_array_equal(out._data, np.stack([(T(v) == m)._data for v in xs._data]))
 
 
 def test_nested_randomness_modes_and_same_across_chunks() -> None:
@@ -338,10 +338,10 @@ def test_nested_randomness_modes_and_same_across_chunks() -> None:
         F.vmap(F.vmap(lambda a: a + dyngrad.rand(()), randomness="same"), randomness="error")(z)
     o = _quiet(F.vmap(F.vmap(lambda a: a + dyngrad.rand((), dtype=dyngrad.float64), randomness="same"),
                       randomness="different"), z)
-    assert np.allclose(o.data[:, 0], o.data[:, 1]) and not np.allclose(o.data[0], o.data[1])
+    assert np.allclose(o._data[:, 0], o._data[:, 1]) and not np.allclose(o._data[0], o._data[1])
     c = _quiet(F.vmap(lambda a: a + dyngrad.rand((), dtype=dyngrad.float64), randomness="same", chunk_size=2),
                T(np.zeros(6)))
-    assert np.allclose(c.data, c.data[0])
+    assert np.allclose(c._data, c._data[0])
 
 
 def test_out_dims_out_of_range_raise_index_error() -> None:
@@ -354,9 +354,9 @@ def test_batchnorm_training_under_vmap_loops_with_exact_running_stats() -> None:
     bn, ref = (dyngrad.nn.BatchNorm2d(3, momentum=None).double() for _ in range(2))
     out = _quiet(F.vmap(bn), x)
     want = dyngrad.stack([ref(e) for e in x])
-    np.testing.assert_allclose(out.data, want.data)
-    assert int(bn.num_batches_tracked.data) == 4
-    np.testing.assert_allclose(bn.running_mean.data, ref.running_mean.data)
+    np.testing.assert_allclose(out._data, want._data)
+    assert int(bn.num_batches_tracked._data) == 4
+    np.testing.assert_allclose(bn.running_mean._data, ref.running_mean._data)
 
 
 def test_like_constructors_and_one_hot_stay_batched() -> None:
@@ -369,11 +369,11 @@ def test_like_constructors_and_one_hot_stay_batched() -> None:
 
     out, msgs = _messages(F.vmap(f), x)
     assert not [m for m in msgs if "loop" in m]
-    np.testing.assert_allclose(out.data, np.stack([f(r).data for r in x]))
+    np.testing.assert_allclose(out._data, np.stack([f(r)._data for r in x]))
     t = dyngrad.tensor([[0, 2], [1, 1], [2, 0]])
     oh, msgs = _messages(F.vmap(lambda a: dyngrad.nn.functional.one_hot(a, 3), in_dims=1), t)
     assert not msgs
-    np.testing.assert_array_equal(oh.data, dyngrad.nn.functional.one_hot(t.T, 3).data)
+    np.testing.assert_array_equal(oh._data, dyngrad.nn.functional.one_hot(t.T, 3)._data)
 
 
 def test_misuse_messages() -> None:

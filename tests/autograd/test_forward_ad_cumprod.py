@@ -20,7 +20,7 @@ T = lambda a: dyngrad.tensor(a, dtype=dyngrad.float64)  # noqa: E731
 def _jvp(x: np.ndarray, u: np.ndarray, dim: int) -> np.ndarray:
     with fwAD.dual_level():
         out = dyngrad.cumprod(fwAD.make_dual(T(x), T(u)), dim)
-        return fwAD.unpack_dual(out).tangent.data
+        return fwAD.unpack_dual(out).tangent._data
 
 
 def _fd(x: np.ndarray, u: np.ndarray, dim: int, h: float = 1e-5) -> np.ndarray:

@@ -47,7 +47,7 @@ def test_forward_over_forward_second_derivative_equals_reverse_over_reverse(info
                      for i, t in enumerate(outer)]
             t1 = fwAD.unpack_dual(info.fn(*inner, **info.kwargs)).tangent
         t2 = None if t1 is None else fwAD.unpack_dual(t1).tangent
-    ff = 0.0 if t2 is None else float(np.nansum(w.data * t2.data))
+    ff = 0.0 if t2 is None else float(np.nansum(w._data * t2._data))
     # reverse over reverse: <grad_x <grad_x <w, f>, u>, v>
     grads = to_dyngrad(ins, requires_grad=True)
     leaves = [grads[i] if i in vs else t for i, t in enumerate(plain)]  # constants take no gradient
@@ -59,7 +59,7 @@ def test_forward_over_forward_second_derivative_equals_reverse_over_reverse(info
     rr = 0.0
     if s.requires_grad:
         h = dyngrad.autograd.grad(s, xs, allow_unused=True)
-        rr = sum(float(np.nansum(hi.data * vs[i])) for hi, i in zip(h, fl) if hi is not None)
+        rr = sum(float(np.nansum(hi._data * vs[i])) for hi, i in zip(h, fl) if hi is not None)
     assert ff == pytest.approx(rr, rel=1e-6, abs=1e-8), f"{info.name}: forward over forward {ff}, reverse over reverse {rr}"
 
 
@@ -90,15 +90,15 @@ def _compose(f, comp):  # noqa: ANN001, ANN202
 def test_three_deep_compositions_agree_with_reverse_mode_and_central_differences(name: str) -> None:
     x = rng.standard_normal(3)
     f = FNS[name]
-    ref = _compose(f, "rrr")(T(x)).data
+    ref = _compose(f, "rrr")(T(x))._data
     H = F.jacrev(F.jacrev(f))
     h = 1e-5
-    fd = np.stack([(H(T(x + h * e)).data - H(T(x - h * e)).data) / (2 * h) for e in np.eye(3)], -1)
+    fd = np.stack([(H(T(x + h * e))._data - H(T(x - h * e))._data) / (2 * h) for e in np.eye(3)], -1)
     np.testing.assert_allclose(ref, fd, rtol=1e-6, atol=1e-7)
     for comp in COMPS[:-1]:
         got = _compose(f, comp)(T(x))
         assert not got.requires_grad
-        np.testing.assert_allclose(got.data, ref, rtol=1e-10, atol=1e-12, err_msg=comp)
+        np.testing.assert_allclose(got._data, ref, rtol=1e-10, atol=1e-12, err_msg=comp)
 
 
 def test_jvp_of_jvp_of_jvp_is_the_third_directional_derivative() -> None:
@@ -157,7 +157,7 @@ def test_custom_functions_nest_three_deep_with_the_analytic_third_derivative(sin
     # (PyTorch 2.13's torch.func gives 0 or other wrong values for the jvp variant at some
     # of these compositions; PyTorch refuses Functions without jvp in forward mode)
     x = np.array([0.3, -0.5, 1.1])
-    got = _compose(lambda z: (sin(z) * z).sum(), comp)(T(x)).data
+    got = _compose(lambda z: (sin(z) * z).sum(), comp)(T(x))._data
     want = np.zeros((3, 3, 3))
     for i in range(3):  # (x sin x)''' = -3 sin x - x cos x
         want[i, i, i] = -3 * np.sin(x[i]) - x[i] * np.cos(x[i])
@@ -187,7 +187,7 @@ class _Double_NoJvp(Function):  # noqa: N801
 
 def test_an_in_place_function_with_jvp_nests_three_deep() -> None:
     x = np.array([0.5, -1.0, 2.0])
-    D3 = _compose(lambda z: (_Double_.apply(z * 1) ** 3).sum(), "fff")(T(x)).data
+    D3 = _compose(lambda z: (_Double_.apply(z * 1) ** 3).sum(), "fff")(T(x))._data
     want = np.zeros((3, 3, 3))
     for i in range(3):
         want[i, i, i] = 48.0  # (2x)^3 = 8 x^3: d3 = 48
@@ -213,9 +213,9 @@ def test_in_place_ops_on_views_under_nested_levels_match_central_differences() -
     h = 1e-6
     J = F.jacfwd(f)
     fd = np.array([(float(f(T(x + h * e))) - float(f(T(x - h * e)))) / (2 * h) for e in np.eye(4)])
-    np.testing.assert_allclose(J(T(x)).data, fd, rtol=1e-6)
-    H = F.jacfwd(J)(T(x)).data
-    fdH = np.stack([(J(T(x + h * e)).data - J(T(x - h * e)).data) / (2 * h) for e in np.eye(4)], -1)
+    np.testing.assert_allclose(J(T(x))._data, fd, rtol=1e-6)
+    H = F.jacfwd(J)(T(x))._data
+    fdH = np.stack([(J(T(x + h * e))._data - J(T(x - h * e))._data) / (2 * h) for e in np.eye(4)], -1)
     np.testing.assert_allclose(H, fdH, rtol=1e-5, atol=1e-6)
 
 
@@ -224,8 +224,8 @@ def test_layer_norm_forward_over_forward_equals_reverse_over_reverse() -> None:
     # its layer_norm forward-mode formula is not differentiated exactly)
     f = lambda x: dyngrad.nn.functional.layer_norm(x.reshape(2, 2) * x[0], (2,)).pow(2).sum()  # noqa: E731
     x = T(rng.standard_normal(4))
-    np.testing.assert_allclose(F.jacfwd(F.jacfwd(f))(x).data, F.hessian(f)(x).data, rtol=1e-9, atol=1e-9)
-    np.testing.assert_allclose(F.jacrev(F.jacfwd(f))(x).data, F.hessian(f)(x).data, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(F.jacfwd(F.jacfwd(f))(x)._data, F.hessian(f)(x)._data, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(F.jacrev(F.jacfwd(f))(x)._data, F.hessian(f)(x)._data, rtol=1e-9, atol=1e-9)
 
 
 def test_a_tangent_rule_reads_saved_tensors_past_saved_tensor_hooks() -> None:
@@ -238,5 +238,5 @@ def test_a_tangent_rule_reads_saved_tensors_past_saved_tensor_hooks() -> None:
     with dyngrad.autograd.graph.saved_tensors_hooks(lambda t: t.detach().clone(), lambda t: t):
         (g,) = dyngrad.autograd.grad(F.jacfwd(f)(w).sum(), w)
         H = F.jacfwd(F.jacfwd(f))(T(x))
-    np.testing.assert_allclose(g.data, want, rtol=1e-12)
-    np.testing.assert_allclose(np.diag(H.data), want, rtol=1e-12)
+    np.testing.assert_allclose(g._data, want, rtol=1e-12)
+    np.testing.assert_allclose(np.diag(H._data), want, rtol=1e-12)

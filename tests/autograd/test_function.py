@@ -523,7 +523,7 @@ def test_input_returned_unchanged_gets_a_new_alias_with_history():
     x = leaf(2)
     y = Identity.apply(x)
     assert y is not x and x.grad_fn is None and y.grad_fn is not None
-    assert np.shares_memory(y.data, x.data)
+    assert np.shares_memory(y._data, x._data)
     y.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), [5.0, 5.0])
 
@@ -532,8 +532,8 @@ def test_mark_non_differentiable_outputs_do_not_require_grad():
     class SortLike(Function):
         @staticmethod
         def forward(ctx, x):
-            idx = dyngrad.tensor(np.argsort(x.data))
-            vals = dyngrad.tensor(np.sort(x.data))
+            idx = dyngrad.tensor(np.argsort(x._data))
+            vals = dyngrad.tensor(np.sort(x._data))
             ctx.mark_non_differentiable(idx)
             ctx.save_for_backward(idx)
             return vals, idx
@@ -541,9 +541,9 @@ def test_mark_non_differentiable_outputs_do_not_require_grad():
         @staticmethod
         def backward(ctx, gv, gi):
             (idx,) = ctx.saved_tensors
-            assert gi is None or not np.any(gi.data)
-            out = np.zeros_like(gv.data)
-            out[idx.data] = gv.data
+            assert gi is None or not np.any(gi._data)
+            out = np.zeros_like(gv._data)
+            out[idx._data] = gv._data
             return dyngrad.tensor(out)
 
     x = dyngrad.tensor([3.0, 1.0, 2.0], dtype=dyngrad.float64, requires_grad=True)
@@ -557,7 +557,7 @@ def test_integer_output_must_be_marked_non_differentiable():
     class IntOut(Function):
         @staticmethod
         def forward(ctx, x):
-            return dyngrad.tensor(np.argsort(x.data))
+            return dyngrad.tensor(np.argsort(x._data))
 
     with pytest.raises(RuntimeError, match="mark_non_differentiable"):
         IntOut.apply(leaf(3))
@@ -659,7 +659,7 @@ def test_once_differentiable_backward_works_once_and_refuses_double_backward():
         @once_differentiable
         def backward(ctx, g):
             (x,) = ctx.saved_tensors
-            return dyngrad.tensor(2 * x.data * g.data)
+            return dyngrad.tensor(2 * x._data * g._data)
 
     x = leaf(3)
     (gx,) = dyngrad.autograd.grad(NumpySquare.apply(x).sum(), x)

@@ -13,7 +13,7 @@ def _x(*shape, dtype=torch.float64, seed=0):
     torch.manual_seed(seed)
     x = torch.randn(*shape, dtype=dtype)
     # keep away from relu's kink, where finite differences are meaningless
-    x.data[np.abs(x.data) < 0.05] = 0.5
+    x._data[np.abs(x._data) < 0.05] = 0.5
     return x.requires_grad_()
 
 
@@ -62,7 +62,7 @@ def test_failure_report_lists_worst_entries_with_indices_and_errors():
     msg = str(info.value)
     assert "input index" in msg and "output index" in msg and "abs err" in msg and "rel err" in msg
     # the worst entry is a diagonal one: its numerical value is cos(x), analytical sin(x)
-    xs = x.data.ravel()
+    xs = x._data.ravel()
     err = np.abs(np.cos(xs) - np.sin(xs))
     j = int(np.argmax(err - 1e-3 * np.abs(np.cos(xs))))
     idx = "(" + ", ".join(str(int(v)) for v in np.unravel_index(j, (2, 3))) + ")"

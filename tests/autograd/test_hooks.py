@@ -164,7 +164,7 @@ def test_saved_tensors_hooks_pack_at_save_and_unpack_at_backward():
 
     def pack(t):
         packed.append(t.shape)
-        return ("box", t.data.copy())
+        return ("box", t._data.copy())
 
     def unpack(p):
         unpacked.append(p[0])
@@ -258,7 +258,7 @@ def test_saved_attribute_access_by_parameter_name_result_and_tensors():
     assert h.grad_fn._saved_self is not None and h.grad_fn._saved_self.shape == (3, 4)
     assert len(h.grad_fn._saved_tensors) == 2
     t = h.tanh()
-    assert np.array_equal(t.grad_fn._saved_result.data, t.data)
+    assert np.array_equal(t.grad_fn._saved_result._data, t._data)
     s = E.SwishFunction.apply(x, 2.0)
     assert s.grad_fn._saved_x.shape == (3, 4) and s.grad_fn._saved_beta == 2.0
     with pytest.raises(AttributeError, match="_saved_nope"):
@@ -284,9 +284,9 @@ def test_ledger_counts_views_and_shared_arrays_once():
     y = (x @ w).tanh()
     z = (y * y[:, :1]).sum()  # y[:, :1] is a view of y, which tanh also saved
     rep = saved_tensor_report(z)
-    assert rep.total_bytes == x.data.nbytes + w.data.nbytes + y.data.nbytes
-    assert rep.by_op["MmBackward0"] == {"nodes": 1, "bytes": x.data.nbytes + w.data.nbytes}
-    assert rep.by_op["MulBackward0"]["bytes"] + rep.by_op["TanhBackward0"]["bytes"] == y.data.nbytes
+    assert rep.total_bytes == x._data.nbytes + w._data.nbytes + y._data.nbytes
+    assert rep.by_op["MmBackward0"] == {"nodes": 1, "bytes": x._data.nbytes + w._data.nbytes}
+    assert rep.by_op["MulBackward0"]["bytes"] + rep.by_op["TanhBackward0"]["bytes"] == y._data.nbytes
     shared = [e for n in rep.nodes for e in n["entries"] if e["shared"]]
     assert shared
     text = str(rep)
@@ -310,7 +310,7 @@ def test_ledger_sees_tensors_kept_on_ctx_and_freed_graphs():
 
 def test_ledger_counts_what_pack_hooks_keep():
     x = torch.randn(100, requires_grad=True)
-    with saved_tensors_hooks(lambda t: t.data.astype(np.float16), lambda p: torch.from_numpy(p.astype(np.float32))):
+    with saved_tensors_hooks(lambda t: t._data.astype(np.float16), lambda p: torch.from_numpy(p.astype(np.float32))):
         y = x.exp()
     assert saved_tensor_report(y).total_bytes == 200  # half of float32
     assert graph.saved_tensor_report is saved_tensor_report

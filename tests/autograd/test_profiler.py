@@ -44,7 +44,7 @@ def test_saved_bytes_are_recorded_per_op():
     with profiler.profile() as prof:
         x @ w
     (row,) = [r for r in prof.key_averages() if r.key == "Mm"]
-    assert row.saved_bytes == x.data.nbytes + w.data.nbytes
+    assert row.saved_bytes == x._data.nbytes + w._data.nbytes
 
 
 def test_custom_functions_are_profiled_by_class_name():
@@ -53,7 +53,7 @@ def test_custom_functions_are_profiled_by_class_name():
         E.SwishFunction.apply(x, 2.0).sum().backward()
     rows = {r.key: r for r in prof.key_averages()}
     assert rows["SwishFunction"].count == 1 and rows["SwishFunction"].backward_count == 1
-    assert rows["SwishFunction"].saved_bytes == x.data.nbytes
+    assert rows["SwishFunction"].saved_bytes == x._data.nbytes
 
 
 def test_table_sorts_and_rejects_unknown_keys():

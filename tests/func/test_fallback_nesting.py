@@ -1,9 +1,9 @@
 """Value-reading functions (``float(x.sum())``, ``.item()``, ``.tolist()``, ``if t > 0``,
-NumPy on ``.data``) under nested transforms.
+NumPy on ``._data``) under nested transforms.
 
 Reading a value cannot be batched, so the vmap over jacfwd's basis tangents falls back to
 one jvp per column (``autograd.functional._jac_forward``). That loop stacked the columns
-with ``np.stack`` of ``.data`` unless they required grad or a vmap level was active, which
+with ``np.stack`` of ``._data`` unless they required grad or a vmap level was active, which
 dropped an OUTER dual level's tangents: ``jacfwd(jacfwd(f))`` and ``jvp(jacfwd(f))`` came
 out 0 with no warning (every distribution with ``validate_args=True``). Each composition is
 checked against torch.func on the same function without the read (torch raises for reads
@@ -32,7 +32,7 @@ READS = {
     "item": lambda x: x.sum().item(),
     "tolist": lambda x: x.tolist(),
     "if": lambda x: 1 if x.sum() > 0 else 0,
-    "numpy": lambda x: np.linalg.norm(x.data),
+    "numpy": lambda x: np.linalg.norm(x._data),
 }
 
 
@@ -46,7 +46,7 @@ def _f(lib, read=None):
 
 
 def _np(t):  # noqa: ANN001, ANN202
-    return t.detach().numpy() if isinstance(t, torch.Tensor) else np.asarray(t.data)
+    return t.detach().numpy() if isinstance(t, torch.Tensor) else np.asarray(t._data)
 
 
 CASES = {  # name -> (composition of a function module M, f, args), kind of arguments
@@ -101,10 +101,10 @@ def test_issue_repro_second_derivative_is_minus_one():
     x = dg.tensor([0.5], dtype=dg.float64)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert F.jacfwd(F.jacfwd(f))(x).data.tolist() == [[[-1.0]]]
+        assert F.jacfwd(F.jacfwd(f))(x)._data.tolist() == [[[-1.0]]]
         p, t = F.jvp(F.jacfwd(f), (x,), (dg.tensor([1.0], dtype=dg.float64),))
-    assert t.data.tolist() == [[-1.0]]
-    assert p.data.tolist() == [[-0.5]]
+    assert t._data.tolist() == [[-1.0]]
+    assert p._data.tolist() == [[-0.5]]
 
 
 @pytest.mark.parametrize("validate", [False, True])
@@ -122,19 +122,19 @@ def test_distribution_log_prob_validate_args_jacfwd_jacfwd(validate):  # noqa: A
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        h_loc = F.jacfwd(F.jacfwd(lp_loc))(loc).data
-        h_scale = F.jacfwd(F.jacfwd(lp_scale))(sc).data
-        hvp = F.jvp(F.jacfwd(lp_loc), (loc,), (dg.ones(2, dtype=dg.float64),))[1].data
-        h_scale_rr = F.jacrev(F.jacrev(lp_scale))(sc).data
-    np.testing.assert_allclose(h_loc, np.diag(-1 / sc.data ** 2), rtol=1e-12)
+        h_loc = F.jacfwd(F.jacfwd(lp_loc))(loc)._data
+        h_scale = F.jacfwd(F.jacfwd(lp_scale))(sc)._data
+        hvp = F.jvp(F.jacfwd(lp_loc), (loc,), (dg.ones(2, dtype=dg.float64),))[1]._data
+        h_scale_rr = F.jacrev(F.jacrev(lp_scale))(sc)._data
+    np.testing.assert_allclose(h_loc, np.diag(-1 / sc._data ** 2), rtol=1e-12)
     # d2/ds2 [-log s - (v-m)^2 / (2 s^2)] = 1/s^2 - 3 (v-m)^2 / s^4
-    z2 = (v.data - loc.data) ** 2
-    np.testing.assert_allclose(h_scale, np.diag(1 / sc.data ** 2 - 3 * z2 / sc.data ** 4), rtol=1e-12)
+    z2 = (v._data - loc._data) ** 2
+    np.testing.assert_allclose(h_scale, np.diag(1 / sc._data ** 2 - 3 * z2 / sc._data ** 4), rtol=1e-12)
     np.testing.assert_allclose(h_scale, h_scale_rr, rtol=1e-12)
-    np.testing.assert_allclose(hvp, -1 / sc.data ** 2, rtol=1e-12)
-    tl = torch.tensor(loc.data, requires_grad=False)
-    ref = TF.jacfwd(TF.jacfwd(lambda m: torch.distributions.Normal(m, torch.tensor(sc.data)).log_prob(
-        torch.tensor(v.data)).sum()))(tl)
+    np.testing.assert_allclose(hvp, -1 / sc._data ** 2, rtol=1e-12)
+    tl = torch.tensor(loc._data, requires_grad=False)
+    ref = TF.jacfwd(TF.jacfwd(lambda m: torch.distributions.Normal(m, torch.tensor(sc._data)).log_prob(
+        torch.tensor(v._data)).sum()))(tl)
     np.testing.assert_allclose(h_loc, ref.numpy(), rtol=1e-12)
 
 
@@ -159,6 +159,6 @@ def test_nested_vmap_fallback_keeps_outer_levels():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for c in comps:
-            want = c(g).data
+            want = c(g)._data
             assert np.abs(want).max() > 0.1
-            np.testing.assert_allclose(c(f).data, want, rtol=1e-12, atol=1e-14)
+            np.testing.assert_allclose(c(f)._data, want, rtol=1e-12, atol=1e-14)

@@ -56,7 +56,7 @@ def test_jacrev_and_jacfwd_agree_with_golden_on_tensors(name: str) -> None:
             row = res[i] if multi_out else res
             for j in range(len(xs)):
                 assert isinstance(row[j], dyngrad.Tensor)
-                np.testing.assert_allclose(row[j].data, GOLD[f"{name}/jac/{i}/{j}"], rtol=1e-10, atol=1e-12)
+                np.testing.assert_allclose(row[j]._data, GOLD[f"{name}/jac/{i}/{j}"], rtol=1e-10, atol=1e-12)
 
 
 def test_grad_composes_to_third_derivative() -> None:
@@ -87,7 +87,7 @@ def test_grad_keeps_an_outer_graph_for_tensors_that_require_grad() -> None:
     x = T([1.0, 2.0]).requires_grad_()
     g = F.grad(lambda x: (x ** 3).sum())(x)
     (gg,) = dyngrad.autograd.grad(g.sum(), x)
-    np.testing.assert_allclose(gg.data, 6 * x.data)
+    np.testing.assert_allclose(gg._data, 6 * x._data)
 
 
 def test_vjp_and_jvp_transforms() -> None:
@@ -160,8 +160,8 @@ def _rosenbrock_hessian(x: np.ndarray) -> np.ndarray:
 def test_forward_over_forward_hessian_equals_the_rosenbrock_hessian() -> None:
     x = np.random.RandomState(0).randn(5)
     H = F.jacfwd(F.jacfwd(_rosenbrock))(dyngrad.tensor(x))
-    np.testing.assert_allclose(H.data, _rosenbrock_hessian(x), rtol=1e-12, atol=1e-9)
-    np.testing.assert_allclose(F.hessian(_rosenbrock)(dyngrad.tensor(x)).data, H.data, rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(H._data, _rosenbrock_hessian(x), rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(F.hessian(_rosenbrock)(dyngrad.tensor(x))._data, H._data, rtol=1e-12, atol=1e-9)
 
 
 def test_jvp_of_jvp_is_the_second_directional_derivative() -> None:
@@ -171,15 +171,15 @@ def test_jvp_of_jvp_is_the_second_directional_derivative() -> None:
     inner = lambda z: F.jvp(_rosenbrock, (z,), (T(u),))[1]  # noqa: E731
     first, second = F.jvp(inner, (T(x),), (T(u),))
     H = _rosenbrock_hessian(x)
-    np.testing.assert_allclose(second.data, u @ H @ u, rtol=1e-10)
-    g = F.grad(_rosenbrock)(T(x)).data
-    np.testing.assert_allclose(first.data, g @ u, rtol=1e-10)
+    np.testing.assert_allclose(second._data, u @ H @ u, rtol=1e-10)
+    g = F.grad(_rosenbrock)(T(x))._data
+    np.testing.assert_allclose(first._data, g @ u, rtol=1e-10)
 
 
 def test_jacfwd_of_jacfwd_of_a_cubic_is_its_hessian() -> None:
     x = np.array([1.5, -2.0])
     H = F.jacfwd(F.jacfwd(lambda z: (z ** 3).sum()))(dyngrad.tensor(x))
-    np.testing.assert_allclose(H.data, np.diag(6 * x))
+    np.testing.assert_allclose(H._data, np.diag(6 * x))
 
 
 # ---------------------------------------------------------------- outer graphs (closures)
@@ -188,16 +188,16 @@ def test_transforms_keep_derivatives_that_reach_tensors_outside_their_inputs() -
     x, w, one = T([1.0, 2.0]), T([3.0, 4.0]), T([1.0, 1.0])
     g = dyngrad.func.grad
     # values checked against torch.func 2.13 by hand: d/dw sum(d/dx sum(x*w)) = 1, ...
-    np.testing.assert_allclose(g(lambda w: g(lambda x: (x * w).sum())(x).sum())(w).data, [1.0, 1.0])
-    np.testing.assert_allclose(g(lambda w: g(lambda x, v: (x * v * v).sum())(x, w).sum())(w).data, [6.0, 8.0])
+    np.testing.assert_allclose(g(lambda w: g(lambda x: (x * w).sum())(x).sum())(w)._data, [1.0, 1.0])
+    np.testing.assert_allclose(g(lambda w: g(lambda x, v: (x * v * v).sum())(x, w).sum())(w)._data, [6.0, 8.0])
     jv = g(lambda w: dyngrad.func.jvp(lambda x: (x * w * w).sum(), (x,), (one,))[1])(w)
-    np.testing.assert_allclose(jv.data, [6.0, 8.0])
+    np.testing.assert_allclose(jv._data, [6.0, 8.0])
     for jac in (dyngrad.func.jacrev, dyngrad.func.jacfwd):
         got = g(lambda w: jac(lambda x: (x * w).sin())(x).sum())(w)  # noqa: B023
-        xw = x.data * w.data  # d/dw_i of sum_i cos(x_i w_i) w_i (the Jacobian is diagonal)
-        np.testing.assert_allclose(got.data, np.cos(xw) - xw * np.sin(xw))
+        xw = x._data * w._data  # d/dw_i of sum_i cos(x_i w_i) w_i (the Jacobian is diagonal)
+        np.testing.assert_allclose(got._data, np.cos(xw) - xw * np.sin(xw))
     vj = g(lambda w: dyngrad.func.vjp(lambda x: (x * w).sin(), x)[1](one)[0].sum())(w)
-    np.testing.assert_allclose(vj.data, np.cos(x.data * w.data) - x.data * w.data * np.sin(x.data * w.data))
+    np.testing.assert_allclose(vj._data, np.cos(x._data * w._data) - x._data * w._data * np.sin(x._data * w._data))
     W = w.clone().requires_grad_()
     assert g(lambda x: (x * W * W).sum())(x).requires_grad  # it depends on W
     assert not g(lambda x: (x * x).sum())(x).requires_grad  # nothing outside: detached, as torch
@@ -219,7 +219,7 @@ def test_gradient_penalty_through_vmap_of_grad_reaches_the_weights() -> None:
 
     (a,) = dyngrad.autograd.grad(loss(True), lin.weight)
     (b,) = dyngrad.autograd.grad(loss(False), lin.weight)
-    np.testing.assert_allclose(a.data, b.data, rtol=1e-10)
+    np.testing.assert_allclose(a._data, b._data, rtol=1e-10)
 
 
 def test_jacobians_of_pytree_arguments_match_torch_layout() -> None:
@@ -229,11 +229,11 @@ def test_jacobians_of_pytree_arguments_match_torch_layout() -> None:
     for jac in (dyngrad.func.jacrev, dyngrad.func.jacfwd):
         J = jac(f)({"x": dyngrad.tensor(x), "w": dyngrad.tensor(w)})
         c = np.cos(x @ w)
-        np.testing.assert_allclose(J["x"].data, c[:, None] * w.T)  # d out_j / d x_i
+        np.testing.assert_allclose(J["x"]._data, c[:, None] * w.T)  # d out_j / d x_i
         want_w = np.zeros((2, 3, 2))
         for j in range(2):
             want_w[j, :, j] = c[j] * x
-        np.testing.assert_allclose(J["w"].data, want_w)
+        np.testing.assert_allclose(J["w"]._data, want_w)
         assert not J["x"].requires_grad
     H = dyngrad.func.hessian(lambda p: (p[0] @ p[1]).sin().sum())((dyngrad.tensor(x), dyngrad.tensor(w)))
     assert H[0][1].shape == (3, 3, 2) and not H[0][0].requires_grad
@@ -244,7 +244,7 @@ def test_jacobians_of_pytree_arguments_match_torch_layout() -> None:
 def test_transform_edge_cases_from_the_break_it_trial() -> None:
     T = lambda a: dyngrad.tensor(a, dtype=dyngrad.float64)  # noqa: E731
     x = T([1.0, 2.0])
-    np.testing.assert_allclose(dyngrad.func.jacrev(lambda a: dyngrad.ones(2, dtype=dyngrad.float64))(x).data,
+    np.testing.assert_allclose(dyngrad.func.jacrev(lambda a: dyngrad.ones(2, dtype=dyngrad.float64))(x)._data,
                                np.zeros((2, 2)))
     assert dyngrad.func.jacrev(dyngrad.func.jacfwd(lambda a: 2 * a))(x).shape == (2, 2, 2)
     j, aux = dyngrad.func.jacfwd(lambda a: (a * 2, a.sum()), has_aux=True)(T([1.0, 2.0, 3.0]))
@@ -261,9 +261,9 @@ def test_functional_call_ties_weights_as_pytorch() -> None:
     x = dyngrad.ones(2, dtype=dyngrad.float64)
     w2 = 2 * dyngrad.eye(2, dtype=dyngrad.float64)
     F = dyngrad.func
-    np.testing.assert_allclose(F.functional_call(net, {"0.weight": w2}, (x,)).data, [4.0, 4.0])  # torch: [4, 4]
+    np.testing.assert_allclose(F.functional_call(net, {"0.weight": w2}, (x,))._data, [4.0, 4.0])  # torch: [4, 4]
     g = F.grad(lambda w: F.functional_call(net, {"0.weight": w}, (x,)).sum())(w2)
-    np.testing.assert_allclose(g.data, np.full((2, 2), 4.0))  # torch: [[4, 4], [4, 4]]
+    np.testing.assert_allclose(g._data, np.full((2, 2), 4.0))  # torch: [[4, 4], [4, 4]]
     with pytest.raises(ValueError, match="are tied"):
         F.functional_call(net, {"0.weight": w2, "1.weight": 3 * w2}, (x,))
 
@@ -274,8 +274,8 @@ def test_custom_gradient_forward_and_reverse_mode_agree() -> None:
         return x ** 2, lambda up: up * 5  # deliberately not the derivative
 
     x = dyngrad.tensor([1.0, 2.0], dtype=dyngrad.float64)
-    np.testing.assert_allclose(dyngrad.func.jacfwd(sq)(x).data, dyngrad.func.jacrev(sq)(x).data)
-    np.testing.assert_allclose(dyngrad.func.jacfwd(sq)(x).data, 5 * np.eye(2))
+    np.testing.assert_allclose(dyngrad.func.jacfwd(sq)(x)._data, dyngrad.func.jacrev(sq)(x)._data)
+    np.testing.assert_allclose(dyngrad.func.jacfwd(sq)(x)._data, 5 * np.eye(2))
 
 
 def test_pytree_primals_and_outputs_in_jvp_vjp_jacobians_and_hessian() -> None:
@@ -286,17 +286,17 @@ def test_pytree_primals_and_outputs_in_jvp_vjp_jacobians_and_hessian() -> None:
     f = lambda p: (p["x"] @ p["w"]).sin()  # noqa: E731
     c = np.cos(x @ w)
     _, t = D.func.jvp(f, (P,), ({"x": D.ones(3, dtype=D.float64), "w": D.zeros(3, 2, dtype=D.float64)},))
-    np.testing.assert_allclose(t.data, c * w.sum(0))
+    np.testing.assert_allclose(t._data, c * w.sum(0))
     _, fn = D.func.vjp(f, P)
     (g,) = fn(D.ones(2, dtype=D.float64))
-    np.testing.assert_allclose(g["x"].data, w @ c)
-    np.testing.assert_allclose(g["w"].data, np.outer(x, c))
+    np.testing.assert_allclose(g["x"]._data, w @ c)
+    np.testing.assert_allclose(g["w"]._data, np.outer(x, c))
     J = D.func.jacrev(lambda a: {"s": a.sin(), "p": (a.sum(), a * 2)})(D.tensor(x))
-    np.testing.assert_allclose(J["s"].data, np.diag(np.cos(x)))
-    np.testing.assert_allclose(J["p"][1].data, 2 * np.eye(3))
+    np.testing.assert_allclose(J["s"]._data, np.diag(np.cos(x)))
+    np.testing.assert_allclose(J["p"][1]._data, 2 * np.eye(3))
     H = D.func.hessian(lambda p: (p["x"] ** 2 * p["y"]).sum())({"x": D.tensor(x), "y": D.tensor(w[:, 0])})
-    np.testing.assert_allclose(H["x"]["y"].data, np.diag(2 * x))
-    np.testing.assert_allclose(H["x"]["x"].data, np.diag(2 * w[:, 0]))
+    np.testing.assert_allclose(H["x"]["y"]._data, np.diag(2 * x))
+    np.testing.assert_allclose(H["x"]["x"]._data, np.diag(2 * w[:, 0]))
 
 
 def test_forward_mode_dual_views_and_in_place_custom_functions() -> None:
@@ -341,14 +341,14 @@ def test_third_round_fixes() -> None:
         return y
 
     _, t = F.jvp(f, (D.tensor(X),), (D.ones(4, 3, dtype=D.float64),))
-    np.testing.assert_allclose(t.data[0], 6.0)  # torch.func: 6
+    np.testing.assert_allclose(t._data[0], 6.0)  # torch.func: 6
     x = D.tensor(X, requires_grad=True)
     f(x).sum().backward()
     want = np.full((4, 3), 2.0)
     want[:, 0] = 6.0
-    np.testing.assert_allclose(x.grad.data, want)
+    np.testing.assert_allclose(x.grad._data, want)
     g = lambda a: (a * 1).mul_(2).pow(3).sum()  # noqa: E731
-    np.testing.assert_allclose(F.jacfwd(F.jacrev(g))(D.tensor([1.0, 2.0, 3.0], dtype=D.float64)).data,
+    np.testing.assert_allclose(F.jacfwd(F.jacrev(g))(D.tensor([1.0, 2.0, 3.0], dtype=D.float64))._data,
                                np.diag([48.0, 96.0, 144.0]))  # torch.func: diag(48, 96, 144)
     third = F.jacrev(F.jacrev(F.jacrev(lambda a: a.prod())))(D.tensor([1.5, 0.0, 2.0, 0.0], dtype=D.float64))
     assert float(third[0, 1, 3]) == 2.0  # torch.func: 2 (= x_2)

@@ -54,26 +54,26 @@ def test_an_op_without_batching_rule_runs_as_a_loop_and_is_named() -> None:
 
     with pytest.warns(UserWarning, match="no batching rule for Twice; ran once per example"):
         res = F.vmap(Twice.apply)(T(np.arange(6.0).reshape(2, 3)))
-    np.testing.assert_allclose(res.data, np.arange(6.0).reshape(2, 3) * 2)
+    np.testing.assert_allclose(res._data, np.arange(6.0).reshape(2, 3) * 2)
 
 
 def test_vmap_in_dims_and_out_dims() -> None:
     x = T(np.arange(6.0).reshape(2, 3))
     res = _quiet(F.vmap(lambda c: c * 2, in_dims=1, out_dims=1), x)
-    np.testing.assert_allclose(res.data, x.data * 2)
+    np.testing.assert_allclose(res._data, x._data * 2)
     a, b = _quiet(F.vmap(lambda c: (c.sum(), c * 1)), x)
-    np.testing.assert_allclose(a.data, [3.0, 12.0])
-    np.testing.assert_allclose(b.data, x.data)
+    np.testing.assert_allclose(a._data, [3.0, 12.0])
+    np.testing.assert_allclose(b._data, x._data)
 
 
 def test_vmap_of_grad_gives_per_example_gradients_and_keeps_the_graph() -> None:
     w = T([0.5, -1.0]).requires_grad_()
     xs = T([[1.0, 2.0], [3.0, 4.0], [0.0, 1.0]])
     per_ex = _quiet(F.vmap(F.grad(lambda w, x: ((x * w).sum()) ** 2), in_dims=(None, 0)), w, xs)
-    want = 2 * (xs.data @ w.data)[:, None] * xs.data
-    np.testing.assert_allclose(per_ex.data, want)
+    want = 2 * (xs._data @ w._data)[:, None] * xs._data
+    np.testing.assert_allclose(per_ex._data, want)
     (g,) = dyngrad.autograd.grad(per_ex.sum(), w)
-    np.testing.assert_allclose(g.data, 2 * (xs.data.T @ xs.data).sum(1))
+    np.testing.assert_allclose(g._data, 2 * (xs._data.T @ xs._data).sum(1))
 
 
 def test_vmap_with_inconsistent_batch_sizes_names_the_arguments() -> None:
@@ -136,10 +136,10 @@ def test_functional_call_on_an_nn_module() -> None:
     params = {"weight": T([[1.0, -1.0]]).to(lin.weight.dtype), "bias": T([0.25]).to(lin.weight.dtype)}
     old = lin.weight
     out = F.functional_call(lin, params, (T([[2.0, 3.0]]).to(lin.weight.dtype),))
-    np.testing.assert_allclose(out.data, [[-0.75]], rtol=1e-6)
+    np.testing.assert_allclose(out._data, [[-0.75]], rtol=1e-6)
     assert lin.weight is old
     g = F.grad(lambda p: F.functional_call(lin, p, (T([[2.0, 3.0]]).to(lin.weight.dtype),)).sum())(params)
-    np.testing.assert_allclose(g["weight"].data, [[2.0, 3.0]])
+    np.testing.assert_allclose(g["weight"]._data, [[2.0, 3.0]])
     with pytest.raises(RuntimeError, match="missing"):
         F.functional_call(lin, {"weight": params["weight"]}, (T([[2.0, 3.0]]),), strict=True)
 
@@ -147,9 +147,9 @@ def test_functional_call_on_an_nn_module() -> None:
 def test_pytree_arguments_and_nested_in_dims() -> None:
     x, y = T(np.arange(12.0).reshape(4, 3)), T(np.ones((4, 3)))
     out = _quiet(dyngrad.vmap(lambda d: (d["a"] * d["b"]).sum()), {"a": x, "b": y})
-    np.testing.assert_allclose(out.data, x.data.sum(1))
+    np.testing.assert_allclose(out._data, x._data.sum(1))
     out = _quiet(F.vmap(lambda p, c: p[0] * c + p[1].sum(), in_dims=((0, None), None)), (x, y[0]), 2.0)
-    np.testing.assert_allclose(out.data, x.data * 2 + 3.0)
+    np.testing.assert_allclose(out._data, x._data * 2 + 3.0)
     with pytest.raises(ValueError, match=r"argument 0 \(leaf 1\) has in_dim 0 but is a float"):
         F.vmap(lambda d: d["a"])({"a": x, "b": 3.0})
     with pytest.raises(ValueError, match=r"in_dims\[0\] has the structure tuple of 3 dims"):
@@ -163,8 +163,8 @@ def test_model_ensembling_with_stack_module_state() -> None:
     x = T(np.random.default_rng(0).standard_normal((4, 3)))
     out = _quiet(F.vmap(lambda p, b, xx: F.functional_call(models[0], (p, b), (xx,)), in_dims=(0, 0, None)),
                  params, buffers, x)
-    np.testing.assert_allclose(out.data, np.stack([m(x).data for m in models]))
+    np.testing.assert_allclose(out._data, np.stack([m(x)._data for m in models]))
     (g,) = dyngrad.autograd.grad(out.sum(), params["bias"])
-    np.testing.assert_allclose(g.data, np.full((5, 2), 4.0))
+    np.testing.assert_allclose(g._data, np.full((5, 2), 4.0))
     with pytest.raises(RuntimeError, match="shape"):
         F.stack_module_state([dyngrad.nn.Linear(3, 2), dyngrad.nn.Linear(3, 4)])

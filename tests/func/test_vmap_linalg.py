@@ -41,8 +41,8 @@ def test_nested_vmap_equals_a_double_loop(fn, shapes) -> None:  # noqa: ANN001
     rng = np.random.default_rng(0)
     xs = [rng.standard_normal((2, 3) + s) for s in shapes]
     out, bad = _quiet(vmap(vmap(fn)), *[T(x) for x in xs])
-    want = np.stack([np.stack([fn(*[T(x[i, j]) for x in xs]).data for j in range(3)]) for i in range(2)])
-    np.testing.assert_allclose(out.data, want, rtol=1e-10, atol=1e-12)
+    want = np.stack([np.stack([fn(*[T(x[i, j]) for x in xs])._data for j in range(3)]) for i in range(2)])
+    np.testing.assert_allclose(out._data, want, rtol=1e-10, atol=1e-12)
     assert not bad, bad
 
 
@@ -52,7 +52,7 @@ def test_nested_vmap_with_the_inner_batch_on_the_other_operand() -> None:
     # outer vmap over a's first dim, inner over b's rows: out[i, j] = a[i] @ b[j]
     f = vmap(lambda x, y: vmap(lambda r: x @ r)(y), in_dims=(0, None))
     out, bad = _quiet(f, T(a), T(b))
-    np.testing.assert_allclose(out.data, np.einsum("ikm,jm->ijk", a, b), rtol=1e-12)
+    np.testing.assert_allclose(out._data, np.einsum("ikm,jm->ijk", a, b), rtol=1e-12)
     assert not bad, bad
 
 
@@ -62,9 +62,9 @@ def test_mlp_forward_under_vmap_runs_every_op_through_its_rule() -> None:
     x = T(np.random.default_rng(2).standard_normal((6, 4)))
     out, bad = _quiet(vmap(lambda a: model(a)), x)
     assert not bad, bad
-    np.testing.assert_allclose(out.data, model(x).data, rtol=1e-12)
-    loop = np.stack([model(x[i]).data for i in range(6)])
-    np.testing.assert_allclose(out.data, loop, rtol=1e-12)
+    np.testing.assert_allclose(out._data, model(x)._data, rtol=1e-12)
+    loop = np.stack([model(x[i])._data for i in range(6)])
+    np.testing.assert_allclose(out._data, loop, rtol=1e-12)
 
 
 def test_ensemble_of_linear_layers_under_vmap_runs_batched() -> None:
@@ -72,8 +72,8 @@ def test_ensemble_of_linear_layers_under_vmap_runs_batched() -> None:
     ws, bs, x = T(rng.standard_normal((5, 3, 4))), T(rng.standard_normal((5, 3))), T(rng.standard_normal((7, 4)))
     out, bad = _quiet(vmap(F.linear, in_dims=(None, 0, 0)), x, ws, bs)
     assert not bad, bad
-    want = np.stack([x.data @ ws.data[k].T + bs.data[k] for k in range(5)])
-    np.testing.assert_allclose(out.data, want, rtol=1e-12)
+    want = np.stack([x._data @ ws._data[k].T + bs._data[k] for k in range(5)])
+    np.testing.assert_allclose(out._data, want, rtol=1e-12)
 
 
 def test_module_with_full_backward_hook_makes_vmap_loop_over_the_whole_function() -> None:
@@ -95,8 +95,8 @@ def test_per_example_gradients_of_a_linear_loss() -> None:
         return ((F.linear(xx, w) - tt) ** 2).sum()
 
     g, bad = _quiet(vmap(grad(loss), in_dims=(None, 0, 0)), w, x, t)
-    want = np.stack([2 * np.outer(x.data[i] @ w.data.T - t.data[i], x.data[i]) for i in range(5)])
-    np.testing.assert_allclose(g.data, want, rtol=1e-10)
+    want = np.stack([2 * np.outer(x._data[i] @ w._data.T - t._data[i], x._data[i]) for i in range(5)])
+    np.testing.assert_allclose(g._data, want, rtol=1e-10)
     assert not bad, bad
 
 
@@ -111,17 +111,17 @@ def test_embedding_with_batched_indices_equals_a_loop_with_gradients(tables, pad
     out, bad = _quiet(vmap(f, in_dims=(wd, 0)), w, idx)
     assert not bad, bad
     per = [w[k] if wd == 0 else w for k in range(4)]
-    want = np.stack([f(per[k], idx[k]).data for k in range(4)])
-    np.testing.assert_allclose(out.data, want, rtol=1e-12)
+    want = np.stack([f(per[k], idx[k])._data for k in range(4)])
+    np.testing.assert_allclose(out._data, want, rtol=1e-12)
     v = T(rng.standard_normal(out.shape))
     (g,) = D.autograd.grad(out, [w], v)
-    w2 = T(w.data).requires_grad_()
+    w2 = T(w._data).requires_grad_()
     per2 = [w2[k] if wd == 0 else w2 for k in range(4)]
     loop = D.stack([f(per2[k], idx[k]) for k in range(4)])
     (g2,) = D.autograd.grad(loop, [w2], v)
-    np.testing.assert_allclose(g.data, g2.data, rtol=1e-12)
+    np.testing.assert_allclose(g._data, g2._data, rtol=1e-12)
     if padding_idx is not None:
-        assert not np.any(g.data[..., padding_idx, :])
+        assert not np.any(g._data[..., padding_idx, :])
 
 
 def test_embedding_index_out_of_one_examples_table_raises_under_vmap() -> None:
@@ -142,8 +142,8 @@ def test_per_example_gradients_of_an_embedding_model() -> None:
     (ge, gw), bad = _quiet(vmap(grad(loss, argnums=(0, 1)), in_dims=(None, None, 0, 0)), emb, lin, idx, t)
     for k in range(5):
         we, ww = grad(loss, argnums=(0, 1))(emb, lin, idx[k], t[k])
-        np.testing.assert_allclose(ge.data[k], we.data, rtol=1e-10)
-        np.testing.assert_allclose(gw.data[k], ww.data, rtol=1e-10)
+        np.testing.assert_allclose(ge._data[k], we._data, rtol=1e-10)
+        np.testing.assert_allclose(gw._data[k], ww._data, rtol=1e-10)
     assert not bad, bad
 
 
@@ -171,8 +171,8 @@ def test_grad_and_grad_of_grad_inside_vmap_equal_per_example_ones(name) -> None:
     gg_f = lambda a: (grad(f)(a) ** 2).sum()  # noqa: E731
     (g, gg), bad = _quiet(lambda: (vmap(grad(f))(x), vmap(grad(gg_f))(x)))
     assert not bad, bad
-    np.testing.assert_allclose(g.data, np.stack([grad(f)(x[i]).data for i in range(3)]), rtol=1e-10)
-    np.testing.assert_allclose(gg.data, np.stack([grad(gg_f)(x[i]).data for i in range(3)]), rtol=1e-10)
+    np.testing.assert_allclose(g._data, np.stack([grad(f)(x[i])._data for i in range(3)]), rtol=1e-10)
+    np.testing.assert_allclose(gg._data, np.stack([grad(gg_f)(x[i])._data for i in range(3)]), rtol=1e-10)
 
 
 @pytest.mark.parametrize("name", list(_GRAD_CASES))
@@ -184,5 +184,5 @@ def test_jacrev_equals_jacfwd_and_vmapped_jvp_equals_a_loop(name) -> None:  # no
     x, t = T(rng.standard_normal(shape)), T(rng.standard_normal((3,) + shape))
     (jr, jf, jv), bad = _quiet(lambda: (jacrev(f)(x), jacfwd(f)(x), vmap(lambda u: jvp(f, (x,), (u,))[1])(t)))
     assert not bad, bad
-    np.testing.assert_allclose(jr.data, jf.data, rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(jv.data, np.stack([jvp(f, (x,), (t[i],))[1].data for i in range(3)]), rtol=1e-10)
+    np.testing.assert_allclose(jr._data, jf._data, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(jv._data, np.stack([jvp(f, (x,), (t[i],))[1]._data for i in range(3)]), rtol=1e-10)

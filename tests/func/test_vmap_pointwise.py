@@ -44,9 +44,9 @@ def test_nested_vmap_equals_the_double_loop_without_fallbacks() -> None:
         warnings.simplefilter("always")
         out = vmap(inner, in_dims=(0, None, None))(T(x), T(y), T(w))
     assert not _fallbacks([str(m.message) for m in caught])
-    want = np.stack([np.stack([f(T(x[i, j]), T(y[j]), T(w)).data for j in range(4)]) for i in range(3)])
+    want = np.stack([np.stack([f(T(x[i, j]), T(y[j]), T(w))._data for j in range(4)]) for i in range(3)])
     assert out.shape == (3, 4, 2, 5)
-    np.testing.assert_allclose(out.data, want, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(out._data, want, rtol=1e-12, atol=1e-12)
 
 
 def test_nested_vmap_gradients_equal_the_double_loop() -> None:
@@ -64,10 +64,10 @@ def test_nested_vmap_gradients_equal_the_double_loop() -> None:
         for j in range(3):
             a, b = T(x[i, j]).requires_grad_(), T(y[j]).requires_grad_()
             ga, gb = dyngrad.autograd.grad(f(a, b), [a, b], T(np.ones(4)))
-            wx[i, j] += ga.data
-            wy[j] += gb.data
-    np.testing.assert_allclose(gx.data, wx, rtol=1e-12)
-    np.testing.assert_allclose(gy.data, wy, rtol=1e-12)
+            wx[i, j] += ga._data
+            wy[j] += gb._data
+    np.testing.assert_allclose(gx._data, wx, rtol=1e-12)
+    np.testing.assert_allclose(gy._data, wy, rtol=1e-12)
 
 
 @pytest.mark.parametrize("op", [lambda s, m: s * m, lambda s, m: m - s, lambda s, m: D.maximum(s, m),
@@ -81,7 +81,7 @@ def test_a_zero_dim_example_keeps_its_per_example_type_promotion(op) -> None:  #
     want = D.stack([op(s[k], m) for k in range(3)])
     assert want.dtype == D.float32
     assert out.dtype == want.dtype
-    np.testing.assert_array_equal(out.data, want.data)
+    np.testing.assert_array_equal(out._data, want._data)
     assert not bad
 
 
@@ -90,7 +90,7 @@ def test_a_zero_dim_float32_example_with_a_float64_zero_dim_constant_gives_float
     c = D.tensor(3.0, dtype=D.float64)
     out, bad = _vmap_quiet(lambda a: a + c, s)
     assert out.dtype == D.float64 == (s[0] + c).dtype
-    np.testing.assert_array_equal(out.data, s.data.astype(np.float64) + 3.0)
+    np.testing.assert_array_equal(out._data, s._data.astype(np.float64) + 3.0)
     assert not bad
 
 
@@ -100,10 +100,10 @@ def test_batched_bool_mask_and_condition_go_through_their_rules() -> None:
     masks = D.tensor(rng.standard_normal((4, 2, 3)) > 0)
     v = T(rng.standard_normal(4))
     out, bad = _vmap_quiet(lambda m, val: D.masked_fill(x, m, val), masks, v, in_dims=(0, 0))
-    want = np.stack([D.masked_fill(x, masks[k], v[k]).data for k in range(4)])
-    np.testing.assert_array_equal(out.data, want)
+    want = np.stack([D.masked_fill(x, masks[k], v[k])._data for k in range(4)])
+    np.testing.assert_array_equal(out._data, want)
     out2, bad2 = _vmap_quiet(lambda m: D.where(m, x, -x), masks, in_dims=(0,))
-    np.testing.assert_array_equal(out2.data, np.where(masks.data, x.data, -x.data))
+    np.testing.assert_array_equal(out2._data, np.where(masks._data, x._data, -x._data))
     assert not bad and not bad2
 
 
@@ -122,14 +122,14 @@ def test_casting_to_an_integer_dtype_inside_vmap_needs_no_fallback() -> None:
     x = T(np.array([[1.5, -2.5], [3.7, 0.2]])).requires_grad_()
     out, bad = _vmap_quiet(lambda a: a.to(D.int64) + 1, x, in_dims=(1,))
     assert out.dtype == D.int64 and not out.requires_grad
-    np.testing.assert_array_equal(out.data, x.data.T.astype(np.int64) + 1)
+    np.testing.assert_array_equal(out._data, x._data.T.astype(np.int64) + 1)
     assert not bad
 
 
 def test_rrelu_in_training_with_randomness_same_draws_one_set_of_slopes_for_every_example() -> None:
     x = T(-np.abs(np.random.default_rng(4).standard_normal((3, 5))) - 0.1)
     out, bad = _vmap_quiet(lambda a: F.rrelu(a, 0.1, 0.3, training=True), x, randomness="same")
-    slopes = out.data / x.data
+    slopes = out._data / x._data
     assert not bad
     assert np.all((slopes >= 0.1) & (slopes <= 0.3))
     np.testing.assert_allclose(slopes, np.broadcast_to(slopes[0], slopes.shape), rtol=1e-12)
@@ -143,7 +143,7 @@ def test_rrelu_in_training_with_the_default_randomness_raises() -> None:
 def test_rrelu_in_eval_mode_is_batched() -> None:
     x = T(np.random.default_rng(5).standard_normal((3, 4)))
     out, bad = _vmap_quiet(lambda a: F.rrelu(a, 0.1, 0.3), x, in_dims=(1,))
-    np.testing.assert_allclose(out.data, np.where(x.data > 0, x.data, 0.2 * x.data).T, rtol=1e-12)
+    np.testing.assert_allclose(out._data, np.where(x._data > 0, x._data, 0.2 * x._data).T, rtol=1e-12)
     assert not bad
 
 
@@ -152,16 +152,16 @@ def test_float_predicates_of_a_batched_tensor_need_no_fallback(pred) -> None:  #
     x = T(np.array([[1.0, np.nan, np.inf], [-np.inf, 0.0, 2.0]])).requires_grad_()
     out, bad = _vmap_quiet(pred, x, in_dims=(1,))
     assert out.dtype == D.bool and not out.requires_grad and not bad
-    np.testing.assert_array_equal(out.data, pred(x).data.T)
+    np.testing.assert_array_equal(out._data, pred(x)._data.T)
 
 
 def test_where_of_isnan_replaces_nans_per_example_with_gradients() -> None:
     x = T(np.array([[1.0, np.nan], [np.nan, -2.0], [3.0, 4.0]])).requires_grad_()
     out, bad = _vmap_quiet(lambda a: D.where(D.isnan(a), 0.0, a) * 2, x)
     assert not bad
-    np.testing.assert_array_equal(out.data, np.nan_to_num(x.data) * 2)
+    np.testing.assert_array_equal(out._data, np.nan_to_num(x._data) * 2)
     (g,) = dyngrad.autograd.grad(out, [x], T(np.ones((3, 2))))
-    np.testing.assert_array_equal(g.data, np.where(np.isnan(x.data), 0.0, 2.0))
+    np.testing.assert_array_equal(g._data, np.where(np.isnan(x._data), 0.0, 2.0))
 
 
 _BINARY = [
@@ -211,14 +211,14 @@ def test_binary_ops_under_vmap_match_a_loop_for_any_broadcast_shapes_and_batch_p
             args.append(T(np.stack([e[i] for e in ex], axis=d)))
             dims.append(d)
     out, bad = _vmap_quiet(op, *args, in_dims=tuple(dims))
-    want = np.stack([op(T(x), T(y)).data for x, y in ex])
+    want = np.stack([op(T(x), T(y))._data for x, y in ex])
     assert not bad
-    np.testing.assert_allclose(out.data, want, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(out._data, want, rtol=1e-12, atol=1e-12)
 
 
 def test_rrelu_in_training_with_randomness_different_draws_per_example_without_a_loop() -> None:
     x = T(-np.ones((3, 5)))
     out, bad = _vmap_quiet(lambda a: F.rrelu(a, 0.1, 0.3, training=True), x, randomness="different")
-    slopes = out.data / x.data
+    slopes = out._data / x._data
     assert not bad  # the slopes come from rand_like, a random op with a batching rule
     assert np.all((slopes >= 0.1) & (slopes <= 0.3)) and not np.allclose(slopes[0], slopes[1])

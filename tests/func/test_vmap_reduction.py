@@ -22,15 +22,15 @@ I = lambda *a: D.tensor(list(a))  # noqa: E731, E741 - int64 class indices
 def test_tuple_outputs_of_max_sort_and_var_mean_are_all_batched() -> None:
     x = np.random.default_rng(0).standard_normal((3, 2, 4))
     _, (v, i), msgs = _run_vmap(lambda a: tuple(D.max(a, 1)), [x], (0,))
-    np.testing.assert_allclose(v.data, x.max(2))
-    np.testing.assert_array_equal(i.data, x.argmax(2))
+    np.testing.assert_allclose(v._data, x.max(2))
+    np.testing.assert_array_equal(i._data, x.argmax(2))
     _, (sv, si), _ = _run_vmap(lambda a: tuple(D.sort(a, 0, descending=True)), [x], (-1,))
     xm = np.moveaxis(x, -1, 0)
-    np.testing.assert_array_equal(si.data, np.argsort(-xm, axis=1, kind="stable"))
-    np.testing.assert_allclose(sv.data, -np.sort(-xm, axis=1))
+    np.testing.assert_array_equal(si._data, np.argsort(-xm, axis=1, kind="stable"))
+    np.testing.assert_allclose(sv._data, -np.sort(-xm, axis=1))
     _, (var, mean), _ = _run_vmap(lambda a: D.var_mean(a, 0), [x], (1,))
-    np.testing.assert_allclose(var.data, np.moveaxis(x, 1, 0).var(1, ddof=1))
-    np.testing.assert_allclose(mean.data, np.moveaxis(x, 1, 0).mean(1))
+    np.testing.assert_allclose(var._data, np.moveaxis(x, 1, 0).var(1, ddof=1))
+    np.testing.assert_allclose(mean._data, np.moveaxis(x, 1, 0).mean(1))
     assert not _fallbacks(msgs)
 
 
@@ -60,9 +60,9 @@ def test_nll_loss_with_batched_targets_equals_a_loop_with_gradients(reduction: s
     for k in range(n):
         leaf = T(x[k]).requires_grad_()
         want = f(leaf, D.tensor(t[k]))
-        np.testing.assert_allclose(out.data[k], want.data, rtol=1e-12)
+        np.testing.assert_allclose(out._data[k], want._data, rtol=1e-12)
         (gk,) = dyngrad.autograd.grad(want, [leaf], T(v[k]))
-        np.testing.assert_allclose(g.data[k], gk.data, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(g._data[k], gk._data, rtol=1e-12, atol=1e-15)
 
 
 def test_nll_loss_with_only_the_targets_batched_expands_the_input() -> None:
@@ -70,10 +70,10 @@ def test_nll_loss_with_only_the_targets_batched_expands_the_input() -> None:
     t = D.tensor([[0, 1, 2], [3, 3, 0]])
     out = vmap(lambda tt: F.nll_loss(x, tt), in_dims=(0,))(t)
     want = D.stack([F.nll_loss(x, t[0]), F.nll_loss(x, t[1])])
-    np.testing.assert_allclose(out.data, want.data)
+    np.testing.assert_allclose(out._data, want._data)
     (g,) = dyngrad.autograd.grad(out.sum(), [x])
     (gw,) = dyngrad.autograd.grad(want.sum(), [x])
-    np.testing.assert_allclose(g.data, gw.data)
+    np.testing.assert_allclose(g._data, gw._data)
 
 
 def test_nested_vmap_of_reductions_and_losses_equals_the_double_loop() -> None:
@@ -89,8 +89,8 @@ def test_nested_vmap_of_reductions_and_losses_equals_the_double_loop() -> None:
     xt = T(x).requires_grad_()
     with _Recorder() as rec:
         out = vmap(vmap(f))(xt)
-    want = np.array([[f(T(x[i, j])).data for j in range(3)] for i in range(2)])
-    np.testing.assert_allclose(out.data, want, rtol=1e-12)
+    want = np.array([[f(T(x[i, j]))._data for j in range(3)] for i in range(2)])
+    np.testing.assert_allclose(out._data, want, rtol=1e-12)
     mine = {"LogSoftmax", "NllLoss", "Logsumexp", "Cumsum", "Amax", "Sort", "Var", "MaxDim", "SumAll", "Sum"}
     assert not [m for m in rec.messages if "fell back to a loop" in m]
     looped = {n for m in _fallbacks(rec.messages) for n in m.split("for ", 1)[1].split(";")[0].split(", ")}
@@ -100,7 +100,7 @@ def test_nested_vmap_of_reductions_and_losses_equals_the_double_loop() -> None:
         for j in range(3):
             leaf = T(x[i, j]).requires_grad_()
             (gw,) = dyngrad.autograd.grad(f(leaf), [leaf])
-            np.testing.assert_allclose(g.data[i, j], gw.data, rtol=1e-10, atol=1e-12)
+            np.testing.assert_allclose(g._data[i, j], gw._data, rtol=1e-10, atol=1e-12)
 
 
 class _Recorder:

@@ -50,11 +50,11 @@ def test_nested_vmap_equals_the_double_loop_and_runs_no_loop() -> None:
     rng = np.random.default_rng(0)
     xs = rng.standard_normal((4, 5, 2, 3))  # outer batch 4 (dim 0), inner batch 5 (dim 0)
     ws = rng.standard_normal((3, 4))  # per outer example (outer in_dim 1), shared by the inner
-    want = np.stack([np.stack([_chain(T(xs[i, j]), T(ws[:, i])).data for j in range(5)]) for i in range(4)])
+    want = np.stack([np.stack([_chain(T(xs[i, j]), T(ws[:, i]))._data for j in range(5)]) for i in range(4)])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         out = vmap(vmap(_chain, in_dims=(0, None)), in_dims=(0, 1))(T(xs), T(ws))
-    np.testing.assert_allclose(out.data, want, rtol=1e-12)
+    np.testing.assert_allclose(out._data, want, rtol=1e-12)
     assert not _fallbacks([str(w.message) for w in caught])
 
 
@@ -70,10 +70,10 @@ def test_nested_vmap_gradients_equal_the_double_loop() -> None:
         for j in range(2):
             a, b = T(xs[i, j]).requires_grad_(), T(ws[:, i]).requires_grad_()
             ga, gb = dyngrad.autograd.grad(_chain(a, b), [a, b], T(v[i, j]))
-            wgx[i, j] = ga.data
-            wgw[:, i] += gb.data
-    np.testing.assert_allclose(gx.data, wgx, rtol=1e-10)
-    np.testing.assert_allclose(gw.data, wgw, rtol=1e-10)
+            wgx[i, j] = ga._data
+            wgw[:, i] += gb._data
+    np.testing.assert_allclose(gx._data, wgx, rtol=1e-10)
+    np.testing.assert_allclose(gw._data, wgw, rtol=1e-10)
 
 
 def test_nested_vmap_with_the_inner_batch_dim_last() -> None:
@@ -82,9 +82,9 @@ def test_nested_vmap_with_the_inner_batch_dim_last() -> None:
     def f(x: dyngrad.Tensor) -> dyngrad.Tensor:
         return D.cat([x.t()[:, 1:], x.unsqueeze(0).expand(2, 3, 4)[1].t()], 1).unbind(0)[1]
 
-    want = np.stack([np.stack([f(T(xs[i, ..., j])).data for j in range(3)]) for i in range(2)])
+    want = np.stack([np.stack([f(T(xs[i, ..., j]))._data for j in range(3)]) for i in range(2)])
     out = vmap(vmap(f, in_dims=-1))(T(xs))
-    np.testing.assert_allclose(out.data, want)
+    np.testing.assert_allclose(out._data, want)
 
 
 def test_an_out_of_range_batched_index_raises_index_error() -> None:
@@ -99,7 +99,7 @@ def test_a_batched_bool_mask_is_correct_through_the_fallback_loop() -> None:
     m = np.array([[0, 0, 1, 1], [0, 1, 1, 0], [1, 1, 0, 0]], bool)  # 2 per example: the results stack
     with pytest.warns(UserWarning):
         out = vmap(lambda a, k: a[k] * 2)(T(x), D.tensor(m))
-    np.testing.assert_allclose(out.data, np.stack([x[k][m[k]] * 2 for k in range(3)]))
+    np.testing.assert_allclose(out._data, np.stack([x[k][m[k]] * 2 for k in range(3)]))
 
 
 def _put_row(a: dyngrad.Tensor, i: dyngrad.Tensor) -> dyngrad.Tensor:
@@ -126,11 +126,11 @@ def test_nested_vmap_with_index_tensors_that_differ_per_example(name, fn, inner_
     rng = np.random.default_rng(7)
     xs = rng.standard_normal((2, 3, 4, 5, 2))
     idx = rng.integers(0, 4, (2, 2) if inner_shares_index else (2, 3, 2))
-    want = np.stack([np.stack([fn(T(xs[o, k]), D.tensor(idx[o] if inner_shares_index else idx[o, k])).data
+    want = np.stack([np.stack([fn(T(xs[o, k]), D.tensor(idx[o] if inner_shares_index else idx[o, k]))._data
                                for k in range(3)]) for o in range(2)])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         inner = vmap(fn, in_dims=(0, None if inner_shares_index else 0))
         out = vmap(inner)(T(xs), D.tensor(idx))
     assert not _fallbacks([str(w.message) for w in caught])
-    np.testing.assert_allclose(out.data, want)
+    np.testing.assert_allclose(out._data, want)

@@ -49,31 +49,31 @@ def test_initialisers_fill_in_place_with_expected_spread(fn, kw, std) -> None:
     out = fn(w, **kw)
     assert out is w and w.is_leaf and w.requires_grad and w.grad_fn is None
     if std is not None:
-        assert abs(w.data.std() - std) < 0.05 * std
+        assert abs(w._data.std() - std) < 0.05 * std
     if fn is init.trunc_normal_:
-        assert w.data.min() >= -1 and w.data.max() <= 1
+        assert w._data.min() >= -1 and w._data.max() <= 1
 
 
 def test_uniform_constant_ones_zeros_eye() -> None:
     w = _w(50, 40)
     init.uniform_(w, -0.5, 0.25)
-    assert w.data.min() >= -0.5 and w.data.max() <= 0.25
-    np.testing.assert_array_equal(init.constant_(w, 3.0).data, 3.0)
-    np.testing.assert_array_equal(init.ones_(w).data, 1.0)
-    np.testing.assert_array_equal(init.zeros_(w).data, 0.0)
-    np.testing.assert_array_equal(init.eye_(_w(2, 3)).data, np.eye(2, 3))
+    assert w._data.min() >= -0.5 and w._data.max() <= 0.25
+    np.testing.assert_array_equal(init.constant_(w, 3.0)._data, 3.0)
+    np.testing.assert_array_equal(init.ones_(w)._data, 1.0)
+    np.testing.assert_array_equal(init.zeros_(w)._data, 0.0)
+    np.testing.assert_array_equal(init.eye_(_w(2, 3))._data, np.eye(2, 3))
 
 
 def test_initialisers_use_the_given_generator_reproducibly() -> None:
     a, b = _w(4, 4), _w(4, 4)
     init.kaiming_uniform_(a, generator=dyngrad.Generator().manual_seed(5))
     init.kaiming_uniform_(b, generator=dyngrad.Generator().manual_seed(5))
-    np.testing.assert_array_equal(a.data, b.data)
+    np.testing.assert_array_equal(a._data, b._data)
     dyngrad.manual_seed(1)
     init.normal_(a)
     dyngrad.manual_seed(1)
     init.normal_(b)
-    np.testing.assert_array_equal(a.data, b.data)
+    np.testing.assert_array_equal(a._data, b._data)
 
 
 def test_init_bumps_the_version_counter() -> None:

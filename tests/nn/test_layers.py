@@ -58,7 +58,7 @@ def test_embedding_bilinear_groupnorm_batchnorm1d_match_pytorch() -> None:
     mods = {"emb": emb, "bil": bil, "gn": gn, "bn1": bn1}
     for mname, mod in mods.items():
         for k, p in mod.named_parameters():
-            p.data[...] = GOLD[f"m/misc/{mname}/{k}"]
+            p._data[...] = GOLD[f"m/misc/{mname}/{k}"]
     idx = dyngrad.tensor(GOLD["m/misc/idx"])
     for step in range(2):
         e = emb(idx)
@@ -82,7 +82,7 @@ def test_default_init_is_kaiming_uniform_a_sqrt5_and_bias_uniform(make) -> None:
     m = make()
     fan_in = int(np.prod(m.weight.shape[1:]))
     bound = 1 / math.sqrt(fan_in)
-    w, b = m.weight.data, m.bias.data
+    w, b = m.weight._data, m.bias._data
     assert np.abs(w).max() <= bound and np.abs(w).max() > 0.9 * bound
     assert np.abs(b).max() <= bound
     assert abs(w.std() - bound / math.sqrt(3)) < 0.15 * bound
@@ -94,7 +94,7 @@ def test_seeded_construction_is_reproducible() -> None:
     a = nn.Linear(4, 4)
     dyngrad.manual_seed(3)
     b = nn.Linear(4, 4)
-    np.testing.assert_array_equal(a.weight.data, b.weight.data)
+    np.testing.assert_array_equal(a.weight._data, b.weight._data)
 
 
 def test_dropout_module_respects_train_and_eval() -> None:
@@ -246,7 +246,7 @@ def test_loss_misuse_raises() -> None:
 
 def test_embedding_misuse_and_padding_row_gets_no_gradient() -> None:
     emb = nn.Embedding(4, 2, padding_idx=1)
-    assert not emb.weight.data[1].any()
+    assert not emb.weight._data[1].any()
     emb(dyngrad.tensor([1, 1, 2])).sum().backward()
     assert not emb.weight.grad.numpy()[1].any() and emb.weight.grad.numpy()[2].all()
     with pytest.raises(IndexError, match="out of range"):

@@ -142,13 +142,13 @@ def test_state_dict_holds_parameters_and_persistent_buffers_detached() -> None:
         "block.1.num_batches_tracked",
     ]
     assert not sd["fc1.weight"].requires_grad
-    assert np.shares_memory(sd["fc1.weight"].numpy(), net.fc1.weight.data)
+    assert np.shares_memory(sd["fc1.weight"].numpy(), net.fc1.weight._data)
     assert net.state_dict(keep_vars=True)["fc1.weight"] is net.fc1.weight
 
 
 def test_state_dict_round_trip_copies_values() -> None:
     a, b = Net(), Net()
-    a.steps.data[...] = 7
+    a.steps._data[...] = 7
     res = b.load_state_dict(a.state_dict())
     assert res.missing_keys == [] and res.unexpected_keys == []
     for (ka, va), (kb, vb) in zip(a.state_dict().items(), b.state_dict().items()):
@@ -182,17 +182,17 @@ def test_non_strict_load_reports_keys_and_copies_the_rest() -> None:
     assert res.unexpected_keys == ["bogus"]
     assert "fc1.bias" in res.missing_keys and "fc1.weight" not in res.missing_keys
     assert res == (res.missing_keys, res.unexpected_keys)
-    np.testing.assert_array_equal(net.fc1.weight.data, np.ones((4, 3)))
+    np.testing.assert_array_equal(net.fc1.weight._data, np.ones((4, 3)))
     with pytest.raises(RuntimeError, match="size mismatch for fc1.weight"):  # as PyTorch, even non-strict
         net.load_state_dict({"fc1.weight": dyngrad.ones(3, 3)}, strict=False)
 
 
 def test_failed_load_changes_nothing() -> None:
     net = Net()
-    before = net.fc1.weight.data.copy()
+    before = net.fc1.weight._data.copy()
     with pytest.raises(RuntimeError):
         net.load_state_dict({"fc1.weight": dyngrad.zeros(4, 3), "fc1.bias": dyngrad.zeros(7)}, strict=False)
-    np.testing.assert_array_equal(net.fc1.weight.data, before)
+    np.testing.assert_array_equal(net.fc1.weight._data, before)
 
 
 def test_forward_pre_and_post_hooks_fire_modify_and_are_removable() -> None:
@@ -202,7 +202,7 @@ def test_forward_pre_and_post_hooks_fire_modify_and_are_removable() -> None:
     h2 = lin.register_forward_hook(lambda m, args, out: calls.append("post") or out + 1)
     out = lin(dyngrad.ones(1, 2))
     assert calls == ["pre", "post"]
-    np.testing.assert_allclose(out.detach().numpy(), lin.bias.data[None] + 1, rtol=1e-6)
+    np.testing.assert_allclose(out.detach().numpy(), lin.bias._data[None] + 1, rtol=1e-6)
     h1.remove()
     h2.remove()
     lin(dyngrad.ones(1, 2))
@@ -222,7 +222,7 @@ def test_full_backward_hook_sees_grad_input_and_grad_output_and_can_replace() ->
     lin(x).sum().backward()
     assert len(seen["gout"]) == 1 and seen["gout"][0].shape == (4, 2)
     np.testing.assert_allclose(seen["gout"][0].numpy(), np.ones((4, 2)))
-    np.testing.assert_allclose(seen["gin"][0].numpy(), np.ones((4, 2)) @ lin.weight.data, rtol=1e-6)
+    np.testing.assert_allclose(seen["gin"][0].numpy(), np.ones((4, 2)) @ lin.weight._data, rtol=1e-6)
     np.testing.assert_allclose(x.grad.numpy(), 2 * seen["gin"][0].numpy(), rtol=1e-6)
     h.remove()
     x.grad = None
@@ -294,7 +294,7 @@ def test_parameter_is_a_tensor_subclass_with_pytorch_repr() -> None:
     assert not nn.Parameter(dyngrad.zeros(1), requires_grad=False).requires_grad
     assert not hasattr(p, "__dict__")
     t = dyngrad.zeros(3)
-    assert np.shares_memory(nn.Parameter(t).data, t.data)
+    assert np.shares_memory(nn.Parameter(t)._data, t._data)
     with pytest.raises(RuntimeError, match="floating point"):
         nn.Parameter(dyngrad.tensor([1, 2]))
 
@@ -303,8 +303,8 @@ def test_deepcopy_of_a_module_copies_parameters() -> None:
     net = Net()
     cp = copy.deepcopy(net)
     assert isinstance(cp.fc1.weight, nn.Parameter)
-    assert not np.shares_memory(cp.fc1.weight.data, net.fc1.weight.data)
-    np.testing.assert_array_equal(cp.fc1.weight.data, net.fc1.weight.data)
+    assert not np.shares_memory(cp.fc1.weight._data, net.fc1.weight._data)
+    np.testing.assert_array_equal(cp.fc1.weight._data, net.fc1.weight._data)
 
 
 def test_containers_index_slice_len_append() -> None:

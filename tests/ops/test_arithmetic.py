@@ -31,7 +31,7 @@ def t64(a, rg=True):
 def test_integer_and_rounding_division_match_pytorch_values_and_dtypes(key, fn):
     out = fn()
     expected = GOLD[f"arith/{key}/out"]
-    assert out.data.dtype == expected.dtype
+    assert out._data.dtype == expected.dtype
     np.testing.assert_array_equal(out.numpy(), expected)
 
 
@@ -285,7 +285,7 @@ def test_arithmetic_with_out_of_range_python_ints_wraps_as_torch():
         assert r.tolist() == want, name
         assert r.dtype in (dyngrad.int8, dyngrad.uint8), name
     assert (dyngrad.tensor([1], dtype=dyngrad.int32) + 2**40).tolist() == [1]
-    np.testing.assert_allclose((i / 200).data, [0.005, 0.5])  # true division: no wrapping
+    np.testing.assert_allclose((i / 200)._data, [0.005, 0.5])  # true division: no wrapping
     x = u.clone()
     x += 1000
     assert x.tolist() == [233, 176]

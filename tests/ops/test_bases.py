@@ -23,7 +23,7 @@ class Cube(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: dyngrad.Tensor) -> dyngrad.Tensor:
         ctx.save_for_backward(x)
-        return wrap(x.data ** 3)
+        return wrap(x._data ** 3)
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -37,7 +37,7 @@ class MulAdd(Elementwise):
     @staticmethod
     def forward(ctx: Any, a: dyngrad.Tensor, b: dyngrad.Tensor, c: float) -> dyngrad.Tensor:
         ctx.save_for_backward(a, b)
-        return wrap(a.data * b.data + c)
+        return wrap(a._data * b._data + c)
 
     @staticmethod
     def derivative(ctx: Any) -> tuple:
@@ -52,7 +52,7 @@ class Double(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: dyngrad.Tensor) -> dyngrad.Tensor:
-        return wrap(x.data * 2)
+        return wrap(x._data * 2)
 
     @staticmethod
     def backward(ctx: Any, g: dyngrad.Tensor) -> dyngrad.Tensor:

@@ -54,7 +54,7 @@ def _forward_jvp(fn, x: np.ndarray, u: np.ndarray) -> tuple:  # noqa: ANN001
     with fwAD.dual_level():
         outs = fn(fwAD.make_dual(T(x), T(u)))
         tans = [fwAD.unpack_dual(o).tangent for o in outs]
-    return [o.data for o in outs], tans
+    return [o._data for o in outs], tans
 
 
 @pytest.mark.parametrize("shape", [(4, 2), (2, 4)])
@@ -63,10 +63,10 @@ def test_svd_full_matrices_tangent_is_the_reduced_one_padded_with_zeros(shape) -
     k = min(shape)
     _, full = _forward_jvp(_svd_full, x, u)
     _, red = _forward_jvp(_svd, x, u)
-    np.testing.assert_allclose(full[0].data[:, :k], red[0].data, rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(full[1].data, red[1].data, rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(full[2].data[:k], red[2].data, rtol=1e-12, atol=1e-14)
-    assert not np.any(full[0].data[:, k:]) and not np.any(full[2].data[k:])
+    np.testing.assert_allclose(full[0]._data[:, :k], red[0]._data, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(full[1]._data, red[1]._data, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(full[2]._data[:k], red[2]._data, rtol=1e-12, atol=1e-14)
+    assert not np.any(full[0]._data[:, k:]) and not np.any(full[2]._data[k:])
     # the reduced part of the full decomposition through gradcheck (forward and reverse)
     f = lambda a: (D.linalg.svd(a)[0][:, :k], D.linalg.svd(a)[1], D.linalg.svd(a)[2][:k])  # noqa: E731
     assert gradcheck(f, (T(x).requires_grad_(),), check_forward_ad=True)
@@ -78,13 +78,13 @@ def test_eigh_tangent_of_an_unsymmetric_direction_is_that_of_its_symmetric_part(
     _, t_w = _forward_jvp(_eigh, x, w)
     _, t_s = _forward_jvp(_eigh, x, (w + w.T) / 2)
     for a, b in zip(t_w, t_s):
-        np.testing.assert_allclose(a.data, b.data, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(a._data, b._data, rtol=1e-12, atol=1e-14)
     # and so jvp is the adjoint of vjp for any direction: <v, J w> = <J^T v, w>
     v = [np.random.default_rng(6).standard_normal(o.shape) for o in t_w]
     leaf = T(x).requires_grad_()
     (g,) = D.autograd.grad(list(_eigh(leaf)), [leaf], [T(a) for a in v])
-    lhs = sum(float(np.sum(a * t.data)) for a, t in zip(v, t_w))
-    assert abs(lhs - float(np.sum(g.data * w))) < 1e-10 * max(1.0, abs(lhs))
+    lhs = sum(float(np.sum(a * t._data)) for a, t in zip(v, t_w))
+    assert abs(lhs - float(np.sum(g._data * w))) < 1e-10 * max(1.0, abs(lhs))
 
 
 def test_eigenvector_tangent_is_not_zero() -> None:
@@ -92,7 +92,7 @@ def test_eigenvector_tangent_is_not_zero() -> None:
     the eigenvalue-only shortcut and gave eigenvectors a zero tangent."""
     x, u = _inputs("eigh", (3, 3), seed=7)
     _, (tL, tV) = _forward_jvp(_eigh, x, u)
-    assert np.abs(tV.data).max() > 1e-3
+    assert np.abs(tV._data).max() > 1e-3
 
 
 @pytest.mark.parametrize("fn,shape", [(_qr, (4, 3)), (_eigh, (3, 3)), (_svd, (3, 2))], ids=["qr", "eigh", "svd"])
@@ -110,4 +110,4 @@ def test_jvp_rules_are_differentiable_reverse_over_forward_equals_reverse_over_r
 
     h_fr = D.func.jacrev(D.func.jacfwd(f))(T(x))
     h_rr = D.func.jacrev(D.func.jacrev(f))(T(x))
-    np.testing.assert_allclose(h_fr.data, h_rr.data, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(h_fr._data, h_rr._data, rtol=1e-8, atol=1e-10)

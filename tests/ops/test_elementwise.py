@@ -207,6 +207,6 @@ def test_atan2_gradient_at_the_origin_is_zero_as_torch():
     b = dg.tensor([0.0, -0.0, 2.0], dtype=dg.float64, requires_grad=True)
     ga, gb = dg.autograd.grad(dg.atan2(a, b).sum(), (a, b))
     # torch 2.13: ga = [0, -0, 0.4], gb = [-0, -0, -0.2]
-    np.testing.assert_allclose(ga.data, [0.0, -0.0, 0.4])
-    np.testing.assert_allclose(gb.data, [-0.0, -0.0, -0.2])
-    assert np.signbit(ga.data).tolist() == [False, True, False]
+    np.testing.assert_allclose(ga._data, [0.0, -0.0, 0.4])
+    np.testing.assert_allclose(gb._data, [-0.0, -0.0, -0.2])
+    assert np.signbit(ga._data).tolist() == [False, True, False]

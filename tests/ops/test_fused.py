@@ -138,7 +138,7 @@ def test_cross_entropy_with_every_target_ignored_has_nan_loss_and_zero_grad(smoo
         loss.backward()
     assert np.isnan(loss.item())
     assert x.grad.tolist() == [[0.0] * 4] * 3
-    assert not np.signbit(x.grad.data).any()
+    assert not np.signbit(x.grad._data).any()
 
 
 def test_nll_loss_with_every_target_ignored_has_zero_grad_but_zero_weight_sum_gives_nan() -> None:
@@ -153,7 +153,7 @@ def test_nll_loss_with_every_target_ignored_has_zero_grad_but_zero_weight_sum_gi
         # kept targets whose weights sum to zero: torch gives nan gradients there
         w = dyngrad.tensor([0.0, 1.0, 1.0, 1.0], dtype=dyngrad.float64)
         dyngrad.nn.functional.nll_loss(x, dyngrad.tensor([0, 0, 0]), weight=w).backward()
-    assert np.isnan(x.grad.data[:, 0]).all() and (x.grad.data[:, 1:] == 0).all()
+    assert np.isnan(x.grad._data[:, 0]).all() and (x.grad._data[:, 1:] == 0).all()
 
 
 def test_masked_fill_backward_does_not_leak_inf_gradient_into_filled_positions() -> None:

@@ -35,11 +35,11 @@ def test_repeated_indices_accumulate_in_backward():
 def test_basic_index_is_a_view_and_advanced_index_a_copy():
     x = _x(3, 4)
     v, c = x[1, 1:], x[[1]]
-    assert np.shares_memory(v.data, x.data) and not np.shares_memory(c.data, x.data)
+    assert np.shares_memory(v._data, x._data) and not np.shares_memory(c._data, x._data)
     x.add_(1)
     assert v._version == 1 and c._version == 0
     assert x[1, 2]._version == 1  # 0-d results are views too
-    assert np.shares_memory(x[1, 2].data, x.data)
+    assert np.shares_memory(x[1, 2]._data, x._data)
 
 
 def test_setitem_bumps_version_of_tensor_and_its_views():
@@ -232,7 +232,7 @@ def test_getitem_with_random_basic_index_matches_numpy_values_and_grad(shape, da
     x = dg.tensor(a, requires_grad=True)
     y = x[idx]
     np.testing.assert_array_equal(y.numpy(force=True), a[idx])
-    assert np.shares_memory(y.data, x.data) or y.data.size == 0
+    assert np.shares_memory(y._data, x._data) or y._data.size == 0
     y.sum().backward()
     want = np.zeros_like(a)
     want[idx] += 1

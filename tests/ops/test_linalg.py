@@ -38,7 +38,7 @@ def test_grad_fn_names_match_pytorch(fn, name):
 def test_diagonal_is_a_view_sharing_the_version_counter():
     a = dg.randn(3, 3)
     d = a.diagonal()
-    assert np.shares_memory(d.data, a.data)
+    assert np.shares_memory(d._data, a._data)
     a.add_(1)
     assert d._version == a._version
 

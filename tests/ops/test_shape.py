@@ -31,7 +31,7 @@ def _x(*shape, dtype=dg.float32):
 def test_view_shares_memory_and_version_counter(make_view):
     x = _x(3, 4)
     v = make_view(x)
-    assert np.shares_memory(v.data, x.data)
+    assert np.shares_memory(v._data, x._data)
     before = v._version
     x.add_(1)
     assert v._version == before + 1
@@ -46,7 +46,7 @@ def test_view_shares_memory_and_version_counter(make_view):
 def test_copying_ops_do_not_share_memory(make_copy):
     x = _x(3, 4)
     y = make_copy(x)
-    assert not np.shares_memory(y.data, x.data)
+    assert not np.shares_memory(y._data, x._data)
     x.add_(1)
     assert y._version == 0
 
@@ -286,7 +286,7 @@ def test_view_of_a_non_viewable_layout_raises_as_torch_and_reshape_copies(make, 
     with pytest.raises(RuntimeError, match=_VIEW_MSG):
         x.view_as(dg.zeros(shape))
     r = x.reshape(shape)
-    assert r.shape == shape and not np.shares_memory(r.data, x.data)
+    assert r.shape == shape and not np.shares_memory(r._data, x._data)
 
 
 @pytest.mark.parametrize(
@@ -303,6 +303,6 @@ def test_view_of_a_non_viewable_layout_raises_as_torch_and_reshape_copies(make, 
 def test_view_of_a_non_contiguous_but_viewable_layout_shares_memory(make, shape):
     x = make()
     v = x.view(shape)
-    assert v.data.size == x.data.size and (v.data.size == 0 or np.shares_memory(v.data, x.data))
-    if v.data.size:  # make_view links only overlapping memory (a 0-size view gets its own counter)
+    assert v._data.size == x._data.size and (v._data.size == 0 or np.shares_memory(v._data, x._data))
+    if v._data.size:  # make_view links only overlapping memory (a 0-size view gets its own counter)
         assert v._vc is x._vc

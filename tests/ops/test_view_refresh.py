@@ -83,9 +83,9 @@ def test_diagonal_is_a_writable_view_as_in_pytorch():
 
     o = dyngrad.zeros(3, 3)
     o.diagonal().add_(1)
-    np.testing.assert_array_equal(o.data, np.eye(3))
+    np.testing.assert_array_equal(o._data, np.eye(3))
     x = dyngrad.tensor(np.ones((3, 3)), dtype=dyngrad.float64, requires_grad=True)
     y = x * 1
     y.diagonal().mul_(2)
     y.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, np.ones((3, 3)) + np.eye(3))
+    np.testing.assert_array_equal(x.grad._data, np.ones((3, 3)) + np.eye(3))

@@ -41,16 +41,16 @@ def test_trajectory_and_final_state_match_pytorch_for_20_steps(i):
     opt = getattr(optim, name)([W, b], **kw)
     for step in range(20):
         _run(opt, W, b, 1)
-        np.testing.assert_allclose(W.data, GOLD[f"opt{i}_W"][step], rtol=1e-10, atol=1e-12, err_msg=f"W, step {step}")
-        np.testing.assert_allclose(b.data, GOLD[f"opt{i}_b"][step], rtol=1e-10, atol=1e-12, err_msg=f"b, step {step}")
+        np.testing.assert_allclose(W._data, GOLD[f"opt{i}_W"][step], rtol=1e-10, atol=1e-12, err_msg=f"W, step {step}")
+        np.testing.assert_allclose(b._data, GOLD[f"opt{i}_b"][step], rtol=1e-10, atol=1e-12, err_msg=f"b, step {step}")
     keys = json.loads(str(GOLD[f"opt{i}_state_keys"]))
     assert list(opt.state[W]) == keys
     for key in keys:
         got = opt.state[W][key]
         assert isinstance(got, dyngrad.Tensor), key
         want = GOLD[f"opt{i}_state_{key}"]
-        assert got.data.dtype == want.dtype, key
-        np.testing.assert_allclose(got.data, want, rtol=1e-10, atol=1e-14, err_msg=key)
+        assert got._data.dtype == want.dtype, key
+        np.testing.assert_allclose(got._data, want, rtol=1e-10, atol=1e-14, err_msg=key)
 
 
 @pytest.mark.parametrize("i", GOLD["round_trips"].tolist(), ids=[IDS[j] for j in GOLD["round_trips"]])
@@ -61,7 +61,7 @@ def test_state_dict_saved_mid_run_continues_the_trajectory_in_a_fresh_optimizer(
     _run(opt, W, b, 9)
     sd = opt.state_dict()
     assert sd["param_groups"][0]["params"] == [0, 1] and set(sd["state"]) == {0, 1}
-    W2, b2 = (dyngrad.tensor(t.data.copy(), requires_grad=True) for t in (W, b))
+    W2, b2 = (dyngrad.tensor(t._data.copy(), requires_grad=True) for t in (W, b))
     opt2 = getattr(optim, name)([W2, b2], lr=123.0)
     opt2.load_state_dict(sd)
     assert opt2.param_groups[0]["lr"] == kw.get("lr", opt.defaults["lr"])
@@ -69,9 +69,9 @@ def test_state_dict_saved_mid_run_continues_the_trajectory_in_a_fresh_optimizer(
         assert opt2.state[W2][k] is not opt.state[W][k]
     _run(opt2, W2, b2, 11)
     # PyTorch's resumed run (loaded float state is cast to the parameter's dtype, as here)
-    np.testing.assert_allclose(W2.data, GOLD[f"opt{i}_resumed_W"], rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(b2.data, GOLD[f"opt{i}_resumed_b"], rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(W2.data, GOLD[f"opt{i}_W"][-1], rtol=1e-6)  # and close to the uninterrupted one
+    np.testing.assert_allclose(W2._data, GOLD[f"opt{i}_resumed_W"], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(b2._data, GOLD[f"opt{i}_resumed_b"], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(W2._data, GOLD[f"opt{i}_W"][-1], rtol=1e-6)  # and close to the uninterrupted one
 
 
 def test_defaults_and_param_group_keys_are_pytorchs():
@@ -135,8 +135,8 @@ def test_parameters_without_grad_are_skipped_and_get_no_state():
     W, b = _params()
     for name in ("NAdam", "RAdam", "Adamax", "Adadelta", "ASGD"):
         opt = getattr(optim, name)([W, b], lr=0.01)
-        b0 = b.data.copy()
+        b0 = b._data.copy()
         opt.zero_grad()
         (W * W).sum().backward()
         opt.step()
-        assert np.array_equal(b.data, b0) and b not in opt.state and W in opt.state, name
+        assert np.array_equal(b._data, b0) and b not in opt.state and W in opt.state, name

@@ -51,7 +51,7 @@ def test_rosenbrock_trajectory_matches_pytorch(i):
     for step in range(steps):
         loss = opt.step(closure)
         assert isinstance(loss, dyngrad.Tensor)
-        x = np.concatenate([p.data for p in parts])
+        x = np.concatenate([p._data for p in parts])
         rtol, atol = _tolerances(step)
         np.testing.assert_allclose(x, GOLD[f"lbfgs{i}_x"][step], rtol=rtol, atol=atol, err_msg=f"step {step}")
         np.testing.assert_allclose(float(loss), GOLD[f"lbfgs{i}_loss"][step], rtol=rtol, atol=atol)
@@ -63,7 +63,7 @@ def test_strong_wolfe_reaches_the_rosenbrock_minimum():
     parts, opt, closure = _setup([-1.2, 1.0], {"line_search_fn": "strong_wolfe"})
     for _ in range(5):
         opt.step(closure)
-    np.testing.assert_allclose(parts[0].data, [1.0, 1.0], atol=1e-4)
+    np.testing.assert_allclose(parts[0]._data, [1.0, 1.0], atol=1e-4)
 
 
 def test_state_dict_round_trip_continues_the_same_trajectory():
@@ -76,11 +76,11 @@ def test_state_dict_round_trip_continues_the_same_trajectory():
     assert set(sd["state"]) == {0}
     assert {"func_evals", "n_iter", "d", "t", "old_dirs", "old_stps", "ro", "H_diag", "prev_flat_grad",
             "prev_loss"} <= set(sd["state"][0])
-    parts2, opt2, closure2 = _setup(np.concatenate([p.data for p in parts]), kw)
+    parts2, opt2, closure2 = _setup(np.concatenate([p._data for p in parts]), kw)
     opt2.load_state_dict(sd)
     for step in range(6, steps):
         opt2.step(closure2)
-        x = np.concatenate([p.data for p in parts2])
+        x = np.concatenate([p._data for p in parts2])
         rtol, atol = _tolerances(step)
         np.testing.assert_allclose(x, GOLD[f"lbfgs{i}_x"][step], rtol=rtol, atol=atol, err_msg=f"step {step}")
 
@@ -117,4 +117,4 @@ def test_unknown_line_search_is_a_runtime_error():
 def test_zero_gradient_returns_at_once_without_moving():
     parts, opt, closure = _setup([1.0, 1.0], {})
     opt.step(closure)
-    assert np.array_equal(parts[0].data, [1.0, 1.0]) and opt.state[parts[0]]["func_evals"] == 1
+    assert np.array_equal(parts[0]._data, [1.0, 1.0]) and opt.state[parts[0]]["func_evals"] == 1

@@ -210,4 +210,4 @@ def test_a_deep_copied_optimizer_steps_itself_not_the_original():
     p = twin.param_groups[0]["params"][0]
     p.grad = dyngrad.ones(1)
     twin.step()
-    assert p.data[0] == pytest.approx(-0.1) and opt.param_groups[0]["params"][0].data[0] == 0.0
+    assert p._data[0] == pytest.approx(-0.1) and opt.param_groups[0]["params"][0]._data[0] == 0.0

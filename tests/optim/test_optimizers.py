@@ -34,8 +34,8 @@ def test_trajectory_matches_pytorch_for_20_steps(i):
         opt.zero_grad()
         _loss(W, b).backward()
         opt.step()
-        np.testing.assert_allclose(W.data, GOLD[f"opt{i}_W"][step], rtol=1e-10, atol=1e-12, err_msg=f"W at step {step}")
-        np.testing.assert_allclose(b.data, GOLD[f"opt{i}_b"][step], rtol=1e-10, atol=1e-12, err_msg=f"b at step {step}")
+        np.testing.assert_allclose(W._data, GOLD[f"opt{i}_W"][step], rtol=1e-10, atol=1e-12, err_msg=f"W at step {step}")
+        np.testing.assert_allclose(b._data, GOLD[f"opt{i}_b"][step], rtol=1e-10, atol=1e-12, err_msg=f"b at step {step}")
 
 
 def test_float32_params_stay_float32_and_track_float64_run():
@@ -46,17 +46,17 @@ def test_float32_params_stay_float32_and_track_float64_run():
         _loss(W.double(), b.double()).backward()
         opt.step()
     assert W.dtype == dyngrad.float32 and opt.state[W]["exp_avg"].dtype == dyngrad.float32
-    np.testing.assert_allclose(W.data, GOLD["opt4_W"][-1], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(W._data, GOLD["opt4_W"][-1], rtol=1e-4, atol=1e-5)
 
 
 def test_param_groups_use_their_own_hyperparameters():
     W, b = _params()
     opt = optim.SGD([{"params": [W]}, {"params": [b], "lr": 0.0}], lr=0.1)
-    b0 = b.data.copy()
+    b0 = b._data.copy()
     _loss(W, b).backward()
     opt.step()
-    assert np.array_equal(b.data, b0)
-    np.testing.assert_allclose(W.data, GOLD["opt0_W"][0], rtol=1e-12)
+    assert np.array_equal(b._data, b0)
+    np.testing.assert_allclose(W._data, GOLD["opt0_W"][0], rtol=1e-12)
     assert opt.param_groups[1]["momentum"] == 0.0
 
 
@@ -78,7 +78,7 @@ def test_zero_grad_sets_to_none_by_default_or_zeros_in_place():
     _loss(W, b).backward()
     g = W.grad
     opt.zero_grad(set_to_none=False)
-    assert W.grad is g and not W.grad.data.any()
+    assert W.grad is g and not W.grad._data.any()
     opt.zero_grad()
     assert W.grad is None and b.grad is None
 
@@ -86,7 +86,7 @@ def test_zero_grad_sets_to_none_by_default_or_zeros_in_place():
 def test_step_skips_params_without_grad_and_returns_closure_loss():
     W, b = _params()
     opt = optim.Adam([W, b], lr=0.1)
-    b0 = b.data.copy()
+    b0 = b._data.copy()
 
     def closure():
         opt.zero_grad()
@@ -96,7 +96,7 @@ def test_step_skips_params_without_grad_and_returns_closure_loss():
 
     loss = opt.step(closure)
     assert isinstance(loss, dyngrad.Tensor)
-    assert np.array_equal(b.data, b0) and b not in opt.state
+    assert np.array_equal(b._data, b0) and b not in opt.state
 
 
 def test_state_dict_round_trip_continues_the_same_trajectory():
@@ -110,7 +110,7 @@ def test_state_dict_round_trip_continues_the_same_trajectory():
     sd = opt.state_dict()
     assert set(sd["state"]) == {0, 1} and sd["param_groups"][0]["params"] == [0, 1]
     assert set(sd["state"][0]) == {"step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"}
-    W2, b2 = (dyngrad.tensor(t.data.copy(), requires_grad=True) for t in (W, b))
+    W2, b2 = (dyngrad.tensor(t._data.copy(), requires_grad=True) for t in (W, b))
     opt2 = getattr(optim, name)([W2, b2], lr=123.0)
     opt2.load_state_dict(sd)
     assert opt2.param_groups[0]["lr"] == kw["lr"]
@@ -118,7 +118,7 @@ def test_state_dict_round_trip_continues_the_same_trajectory():
         opt2.zero_grad()
         _loss(W2, b2).backward()
         opt2.step()
-    np.testing.assert_allclose(W2.data, GOLD["opt5_W"][-1], rtol=1e-10)
+    np.testing.assert_allclose(W2._data, GOLD["opt5_W"][-1], rtol=1e-10)
 
 
 def test_load_state_dict_with_wrong_group_size_raises():

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.oracle
 def _both(fn, x: np.ndarray, u: np.ndarray) -> tuple:  # noqa: ANN001
     ours = dg.func.jvp(lambda a: tuple(fn(dg, a)), (dg.tensor(x),), (dg.tensor(u),))
     theirs = torch.func.jvp(lambda a: tuple(fn(torch, a)), (torch.tensor(x),), (torch.tensor(u),))
-    return [[t.data for t in side] for side in ours], [[t.numpy() for t in side] for side in theirs]
+    return [[t._data for t in side] for side in ours], [[t.numpy() for t in side] for side in theirs]
 
 
 def _flip(a: np.ndarray, s: np.ndarray, rows: bool = False) -> np.ndarray:

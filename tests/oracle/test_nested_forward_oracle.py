@@ -40,7 +40,7 @@ def test_jacfwd_of_jacfwd_matches_torch_on_rosenbrock(n: int) -> None:
     (x,), (xt,) = _both((n,))
     H = dyngrad.func.jacfwd(dyngrad.func.jacfwd(_rosenbrock))(x)
     Ht = torch.func.jacfwd(torch.func.jacfwd(_rosenbrock))(xt)
-    np.testing.assert_allclose(H.data, Ht.numpy(), rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(H._data, Ht.numpy(), rtol=1e-12, atol=1e-9)
 
 
 def test_jvp_of_jvp_matches_torch_on_rosenbrock() -> None:
@@ -50,7 +50,7 @@ def test_jvp_of_jvp_matches_torch_on_rosenbrock() -> None:
     got = dyngrad.func.jvp(inner, (x,), (v,))
     want = torch.func.jvp(inner_t, (xt,), (vt,))
     for g, w in zip(got, want):
-        np.testing.assert_allclose(g.data, w.numpy(), rtol=1e-12)
+        np.testing.assert_allclose(g._data, w.numpy(), rtol=1e-12)
 
 
 def test_forward_over_forward_hessian_matches_torch_on_an_mlp_loss() -> None:
@@ -58,9 +58,9 @@ def test_forward_over_forward_hessian_matches_torch_on_an_mlp_loss() -> None:
     H = dyngrad.func.jacfwd(dyngrad.func.jacfwd(_mlp_loss(dyngrad, x, y, w2)))(w1)
     Ht = torch.func.jacfwd(torch.func.jacfwd(_mlp_loss(torch, xt, yt, w2t)))(w1t)
     assert H.shape == tuple(Ht.shape) == (4, 3, 4, 3)
-    np.testing.assert_allclose(H.data, Ht.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(H._data, Ht.numpy(), rtol=1e-10, atol=1e-12)
     Hrev = torch.func.hessian(_mlp_loss(torch, xt, yt, w2t))(w1t)
-    np.testing.assert_allclose(H.data, Hrev.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(H._data, Hrev.numpy(), rtol=1e-10, atol=1e-12)
 
 
 def test_nested_dual_levels_match_torch_func_jvp_of_jvp_on_an_mlp_loss() -> None:
@@ -75,7 +75,7 @@ def test_nested_dual_levels_match_torch_func_jvp_of_jvp_on_an_mlp_loss() -> None
             first = fwd.unpack_dual(f(b)).tangent
         second = fwd.unpack_dual(first).tangent
     want = torch.func.jvp(lambda z: torch.func.jvp(ft, (z,), (ut,))[1], (w1t,), (ut,))[1]
-    np.testing.assert_allclose(second.data, want.numpy(), rtol=1e-10)
+    np.testing.assert_allclose(second._data, want.numpy(), rtol=1e-10)
 
 
 # ---------------------------------------------------------------- three levels deep
@@ -111,7 +111,7 @@ def test_every_three_deep_jacfwd_jacrev_composition_matches_torch_func(name: str
     got = _compose(dyngrad.func, _three_deep_fns(dyngrad)[name], comp)(dyngrad.tensor(x))
     want = _compose(torch.func, _three_deep_fns(torch)[name], comp)(torch.tensor(x))
     assert got.shape == tuple(want.shape)
-    np.testing.assert_allclose(got.data, want.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got._data, want.numpy(), rtol=1e-10, atol=1e-12)
     assert not got.requires_grad
 
 
@@ -127,7 +127,7 @@ def test_jvp_of_jvp_of_jvp_matches_torch_func(name: str) -> None:
     got = three(dyngrad.func, _three_deep_fns(dyngrad)[name], dyngrad.tensor)
     want = three(torch.func, _three_deep_fns(torch)[name], torch.tensor)
     for g, t in zip(got, want):
-        np.testing.assert_allclose(g.data, t.numpy(), rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(g._data, t.numpy(), rtol=1e-10, atol=1e-12)
 
 
 def test_reverse_mode_over_jacfwd_of_jacfwd_matches_torch() -> None:
@@ -138,17 +138,17 @@ def test_reverse_mode_over_jacfwd_of_jacfwd_matches_torch() -> None:
     Ht = torch.func.jacfwd(torch.func.jacfwd(_rosenbrock))(xt)
     (g,) = dyngrad.autograd.grad((H * H).sum(), x)
     (gt,) = torch.autograd.grad((Ht * Ht).sum(), xt)
-    np.testing.assert_allclose(g.data, gt.numpy(), rtol=1e-10)
+    np.testing.assert_allclose(g._data, gt.numpy(), rtol=1e-10)
 
 
 def test_vmap_of_jacfwd_of_jacfwd_and_jacfwd_of_hessian_match_torch() -> None:
     (xs, x), (xst, xt) = _both((5, 4), (4,))
     got = dyngrad.func.vmap(dyngrad.func.jacfwd(dyngrad.func.jacfwd(_rosenbrock)))(xs)
     want = torch.func.vmap(torch.func.jacfwd(torch.func.jacfwd(_rosenbrock)))(xst)
-    np.testing.assert_allclose(got.data, want.numpy(), rtol=1e-10, atol=1e-9)
+    np.testing.assert_allclose(got._data, want.numpy(), rtol=1e-10, atol=1e-9)
     got = dyngrad.func.jacfwd(dyngrad.func.hessian(_rosenbrock))(x)
     want = torch.func.jacfwd(torch.func.hessian(_rosenbrock))(xt)
-    np.testing.assert_allclose(got.data, want.numpy(), rtol=1e-10, atol=1e-9)
+    np.testing.assert_allclose(got._data, want.numpy(), rtol=1e-10, atol=1e-9)
 
 
 def _mixed(lib):  # noqa: ANN001, ANN202
@@ -178,4 +178,4 @@ MIXED = {
 def test_nested_forward_mode_mixed_with_vmap_and_reverse_mode_matches_torch_func(name: str) -> None:
     got = MIXED[name](dyngrad.func, _mixed(dyngrad), dyngrad.tensor)
     want = MIXED[name](torch.func, _mixed(torch), torch.tensor)
-    np.testing.assert_allclose(got.data, want.detach().numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got._data, want.detach().numpy(), rtol=1e-10, atol=1e-12)

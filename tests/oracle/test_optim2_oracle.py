@@ -59,10 +59,10 @@ def test_fifteen_steps_and_final_state_match_pytorch(name, data, seed):
         dopt.zero_grad()
         ((dyngrad.tensor(X) @ dw).sin() - dyngrad.tensor(Y)).pow(2).mean().backward()
         dopt.step()
-    np.testing.assert_allclose(dw.data, tw.detach().numpy(), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(dw._data, tw.detach().numpy(), rtol=1e-9, atol=1e-12)
     assert list(dopt.state[dw]) == list(topt.state[tw])
     for k, v in topt.state[tw].items():
-        np.testing.assert_allclose(dopt.state[dw][k].data, v.numpy(), rtol=1e-9, atol=1e-12, err_msg=k)
+        np.testing.assert_allclose(dopt.state[dw][k]._data, v.numpy(), rtol=1e-9, atol=1e-12, err_msg=k)
 
 
 @settings(max_examples=8, deadline=None)
@@ -91,7 +91,7 @@ def test_lbfgs_first_steps_on_a_random_quadratic_match_pytorch(seed, history, ma
     for _ in range(3):
         topt.step(tclosure)
         dopt.step(dclosure)
-        np.testing.assert_allclose(dx.data, tx.detach().numpy(), rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(dx._data, tx.detach().numpy(), rtol=1e-7, atol=1e-9)
     assert dopt.state[dx]["func_evals"] == topt.state[tx]["func_evals"]
 
 

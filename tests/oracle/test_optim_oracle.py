@@ -49,4 +49,4 @@ def test_ten_steps_match_pytorch(name, data, seed):
         dopt.zero_grad()
         ((dyngrad.tensor(X) @ dw).sin() - dyngrad.tensor(Y)).pow(2).mean().backward()
         dopt.step()
-    np.testing.assert_allclose(dw.data, tw.detach().numpy(), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(dw._data, tw.detach().numpy(), rtol=1e-9, atol=1e-12)

@@ -20,16 +20,16 @@ class _Draw:
     """``generate``'s random source over hypothesis' ``data.draw`` (so it shrinks)."""
 
     def __init__(self, data):
-        self.data = data
+        self._data = data
 
     def randint(self, a, b):
-        return self.data.draw(st.integers(a, b))
+        return self._data.draw(st.integers(a, b))
 
     def random(self):
-        return self.data.draw(st.floats(0, 1, exclude_max=True))
+        return self._data.draw(st.floats(0, 1, exclude_max=True))
 
     def choice(self, seq):
-        return self.data.draw(st.sampled_from(list(seq)))
+        return self._data.draw(st.sampled_from(list(seq)))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

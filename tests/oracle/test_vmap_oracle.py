@@ -96,8 +96,8 @@ def test_model_ensembling_and_batched_backward_match_torch() -> None:
     tmodels = [torch.nn.Linear(4, 3).double() for _ in range(3)]
     dmodels = [dyngrad.nn.Linear(4, 3).double() for _ in range(3)]
     for dm, tm in zip(dmodels, tmodels):
-        dm.weight.data[...] = tm.weight.detach().numpy()
-        dm.bias.data[...] = tm.bias.detach().numpy()
+        dm.weight._data[...] = tm.weight.detach().numpy()
+        dm.bias._data[...] = tm.bias.detach().numpy()
     (dx,), (tx,) = _pair((5, 4))
     dparams, dbuf = dyngrad.func.stack_module_state(dmodels)
     tparams, tbuf = torch.func.stack_module_state(tmodels)

@@ -100,7 +100,7 @@ def test_loader_over_generic_dataset_matches_tensor_fast_path():
             return ds[i]
 
     for (a, b), (c, d) in zip(DataLoader(ds, batch_size=4), DataLoader(Plain(), batch_size=4)):
-        assert np.array_equal(a.data, c.data) and np.array_equal(b.data, d.data)
+        assert np.array_equal(a._data, c._data) and np.array_equal(b._data, d._data)
 
 
 def test_random_split_partitions_the_dataset():

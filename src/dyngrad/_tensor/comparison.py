@@ -57,7 +57,7 @@ class ComparisonMethods:
         return _core._ops.ge(self, other)
 
     def __invert__(self) -> Tensor:
-        return _core._ops.logical_not(self) if self.data.dtype == np.bool_ else _core._ops.bitwise_not(self)
+        return _core._ops.logical_not(self) if self._data.dtype == np.bool_ else _core._ops.bitwise_not(self)
 
     def __and__(self, other: Any) -> Tensor:
         return _core._ops.bitwise_and(self, other)

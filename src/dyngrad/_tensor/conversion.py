@@ -59,12 +59,12 @@ class ConversionMethods:
         """
         if self._requires_grad:
             if force:
-                return self.data.copy()
+                return self._data.copy()
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
             )
-        return self.data
+        return self._data
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         """NumPy conversion (``np.asarray(t)``, ``np.exp(t)``, ...).
@@ -82,8 +82,8 @@ class ConversionMethods:
                 "tensor.detach().numpy() if you only want its values."
             )
         if dtype is not None:
-            return self.data.astype(dtype, copy=bool(copy))
-        return self.data.copy() if copy else self.data
+            return self._data.astype(dtype, copy=bool(copy))
+        return self._data.copy() if copy else self._data
 
     def item(self) -> Any:
         """The value of a one-element tensor as a Python number.
@@ -91,14 +91,14 @@ class ConversionMethods:
         Raises:
             RuntimeError: when the tensor has more than one element.
         """
-        if self.data.size != 1:
+        if self._data.size != 1:
             raise RuntimeError(
-                f"a Tensor with {self.data.size} elements cannot be converted to Scalar"
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
-        return self.data.reshape(()).item()
+        return self._data.reshape(()).item()
 
     def tolist(self) -> Any:
-        return self.data.tolist()
+        return self._data.tolist()
 
     def __float__(self) -> float:
         return float(self.item())
@@ -107,24 +107,24 @@ class ConversionMethods:
         return int(self.item())
 
     def __index__(self) -> int:
-        if self.data.dtype.kind not in "iub" or self.data.size != 1:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 
     def __bool__(self) -> bool:
-        if self.data.size != 1:
+        if self._data.size != 1:
             raise RuntimeError(
-                f"Boolean value of Tensor with {self.data.size} elements is ambiguous"
+                f"Boolean value of Tensor with {self._data.size} elements is ambiguous"
             )
-        return bool(self.data.reshape(()))
+        return bool(self._data.reshape(()))
 
     def __len__(self) -> int:
-        if self.data.ndim == 0:
+        if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
-        return self.data.shape[0]
+        return self._data.shape[0]
 
     def __iter__(self) -> Iterator[Tensor]:
-        if self.data.ndim == 0:
+        if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
@@ -133,7 +133,7 @@ class ConversionMethods:
         return format_tensor(self)
 
     def __format__(self, spec: str) -> str:
-        if self.data.ndim == 0:  # as PyTorch: f"{t}" of a 0-d tensor formats its value
+        if self._data.ndim == 0:  # as PyTorch: f"{t}" of a 0-d tensor formats its value
             return format(self.item(), spec)
         return repr(self)
 
@@ -156,10 +156,10 @@ class ConversionMethods:
                 "Only Tensors created explicitly by the user (graph leaves) support the "
                 "deepcopy protocol at the moment"
             )
-        t = type(self)._make(self.data.copy())
+        t = type(self)._make(self._data.copy())
         t._requires_grad = self._requires_grad
         if self._grad is not None:
-            t._grad = _core.Tensor._make(self._grad.data.copy())
+            t._grad = _core.Tensor._make(self._grad._data.copy())
         memo[id(self)] = t
         return t
 
@@ -182,7 +182,7 @@ class ConversionMethods:
                 dtype = a
             else:
                 check_device(a)
-        if dtype is None or B.to_np_dtype(dtype) == self.data.dtype:
+        if dtype is None or B.to_np_dtype(dtype) == self._data.dtype:
             return self.clone() if copy else self  # type: ignore[return-value]  # self: a Tensor
         return _core._ops.to_dtype(self, dtype)
 
@@ -227,7 +227,7 @@ class ConversionMethods:
 
     # ---- new tensors with this one's dtype
     def new_tensor(self, data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
-        arr = np.array(getattr(data, "data", data), dtype=B.to_np_dtype(dtype or self.dtype))
+        arr = np.array(getattr(data, "_data", data), dtype=B.to_np_dtype(dtype or self.dtype))
         return _core.Tensor(arr, requires_grad=requires_grad)
 
     def new_zeros(self, *size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:

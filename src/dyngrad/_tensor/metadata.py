@@ -1,6 +1,6 @@
 """Tensor methods that describe the array: shape, dtype, device, strides, element counts.
 
-None of them records anything or reaches the ops: they read ``self.data`` (a NumPy array).
+None of them records anything or reaches the ops: they read ``self._data`` (a NumPy array).
 The device is always the CPU (:data:`cpu`); :func:`check_device` refuses any other.
 """
 
@@ -46,7 +46,7 @@ def check_device(device: Any) -> None:
 
 
 class MetadataMethods:
-    """Shape, dtype and device of :class:`dyngrad.Tensor` (read from ``self.data``)."""
+    """Shape, dtype and device of :class:`dyngrad.Tensor` (read from ``self._data``)."""
 
     __slots__ = ()
     data: np.ndarray  # a slot of Tensor (dyngrad/tensor.py): the array described here
@@ -55,15 +55,15 @@ class MetadataMethods:
     @property
     def shape(self) -> tuple[int, ...]:
         """The shape as a tuple of ints (PyTorch returns ``torch.Size``, a tuple too)."""
-        return self.data.shape
+        return self._data.shape
 
     @property
     def dtype(self) -> B.dtype:
-        return B._FROM_NP[self.data.dtype]
+        return B._FROM_NP[self._data.dtype]
 
     @property
     def ndim(self) -> int:
-        return self.data.ndim
+        return self._data.ndim
 
     @property
     def device(self) -> _Device:
@@ -78,10 +78,10 @@ class MetadataMethods:
         return "strided"
 
     def dim(self) -> int:
-        return self.data.ndim
+        return self._data.ndim
 
     def ndimension(self) -> int:
-        return self.data.ndim
+        return self._data.ndim
 
     def size(self, dim: int | None = None) -> Any:
         """The shape, or the size of dimension ``dim`` (negative counts from the end).
@@ -90,33 +90,33 @@ class MetadataMethods:
             IndexError: when ``dim`` is out of range.
         """
         if dim is None:
-            return self.data.shape
-        return self.data.shape[_wrap_dim(dim, self.data.ndim, "size")]
+            return self._data.shape
+        return self._data.shape[_wrap_dim(dim, self._data.ndim, "size")]
 
     def numel(self) -> int:
-        return int(self.data.size)
+        return int(self._data.size)
 
     def nelement(self) -> int:
-        return int(self.data.size)
+        return int(self._data.size)
 
     def element_size(self) -> int:
-        return self.data.itemsize
+        return self._data.itemsize
 
     def stride(self, dim: int | None = None) -> Any:
-        st = tuple(s // self.data.itemsize for s in self.data.strides)
-        return st if dim is None else st[_wrap_dim(dim, self.data.ndim, "stride")]
+        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        return st if dim is None else st[_wrap_dim(dim, self._data.ndim, "stride")]
 
     def is_contiguous(self) -> bool:
-        return bool(self.data.flags.c_contiguous)
+        return bool(self._data.flags.c_contiguous)
 
     def is_floating_point(self) -> bool:
-        return self.data.dtype.kind == "f"
+        return self._data.dtype.kind == "f"
 
     def is_complex(self) -> bool:
         return False
 
     def data_ptr(self) -> int:
-        return int(self.data.__array_interface__["data"][0])
+        return int(self._data.__array_interface__["data"][0])
 
 
 def _wrap_dim(dim: int, ndim: int, op: str) -> int:

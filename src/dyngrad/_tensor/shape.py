@@ -32,7 +32,7 @@ class ShapeMethods:
     # ---- transposes
     @property
     def T(self) -> Tensor:  # noqa: N802
-        return _core._ops.permute(self, tuple(range(self.data.ndim - 1, -1, -1)))
+        return _core._ops.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
 
     @property
     def mT(self) -> Tensor:  # noqa: N802

@@ -33,8 +33,8 @@ def _fallbacks(caught: list) -> list:
 def _compare(name: str, got: Any, want: list, atol: float, rtol: float) -> str | None:
     if got is None and all(w is None for w in want):
         return None
-    want_arr = np.stack([np.zeros_like(got.data[0]) if w is None else w.data for w in want])
-    have = np.zeros_like(want_arr) if got is None else got.data
+    want_arr = np.stack([np.zeros_like(got._data[0]) if w is None else w._data for w in want])
+    have = np.zeros_like(want_arr) if got is None else got._data
     if not np.allclose(have, want_arr, atol=atol, rtol=rtol):
         err = float(np.max(np.abs(have - want_arr)))
         return f"{name}: the batched result differs from one computation per vector (max abs error {err:.3g})"
@@ -51,7 +51,7 @@ def check_batched_grad(func: Callable, inputs: tuple, atol: float, rtol: float) 
     for i, o in enumerate(outs):
         if not isinstance(o, Tensor) or not o.requires_grad:
             continue
-        gos = Tensor._make(rng.standard_normal((_BATCH, *o.shape)).astype(o.data.dtype))
+        gos = Tensor._make(rng.standard_normal((_BATCH, *o.shape)).astype(o._data.dtype))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             got = _grad_batched(o, diff, gos, retain_graph=True, allow_unused=True)
@@ -70,7 +70,7 @@ def check_batched_forward_grad(func: Callable, inputs: tuple, atol: float, rtol:
     """Forward mode with a batch of tangents (one dual pass under vmap) vs a loop."""
     rng = np.random.default_rng(1)
     idx = [k for k, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
-    us = [Tensor._make(rng.standard_normal((_BATCH, *inputs[k].shape)).astype(inputs[k].data.dtype)) for k in idx]
+    us = [Tensor._make(rng.standard_normal((_BATCH, *inputs[k].shape)).astype(inputs[k]._data.dtype)) for k in idx]
 
     def tangents(*ts: Tensor) -> tuple:
         with fwd.dual_level():

@@ -19,7 +19,7 @@ __all__ = ["check_forward_ad"]
 def _run(func: Callable, vals: list) -> list:
     with grad_mode.no_grad():
         r = func(*vals)
-    return [np.array(o.data, dtype=np.float64) for o in (r if isinstance(r, tuple) else (r,))]
+    return [np.array(o._data, dtype=np.float64) for o in (r if isinstance(r, tuple) else (r,))]
 
 
 def check_forward_ad(
@@ -42,28 +42,28 @@ def check_forward_ad(
     """
     ins = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     base = [x.detach() if isinstance(x, Tensor) else x for x in ins]
-    floats = [i for i, x in enumerate(ins) if isinstance(x, Tensor) and x.data.dtype.kind == "f"]
+    floats = [i for i, x in enumerate(ins) if isinstance(x, Tensor) and x._data.dtype.kind == "f"]
     chosen = [i for i in floats if ins[i].requires_grad] or floats
     for i in chosen:
         x = base[i]
-        for j in range(x.data.size):
-            u = np.zeros(x.data.size, dtype=x.data.dtype)
+        for j in range(x._data.size):
+            u = np.zeros(x._data.size, dtype=x._data.dtype)
             u[j] = 1
             with dual_level():
                 vals = list(base)
-                vals[i] = make_dual(x, u.reshape(x.data.shape))
+                vals[i] = make_dual(x, u.reshape(x._data.shape))
                 with grad_mode.no_grad():
                     r = func(*vals)
                 ana = []
                 for o in r if isinstance(r, tuple) else (r,):
                     t = unpack_dual(o).tangent
-                    ana.append(np.zeros(o.data.shape) if t is None else np.array(t.data, dtype=np.float64))
-            xp, xm = x.data.copy().reshape(-1), x.data.copy().reshape(-1)
+                    ana.append(np.zeros(o._data.shape) if t is None else np.array(t._data, dtype=np.float64))
+            xp, xm = x._data.copy().reshape(-1), x._data.copy().reshape(-1)
             xp[j] += eps
             xm[j] -= eps
             vp, vm = list(base), list(base)
-            vp[i] = Tensor._make(xp.reshape(x.data.shape))
-            vm[i] = Tensor._make(xm.reshape(x.data.shape))
+            vp[i] = Tensor._make(xp.reshape(x._data.shape))
+            vm[i] = Tensor._make(xm.reshape(x._data.shape))
             num = [(p - m) / (2 * eps) for p, m in zip(_run(func, vp), _run(func, vm))]
             for k, (a, n) in enumerate(zip(ana, num)):
                 if not np.allclose(a, n, atol=atol, rtol=rtol):

@@ -104,7 +104,7 @@ def check_node_output(node: Any, res: tuple) -> None:
     for i, g in enumerate(res):
         if g is None:
             continue
-        d = g.data
+        d = g._data
         if d.dtype.kind not in "fc" or np.all(np.isfinite(d)):
             continue
         what = "nan" if np.any(np.isnan(d)) else "inf"

@@ -30,29 +30,29 @@ def _make_grads(outputs: tuple, grads: tuple, is_grad: bool) -> list:
     res = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is None:
-            if out.data.size != 1:
+            if out._data.size != 1:
                 raise RuntimeError(
                     f"grad can be implicitly created only for scalar outputs (output {i} has "
                     f"shape {list(out.shape)}); pass a gradient of that shape"
                 )
-            res.append(Tensor._make(np.ones(out.data.shape, dtype=out.data.dtype)))
+            res.append(Tensor._make(np.ones(out._data.shape, dtype=out._data.dtype)))
             continue
         if not isinstance(g, Tensor):
             if isinstance(g, (int, float)):
-                g = Tensor._make(np.full(out.data.shape, g, dtype=out.data.dtype))
+                g = Tensor._make(np.full(out._data.shape, g, dtype=out._data.dtype))
             else:
                 raise TypeError(f"gradient {i} must be a Tensor or None, got {type(g).__name__}")
-        if g.data.shape != out.data.shape:
+        if g._data.shape != out._data.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {list(g.shape)} and "
                 f"output[{i}] has a shape of {list(out.shape)}."
             )
-        if g.data.dtype.kind != out.data.dtype.kind:
+        if g._data.dtype.kind != out._data.dtype.kind:
             raise RuntimeError(
                 f"For output {i}: grad dtype {g.dtype.name} does not match output dtype "
                 f"{out.dtype.name}"
             )
-        if g.data.dtype != out.data.dtype:  # as PyTorch's engine: cast to the root's dtype
+        if g._data.dtype != out._data.dtype:  # as PyTorch's engine: cast to the root's dtype
             g = g.to(out.dtype)
         res.append(g)
     return res
@@ -194,7 +194,7 @@ def grad(
     for i, (t, g) in enumerate(zip(ins, res)):
         if g is None:
             if materialize_grads:  # as PyTorch: zeros that require grad under create_graph
-                g = Tensor._make(np.zeros_like(t.data))
+                g = Tensor._make(np.zeros_like(t._data))
                 g._requires_grad = create_graph
             elif not allow_unused:
                 raise RuntimeError(

@@ -137,7 +137,7 @@ FAST_ABOVE = 512  # inputs with more elements in total use gradcheck's fast mode
 
 
 def _fast(ins: tuple) -> bool:
-    return sum(x.data.size for x in ins if isinstance(x, Tensor)) > FAST_ABOVE
+    return sum(x._data.size for x in ins if isinstance(x, Tensor)) > FAST_ABOVE
 
 
 def _grad_check(report: CheckReport, name: str, fn: Callable, ins: tuple, what: str) -> None:
@@ -213,7 +213,7 @@ def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = T
     dirty = tuple(c for c in clones if isinstance(c, Tensor) and any(o is c for o in outs))  # mark_dirty keeps identity
     changed = [
         i for i in tensor_idx
-        if clones[i]._version != versions[i] or not np.array_equal(clones[i].data, ins[i].data, equal_nan=True)
+        if clones[i]._version != versions[i] or not np.array_equal(clones[i]._data, ins[i]._data, equal_nan=True)
     ]
     undeclared = [i for i in changed if not any(d is clones[i] for d in dirty)]
     if undeclared:
@@ -234,7 +234,7 @@ def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = T
         return report
     # ---- raw backward: arity by parameter name, missing gradients, shapes and dtypes
     gos = [
-        Tensor._make(np.ones(o.data.shape, dtype=o.data.dtype)) if isinstance(o, Tensor) and o.data.dtype.kind == "f" else None
+        Tensor._make(np.ones(o._data.shape, dtype=o._data.dtype)) if isinstance(o, Tensor) and o._data.dtype.kind == "f" else None
         for o in outs
     ]
     try:
@@ -268,15 +268,15 @@ def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = T
             elif not isinstance(g, Tensor):
                 bad = True
                 msgs.append(f"gradient for {argname(i)} is a {type(g).__name__}, not a Tensor")
-            elif g.data.shape != x.data.shape:
+            elif g._data.shape != x._data.shape:
                 from .. import _backend as B
-                if B.is_broadcastable_to(x.data.shape, g.data.shape):
+                if B.is_broadcastable_to(x._data.shape, g._data.shape):
                     msgs.append(f"{argname(i)}: gradient shape {list(g.shape)} reduced to {list(x.shape)} by the engine")
                 else:
                     bad = True
                     msgs.append(f"gradient for {argname(i)} has shape {list(g.shape)} but {argname(i)} has shape "
                                 f"{list(x.shape)}: backward must return a gradient of the input's shape")
-            elif g.data.dtype != x.data.dtype:
+            elif g._data.dtype != x._data.dtype:
                 msgs.append(f"{argname(i)}: gradient dtype {g.dtype!r} cast to {x.dtype!r}")
             else:
                 msgs.append(f"{argname(i)}: {list(g.shape)} {g.dtype!r}")
@@ -304,7 +304,7 @@ def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = T
         except Exception as e:  # noqa: BLE001
             report.add("double backward", FAIL,
                        "second derivative is wrong: write backward with differentiable dyngrad Tensor ops "
-                       "(no .data, .numpy(), detach() or tensors stored on ctx), or decorate it with "
+                       "(no ._data, .numpy(), detach() or tensors stored on ctx), or decorate it with "
                        f"@once_differentiable if it cannot be.\n{_short(e, 700)}", "float64")
     # ---- input variants
     _variants(report, fn, example_inputs, tensor_idx, names)

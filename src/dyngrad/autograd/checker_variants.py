@@ -27,8 +27,8 @@ def _copy(inputs: tuple, transform: Callable | None = None, dtype: Any = None) -
     to ``dtype`` when given (else kept in their own dtype); other values passed as is."""
     out = []
     for x in inputs:
-        if isinstance(x, Tensor) and x.data.dtype.kind == "f":
-            arr = x.data.astype(x.data.dtype if dtype is None else dtype)  # always a copy
+        if isinstance(x, Tensor) and x._data.dtype.kind == "f":
+            arr = x._data.astype(x._data.dtype if dtype is None else dtype)  # always a copy
             if transform is not None:
                 arr = transform(arr)
             out.append(Tensor._make(arr).requires_grad_())
@@ -44,7 +44,7 @@ def _f64(inputs: tuple, transform: Callable | None = None) -> tuple:
 
 def _dtype_label(inputs: tuple) -> str:
     """The floating dtypes of the Tensor inputs, e.g. ``"float32"`` or ``"float32/float64"``."""
-    kinds = sorted({str(x.data.dtype) for x in inputs if isinstance(x, Tensor) and x.data.dtype.kind == "f"})
+    kinds = sorted({str(x._data.dtype) for x in inputs if isinstance(x, Tensor) and x._data.dtype.kind == "f"})
     return "/".join(kinds) or "-"
 
 
@@ -53,7 +53,7 @@ _TOL = {"float64": (1e-7, 1e-10), "float32": (1e-4, 1e-5), "float16": (1e-2, 1e-
 
 
 def _tol(inputs: tuple) -> tuple[float, float]:
-    tols = [_TOL.get(str(x.data.dtype), _TOL["float16"]) for x in inputs if isinstance(x, Tensor) and x.data.dtype.kind == "f"]
+    tols = [_TOL.get(str(x._data.dtype), _TOL["float16"]) for x in inputs if isinstance(x, Tensor) and x._data.dtype.kind == "f"]
     return max(tols) if tols else _TOL["float64"]
 
 
@@ -77,7 +77,7 @@ def _check_memory(report: CheckReport, apply: Callable, ins: tuple, tensor_idx: 
     gc_was = gc.isenabled()
     gc.disable()
     try:
-        xs = tuple(Tensor._make(x.data.copy()).requires_grad_() if i in tensor_idx else x for i, x in enumerate(ins))
+        xs = tuple(Tensor._make(x._data.copy()).requires_grad_() if i in tensor_idx else x for i, x in enumerate(ins))
         with warnings.catch_warnings(), grad_mode.enable_grad():
             warnings.simplefilter("ignore")
             outs = _outs(apply(*xs))
@@ -87,7 +87,7 @@ def _check_memory(report: CheckReport, apply: Callable, ins: tuple, tensor_idx: 
         loss = sum((o.sum() for o in diff[1:]), diff[0].sum())
         loss.backward()
         held = [
-            f"ctx.{k} ({v.data.nbytes} bytes)" for k, v in vars(node).items() if isinstance(v, Tensor) and k != "_metadata"
+            f"ctx.{k} ({v._data.nbytes} bytes)" for k, v in vars(node).items() if isinstance(v, Tensor) and k != "_metadata"
         ]
         saved_left = node._saved not in (None, ())  # type: ignore[union-attr]  # (diff[0] has a grad_fn)
         del node, loss, diff, outs
@@ -121,11 +121,11 @@ def _grads(fn: Callable, ins: tuple, tensor_idx: list, shapes: list | None = Non
         warnings.simplefilter("ignore")
         outs = [o for o in _outs(fn(*ins)) if isinstance(o, Tensor) and o.requires_grad]
         rng = np.random.default_rng(1)
-        ws = [Tensor._make(rng.standard_normal(o.data.shape).astype(o.data.dtype)) for o in outs]
+        ws = [Tensor._make(rng.standard_normal(o._data.shape).astype(o._data.dtype)) for o in outs]
         gs = autograd_grad(outs, [ins[i] for i in tensor_idx], ws, allow_unused=True)
     if shapes is not None:
-        shapes.extend(o.data.shape for o in outs)
-    return [None if g is None else g.data.astype(np.float64) for g in gs]
+        shapes.extend(o._data.shape for o in outs)
+    return [None if g is None else g._data.astype(np.float64) for g in gs]
 
 
 def _same(a: list, b: list, tol: tuple[float, float] = _TOL["float64"]) -> bool:
@@ -155,7 +155,7 @@ def _variants(report: CheckReport, fn: Callable, inputs: tuple, tensor_idx: list
             report.add("non-contiguous", PASS if ok else FAIL,
                        "transposed/strided inputs give the same gradients" if ok else
                        "gradients differ for non-contiguous inputs (same values, other strides): does "
-                       "forward or backward use .data.reshape / raw buffers assuming C order?")
+                       "forward or backward use ._data.reshape / raw buffers assuming C order?")
         except Exception as e:  # noqa: BLE001
             report.add("non-contiguous", FAIL, f"with transposed/strided inputs: {_short(e)}")
     _zero_size_variant(report, fn, inputs, tensor_idx, names)
@@ -172,21 +172,21 @@ def _zero_size_variant(report: CheckReport, fn: Callable, inputs: tuple, tensor_
         return repr(names[i]) if i < len(names) else f"#{i}"
 
     def label(idx: tuple) -> str:
-        return " and ".join(f"{nm(i)} {[0, *inputs[i].data.shape[1:]]}" for i in idx)
+        return " and ".join(f"{nm(i)} {[0, *inputs[i]._data.shape[1:]]}" for i in idx)
 
-    cands = [(i,) for i in tensor_idx if inputs[i].data.ndim >= 1 and inputs[i].data.shape[0] != 0]
+    cands = [(i,) for i in tensor_idx if inputs[i]._data.ndim >= 1 and inputs[i]._data.shape[0] != 0]
     if not cands:
-        report.add("zero-size", SKIP, "scalar inputs" if all(inputs[i].data.ndim == 0 for i in tensor_idx)
+        report.add("zero-size", SKIP, "scalar inputs" if all(inputs[i]._data.ndim == 0 for i in tensor_idx)
                    else "the inputs are already empty")
         return
-    rank = max(inputs[i].data.ndim for i in tensor_idx)
-    together = tuple(i for (i,) in cands if inputs[i].data.ndim == rank)
+    rank = max(inputs[i]._data.ndim for i in tensor_idx)
+    together = tuple(i for (i,) in cands if inputs[i]._data.ndim == rank)
     if len(together) > 1:
         cands.append(together)
     accepted, refused = [], []
     for idx in cands:
         z = _copy(tuple(
-            Tensor._make(np.zeros((0,) + x.data.shape[1:], x.data.dtype)) if i in idx else x for i, x in enumerate(inputs)
+            Tensor._make(np.zeros((0,) + x._data.shape[1:], x._data.dtype)) if i in idx else x for i, x in enumerate(inputs)
         ))
         try:
             with warnings.catch_warnings(), grad_mode.enable_grad():
@@ -201,7 +201,7 @@ def _zero_size_variant(report: CheckReport, fn: Callable, inputs: tuple, tensor_
             report.add("zero-size", FAIL, f"forward accepts {label(idx)} (empty leading dim) but backward raised {_short(e)}")
             return
         bad = [nm(tensor_idx[k]) for k, g in enumerate(gs)
-               if g is not None and g.shape != z[tensor_idx[k]].data.shape]
+               if g is not None and g.shape != z[tensor_idx[k]]._data.shape]
         if bad:
             report.add("zero-size", FAIL, f"with {label(idx)} empty: wrong gradient shapes for {', '.join(bad)}")
             return
@@ -227,12 +227,12 @@ def _broadcast_variant(report: CheckReport, fn: Callable, inputs: tuple, tensor_
     tried = 0
     for pos, i in enumerate(tensor_idx):
         x = inputs[i]
-        if x.data.ndim == 0 or x.data.shape[0] == 1:
+        if x._data.ndim == 0 or x._data.shape[0] == 1:
             continue
         small = list(inputs)
-        small[i] = Tensor._make(np.ascontiguousarray(x.data[:1]))
+        small[i] = Tensor._make(np.ascontiguousarray(x._data[:1]))
         big = list(inputs)
-        big[i] = Tensor._make(np.ascontiguousarray(np.broadcast_to(x.data[:1], x.data.shape)))
+        big[i] = Tensor._make(np.ascontiguousarray(np.broadcast_to(x._data[:1], x._data.shape)))
         s_small: list = []
         s_big: list = []
         try:

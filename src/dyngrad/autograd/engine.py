@@ -125,7 +125,7 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
         edges = node.next_functions
         if len(edges) == 1:
             m = node._input_meta[0]
-            if m is not None and edges[0][0] is not None and res.data.shape == m[0] and res.data.dtype == m[1]:
+            if m is not None and edges[0][0] is not None and res._data.shape == m[0] and res._data.dtype == m[1]:
                 return (res,)
     if not isinstance(res, tuple):
         res = tuple(res) if isinstance(res, list) else (res,)
@@ -164,7 +164,7 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
                 "or None"
             )
         shape, dt = m
-        gd = g.data
+        gd = g._data
         if gd.shape != shape:
             strict = getattr(node, "_strict", None)
             if strict is None:
@@ -177,11 +177,11 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
                     f"{list(gd.shape)} but expected shape compatible with {list(shape)}"
                     + (" (strict shapes: no broadcast reduction)" if strict else "")
                 )
-            if create_graph or g._is_wrapper:  # (a transform's wrapper: its values are not in .data)
+            if create_graph or g._is_wrapper:  # (a transform's wrapper: its values are not in ._data)
                 g = g.sum_to_size(shape)  # the differentiable op (ops.reduction.SumToSize)
             else:
                 g = Tensor._make(B.sum_to_size(gd, shape))
-            gd = g.data
+            gd = g._data
         if gd.dtype != dt:
             g = g.to(dt) if create_graph or type(g) is not Tensor else Tensor._make(gd.astype(dt))
         out[i] = g
@@ -196,10 +196,10 @@ def _hooked(hook: Any, g: Tensor, r: Any) -> Tensor:
             f"hook '{getattr(hook, '__name__', hook)}' returned a {type(r).__name__}; a tensor "
             "hook must return a Tensor or None"
         )
-    if r.data.shape != g.data.shape:
+    if r._data.shape != g._data.shape:
         raise RuntimeError(
             f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value: expected "
-            f"{list(g.data.shape)}, got {list(r.data.shape)}"
+            f"{list(g._data.shape)}, got {list(r._data.shape)}"
         )
     return r
 
@@ -242,7 +242,7 @@ def _link_constant_grads(node: Node, res: tuple) -> tuple:
     for g in res:
         if g is not None and not g._requires_grad:
             g = g.detach()
-            g.grad_fn = _ZeroDerivative(node, g.data.shape, g.data.dtype)
+            g.grad_fn = _ZeroDerivative(node, g._data.shape, g._data.dtype)
             g._requires_grad = True
         out.append(g)
     return tuple(out)
@@ -256,7 +256,7 @@ def _zeros(meta: Any) -> Tensor:
 def _add(a: Tensor, b: Tensor, create_graph: bool) -> Tensor:
     if create_graph or a._requires_grad or b._requires_grad or type(a) is not Tensor or type(b) is not Tensor:
         return a + b
-    return Tensor._make(a.data + b.data)
+    return Tensor._make(a._data + b._data)
 
 
 def execute(
@@ -578,14 +578,14 @@ def _accumulate(var: Tensor, g: Tensor, create_graph: bool, node: AccumulateGrad
             with grad_mode.set_grad_enabled(True):
                 var._grad = g.clone()
         elif _unshared(g):
-            var._grad = Tensor._make(g.data)  # adopt: no copy (PyTorch steals such grads too)
+            var._grad = Tensor._make(g._data)  # adopt: no copy (PyTorch steals such grads too)
         else:
-            var._grad = Tensor._make(np.array(g.data, copy=True))
+            var._grad = Tensor._make(np.array(g._data, copy=True))
     elif create_graph or old._requires_grad:
         with grad_mode.set_grad_enabled(create_graph):
             var._grad = old + g
     else:
-        np.add(old.data, g.data, out=old.data, casting="unsafe")
+        np.add(old._data, g._data, out=old._data, casting="unsafe")
         old._vc[0] += 1
     if var._post_acc_hooks:
         for h in tuple(var._post_acc_hooks.values()):
@@ -607,13 +607,13 @@ _UNSHARED_TENSOR_REFS = 4
 def _unshared(g: Tensor) -> bool:
     """True when ``g`` and its array are referenced only by the engine, own their memory and
     are writable, so the leaf may adopt the array without copying it."""
-    d = g.data
+    d = g._data
     return (
         sys.getrefcount(g) <= _UNSHARED_TENSOR_REFS
         and d.base is None
         and d.flags.owndata
         and d.flags.writeable
-        and sys.getrefcount(d) <= 3  # g.data, the local d, getrefcount's argument
+        and sys.getrefcount(d) <= 3  # g._data, the local d, getrefcount's argument
         and type(g) is Tensor
     )
 

@@ -162,16 +162,16 @@ def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Tensor:
     tangent = _as_tensor(tangent, "make_dual(): argument 'tangent'")
     if (isinstance(tensor, BatchedTensor) or isinstance(tangent, BatchedTensor)):
         return batched_make_dual(lambda p, u: make_dual(p, u, level=lv.idx), tensor, tangent)  # on the values
-    if tensor.data.dtype.kind != "f":
+    if tensor._data.dtype.kind != "f":
         raise TypeError(f"make_dual(): argument 'tensor' must be floating point, got {tensor.dtype.name}")
-    if tangent.data.dtype.kind != "f":
+    if tangent._data.dtype.kind != "f":
         raise TypeError(f"make_dual(): argument 'tangent' must be floating point, got {tangent.dtype.name}")
-    if tangent.data.shape != tensor.data.shape:
+    if tangent._data.shape != tensor._data.shape:
         raise RuntimeError(
             f"make_dual(): argument 'tangent' has shape {list(tangent.shape)} but the primal "
             f"'tensor' has shape {list(tensor.shape)}; they must be equal"
         )
-    if tangent.data.dtype != tensor.data.dtype:
+    if tangent._data.dtype != tensor._data.dtype:
         tangent = _suspended(tangent.to, tensor.dtype)
     if lv.get(tensor) is not None:
         raise RuntimeError(

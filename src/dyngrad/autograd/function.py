@@ -374,7 +374,7 @@ def _broadcast_error(cls: type, args: tuple, e: ValueError) -> None:
     re-raised unchanged."""
     if "broadcast" not in str(e):
         raise e
-    shapes = [tuple(a.data.shape) for a in args if isinstance(a, Tensor)]
+    shapes = [tuple(a._data.shape) for a in args if isinstance(a, Tensor)]
     for i in range(len(shapes)):
         for j in range(i + 1, len(shapes)):
             msg = size_mismatch(shapes[i], shapes[j])
@@ -415,7 +415,7 @@ def _record_one(cls: type, ctx: Any, o: Any) -> Any:
     if not isinstance(o, Tensor):
         ctx._output_meta = (None,)
         return o
-    d = o.data
+    d = o._data
     if o.grad_fn is not None:
         o = o.detach()
     if d.dtype.kind != "f":
@@ -445,11 +445,11 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
         if needed:
             fn = a.grad_fn
             edges.append((fn, a._output_nr) if fn is not None else (a._accumulator(), 0))
-            d = a.data
+            d = a._data
             meta.append((d.shape, d.dtype))
         elif isinstance(a, Tensor):
             edges.append(_NO_EDGE)
-            d = a.data
+            d = a._data
             meta.append((d.shape, d.dtype))
         else:
             edges.append(_NO_EDGE)
@@ -477,9 +477,9 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
             o = o.detach()  # an input returned as is: a new alias with its own history
         if non_diff and any(o is n for n in non_diff):
             new_outs.append(o)
-            ometa.append((o.data.shape, o.data.dtype))
+            ometa.append((o._data.shape, o._data.dtype))
             continue
-        if o.data.dtype.kind != "f":
+        if o._data.dtype.kind != "f":
             raise RuntimeError(
                 f"{cls.__name__}.forward returned a {o.dtype.name} tensor as output {i}; only "
                 "floating point outputs can require grad. Mark it with "
@@ -494,7 +494,7 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
         if dirty and o._base is not None and any(o is d for d in dirty):
             o._rebase_dirty_view(cls.__name__)  # the base records the change (CopySlices)
         new_outs.append(o)
-        ometa.append((o.data.shape, o.data.dtype))
+        ometa.append((o._data.shape, o._data.dtype))
     ctx._output_meta = tuple(ometa)
     if dirty or non_diff:  # they hold outputs: drop them, or out -> ctx -> out is a cycle
         ctx._dirty = ctx._non_diff = ()

@@ -96,7 +96,7 @@ def _one_or_raise(xs: tuple, what: str, fn: str) -> tuple:
             f"{fn}: The vector v can only be None if the {what} is a single Tensor with a single "
             "element."
         )
-    return (Tensor._make(np.ones(xs[0].data.shape, dtype=xs[0].data.dtype)),)
+    return (Tensor._make(np.ones(xs[0]._data.shape, dtype=xs[0]._data.dtype)),)
 
 
 def _grads(outs: tuple, ins: tuple, gouts: tuple, create_graph: bool, strict: bool, fn: str, retain: bool = True) -> tuple:
@@ -148,7 +148,7 @@ def _zero_grad(fn: str, i: int, shape: tuple, x: Tensor, strict: bool) -> Tensor
             f"{fn}: The output of the user-provided function is independent of input {i}. "
             "This is not allowed in strict mode."
         )
-    return Tensor._make(np.zeros(shape, x.data.dtype))
+    return Tensor._make(np.zeros(shape, x._data.dtype))
 
 
 def _call(func: Callable, ins: tuple, fn: str) -> tuple[bool, tuple]:
@@ -205,7 +205,7 @@ def jvp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, 
                             f"jvp: The output {i} of the user-provided function is independent of "
                             "the inputs. This is not allowed in strict mode."
                         )
-                    t = Tensor._make(np.zeros(o.shape, o.data.dtype))
+                    t = Tensor._make(np.zeros(o.shape, o._data.dtype))
                 prims.append(p)
                 res.append(t)
     return _post(_tuple_back(is_out, prims), create_graph), _post(_tuple_back(is_out, res), create_graph)
@@ -219,7 +219,7 @@ def _stack(rows: list, shape: tuple, create_graph: bool) -> Tensor:
         from ..ops import stack
 
         return stack(rows).reshape(shape)
-    return Tensor._make(np.stack([r.data for r in rows]).reshape(shape))
+    return Tensor._make(np.stack([r._data for r in rows]).reshape(shape))
 
 
 def jacobian(
@@ -265,9 +265,9 @@ def jacobian(
             rows: list[list] = [[] for _ in ins]
             n = o.numel()
             for k in range(n):
-                e = np.zeros(n, dtype=o.data.dtype)
+                e = np.zeros(n, dtype=o._data.dtype)
                 e[k] = 1
-                gs = _grads((o,), ins, (Tensor._make(e.reshape(o.data.shape)),), create_graph, strict, "jacobian")
+                gs = _grads((o,), ins, (Tensor._make(e.reshape(o._data.shape)),), create_graph, strict, "jacobian")
                 for j, g in enumerate(gs):
                     rows[j].append(g)
             jac.append([_post(_stack(rows[j], o.shape + x.shape, create_graph), create_graph)
@@ -283,7 +283,7 @@ def _jac_rows_batched(o: Tensor, ins: tuple, create_graph: bool, strict: bool) -
     if not o.requires_grad:  # an output that depends on no input: zero blocks (or strict error)
         gs: tuple = (None,) * len(ins)
     else:
-        eye = Tensor._make(np.eye(n, dtype=o.data.dtype).reshape((n, *o.shape)))
+        eye = Tensor._make(np.eye(n, dtype=o._data.dtype).reshape((n, *o.shape)))
         gs = _grad_batched(o, ins, eye, retain_graph=True, create_graph=create_graph, allow_unused=True)
     out = []
     for i, (g, x) in enumerate(zip(gs, ins)):
@@ -335,7 +335,7 @@ def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: 
         for j, x in enumerate(ins):
             replay()
             n = x.numel()
-            eye = Tensor._make(np.eye(n, dtype=x.data.dtype).reshape((n, *x.shape)))
+            eye = Tensor._make(np.eye(n, dtype=x._data.dtype).reshape((n, *x.shape)))
 
             def one(e: Tensor, j: int = j, x: Tensor = x) -> tuple:
                 with fwd.dual_level():
@@ -344,7 +344,7 @@ def _jac_forward_batched(func: Callable, ins: tuple, is_in: bool, create_graph: 
                     is_out, outs = _call(func, tuple(args), "jacobian")
                     meta[:] = [is_out, [o.shape for o in outs]]
                     ts = [fwd.unpack_dual(o).tangent for o in outs]
-                    return tuple(Tensor._make(np.zeros(o.shape, o.data.dtype)) if t is None else t
+                    return tuple(Tensor._make(np.zeros(o.shape, o._data.dtype)) if t is None else t
                                  for t, o in zip(ts, outs))
 
             try:
@@ -371,16 +371,16 @@ def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool, ra
             per_out: list[list] = []
             n = x.numel()
             for k in range(n):
-                e = np.zeros(n, dtype=x.data.dtype)
+                e = np.zeros(n, dtype=x._data.dtype)
                 e[k] = 1
                 replay()
                 with fwd.dual_level():
                     args = list(ins)
-                    args[j] = fwd.make_dual(x, e.reshape(x.data.shape))
+                    args[j] = fwd.make_dual(x, e.reshape(x._data.shape))
                     is_out, outs = _call(func, tuple(args), "jacobian")
                     out_shapes = [o.shape for o in outs]
                     ts = [fwd.unpack_dual(o).tangent for o in outs]
-                    ts = [Tensor._make(np.zeros(o.shape, o.data.dtype)) if t is None else t for t, o in zip(ts, outs)]
+                    ts = [Tensor._make(np.zeros(o.shape, o._data.dtype)) if t is None else t for t, o in zip(ts, outs)]
                 if not per_out:
                     per_out = [[] for _ in outs]
                 for i, t in enumerate(ts):
@@ -395,16 +395,16 @@ def _jac_forward(func: Callable, ins: tuple, is_in: bool, create_graph: bool, ra
             for j, x in enumerate(ins):
                 cs = cols[j][i] if cols[j] else []
                 if not cs:
-                    m = Tensor._make(np.zeros(osh + x.shape, dtype=x.data.dtype))
+                    m = Tensor._make(np.zeros(osh + x.shape, dtype=x._data.dtype))
                 elif ((create_graph or auto) and any(c.requires_grad for c in cs)) or vmap_levels() \
                         or current() is not None:  # batched, or an outer dual level's tangents: ops
-                    # (np.stack of .data would drop the outer levels' tangents: jacfwd(jacfwd(f))
+                    # (np.stack of ._data would drop the outer levels' tangents: jacfwd(jacfwd(f))
                     # with f reading a value, which loops here, gave a silent 0)
                     from ..ops import stack
 
                     m = stack(cs, dim=-1).reshape(osh + x.shape)
                 else:
-                    m = Tensor._make(np.stack([c.data for c in cs], axis=-1).reshape(osh + x.shape))
+                    m = Tensor._make(np.stack([c._data for c in cs], axis=-1).reshape(osh + x.shape))
                 row.append(_post(m, _reaches_outer([m], ()) if auto else create_graph))
             jac.append(row)
     return _shape_result(jac, is_out, is_in)
@@ -495,7 +495,7 @@ def _hv(func: Callable, inputs: Any, v: Any, create_graph: bool, strict: bool, f
         if fn == "vhp":
             res = _grads(jac, ins, vs, create_graph, strict, fn)
         else:
-            gj = tuple(Tensor._make(np.zeros(x.shape, x.data.dtype)).requires_grad_(True) for x in ins)
+            gj = tuple(Tensor._make(np.zeros(x.shape, x._data.dtype)).requires_grad_(True) for x in ins)
             back = _grads(jac, ins, gj, True, strict, fn)
             res = _grads(back, gj, vs, create_graph, strict, fn)
     return _post(out, create_graph), _post(_tuple_back(is_in, res), create_graph)

@@ -48,7 +48,7 @@ def _diff_idx(inputs: tuple) -> list[int]:
 def _check_inputs(inputs: tuple) -> list[int]:
     idx = _diff_idx(inputs)
     for i in idx:
-        if inputs[i].data.dtype.kind != "f":
+        if inputs[i]._data.dtype.kind != "f":
             raise ValueError(
                 f"gradcheck: input {i} has dtype {inputs[i].dtype!r}, which is not floating "
                 "point; only floating point inputs can be checked"
@@ -56,7 +56,7 @@ def _check_inputs(inputs: tuple) -> list[int]:
     if not idx:
         ints = [
             f"input {i} ({x.dtype!r})" for i, x in enumerate(inputs)
-            if isinstance(x, Tensor) and x.data.dtype.kind != "f"
+            if isinstance(x, Tensor) and x._data.dtype.kind != "f"
         ]
         hint = (
             f"; {', '.join(ints)} {'is' if len(ints) == 1 else 'are'} not floating point and "
@@ -71,8 +71,8 @@ def _to_f64(inputs: tuple) -> tuple:
     """float64 copies of the floating point tensor inputs (same requires_grad)."""
     out = []
     for x in inputs:
-        if isinstance(x, Tensor) and x.data.dtype.kind == "f" and x.data.dtype != np.float64:
-            c = Tensor._make(x.data.astype(np.float64))
+        if isinstance(x, Tensor) and x._data.dtype.kind == "f" and x._data.dtype != np.float64:
+            c = Tensor._make(x._data.astype(np.float64))
             c._requires_grad = x._requires_grad
             out.append(c)
         else:
@@ -81,7 +81,7 @@ def _to_f64(inputs: tuple) -> tuple:
 
 
 def _flat_outputs(func: Callable, inputs: tuple) -> list[np.ndarray]:
-    return [o.data.astype(np.float64).ravel() for o in _outputs(func, inputs)]
+    return [o._data.astype(np.float64).ravel() for o in _outputs(func, inputs)]
 
 
 def get_numerical_jacobian(func: Callable, inputs: Any, eps: float = 1e-6) -> list:
@@ -97,8 +97,8 @@ def _numerical(func: Callable, inputs: tuple, eps: float) -> list:
     jac = []
     outs = _outputs(func, inputs)
     for i in _diff_idx(inputs):
-        arr = inputs[i].data
-        cols = [np.zeros((arr.size, o.data.size)) for o in outs]
+        arr = inputs[i]._data
+        cols = [np.zeros((arr.size, o._data.size)) for o in outs]
         for j in range(arr.size):
             ix = np.unravel_index(j, arr.shape)
             orig = arr[ix].copy()
@@ -120,24 +120,24 @@ def get_analytical_jacobian(func: Callable, inputs: Any) -> list:
     diff = [inputs[i] for i in _diff_idx(inputs)]
     with grad_mode.enable_grad():
         outs = _outputs(func, inputs)
-    jac = [[np.zeros((x.data.size, o.data.size)) for o in outs] for x in diff]
+    jac = [[np.zeros((x._data.size, o._data.size)) for o in outs] for x in diff]
     for k, o in enumerate(outs):
         if not o.requires_grad:
             continue
-        for m in range(o.data.size):
-            go = np.zeros(o.data.shape, dtype=o.data.dtype)
+        for m in range(o._data.size):
+            go = np.zeros(o._data.shape, dtype=o._data.dtype)
             go.flat[m] = 1
             gs = autograd_grad(o, diff, Tensor._make(go), retain_graph=True, allow_unused=True)
             for i, g in enumerate(gs):
                 if g is not None:
-                    jac[i][k][:, m] = g.data.astype(np.float64).ravel()
+                    jac[i][k][:, m] = g._data.astype(np.float64).ravel()
     return jac
 
 
 def _tolerances(inputs: tuple, outs: tuple, eps: float, atol: float, rtol: float) -> tuple:
     """Tolerances no tighter than the lowest precision among inputs and outputs."""
-    dts = [x.data.dtype for x in inputs if isinstance(x, Tensor) and x.data.dtype.kind == "f"]
-    dts += [o.data.dtype for o in outs if o.data.dtype.kind == "f"]
+    dts = [x._data.dtype for x in inputs if isinstance(x, Tensor) and x._data.dtype.kind == "f"]
+    dts += [o._data.dtype for o in outs if o._data.dtype.kind == "f"]
     finfo = max((np.finfo(d).eps for d in dts), default=np.finfo(np.float64).eps)
     if finfo > np.finfo(np.float64).eps:  # float32 / float16 somewhere
         atol = max(atol, float(finfo) * 100)
@@ -190,7 +190,7 @@ def _slow(func: Callable, inputs: tuple, num_inputs: tuple, outs: tuple, eps: fl
         i = idx[pos]
         for k, (n, a) in enumerate(zip(n_i, a_i)):
             if not np.allclose(a, n, rtol=rtol, atol=atol):
-                problems.append(_mismatch(i, k, n, a, inputs[i].data.shape, outs[k].data.shape, atol, rtol))
+                problems.append(_mismatch(i, k, n, a, inputs[i]._data.shape, outs[k]._data.shape, atol, rtol))
     return problems
 
 
@@ -199,14 +199,14 @@ def _fast(func: Callable, inputs: tuple, num_inputs: tuple, outs: tuple, eps: fl
     idx = _diff_idx(inputs)
     us = {}
     for i in idx:
-        u = rng.standard_normal(inputs[i].data.shape)
+        u = rng.standard_normal(inputs[i]._data.shape)
         us[i] = u / max(np.linalg.norm(u), 1e-12)
-    vs = [rng.standard_normal(o.data.shape) for o in outs]
+    vs = [rng.standard_normal(o._data.shape) for o in outs]
     # numerical: v_k . (J_ki u_i) by a directional central difference
     num = {}
     with grad_mode.no_grad():  # gradgradcheck's func turns grad mode back on inside
         for i in idx:
-            arr = num_inputs[i].data
+            arr = num_inputs[i]._data
             orig = arr.copy()
             arr[...] = orig + eps * us[i]
             plus = _flat_outputs(func, num_inputs)
@@ -223,11 +223,11 @@ def _fast(func: Callable, inputs: tuple, num_inputs: tuple, outs: tuple, eps: fl
     for k, o in enumerate(outs_g):
         gs: Sequence[Tensor | None] = [None] * len(idx)
         if o.requires_grad:
-            v = Tensor._make(vs[k].astype(o.data.dtype))
+            v = Tensor._make(vs[k].astype(o._data.dtype))
             gs = autograd_grad(o, diff, v, retain_graph=True, allow_unused=True)
         for pos, i in enumerate(idx):
             g = gs[pos]
-            ana[i, k] = 0.0 if g is None else float(np.sum(g.data.astype(np.float64) * us[i]))
+            ana[i, k] = 0.0 if g is None else float(np.sum(g._data.astype(np.float64) * us[i]))
     problems = []
     for (i, k), n in num.items():
         a = ana[i, k]
@@ -251,10 +251,10 @@ def _check_reentrant(func: Callable, inputs: tuple, nondet_tol: float) -> str | 
         outs = [o for o in _outputs(func, inputs) if o.requires_grad]
     if not outs:
         return None
-    gos = [Tensor._make(np.ones(o.data.shape, dtype=o.data.dtype)) for o in outs]
+    gos = [Tensor._make(np.ones(o._data.shape, dtype=o._data.dtype)) for o in outs]
     for _ in range(2):
         gs = autograd_grad(outs, diff, gos, allow_unused=True, retain_graph=True)
-        results.append([None if g is None else g.data.astype(np.float64) for g in gs])
+        results.append([None if g is None else g._data.astype(np.float64) for g in gs])
     for pos, (g1, g2) in enumerate(zip(*results)):
         if g1 is None or g2 is None:
             continue
@@ -275,13 +275,13 @@ def _check_undefined(func: Callable, inputs: tuple, nondet_tol: float = 0.0) -> 
         outs = [o for o in _outputs(func, inputs) if o.requires_grad]
     if not outs:
         return None
-    gos = [Tensor._make(np.zeros(o.data.shape, dtype=o.data.dtype)) for o in outs]
+    gos = [Tensor._make(np.zeros(o._data.shape, dtype=o._data.dtype)) for o in outs]
     try:
         gs = autograd_grad(outs, [inputs[i] for i in idx], gos, allow_unused=True)
     except Exception as e:  # noqa: BLE001
         return f"Backward fails with zero (undefined) output gradients: {type(e).__name__}: {e}"
     for pos, g in enumerate(gs):
-        if g is not None and g.data.size and float(np.max(np.abs(g.data))) > nondet_tol:
+        if g is not None and g._data.size and float(np.max(np.abs(g._data))) > nondet_tol:
             return (
                 f"Backward with zero output gradients returned a non-zero gradient for input "
                 f"{idx[pos]}: backward must be linear in grad_output"
@@ -295,11 +295,11 @@ def _check_dtypes(func: Callable, inputs: tuple) -> str | None:
         outs = [o for o in _outputs(func, inputs) if o.requires_grad]
     if not outs:
         return None
-    gos = [Tensor._make(np.ones(o.data.shape, dtype=o.data.dtype)) for o in outs]
+    gos = [Tensor._make(np.ones(o._data.shape, dtype=o._data.dtype)) for o in outs]
     gs = autograd_grad(outs, [inputs[i] for i in idx], gos, allow_unused=True)
     for pos, g in enumerate(gs):
         x = inputs[idx[pos]]
-        if g is not None and (g.data.dtype != x.data.dtype or g.data.shape != x.data.shape):
+        if g is not None and (g._data.dtype != x._data.dtype or g._data.shape != x._data.shape):
             return (
                 f"Gradient for input {idx[pos]} has dtype {g.dtype!r} and shape {list(g.shape)}, "
                 f"but the input has dtype {x.dtype!r} and shape {list(x.shape)}"
@@ -370,7 +370,7 @@ def gradcheck(
         outs = _outputs(func, inputs)
         num_outs = _outputs(func, num_inputs)
     atol, rtol = _tolerances(inputs, outs, eps, atol, rtol)
-    if any(o.data.dtype != np.float64 for o in num_outs if o.data.dtype.kind == "f"):
+    if any(o._data.dtype != np.float64 for o in num_outs if o._data.dtype.kind == "f"):
         # func computes in lower precision even on float64 inputs: widen step and tolerance
         eps = max(eps, 1e-3)
         atol, rtol = max(atol, 1e-3), max(rtol, 1e-2)
@@ -429,7 +429,7 @@ def gradgradcheck(
         rng = np.random.default_rng(0)
         gos = []
         for o in outs:
-            g = rng.standard_normal(o.data.shape).astype(o.data.dtype)
+            g = rng.standard_normal(o._data.shape).astype(o._data.dtype)
             if gen_non_contig_grad_outputs and g.ndim:
                 g = np.repeat(g[..., None], 2, axis=-1)[..., 0]
             gos.append(Tensor._make(g).requires_grad_())

@@ -191,7 +191,7 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable: Any) -> None:
         self._seq = _LEAF_SEQ
-        self._output_meta = ((variable.data.shape, variable.data.dtype),)
+        self._output_meta = ((variable._data.shape, variable._data.dtype),)
         self.variable = variable
 
     def apply(self, *grad_outputs: Any) -> tuple:

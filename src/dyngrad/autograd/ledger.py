@@ -9,7 +9,7 @@ each buffer is charged to the first node (in walk order) that holds it. Exposed 
 Also here: ``grad_fn._saved_<name>`` access (see :func:`saved_attr`).
 
 The ledger knows nodes and tensors only by their attributes (a node has ``next_functions``,
-a tensor a ``grad_fn`` and an array ``.data``) and imports nothing from dyngrad, so it sits
+a tensor a ``grad_fn`` and an array ``._data``) and imports nothing from dyngrad, so it sits
 below ``autograd.graph``, which re-exports it (the layers in docs/architecture.md).
 """
 
@@ -58,7 +58,7 @@ def _array_of(obj: Any) -> np.ndarray | None:
     those in a tuple/list (None when opaque, e.g. a file name)."""
     if isinstance(obj, np.ndarray):
         return obj
-    d = getattr(obj, "data", None)
+    d = getattr(obj, "_data", None)
     if isinstance(d, np.ndarray):
         return d
     if isinstance(obj, (tuple, list)):
@@ -70,8 +70,8 @@ def _array_of(obj: Any) -> np.ndarray | None:
 
 
 def _is_tensor(v: Any) -> bool:
-    """A tensor (its array in ``.data``; a plain ndarray is not counted as one)."""
-    return not isinstance(v, np.ndarray) and isinstance(getattr(v, "data", None), np.ndarray) and hasattr(v, "grad_fn")
+    """A tensor (its array in ``._data``; a plain ndarray is not counted as one)."""
+    return not isinstance(v, np.ndarray) and isinstance(getattr(v, "_data", None), np.ndarray) and hasattr(v, "grad_fn")
 
 
 def _entries(node: Any) -> list[tuple[str, Any, Any]]:
@@ -82,14 +82,14 @@ def _entries(node: Any) -> list[tuple[str, Any, Any]]:
         if s is None:
             continue
         if s.tensor is not None:
-            out.append((f"saved[{k}]", s.tensor.data, s))
+            out.append((f"saved[{k}]", s.tensor._data, s))
         else:  # packed by saved_tensors_hooks: count it if it is (or holds) an array
             out.append((f"saved[{k}] (packed)", _array_of(s.packed), s))
     if type(node).__name__ == "AccumulateGrad":
         return out  # it refers to its leaf; nothing is saved
     for name, v in node.__dict__.items():
         if name != "_metadata" and _is_tensor(v):
-            out.append((f"ctx.{name}", v.data, None))
+            out.append((f"ctx.{name}", v._data, None))
     return out
 
 

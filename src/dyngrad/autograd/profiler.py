@@ -85,7 +85,7 @@ def _saved_bytes(tensors: Any) -> int:
     seen: set = set()
     total = 0
     for t in tensors or ():
-        d = getattr(t, "data", None)
+        d = getattr(t, "_data", None)
         if d is None:
             continue
         base = d

@@ -79,8 +79,8 @@ class VariantResult:
 
 def accuracy(model: Any, X: Any, y: Any) -> float:
     with dyngrad.no_grad():
-        pred = model(X).data.argmax(1)
-    return float((pred == y.data).mean())
+        pred = model(X)._data.argmax(1)
+    return float((pred == y._data).mean())
 
 
 def train_variant(name: str, data: dict[str, Any], *, epochs: int, seed: int, hidden: list[int],

@@ -64,7 +64,7 @@ class StandardGamma(Function):
 
     @staticmethod
     def forward(ctx: Any, alpha: Tensor) -> Tensor:
-        a = alpha.data
+        a = alpha._data
         x = np.asarray(_gen(None).standard_gamma(a.astype(np.float64)))
         x = np.maximum(x, np.finfo(a.dtype).tiny).astype(a.dtype)
         out = Tensor._make(x)
@@ -75,7 +75,7 @@ class StandardGamma(Function):
     @once_differentiable
     def backward(ctx: Any, g: Tensor) -> Tensor:
         alpha, x = ctx.saved_tensors
-        d = standard_gamma_grad(alpha.data, x.data).astype(alpha.data.dtype)
+        d = standard_gamma_grad(alpha._data, x._data).astype(alpha._data.dtype)
         return g * Tensor._make(d)
 
 

@@ -81,8 +81,8 @@ class Bernoulli(Distribution):
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
-        p = np.broadcast_to(self.probs.data, shape)
-        return sample_array(lambda g, s: g.random(s) < p, shape, self.probs.data.dtype)
+        p = np.broadcast_to(self.probs._data, shape)
+        return sample_array(lambda g, s: g.random(s) < p, shape, self.probs._data.dtype)
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
@@ -94,6 +94,6 @@ class Bernoulli(Distribution):
         return softplus(self.logits) - self.logits * self.probs
 
     def enumerate_support(self, expand: bool = True) -> Tensor:
-        dt = self.probs.data.dtype if "probs" in self.__dict__ else self.logits.data.dtype
+        dt = self.probs._data.dtype if "probs" in self.__dict__ else self.logits._data.dtype
         values = Tensor._make(np.arange(2, dtype=dt).reshape((2,) + (1,) * len(self._batch_shape)))
         return values.expand((2,) + self._batch_shape) if expand else values

@@ -82,9 +82,9 @@ class Binomial(Distribution):
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
-        n = np.broadcast_to(self.total_count.data.astype(np.int64), shape)
-        p = np.broadcast_to(self.probs.data, shape)
-        return sample_array(lambda g, s: g.binomial(n, p, s), shape, self.probs.data.dtype)
+        n = np.broadcast_to(self.total_count._data.astype(np.int64), shape)
+        p = np.broadcast_to(self.probs._data, shape)
+        return sample_array(lambda g, s: g.binomial(n, p, s), shape, self.probs._data.dtype)
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
@@ -99,7 +99,7 @@ class Binomial(Distribution):
         Raises:
             NotImplementedError: ``total_count`` not the same everywhere (PyTorch's message).
         """
-        n = self.total_count.data
+        n = self.total_count._data
         if n.size and not (n == n.reshape(-1)[0]).all():
             raise NotImplementedError("Inhomogeneous total count not supported by `entropy`.")
         values = self.enumerate_support(False)
@@ -107,10 +107,10 @@ class Binomial(Distribution):
         return -(lp.exp() * lp).sum(0)
 
     def enumerate_support(self, expand: bool = True) -> Tensor:
-        n = self.total_count.data
+        n = self.total_count._data
         total = int(n.max()) if n.size else 0
         if n.size and not (n == total).all():
             raise NotImplementedError("Inhomogeneous total count not supported by `enumerate_support`.")
-        values = Tensor._make(np.arange(1 + total, dtype=self.total_count.data.dtype).reshape(
+        values = Tensor._make(np.arange(1 + total, dtype=self.total_count._data.dtype).reshape(
             (1 + total,) + (1,) * len(self._batch_shape)))
         return values.expand((1 + total,) + self._batch_shape) if expand else values

@@ -71,7 +71,7 @@ class Categorical(Distribution):
 
     @property
     def mean(self) -> Tensor:
-        return Tensor._make(np.full(self._batch_shape, np.nan, dtype=self.probs.data.dtype))
+        return Tensor._make(np.full(self._batch_shape, np.nan, dtype=self.probs._data.dtype))
 
     @property
     def mode(self) -> Tensor:
@@ -83,7 +83,7 @@ class Categorical(Distribution):
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = _shape(sample_shape) + self._batch_shape
-        cdf = np.cumsum(self.probs.data.astype(np.float64), -1)
+        cdf = np.cumsum(self.probs._data.astype(np.float64), -1)
 
         def draw(g: np.random.Generator, s: tuple) -> np.ndarray:
             u = g.random(s)[..., None] * cdf[..., -1:]
@@ -94,13 +94,13 @@ class Categorical(Distribution):
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        idx = value.data.astype(np.int64)[..., None]
+        idx = value._data.astype(np.int64)[..., None]
         shape = np.broadcast_shapes(idx.shape[:-1], self._batch_shape)
         log_pmf = self.logits.expand(shape + (self._num_events,))
         return log_pmf.gather(-1, Tensor._make(np.broadcast_to(idx, shape + (1,)).copy())).squeeze(-1)
 
     def entropy(self) -> Tensor:
-        min_real = float(np.finfo(self.logits.data.dtype).min)
+        min_real = float(np.finfo(self.logits._data.dtype).min)
         logits = self.logits.clamp(min=min_real)
         return -(logits * self.probs).sum(-1)
 

@@ -39,7 +39,7 @@ class Cauchy(Distribution):
 
     @property
     def mean(self) -> Tensor:
-        return Tensor._make(np.full(self._extended_shape(), np.nan, dtype=self.loc.data.dtype))
+        return Tensor._make(np.full(self._extended_shape(), np.nan, dtype=self.loc._data.dtype))
 
     @property
     def mode(self) -> Tensor:
@@ -47,10 +47,10 @@ class Cauchy(Distribution):
 
     @property
     def variance(self) -> Tensor:
-        return Tensor._make(np.full(self._extended_shape(), np.inf, dtype=self.loc.data.dtype))
+        return Tensor._make(np.full(self._extended_shape(), np.inf, dtype=self.loc._data.dtype))
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        eps = sample_array(lambda g, s: g.standard_cauchy(s), self._extended_shape(sample_shape), self.loc.data.dtype)
+        eps = sample_array(lambda g, s: g.standard_cauchy(s), self._extended_shape(sample_shape), self.loc._data.dtype)
         return self.loc + eps * self.scale
 
     def log_prob(self, value: Tensor) -> Tensor:

@@ -25,7 +25,7 @@ __all__ = [
 
 
 def _data(value: Any) -> np.ndarray:
-    return value.data if isinstance(value, Tensor) else np.asarray(value)
+    return value._data if isinstance(value, Tensor) else np.asarray(value)
 
 
 class Constraint:
@@ -91,7 +91,7 @@ class _Elementwise(Constraint):
 
 
 def _bound(v: Any) -> Any:
-    return v.data if isinstance(v, Tensor) else v
+    return v._data if isinstance(v, Tensor) else v
 
 
 def greater_than(lower_bound: Any) -> Constraint:
@@ -141,7 +141,7 @@ class independent(Constraint):
         self.event_dim = base_constraint.event_dim + reinterpreted_batch_ndims
 
     def check(self, value: Any) -> Tensor:
-        ok: Any = self.base_constraint.check(value).data
+        ok: Any = self.base_constraint.check(value)._data
         for _ in range(self.reinterpreted_batch_ndims):
             ok = ok.all(-1)
         return Tensor._make(np.asarray(ok))

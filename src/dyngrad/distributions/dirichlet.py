@@ -56,14 +56,14 @@ class Dirichlet(Distribution):
         ``(1, 0, ..., 0)``."""
         cm1 = (self.concentration - 1).clamp(min=0.0)
         total = cm1.sum(-1, keepdim=True)
-        mask = (self.concentration.data < 1).all(-1, keepdims=True)
+        mask = (self.concentration._data < 1).all(-1, keepdims=True)
         if not mask.any():
             return cm1 / total
         # the rows that take the vertex divide by 1, not by their zero total: 0 / 0 there would
         # give NaN gradients through where() (the unselected branch still differentiates)
-        safe = where(Tensor._make(mask), Tensor._make(np.ones(mask.shape, dtype=total.data.dtype)), total)
+        safe = where(Tensor._make(mask), Tensor._make(np.ones(mask.shape, dtype=total._data.dtype)), total)
         mode = cm1 / safe
-        vertex = np.zeros(tuple(mode.shape), dtype=mode.data.dtype)
+        vertex = np.zeros(tuple(mode.shape), dtype=mode._data.dtype)
         vertex[..., 0] = 1
         return where(Tensor._make(np.broadcast_to(mask, vertex.shape)), Tensor._make(vertex), mode)
 
@@ -77,8 +77,8 @@ class Dirichlet(Distribution):
         shape = self._extended_shape(sample_shape)
         g = standard_gamma(self.concentration.expand(shape))
         out = g / g.sum(-1, keepdim=True)
-        tiny = float(np.finfo(out.data.dtype).tiny)
-        return out.clamp(min=tiny, max=1 - float(np.finfo(out.data.dtype).eps))
+        tiny = float(np.finfo(out._data.dtype).tiny)
+        return out.clamp(min=tiny, max=1 - float(np.finfo(out._data.dtype).eps))
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:

@@ -68,7 +68,7 @@ class Distribution:
                 if param not in self.__dict__ and _is_lazy(type(self), param):
                     continue  # lazily-constructed (probs from logits): not given, not checked
                 value = getattr(self, param)
-                if not bool(np.all(constraint.check(value).data)):
+                if not bool(np.all(constraint.check(value)._data)):
                     raise ValueError(
                         f"Expected parameter {param} ({type(value).__name__} of shape {tuple(value.shape)}) "
                         f"of distribution {self!r} to satisfy the constraint {constraint!r}, "
@@ -186,7 +186,7 @@ class Distribution:
         support = self.support
         if constraints.is_dependent(support):
             return
-        if not bool(np.all(support.check(value).data)):
+        if not bool(np.all(support.check(value)._data)):
             raise ValueError(
                 f"Expected value argument ({type(value).__name__} of shape {shape}) to be within the support "
                 f"({support!r}) of the distribution {self!r}, but found invalid values:\n{value}")

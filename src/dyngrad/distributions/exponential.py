@@ -41,7 +41,7 @@ class Exponential(Distribution):
 
     @property
     def mode(self) -> Tensor:
-        return Tensor._make(np.zeros_like(self.rate.data))
+        return Tensor._make(np.zeros_like(self.rate._data))
 
     @property
     def stddev(self) -> Tensor:
@@ -52,7 +52,7 @@ class Exponential(Distribution):
         return self.rate.pow(-2)
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        e = sample_array(lambda g, s: g.standard_exponential(s), self._extended_shape(sample_shape), self.rate.data.dtype)
+        e = sample_array(lambda g, s: g.standard_exponential(s), self._extended_shape(sample_shape), self.rate._data.dtype)
         return e / self.rate
 
     def log_prob(self, value: Tensor) -> Tensor:

@@ -36,15 +36,15 @@ class Gumbel(TransformedDistribution):
 
     def __init__(self, loc: Any, scale: Any, validate_args: bool | None = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        finfo = np.finfo(self.loc.data.dtype)
+        finfo = np.finfo(self.loc._data.dtype)
         tiny, top = float(finfo.tiny), 1 - float(finfo.eps)
         if isinstance(loc, (int, float)) and isinstance(scale, (int, float)):
             base = Uniform(tiny, top, validate_args=validate_args)
         else:
-            dt = self.loc.data.dtype
+            dt = self.loc._data.dtype
             base = Uniform(Tensor._make(np.full(tuple(self.loc.shape), tiny, dt)),
                            Tensor._make(np.full(tuple(self.loc.shape), top, dt)), validate_args=validate_args)
-        transforms = [ExpTransform().inv, AffineTransform(loc=0, scale=-Tensor._make(np.ones_like(self.scale.data))),
+        transforms = [ExpTransform().inv, AffineTransform(loc=0, scale=-Tensor._make(np.ones_like(self.scale._data))),
                       ExpTransform().inv, AffineTransform(loc=loc, scale=-self.scale)]
         super().__init__(base, transforms, validate_args=validate_args)
 

@@ -114,16 +114,16 @@ def _kl_normal_normal(p: Normal, q: Normal) -> Tensor:
 @register_kl(Bernoulli, Bernoulli)
 def _kl_bernoulli_bernoulli(p: Bernoulli, q: Bernoulli) -> Tensor:
     t1 = p.probs * (_softplus(-q.logits) - _softplus(-p.logits))
-    t1 = _mask(_mask(t1, q.probs.data == 0, _INF), p.probs.data == 0, 0.0)
+    t1 = _mask(_mask(t1, q.probs._data == 0, _INF), p.probs._data == 0, 0.0)
     t2 = (1 - p.probs) * (_softplus(q.logits) - _softplus(p.logits))
-    t2 = _mask(_mask(t2, q.probs.data == 1, _INF), p.probs.data == 1, 0.0)
+    t2 = _mask(_mask(t2, q.probs._data == 1, _INF), p.probs._data == 1, 0.0)
     return t1 + t2
 
 
 @register_kl(Categorical, Categorical)
 def _kl_categorical_categorical(p: Categorical, q: Categorical) -> Tensor:
     t = p.probs * (p.logits - q.logits)
-    t = _mask(_mask(t, q.probs.data == 0, _INF), p.probs.data == 0, 0.0)
+    t = _mask(_mask(t, q.probs._data == 0, _INF), p.probs._data == 0, 0.0)
     return t.sum(-1)
 
 
@@ -134,10 +134,10 @@ def _kl_onehotcategorical_onehotcategorical(p: OneHotCategorical, q: OneHotCateg
 
 @register_kl(Binomial, Binomial)
 def _kl_binomial_binomial(p: Binomial, q: Binomial) -> Tensor:
-    if (p.total_count.data < q.total_count.data).any():
+    if (p.total_count._data < q.total_count._data).any():
         raise NotImplementedError("KL between Binomials where q.total_count > p.total_count is not implemented")
     kl = p.total_count * (p.probs * (p.logits - q.logits) + log1p(-p.probs) - log1p(-q.probs))
-    return _mask(kl, p.total_count.data > q.total_count.data, _INF)
+    return _mask(kl, p.total_count._data > q.total_count._data, _INF)
 
 
 @register_kl(MultivariateNormal, MultivariateNormal)
@@ -194,7 +194,7 @@ def _kl_exponential_exponential(p: Exponential, q: Exponential) -> Tensor:
 @register_kl(Uniform, Uniform)
 def _kl_uniform_uniform(p: Uniform, q: Uniform) -> Tensor:
     result = ((q.high - q.low) / (p.high - p.low)).log()
-    return _mask(result, (q.low.data > p.low.data) | (q.high.data < p.high.data), _INF)
+    return _mask(result, (q.low._data > p.low._data) | (q.high._data < p.high._data), _INF)
 
 
 @register_kl(Laplace, Laplace)

@@ -34,7 +34,7 @@ _EULER_GAMMA = 0.57721566490153286060
 
 
 def _infinite_like(t: Tensor) -> Tensor:
-    return Tensor._make(np.full(tuple(t.shape), np.inf, dtype=t.data.dtype))
+    return Tensor._make(np.full(tuple(t.shape), np.inf, dtype=t._data.dtype))
 
 
 def _x_log_x(t: Tensor) -> Tensor:
@@ -120,7 +120,7 @@ def _kl_uniform_normal(p: Uniform, q: Normal) -> Tensor:
 @register_kl(Uniform, Exponential)
 def _kl_uniform_exponential(p: Uniform, q: Exponential) -> Tensor:
     result = q.rate * (p.high + p.low) / 2 - ((p.high - p.low) * q.rate).log()
-    return _mask(result, p.low.data < 0, _INF)
+    return _mask(result, p.low._data < 0, _INF)
 
 
 @register_kl(Uniform, Gamma)
@@ -129,7 +129,7 @@ def _kl_uniform_gamma(p: Uniform, q: Gamma) -> Tensor:
     t2 = lgamma(q.concentration) - q.concentration * q.rate.log()
     t3 = (1 - q.concentration) * (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
     t4 = q.rate * (p.high + p.low) / 2
-    return _mask(-width.log() + t2 + t3 + t4, p.low.data < 0, _INF)
+    return _mask(-width.log() + t2 + t3 + t4, p.low._data < 0, _INF)
 
 
 @register_kl(Uniform, Beta)
@@ -138,13 +138,13 @@ def _kl_uniform_beta(p: Uniform, q: Beta) -> Tensor:
     t2 = (q.concentration1 - 1) * (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
     t3 = (q.concentration0 - 1) * (_x_log_x(1 - p.high) - _x_log_x(1 - p.low) + width) / width
     t4 = lgamma(q.concentration1) + lgamma(q.concentration0) - lgamma(q.concentration1 + q.concentration0)
-    return _mask(t3 + t4 - width.log() - t2, (p.high.data > 1) | (p.low.data < 0), _INF)
+    return _mask(t3 + t4 - width.log() - t2, (p.high._data > 1) | (p.low._data < 0), _INF)
 
 
 @register_kl(Beta, Uniform)
 def _kl_beta_uniform(p: Beta, q: Uniform) -> Tensor:
     result = -p.entropy() + (q.high - q.low).log()
-    return _mask(result, (q.low.data > 0) | (q.high.data < 1), _INF)
+    return _mask(result, (q.low._data > 0) | (q.high._data < 1), _INF)
 
 
 @register_kl(Beta, Exponential)

@@ -53,7 +53,7 @@ class Laplace(Distribution):
         return (2**0.5) * self.scale
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        dt = self.loc.data.dtype
+        dt = self.loc._data.dtype
         eps = float(np.finfo(dt).eps)
         u = sample_array(lambda g, s: g.uniform(eps - 1, 1, s), self._extended_shape(sample_shape), dt)
         return self.loc - self.scale * u.sign() * log1p(-u.abs())

@@ -23,7 +23,7 @@ from .utils import lazy_property, sample_array
 __all__ = ["LowRankMultivariateNormal"]
 
 def _eye_plus(K: Tensor) -> Tensor:
-    return K + Tensor._make(np.eye(K.shape[-1], dtype=K.data.dtype))
+    return K + Tensor._make(np.eye(K.shape[-1], dtype=K._data.dtype))
 
 
 def _capacitance_tril(W: Tensor, D: Tensor) -> Tensor:
@@ -142,7 +142,7 @@ class LowRankMultivariateNormal(Distribution):
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
-        dt = self.loc.data.dtype
+        dt = self.loc._data.dtype
         eps_W = sample_array(lambda g, s: g.standard_normal(s), shape[:-1] + tuple(self.cov_factor.shape[-1:]), dt)
         eps_D = sample_array(lambda g, s: g.standard_normal(s), shape, dt)
         Wz = matmul(self._unbroadcasted_cov_factor, eps_W.unsqueeze(-1)).squeeze(-1)

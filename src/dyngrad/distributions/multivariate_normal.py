@@ -39,7 +39,7 @@ def _precision_to_scale_tril(P: Tensor) -> Tensor:
     ``_precision_to_scale_tril``: the Cholesky factor of the flipped matrix)."""
     Lf = cholesky(P.flip((-2, -1)))
     L_inv = Lf.flip((-2, -1)).mT
-    eye = Tensor._make(np.broadcast_to(np.eye(P.shape[-1], dtype=P.data.dtype), tuple(P.shape)).copy())
+    eye = Tensor._make(np.broadcast_to(np.eye(P.shape[-1], dtype=P._data.dtype), tuple(P.shape)).copy())
     return solve_triangular(L_inv, eye, upper=False)
 
 
@@ -116,7 +116,7 @@ class MultivariateNormal(Distribution):
     def precision_matrix(self) -> Tensor:
         L = self._unbroadcasted_scale_tril
         n = self._event_shape[0]
-        eye = Tensor._make(np.broadcast_to(np.eye(n, dtype=L.data.dtype), tuple(L.shape)).copy())
+        eye = Tensor._make(np.broadcast_to(np.eye(n, dtype=L._data.dtype), tuple(L.shape)).copy())
         Linv = solve_triangular(L, eye, upper=False)
         return matmul(Linv.mT, Linv).expand(self._batch_shape + (n, n))
 
@@ -134,7 +134,7 @@ class MultivariateNormal(Distribution):
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
-        eps = sample_array(lambda g, s: g.standard_normal(s), shape, self.loc.data.dtype)
+        eps = sample_array(lambda g, s: g.standard_normal(s), shape, self.loc._data.dtype)
         return self.loc + matmul(self._unbroadcasted_scale_tril, eps.unsqueeze(-1)).squeeze(-1)
 
     def log_prob(self, value: Tensor) -> Tensor:

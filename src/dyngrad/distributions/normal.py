@@ -60,7 +60,7 @@ class Normal(Distribution):
         return self.scale.pow(2)
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        eps = sample_array(lambda g, s: g.standard_normal(s), self._extended_shape(sample_shape), self.loc.data.dtype)
+        eps = sample_array(lambda g, s: g.standard_normal(s), self._extended_shape(sample_shape), self.loc._data.dtype)
         return self.loc + eps * self.scale
 
     def log_prob(self, value: Tensor) -> Tensor:

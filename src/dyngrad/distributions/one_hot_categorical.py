@@ -54,27 +54,27 @@ class OneHotCategorical(Distribution):
 
     @property
     def mode(self) -> Tensor:
-        return self._one_hot(self.probs.argmax(-1).data)
+        return self._one_hot(self.probs.argmax(-1)._data)
 
     @property
     def variance(self) -> Tensor:
         return self.probs * (1 - self.probs)
 
     def _one_hot(self, idx: np.ndarray) -> Tensor:
-        return Tensor._make(np.eye(self._event_shape[0], dtype=self.probs.data.dtype)[idx])
+        return Tensor._make(np.eye(self._event_shape[0], dtype=self.probs._data.dtype)[idx])
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
-        return self._one_hot(self._categorical.sample(sample_shape).data)
+        return self._one_hot(self._categorical.sample(sample_shape)._data)
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        return self._categorical.log_prob(Tensor._make(value.data.argmax(-1)))
+        return self._categorical.log_prob(Tensor._make(value._data.argmax(-1)))
 
     def entropy(self) -> Tensor:
         return self._categorical.entropy()
 
     def enumerate_support(self, expand: bool = True) -> Tensor:
         n = self._event_shape[0]
-        values = Tensor._make(np.eye(n, dtype=self.probs.data.dtype).reshape((n,) + (1,) * len(self._batch_shape) + (n,)))
+        values = Tensor._make(np.eye(n, dtype=self.probs._data.dtype).reshape((n,) + (1,) * len(self._batch_shape) + (n,)))
         return values.expand((n,) + self._batch_shape + (n,)) if expand else values

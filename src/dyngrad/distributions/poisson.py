@@ -48,8 +48,8 @@ class Poisson(Distribution):
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
-        lam = np.broadcast_to(self.rate.data, shape)
-        return sample_array(lambda g, s: g.poisson(lam, s), shape, self.rate.data.dtype)
+        lam = np.broadcast_to(self.rate._data, shape)
+        return sample_array(lambda g, s: g.poisson(lam, s), shape, self.rate._data.dtype)
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:

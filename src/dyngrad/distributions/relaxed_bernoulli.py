@@ -70,7 +70,7 @@ class LogitRelaxedBernoulli(Distribution):
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
         probs = clamp_probs(self.probs.expand(shape))
-        u = clamp_probs(sample_array(lambda g, s: g.random(s), shape, probs.data.dtype))
+        u = clamp_probs(sample_array(lambda g, s: g.random(s), shape, probs._data.dtype))
         return (u.log() - (-u).log1p() + probs.log() - (-probs).log1p()) / self.temperature
 
     def log_prob(self, value: Tensor) -> Tensor:

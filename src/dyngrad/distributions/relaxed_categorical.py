@@ -62,7 +62,7 @@ class ExpRelaxedCategorical(Distribution):
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
-        u = clamp_probs(sample_array(lambda g, s: g.random(s), shape, self.logits.data.dtype))
+        u = clamp_probs(sample_array(lambda g, s: g.random(s), shape, self.logits._data.dtype))
         gumbels = -((-(u.log())).log())
         scores = (self.logits + gumbels) / self.temperature
         return scores - logsumexp(scores, -1, keepdim=True)

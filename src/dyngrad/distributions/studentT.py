@@ -49,7 +49,7 @@ class StudentT(Distribution):
     @property
     def mean(self) -> Tensor:
         """``loc`` where ``df > 1``, else nan."""
-        return where(Tensor._make(self.df.data <= 1), float("nan"), self.loc)
+        return where(Tensor._make(self.df._data <= 1), float("nan"), self.loc)
 
     @property
     def mode(self) -> Tensor:
@@ -58,7 +58,7 @@ class StudentT(Distribution):
     @property
     def variance(self) -> Tensor:
         """``scale^2 df / (df - 2)`` where ``df > 2``; inf for ``1 < df <= 2``; nan for ``df <= 1``."""
-        df = self.df.data
+        df = self.df._data
         safe_df = where(Tensor._make(df > 2), self.df, 3.0)
         v = self.scale.pow(2) * safe_df / (safe_df - 2)
         v = where(Tensor._make((df <= 2) & (df > 1)), float("inf"), v)
@@ -66,7 +66,7 @@ class StudentT(Distribution):
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
-        X = sample_array(lambda g, s: g.standard_normal(s), shape, self.df.data.dtype)
+        X = sample_array(lambda g, s: g.standard_normal(s), shape, self.df._data.dtype)
         Z = self._chi2.rsample(sample_shape)
         return self.loc + self.scale * X * (Z / self.df).rsqrt()
 

@@ -247,11 +247,11 @@ class SigmoidTransform(Transform):
     sign = 1
 
     def _call(self, x: Tensor) -> Tensor:
-        finfo = np.finfo(x.data.dtype)
+        finfo = np.finfo(x._data.dtype)
         return x.sigmoid().clamp(min=float(finfo.tiny), max=1.0 - float(finfo.eps))
 
     def _inverse(self, y: Tensor) -> Tensor:
-        finfo = np.finfo(y.data.dtype)
+        finfo = np.finfo(y._data.dtype)
         y = y.clamp(min=float(finfo.tiny), max=1.0 - float(finfo.eps))
         return y.log() - log1p(-y)
 
@@ -324,7 +324,7 @@ class AffineTransform(Transform):
         shape = tuple(x.shape)
         s = self.scale
         if isinstance(s, (int, float)):
-            r = Tensor._make(np.full(shape, math.log(abs(s)), dtype=x.data.dtype))
+            r = Tensor._make(np.full(shape, math.log(abs(s)), dtype=x._data.dtype))
         else:
             r = s.abs().log()
             if tuple(r.shape) != shape:

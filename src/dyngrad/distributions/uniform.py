@@ -56,7 +56,7 @@ class Uniform(Distribution):
         return (self.high - self.low).pow(2) / 12
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
-        u = sample_array(lambda g, s: g.random(s), self._extended_shape(sample_shape), self.low.data.dtype)
+        u = sample_array(lambda g, s: g.random(s), self._extended_shape(sample_shape), self.low._data.dtype)
         return self.low + u * (self.high - self.low)
 
     def log_prob(self, value: Tensor) -> Tensor:

@@ -88,14 +88,14 @@ def _to_tensor(x: Any, what: str) -> Tensor:
         t = Tensor._make(arr)
     else:
         raise TypeError(f"{what} must be a Tensor, a NumPy array or a float, got {type(x).__name__}")
-    if t.data.dtype.kind != "f":
+    if t._data.dtype.kind != "f":
         raise TypeError(f"{what} must be floating point to be differentiated, got {t.dtype.name}")
     return t
 
 
 def _to_numpy(x: Any) -> Any:
     if isinstance(x, Tensor):
-        return np.array(x.data, copy=True)
+        return np.array(x._data, copy=True)
     if isinstance(x, (tuple, list)):
         items = [_to_numpy(i) for i in x]
         return type(x)(*items) if hasattr(x, "_fields") else type(x)(items)  # (namedtuples too)
@@ -188,14 +188,14 @@ def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False, *, _
             else:
                 gs = (None,) * len(flat)
         AF._retire(flat)
-        gs = [Tensor._make(np.zeros(d.shape, d.data.dtype)) if g is None else (g if cg else g.detach())
+        gs = [Tensor._make(np.zeros(d.shape, d._data.dtype)) if g is None else (g if cg else g.detach())
               for g, d in zip(gs, flat)]
         all_np = all(all(n) for n in numpy_leaves)
         res, i = [], 0
         for spec, nl in zip(specs, numpy_leaves):
             part = gs[i:i + len(nl)]
             i += len(nl)
-            part = [np.array(g.data, copy=True) if isnp else g for g, isnp in zip(part, nl)]
+            part = [np.array(g._data, copy=True) if isnp else g for g, isnp in zip(part, nl)]
             res.append(_unflatten(part, spec))
         g_out = res[0] if is_int else tuple(res)
         value = out if cg else out.detach()
@@ -338,7 +338,7 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         with grad_mode.enable_grad():
             gs = AF._grads(tuple(outs), tuple(ins), tuple(c.to(o.dtype) for c, o in zip(cts, outs)), cg, False, "vjp", retain=True)
         AF._retire(ins)
-        return rebuild([np.array(g.data, copy=True) if n else (g if cg else g.detach()) for g, n in zip(gs, isnp)])
+        return rebuild([np.array(g._data, copy=True) if n else (g if cg else g.detach()) for g, n in zip(gs, isnp)])
 
     value = out if cg_outer else _detach_tree(out)
     if all(isnp):
@@ -389,7 +389,7 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
         for o in outs:
             p, t = fwd.unpack_dual(o)
             prim.append(p if cg or _reaches_outer([p], ()) else p.detach())
-            t = Tensor._make(np.zeros(o.shape, o.data.dtype)) if t is None else t
+            t = Tensor._make(np.zeros(o.shape, o._data.dtype)) if t is None else t
             tan.append(t if cg or _reaches_outer([t], ()) else t.detach())
     res = (_unflatten(prim, spec), _unflatten(tan, spec))
     if all(not isinstance(p, Tensor) for _, p in pleaves):
@@ -401,7 +401,7 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
 def linearize(func: Callable, *primals: Any) -> tuple:
     """``(func(*primals), jvp_fn)`` with ``jvp_fn(*tangents) = J(primals) @ tangents``.
     (Each call re-runs forward mode at ``primals``; nothing is cached.)"""
-    out = jvp(func, primals, tuple(np.zeros_like(np.asarray(getattr(p, "data", p))) for p in primals))[0]
+    out = jvp(func, primals, tuple(np.zeros_like(np.asarray(getattr(p, "_data", p))) for p in primals))[0]
 
     def jvp_fn(*tangents: Any) -> Any:
         return jvp(func, primals, tangents)[1]

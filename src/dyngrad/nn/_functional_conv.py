@@ -250,7 +250,7 @@ def avg_pool2d(
     c = x.shape[1]
     if not x.is_floating_point():
         raise RuntimeError(f"avg_pool2d: not implemented for '{x.dtype.name}'")
-    ones = Tensor._make(np.ones((c, 1) + k, dtype=x.data.dtype))
+    ones = Tensor._make(np.ones((c, 1) + k, dtype=x._data.dtype))
     geom = _conv._Geom(s, pad, (1, 1), c)
     total = _conv.Conv2dFn.apply(x, ones, geom)
     if divisor_override:
@@ -260,11 +260,11 @@ def avg_pool2d(
     else:  # divide by the positions each window covers: real pixels (and the padding if counted)
         h, w = x.shape[2:]
         if count_include_pad:
-            ones = np.ones((1, 1, h + sym[0] + sym[1], w + sym[2] + sym[3]), x.data.dtype)
+            ones = np.ones((1, 1, h + sym[0] + sym[1], w + sym[2] + sym[3]), x._data.dtype)
             cpad = (0, pad[1] - sym[1], 0, pad[3] - sym[3])
         else:
-            ones, cpad = np.ones((1, 1, h, w), x.data.dtype), pad
-        cnt = _conv._conv_np(ones, np.ones((1, 1) + k, x.data.dtype), _conv._Geom(s, cpad, (1, 1), 1))
+            ones, cpad = np.ones((1, 1, h, w), x._data.dtype), pad
+        cnt = _conv._conv_np(ones, np.ones((1, 1) + k, x._data.dtype), _conv._Geom(s, cpad, (1, 1), 1))
         out = total / Tensor._make(cnt)
     return out.squeeze(0) if unbatched else out
 
@@ -297,7 +297,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     )
     if oh < 1 or ow < 1:
         raise RuntimeError(f"adaptive_avg_pool2d: output_size must be positive, got {[oh, ow]}")
-    dt = input.data.dtype if input.is_floating_point() else B.get_default_dtype().np
+    dt = input._data.dtype if input.is_floating_point() else B.get_default_dtype().np
     ah = Tensor._make(_adaptive_matrix(h, oh, dt))
     awt = Tensor._make(np.ascontiguousarray(_adaptive_matrix(w, ow, dt).T))
     return (ah @ input) @ awt

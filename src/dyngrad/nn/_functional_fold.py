@@ -213,7 +213,7 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
     th, kh = _bins(h, oh)
     tw, kw = _bins(w, ow)
     lead = tuple(input.shape[:-2])
-    d = input.data.reshape((-1, h * w))
+    d = input._data.reshape((-1, h * w))
     flat = (th[:, None, :, None] * w + tw[None, :, None, :]).reshape(oh * ow, kh * kw)  # (bins, window)
     win = d[:, flat]  # (M, bins, window)
     pick = np.argmax(np.where(np.isnan(win), np.inf, win), axis=-1) if win.dtype.kind == "f" else np.argmax(win, -1)
@@ -265,7 +265,7 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     lo = int(output_size if isinstance(output_size, (int, np.integer)) else tuple(output_size)[0])
     if lo < 1:
         raise RuntimeError(f"adaptive_avg_pool1d: output_size must be positive, got {lo}")
-    dt = input.data.dtype if input.is_floating_point() else B.get_default_dtype().np
+    dt = input._data.dtype if input.is_floating_point() else B.get_default_dtype().np
     a = Tensor._make(np.ascontiguousarray(_adaptive_matrix(input.shape[-1], lo, dt).T))
     return input @ a
 

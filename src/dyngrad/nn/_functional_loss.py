@@ -182,7 +182,7 @@ def cross_entropy(
     nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
     if label_smoothing <= 0:
         return nll
-    ignored = target == ignore_index  # tensor ops only (no .data): vmap batches this
+    ignored = target == ignore_index  # tensor ops only (no ._data): vmap batches this
     if weight is not None:
         smooth = -(logp * _class_weight_view(weight, input.ndim)).sum(cdim)
     else:

@@ -25,7 +25,7 @@ __all__ = [
 
 
 def _zeros_like(t: Tensor) -> Tensor:
-    return Tensor._make(np.zeros(t.shape, t.data.dtype))
+    return Tensor._make(np.zeros(t.shape, t._data.dtype))
 
 
 def _red(size_average: Any, reduce: Any, reduction: str, op: str) -> str:
@@ -190,7 +190,7 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Any, full: bool = Fals
     if isinstance(var, (int, float)):
         if var < 0:
             raise ValueError("var has negative entry/entries")
-        var = Tensor._make(np.full(tuple(input.shape), float(var), input.data.dtype))
+        var = Tensor._make(np.full(tuple(input.shape), float(var), input._data.dtype))
     elif bool((var.detach() < 0).any()):
         raise ValueError("var has negative entry/entries")
     if tuple(var.shape) != tuple(input.shape):
@@ -249,7 +249,7 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
             "multi_margin_loss: target tensor should be 1-D with size equal to the number of input samples "
             f"(batch size). Expected target size [{n}], but got {list(target.shape)}. Input has shape {list(input.shape)}."
         )
-    td = t.data
+    td = t._data
     if td.size and (td.min() < 0 or td.max() >= c):
         raise RuntimeError("target out of range")
     xy = gather(x, 1, t.reshape(n, 1))
@@ -282,7 +282,7 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = No
     n, c = x.shape
     if tuple(target.reshape(-1).shape) != (n * c,) or (input.ndim == 2 and tuple(target.shape) != (n, c)):
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
-    td = target.data.reshape(n, c)
+    td = target._data.reshape(n, c)
     valid = np.cumprod(td != -1, axis=1).astype(bool)  # labels before the first -1
     if np.any((td[valid] < 0) | (td[valid] >= c)):
         raise RuntimeError("argument #2 'target' is out of range")

@@ -125,21 +125,21 @@ def batch_norm(
 def _update_running(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, dims: tuple,
                     momentum: float) -> None:
     """``running = (1 - momentum) * running + momentum * batch_stat`` in place (the variance
-    unbiased). With no interpreter active this is NumPy on ``.data`` (the fast path, as the
+    unbiased). With no interpreter active this is NumPy on ``._data`` (the fast path, as the
     ops' own). Otherwise ops compute both new values before either buffer is written, so
     that a write the buffers cannot take raises before anything changes: under vmap a
     buffer that is not batched cannot hold one value per example, and the in-place op
     refuses (the interpreters check every in-place op; vmap then runs once per example).
     Both paths give the same bits."""
     if not grad_mode.state.interpreters:
-        d = input.data
+        d = input._data
         if running_mean is not None:
-            rm = running_mean.data
+            rm = running_mean._data
             rm *= 1 - momentum
             rm += momentum * d.mean(axis=dims).astype(rm.dtype)
             running_mean._bump()
         if running_var is not None:
-            rv = running_var.data
+            rv = running_var._data
             rv *= 1 - momentum
             rv += momentum * d.var(axis=dims, ddof=1).astype(rv.dtype)
             running_var._bump()
@@ -196,8 +196,8 @@ class Embedding(Function):
 
     @staticmethod
     def forward(ctx: Any, weight: Tensor, idx: Any, padding_idx: int | None, per: int | None = None) -> Tensor:
-        idx = idx.data if isinstance(idx, Tensor) else idx
-        num = weight.data.shape[0] if per is None else per
+        idx = idx._data if isinstance(idx, Tensor) else idx
+        num = weight._data.shape[0] if per is None else per
         if idx.size and (idx.min() < 0 or idx.max() >= num):
             raise IndexError(
                 f"embedding: index out of range in self (indices must be in [0, {num}), got {int(idx.min())}..{int(idx.max())})"
@@ -205,15 +205,15 @@ class Embedding(Function):
         ctx.keep = None if padding_idx is None else (idx != padding_idx)
         if per is not None:  # example b's rows start at b * per
             idx = idx + (np.arange(idx.shape[0]) * per).reshape((-1,) + (1,) * (idx.ndim - 1))
-        ctx.idx, ctx.shape = idx, weight.data.shape
-        return wrap(weight.data[idx])
+        ctx.idx, ctx.shape = idx, weight._data.shape
+        return wrap(weight._data[idx])
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         from ..ops.indexing import index_put_add
 
         if ctx.keep is not None:
-            g = g * Tensor._make(ctx.keep[..., None].astype(g.data.dtype))
+            g = g * Tensor._make(ctx.keep[..., None].astype(g._data.dtype))
         return index_put_add(g, ctx.shape, Tensor._make(ctx.idx)), None, None, None
 
     @staticmethod
@@ -263,7 +263,7 @@ def embedding(
     """
     if scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding: scale_grad_by_freq and sparse are not supported by dyngrad")
-    idx = input.data if isinstance(input, Tensor) else np.asarray(input)
+    idx = input._data if isinstance(input, Tensor) else np.asarray(input)
     if idx.dtype.kind not in "iu":
         raise RuntimeError(
             f"embedding: Expected tensor for argument #1 'indices' to have an integer dtype, but got {idx.dtype}"
@@ -277,7 +277,7 @@ def embedding(
         padding_idx %= num
     if max_norm is not None:
         rows = np.unique(idx)
-        w = weight.data
+        w = weight._data
         norms = np.linalg.norm(w[rows], ord=norm_type, axis=1)
         scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
         w[rows] *= scale[:, None].astype(w.dtype)
@@ -307,7 +307,7 @@ class OneHot(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, num_classes: int) -> Tensor:
-        out = Tensor._make(_one_hot(x.data, num_classes))
+        out = Tensor._make(_one_hot(x._data, num_classes))
         ctx.mark_non_differentiable(out)
         return out
 
@@ -325,7 +325,7 @@ class OneHot(Function):
         """Batching rule: the class dim goes last, after the batch dim (which stays where
         it is). Without ``num_classes`` it depends on the values of every example, so vmap
         runs once per example."""
-        if num_classes == -1:  # pragma: no cover - one_hot reads .data first, which refuses
+        if num_classes == -1:  # pragma: no cover - one_hot reads ._data first, which refuses
             return NotImplemented
         return info.function.apply(x, num_classes), in_dims[0]
 
@@ -338,4 +338,4 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     if num_classes != -1 and tensor._is_wrapper:  # a transform's wrapper: through OneHot's rules
         with grad_mode.no_grad():
             return OneHot.apply(tensor, num_classes)
-    return Tensor._make(_one_hot(tensor.data, num_classes))
+    return Tensor._make(_one_hot(tensor._data, num_classes))

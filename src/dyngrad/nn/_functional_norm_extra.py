@@ -141,7 +141,7 @@ def rms_norm(
             f"{list(weight.shape)} and normalized_shape = {list(ns)}"
         )
     if eps is None:
-        eps = float(np.finfo(input.data.dtype).eps) if input.is_floating_point() else float(np.finfo(np.float32).eps)
+        eps = float(np.finfo(input._data.dtype).eps) if input.is_floating_point() else float(np.finfo(np.float32).eps)
     dims = tuple(range(input.ndim - len(ns), input.ndim))
     out = input * (input * input).mean(dims, keepdim=True).add(eps).rsqrt()
     return out if weight is None else out * weight

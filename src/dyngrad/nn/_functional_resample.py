@@ -183,7 +183,7 @@ def interpolate(
             raise NotImplementedError("interpolate: mode='area' is supported for 4-D input only in dyngrad")
         return adaptive_avg_pool2d(input, out)
     x = input
-    dt = x.data.dtype if x.data.dtype.kind == "f" else np.float64
+    dt = x._data.dtype if x._data.dtype.kind == "f" else np.float64
     for k in range(nd):
         dim = 2 + k
         n_in, n_out, sf = spatial[k], out[k], sfs[k]

@@ -247,7 +247,7 @@ class PReLU(Module):
         self.num_parameters = num_parameters
         self.init = init
         self.weight = _empty((num_parameters,), dtype)
-        self.weight.data[...] = init
+        self.weight._data[...] = init
 
     def forward(self, input: Tensor) -> Tensor:
         w = self.weight

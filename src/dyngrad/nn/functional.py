@@ -85,7 +85,7 @@ class Linear(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, w: Tensor, b: Tensor | None = None) -> Tensor:
         xd, wd, _ = binary_operands(x, w)
-        if w.data.ndim not in (1, 2):
+        if w._data.ndim not in (1, 2):
             raise RuntimeError(f"linear: weight must be 1-D or 2-D, got shape {list(w.shape)}")
         in_f = wd.shape[-1]
         if xd.ndim == 0 or xd.shape[-1] != in_f:
@@ -96,7 +96,7 @@ class Linear(Function):
             )
         out = xd @ wd.T
         if b is not None:
-            out = out + b.data
+            out = out + b._data
         n = ctx.needs_input_grad
         ctx.save_for_backward(x if n[1] else None, w)
         return wrap(out)

@@ -24,7 +24,7 @@ class _BackwardHookFn(Function):
     @staticmethod
     def forward(ctx: Any, state: Any, *tensors: Tensor) -> tuple:
         ctx.state = state
-        return tuple(Tensor._make(t.data) for t in tensors)
+        return tuple(Tensor._make(t._data) for t in tensors)
 
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> tuple:

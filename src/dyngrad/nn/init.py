@@ -35,7 +35,7 @@ __all__ = [
 def _fill(tensor: Tensor, values: Any) -> Tensor:
     if not isinstance(tensor, Tensor):
         raise TypeError(f"init: expected a Tensor, got {type(tensor).__name__}")
-    np.copyto(tensor.data, values, casting="unsafe")
+    np.copyto(tensor._data, values, casting="unsafe")
     tensor._bump()
     return tensor
 

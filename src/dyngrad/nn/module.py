@@ -294,7 +294,7 @@ class Module(_StateMixin):
                 g = p._grad
                 if g.grad_fn is not None:
                     g = p._grad = g.detach()
-                g.data[...] = 0
+                g._data[...] = 0
                 g._bump()
 
     def apply(self, fn: Callable[[Module], None]) -> Module:
@@ -410,6 +410,6 @@ def _remove_from(d: dict, name: str, *stores: str) -> None:
 
 
 def _plain(t: Tensor) -> Tensor:
-    p = Tensor._make(t.data)
+    p = Tensor._make(t._data)
     p._vc = t._vc
     return p

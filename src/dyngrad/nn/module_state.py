@@ -28,12 +28,12 @@ class _StateMixin:
                 for t in store.values():
                     if t is None:
                         continue
-                    new = convert(t.data)
-                    if new is not t.data:
-                        t.data = new
+                    new = convert(t._data)
+                    if new is not t._data:
+                        t._data = new
                         t._bump()
                         if t._grad is not None:
-                            t._grad = Tensor._make(convert(t._grad.data))
+                            t._grad = Tensor._make(convert(t._grad._data))
         return self
 
     def to(self, *args: Any, **kwargs: Any) -> Any:
@@ -112,11 +112,11 @@ class _StateMixin:
             if k not in state_dict:
                 continue
             v = state_dict[k]
-            arr = v.data if isinstance(v, Tensor) else np.asarray(v)
-            if arr.shape != t.data.shape:
+            arr = v._data if isinstance(v, Tensor) else np.asarray(v)
+            if arr.shape != t._data.shape:
                 errors.append(
                     f"size mismatch for {k}: copying a param with shape {_shape_str(arr.shape)} from checkpoint, "
-                    f"the shape in current model is {_shape_str(t.data.shape)}."
+                    f"the shape in current model is {_shape_str(t._data.shape)}."
                 )
                 continue
             pending.append((t, arr))
@@ -135,8 +135,8 @@ class _StateMixin:
             )
         for t, arr in pending:
             if assign:
-                t.data = arr.copy()
+                t._data = arr.copy()
             else:
-                np.copyto(t.data, arr, casting="unsafe")
+                np.copyto(t._data, arr, casting="unsafe")
             t._bump()
         return _IncompatibleKeys(missing, unexpected)

@@ -99,9 +99,9 @@ class _BatchNorm(Module):
 
     def reset_running_stats(self) -> None:
         if self.track_running_stats:
-            self.running_mean.data[...] = 0
-            self.running_var.data[...] = 1
-            self.num_batches_tracked.data[...] = 0
+            self.running_mean._data[...] = 0
+            self.running_var._data[...] = 1
+            self.num_batches_tracked._data[...] = 0
 
     def reset_parameters(self) -> None:
         self.reset_running_stats()
@@ -121,7 +121,7 @@ class _BatchNorm(Module):
         factor = 0.0 if self.momentum is None else self.momentum
         counting = self.training and self.track_running_stats
         if counting and self.momentum is None:  # a cumulative average: this batch included
-            factor = 1.0 / (float(self.num_batches_tracked.data) + 1)
+            factor = 1.0 / (float(self.num_batches_tracked._data) + 1)
         use_batch = self.training or self.running_mean is None
         track = not self.training or self.track_running_stats
         out = F.batch_norm(
@@ -136,7 +136,7 @@ class _BatchNorm(Module):
         )
         if counting:  # counted once batch_norm has updated the running stats: an update it
             # refused (one value per example into a buffer, under vmap) changes no buffer
-            self.num_batches_tracked.data[...] += 1
+            self.num_batches_tracked._data[...] += 1
             self.num_batches_tracked._bump()
         return out
 

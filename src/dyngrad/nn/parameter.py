@@ -32,7 +32,7 @@ class Parameter(Tensor):
         if data is None:
             arr = np.empty((0,), dtype=B.get_default_dtype().np)
         elif isinstance(data, Tensor):
-            arr = data.data
+            arr = data._data
         else:
             arr = B.asarray(data)
         t = cls._make(arr)
@@ -49,9 +49,9 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
     def __deepcopy__(self, memo: dict) -> Parameter:
-        t = Parameter(Tensor._make(self.data.copy()), self._requires_grad)
+        t = Parameter(Tensor._make(self._data.copy()), self._requires_grad)
         if self._grad is not None:
-            t._grad = Tensor._make(self._grad.data.copy())
+            t._grad = Tensor._make(self._grad._data.copy())
         memo[id(self)] = t
         return t
 
@@ -63,7 +63,7 @@ class Buffer(Tensor):
     __slots__ = ("persistent",)
 
     def __new__(cls, data: Any, *, persistent: bool = True) -> Buffer:
-        arr = data.data if isinstance(data, Tensor) else B.asarray(data)
+        arr = data._data if isinstance(data, Tensor) else B.asarray(data)
         t = cls._make(arr)
         t.persistent = persistent
         return t

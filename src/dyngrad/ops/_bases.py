@@ -127,6 +127,6 @@ class Linear(Op):
         for i, (a, u) in enumerate(zip(args, tangents)):
             if u is not None:
                 args[i] = u
-            elif isinstance(a, Tensor) and a.data.dtype.kind in "fc":
-                args[i] = Tensor._make(np.zeros_like(a.data))
+            elif isinstance(a, Tensor) and a._data.dtype.kind in "fc":
+                args[i] = Tensor._make(np.zeros_like(a._data))
         return cls.apply(*args)

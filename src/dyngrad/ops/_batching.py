@@ -141,12 +141,12 @@ def promote_zero_dim(args: list, in_dims: tuple, skip: tuple = ()) -> list:
              if i not in skip and d is not None and isinstance(a, Tensor) and a.ndim == 1]
     if not cands:
         return list(args)
-    stand = [np.empty((1,) * min(a.ndim - (d is not None), 1), dtype=a.data.dtype)
+    stand = [np.empty((1,) * min(a.ndim - (d is not None), 1), dtype=a._data.dtype)
              for i, (a, d) in enumerate(zip(args, in_dims)) if i not in skip and isinstance(a, Tensor)]
     rt = B.result_type(*stand)
     out = list(args)
     for i in cands:
-        if out[i].data.dtype != rt:
+        if out[i]._data.dtype != rt:
             from .copying import ToDtype  # deferred: copying's rules import this module
 
             out[i] = ToDtype.apply(out[i], rt)

@@ -8,7 +8,7 @@ index, and puts its dims first when a slice, None or Ellipsis separates them: th
 dim then follows them (:func:`batch_pos`).
 
 Batched index tensors (a different index per example) are a transform's wrapper tensors
-in the wrapper functions (``Tensor._is_wrapper``: their ``.data`` does not hold their
+in the wrapper functions (``Tensor._is_wrapper``: their ``._data`` does not hold their
 values): :func:`plan_batched` plans around them by shape and dtype alone. Their values are
 read inside the rules, where they are ordinary arrays: an ``arange(batch)`` index on the
 batch dim pairs each example with its own index (:func:`index_by_batched`).
@@ -113,7 +113,7 @@ def plan_batched(index: Any, shape: tuple, plan: Any) -> tuple | None:
     new, zero_d = [], False
     for i in items:
         if is_wrapper(i):
-            dt = i.data.dtype  # a wrapper's .data has its logical shape and dtype
+            dt = i._data.dtype  # a wrapper's ._data has its logical shape and dtype
             if dt == np.bool_ or dt == np.uint8:
                 raise TransformUnsupported("indexing with a batched bool mask (its result shape depends on the values)")
             if dt.kind not in "iu":

@@ -24,9 +24,9 @@ def wrap(arr: Any) -> Tensor:
 
 
 def data_of(x: Any) -> Any:
-    """``x.data`` for a Tensor; an ndarray for lists/arrays; Python scalars unchanged."""
+    """``x._data`` for a Tensor; an ndarray for lists/arrays; Python scalars unchanged."""
     if isinstance(x, Tensor):
-        return x.data
+        return x._data
     if isinstance(x, (bool, int, float)):
         return x
     return B.asarray(x)
@@ -47,16 +47,16 @@ def binary_operands(a: Any, b: Any) -> tuple[Any, Any, np.dtype]:
     ta = isinstance(a, Tensor)
     tb = isinstance(b, Tensor)
     if ta and tb:
-        ad, bd = a.data, b.data
+        ad, bd = a._data, b._data
         if ad.dtype == bd.dtype:
             return ad, bd, ad.dtype
     elif ta and type(b) in _SCALARS:
         # fast path: a Python scalar changes the dtype only when of a higher category
-        ad = a.data
+        ad = a._data
         if _SCALARS[type(b)] <= _CATEGORY[ad.dtype.kind]:
             return ad, b, ad.dtype
     elif tb and type(a) in _SCALARS:
-        bd = b.data
+        bd = b._data
         if _SCALARS[type(a)] <= _CATEGORY[bd.dtype.kind]:
             return a, bd, bd.dtype
     rt = B.result_type(a, b)
@@ -69,7 +69,7 @@ _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
 
 def _cast(x: Any, rt: np.dtype) -> Any:
     if isinstance(x, Tensor):
-        d = x.data
+        d = x._data
         return d if d.dtype == rt else d.astype(rt)
     if isinstance(x, (bool, int, float)):
         return x
@@ -83,7 +83,7 @@ def float_dtype(dt: np.dtype) -> np.dtype:
 
 
 def float_data(x: Tensor) -> np.ndarray:
-    d = x.data
+    d = x._data
     return d if d.dtype.kind == "f" else d.astype(B.get_default_dtype().np)
 
 
@@ -116,7 +116,7 @@ def norm_dims(dim: Any, ndim: int, op: str) -> tuple[int, ...] | None:
 def make_view(out: Tensor, base: Tensor) -> Tensor:
     """Mark ``out`` as a view of ``base`` when their memory overlaps: they share the
     version counter, so an in-place change of either invalidates saved copies of both."""
-    if np.may_share_memory(out.data, base.data):
+    if np.may_share_memory(out._data, base._data):
         out._vc = base._vc
         # A leaf that requires grad is the root of its views' autograd history, even when
         # it is itself a view of a plain tensor (``arange(6).reshape(2, 3).requires_grad_()``).
@@ -139,7 +139,7 @@ def shape_arg(shape: tuple) -> tuple[int, ...]:
 
 
 def is_wrapper(x: Any) -> bool:
-    """True for a transform's wrapper tensor (vmap's batched tensors): its ``.data`` does not
+    """True for a transform's wrapper tensor (vmap's batched tensors): its ``._data`` does not
     hold its values, which only its Functions' rules can read."""
     return isinstance(x, Tensor) and x._is_wrapper
 
@@ -148,7 +148,7 @@ def recording(*args: Any) -> bool:
     """True when an op on ``args`` records a graph (grad mode on, some input requires grad).
 
     Also True for a transform's wrapper tensor (``Tensor._is_wrapper``: vmap's batched
-    tensors), whatever the grad mode: the no-graph fast paths write into ``.data``, which
+    tensors), whatever the grad mode: the no-graph fast paths write into ``._data``, which
     does not hold a wrapper's values, so its ops must go through their Functions."""
     if _state.interpreters:
         for a in args:
@@ -190,7 +190,7 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             from ._view_inplace import inplace_on_view  # deferred: it imports ops.indexing
 
             return inplace_on_view(fn, self, *args, **kwargs)
-        alias = Tensor._make(self.data.copy())
+        alias = Tensor._make(self._data.copy())
         alias.grad_fn = self.grad_fn
         alias._output_nr = self._output_nr
         alias._requires_grad = self._requires_grad
@@ -200,7 +200,7 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         for interp in stack:  # (forward mode: the copy carries self's tangent)
             interp.after_inplace(self, alias)
         result = fn(alias, *args, **kwargs)
-        _write(self, result.data, fn)
+        _write(self, result._data, fn)
         for interp in stack:  # (forward mode: self takes the result's tangent)
             interp.after_inplace(result, self)
         self.grad_fn = result.grad_fn
@@ -216,27 +216,27 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         result = fn(self, *args, **kwargs)
     finally:
         _state.enabled = enabled
-    _write(self, result.data, fn)
+    _write(self, result._data, fn)
     for interp in stack:  # (forward mode: self takes the result's tangent)
         interp.after_inplace(result, self)
     return self
 
 
 def _write(self: Tensor, value: np.ndarray, fn: Any) -> None:
-    if value.dtype != self.data.dtype and not np.can_cast(value.dtype, self.data.dtype, "same_kind"):
+    if value.dtype != self._data.dtype and not np.can_cast(value.dtype, self._data.dtype, "same_kind"):
         raise RuntimeError(
             f"{getattr(fn, '__name__', 'op')}_: result type {B.from_np_dtype(value.dtype).name} "
             f"can't be cast to the desired output type {self.dtype.name}"
         )
-    if not self.data.flags.writeable:
+    if not self._data.flags.writeable:
         raise RuntimeError(
             f"{getattr(fn, '__name__', 'op')}_: the tensor's memory is read-only (an expanded or "
             "broadcast view); clone() it first"
         )
     try:
-        np.copyto(self.data, value, casting="unsafe")
+        np.copyto(self._data, value, casting="unsafe")
     except ValueError:
-        raise RuntimeError(inplace_shape_error(self.data.shape, value.shape)) from None
+        raise RuntimeError(inplace_shape_error(self._data.shape, value.shape)) from None
     self._vc[0] += 1
 
 
@@ -255,7 +255,7 @@ def _retarget_saved_output(node: Any, result: Tensor, self: Tensor) -> None:
     if not saved:
         return
     for s in saved:
-        if s is not None and s.is_output and s.tensor is not None and s.tensor.data is result.data:
-            s.tensor.data = self.data
+        if s is not None and s.is_output and s.tensor is not None and s.tensor._data is result._data:
+            s.tensor._data = self._data
             s.tensor._vc = self._vc
             s.version = self._vc[0]

@@ -88,7 +88,7 @@ def view_positions(view: np.ndarray, base: np.ndarray) -> np.ndarray | None:
 
 def _alias(t: Tensor) -> Tensor:
     """A copy of ``t``'s values that carries ``t``'s current history."""
-    a = Tensor._make(t.data.copy())
+    a = Tensor._make(t._data.copy())
     a.grad_fn = t.grad_fn
     a._output_nr = t._output_nr
     a._requires_grad = t._requires_grad
@@ -172,9 +172,9 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             f"{name}_: a view of a leaf Variable that requires grad is being used in an in-place "
             "operation. Do it under dyngrad.no_grad(), or clone the leaf first."
         )
-    if not view.data.flags.writeable:
+    if not view._data.flags.writeable:
         raise RuntimeError(f"{name}_: the tensor's memory is read-only (an expanded view); clone() it first")
-    pos = view_positions(view.data, base.data)
+    pos = view_positions(view._data, base._data)
     if pos is None:
         raise RuntimeError(
             f"{name}_: in-place modification of this view while recording a graph is not supported "
@@ -187,8 +187,8 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         interp.share(base, old)
     old = old.reshape(-1)
     result = fn(Index.apply(old, plan[1], False), *args, **kwargs)
-    new_base = IndexPut.apply(old, result, plan).reshape(base.data.shape)
-    _write(view, result.data, fn)  # writes into the base's memory; bumps the shared version
+    new_base = IndexPut.apply(old, result, plan).reshape(base._data.shape)
+    _write(view, result._data, fn)  # writes into the base's memory; bumps the shared version
     old_fn, old_nr = base.grad_fn, base._output_nr
     base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, new_base._output_nr, new_base._requires_grad
     rebase_retain_grad(base, old_fn, old_nr)  # retain_grad follows the tensor's new value
@@ -218,7 +218,7 @@ def refresh_view(view: Tensor) -> None:
         view._requires_grad = False  # the base was detached: the view does not require grad
         view._view_ver = view._vc[0]
         return
-    pos = view_positions(view.data, base.data)
+    pos = view_positions(view._data, base._data)
     if pos is None:
         raise RuntimeError(
             "a view whose base was modified in place is used, and its position in the base "
@@ -248,7 +248,7 @@ def rebase_dirty_view(view: Tensor, fn_name: str) -> None:
             f"{fn_name}: a view of a leaf Variable that requires grad is being used in an in-place "
             "operation (mark_dirty). Clone the leaf first, or do this under no_grad()."
         )
-    pos = view_positions(view.data, base.data)
+    pos = view_positions(view._data, base._data)
     if pos is None:
         raise RuntimeError(
             f"{fn_name}: in-place modification (mark_dirty) of this view while recording a graph "
@@ -257,7 +257,7 @@ def rebase_dirty_view(view: Tensor, fn_name: str) -> None:
     view._view_ver = view._vc[0]  # its history (the Function's node) is current
     with grad_mode.enable_grad():
         old = _alias(base).reshape(-1)
-        new_base = IndexPut.apply(old, view.reshape(-1), (None, (pos.reshape(-1),))).reshape(base.data.shape)
+        new_base = IndexPut.apply(old, view.reshape(-1), (None, (pos.reshape(-1),))).reshape(base._data.shape)
     old_fn, old_nr = base.grad_fn, base._output_nr
     base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, new_base._output_nr, new_base._requires_grad
     rebase_retain_grad(base, old_fn, old_nr)

@@ -72,7 +72,7 @@ class Hardtanh(Elementwise):
     @staticmethod
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return wrap((x.data > ctx.lo) & (x.data < ctx.hi))
+        return wrap((x._data > ctx.lo) & (x._data < ctx.hi))
 
 
 class LeakyRelu(Elementwise):
@@ -89,7 +89,7 @@ class LeakyRelu(Elementwise):
     @staticmethod
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        w = np.where(x.data > 0, 1.0, ctx.slope).astype(x.data.dtype)
+        w = np.where(x._data > 0, 1.0, ctx.slope).astype(x._data.dtype)
         return wrap(w)
 
 
@@ -141,7 +141,7 @@ class Gelu(Elementwise):
         if ctx.tanh:
             t = np.tanh(_SQRT_2_OVER_PI * (d + 0.044715 * d * d * d))
             return wrap((0.5 * d * (1 + t)).astype(d.dtype, copy=False))
-        return wrap((0.5 * d * (1 + erf(wrap(d * _INV_SQRT_2)).data)).astype(d.dtype, copy=False))
+        return wrap((0.5 * d * (1 + erf(wrap(d * _INV_SQRT_2))._data)).astype(d.dtype, copy=False))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -203,7 +203,7 @@ class Hardswish(Elementwise):
     @staticmethod
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        d = x.data
+        d = x._data
         mid = wrap((d >= -3) & (d <= 3))
         return (mid * (x / 3 + 0.5) + wrap(d > 3))
 
@@ -220,7 +220,7 @@ class Hardsigmoid(Elementwise):
     @staticmethod
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return wrap(((x.data > -3) & (x.data < 3)).astype(x.data.dtype) / 6)
+        return wrap(((x._data > -3) & (x._data < 3)).astype(x._data.dtype) / 6)
 
 
 # ---------------------------------------------------------------- public functions

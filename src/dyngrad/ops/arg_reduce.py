@@ -28,7 +28,7 @@ class NoGradReduce(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, fn: Any, dims: tuple | None, keepdim: bool) -> Tensor:
-        out = wrap(np.asarray(fn(x.data, dims, keepdim)))
+        out = wrap(np.asarray(fn(x._data, dims, keepdim)))
         ctx.mark_non_differentiable(out)
         return out
 
@@ -66,7 +66,7 @@ _count_nonzero = _keepdims(lambda d, axis, keepdims: np.asarray(np.count_nonzero
 
 
 def _arg_reduce(op: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
-    d = input.data
+    d = input._data
     if dim is None:
         if d.size == 0:
             raise IndexError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.")
@@ -90,14 +90,14 @@ def argmin(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """True where every element over ``dim`` is non-zero (bool result, no gradient)."""
-    return NoGradReduce.apply(input, _all, rdims(dim, input.data.ndim, "all"), keepdim)
+    return NoGradReduce.apply(input, _all, rdims(dim, input._data.ndim, "all"), keepdim)
 
 
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """True where some element over ``dim`` is non-zero (bool result, no gradient)."""
-    return NoGradReduce.apply(input, _any, rdims(dim, input.data.ndim, "any"), keepdim)
+    return NoGradReduce.apply(input, _any, rdims(dim, input._data.ndim, "any"), keepdim)
 
 
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     """Number (int64) of non-zero elements over ``dim`` (int, tuple or None). No gradient."""
-    return NoGradReduce.apply(input, _count_nonzero, rdims(dim, input.data.ndim, "count_nonzero"), False)
+    return NoGradReduce.apply(input, _count_nonzero, rdims(dim, input._data.ndim, "count_nonzero"), False)

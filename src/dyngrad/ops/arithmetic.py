@@ -56,13 +56,13 @@ def _wrap_ints(a: Any, b: Any) -> tuple[Any, Any]:
     (``uint8_tensor < -1`` compares with 255, ``int8_tensor * 200`` multiplies by -56);
     NumPy would raise OverflowError. Ints beyond 64 bits are left alone (torch raises too)."""
     if type(b) is int and isinstance(a, Tensor):
-        r = _INT_RANGE.get(a.data.dtype)
+        r = _INT_RANGE.get(a._data.dtype)
         if r is not None and not r[0] <= b <= r[1] and -(2**63) <= b < 2**64:
-            b = int(np.array(b, dtype=np.uint64 if b >= 2**63 else np.int64).astype(a.data.dtype))
+            b = int(np.array(b, dtype=np.uint64 if b >= 2**63 else np.int64).astype(a._data.dtype))
     elif type(a) is int and isinstance(b, Tensor):
-        r = _INT_RANGE.get(b.data.dtype)
+        r = _INT_RANGE.get(b._data.dtype)
         if r is not None and not r[0] <= a <= r[1] and -(2**63) <= a < 2**64:
-            a = int(np.array(a, dtype=np.uint64 if a >= 2**63 else np.int64).astype(b.data.dtype))
+            a = int(np.array(a, dtype=np.uint64 if a >= 2**63 else np.int64).astype(b._data.dtype))
     return a, b
 
 
@@ -292,12 +292,12 @@ class Neg(Linear):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        if a.data.dtype == np.bool_:
+        if a._data.dtype == np.bool_:
             raise RuntimeError(
                 "Negation, the `-` operator, on a bool tensor is not supported. If you are "
                 "trying to invert a mask, use the `~` or `logical_not()` operator instead."
             )
-        return wrap(np.negative(a.data))
+        return wrap(np.negative(a._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
@@ -412,7 +412,7 @@ class Remainder(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         n = ctx.needs_input_grad
-        gb = -g * wrap(ctx.q.astype(g.data.dtype)) if n[1] else None
+        gb = -g * wrap(ctx.q.astype(g._data.dtype)) if n[1] else None
         return (g if n[0] else None), gb, None
 
     # hand-written: backward keeps PyTorch's masks (b == 0, log 0); the jvp applies it per tangent
@@ -441,17 +441,17 @@ def _fast_inplace(self: Tensor, ufunc: Any, other: Any, name: str) -> Tensor | N
     other = _wrap_ints(self, other)[1]
     od = data_of(other)
     rt = B.result_type(self, other)
-    if rt != self.data.dtype and not np.can_cast(rt, self.data.dtype, "same_kind"):
+    if rt != self._data.dtype and not np.can_cast(rt, self._data.dtype, "same_kind"):
         raise RuntimeError(
             f"{name}: result type {B.from_np_dtype(rt).name} can't be cast to the desired output "
             f"type {self.dtype.name}"
         )
-    if not self.data.flags.writeable:
+    if not self._data.flags.writeable:
         raise RuntimeError(f"{name}: the tensor's memory is read-only (an expanded view); clone() it first")
     try:
-        ufunc(self.data, od, out=self.data, casting="unsafe")
+        ufunc(self._data, od, out=self._data, casting="unsafe")
     except ValueError:  # (no cost unless raised) shapes that do not broadcast into self
-        raise RuntimeError(f"{name}: " + inplace_shape_error(self.data.shape, np.shape(od))) from None
+        raise RuntimeError(f"{name}: " + inplace_shape_error(self._data.shape, np.shape(od))) from None
     self._vc[0] += 1
     return self
 
@@ -482,7 +482,7 @@ def mul_(self: Tensor, other: Any) -> Tensor:
 
 def div_(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     """In-place ``self /= other``; integer tensors refuse true division (the result is float)."""
-    if rounding_mode is None and self.data.dtype.kind != "f":
+    if rounding_mode is None and self._data.dtype.kind != "f":
         raise RuntimeError(
             f"div_: result type Float can't be cast to the desired output type {self.dtype.name}"
         )

@@ -282,7 +282,7 @@ def bitwise_right_shift_(self: Tensor, other: Any) -> Tensor:
 
 def equal(input: Tensor, other: Tensor) -> bool:
     """True if both tensors have the same shape and elements."""
-    return input.shape == other.shape and bool(np.array_equal(input.data, other.data))
+    return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
 
 
 class IsClose(_NoGrad):

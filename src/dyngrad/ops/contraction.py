@@ -83,11 +83,11 @@ class Einsum(Op):
         ctx.save_for_backward(*operands)
         drop_ell = _ELL not in out and any(_ELL in ts for ts in ins)  # NumPy cannot sum '...' away
         try:
-            r = np.einsum(_eq(ins, [_ELL] * drop_ell + list(out)), *(o.data for o in operands), optimize=len(operands) > 2)
+            r = np.einsum(_eq(ins, [_ELL] * drop_ell + list(out)), *(o._data for o in operands), optimize=len(operands) > 2)
             if drop_ell:
                 r = np.sum(r, axis=tuple(range(r.ndim - len(out))))
         except ValueError as e:
-            shapes = ", ".join(str(list(o.data.shape)) for o in operands)
+            shapes = ", ".join(str(list(o._data.shape)) for o in operands)
             raise RuntimeError(f"einsum(): '{_eq(ins, out)}' does not fit operand shapes {shapes}: {e}") from None
         return wrap(r)
 
@@ -139,7 +139,7 @@ def _operand_grad(g: Tensor, ops_: tuple, ins: list, out: list, i: int) -> Tenso
     bout = ([_ELL] if _ELL in avail else []) + kept
     others = [ops_[j] for j in range(len(ops_)) if j != i]
     res = Einsum.apply((tuple([out] + [ins[j] for j in range(len(ins)) if j != i]), bout), g, *others)
-    shape = x.data.shape
+    shape = x._data.shape
     ell_rank = len(shape) - len(letters)
     e0 = toks.index(_ELL) if has_ell else 0
     ell_shape = shape[e0 : e0 + ell_rank] if has_ell else ()
@@ -147,8 +147,8 @@ def _operand_grad(g: Tensor, ops_: tuple, ins: list, out: list, i: int) -> Tenso
     size = {t: shape[axis[k]] for k, t in enumerate(toks) if t != _ELL}
     target = tuple(ell_shape) + tuple(size[t] for t in kept)
     if has_ell and _ELL not in avail:  # the ellipsis dims were summed out: broadcast back
-        res = res.reshape((1,) * ell_rank + res.data.shape).expand(target)
-    elif res.data.shape != target:  # broadcast ellipsis dims of the other operands: sum down
+        res = res.reshape((1,) * ell_rank + res._data.shape).expand(target)
+    elif res._data.shape != target:  # broadcast ellipsis dims of the other operands: sum down
         res = res.sum_to_size(target)
     cur = ([_ELL] if has_ell else []) + kept + missing
     if missing:
@@ -178,7 +178,7 @@ def _operand_grad(g: Tensor, ops_: tuple, ins: list, out: list, i: int) -> Tenso
             mask &= r.reshape([-1 if d == a0 else 1 for d in range(len(shape))]) == r.reshape(
                 [-1 if d == ak else 1 for d in range(len(shape))]
             )
-    return res.reshape(tuple(new_shape)).expand(shape) * wrap(mask.astype(x.data.dtype))
+    return res.reshape(tuple(new_shape)).expand(shape) * wrap(mask.astype(x._data.dtype))
 
 
 def einsum(equation: str, *operands: Any) -> Tensor:
@@ -198,11 +198,11 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     ins, out = _parse(equation, len(operands))
     for ts, o in zip(ins, operands):
         n_letters = len([t for t in ts if t != _ELL])
-        nd = o.data.ndim
+        nd = o._data.ndim
         if (_ELL in ts and nd < n_letters) or (_ELL not in ts and nd != n_letters):
             raise RuntimeError(
                 f"einsum(): the number of subscripts in the equation ({n_letters}) does not match "
-                f"the number of dimensions ({nd}) of operand shape {list(o.data.shape)} in '{equation}'"
+                f"the number of dimensions ({nd}) of operand shape {list(o._data.shape)} in '{equation}'"
             )
     return Einsum.apply((tuple(ins), out), *operands)
 
@@ -215,7 +215,7 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     Raises:
         RuntimeError: contracted sizes differ or a negative dims count. IndexError: bad dim.
     """
-    na, nb = a.data.ndim, b.data.ndim
+    na, nb = a._data.ndim, b._data.ndim
     if isinstance(dims, Tensor):
         dims = dims.tolist()
     if isinstance(dims, int):
@@ -236,10 +236,10 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     sa = [next(letters) for _ in range(na)]
     sb = [next(letters) for _ in range(nb)]
     for x, y in zip(da, db):
-        if a.data.shape[x] != b.data.shape[y]:
+        if a._data.shape[x] != b._data.shape[y]:
             raise RuntimeError(
-                f"contracted dimensions need to match, but first has size {a.data.shape[x]} in dim {x} "
-                f"and second has size {b.data.shape[y]} in dim {y} (shapes {list(a.shape)} and {list(b.shape)})"
+                f"contracted dimensions need to match, but first has size {a._data.shape[x]} in dim {x} "
+                f"and second has size {b._data.shape[y]} in dim {y} (shapes {list(a.shape)} and {list(b.shape)})"
             )
         sb[y] = sa[x]
     out = [sa[k] for k in range(na) if k not in da] + [sb[k] for k in range(nb) if k not in db]

@@ -187,7 +187,7 @@ class Conv2dFn(Op):
     def forward(ctx: Any, x: Tensor, w: Tensor, geom: _Geom) -> Tensor:
         ctx.geom = geom
         ctx.save_for_backward(x, w)
-        out, cols = _conv_np_cols(x.data, w.data, geom)
+        out, cols = _conv_np_cols(x._data, w._data, geom)
         # im2col(x) is reused by the weight gradient (x is version-checked on unpack).
         ctx.cols = cols if ctx.needs_input_grad[1] else None
         return wrap(out)
@@ -223,7 +223,7 @@ class Conv2dInputGrad(Op):
     def forward(ctx: Any, y: Tensor, w: Tensor, geom: _Geom, in_hw: tuple) -> Tensor:
         ctx.geom = geom
         ctx.save_for_backward(y, w)
-        return wrap(_conv_t_np(y.data, w.data, geom, tuple(in_hw)))
+        return wrap(_conv_t_np(y._data, w._data, geom, tuple(in_hw)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -256,7 +256,7 @@ class Conv2dWeightGrad(Op):
     def forward(ctx: Any, x: Tensor, y: Tensor, geom: _Geom, k_hw: tuple, cols: Any = None) -> Tensor:
         ctx.geom = geom
         ctx.save_for_backward(x, y)
-        return wrap(_conv_w_np(x.data, y.data, geom, tuple(k_hw), cols))
+        return wrap(_conv_w_np(x._data, y._data, geom, tuple(k_hw), cols))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -339,14 +339,14 @@ class TakeFlat(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, idx: np.ndarray, values: Any = None, unique: bool = False) -> Tensor:
         if isinstance(idx, PoolSpec):
-            idx, values = max_pool_indices(x.data, *idx)
+            idx, values = max_pool_indices(x._data, *idx)
         ctx.idx = idx
-        ctx.shape = x.data.shape
+        ctx.shape = x._data.shape
         ctx.unique = unique
         if values is not None:  # already gathered by the caller (max pooling)
             return wrap(values)
         n, c = idx.shape[:2]
-        flat = x.data.reshape(n, c, -1)
+        flat = x._data.reshape(n, c, -1)
         return wrap(np.take_along_axis(flat, idx.reshape(n, c, -1), axis=2).reshape(idx.shape))
 
     @staticmethod
@@ -382,7 +382,7 @@ class MaxPoolIndices(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, spec: PoolSpec) -> Tensor:
-        return wrap(max_pool_indices(x.data, *spec)[0])
+        return wrap(max_pool_indices(x._data, *spec)[0])
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -420,14 +420,14 @@ class PutFlat(Linear):
         ctx.idx = idx
         n, c = idx.shape[:2]
         if unique:  # no index repeats within a (n, c) slice: a plain scatter, no accumulation
-            out = np.zeros((n, c, int(np.prod(shape[2:]))), dtype=g.data.dtype)
-            np.put_along_axis(out, idx.reshape(n, c, -1), g.data.reshape(n, c, -1), axis=2)
+            out = np.zeros((n, c, int(np.prod(shape[2:]))), dtype=g._data.dtype)
+            np.put_along_axis(out, idx.reshape(n, c, -1), g._data.reshape(n, c, -1), axis=2)
             return wrap(out.reshape(shape))
         hw = int(np.prod(shape[2:]))
-        gd = g.data.reshape(n * c, -1)
+        gd = g._data.reshape(n * c, -1)
         base = (np.arange(n * c) * hw)[:, None]
         out = np.bincount((idx.reshape(n * c, -1) + base).ravel(), weights=gd.ravel(), minlength=n * c * hw)
-        return wrap(out.astype(g.data.dtype, copy=False).reshape(shape))
+        return wrap(out.astype(g._data.dtype, copy=False).reshape(shape))
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
@@ -449,7 +449,7 @@ class ConstantPad(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, pad: tuple, value: float) -> Tensor:
-        d = x.data
+        d = x._data
         nd = d.ndim
         widths = [(0, 0)] * nd
         for k in range(len(pad) // 2):
@@ -459,7 +459,7 @@ class ConstantPad(Op):
         out = np.pad(d, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
         ctx.sl = tuple(slice(max(lo, 0), max(lo, 0) + s) for (lo, _), s in zip(widths, d.shape))
         ctx.widths = widths
-        ctx.in_shape = x.data.shape
+        ctx.in_shape = x._data.shape
         return wrap(out)
 
     @staticmethod

@@ -32,8 +32,8 @@ class Fill(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, value: Any) -> Tensor:
-        v = value.data if isinstance(value, Tensor) else value
-        return wrap(np.full(a.data.shape, v, dtype=a.data.dtype))
+        v = value._data if isinstance(value, Tensor) else value
+        return wrap(np.full(a._data.shape, v, dtype=a._data.dtype))
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, a: Tensor, value: Any) -> tuple:
@@ -64,14 +64,14 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     Raises:
         RuntimeError: when ``value`` is a tensor with more than one element.
     """
-    if isinstance(value, Tensor) and value.data.ndim:
+    if isinstance(value, Tensor) and value._data.ndim:
         raise RuntimeError(
-            f"fill_ only supports 0-dimension value tensor but got tensor with {value.data.ndim} dimensions."
+            f"fill_ only supports 0-dimension value tensor but got tensor with {value._data.ndim} dimensions."
         )
     if not recording(self, value) and not _ctx.interpreters:  # a transform (forward mode's tangents) goes via inplace()
-        if not self.data.flags.writeable:
+        if not self._data.flags.writeable:
             raise RuntimeError("fill_: the tensor's memory is read-only (an expanded view); clone() it first")
-        self.data[...] = value.data if isinstance(value, Tensor) else value
+        self._data[...] = value._data if isinstance(value, Tensor) else value
         self._vc[0] += 1
         return self
     return inplace(Fill.apply, self, value)
@@ -92,11 +92,11 @@ class Copy(Op):
     def forward(ctx: Any, a: Tensor, src: Any) -> Tensor:
         sd = data_of(src)
         try:
-            out = np.broadcast_to(np.asarray(sd), a.data.shape).astype(a.data.dtype)
+            out = np.broadcast_to(np.asarray(sd), a._data.shape).astype(a._data.dtype)
         except ValueError:
             raise RuntimeError(
                 f"copy_: the size of src {list(np.shape(sd))} is not broadcastable to self "
-                f"{list(a.data.shape)}"
+                f"{list(a._data.shape)}"
             ) from None
         ctx.src_dtype = np.asarray(sd).dtype
         return wrap(out)
@@ -147,8 +147,8 @@ class ToDtype(Linear):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, dtype: np.dtype) -> Tensor:
-        ctx.in_dtype = a.data.dtype
-        return wrap(a.data.astype(dtype))
+        ctx.in_dtype = a._data.dtype
+        return wrap(a._data.astype(dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -167,7 +167,7 @@ def to_dtype(input: Tensor, dtype: Any) -> Tensor:
         with no_grad():  # a transform's wrapper (vmap): its values go through ToDtype's rule
             return ToDtype.apply(input, nd)
     if nd.kind != "f" or not (recording(input) or _ctx.interpreters):  # forward mode: a tangent
-        return Tensor._make(input.data.astype(nd))
+        return Tensor._make(input._data.astype(nd))
     return ToDtype.apply(input, nd)
 
 
@@ -178,7 +178,7 @@ class Clone(Linear):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        return wrap(a.data.copy())
+        return wrap(a._data.copy())
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
@@ -192,6 +192,6 @@ def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
 
 def contiguous(input: Tensor, memory_format: Any = None) -> Tensor:
     """``input`` itself when C-contiguous, else a contiguous copy (differentiable)."""
-    if input.data.flags.c_contiguous:
+    if input._data.flags.c_contiguous:
         return input
     return Clone.apply(input)

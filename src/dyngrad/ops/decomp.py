@@ -30,7 +30,7 @@ qr_return = namedtuple("qr", ["Q", "R"])
 def _check(op: str, A: Tensor, square: bool = True) -> None:
     if not isinstance(A, Tensor):
         raise TypeError(f"{op}(): argument 'A' must be Tensor, not {type(A).__name__}")
-    d = A.data
+    d = A._data
     if d.ndim < 2:
         raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
     if d.dtype.kind != "f":
@@ -54,11 +54,11 @@ class Inv(Op):
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> Tensor:
         try:
-            out = wrap(np.linalg.inv(A.data))
+            out = wrap(np.linalg.inv(A._data))
         except np.linalg.LinAlgError:
             raise RuntimeError(
                 "linalg.inv: The input matrix is singular, the inversion could not be completed "
-                f"(input shape {list(A.data.shape)})"
+                f"(input shape {list(A._data.shape)})"
             ) from None
         ctx.save_for_backward(out)
         return out
@@ -114,7 +114,7 @@ class Det(Op):
 
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> Tensor:
-        out = wrap(np.asarray(np.linalg.det(A.data), dtype=A.data.dtype))
+        out = wrap(np.asarray(np.linalg.det(A._data), dtype=A._data.dtype))
         ctx.save_for_backward(A, out)
         return out
 
@@ -122,9 +122,9 @@ class Det(Op):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         A, out = ctx.saved_tensors
         gd = (g * out).unsqueeze(-1).unsqueeze(-1)
-        if np.all(out.data != 0):
+        if np.all(out._data != 0):
             return gd * inv(A).mT
-        return g.unsqueeze(-1).unsqueeze(-1) * wrap(_cofactor(A.data).astype(A.data.dtype))
+        return g.unsqueeze(-1).unsqueeze(-1) * wrap(_cofactor(A._data).astype(A._data.dtype))
 
     # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
@@ -132,9 +132,9 @@ class Det(Op):
         """Forward mode: ``t = det(A) * trace(A^{-1} u)`` (Jacobi's formula); at a singular
         ``A``, ``sum(cofactor(A) * u)``."""
         A, out = ctx.saved_tensors
-        if np.all(out.data != 0):
+        if np.all(out._data != 0):
             return out * (inv(A).mT * u).sum((-2, -1))
-        return (wrap(_cofactor(A.data).astype(A.data.dtype)) * u).sum((-2, -1))
+        return (wrap(_cofactor(A._data).astype(A._data.dtype)) * u).sum((-2, -1))
 
     vmap = leading_batch  # batching rule: (*, n, n) already batches over leading dims
 
@@ -157,8 +157,8 @@ class Slogdet(Op):
 
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> tuple:
-        s, logabs = np.linalg.slogdet(A.data)
-        dt = A.data.dtype
+        s, logabs = np.linalg.slogdet(A._data)
+        dt = A._data.dtype
         sign = wrap(np.asarray(s, dtype=dt))
         ctx.mark_non_differentiable(sign)
         ctx.save_for_backward(A)
@@ -204,10 +204,10 @@ class Solve(Op):
     @staticmethod
     def forward(ctx: Any, A: Tensor, B: Tensor) -> Tensor:
         try:
-            X = wrap(np.linalg.solve(A.data, B.data))
+            X = wrap(np.linalg.solve(A._data, B._data))
         except np.linalg.LinAlgError:
             raise RuntimeError(
-                f"linalg.solve: The solver failed because the input matrix is singular (A shape {list(A.data.shape)})"
+                f"linalg.solve: The solver failed because the input matrix is singular (A shape {list(A._data.shape)})"
             ) from None
         ctx.save_for_backward(A, X)
         return X
@@ -252,22 +252,22 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
             or different dtypes.
     """
     _check("linalg.solve", A)
-    if A.data.dtype != B.data.dtype:
+    if A._data.dtype != B._data.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type {A.dtype.name} and B of type {B.dtype.name} instead")
     if not left:
         return solve(A.mT, B.mT).mT
-    n = A.data.shape[-1]
-    vec = B.data.ndim == 1 or B.data.shape == A.data.shape[:-1]
+    n = A._data.shape[-1]
+    vec = B._data.ndim == 1 or B._data.shape == A._data.shape[:-1]
     Bm = B.unsqueeze(-1) if vec else B
-    if Bm.data.ndim < 2 or Bm.data.shape[-2] != n:
+    if Bm._data.ndim < 2 or Bm._data.shape[-2] != n:
         raise RuntimeError(
-            f"linalg.solve: Incompatible shapes of A and B for the equation AX = B ({list(A.data.shape)} and {list(B.data.shape)})"
+            f"linalg.solve: Incompatible shapes of A and B for the equation AX = B ({list(A._data.shape)} and {list(B._data.shape)})"
         )
     try:
-        np.broadcast_shapes(A.data.shape[:-2], Bm.data.shape[:-2])
+        np.broadcast_shapes(A._data.shape[:-2], Bm._data.shape[:-2])
     except ValueError:
         raise RuntimeError(
-            f"linalg.solve: batch dims of A {list(A.data.shape)} and B {list(B.data.shape)} do not broadcast"
+            f"linalg.solve: batch dims of A {list(A._data.shape)} and B {list(B._data.shape)} do not broadcast"
         ) from None
     X = Solve.apply(A, Bm)
     return X.squeeze(-1) if vec else X
@@ -284,11 +284,11 @@ class Cholesky(Op):
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> Tensor:
         try:
-            L = wrap(np.linalg.cholesky(A.data))
+            L = wrap(np.linalg.cholesky(A._data))
         except np.linalg.LinAlgError:
             raise RuntimeError(
                 "linalg.cholesky: The factorization could not be completed because the input is not "
-                f"positive-definite (input shape {list(A.data.shape)})"
+                f"positive-definite (input shape {list(A._data.shape)})"
             ) from None
         ctx.save_for_backward(L)
         return L
@@ -296,9 +296,9 @@ class Cholesky(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (L,) = ctx.saved_tensors
-        n = L.data.shape[-1]
+        n = L._data.shape[-1]
         P = matmul(L.mT, g).tril()
-        P = P - P * (0.5 * _eye_like(n, L.data.dtype))
+        P = P - P * (0.5 * _eye_like(n, L._data.dtype))
         Linv = inv(L)
         S = matmul(matmul(Linv.mT, P), Linv)
         return (S + S.mT) * 0.5
@@ -311,7 +311,7 @@ class Cholesky(Op):
         (L,) = ctx.saved_tensors
         Li = inv(L)
         X = matmul(matmul(Li, (u + u.mT) * 0.5), Li.mT)
-        eye = wrap(np.eye(X.shape[-1], dtype=X.data.dtype))
+        eye = wrap(np.eye(X.shape[-1], dtype=X._data.dtype))
         return matmul(L, X.tril(-1) + X * eye * 0.5)
 
     vmap = leading_batch  # batching rule: (*, n, n) already batches over leading dims
@@ -352,7 +352,7 @@ class Qr(Op):
 
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> tuple:
-        q, r = np.linalg.qr(A.data, mode="reduced")
+        q, r = np.linalg.qr(A._data, mode="reduced")
         Q, R = wrap(q), wrap(r)
         ctx.save_for_backward(A, Q, R)
         return Q, R
@@ -360,7 +360,7 @@ class Qr(Op):
     @staticmethod
     def backward(ctx: Any, gQ: Tensor, gR: Tensor) -> Tensor:
         A, Q, R = ctx.saved_tensors
-        m, n = A.data.shape[-2:]
+        m, n = A._data.shape[-2:]
         if m >= n:
             return _qr_square_grad(Q, R, gQ, gR)
         Y = A[..., :, m:]
@@ -376,7 +376,7 @@ class Qr(Op):
     def jvp(ctx: Any, u: Tensor) -> tuple:
         """Forward mode (class docstring): tangents ``(dQ, dR)``."""
         A, Q, R = ctx.saved_tensors
-        m, n = A.data.shape[-2:]
+        m, n = A._data.shape[-2:]
         if m >= n:
             return _qr_square_jvp(Q, R, u)
         dQ, dU = _qr_square_jvp(Q, R[..., :, :m], u[..., :, :m])

@@ -153,7 +153,7 @@ class Relu(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        out = wrap(np.maximum(x.data, 0))
+        out = wrap(np.maximum(x._data, 0))
         ctx.save_for_backward(out)
         return out
 
@@ -175,11 +175,11 @@ class Abs(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return wrap(np.abs(x.data))
+        return wrap(np.abs(x._data))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
-        return wrap(np.sign(ctx.saved_tensors[0].data))
+        return wrap(np.sign(ctx.saved_tensors[0]._data))
 
 
 def abs(input: Tensor) -> Tensor:  # noqa: A001
@@ -224,7 +224,7 @@ class Clamp(Elementwise):
     def forward(ctx: Any, x: Tensor, lo: Any = None, hi: Any = None) -> Tensor:
         if lo is None and hi is None:
             raise RuntimeError("clamp: At least one of 'min' or 'max' must not be None")
-        d = x.data
+        d = x._data
         # PyTorch's result_type(input, min, max); Python-int bounds wrap into an integer dtype
         rt = B.result_type(*(o for o in (x, lo, hi) if o is not None))
         lod = np.asarray(data_of(lo)).astype(rt, copy=False) if lo is not None else None
@@ -241,9 +241,9 @@ class Clamp(Elementwise):
     @staticmethod
     def derivative(ctx: Any) -> Any:
         x, lot, hit = ctx.saved_tensors
-        lo = lot.data if lot is not None else ctx.lo
-        hi = hit.data if hit is not None else ctx.hi
-        d = x.data
+        lo = lot._data if lot is not None else ctx.lo
+        hi = hit._data if hit is not None else ctx.hi
+        d = x._data
         inside = np.ones(np.broadcast_shapes(d.shape, np.shape(lo) if lo is not None else (), np.shape(hi) if hi is not None else ()), dtype=bool)
         if lo is not None:
             inside &= d >= lo

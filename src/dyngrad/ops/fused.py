@@ -153,8 +153,8 @@ class NllLoss(Op):
     def forward(
         ctx: Any, x: Tensor, target: Tensor, weight: Any, ignore_index: int, reduction: str
     ) -> Tensor:
-        d = x.data
-        t = target.data
+        d = x._data
+        t = target._data
         cdim = 0 if d.ndim == 1 else 1
         C = d.shape[cdim]
         keep = t != ignore_index
@@ -164,7 +164,7 @@ class NllLoss(Op):
             bad = bad[(bad < 0) | (bad >= C)]
             if bad.size:
                 raise IndexError(f"nll_loss: Target {int(bad.flat[0])} is out of bounds (C = {C}).")
-        w = weight.data.astype(d.dtype) if weight is not None else np.ones(C, d.dtype)
+        w = weight._data.astype(d.dtype) if weight is not None else np.ones(C, d.dtype)
         wt = np.where(keep, w[tt], 0).astype(d.dtype)
         picked = np.take_along_axis(d, np.expand_dims(tt, cdim), axis=cdim).squeeze(cdim)
         losses = -wt * picked
@@ -238,11 +238,11 @@ class NllLoss(Op):
         
         if is_wrapper(target) or is_wrapper(weight):
             return NotImplemented  # targets batched by an outer vmap: values unreadable here
-        t = target.data
+        t = target._data
         keep = t != ignore_index
-        w = weight.data if weight is not None else np.ones(x.shape[1 if x.ndim > 1 else 0])
+        w = weight._data if weight is not None else np.ones(x.shape[1 if x.ndim > 1 else 0])
         denom = np.where(keep, w[np.where(keep, t, 0)], 0).sum(axis=rest)
-        dt = s.data.dtype
+        dt = s._data.dtype
         with np.errstate(divide="ignore"):
             r = np.where(denom == 0, 0, 1 / np.where(denom == 0, 1, denom))
         return s * wrap(r.astype(dt)) + wrap(np.where(denom == 0, np.nan, 0).astype(dt)), 0
@@ -282,7 +282,7 @@ class SmoothL1(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, t: Tensor, beta: float) -> Tensor:
-        d = x.data - t.data
+        d = x._data - t._data
         ad = np.abs(d)
         ctx.beta = beta
         ctx.save_for_backward(x, t)
@@ -312,7 +312,7 @@ class BinaryCrossEntropy(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, t: Tensor) -> Tensor:
-        d, td = x.data, t.data
+        d, td = x._data, t._data
         if d.size and (np.any(d < 0) or np.any(d > 1) or np.isnan(d).any()):
             raise RuntimeError("binary_cross_entropy: all elements of input should be between 0 and 1")
         with np.errstate(divide="ignore"):

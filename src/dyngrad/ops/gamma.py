@@ -106,7 +106,7 @@ class Igamma(Elementwise):
     def forward(ctx: Any, a: Tensor, x: Tensor) -> Tensor:
         ctx.save_for_backward(a, x)
         rt = np.result_type(float_data(a).dtype, float_data(x).dtype)
-        out = _specfun.gammainc(a.data.astype(np.float64), x.data.astype(np.float64), ctx._forward_cls._upper)
+        out = _specfun.gammainc(a._data.astype(np.float64), x._data.astype(np.float64), ctx._forward_cls._upper)
         return wrap(out.astype(rt, copy=False))
 
     @staticmethod

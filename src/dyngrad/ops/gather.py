@@ -63,7 +63,7 @@ def _gs_rule(info: Any, in_dims: tuple, x: Tensor, dim: int, index: Any, src: An
     idx = _phys_index(index, in_dims[2], n, op)
     src = batch_operand(src, in_dims[3], n) if scatter else None
     if in_dims[2] is not None and isinstance(idx, np.ndarray):
-        _check_gs(op, x.data, dim + 1, idx, src.data if isinstance(src, Tensor) else None)
+        _check_gs(op, x._data, dim + 1, idx, src._data if isinstance(src, Tensor) else None)
     args = (src,) if scatter else ()
     if x.ndim == 1:  # 0-d examples
         if isinstance(src, Tensor):
@@ -104,14 +104,14 @@ class Gather(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
-        ctx.dim, ctx.index, ctx.shape = dim, index, x.data.shape
-        xd = x.data.reshape(-1) if x.data.ndim == 0 else x.data
+        ctx.dim, ctx.index, ctx.shape = dim, index, x._data.shape
+        xd = x._data.reshape(-1) if x._data.ndim == 0 else x._data
         out = xd[_grid(index, dim)] if index.ndim else xd[index]
         return wrap(out.reshape(index.shape))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        z = wrap(np.zeros(ctx.shape, dtype=g.data.dtype))
+        z = wrap(np.zeros(ctx.shape, dtype=g._data.dtype))
         return ScatterAdd.apply(z, ctx.dim, ctx.index, g), None, None
 
     vmap = staticmethod(_gs_rule)
@@ -130,10 +130,10 @@ def gather(input: Tensor, dim: int, index: Any, *, sparse_grad: bool = False) ->
         IndexError: ``dim`` out of range.
     """
     if is_wrapper(index):  # differs per example under vmap: the rule checks it
-        return Gather.apply(input, norm_dim(dim, input.data.ndim, "gather"), index)
+        return Gather.apply(input, norm_dim(dim, input._data.ndim, "gather"), index)
     idx = _int_index(index, "gather")
-    d = norm_dim(dim, input.data.ndim, "gather")
-    _check_gs("gather", input.data, d, idx)
+    d = norm_dim(dim, input._data.ndim, "gather")
+    _check_gs("gather", input._data, d, idx)
     return Gather.apply(input, d, idx)
 
 
@@ -146,10 +146,10 @@ class ScatterAdd(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Tensor) -> Tensor:
-        ctx.dim, ctx.index, ctx.src_shape = dim, index, src.data.shape
-        out = x.data.copy()
+        ctx.dim, ctx.index, ctx.src_shape = dim, index, src._data.shape
+        out = x._data.copy()
         if index.size:
-            sub = src.data[tuple(slice(0, s) for s in index.shape)]
+            sub = src._data[tuple(slice(0, s) for s in index.shape)]
             np.add.at(out.reshape(-1) if out.ndim == 0 else out, _grid(index, dim), sub)
         return wrap(out)
 
@@ -166,7 +166,7 @@ class ScatterAdd(Linear):
 
 def _gather_padded(g: Tensor, dim: int, index: np.ndarray, src_shape: tuple) -> Tensor:
     gs = Gather.apply(g, dim, index)
-    if gs.data.shape != src_shape:
+    if gs._data.shape != src_shape:
         from .rearrange import pad
 
         widths: list = []
@@ -177,7 +177,7 @@ def _gather_padded(g: Tensor, dim: int, index: np.ndarray, src_shape: tuple) -> 
 
 
 def _check_src(op: str, x: Tensor, src: Tensor) -> None:
-    if src.data.dtype != x.data.dtype:
+    if src._data.dtype != x._data.dtype:
         raise RuntimeError(
             f"{op}(): Expected self.dtype to be equal to src.dtype, got {x.dtype.name} and {src.dtype.name}"
         )
@@ -194,10 +194,10 @@ def scatter_add(input: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
     """
     batched = is_wrapper(index)  # differs per example under vmap: the rule checks it
     idx = index if batched else _int_index(index, "scatter_add")
-    d = norm_dim(dim, input.data.ndim, "scatter_add")
+    d = norm_dim(dim, input._data.ndim, "scatter_add")
     _check_src("scatter_add", input, src)
     if not batched:
-        _check_gs("scatter_add", input.data, d, idx, src.data)
+        _check_gs("scatter_add", input._data, d, idx, src._data)
     return ScatterAdd.apply(input, d, idx, src)
 
 
@@ -211,8 +211,8 @@ class Scatter(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Any) -> Tensor:
         ctx.dim, ctx.index = dim, index
-        ctx.src_shape = src.data.shape if isinstance(src, Tensor) else None
-        out = x.data.copy()
+        ctx.src_shape = src._data.shape if isinstance(src, Tensor) else None
+        out = x._data.copy()
         if index.size:
             v = data_of(src)
             if isinstance(src, Tensor):
@@ -236,7 +236,7 @@ class Scatter(Op):
         """Forward mode: ``t = scatter(ux, dim, index, us)`` (0 where a number was scattered;
         a None tangent is zeros)."""
         x = ctx._fwd_inputs[0]
-        ux = ux if ux is not None else Tensor._make(np.zeros_like(x.data))
+        ux = ux if ux is not None else Tensor._make(np.zeros_like(x._data))
         return Scatter.apply(ux, ctx.dim, ctx.index, us if us is not None else 0.0)
 
     vmap = staticmethod(_gs_rule)
@@ -257,16 +257,16 @@ def scatter(input: Tensor, dim: int, index: Any, src: Any = None, *, value: Any 
         raise TypeError("scatter() missing required argument 'src' or 'value'")
     batched = is_wrapper(index)  # differs per example under vmap: the rule checks it
     idx = index if batched else _int_index(index, "scatter")
-    d = norm_dim(dim, input.data.ndim, "scatter")
+    d = norm_dim(dim, input._data.ndim, "scatter")
     if isinstance(src, Tensor):
         _check_src("scatter", input, src)
     if not batched:
-        _check_gs("scatter", input.data, d, idx, src.data if isinstance(src, Tensor) else None)
+        _check_gs("scatter", input._data, d, idx, src._data if isinstance(src, Tensor) else None)
     if reduce is not None:
         if reduce != "add":
             raise RuntimeError(f"scatter(): reduce={reduce!r} is not supported by dyngrad (only 'add')")
         if not isinstance(src, Tensor):
-            src = wrap(np.full(idx.shape, src, dtype=input.data.dtype))
+            src = wrap(np.full(idx.shape, src, dtype=input._data.dtype))
         return ScatterAdd.apply(input, d, idx, src)
     return Scatter.apply(input, d, idx, src)
 
@@ -289,8 +289,8 @@ class IndexSelect(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
-        ctx.shape, ctx.idx = x.data.shape, (slice(None),) * dim + (index,)
-        return wrap(x.data[ctx.idx] if x.data.ndim else x.data.reshape(1)[index].reshape(()))
+        ctx.shape, ctx.idx = x._data.shape, (slice(None),) * dim + (index,)
+        return wrap(x._data[ctx.idx] if x._data.ndim else x._data.reshape(1)[index].reshape(()))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -340,21 +340,21 @@ def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    d = norm_dim(dim, input.data.ndim, "index_select")
-    if input.data.ndim == 0 and idx.size != 1:
+    d = norm_dim(dim, input._data.ndim, "index_select")
+    if input._data.ndim == 0 and idx.size != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
-    size = input.data.shape[d] if input.data.ndim else 1
+    size = input._data.shape[d] if input._data.ndim else 1
     if idx.size and (idx.min() < 0 or idx.max() >= size):
         raise IndexError(f"index_select(): index out of range in self (dimension {d} with size {size})")
     return IndexSelect.apply(input, d, idx.reshape(-1))
 
 
 def _index_select_batched(input: Tensor, dim: int, index: Tensor) -> Tensor:
-    if index.data.dtype.kind not in "iu" or index.data.dtype == np.uint8:
+    if index._data.dtype.kind not in "iu" or index._data.dtype == np.uint8:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    return IndexSelect.apply(input, norm_dim(dim, input.data.ndim, "index_select"), index)
+    return IndexSelect.apply(input, norm_dim(dim, input._data.ndim, "index_select"), index)
 
 
 def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tensor:
@@ -369,11 +369,11 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
     idx = indices if batched else _int_index(indices, "take_along_dim")
     if dim is None:
         return gather(input.reshape(-1), 0, idx.reshape(-1))
-    nd = input.data.ndim
+    nd = input._data.ndim
     if nd == 0:
         raise IndexError(f"take_along_dim(): Dimension specified as {dim} but tensor has no dimensions")
     d = norm_dim(dim, nd, "take_along_dim")
-    xs, ix = list(input.data.shape), list(idx.shape)
+    xs, ix = list(input._data.shape), list(idx.shape)
     if len(ix) != nd:
         raise RuntimeError("torch.take_along_dim(): input and indices should have the same number of dimensions")
     xs[d] = ix[d] = 1
@@ -385,20 +385,20 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
             f"outside dimension {d}"
         ) from None
     bx, bi = list(b), list(b)
-    bx[d], bi[d] = input.data.shape[d], idx.shape[d]
-    x = input.expand(*bx) if tuple(bx) != input.data.shape else input
+    bx[d], bi[d] = input._data.shape[d], idx.shape[d]
+    x = input.expand(*bx) if tuple(bx) != input._data.shape else input
     return gather(x, d, idx.expand(*bi) if batched else np.broadcast_to(idx, bi))
 
 
 def _dim_index(input: Tensor, dim: int, index: Any, op: str) -> tuple:
     """Validate a vector ``index`` along ``dim``; return (dim, NumPy advanced index)."""
-    d = norm_dim(dim, input.data.ndim, op)
+    d = norm_dim(dim, input._data.ndim, op)
     if is_wrapper(index):  # differs per example under vmap: the rule checks it
-        if index.data.dtype.kind not in "iu" or index.data.dtype == np.uint8 or index.ndim > 1:
+        if index._data.dtype.kind not in "iu" or index._data.dtype == np.uint8 or index.ndim > 1:
             raise RuntimeError(f"{op}(): index must be an integer vector, got {index.dtype} of shape {list(index.shape)}")
         return d, (slice(None),) * d + (index.reshape(-1),)
     idx = _int_index(index, op).reshape(-1)
-    size = input.data.shape[d] if input.data.ndim else 1
+    size = input._data.shape[d] if input._data.ndim else 1
     if idx.size and (idx.min() < -size or idx.max() >= size):
         raise IndexError(f"{op}(): index out of range for dimension {d} with size {size}")
     return d, (slice(None),) * d + (idx,)
@@ -416,7 +416,7 @@ def index_add(input: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any
 
     d, adv = _dim_index(input, dim, index, "index_add")
     src = source * alpha if alpha != 1 else source
-    return input + IndexPutAdd.apply(src, input.data.shape, adv, False)
+    return input + IndexPutAdd.apply(src, input._data.shape, adv, False)
 
 
 def index_copy(input: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
@@ -439,7 +439,7 @@ def take(input: Tensor, index: Any) -> Tensor:
     if is_wrapper(index):  # differs per example under vmap: Index's rule checks it
         return getitem(input.reshape(-1), index)
     idx = _int_index(index, "take")
-    n = input.data.size
+    n = input._data.size
     if idx.size and (idx.min() < -n or idx.max() >= n):
         bad = int(idx.max()) if idx.max() >= n else int(idx.min())
         raise IndexError(f"take(): index {bad} out of range for tensor of {n} elements")

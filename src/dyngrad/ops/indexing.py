@@ -44,7 +44,7 @@ def _conv(i: Any) -> Any:
     if isinstance(i, np.bool_):
         return bool(i)
     if isinstance(i, Tensor):
-        d = i.data
+        d = i._data
     elif isinstance(i, (list, tuple, np.ndarray, range)):  # (range: PyTorch's nn tutorial's x[range(n), y])
         d = np.asarray(i) if not isinstance(i, np.ndarray) else i
         if isinstance(i, range) and d.size == 0:
@@ -175,10 +175,10 @@ class Index(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, idx: Any, basic: bool) -> Tensor:
-        ctx.shape = x.data.shape
+        ctx.shape = x._data.shape
         ctx.idx = idx
         ctx.basic = basic
-        out = wrap(x.data[idx])
+        out = wrap(x._data[idx])
         return make_view(out, x) if basic else out
 
     @staticmethod
@@ -206,11 +206,11 @@ class IndexPutAdd(Linear):
     def forward(ctx: Any, g: Tensor, shape: tuple, idx: Any, basic: bool) -> Tensor:
         ctx.idx = idx
         ctx.basic = basic
-        out = np.zeros(shape, dtype=g.data.dtype)
+        out = np.zeros(shape, dtype=g._data.dtype)
         if basic:
-            out[idx] = g.data
+            out[idx] = g._data
         else:
-            np.add.at(out, idx, g.data)
+            np.add.at(out, idx, g._data)
         return wrap(out)
 
     @staticmethod
@@ -287,8 +287,8 @@ def getitem(input: Tensor, index: Any) -> Tensor:
         IndexError: out-of-range index (naming the dim and its size), float index, too
             many indices, mask of the wrong shape.
     """
-    plan = bx.plan_batched(index, input.data.shape, plan_index)  # index tensors that differ per example
-    basic, adv = plan_index(index, input.data.shape) if plan is None else plan
+    plan = bx.plan_batched(index, input._data.shape, plan_index)  # index tensors that differ per example
+    basic, adv = plan_index(index, input._data.shape) if plan is None else plan
     out = input
     if basic is not None:
         out = _basic_cls(basic).apply(out, basic, True)
@@ -318,13 +318,13 @@ class IndexPut(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, v: Any, plan: tuple) -> Tensor:
-        out = x.data.copy()
+        out = x._data.copy()
         try:
             _assign(out, plan[0], plan[1], data_of(v))
         except ValueError as e:
             raise RuntimeError(f"index_put_: {e} (tensor of shape {list(x.shape)})") from None
         ctx.plan = plan
-        ctx.shape = x.data.shape
+        ctx.shape = x._data.shape
         return wrap(out)
 
     @staticmethod
@@ -333,7 +333,7 @@ class IndexPut(Op):
         gx = gv = None
         basic, adv = ctx.plan
         if n[0]:
-            mask = np.ones(ctx.shape, dtype=g.data.dtype)
+            mask = np.ones(ctx.shape, dtype=g._data.dtype)
             _assign(mask, basic, adv, 0)
             gx = g * wrap(mask)
         if n[1]:
@@ -349,7 +349,7 @@ class IndexPut(Op):
     def jvp(ctx: Any, ux: Any, uv: Any, *_: Any) -> Any:
         """Forward mode: ``t = ux`` with ``t[idx] = uv`` (None tangents are 0)."""
         x = ctx._fwd_inputs[0]
-        ux = ux if ux is not None else Tensor._make(np.zeros_like(x.data))
+        ux = ux if ux is not None else Tensor._make(np.zeros_like(x._data))
         return IndexPut.apply(ux, uv if uv is not None else 0.0, ctx.plan)
 
     @staticmethod
@@ -397,14 +397,14 @@ def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
             (expanded) tensor, or when ``value`` does not broadcast to the indexed shape.
         IndexError: as :func:`getitem`.
     """
-    plan = bx.plan_batched(index, input.data.shape, plan_index) or plan_index(index, input.data.shape)
-    # the fast path writes .data and tells no one: with an interpreter active (a transform
+    plan = bx.plan_batched(index, input._data.shape, plan_index) or plan_index(index, input._data.shape)
+    # the fast path writes ._data and tells no one: with an interpreter active (a transform
     # may keep per-tensor state, _util.inplace) go through IndexPut and its rules
     if not recording(input, value) and not _ctx.interpreters:
-        if not input.data.flags.writeable:
+        if not input._data.flags.writeable:
             raise RuntimeError("index assignment: the tensor's memory is read-only (an expanded view); clone() it first")
         try:
-            _assign(input.data, plan[0], plan[1], data_of(value))
+            _assign(input._data, plan[0], plan[1], data_of(value))
         except ValueError as e:
             raise RuntimeError(f"index assignment: {e} (tensor of shape {list(input.shape)})") from None
         input._vc[0] += 1
@@ -419,10 +419,10 @@ def narrow(input: Tensor, dim: int, start: Any, length: int) -> Tensor:
         IndexError: dim out of range, start out of range.
         RuntimeError: ``start + length`` past the end, negative length, 0-d input.
     """
-    if input.data.ndim == 0:
+    if input._data.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    d = norm_dim(dim, input.data.ndim, "narrow")
-    size = input.data.shape[d]
+    d = norm_dim(dim, input._data.ndim, "narrow")
+    size = input._data.shape[d]
     start = int(start)
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
@@ -440,10 +440,10 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
     Raises:
         IndexError: dim or index out of range (naming the dim and the size).
     """
-    if input.data.ndim == 0:
+    if input._data.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    d = norm_dim(dim, input.data.ndim, "select")
-    size = input.data.shape[d]
+    d = norm_dim(dim, input._data.ndim, "select")
+    size = input._data.shape[d]
     index = int(index)
     if not -size <= index < size:
         raise IndexError(

@@ -38,7 +38,7 @@ class Matmul(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
-        ad, bd = a.data, b.data
+        ad, bd = a._data, b._data
         n = ctx.needs_input_grad
         ctx.save_for_backward(a if n[1] else None, b if n[0] else None)
         ctx.nd = (ad.ndim, bd.ndim)
@@ -124,7 +124,7 @@ class Dot(Matmul):
 def _check_mm(op: str, a: Any, b: Any) -> None:
     if not isinstance(a, Tensor) or not isinstance(b, Tensor):
         raise TypeError(f"{op}(): expected Tensor arguments, got {type(a).__name__} and {type(b).__name__}")
-    if a.data.dtype != b.data.dtype:
+    if a._data.dtype != b._data.dtype:
         raise RuntimeError(
             f"{op}: expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}"
         )
@@ -140,7 +140,7 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
             dims that do not broadcast (both shapes named).
     """
     _check_mm("matmul", input, other)
-    sa, sb = input.data.shape, other.data.shape
+    sa, sb = input._data.shape, other._data.shape
     if not sa or not sb:
         raise RuntimeError(
             f"matmul: both arguments to matmul need to be at least 1D, but they are {len(sa)}D and {len(sb)}D"
@@ -177,8 +177,8 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
 
 
 def _need(op: str, t: Tensor, nd: int, name: str) -> None:
-    if t.data.ndim != nd:
-        raise RuntimeError(f"{op}: {name} must be a {nd}D tensor, got {t.data.ndim}D (shape {_fmt(t.data.shape)})")
+    if t._data.ndim != nd:
+        raise RuntimeError(f"{op}: {name} must be a {nd}D tensor, got {t._data.ndim}D (shape {_fmt(t._data.shape)})")
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
@@ -202,7 +202,7 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     _check_mm("bmm", input, mat2)
     _need("bmm", input, 3, "batch1")
     _need("bmm", mat2, 3, "batch2")
-    sa, sb = input.data.shape, mat2.data.shape
+    sa, sb = input._data.shape, mat2._data.shape
     if sa[0] != sb[0] or sa[2] != sb[1]:
         raise RuntimeError(
             f"bmm: Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
@@ -230,19 +230,19 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
         RuntimeError: wrong ranks, sizes or dtypes.
     """
     _check_mm("dot", input, tensor)
-    if input.data.ndim != 1 or tensor.data.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {input.data.ndim}D and {tensor.data.ndim}D tensors")
-    if input.data.shape != tensor.data.shape:
+    if input._data.ndim != 1 or tensor._data.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input._data.ndim}D and {tensor._data.ndim}D tensors")
+    if input._data.shape != tensor._data.shape:
         raise RuntimeError(
-            f"inconsistent tensor size, expected tensor [{input.data.shape[0]}] and src [{tensor.data.shape[0]}] to have the same number of "
-            f"elements, but got {input.data.shape[0]} and {tensor.data.shape[0]} elements respectively"
+            f"inconsistent tensor size, expected tensor [{input._data.shape[0]}] and src [{tensor._data.shape[0]}] to have the same number of "
+            f"elements, but got {input._data.shape[0]} and {tensor._data.shape[0]} elements respectively"
         )
     return Dot.apply(input, tensor)
 
 
 def inner(input: Tensor, other: Tensor) -> Tensor:
     """Inner product over the last dims: ``(*a, k), (*b, k) -> (*a, *b)`` (0-d: product)."""
-    if input.data.ndim == 0 or other.data.ndim == 0:
+    if input._data.ndim == 0 or other._data.ndim == 0:
         return input * other
     from .contraction import tensordot
 
@@ -255,8 +255,8 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
     Raises:
         RuntimeError: a non-1-D operand.
     """
-    if input.data.ndim != 1 or vec2.data.ndim != 1:
-        raise RuntimeError(f"outer: expected 1D tensors, but got {input.data.ndim}D and {vec2.data.ndim}D")
+    if input._data.ndim != 1 or vec2._data.ndim != 1:
+        raise RuntimeError(f"outer: expected 1D tensors, but got {input._data.ndim}D and {vec2._data.ndim}D")
     return input.unsqueeze(1) * vec2
 
 
@@ -271,19 +271,19 @@ class Trace(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        ctx.shape = x.data.shape
-        return wrap(np.trace(x.data, axis1=-2, axis2=-1))
+        ctx.shape = x._data.shape
+        return wrap(np.trace(x._data, axis1=-2, axis2=-1))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
-        eye = wrap(np.eye(*ctx.shape[-2:], dtype=g.data.dtype))
+        eye = wrap(np.eye(*ctx.shape[-2:], dtype=g._data.dtype))
         return g * eye if g.ndim == 0 else g.reshape(tuple(g.shape) + (1, 1)) * eye
 
 
 def trace(input: Tensor) -> Tensor:
     """Sum of the main diagonal of a 2-D ``input``. Raises: RuntimeError if not 2-D."""
-    if input.data.ndim != 2:
-        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.data.ndim}")
+    if input._data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input._data.ndim}")
     return Trace.apply(input)
 
 
@@ -296,9 +296,9 @@ class Diagonal(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, offset: int, dim1: int, dim2: int) -> Tensor:
-        ctx.args = (x.data.shape, offset, dim1, dim2)
-        d = np.diagonal(x.data, offset, dim1, dim2)
-        if x.data.flags.writeable:  # NumPy marks it read-only; PyTorch's diagonal is a
+        ctx.args = (x._data.shape, offset, dim1, dim2)
+        d = np.diagonal(x._data, offset, dim1, dim2)
+        if x._data.flags.writeable:  # NumPy marks it read-only; PyTorch's diagonal is a
             d.flags.writeable = True  # writable view (o.diagonal().add_(1) changes o)
         return make_view(wrap(d), x)
 
@@ -316,11 +316,11 @@ class DiagonalScatter(Linear):
     @staticmethod
     def forward(ctx: Any, g: Tensor, shape: tuple, offset: int, dim1: int, dim2: int) -> Tensor:
         ctx.args = (offset, dim1, dim2)
-        z = np.zeros(shape, dtype=g.data.dtype)
+        z = np.zeros(shape, dtype=g._data.dtype)
         zm = np.moveaxis(z, (dim1, dim2), (-2, -1))
-        k = g.data.shape[-1] if g.data.ndim else 0
+        k = g._data.shape[-1] if g._data.ndim else 0
         r = np.arange(k) + max(-offset, 0)
-        zm[..., r, r + offset] = g.data
+        zm[..., r, r + offset] = g._data
         return wrap(z)
 
     @staticmethod
@@ -344,7 +344,7 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
     Raises:
         IndexError: dims out of range. RuntimeError: ``dim1 == dim2``.
     """
-    nd = input.data.ndim
+    nd = input._data.ndim
     d1, d2 = norm_dim(dim1, nd, "diagonal"), norm_dim(dim2, nd, "diagonal")
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
@@ -354,7 +354,7 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
 def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """``(*, n) -> (*, n+|offset|, n+|offset|)`` (at ``dim1, dim2``) with ``input`` on the
     ``offset`` diagonal; ``grad = diagonal(grad, offset, dim1, dim2)``."""
-    shape = input.data.shape
+    shape = input._data.shape
     nd = len(shape) + 1
     d1, d2 = norm_dim(dim1, nd, "diag_embed"), norm_dim(dim2, nd, "diag_embed")
     if d1 == d2:
@@ -380,7 +380,7 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     Raises:
         RuntimeError: input that is not 1-D or 2-D.
     """
-    nd = input.data.ndim
+    nd = input._data.ndim
     if nd == 1:
         return diag_embed(input, diagonal, 0, 1)
     if nd == 2:
@@ -397,7 +397,7 @@ class Tril(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, k: int) -> Tensor:
         ctx.k = k
-        return wrap(type(ctx)._forward_cls._fn(x.data, k))
+        return wrap(type(ctx)._forward_cls._fn(x._data, k))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -414,7 +414,7 @@ def tril(input: Tensor, diagonal: int = 0) -> Tensor:
     """Lower triangle (on and below diagonal ``k``) of the last two dims ``(*, m, n)``.
 
     Raises: RuntimeError for inputs with fewer than 2 dims."""
-    if input.data.ndim < 2:
+    if input._data.ndim < 2:
         raise RuntimeError("tril: input tensor must have at least 2 dimensions")
     return Tril.apply(input, int(diagonal))
 
@@ -423,6 +423,6 @@ def triu(input: Tensor, diagonal: int = 0) -> Tensor:
     """Upper triangle (on and above diagonal ``k``) of the last two dims ``(*, m, n)``.
 
     Raises: RuntimeError for inputs with fewer than 2 dims."""
-    if input.data.ndim < 2:
+    if input._data.ndim < 2:
         raise RuntimeError("triu: input tensor must have at least 2 dimensions")
     return Triu.apply(input, int(diagonal))

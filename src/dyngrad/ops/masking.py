@@ -29,9 +29,9 @@ class MaskedFill(Op):
             raise RuntimeError(f"masked_fill only supports boolean masks, but got mask with dtype {m.dtype}")
         ctx.mask = m
         v = data_of(value)
-        out = np.where(m, np.asarray(v, dtype=x.data.dtype), x.data)
-        if out.shape != x.data.shape:
-            out = np.broadcast_to(out, np.broadcast_shapes(out.shape, x.data.shape)).copy()
+        out = np.where(m, np.asarray(v, dtype=x._data.dtype), x._data)
+        if out.shape != x._data.shape:
+            out = np.broadcast_to(out, np.broadcast_shapes(out.shape, x._data.shape)).copy()
         return wrap(out)
 
     @staticmethod
@@ -44,8 +44,8 @@ class MaskedFill(Op):
         if not all(d is None or isinstance(d, int) for d in in_dims):
             return NotImplemented
         m = mask if isinstance(mask, Tensor) else wrap(np.asarray(data_of(mask)))
-        if m.data.dtype != np.bool_:
-            raise RuntimeError(f"masked_fill only supports boolean masks, but got mask with dtype {m.data.dtype}")
+        if m._data.dtype != np.bool_:
+            raise RuntimeError(f"masked_fill only supports boolean masks, but got mask with dtype {m._data.dtype}")
         rank = max(logical_ndim(x, dx), logical_ndim(m, dm))
         xb = x if dx is None else pad_to(front(x, dx), rank)
         mb = m if dm is None else pad_to(front(m, dm), rank)
@@ -56,8 +56,8 @@ class MaskedFill(Op):
             from .pointwise import Where
 
             v = pad_to(front(value, dv), rank)
-            if v.data.dtype != x.data.dtype:
-                v = ToDtype.apply(v, x.data.dtype)
+            if v._data.dtype != x._data.dtype:
+                v = ToDtype.apply(v, x._data.dtype)
             out = Where.apply(mb, v, xb)
         return out, 0
 
@@ -91,9 +91,9 @@ def masked_fill(input: Tensor, mask: Any, value: Any) -> Tensor:
     Raises:
         RuntimeError: non-bool mask; value tensor with more than one element.
     """
-    if isinstance(value, Tensor) and value.data.ndim != 0:
+    if isinstance(value, Tensor) and value._data.ndim != 0:
         raise RuntimeError(
-            f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.data.ndim} dimension(s)."
+            f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {value._data.ndim} dimension(s)."
         )
     return MaskedFill.apply(input, mask, value)
 
@@ -104,7 +104,7 @@ def masked_fill_(input: Tensor, mask: Any, value: Any) -> Tensor:
         m = data_of(mask)
         if m.dtype != np.bool_:
             raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {m.dtype}")
-        np.copyto(input.data, np.asarray(data_of(value), dtype=input.data.dtype), where=m)
+        np.copyto(input._data, np.asarray(data_of(value), dtype=input._data.dtype), where=m)
         input._vc[0] += 1
         return input
     return inplace(masked_fill, input, mask, value)
@@ -122,12 +122,12 @@ def masked_select(input: Tensor, mask: Any) -> Tensor:
     if m.dtype != np.bool_:
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {m.dtype}")
     try:
-        shape = np.broadcast_shapes(m.shape, input.data.shape)
+        shape = np.broadcast_shapes(m.shape, input._data.shape)
     except ValueError:
         raise RuntimeError(
             f"masked_select(): mask {list(m.shape)} and input {list(input.shape)} do not broadcast"
         ) from None
-    x = input.expand(*shape) if shape != input.data.shape else input
+    x = input.expand(*shape) if shape != input._data.shape else input
     from .indexing import Index
 
     if not shape:  # 0-d: NumPy has no nonzero() of a 0-d array
@@ -142,6 +142,6 @@ def index_fill(input: Tensor, dim: int, index: Any, value: Any) -> Tensor:
     from .gather import _dim_index
 
     d, adv = _dim_index(input, dim, index, "index_fill")
-    mask = np.zeros(input.data.shape, dtype=np.bool_)
+    mask = np.zeros(input._data.shape, dtype=np.bool_)
     mask[adv] = True
     return masked_fill(input, wrap(mask), value)

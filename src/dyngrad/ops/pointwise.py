@@ -45,14 +45,14 @@ def _cast(d: np.ndarray, rt: np.dtype) -> np.ndarray:
 def _binary_forward(ctx: Any, a: Tensor, b: Tensor, ufunc: Any) -> Tensor:
     rt = B.result_type(a, b)
     ctx.save_for_backward(a, b)
-    return wrap(ufunc(_cast(a.data, rt), _cast(b.data, rt)))
+    return wrap(ufunc(_cast(a._data, rt), _cast(b._data, rt)))
 
 
 def _split_ties(ctx: Any, lt: Any) -> tuple:
     """max/min derivatives: 1 for the winner, 1/2 each on ties; ``lt(a, b)`` says where
     ``a`` loses."""
     a, b = ctx.saved_tensors
-    ad, bd = a.data, b.data
+    ad, bd = a._data, b._data
     tie, dt = ad == bd, B.result_type(a, b)
     return wrap(np.where(tie, 0.5, ~lt(ad, bd)).astype(dt)), wrap(np.where(tie, 0.5, ~lt(bd, ad)).astype(dt))
 
@@ -61,7 +61,7 @@ def _first_wins(ctx: Any, ge: Any) -> tuple:
     """fmax/fmin derivatives: ``[ge(a, b) or isnan(b)]`` for ``a``, the rest for ``b``."""
     a, b = ctx.saved_tensors
     with np.errstate(invalid="ignore"):
-        to_a = ge(a.data, b.data) | np.isnan(b.data)
+        to_a = ge(a._data, b._data) | np.isnan(b._data)
     return wrap(to_a), wrap(~to_a)
 
 
@@ -127,13 +127,13 @@ class Where(Linear):
     def forward(ctx: Any, cond: Tensor, x: Tensor, y: Tensor) -> Tensor:
         rt = B.result_type(x, y)
         ctx.save_for_backward(cond)
-        return wrap(np.where(cond.data, _cast(x.data, rt), _cast(y.data, rt)))
+        return wrap(np.where(cond._data, _cast(x._data, rt), _cast(y._data, rt)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (cond,) = ctx.saved_tensors
         n = ctx.needs_input_grad
-        zero = Tensor._make(np.zeros((), dtype=g.data.dtype))
+        zero = Tensor._make(np.zeros((), dtype=g._data.dtype))
         gx = Where.apply(cond, g, zero) if n[1] else None
         gy = Where.apply(cond, zero, g) if n[2] else None
         return None, gx, gy
@@ -149,7 +149,7 @@ class Lerp(Elementwise):
     @staticmethod
     def forward(ctx: Any, start: Tensor, end: Tensor, weight: Tensor) -> Tensor:
         rt = B.result_type(start, end, weight)
-        s, e, w = (_cast(t.data, rt) for t in (start, end, weight))
+        s, e, w = (_cast(t._data, rt) for t in (start, end, weight))
         ctx.save_for_backward(start, end, weight)
         return wrap(np.where(w < 0.5, s + w * (e - s), e - (e - s) * (1 - w)).astype(rt, copy=False))
 
@@ -174,7 +174,7 @@ class Addcmul(Elementwise):
         rt = B.result_type(x, t1, t2)
         ctx.save_for_backward(t1, t2)
         ctx.value = value
-        out = _cast(x.data, rt) + value * (_cast(t1.data, rt) * _cast(t2.data, rt))
+        out = _cast(x._data, rt) + value * (_cast(t1._data, rt) * _cast(t2._data, rt))
         return wrap(_cast(np.asarray(out), rt))
 
     @staticmethod
@@ -194,7 +194,7 @@ class Addcdiv(Elementwise):
         ctx.save_for_backward(t1, t2)
         ctx.value = value
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = _cast(x.data, rt) + value * (_cast(t1.data, rt) / _cast(t2.data, rt))
+            out = _cast(x._data, rt) + value * (_cast(t1._data, rt) / _cast(t2._data, rt))
         return wrap(_cast(np.asarray(out), rt))
 
     @staticmethod
@@ -211,7 +211,7 @@ class Hypot(Elementwise):
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         rt = float_dtype(B.result_type(a, b))
-        out = wrap(np.hypot(_cast(a.data, rt), _cast(b.data, rt)))
+        out = wrap(np.hypot(_cast(a._data, rt), _cast(b._data, rt)))
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -230,14 +230,14 @@ class Atan2(Elementwise):
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         rt = float_dtype(B.result_type(a, b))
         ctx.save_for_backward(a, b)
-        return wrap(np.arctan2(_cast(a.data, rt), _cast(b.data, rt)))
+        return wrap(np.arctan2(_cast(a._data, rt), _cast(b._data, rt)))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
         a, b = ctx.saved_tensors
         r2 = a * a + b * b
-        if (r2.data == 0).any():  # at the origin PyTorch's gradient is 0 (not 0/0)
-            r2 = where(wrap(r2.data == 0), 1.0, r2)
+        if (r2._data == 0).any():  # at the origin PyTorch's gradient is 0 (not 0/0)
+            r2 = where(wrap(r2._data == 0), 1.0, r2)
         return b / r2, -a / r2
 
 
@@ -249,7 +249,7 @@ class Logaddexp(Elementwise):
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         rt = float_dtype(B.result_type(a, b))
         ctx.save_for_backward(a, b)
-        return wrap(np.logaddexp(_cast(a.data, rt), _cast(b.data, rt)))
+        return wrap(np.logaddexp(_cast(a._data, rt), _cast(b._data, rt)))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -297,12 +297,12 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:
         RuntimeError: when ``condition`` is not bool or the shapes do not broadcast.
     """
     c = condition if isinstance(condition, Tensor) else to_tensor(condition)
-    if c.data.dtype != np.bool_:
+    if c._data.dtype != np.bool_:
         raise RuntimeError(
             f"where expected condition to be a boolean tensor, but got a tensor with dtype {c.dtype.name.capitalize()}"
         )
     if input is None and other is None:
-        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(c.data))
+        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(c._data))
     if input is None or other is None:
         raise TypeError("where() takes a condition and both input and other (or the condition alone)")
     (x, y), _ = _operands("where", input, other)
@@ -331,7 +331,7 @@ def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor
         RuntimeError: when both ``tensor1`` and ``tensor2`` are integer (as PyTorch).
     """
     (x, t1, t2), _ = _operands("addcdiv", input, tensor1, tensor2)
-    if t1.data.dtype.kind in "biu" and t2.data.dtype.kind in "biu":
+    if t1._data.dtype.kind in "biu" and t2._data.dtype.kind in "biu":
         raise RuntimeError(
             "Integer division with addcdiv is no longer supported, and in a future release addcdiv "
             "will perform a true division of tensor1 and tensor2. Cast the tensors to a floating dtype."

@@ -281,7 +281,7 @@ def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, d
 class RandLike(LikeDraw):
     @staticmethod
     def forward(ctx: Any, input: Tensor, nd: np.dtype, generator: Any) -> Tensor:
-        out = _out(rng_of(generator).random(input.data.shape), nd)
+        out = _out(rng_of(generator).random(input._data.shape), nd)
         ctx.mark_non_differentiable(out)
         return out
 
@@ -289,7 +289,7 @@ class RandLike(LikeDraw):
 class RandnLike(LikeDraw):
     @staticmethod
     def forward(ctx: Any, input: Tensor, nd: np.dtype, generator: Any) -> Tensor:
-        out = _out(rng_of(generator).standard_normal(input.data.shape), nd)
+        out = _out(rng_of(generator).standard_normal(input._data.shape), nd)
         ctx.mark_non_differentiable(out)
         return out
 
@@ -297,7 +297,7 @@ class RandnLike(LikeDraw):
 class RandintLike(LikeDraw):
     @staticmethod
     def forward(ctx: Any, input: Tensor, low: int, high: int, nd: np.dtype, generator: Any) -> Tensor:
-        out = _out(rng_of(generator).integers(low, high, input.data.shape), nd)
+        out = _out(rng_of(generator).integers(low, high, input._data.shape), nd)
         ctx.mark_non_differentiable(out)
         return out
 
@@ -308,11 +308,11 @@ class DropoutMask(LikeDraw):
 
     @staticmethod
     def forward(ctx: Any, input: Tensor, p: float, generator: Any) -> Tensor:
-        dt = input.data.dtype
+        dt = input._data.dtype
         if p == 1.0:
-            out = Tensor._make(np.zeros(input.data.shape, dt))
+            out = Tensor._make(np.zeros(input._data.shape, dt))
         else:
-            keep = rng_of(generator).random(input.data.shape) >= p
+            keep = rng_of(generator).random(input._data.shape) >= p
             out = Tensor._make(keep.astype(dt) / np.asarray(1 - p, dt))
         ctx.mark_non_differentiable(out)
         return out
@@ -324,14 +324,14 @@ class KeepMask(LikeDraw):
 
     @staticmethod
     def forward(ctx: Any, input: Tensor, p: float, generator: Any) -> Tensor:
-        keep = rng_of(generator).random(input.data.shape) >= p
-        out = Tensor._make(keep.astype(input.data.dtype))
+        keep = rng_of(generator).random(input._data.shape) >= p
+        out = Tensor._make(keep.astype(input._data.dtype))
         ctx.mark_non_differentiable(out)
         return out
 
 
 def _like_dtype(input: Tensor, dtype: Any) -> np.dtype:
-    return B.to_np_dtype(dtype) if dtype is not None else input.data.dtype
+    return B.to_np_dtype(dtype) if dtype is not None else input._data.dtype
 
 
 def rand_like(input: Tensor, *, dtype: Any = None, generator: Generator | None = None, requires_grad: bool = False,

@@ -31,13 +31,13 @@ class _Fill(LikeDraw):
 class Uniform(_Fill):
     @staticmethod
     def forward(ctx: Any, input: Tensor, low: float, high: float, generator: Any) -> Tensor:
-        return _out(rng_of(generator).uniform(low, high, input.data.shape), input.data.dtype)
+        return _out(rng_of(generator).uniform(low, high, input._data.shape), input._data.dtype)
 
 
 class Normal(_Fill):
     @staticmethod
     def forward(ctx: Any, input: Tensor, mean: float, std: float, generator: Any) -> Tensor:
-        return _out(rng_of(generator).normal(mean, std, input.data.shape), input.data.dtype)
+        return _out(rng_of(generator).normal(mean, std, input._data.shape), input._data.dtype)
 
 
 class BernoulliFill(_Fill):
@@ -45,7 +45,7 @@ class BernoulliFill(_Fill):
 
     @staticmethod
     def forward(ctx: Any, input: Tensor, p: float, generator: Any) -> Tensor:
-        return _out(rng_of(generator).random(input.data.shape) < p, input.data.dtype)
+        return _out(rng_of(generator).random(input._data.shape) < p, input._data.dtype)
 
 
 class Random(_Fill):
@@ -53,31 +53,31 @@ class Random(_Fill):
 
     @staticmethod
     def forward(ctx: Any, input: Tensor, low: int, high: int, generator: Any) -> Tensor:
-        return _out(rng_of(generator).integers(low, high, input.data.shape, endpoint=False), input.data.dtype)
+        return _out(rng_of(generator).integers(low, high, input._data.shape, endpoint=False), input._data.dtype)
 
 
 class Exponential(_Fill):
     @staticmethod
     def forward(ctx: Any, input: Tensor, lambd: float, generator: Any) -> Tensor:
-        return _out(rng_of(generator).exponential(1.0 / lambd, input.data.shape), input.data.dtype)
+        return _out(rng_of(generator).exponential(1.0 / lambd, input._data.shape), input._data.dtype)
 
 
 class Geometric(_Fill):
     @staticmethod
     def forward(ctx: Any, input: Tensor, p: float, generator: Any) -> Tensor:
-        return _out(rng_of(generator).geometric(p, input.data.shape), input.data.dtype)
+        return _out(rng_of(generator).geometric(p, input._data.shape), input._data.dtype)
 
 
 class Cauchy(_Fill):
     @staticmethod
     def forward(ctx: Any, input: Tensor, median: float, sigma: float, generator: Any) -> Tensor:
-        return _out(median + sigma * rng_of(generator).standard_cauchy(input.data.shape), input.data.dtype)
+        return _out(median + sigma * rng_of(generator).standard_cauchy(input._data.shape), input._data.dtype)
 
 
 class LogNormal(_Fill):
     @staticmethod
     def forward(ctx: Any, input: Tensor, mean: float, std: float, generator: Any) -> Tensor:
-        return _out(rng_of(generator).lognormal(mean, std, input.data.shape), input.data.dtype)
+        return _out(rng_of(generator).lognormal(mean, std, input._data.shape), input._data.dtype)
 
 
 def _fill(cls: type, self: Tensor, *args: Any) -> Tensor:
@@ -89,7 +89,7 @@ def _fill(cls: type, self: Tensor, *args: Any) -> Tensor:
 
 
 def _float_fill(self: Tensor, op: str) -> None:
-    if self.data.dtype.kind != "f":
+    if self._data.dtype.kind != "f":
         raise NotImplementedError(f"{op}: only floating dtypes are supported, got {self.dtype.name}")
 
 
@@ -155,7 +155,7 @@ def random_(self: Tensor, from_: Any = None, to: Any = None, *, generator: Gener
         from_, to = 0, from_
     low = 0 if from_ is None else int(from_)
     if to is None:
-        dt = self.data.dtype
+        dt = self._data.dtype
         if dt.kind == "f":
             high = 2 ** (np.finfo(dt).nmant + 1) + 1
         elif dt.kind == "b":
@@ -175,7 +175,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Generator | Non
     Raises:
         RuntimeError: ``lambd <= 0``; an integer or bool tensor.
     """
-    if self.data.dtype.kind != "f":
+    if self._data.dtype.kind != "f":
         raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {self.dtype.name}")
     if not lambd > 0:
@@ -201,7 +201,7 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator:
     Raises:
         RuntimeError: ``sigma <= 0``; an integer or bool tensor.
     """
-    if self.data.dtype.kind != "f":
+    if self._data.dtype.kind != "f":
         raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {self.dtype.name}")
     if not sigma > 0:
@@ -215,7 +215,7 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator:
     Raises:
         RuntimeError: ``std <= 0``; an integer or bool tensor.
     """
-    if self.data.dtype.kind != "f":
+    if self._data.dtype.kind != "f":
         raise RuntimeError("log_normal_ expects a floating point tensor, but got " + self.dtype.name)
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_num(std)}")

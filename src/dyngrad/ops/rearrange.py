@@ -25,9 +25,9 @@ class Repeat(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, repeats: tuple) -> Tensor:
-        lead = (1,) * (len(repeats) - x.data.ndim) + x.data.shape
-        ctx.in_shape, ctx.lead, ctx.repeats = x.data.shape, lead, repeats
-        return wrap(np.tile(x.data.reshape(lead), repeats))
+        lead = (1,) * (len(repeats) - x._data.ndim) + x._data.shape
+        ctx.in_shape, ctx.lead, ctx.repeats = x._data.shape, lead, repeats
+        return wrap(np.tile(x._data.reshape(lead), repeats))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -55,7 +55,7 @@ def repeat(input: Tensor, *sizes: Any) -> Tensor:
         RuntimeError: fewer sizes than dims, or a negative size.
     """
     reps = shape_arg(sizes)
-    if len(reps) < input.data.ndim:
+    if len(reps) < input._data.ndim:
         raise RuntimeError(
             "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
         )
@@ -67,7 +67,7 @@ def repeat(input: Tensor, *sizes: Any) -> Tensor:
 def tile(input: Tensor, dims: Any) -> Tensor:
     """Like :func:`repeat`, but ``dims`` shorter than ``input.ndim`` is left-padded with 1s."""
     reps = shape_arg((dims,) if isinstance(dims, int) else tuple(dims))
-    reps = (1,) * (input.data.ndim - len(reps)) + reps
+    reps = (1,) * (input._data.ndim - len(reps)) + reps
     return repeat(input, reps)
 
 
@@ -77,7 +77,7 @@ class Flip(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
         ctx.dims = dims
-        return wrap(np.flip(x.data, dims).copy() if dims else x.data.copy())
+        return wrap(np.flip(x._data, dims).copy() if dims else x._data.copy())
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -93,20 +93,20 @@ def flip(input: Tensor, *dims: Any) -> Tensor:
         IndexError: dim out of range. RuntimeError: a dim given twice.
     """
     ds = shape_arg(dims)
-    ds = norm_dims(ds, input.data.ndim, "flip") or ()
-    return Flip.apply(input, ds if input.data.ndim else ())
+    ds = norm_dims(ds, input._data.ndim, "flip") or ()
+    return Flip.apply(input, ds if input._data.ndim else ())
 
 
 def fliplr(input: Tensor) -> Tensor:
     """``flip(input, 1)`` (input at least 2-d)."""
-    if input.data.ndim < 2:
+    if input._data.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
     return flip(input, 1)
 
 
 def flipud(input: Tensor) -> Tensor:
     """``flip(input, 0)`` (input at least 1-d)."""
-    if input.data.ndim < 1:
+    if input._data.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return flip(input, 0)
 
@@ -118,8 +118,8 @@ class Roll(Linear):
     def forward(ctx: Any, x: Tensor, shifts: tuple, dims: tuple) -> Tensor:
         ctx.shifts, ctx.dims = shifts, dims
         if not dims:
-            return wrap(np.roll(x.data.reshape(-1), shifts[0]).reshape(x.data.shape))
-        return wrap(np.roll(x.data, shifts, dims))
+            return wrap(np.roll(x._data.reshape(-1), shifts[0]).reshape(x._data.shape))
+        return wrap(np.roll(x._data, shifts, dims))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -151,9 +151,9 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     ds = (dims,) if isinstance(dims, int) else tuple(dims)
     if len(sh) != len(ds):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:{len(ds)}")
-    if input.data.ndim == 0:
+    if input._data.ndim == 0:
         raise IndexError(f"roll(): Dimension specified as {ds[0]} but tensor has no dimensions")
-    ds = tuple(norm_dim(d, input.data.ndim, "roll") for d in ds)
+    ds = tuple(norm_dim(d, input._data.ndim, "roll") for d in ds)
     return Roll.apply(input, sh, ds)
 
 
@@ -167,7 +167,7 @@ class ConstantPad(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, widths: tuple, value: Any) -> Tensor:
         ctx.widths = widths
-        d = x.data
+        d = x._data
         nd = d.ndim
         crop = [slice(None)] * nd
         pw = [(0, 0)] * nd
@@ -207,8 +207,8 @@ class IndexPad(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, idx: tuple) -> Tensor:
-        ctx.idx, ctx.shape = idx, x.data.shape
-        return wrap(x.data[idx])
+        ctx.idx, ctx.shape = idx, x._data.shape
+        return wrap(x._data[idx])
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -261,13 +261,13 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     widths = tuple(int(w) for w in pad)
     if len(widths) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
-    nd, k = input.data.ndim, len(widths) // 2
+    nd, k = input._data.ndim, len(widths) // 2
     if k > nd:
         raise RuntimeError(
             "Padding length should be less than or equal to two times the input dimension but got "
             f"padding length {len(widths)} and input of dimension {nd}"
         )
-    shape = input.data.shape
+    shape = input._data.shape
     if mode == "constant":
         for j in range(k):
             n = shape[nd - 1 - j] + widths[2 * j] + widths[2 * j + 1]

@@ -52,7 +52,7 @@ class LSTMGates(Op):
     @staticmethod
     def forward(ctx: Any, xw: Tensor, hw: Tensor, c: Tensor) -> tuple:
         a, cd, rt = binary_operands(xw, c)
-        a = a + hw.data
+        a = a + hw._data
         H = cd.shape[-1]
         if a.shape[-1] != 4 * H:
             raise RuntimeError(
@@ -72,14 +72,14 @@ class LSTMGates(Op):
         xw, hw, c = ctx.saved_tensors
         if not context.enabled and not context.interpreters:  # first order: NumPy
             i, f, g, o, tc = ctx.gates
-            ghd, cd = gh.data, c.data
-            gc = gc2.data + ghd * o * (1.0 - tc * tc)
+            ghd, cd = gh._data, c._data
+            gc = gc2._data + ghd * o * (1.0 - tc * tc)
             ga = np.concatenate(
                 [gc * g * i * (1.0 - i), gc * cd * f * (1.0 - f), gc * i * (1.0 - g * g), ghd * tc * o * (1.0 - o)],
                 axis=-1,
-            ).astype(xw.data.dtype, copy=False)
+            ).astype(xw._data.dtype, copy=False)
             gat = wrap(ga)
-            return gat, gat, wrap((gc * f).astype(c.data.dtype, copy=False))
+            return gat, gat, wrap((gc * f).astype(c._data.dtype, copy=False))
         H = c.shape[-1]
         a = xw + hw
         i, f, o = sigmoid(a[..., :H]), sigmoid(a[..., H:2 * H]), sigmoid(a[..., 3 * H:])

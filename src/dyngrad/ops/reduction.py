@@ -66,7 +66,7 @@ class Sum(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool, dtype: Any) -> Tensor:
-        d = x.data
+        d = x._data
         if dtype is None and d.dtype.kind in "biu":
             dtype = np.int64
         ctx.shape, ctx.dims, ctx.keepdim = d.shape, dims, keepdim
@@ -96,7 +96,7 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
     Raises:
         IndexError: dim out of range.
     """
-    dims = rdims(dim, input.data.ndim, "sum")
+    dims = rdims(dim, input._data.ndim, "sum")
     cls = SumAll if dims is None else Sum
     return cls.apply(input, dims, keepdim, _dtype_arg(dtype))
 
@@ -110,7 +110,7 @@ class Mean(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool) -> Tensor:
-        d = x.data
+        d = x._data
         if d.dtype.kind != "f":
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
@@ -141,7 +141,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
     """
     if dtype is not None:
         input = input.to(dtype)
-    dims = rdims(dim, input.data.ndim, "mean")
+    dims = rdims(dim, input._data.ndim, "mean")
     return (MeanAll if dims is None else Mean).apply(input, dims, keepdim)
 
 
@@ -160,7 +160,7 @@ class Prod(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool, dtype: Any) -> Tensor:
-        d = x.data
+        d = x._data
         if dtype is None and d.dtype.kind in "biu":
             dtype = np.int64
         out = wrap(np.prod(d, axis=dims, keepdims=keepdim, dtype=dtype))
@@ -171,9 +171,9 @@ class Prod(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, out = ctx.saved_tensors
-        shape, dims, dt = x.data.shape, ctx.dims, x.data.dtype
+        shape, dims, dt = x._data.shape, ctx.dims, x._data.dtype
         g = unreduce(g, shape, dims, ctx.keepdim)
-        zero = x.data == 0
+        zero = x._data == 0
         if not zero.any():
             return g * unreduce(out, shape, dims, ctx.keepdim) / x, None, None, None
         nz = zero.sum(axis=dims, keepdims=True)
@@ -193,7 +193,7 @@ class Prod(Op):
         """Forward mode: ``t = sum(u_i * prod_{k != i} x_k, dims)``: the weights are
         backward's gradient for a unit ``grad`` (zeros handled as there)."""
         (_x, out) = ctx.saved_tensors
-        w = Prod.backward(ctx, Tensor._make(np.ones(out.data.shape, dtype=u.data.dtype)))[0]
+        w = Prod.backward(ctx, Tensor._make(np.ones(out._data.shape, dtype=u._data.dtype)))[0]
         return Sum.apply(u * w, ctx.dims, ctx.keepdim, None)
 
 
@@ -209,7 +209,7 @@ def _prod_of_others(x: Tensor, dims: tuple | None) -> Tensor:
     m = int(np.prod([x.shape[d] for d in red], dtype=np.int64))
     rows = xp.reshape(*kshape, 1, m)
     off = ~np.eye(m, dtype=bool)
-    others = (rows * const(off, x.data.dtype) + const(~off, x.data.dtype)).prod(-1)
+    others = (rows * const(off, x._data.dtype) + const(~off, x._data.dtype)).prod(-1)
     back = others.reshape(*xp.shape)
     inv = [perm.index(d) for d in range(nd)]
     return back.permute(*inv) if perm != list(range(nd)) else back
@@ -232,8 +232,8 @@ def prod(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
     """
     if dim is None:
         return ProdAll.apply(input, None, keepdim, _dtype_arg(dtype))
-    dims = (norm_dim(dim, input.data.ndim, "prod"),)
-    if input.data.ndim == 0:
+    dims = (norm_dim(dim, input._data.ndim, "prod"),)
+    if input._data.ndim == 0:
         dims = None
     return Prod.apply(input, dims, keepdim, _dtype_arg(dtype))
 
@@ -259,7 +259,7 @@ class Amax(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool) -> Tensor:
-        out = wrap(_extreme(type(ctx)._forward_cls._op, x.data, dims, keepdim))
+        out = wrap(_extreme(type(ctx)._forward_cls._op, x._data, dims, keepdim))
         ctx.dims, ctx.keepdim = dims, keepdim
         ctx.save_for_backward(x, out)
         return out
@@ -267,9 +267,9 @@ class Amax(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, out = ctx.saved_tensors
-        shape, dt = x.data.shape, x.data.dtype
-        o = out.data if ctx.keepdim else out.data.reshape(_kept_shape(shape, ctx.dims))
-        mask = x.data == o
+        shape, dt = x._data.shape, x._data.dtype
+        o = out._data if ctx.keepdim else out._data.reshape(_kept_shape(shape, ctx.dims))
+        mask = x._data == o
         count = mask.sum(axis=ctx.dims, keepdims=True)
         return unreduce(g, shape, ctx.dims, ctx.keepdim) * const(mask / count, dt), None, None
 
@@ -279,10 +279,10 @@ class Amax(Op):
         """Forward mode: ``t = sum(u * (x == out) / count(x == out), dims)`` (ties
         share the tangent evenly, as backward shares the gradient)."""
         x, out = ctx.saved_tensors
-        shape = x.data.shape
-        o = out.data if ctx.keepdim else out.data.reshape(_kept_shape(shape, ctx.dims))
-        mask = x.data == o
-        w = const(mask / mask.sum(axis=ctx.dims, keepdims=True), x.data.dtype)
+        shape = x._data.shape
+        o = out._data if ctx.keepdim else out._data.reshape(_kept_shape(shape, ctx.dims))
+        mask = x._data == o
+        w = const(mask / mask.sum(axis=ctx.dims, keepdims=True), x._data.dtype)
         return Sum.apply(u * w, ctx.dims, ctx.keepdim, None)
 
 
@@ -312,7 +312,7 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     Raises:
         IndexError: dim out of range, or reducing an empty dim.
     """
-    return Amax.apply(input, rdims(dim, input.data.ndim, "amax"), keepdim)
+    return Amax.apply(input, rdims(dim, input._data.ndim, "amax"), keepdim)
 
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
@@ -321,7 +321,7 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     Raises:
         IndexError: dim out of range, or reducing an empty dim.
     """
-    return Amin.apply(input, rdims(dim, input.data.ndim, "amin"), keepdim)
+    return Amin.apply(input, rdims(dim, input._data.ndim, "amin"), keepdim)
 
 
 class MaxDim(Op):
@@ -334,7 +334,7 @@ class MaxDim(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, keepdim: bool) -> tuple:
-        cls, d = type(ctx)._forward_cls, x.data
+        cls, d = type(ctx)._forward_cls, x._data
         if d.ndim == 0:
             idx = np.zeros((), dtype=np.int64)
             vals = d.copy()
@@ -358,7 +358,7 @@ class MaxDim(Op):
         idx = ctx.idx if ctx.keepdim else np.expand_dims(ctx.idx, dim)
         pos = np.arange(shape[dim]).reshape((-1,) + (1,) * (len(shape) - dim - 1))
         g = g if ctx.keepdim else g.unsqueeze(dim)
-        return g * const(pos == idx, g.data.dtype), None, None
+        return g * const(pos == idx, g._data.dtype), None, None
 
     # hand-written: couples elements along dims: not elementwise
     @staticmethod
@@ -369,7 +369,7 @@ class MaxDim(Op):
             return u, None
         idx = ctx.idx if ctx.keepdim else np.expand_dims(ctx.idx, dim)
         pos = np.arange(shape[dim]).reshape((-1,) + (1,) * (len(shape) - dim - 1))
-        return (u * const(pos == idx, u.data.dtype)).sum(dim, ctx.keepdim), None
+        return (u * const(pos == idx, u._data.dtype)).sum(dim, ctx.keepdim), None
 
 
 class MinDim(MaxDim):
@@ -389,7 +389,7 @@ def _max_min(op: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
         return fn(input, dim)
     if dim is None:
         return (MaxAll if op == "max" else MinAll).apply(input, None, False)
-    d = norm_dim(dim, input.data.ndim, op)
+    d = norm_dim(dim, input._data.ndim, op)
     vals, idx = (MaxDim if op == "max" else MinDim).apply(input, d, keepdim)
     return (max_return if op == "max" else min_return)(vals, idx)
 
@@ -420,8 +420,8 @@ class SumToSize(Linear):
 
     @staticmethod
     def forward(ctx: Any, g: Tensor, shape: tuple) -> Tensor:
-        ctx.shape, ctx.target = g.data.shape, shape
-        return Tensor._make(B.sum_to_size(g.data, shape))
+        ctx.shape, ctx.target = g._data.shape, shape
+        return Tensor._make(B.sum_to_size(g._data, shape))
 
     @staticmethod
     def backward(ctx: Any, grad: Tensor) -> Any:
@@ -449,9 +449,9 @@ def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     from ._util import shape_arg
 
     shape = shape_arg(size)
-    if not B.is_broadcastable_to(shape, input.data.shape):
+    if not B.is_broadcastable_to(shape, input._data.shape):
         raise RuntimeError(f"sum_to_size: size {list(shape)} is not expandable to size {list(input.shape)}")
-    if shape == input.data.shape:
+    if shape == input._data.shape:
         return input
     return SumToSize.apply(input, shape)
 

@@ -26,7 +26,7 @@ TENSOR_METHODS = set(__all__)
 
 
 def _zeros(g: Tensor) -> Tensor:
-    return Tensor._make(np.zeros_like(g.data))
+    return Tensor._make(np.zeros_like(g._data))
 
 
 class _ZeroDerivative(Op):
@@ -51,7 +51,7 @@ class Sign(_ZeroDerivative):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        d = x.data
+        d = x._data
         if d.dtype == np.bool_:
             return wrap(d.copy())
         if d.dtype.kind == "f":  # PyTorch: sign(nan) = 0
@@ -64,7 +64,7 @@ class Floor(_ZeroDerivative):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        d = x.data
+        d = x._data
         return wrap(np.floor(d) if d.dtype.kind == "f" else d.copy())
 
 
@@ -73,7 +73,7 @@ class Ceil(_ZeroDerivative):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        d = x.data
+        d = x._data
         return wrap(np.ceil(d) if d.dtype.kind == "f" else d.copy())
 
 
@@ -82,7 +82,7 @@ class Trunc(_ZeroDerivative):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        d = x.data
+        d = x._data
         return wrap(np.trunc(d) if d.dtype.kind == "f" else d.copy())
 
 
@@ -94,7 +94,7 @@ class Round(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, decimals: int = 0) -> Tensor:
-        d = x.data
+        d = x._data
         if d.dtype.kind != "f":
             if decimals:
                 raise NotImplementedError(f'"round_cpu" (decimals={decimals}) not implemented for {x.dtype.name}')
@@ -132,7 +132,7 @@ class Frac(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        d = x.data
+        d = x._data
         if d.dtype.kind != "f":
             raise NotImplementedError(f'"frac_cpu" not implemented for {x.dtype.name}: frac needs a floating point tensor')
         return wrap(d - np.trunc(d))
@@ -153,7 +153,7 @@ class NanToNum(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
-        d = x.data
+        d = x._data
         ctx.save_for_backward(x)
         if d.dtype.kind != "f":
             return wrap(d.copy())
@@ -162,7 +162,7 @@ class NanToNum(Elementwise):
     @staticmethod
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return wrap(np.isfinite(x.data))
+        return wrap(np.isfinite(x._data))
 
 
 # ---------------------------------------------------------------- public functions
@@ -233,7 +233,7 @@ class FloatPredicate(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, which: str) -> Tensor:
-        out = wrap(_predicate(which, x.data))
+        out = wrap(_predicate(which, x._data))
         ctx.mark_non_differentiable(out)
         return out
 
@@ -251,7 +251,7 @@ class FloatPredicate(Op):
 def _float_predicate(input: Tensor, which: str) -> Tensor:
     if is_wrapper(input):  # inside vmap: its values are batched
         return FloatPredicate.apply(input, which)
-    return wrap(_predicate(which, input.data))
+    return wrap(_predicate(which, input._data))
 
 
 def isnan(input: Tensor) -> Tensor:

@@ -26,12 +26,12 @@ class NormalTensor(ParamDraw):
 
     @staticmethod
     def forward(ctx: Any, mean: Any, std: Any, generator: Any) -> Tensor:
-        m = mean.data if isinstance(mean, Tensor) else mean
-        s = std.data if isinstance(std, Tensor) else std
+        m = mean._data if isinstance(mean, Tensor) else mean
+        s = std._data if isinstance(std, Tensor) else std
         if isinstance(std, Tensor) and np.any(s < 0):
             raise RuntimeError("normal expects all elements of std >= 0.0")
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
-        dts = [a.data.dtype for a in (mean, std) if isinstance(a, Tensor)]
+        dts = [a._data.dtype for a in (mean, std) if isinstance(a, Tensor)]
         nd = np.result_type(*dts)
         return _out(m + s * rng_of(generator).standard_normal(shape), nd)
 
@@ -41,7 +41,7 @@ class Bernoulli(ParamDraw):
 
     @staticmethod
     def forward(ctx: Any, input: Tensor, generator: Any) -> Tensor:
-        p = input.data
+        p = input._data
         if np.any(~((p >= 0) & (p <= 1))):
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
         return _out(rng_of(generator).random(p.shape) < p, p.dtype)
@@ -54,7 +54,7 @@ class BernoulliP(ParamDraw):
 
     @staticmethod
     def forward(ctx: Any, input: Tensor, p: float, generator: Any) -> Tensor:
-        return _out(rng_of(generator).random(input.data.shape) < p, input.data.dtype)
+        return _out(rng_of(generator).random(input._data.shape) < p, input._data.dtype)
 
 
 class Poisson(ParamDraw):
@@ -62,7 +62,7 @@ class Poisson(ParamDraw):
 
     @staticmethod
     def forward(ctx: Any, input: Tensor, generator: Any) -> Tensor:
-        lam = input.data
+        lam = input._data
         if np.any(~(lam >= 0)):
             raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
         return _out(rng_of(generator).poisson(lam), lam.dtype)
@@ -74,7 +74,7 @@ class Multinomial(ParamDraw):
 
     @staticmethod
     def forward(ctx: Any, input: Tensor, num_samples: int, replacement: bool, generator: Any) -> Tensor:
-        w = input.data.astype(np.float64)
+        w = input._data.astype(np.float64)
         if not np.all(np.isfinite(w)) or np.any(w < 0):
             raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
         k = w.shape[-1]
@@ -120,7 +120,7 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Gene
         if size is not None:
             raise TypeError("normal(): size is only accepted with a float mean and std")
         for a in (mean, std):
-            if isinstance(a, Tensor) and a.data.dtype.kind != "f":
+            if isinstance(a, Tensor) and a._data.dtype.kind != "f":
                 raise NotImplementedError(f"normal: only floating dtypes are supported, got {a.dtype.name}")
         if not isinstance(std, Tensor) and std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {_num(std)}")
@@ -160,7 +160,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Generator | None = Non
     Raises:
         RuntimeError: probabilities outside ``[0, 1]``; an integer input (NotImplementedError).
     """
-    if input.data.dtype.kind != "f":
+    if input._data.dtype.kind != "f":
         raise NotImplementedError(f"bernoulli: only floating dtypes are supported, got {input.dtype.name}")
     if p is not None:
         if not 0 <= p <= 1:
@@ -175,7 +175,7 @@ def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
     Raises:
         RuntimeError: a negative rate; an integer input (NotImplementedError).
     """
-    if input.data.dtype.kind != "f":
+    if input._data.dtype.kind != "f":
         raise NotImplementedError(f"poisson: only floating dtypes are supported, got {input.dtype.name}")
     return Poisson.apply(input, generator)
 
@@ -193,7 +193,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
     """
     if input.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
-    if input.data.dtype.kind != "f":
+    if input._data.dtype.kind != "f":
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: {input.dtype.name}")
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")

@@ -42,8 +42,8 @@ class Reshape(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, shape: tuple) -> Tensor:
-        ctx.in_shape = x.data.shape
-        return make_view(wrap(x.data.reshape(shape)), x)
+        ctx.in_shape = x._data.shape
+        return make_view(wrap(x._data.reshape(shape)), x)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -85,7 +85,7 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
     Raises:
         RuntimeError: when the number of elements does not match.
     """
-    s = _infer_shape(shape_arg(shape), input.data.size, "reshape", input.data.shape)
+    s = _infer_shape(shape_arg(shape), input._data.size, "reshape", input._data.shape)
     return Reshape.apply(input, s)
 
 
@@ -99,7 +99,7 @@ def view(input: Tensor, *shape: Any) -> Tensor:
     """
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list, np.integer)):
         raise TypeError("view(dtype) is not supported by dyngrad; use .to(dtype)")
-    d = input.data
+    d = input._data
     s = _infer_shape(shape_arg(shape), d.size, "view", d.shape)
     if not d.flags.c_contiguous:  # NumPy's no-copy reshape test is PyTorch's computeStride
         try:
@@ -114,7 +114,7 @@ def view(input: Tensor, *shape: Any) -> Tensor:
 
 def view_as(input: Tensor, other: Tensor) -> Tensor:
     """``input.view(other.shape)``; raises as :func:`view` when no view is possible."""
-    return view(input, other.data.shape)
+    return view(input, other._data.shape)
 
 
 reshape_as = view_as
@@ -126,7 +126,7 @@ class Permute(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
         ctx.inv = tuple(np.argsort(dims))
-        return make_view(wrap(x.data.transpose(dims)), x)
+        return make_view(wrap(x._data.transpose(dims)), x)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -154,7 +154,7 @@ class T(Permute):
 def permute(input: Tensor, *dims: Any) -> Tensor:
     """Reorder dims (a view). Raises RuntimeError when ``dims`` is not a permutation."""
     dims = shape_arg(dims)
-    nd = input.data.ndim
+    nd = input._data.ndim
     if len(dims) != nd:
         raise RuntimeError(
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
@@ -169,7 +169,7 @@ def permute(input: Tensor, *dims: Any) -> Tensor:
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap dims ``dim0`` and ``dim1`` (a view)."""
-    nd = input.data.ndim
+    nd = input._data.ndim
     if nd == 0:
         return Permute.apply(input, ())
     d0, d1 = norm_dim(dim0, nd, "transpose"), norm_dim(dim1, nd, "transpose")
@@ -187,9 +187,9 @@ def t(input: Tensor) -> Tensor:
     Raises:
         RuntimeError: for more than 2 dims.
     """
-    if input.data.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.data.ndim}D")
-    return T.apply(input, (1, 0) if input.data.ndim == 2 else tuple(range(input.data.ndim)))
+    if input._data.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input._data.ndim}D")
+    return T.apply(input, (1, 0) if input._data.ndim == 2 else tuple(range(input._data.ndim)))
 
 
 class Expand(Linear):
@@ -197,8 +197,8 @@ class Expand(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, shape: tuple) -> Tensor:
-        ctx.in_shape = x.data.shape
-        return make_view(wrap(np.broadcast_to(x.data, shape)), x)
+        ctx.in_shape = x._data.shape
+        return make_view(wrap(np.broadcast_to(x._data, shape)), x)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -220,7 +220,7 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
         RuntimeError: when a non-singleton dim would change.
     """
     sizes = shape_arg(sizes)
-    shape = input.data.shape
+    shape = input._data.shape
     if len(sizes) < len(shape):
         raise RuntimeError(
             f"expand: the number of sizes provided ({len(sizes)}) must be greater or equal to the "
@@ -246,7 +246,7 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
 
 def expand_as(input: Tensor, other: Tensor) -> Tensor:
     """``input.expand(other.shape)``."""
-    return expand(input, other.data.shape)
+    return expand(input, other._data.shape)
 
 
 def broadcast_to(input: Tensor, size: Any) -> Tensor:
@@ -256,7 +256,7 @@ def broadcast_to(input: Tensor, size: Any) -> Tensor:
 
 def squeeze(input: Tensor, dim: Any = None) -> Tensor:
     """Remove dims of size 1 (all, or those in ``dim``); a view."""
-    shape = input.data.shape
+    shape = input._data.shape
     cls = Squeeze if dim is None else SqueezeDim if isinstance(dim, int) else SqueezeDims
     if dim is None:
         new = tuple(s for s in shape if s != 1)
@@ -269,14 +269,14 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
     """Insert a dim of size 1 at ``dim`` (``-ndim-1 <= dim <= ndim``); a view."""
-    shape = input.data.shape
+    shape = input._data.shape
     d = norm_dim(dim, len(shape) + 1, "unsqueeze")
     return Unsqueeze.apply(input, shape[:d] + (1,) + shape[d:])
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dims ``start_dim..end_dim`` into one."""
-    shape = input.data.shape
+    shape = input._data.shape
     if not shape:
         return Reshape.apply(input, (1,))
     s = norm_dim(start_dim, len(shape), "flatten")
@@ -296,7 +296,7 @@ def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
     sizes = tuple(int(z) for z in sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
-    shape = input.data.shape
+    shape = input._data.shape
     if not shape:
         raise RuntimeError(f"unflatten: Dimension specified as {dim} but tensor has no dimensions")
     d = norm_dim(dim, len(shape), "unflatten")
@@ -327,7 +327,7 @@ def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
             f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
             f"contain the same number of dims as destination ({list(dst)} dims)"
         )
-    nd = input.data.ndim
+    nd = input._data.ndim
     src = tuple(norm_dim(x, nd, "movedim") for x in src)
     dst = tuple(norm_dim(x, nd, "movedim") for x in dst)
     for name, ds in (("source", src), ("destination", dst)):

@@ -46,15 +46,15 @@ class Sort(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, descending: bool, k: int | None) -> tuple:
-        d = x.data.reshape(1) if x.data.ndim == 0 else x.data
+        d = x._data.reshape(1) if x._data.ndim == 0 else x._data
         idx = _stable_argsort(d, dim, descending)
         if k is not None:
             idx = idx[(slice(None),) * dim + (slice(0, k),)]
         vals = np.take_along_axis(d, idx, axis=dim)
-        if x.data.ndim == 0:
+        if x._data.ndim == 0:
             vals, idx = vals.reshape(()), idx.reshape(())
         idx = idx.astype(np.int64)
-        ctx.dim, ctx.idx, ctx.shape = dim, idx, x.data.shape
+        ctx.dim, ctx.idx, ctx.shape = dim, idx, x._data.shape
         ind = wrap(idx)
         ctx.mark_non_differentiable(ind)
         return wrap(vals), ind
@@ -63,7 +63,7 @@ class Sort(Op):
     def backward(ctx: Any, g: Tensor, _gi: Any) -> tuple:
         from .gather import ScatterAdd
 
-        z = wrap(np.zeros(ctx.shape, dtype=g.data.dtype))
+        z = wrap(np.zeros(ctx.shape, dtype=g._data.dtype))
         return ScatterAdd.apply(z, ctx.dim, ctx.idx, g), None, None, None
 
     # hand-written: couples elements along dims: not elementwise
@@ -72,7 +72,7 @@ class Sort(Op):
         """Forward mode: ``t_values = u.gather(dim, indices)``; the indices get no tangent."""
         from .gather import Gather
 
-        if u.data.ndim == 0:
+        if u._data.ndim == 0:
             return u, None
         return Gather.apply(u, ctx.dim, ctx.idx), None
 
@@ -90,7 +90,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
     Raises:
         IndexError: ``dim`` out of range.
     """
-    d = norm_dim(dim, input.data.ndim, "sort")
+    d = norm_dim(dim, input._data.ndim, "sort")
     return SortResult(*Sort.apply(input, d, bool(descending), None))
 
 
@@ -98,7 +98,7 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool
     """The int64 indices that sort ``input`` along ``dim`` (stable)."""
     from ..autograd.grad_mode import no_grad
 
-    d = norm_dim(dim, input.data.ndim, "argsort")
+    d = norm_dim(dim, input._data.ndim, "argsort")
     with no_grad():  # the indices of Sort (so that vmap batches it); values unused
         return Sort.apply(input, d, bool(descending), None)[1]
 
@@ -117,8 +117,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     Raises:
         RuntimeError: ``k`` negative or larger than the dim size. IndexError: bad ``dim``.
     """
-    d = norm_dim(dim, input.data.ndim, "topk")
-    n = input.data.shape[d] if input.data.ndim else 1
+    d = norm_dim(dim, input._data.ndim, "topk")
+    n = input._data.shape[d] if input._data.ndim else 1
     if not 0 <= int(k) <= n:
         raise RuntimeError(f"selected index k out of range (k={k}, size {n} at dimension {d})")
     return TopkResult(*Topk.apply(input, d, bool(largest), int(k)))
@@ -131,7 +131,7 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
         ``(n, input.ndim)`` int64 tensor, or with ``as_tuple`` one ``(n,)`` tensor per dim
         (a 0-d input is treated as 1-d there, as PyTorch).
     """
-    d = input.data
+    d = input._data
     if as_tuple:
         return tuple(wrap(i.astype(np.int64)) for i in np.nonzero(d.reshape(1) if d.ndim == 0 else d))
     if d.ndim == 0:

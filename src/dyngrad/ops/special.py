@@ -134,7 +134,7 @@ class Square(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        d = x.data
+        d = x._data
         return wrap(np.square(d.astype(np.int64) if d.dtype == np.bool_ else d))
 
     @staticmethod
@@ -178,7 +178,7 @@ class Logit(Elementwise):
         (x,) = ctx.saved_tensors
         d = 1 / (x * (1 - x))
         if ctx.eps is not None:
-            d = d * wrap((x.data >= ctx.eps) & (x.data <= 1 - ctx.eps))
+            d = d * wrap((x._data >= ctx.eps) & (x._data <= 1 - ctx.eps))
         return d
 
 

@@ -25,7 +25,7 @@ svd_return = namedtuple("svd", ["U", "S", "Vh"])
 
 def _offdiag_inv(E: Tensor, n: int) -> Tensor:
     """``F_ij = 1 / E_ij`` off the diagonal, 0 on it (the diagonal of ``E`` is ignored)."""
-    eye = _eye_like(n, E.data.dtype)
+    eye = _eye_like(n, E._data.dtype)
     return (1 - eye) / (E + eye)
 
 
@@ -47,7 +47,7 @@ class Eigh(Op):
 
     @staticmethod
     def forward(ctx: Any, A: Tensor, uplo: str) -> tuple:
-        lam, v = np.linalg.eigh(A.data, UPLO=uplo)
+        lam, v = np.linalg.eigh(A._data, UPLO=uplo)
         L, V = wrap(lam), wrap(v)
         ctx.save_for_backward(L, V)
         return L, V
@@ -55,8 +55,8 @@ class Eigh(Op):
     @staticmethod
     def backward(ctx: Any, gL: Tensor, gV: Tensor) -> tuple:
         L, V = ctx.saved_tensors
-        n = L.data.shape[-1]
-        if not is_wrapper(gV) and not np.any(gV.data):  # eigenvalues only: no
+        n = L._data.shape[-1]
+        if not is_wrapper(gV) and not np.any(gV._data):  # eigenvalues only: no
             # 1/(L_j - L_i), fine for repeated ones (batched backward: the general formula)
             return matmul(V * gL.unsqueeze(-2), V.mT), None
         VtgV = matmul(V.mT, gV)
@@ -74,7 +74,7 @@ class Eigh(Op):
         derivative of the decomposition for symmetric ``u``. ``dV`` keeps each
         eigenvector's norm (``V^T dV`` skew), so it follows whatever sign the forward chose."""
         L, V = ctx.saved_tensors
-        n = L.data.shape[-1]
+        n = L._data.shape[-1]
         P = matmul(matmul(V.mT, (u + u.mT) * 0.5), V)
         F = _offdiag_inv(L.unsqueeze(-2) - L.unsqueeze(-1), n)
         return diagonal(P, 0, -2, -1), matmul(V, F * P)
@@ -129,7 +129,7 @@ class Svd(Op):
 
     @staticmethod
     def forward(ctx: Any, A: Tensor, full_matrices: bool) -> tuple:
-        u, s, vh = np.linalg.svd(A.data, full_matrices=full_matrices)
+        u, s, vh = np.linalg.svd(A._data, full_matrices=full_matrices)
         U, S, Vh = wrap(u), wrap(s), wrap(vh)
         ctx.full = full_matrices
         ctx.save_for_backward(U, S, Vh)
@@ -138,17 +138,17 @@ class Svd(Op):
     @staticmethod
     def backward(ctx: Any, gU: Tensor, gS: Tensor, gVh: Tensor) -> tuple:
         U, S, Vh = ctx.saved_tensors
-        m, n = U.data.shape[-2], Vh.data.shape[-1]
-        k = S.data.shape[-1]
+        m, n = U._data.shape[-2], Vh._data.shape[-1]
+        k = S._data.shape[-1]
         batched = is_wrapper(gU) or is_wrapper(gVh)  # (under vmap)
         if ctx.full and m != n:
-            if not batched and (np.any(gU.data[..., k:] != 0) or np.any(gVh.data[..., k:, :] != 0)):
+            if not batched and (np.any(gU._data[..., k:] != 0) or np.any(gVh._data[..., k:, :] != 0)):
                 raise RuntimeError(
                     "linalg.svd: the derivative with full_matrices=True is not defined for the extra "
                     "columns of U / rows of Vh; use full_matrices=False"
                 )
             U, gU, Vh, gVh = U[..., :, :k], gU[..., :, :k], Vh[..., :k, :], gVh[..., :k, :]
-        if not batched and not np.any(gU.data) and not np.any(gVh.data):  # only S: no F (defined
+        if not batched and not np.any(gU._data) and not np.any(gVh._data):  # only S: no F (defined
             return matmul(U * gS.unsqueeze(-2), Vh), None  # for repeated singular values)
         V, gV = Vh.mT, gVh.mT
         S2 = S * S
@@ -170,8 +170,8 @@ class Svd(Op):
         """Forward mode (Townsend 2016; see the class docstring): ``dU``, ``dS``, ``dVh``.
         ``U^T dU`` and ``V^T dV`` are skew, so the tangents follow the forward's signs."""
         U, S, Vh = ctx.saved_tensors
-        m, n = U.data.shape[-2], Vh.data.shape[-1]
-        k = S.data.shape[-1]
+        m, n = U._data.shape[-2], Vh._data.shape[-1]
+        k = S._data.shape[-1]
         pad = ctx.full and m != n
         if pad:
             U, Vh = U[..., :, :k], Vh[..., :k, :]
@@ -195,9 +195,9 @@ class Svd(Op):
             from .splitting import cat
 
             if m > k:
-                dU = cat([dU, wrap(np.zeros(dU.data.shape[:-1] + (m - k,), dtype=dU.data.dtype))], -1)
+                dU = cat([dU, wrap(np.zeros(dU._data.shape[:-1] + (m - k,), dtype=dU._data.dtype))], -1)
             else:
-                dVh = cat([dVh, wrap(np.zeros(dVh.data.shape[:-2] + (n - k, n), dtype=dVh.data.dtype))], -2)
+                dVh = cat([dVh, wrap(np.zeros(dVh._data.shape[:-2] + (n - k, n), dtype=dVh._data.dtype))], -2)
         return dU, diagonal(P, 0, -2, -1), dVh
 
     vmap = leading_batch  # batching rule: (*, m, n) already batches over leading dims

@@ -42,7 +42,7 @@ class Unbind(Linear):
     def forward(ctx: Any, x: Tensor, dim: int) -> tuple:
         ctx.dim = dim
         ctx.set_materialize_grads(True)
-        d = np.moveaxis(x.data, dim, 0)
+        d = np.moveaxis(x._data, dim, 0)
         # d[i, ...] is a view even for a 0-d piece (d[i] of a 1-d array is a NumPy scalar copy)
         return tuple(make_view(wrap(d[i, ...]), x) for i in range(d.shape[0]))
 
@@ -55,7 +55,7 @@ class Unbind(Linear):
 
 def unbind(input: Tensor, dim: int = 0) -> tuple:
     """Tuple of slices along ``dim`` (each without that dim)."""
-    return Unbind.apply(input, norm_dim(dim, input.data.ndim, "unbind"))
+    return Unbind.apply(input, norm_dim(dim, input._data.ndim, "unbind"))
 
 
 class Cat(Linear):
@@ -65,11 +65,11 @@ class Cat(Linear):
     @staticmethod
     def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
         ctx.dim = dim
-        ctx.sizes = [x.data.shape[dim] for x in xs]
+        ctx.sizes = [x._data.shape[dim] for x in xs]
         from .. import _backend as B
 
         rt = B.result_type(*xs)
-        return wrap(np.concatenate([x.data.astype(rt, copy=False) for x in xs], axis=dim))
+        return wrap(np.concatenate([x._data.astype(rt, copy=False) for x in xs], axis=dim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -102,14 +102,14 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     """
     ts = _seq_check(tensors, "cat")
     for i, t in enumerate(ts):
-        if t.data.ndim == 0:
+        if t._data.ndim == 0:
             raise RuntimeError(f"cat(): zero-dimensional tensor (at position {i}) cannot be concatenated")
-    ts = [t for t in ts if not (t.data.ndim == 1 and t.data.shape[0] == 0)] or ts[:1]
-    nd = ts[0].data.ndim
+    ts = [t for t in ts if not (t._data.ndim == 1 and t._data.shape[0] == 0)] or ts[:1]
+    nd = ts[0]._data.ndim
     d = norm_dim(dim, nd, "cat")
-    ref = ts[0].data.shape
+    ref = ts[0]._data.shape
     for i, t in enumerate(ts):
-        s = t.data.shape
+        s = t._data.shape
         if len(s) != nd or any(a != b for j, (a, b) in enumerate(zip(s, ref)) if j != d):
             raise RuntimeError(
                 f"cat(): Sizes of tensors must match except in dimension {d}. Expected size "
@@ -130,7 +130,7 @@ class Stack(Linear):
 
         ctx.dim = dim
         rt = B.result_type(*xs)
-        return wrap(np.stack([x.data.astype(rt, copy=False) for x in xs], axis=dim))
+        return wrap(np.stack([x._data.astype(rt, copy=False) for x in xs], axis=dim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -148,12 +148,12 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
         RuntimeError: when shapes differ (naming the first mismatch).
     """
     ts = _seq_check(tensors, "stack")
-    ref = ts[0].data.shape
+    ref = ts[0]._data.shape
     for i, t in enumerate(ts):
-        if t.data.shape != ref:
+        if t._data.shape != ref:
             raise RuntimeError(
                 f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 and "
-                f"{list(t.data.shape)} at entry {i}"
+                f"{list(t._data.shape)} at entry {i}"
             )
     d = norm_dim(dim, len(ref) + 1, "stack")
     return Stack.apply(d, *ts)
@@ -169,7 +169,7 @@ class SplitWithSizes(Linear):
         out, start = [], 0
         for z in sizes:
             idx = (slice(None),) * dim + (slice(start, start + z), Ellipsis)
-            out.append(make_view(wrap(x.data[idx]), x))
+            out.append(make_view(wrap(x._data[idx]), x))
             start += z
         return tuple(out)
 
@@ -191,11 +191,11 @@ def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple:
     Raises:
         RuntimeError: sizes that do not sum to ``input.size(dim)`` or are negative.
     """
-    if input.data.ndim == 0:
+    if input._data.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
-    d = norm_dim(dim, input.data.ndim, "split")
+    d = norm_dim(dim, input._data.ndim, "split")
     sizes = tuple(int(z) for z in split_sizes)
-    n = input.data.shape[d]
+    n = input._data.shape[d]
     if sum(sizes) != n or any(z < 0 for z in sizes):
         raise RuntimeError(
             f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
@@ -214,10 +214,10 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
     """
     if isinstance(split_size_or_sections, (list, tuple)):
         return split_with_sizes(tensor, split_size_or_sections, dim)
-    if tensor.data.ndim == 0:
+    if tensor._data.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
-    d = norm_dim(dim, tensor.data.ndim, "split")
-    n = tensor.data.shape[d]
+    d = norm_dim(dim, tensor._data.ndim, "split")
+    n = tensor._data.shape[d]
     ss = int(split_size_or_sections)
     if ss < 0 or (ss == 0 and n):
         raise RuntimeError(
@@ -238,20 +238,20 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     """
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    if input.data.ndim == 0:
+    if input._data.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    d = norm_dim(dim, input.data.ndim, "chunk")
-    n = input.data.shape[d]
+    d = norm_dim(dim, input._data.ndim, "chunk")
+    n = input._data.shape[d]
     return split(input, max(-(-n // chunks), 1) if n else 0, d)
 
 
 def hstack(tensors: Any) -> Tensor:
     """Concatenate along dim 1 (dim 0 for 1-d tensors); 0-d tensors count as 1-d."""
-    ts = [t.reshape(1) if t.data.ndim == 0 else t for t in _seq_check(tensors, "hstack")]
-    return cat(ts, 0 if ts[0].data.ndim == 1 else 1)
+    ts = [t.reshape(1) if t._data.ndim == 0 else t for t in _seq_check(tensors, "hstack")]
+    return cat(ts, 0 if ts[0]._data.ndim == 1 else 1)
 
 
 def vstack(tensors: Any) -> Tensor:
     """Concatenate along dim 0 after making every tensor at least 2-d (``(n,)`` -> ``(1, n)``)."""
-    ts = [t.reshape(1, -1) if t.data.ndim < 2 else t for t in _seq_check(tensors, "vstack")]
+    ts = [t.reshape(1, -1) if t._data.ndim < 2 else t for t in _seq_check(tensors, "vstack")]
     return cat(ts, 0)

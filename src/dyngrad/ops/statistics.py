@@ -37,7 +37,7 @@ def _correction(op: str, dim: Any, unbiased: Any, correction: Any) -> tuple:
 
 
 def _check_float(op: str, x: Tensor) -> None:
-    if x.data.dtype.kind != "f":
+    if x._data.dtype.kind != "f":
         raise RuntimeError(f"{op}(): input dtype should be floating point, but got {x.dtype.name}")
 
 
@@ -53,13 +53,13 @@ class Var(Op):
         ctx.save_for_backward(x)
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # N - correction <= 0: nan/inf
-            v = np.var(x.data, axis=dims, ddof=correction, keepdims=keepdim)
-        return wrap(np.asarray(v, dtype=x.data.dtype))
+            v = np.var(x._data, axis=dims, ddof=correction, keepdims=keepdim)
+        return wrap(np.asarray(v, dtype=x._data.dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
-        return _var_grad(x, unreduce(g, x.data.shape, ctx.dims, ctx.keepdim), ctx.dims, ctx.c), None, None, None
+        return _var_grad(x, unreduce(g, x._data.shape, ctx.dims, ctx.keepdim), ctx.dims, ctx.c), None, None, None
 
     # hand-written: couples elements along dims: not elementwise
     @staticmethod
@@ -71,11 +71,11 @@ class Var(Op):
 
 def _var_grad(x: Tensor, g: Tensor, dims: tuple | None, c: float) -> Tensor:
     """``g * 2 (x - mean(x)) / (N - c)`` with ``g`` in kept-dims shape."""
-    n = max(_count(x.data.shape, dims) - c, 0)
-    centered = x - x.mean(dims, keepdim=True) if x.data.size else x
+    n = max(_count(x._data.shape, dims) - c, 0)
+    centered = x - x.mean(dims, keepdim=True) if x._data.size else x
     if n == 0:  # degenerate (N <= correction): PyTorch's 2/0 * (x - mean), i.e. inf or nan
         with np.errstate(invalid="ignore"):
-            return wrap(np.asarray(g.data * centered.data * math.inf, dtype=x.data.dtype))
+            return wrap(np.asarray(g._data * centered._data * math.inf, dtype=x._data.dtype))
     return g * centered * (2.0 / n)
 
 
@@ -88,7 +88,7 @@ def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = Fa
     """
     dim, c = _correction("var", dim, unbiased, correction)
     _check_float("var", input)
-    return Var.apply(input, rdims(dim, input.data.ndim, "var"), c, keepdim)
+    return Var.apply(input, rdims(dim, input._data.ndim, "var"), c, keepdim)
 
 
 class Std(Op):
@@ -102,16 +102,16 @@ class Std(Op):
         ctx.dims, ctx.c, ctx.keepdim = dims, correction, keepdim
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            out = wrap(np.asarray(np.std(x.data, axis=dims, ddof=correction, keepdims=keepdim), dtype=x.data.dtype))
+            out = wrap(np.asarray(np.std(x._data, axis=dims, ddof=correction, keepdims=keepdim), dtype=x._data.dtype))
         ctx.save_for_backward(x, out)
         return out
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, out = ctx.saved_tensors
-        shape, dims = x.data.shape, ctx.dims
+        shape, dims = x._data.shape, ctx.dims
         o = unreduce(out, shape, dims, ctx.keepdim)
-        gv = (unreduce(g, shape, dims, ctx.keepdim) / (2 * o)).masked_fill(wrap(o.data == 0), 0)
+        gv = (unreduce(g, shape, dims, ctx.keepdim) / (2 * o)).masked_fill(wrap(o._data == 0), 0)
         return _var_grad(x, gv, dims, ctx.c), None, None, None
 
     # hand-written: couples elements along dims: not elementwise
@@ -120,14 +120,14 @@ class Std(Op):
         """Forward mode: ``t = var_t / (2 out)``, 0 where ``out == 0``."""
         x, out = ctx.saved_tensors
         tv = _var_grad(x, u, ctx.dims, ctx.c).sum(ctx.dims, ctx.keepdim)
-        return (tv / (2 * out)).masked_fill(wrap(out.data == 0), 0)
+        return (tv / (2 * out)).masked_fill(wrap(out._data == 0), 0)
 
 
 def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
     """Standard deviation over ``dim`` (same arguments as :func:`var`)."""
     dim, c = _correction("std", dim, unbiased, correction)
     _check_float("std", input)
-    return Std.apply(input, rdims(dim, input.data.ndim, "std"), c, keepdim)
+    return Std.apply(input, rdims(dim, input._data.ndim, "std"), c, keepdim)
 
 
 class VarMean(Op):
@@ -139,7 +139,7 @@ class VarMean(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, correction: float, keepdim: bool) -> tuple:
         ctx.dims, ctx.c, ctx.keepdim = dims, correction, keepdim
-        d = x.data
+        d = x._data
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             m = np.asarray(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype)
@@ -151,11 +151,11 @@ class VarMean(Op):
     @staticmethod
     def backward(ctx: Any, gv: Tensor, gm: Tensor) -> tuple:
         x, v = ctx.saved_tensors
-        shape, dims, k = x.data.shape, ctx.dims, ctx.keepdim
+        shape, dims, k = x._data.shape, ctx.dims, ctx.keepdim
         gv = unreduce(gv, shape, dims, k)
         if type(ctx)._forward_cls._std:
             o = unreduce(v, shape, dims, k)
-            gv = (gv / (2 * o)).masked_fill(wrap(o.data == 0), 0)
+            gv = (gv / (2 * o)).masked_fill(wrap(o._data == 0), 0)
         gx = _var_grad(x, gv, dims, ctx.c) + unreduce(gm, shape, dims, k).expand(shape) / _count(shape, dims)
         return gx, None, None, None
 
@@ -167,7 +167,7 @@ class VarMean(Op):
         x, v = ctx.saved_tensors
         tv = _var_grad(x, u, ctx.dims, ctx.c).sum(ctx.dims, ctx.keepdim)
         if ctx._forward_cls._std:
-            tv = (tv / (2 * v)).masked_fill(wrap(v.data == 0), 0)
+            tv = (tv / (2 * v)).masked_fill(wrap(v._data == 0), 0)
         return tv, u.mean(ctx.dims, ctx.keepdim)
 
 
@@ -181,14 +181,14 @@ def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool
     """``(var(input, dim), mean(input, dim))`` (arguments as :func:`var`)."""
     dim, c = _correction("var_mean", dim, unbiased, correction)
     _check_float("var_mean", input)
-    return VarMean.apply(input, rdims(dim, input.data.ndim, "var_mean"), c, keepdim)
+    return VarMean.apply(input, rdims(dim, input._data.ndim, "var_mean"), c, keepdim)
 
 
 def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> tuple:
     """``(std(input, dim), mean(input, dim))`` (arguments as :func:`var`)."""
     dim, c = _correction("std_mean", dim, unbiased, correction)
     _check_float("std_mean", input)
-    return StdMean.apply(input, rdims(dim, input.data.ndim, "std_mean"), c, keepdim)
+    return StdMean.apply(input, rdims(dim, input._data.ndim, "std_mean"), c, keepdim)
 
 
 class Logsumexp(Op):
@@ -200,7 +200,7 @@ class Logsumexp(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool) -> Tensor:
-        d = x.data if x.data.dtype.kind == "f" else x.data.astype(B.get_default_dtype().np)
+        d = x._data if x._data.dtype.kind == "f" else x._data.astype(B.get_default_dtype().np)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             if d.size:
                 m = np.max(d, axis=dims, keepdims=True)
@@ -218,7 +218,7 @@ class Logsumexp(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, out = ctx.saved_tensors
-        shape = x.data.shape
+        shape = x._data.shape
         return unreduce(g, shape, ctx.dims, ctx.keepdim) * (x - unreduce(out, shape, ctx.dims, ctx.keepdim)).exp(), None, None
 
     # hand-written: couples elements along dims: not elementwise
@@ -226,7 +226,7 @@ class Logsumexp(Op):
     def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
         """Forward mode: ``t = sum(u * exp(x - out), dims)`` (softmax-weighted)."""
         x, out = ctx.saved_tensors
-        w = (x - unreduce(out, x.data.shape, ctx.dims, ctx.keepdim)).exp()
+        w = (x - unreduce(out, x._data.shape, ctx.dims, ctx.keepdim)).exp()
         return (u * w).sum(ctx.dims, ctx.keepdim)
 
 
@@ -235,7 +235,7 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
 
     Raises: IndexError for a bad dim.
     """
-    return Logsumexp.apply(input, rdims(dim, input.data.ndim, "logsumexp"), keepdim)
+    return Logsumexp.apply(input, rdims(dim, input._data.ndim, "logsumexp"), keepdim)
 
 
 class VectorNorm(Op):
@@ -253,7 +253,7 @@ class VectorNorm(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, p: float, dims: tuple | None, keepdim: bool) -> Tensor:
-        a = np.abs(x.data)
+        a = np.abs(x._data)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             if p == 2:
                 r = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
@@ -268,7 +268,7 @@ class VectorNorm(Op):
                 r = (np.max if p > 0 else np.min)(a, axis=dims, keepdims=keepdim)
             else:
                 r = np.sum(a**p, axis=dims, keepdims=keepdim) ** (1.0 / p)
-        out = wrap(np.asarray(r, dtype=x.data.dtype))
+        out = wrap(np.asarray(r, dtype=x._data.dtype))
         ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
         ctx.save_for_backward(x, out)
         return out
@@ -276,18 +276,18 @@ class VectorNorm(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, out = ctx.saved_tensors
-        p, dims, shape, dt = ctx.p, ctx.dims, x.data.shape, x.data.dtype
+        p, dims, shape, dt = ctx.p, ctx.dims, x._data.shape, x._data.dtype
         g = unreduce(g, shape, dims, ctx.keepdim)
         o = unreduce(out, shape, dims, ctx.keepdim)
-        sign = const(np.sign(x.data), dt)
+        sign = const(np.sign(x._data), dt)
         if p == 0:
             return g * const(np.zeros(shape), dt), None, None, None
         if p == 1:
             return g * sign, None, None, None
         if math.isinf(p):
-            mask = np.abs(x.data) == o.data
+            mask = np.abs(x._data) == o._data
             return g * sign * const(mask / mask.sum(axis=dims, keepdims=True), dt), None, None, None
-        zero = wrap(o.data == 0)
+        zero = wrap(o._data == 0)
         if p == 2:
             return g * (x / o).masked_fill(zero, 0), None, None, None
         scale = (x * x.abs() ** (p - 2) / o ** (p - 1)).masked_fill(zero, 0)
@@ -299,7 +299,7 @@ class VectorNorm(Op):
         """Forward mode: ``t = sum(u * w, dims)`` with ``w`` backward's gradient for a unit
         ``grad`` (``x / out`` for p = 2, ``sign(x)`` for p = 1, ...)."""
         (_x, out) = ctx.saved_tensors
-        w = VectorNorm.backward(ctx, Tensor._make(np.ones(out.data.shape, dtype=u.data.dtype)))[0]
+        w = VectorNorm.backward(ctx, Tensor._make(np.ones(out._data.shape, dtype=u._data.dtype)))[0]
         return (u * w).sum(ctx.dims, ctx.keepdim)
 
 
@@ -312,9 +312,9 @@ def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,
     """
     if dtype is not None:
         x = x.to(dtype)
-    if x.data.dtype.kind != "f":
+    if x._data.dtype.kind != "f":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point tensor as input. Got {x.dtype.name}")
-    return VectorNorm.apply(x, float(ord), rdims(dim, x.data.ndim, "linalg.vector_norm"), keepdim)
+    return VectorNorm.apply(x, float(ord), rdims(dim, x._data.ndim, "linalg.vector_norm"), keepdim)
 
 
 def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None) -> Tensor:
@@ -344,7 +344,7 @@ class Cumsum(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, dtype: Any) -> Tensor:
-        d = x.data
+        d = x._data
         if dtype is None and d.dtype.kind in "biu":
             dtype = np.int64
         ctx.dim = dim
@@ -352,14 +352,14 @@ class Cumsum(Linear):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        if g.data.ndim == 0:
+        if g._data.ndim == 0:
             return g, None, None
         return _rev_cumsum(g, ctx.dim), None, None
 
 
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """Cumulative sum along ``dim``. Raises: IndexError for a bad dim."""
-    return Cumsum.apply(input, norm_dim(dim, input.data.ndim, "cumsum"), _dtype_arg(dtype))
+    return Cumsum.apply(input, norm_dim(dim, input._data.ndim, "cumsum"), _dtype_arg(dtype))
 
 
 class Cumprod(Op):
@@ -384,7 +384,7 @@ class Cumprod(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, dtype: Any) -> Tensor:
-        d = x.data
+        d = x._data
         if dtype is None and d.dtype.kind in "biu":
             dtype = np.int64
         out = wrap(np.cumprod(d, axis=dim, dtype=dtype) if d.ndim else d.astype(dtype or d.dtype, copy=True))
@@ -395,7 +395,7 @@ class Cumprod(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, out = ctx.saved_tensors
-        dim, xd, dt = ctx.dim, x.data, x.data.dtype
+        dim, xd, dt = ctx.dim, x._data, x._data.dtype
         if xd.ndim == 0:
             return g, None, None
         zero = xd == 0
@@ -426,7 +426,7 @@ class Cumprod(Op):
         """Forward mode: ``t = out * cumsum(u / x)`` without zeros, else the division-free
         sum (see the class docstring)."""
         x, out = ctx.saved_tensors
-        dim, xd = ctx.dim, x.data
+        dim, xd = ctx.dim, x._data
         if xd.ndim == 0:
             return u
         zero = xd == 0
@@ -442,7 +442,7 @@ def _cumprod_jvp_pairs(x: Tensor, u: Tensor, dim: int) -> Tensor:
     right in value, ``u_z * cumprod(x with x_z := 1)`` from the first zero on, loses the
     ``x_z * d cumprod(...)`` term whose derivative is not zero)."""
     xm, um = x.movedim(dim, -1), u.movedim(dim, -1)
-    n, dt = xm.shape[-1], x.data.dtype
+    n, dt = xm.shape[-1], x._data.dtype
     eye = np.eye(n, dtype=bool)  # [j, k]
     table = xm.unsqueeze(-2) * const(~eye, dt) + const(eye, dt)  # [..., j, k]: x_k, 1 where k = j
     lower = const(np.triu(np.ones((n, n), dtype=bool)), dt)  # [j, i]: j <= i
@@ -458,7 +458,7 @@ def _cumprod_grad_pairs(x: Tensor, g: Tensor, dim: int) -> Tensor:
     n = xm.shape[-1]
     k_gt_i = np.triu(np.ones((n, n), bool), 1)  # [i, k]: k > i
     rows = xm.unsqueeze(-2)  # [..., 1, k]
-    dt = x.data.dtype
+    dt = x._data.dtype
     after = (rows * const(k_gt_i, dt) + const(~k_gt_i, dt)).cumprod(-1)  # prod_{i<k<=j} x_k
     before = (rows * const(k_gt_i.T, dt) + const(~k_gt_i.T, dt)).prod(-1)  # prod_{k<i} x_k
     j_ge_i = const(np.triu(np.ones((n, n), bool)), dt)
@@ -467,4 +467,4 @@ def _cumprod_grad_pairs(x: Tensor, g: Tensor, dim: int) -> Tensor:
 
 def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """Cumulative product along ``dim`` (zeros handled in backward). Raises: IndexError."""
-    return Cumprod.apply(input, norm_dim(dim, input.data.ndim, "cumprod"), _dtype_arg(dtype))
+    return Cumprod.apply(input, norm_dim(dim, input._data.ndim, "cumprod"), _dtype_arg(dtype))

@@ -41,7 +41,7 @@ class Threshold(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, threshold: float, value: float) -> Tensor:
-        d = x.data
+        d = x._data
         ctx.save_for_backward(x)
         ctx.threshold = threshold
         return wrap(np.where(d > threshold, d, np.asarray(value, dtype=d.dtype)))
@@ -49,7 +49,7 @@ class Threshold(Elementwise):
     @staticmethod
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return wrap(x.data > ctx.threshold)
+        return wrap(x._data > ctx.threshold)
 
 
 class Shrink(Elementwise):
@@ -71,7 +71,7 @@ class Shrink(Elementwise):
     @staticmethod
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return wrap(np.abs(x.data) > ctx.lambd)
+        return wrap(np.abs(x._data) > ctx.lambd)
 
 
 class Softshrink(Shrink):
@@ -89,9 +89,9 @@ class Prelu(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, w: Tensor) -> Tensor:
-        d = x.data
+        d = x._data
         ctx.save_for_backward(x, w)
-        return wrap(np.where(d > 0, d, w.data * d).astype(d.dtype, copy=False))
+        return wrap(np.where(d > 0, d, w._data * d).astype(d.dtype, copy=False))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

@@ -43,13 +43,13 @@ class SolveTriangular(Op):
 
     @staticmethod
     def forward(ctx: Any, A: Tensor, B: Tensor, upper: bool, unitriangular: bool) -> Tensor:
-        T = _triangle(A.data, upper, unitriangular)
+        T = _triangle(A._data, upper, unitriangular)
         with np.errstate(all="ignore"):
             try:
-                X = np.linalg.solve(T, B.data)
+                X = np.linalg.solve(T, B._data)
             except np.linalg.LinAlgError:  # a zero on the diagonal: inf/nan as substitution gives
-                X = np.full(np.broadcast_shapes(T.shape[:-2], B.data.shape[:-2]) + B.data.shape[-2:], np.nan)
-        out = wrap(X.astype(B.data.dtype, copy=False))
+                X = np.full(np.broadcast_shapes(T.shape[:-2], B._data.shape[:-2]) + B._data.shape[-2:], np.nan)
+        out = wrap(X.astype(B._data.dtype, copy=False))
         ctx.save_for_backward(A, out)
         ctx.upper, ctx.unit = upper, unitriangular
         return out
@@ -110,7 +110,7 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, un
                            f"{A.shape[-2] if A.dim() > 1 else 1} by {A.shape[-1]} matrices")
     if B.dim() < 2:
         raise RuntimeError("linalg.solve_triangular: The input tensor B must have at least 2 dimensions.")
-    if A.data.dtype != B.data.dtype:
+    if A._data.dtype != B._data.dtype:
         raise RuntimeError(f"linalg.solve_triangular: Expected A and B to have the same dtype, but found A of type "
                            f"{A.dtype.name} and B of type {B.dtype.name} instead")
     if not left:

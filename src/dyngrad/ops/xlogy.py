@@ -28,7 +28,7 @@ TENSOR_METHODS = set(__all__)
 
 def _x_log(a: Tensor, b: Tensor, log: Any) -> Tensor:
     rt = float_dtype(B.result_type(a, b))
-    x, y = np.broadcast_arrays(_cast(a.data, rt), _cast(b.data, rt))
+    x, y = np.broadcast_arrays(_cast(a._data, rt), _cast(b._data, rt))
     with np.errstate(all="ignore"):
         out = x * log(y)
     return wrap(np.where((x == 0) & ~np.isnan(y), np.zeros((), rt), out).astype(rt, copy=False))
@@ -47,7 +47,7 @@ class Xlogy(Elementwise):
     def derivative(ctx: Any) -> Any:
         x, y = ctx.saved_tensors
         nx, ny = ctx.needs_input_grad
-        dx = where(wrap((x.data == 0) & (y.data <= 0)), 0.0, y.log()) if nx else None
+        dx = where(wrap((x._data == 0) & (y._data <= 0)), 0.0, y.log()) if nx else None
         return dx, (x / y if ny else None)
 
 
@@ -67,7 +67,7 @@ class SpecialXlog1py(Elementwise):
     def derivative(ctx: Any) -> Any:
         x, y = ctx.saved_tensors
         nx, ny = ctx.needs_input_grad
-        dx = where(wrap((x.data == 0) & (y.data <= -1)), 0.0, y.log1p()) if nx else None
+        dx = where(wrap((x._data == 0) & (y._data <= -1)), 0.0, y.log1p()) if nx else None
         return dx, (x / (y + 1) if ny else None)
 
 

@@ -51,10 +51,10 @@ class Adadelta(Optimizer):
     def _update(self, p: Tensor, g: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         lr, rho, eps, wd = group["lr"], group["rho"], group["eps"], group["weight_decay"]
         _next_step(state)
-        v = _buf(state, "square_avg", p.data)
-        u = _buf(state, "acc_delta", p.data)
+        v = _buf(state, "square_avg", p._data)
+        u = _buf(state, "acc_delta", p._data)
         if wd != 0:
-            g = g + wd * p.data
+            g = g + wd * p._data
         v *= rho
         v += (1 - rho) * g * g
         std = np.sqrt(v + eps)
@@ -63,4 +63,4 @@ class Adadelta(Optimizer):
         delta *= g
         u *= rho
         u += (1 - rho) * delta * delta
-        p.data -= lr * delta
+        p._data -= lr * delta

@@ -51,18 +51,18 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 st = self.state.setdefault(p, {})
                 st["step"] = Tensor._make(np.array(0.0, dtype=np.float32))
-                _buf(st, "sum", p.data, group["initial_accumulator_value"])
+                _buf(st, "sum", p._data, group["initial_accumulator_value"])
 
     def _update(self, p: Tensor, g: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         lr, lr_decay, wd, eps = (group[k] for k in ("lr", "lr_decay", "weight_decay", "eps"))
         step_t = state.get("step")
         if step_t is None:
             step_t = state["step"] = Tensor._make(np.array(0.0, dtype=np.float32))
-        step_t.data[...] += 1
-        step = float(step_t.data)
+        step_t._data[...] += 1
+        step = float(step_t._data)
         if wd != 0:
-            g = g + wd * p.data
+            g = g + wd * p._data
         clr = lr / (1 + (step - 1) * lr_decay)
-        s = _buf(state, "sum", p.data, group["initial_accumulator_value"])
+        s = _buf(state, "sum", p._data, group["initial_accumulator_value"])
         s += g * g
-        p.data -= clr * (g / (np.sqrt(s) + eps))
+        p._data -= clr * (g / (np.sqrt(s) + eps))

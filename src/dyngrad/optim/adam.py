@@ -75,27 +75,27 @@ class Adam(Optimizer):
         step_t = state.get("step")
         if step_t is None:
             step_t = state["step"] = Tensor._make(np.array(0.0, dtype=np.float32))
-        step_t.data[...] += 1
-        step = float(step_t.data)
-        m = _buf(state, "exp_avg", p.data)
-        v = _buf(state, "exp_avg_sq", p.data)
+        step_t._data[...] += 1
+        step = float(step_t._data)
+        m = _buf(state, "exp_avg", p._data)
+        v = _buf(state, "exp_avg_sq", p._data)
         if wd != 0:
             if group.get("decoupled_weight_decay", False):
-                p.data *= 1 - lr * wd
+                p._data *= 1 - lr * wd
             else:
-                g = g + wd * p.data
+                g = g + wd * p._data
         _lerp_(m, g, 1 - beta1)
         v *= beta2
         v += (1 - beta2) * g * g
         bc1 = 1 - beta1**step
         bc2_sqrt = math.sqrt(1 - beta2**step)
         if group["amsgrad"]:
-            vmax = _buf(state, "max_exp_avg_sq", p.data)
+            vmax = _buf(state, "max_exp_avg_sq", p._data)
             np.maximum(vmax, v, out=vmax)
             denom = np.sqrt(vmax) / bc2_sqrt + eps
         else:
             denom = np.sqrt(v) / bc2_sqrt + eps
-        p.data -= (lr / bc1) * (m / denom)
+        p._data -= (lr / bc1) * (m / denom)
 
 
 class AdamW(Adam):

@@ -63,14 +63,14 @@ class NAdam(Optimizer):
         beta1, beta2 = group["betas"]
         step = _next_step(state)
         mu_product = _scalar(state, "mu_product", 1.0)
-        m = _buf(state, "exp_avg", p.data)
-        v = _buf(state, "exp_avg_sq", p.data)
+        m = _buf(state, "exp_avg", p._data)
+        v = _buf(state, "exp_avg_sq", p._data)
         bc2 = 1 - beta2**step
         if wd != 0:
             if group["decoupled_weight_decay"]:
-                p.data *= 1 - lr * wd
+                p._data *= 1 - lr * wd
             else:
-                g = g + wd * p.data
+                g = g + wd * p._data
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * psi)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * psi)))
         mu_product *= mu  # in the scalar dtype (float32 by default), as PyTorch's state tensor
@@ -80,8 +80,8 @@ class NAdam(Optimizer):
         denom = np.sqrt(v / bc2) + eps
         prod = float(mu_product)
         prod_next = prod * mu_next
-        p.data += (-lr * (1.0 - mu) / (1.0 - prod)) * g / denom
-        p.data += ((-lr * mu_next) / (1.0 - prod_next)) * m / denom
+        p._data += (-lr * (1.0 - mu) / (1.0 - prod)) * g / denom
+        p._data += ((-lr * mu_next) / (1.0 - prod_next)) * m / denom
 
 
 class RAdam(Optimizer):
@@ -129,13 +129,13 @@ class RAdam(Optimizer):
         lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
         beta1, beta2 = group["betas"]
         step = _next_step(state)
-        m = _buf(state, "exp_avg", p.data)
-        v = _buf(state, "exp_avg_sq", p.data)
+        m = _buf(state, "exp_avg", p._data)
+        v = _buf(state, "exp_avg_sq", p._data)
         if wd != 0:
             if group["decoupled_weight_decay"]:
-                p.data *= 1 - lr * wd
+                p._data *= 1 - lr * wd
             else:
-                g = g + wd * p.data
+                g = g + wd * p._data
         _lerp_(m, g, 1 - beta1)
         v *= beta2
         v += (1 - beta2) * g * g
@@ -147,9 +147,9 @@ class RAdam(Optimizer):
         if rho_t > 5.0:
             rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
             adaptive = (bc2**0.5) / (np.sqrt(v) + eps)
-            p.data -= m_hat * lr * adaptive * rect
+            p._data -= m_hat * lr * adaptive * rect
         else:
-            p.data -= m_hat * lr
+            p._data -= m_hat * lr
 
 
 class Adamax(Optimizer):
@@ -190,13 +190,13 @@ class Adamax(Optimizer):
         lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
         beta1, beta2 = group["betas"]
         step = _next_step(state)
-        m = _buf(state, "exp_avg", p.data)
-        u = _buf(state, "exp_inf", p.data)
+        m = _buf(state, "exp_avg", p._data)
+        u = _buf(state, "exp_inf", p._data)
         if wd != 0:
-            g = g + wd * p.data
+            g = g + wd * p._data
         _lerp_(m, g, 1 - beta1)
         u *= beta2
         np.maximum(u, np.abs(g) + eps, out=u)
         clr = lr / (1 - beta1**step)
-        p.data -= clr * m / u
+        p._data -= clr * m / u
 

@@ -57,19 +57,19 @@ class ASGD(Optimizer):
             _scalar(state, "step", 0.0)
             _scalar(state, "eta", lr)
             _scalar(state, "mu", 1.0)
-        step_t = state["step"].data
-        eta, mu = state["eta"].data, state["mu"].data
-        ax = _buf(state, "ax", p.data)
+        step_t = state["step"]._data
+        eta, mu = state["eta"]._data, state["mu"]._data
+        ax = _buf(state, "ax", p._data)
         step_t[...] += 1
         if wd != 0:
-            g = g + wd * p.data
+            g = g + wd * p._data
         eta_value = float(eta)
-        p.data *= 1 - lambd * eta_value
-        p.data -= eta_value * g
+        p._data *= 1 - lambd * eta_value
+        p._data -= eta_value * g
         if float(mu) != 1:
-            ax += (p.data - ax) * mu
+            ax += (p._data - ax) * mu
         else:
-            ax[...] = p.data
+            ax[...] = p._data
         step = float(step_t)
         # PyTorch builds the new values with torch.as_tensor (the default dtype) before copying
         # them into the state, so they are rounded to float32 even when the state is float64

@@ -159,21 +159,21 @@ class LBFGS(Optimizer):
 
     # ------------------------------------------------------------------ flat views
     def _gather_flat_grad(self) -> np.ndarray:
-        views = [np.zeros(p.data.size, p.data.dtype) if p.grad is None else p.grad.data.reshape(-1)
+        views = [np.zeros(p._data.size, p._data.dtype) if p.grad is None else p.grad._data.reshape(-1)
                  for p in self._params]
         return np.concatenate(views)
 
     def _add_grad(self, step_size: float, update: np.ndarray) -> None:
         offset = 0
         for p in self._params:
-            n = p.data.size
-            p.data += step_size * update[offset:offset + n].reshape(p.data.shape)
+            n = p._data.size
+            p._data += step_size * update[offset:offset + n].reshape(p._data.shape)
             p._vc[0] += 1
             offset += n
 
     def _set_param(self, params_data: list[np.ndarray]) -> None:
         for p, x in zip(self._params, params_data):
-            p.data[...] = x
+            p._data[...] = x
             p._vc[0] += 1
 
     def _closure_loss(self, closure: Callable[[], Any]) -> Any:
@@ -216,11 +216,11 @@ class LBFGS(Optimizer):
 
         def arr(name: str) -> Any:
             v = state.get(name)
-            return v.data.copy() if isinstance(v, Tensor) else v
+            return v._data.copy() if isinstance(v, Tensor) else v
 
         d, t, prev_flat_grad, prev_loss = arr("d"), state.get("t"), arr("prev_flat_grad"), state.get("prev_loss")
-        old_dirs = [v.data.copy() for v in state.get("old_dirs", [])]
-        old_stps = [v.data.copy() for v in state.get("old_stps", [])]
+        old_dirs = [v._data.copy() for v in state.get("old_dirs", [])]
+        old_stps = [v._data.copy() for v in state.get("old_stps", [])]
         ro: list[float] = list(state.get("ro", []))
         h_diag = state.get("H_diag", 1)
         n_iter = 0
@@ -263,7 +263,7 @@ class LBFGS(Optimizer):
             if line_search_fn is not None:
                 if line_search_fn != "strong_wolfe":
                     raise RuntimeError("only 'strong_wolfe' is supported")
-                x_init = [p.data.copy() for p in self._params]
+                x_init = [p._data.copy() for p in self._params]
 
                 def obj_func(step: float, direction: np.ndarray = d,
                              x_init: list[np.ndarray] = x_init) -> tuple[float, np.ndarray]:

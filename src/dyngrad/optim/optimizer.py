@@ -1,7 +1,7 @@
 """The ``Optimizer`` base class: parameter groups, per-parameter state, state dicts.
 
 Concrete optimizers (SGD, Adam, ...) implement ``step`` with NumPy operations that update
-``param.data`` in place under ``no_grad`` and bump the parameter's version counter, so a
+``param._data`` in place under ``no_grad`` and bump the parameter's version counter, so a
 graph that saved the old value fails loudly at backward instead of using stale data.
 """
 
@@ -95,7 +95,7 @@ class Optimizer:
             idx = offset + i
             if not isinstance(p, Tensor):
                 raise TypeError(f"optimizer can only optimize Tensors, but parameter {idx} is a {type(p).__name__}")
-            if p.data.dtype.kind not in "fc":
+            if p._data.dtype.kind not in "fc":
                 raise TypeError(
                     f"optimizer can only optimize Tensors of floating point dtype, but parameter {idx} "
                     f"has dtype {p.dtype}"
@@ -132,7 +132,7 @@ class Optimizer:
                     if g.grad_fn is not None:
                         p.grad = g.detach()
                         g = p.grad
-                    g.data[...] = 0
+                    g._data[...] = 0
                     g._vc[0] += 1
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
@@ -149,7 +149,7 @@ class Optimizer:
                 for p in group["params"]:
                     if p.grad is None:
                         continue
-                    g = p.grad.data
+                    g = p.grad._data
                     if group.get("maximize", False):
                         g = -g
                     st = self.state.get(p)
@@ -208,9 +208,9 @@ class Optimizer:
             new: dict[str, Any] = {}
             for name, v in st.items():
                 if isinstance(v, Tensor):
-                    arr = v.data.copy()
+                    arr = v._data.copy()
                     if name != "step" and arr.dtype.kind == "f":
-                        arr = arr.astype(p.data.dtype)
+                        arr = arr.astype(p._data.dtype)
                     new[name] = Tensor._make(arr)
                 else:
                     new[name] = copy.deepcopy(v)
@@ -245,7 +245,7 @@ def _buf(state: dict[str, Any], name: str, like: np.ndarray, fill: float = 0.0) 
     if t is None:
         t = Tensor._make(np.full_like(like, fill))
         state[name] = t
-    return t.data
+    return t._data
 
 
 def _lerp_(a: np.ndarray, b: np.ndarray, w: float) -> None:
@@ -275,7 +275,7 @@ def _scalar(state: dict[str, Any], name: str, init: float) -> np.ndarray:
     t = state.get(name)
     if t is None:
         t = state[name] = Tensor._make(np.array(init, dtype=_scalar_dtype()))
-    return t.data
+    return t._data
 
 
 def _next_step(state: dict[str, Any]) -> float:

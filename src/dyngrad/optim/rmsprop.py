@@ -56,22 +56,22 @@ class RMSprop(Optimizer):
         step_t = state.get("step")
         if step_t is None:
             step_t = state["step"] = Tensor._make(np.array(0.0, dtype=np.float32))
-        step_t.data[...] += 1
+        step_t._data[...] += 1
         if wd != 0:
-            g = g + wd * p.data
-        v = _buf(state, "square_avg", p.data)
+            g = g + wd * p._data
+        v = _buf(state, "square_avg", p._data)
         v *= alpha
         v += (1 - alpha) * g * g
         if group["centered"]:
-            a = _buf(state, "grad_avg", p.data)
+            a = _buf(state, "grad_avg", p._data)
             _lerp_(a, g, 1 - alpha)
             d = np.sqrt(v - a * a) + eps
         else:
             d = np.sqrt(v) + eps
         if mom > 0:
-            b = _buf(state, "momentum_buffer", p.data)
+            b = _buf(state, "momentum_buffer", p._data)
             b *= mom
             b += g / d
-            p.data -= lr * b
+            p._data -= lr * b
         else:
-            p.data -= lr * (g / d)
+            p._data -= lr * (g / d)

@@ -66,15 +66,15 @@ class SGD(Optimizer):
     def _update(self, p: Tensor, g: np.ndarray, group: dict[str, Any], state: dict[str, Any]) -> None:
         wd, mom, lr = group["weight_decay"], group["momentum"], group["lr"]
         if wd != 0:
-            g = g + wd * p.data
+            g = g + wd * p._data
         if mom != 0:
             buf = state.get("momentum_buffer")
             if buf is None:
                 buf = Tensor._make(np.array(g, copy=True))
                 state["momentum_buffer"] = buf
             else:
-                b = buf.data
+                b = buf._data
                 b *= mom
                 b += (1 - group["dampening"]) * g
-            g = g + mom * buf.data if group["nesterov"] else buf.data
-        p.data -= lr * g if lr != 1 else g
+            g = g + mom * buf._data if group["nesterov"] else buf._data
+        p._data -= lr * g if lr != 1 else g

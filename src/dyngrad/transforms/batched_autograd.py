@@ -142,7 +142,7 @@ def batched_grad(grad_fn: Any, outputs: Any, inputs: Any, grad_outputs: Any, **k
                     f"grad can be implicitly created only for scalar outputs (output {i} has "
                     f"shape {list(o.shape)}); pass a gradient of that shape"
                 )
-            seed = Tensor._make(np.ones(plain.shape, plain.data.dtype))
+            seed = Tensor._make(np.ones(plain.shape, plain._data.dtype))
         else:
             if not isinstance(g, Tensor) or tuple(g.shape) != tuple(o.shape):
                 raise RuntimeError(

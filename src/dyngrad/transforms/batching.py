@@ -21,7 +21,7 @@ Nested vmaps nest BatchedTensors, one level each; a rule's own ``apply`` calls t
 dispatch at the next outer level.
 
 Invariants: the values of a BatchedTensor are never read outside a Function. Its
-``.data`` is a read-only stand-in with the logical shape whose values cannot be read
+``._data`` is a read-only stand-in with the logical shape whose values cannot be read
 (NumPy ufuncs and functions on it, ``item()``, ``bool()``, ``tolist()``... raise
 :class:`VmapUnsupported`); vmap catches that and runs the user's function once per
 example instead, so data-dependent code is never silently computed on one example.
@@ -151,7 +151,7 @@ class BatchInterpreter(Interpreter):
         return NotImplemented
 
     def example(self, shape: tuple, dtype: np.dtype) -> np.ndarray:
-        """The read-only stand-in ``.data`` of a BatchedTensor with logical ``shape``."""
+        """The read-only stand-in ``._data`` of a BatchedTensor with logical ``shape``."""
         key = (shape, dtype)
         ex = self._examples.get(key)
         if ex is None:
@@ -208,7 +208,7 @@ def _plain(a: Any) -> Any:
 
 
 class _ExampleArray(np.ndarray):
-    """``.data`` of a BatchedTensor: right shape and dtype, unreadable values."""
+    """``._data`` of a BatchedTensor: right shape and dtype, unreadable values."""
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         raise _value_read(f"numpy.{ufunc.__name__}")
@@ -219,13 +219,13 @@ class _ExampleArray(np.ndarray):
         raise _value_read(f"numpy.{func.__name__}")
 
     def __getitem__(self, index: Any) -> Any:
-        raise _value_read("indexing .data")
+        raise _value_read("indexing ._data")
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        raise _value_read("writing into .data")
+        raise _value_read("writing into ._data")
 
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise _value_read(".data")
+        raise _value_read("._data")
 
     item = tolist = astype = copy = fill = tobytes = __bool__ = __float__ = __int__ = _refuse
     __index__ = __iter__ = __array__ = __reduce__ = __reduce_ex__ = _refuse
@@ -312,7 +312,7 @@ class BatchedTensor(Tensor):
         vmap), so that writing per-example values into it in place works (as in PyTorch)."""
         from .batched_autograd import _bottom, _rewrap_like
 
-        return _rewrap_like(Tensor._make(np.full(_bottom(self).data.shape, fill, dtype=dtype)), self)
+        return _rewrap_like(Tensor._make(np.full(_bottom(self)._data.shape, fill, dtype=dtype)), self)
 
     def detach_(self) -> Tensor:
         self._value.detach_()
@@ -339,7 +339,7 @@ def wrap_batched(value: Tensor, bdim: int, level: VmapLevel) -> BatchedTensor:
     """A BatchedTensor of ``level`` over ``value`` whose batch dim is ``bdim``."""
     shape = value.shape
     bt = object.__new__(BatchedTensor)
-    bt.data = level.example(shape[:bdim] + shape[bdim + 1 :], value.data.dtype)
+    bt._data = level.example(shape[:bdim] + shape[bdim + 1 :], value._data.dtype)
     bt._value = value
     bt._bdim = bdim
     bt._level = level

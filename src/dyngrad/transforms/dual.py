@@ -118,8 +118,8 @@ class DualInterpreter(Interpreter):
         return self._leaves.get(id(t)) is t
 
     def get(self, t: Tensor) -> Tensor | None:
-        e = self.table.get(id(t.data))
-        if e is None or e[0]() is not t.data:
+        e = self.table.get(id(t._data))
+        if e is None or e[0]() is not t._data:
             return self._rederive(t) if t._base is not None else None
         if t._base is not None and e[3] != t._vc[0]:  # a view whose base changed in place
             r = self._rederive(t)
@@ -143,7 +143,7 @@ class DualInterpreter(Interpreter):
         from ..ops import index_select  # deferred: ops are built on this
         from ..ops._view_inplace import view_positions
 
-        pos = view_positions(view.data, base.data)
+        pos = view_positions(view._data, base._data)
         if pos is None:
             return None
         idx = Tensor._make(pos.reshape(-1).astype(np.int64))
@@ -152,7 +152,7 @@ class DualInterpreter(Interpreter):
         return tv
 
     def set(self, owner: Tensor, tangent: Tensor) -> None:
-        arr = owner.data
+        arr = owner._data
         key = id(arr)
         table = self.table
 
@@ -168,8 +168,8 @@ class DualInterpreter(Interpreter):
         t = self.get(src)
         if t is None:
             return
-        if dst.data is src.data:
-            self.table[id(dst.data)][2].append(weakref.ref(dst))
+        if dst._data is src._data:
+            self.table[id(dst._data)][2].append(weakref.ref(dst))
         else:
             self.set(dst, t)
 
@@ -224,7 +224,7 @@ class _Alias(Function):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        t = Tensor._make(a.data.view())
+        t = Tensor._make(a._data.view())
         t._vc = a._vc
         return t
 
@@ -259,7 +259,7 @@ def _transfer_tangent(lv: DualInterpreter, src: Tensor, dst: Tensor) -> None:
         lv.set(dst, old)
         if dst._base is not None:
             tb = _own_tangent(lv, dst._base)
-            if tb is not None and not np.shares_memory(tb.data, old.data):
+            if tb is not None and not np.shares_memory(tb._data, old._data):
                 _write_view_tangent(lv, dst, old)  # the base's tangent at the view's positions
         return
     if dst._base is not None:
@@ -273,7 +273,7 @@ def _transfer_tangent(lv: DualInterpreter, src: Tensor, dst: Tensor) -> None:
     if t is not None:
         lv.set(dst, t)
     elif old is not None:  # dst had a tangent and the result has none (only dst's entry goes:
-        lv.table.pop(id(dst.data), None)  # an in-place op on x.detach() leaves x's tangent)
+        lv.table.pop(id(dst._data), None)  # an in-place op on x.detach() leaves x's tangent)
 
 
 def _write_into(lv: DualInterpreter, old: Tensor, t: Tensor) -> None:
@@ -283,14 +283,14 @@ def _write_into(lv: DualInterpreter, old: Tensor, t: Tensor) -> None:
         with grad_mode.no_grad():
             _below(lv, old.copy_, t)
         return
-    np.copyto(old.data, t.data)
+    np.copyto(old._data, t._data)
     old._vc[0] += 1
 
 
 def _own_tangent(lv: DualInterpreter, t: Tensor) -> Tensor | None:
     """``t``'s own tangent entry at ``lv`` (not re-derived from a base)."""
-    e = lv.table.get(id(t.data))
-    if e is None or e[0]() is not t.data:
+    e = lv.table.get(id(t._data))
+    if e is None or e[0]() is not t._data:
         return None
     if t.grad_fn is not None or any(r() is t for r in e[2]):
         return e[1]
@@ -301,8 +301,8 @@ def _can_write_into(old: Tensor, new: Tensor) -> bool:
     """Whether tangent ``old`` can take ``new``'s values in place: same shape and dtype,
     writeable memory, and neither part of a recorded graph (forward-over-reverse keeps
     its tangents immutable, so their history stays valid)."""
-    return (type(old) is Tensor and type(new) is Tensor and old.data.shape == new.data.shape
-            and old.data.dtype == new.data.dtype and old.data.flags.writeable
+    return (type(old) is Tensor and type(new) is Tensor and old._data.shape == new._data.shape
+            and old._data.dtype == new._data.dtype and old._data.flags.writeable
             and not old._requires_grad and not new._requires_grad)
 
 
@@ -317,18 +317,18 @@ def _write_view_tangent(lv: DualInterpreter, view: Tensor, t: Tensor | None) -> 
     base: Tensor = view._base  # type: ignore[assignment]  # (a view: its base is set)
     tb = lv.get(base)
     if t is None and tb is None:
-        lv.table.pop(id(view.data), None)
+        lv.table.pop(id(view._data), None)
         return True
-    pos = view_positions(view.data, base.data)
+    pos = view_positions(view._data, base._data)
     if pos is None:
         return False
-    dt = (t if t is not None else tb).data.dtype  # type: ignore[union-attr]  # (not both None)
+    dt = (t if t is not None else tb)._data.dtype  # type: ignore[union-attr]  # (not both None)
     if tb is None:
-        tb = Tensor._make(np.zeros(base.data.shape, dt))
+        tb = Tensor._make(np.zeros(base._data.shape, dt))
     if t is None:
-        t = Tensor._make(np.zeros(view.data.shape, dt))
+        t = Tensor._make(np.zeros(view._data.shape, dt))
     idx = Tensor._make(pos.reshape(-1).astype(np.int64))
-    new_tb = _below(lv, lambda: index_copy(tb.reshape(-1), 0, idx, t.reshape(-1)).reshape(base.data.shape))
+    new_tb = _below(lv, lambda: index_copy(tb.reshape(-1), 0, idx, t.reshape(-1)).reshape(base._data.shape))
     lv.set(base, new_tb)
     lv.set(view, t)
     return True

@@ -90,7 +90,7 @@ def _run_plain(cls: type[Function], args: tuple, kw: dict) -> tuple:
         ctx._seq = next(_seq)
     # forward saves what backward (and so the jvp rule) needs for the inputs it is told
     # need a gradient: here every floating input may have a tangent at some level
-    ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.data.dtype.kind in "fc" for a in args)
+    ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._data.dtype.kind in "fc" for a in args)
     _state.enabled = False
     try:
         if _prof.active:
@@ -108,13 +108,13 @@ def _run_plain(cls: type[Function], args: tuple, kw: dict) -> tuple:
     # pack a detached copy: no tangents, no history) or the node's output re-attachment
     ctx._dual_saved = ctx._to_save  # type: ignore[attr-defined]  # (a node has a __dict__)
     dirty = ctx._dirty
-    arrays = [a.data for a in args if isinstance(a, Tensor)]
+    arrays = [a._data for a in args if isinstance(a, Tensor)]
     for o in outs:
         if isinstance(o, Tensor) and not any(o is a for a in args):
-            if any(o.data is d for d in arrays):
-                o.data = o.data.view()
+            if any(o._data is d for d in arrays):
+                o._data = o._data.view()
     non_diff = ctx._non_diff
-    diff = [isinstance(o, Tensor) and o.data.dtype.kind in "fc" and not any(o is n for n in non_diff) for o in outs]
+    diff = [isinstance(o, Tensor) and o._data.dtype.kind in "fc" and not any(o is n for n in non_diff) for o in outs]
     ctx._dual_diff = diff  # type: ignore[attr-defined]  # (a node has a __dict__)
     if not requires:
         if not dirty and not cls.trusted and any(o is a for o in outs for a in args if isinstance(o, Tensor)):
@@ -126,14 +126,14 @@ def _run_plain(cls: type[Function], args: tuple, kw: dict) -> tuple:
         anomaly_mode.record_site(ctx)
     out = _record(cls, ctx, args, outs, is_tuple, dirty)
     for o in (out if is_tuple else (out,)):  # (an input returned as is: _record's alias of it)
-        if isinstance(o, Tensor) and any(o.data is d for d in arrays) and not any(o is a for a in args):
-            o.data = o.data.view()
+        if isinstance(o, Tensor) and any(o._data is d for d in arrays) and not any(o is a for a in args):
+            o._data = o._data.view()
     return out, ctx
 
 
 def _fresh_alias(t: Tensor) -> Tensor:
     """A history-less alias of ``t`` on its own array object (same memory and version)."""
-    a = Tensor._make(t.data.view())
+    a = Tensor._make(t._data.view())
     a._vc = t._vc
     return a
 
@@ -150,10 +150,10 @@ def _rule_jvp(cls: type[Function], ctx: Any, outs: tuple, args: tuple, tans: dic
             tin.append(None)
         elif id(a) in tans:
             tin.append(tans[id(a)])
-        elif builtin or a.data.dtype.kind != "f":
+        elif builtin or a._data.dtype.kind != "f":
             tin.append(None)
         else:
-            tin.append(Tensor._make(np.zeros_like(a.data)))
+            tin.append(Tensor._make(np.zeros_like(a._data)))
     r = cls.jvp(_JvpCtx(ctx, args, tin), *tin)  # type: ignore[attr-defined]  # (the caller checked)
     rs = r if isinstance(r, tuple) else (r,)
     if len(rs) != len(outs):
@@ -168,11 +168,11 @@ def _give_tangents(lv: DualInterpreter, outs: tuple, touts: list, tans: dict) ->
     (clone, adding a constant) gives a non-view output a copy of it (``clone`` at the levels
     below), so that an in-place op on the output later (which updates its tangent in place,
     as PyTorch) cannot reach the input's; a view's tangent stays a view."""
-    in_tans = [u.data for u in tans.values() if type(u) is Tensor]
+    in_tans = [u._data for u in tans.values() if type(u) is Tensor]
     for o, t in zip(outs, touts):
         if t is None or not isinstance(o, Tensor):
             continue
-        if o._base is None and type(t) is Tensor and any(np.may_share_memory(t.data, u) for u in in_tans):
+        if o._base is None and type(t) is Tensor and any(np.may_share_memory(t._data, u) for u in in_tans):
             t = _below(lv, t.clone)
         lv.set(o, t)
 
@@ -184,15 +184,15 @@ def _fit(t: Any, o: Tensor, cls: Any = None, i: int = 0) -> Tensor:
     Raises:
         RuntimeError: a custom Function's jvp tangent whose shape differs from its output's."""
     if not isinstance(t, Tensor):
-        t = Tensor._make(np.asarray(t, dtype=o.data.dtype))
-    if t.data.shape != o.data.shape:
+        t = Tensor._make(np.asarray(t, dtype=o._data.dtype))
+    if t._data.shape != o._data.shape:
         if cls is not None and not cls.trusted:
             raise RuntimeError(
                 f"{cls.__name__}.jvp returned a tangent of shape {list(t.shape)} for output {i}, "
                 f"whose shape is {list(o.shape)}; each tangent must have its output's shape"
             )
-        t = t + Tensor._make(np.zeros(o.data.shape, dtype=o.data.dtype))
-    if t.data.dtype != o.data.dtype:
+        t = t + Tensor._make(np.zeros(o._data.shape, dtype=o._data.dtype))
+    if t._data.dtype != o._data.dtype:
         t = t.to(o.dtype)
     return t
 
@@ -264,7 +264,7 @@ def _double_vjp_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kw:
         if la is None:
             la = a
             if id(a) in tans and not (ng and a._requires_grad):
-                la = Tensor._make(a.data)
+                la = Tensor._make(a._data)
                 la._vc = a._vc
                 la._requires_grad = True
                 lv._leaves[id(la)] = la
@@ -293,7 +293,7 @@ def _double_vjp_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kw:
         douts = [o for o in outs if isinstance(o, Tensor) and o._requires_grad]
         ts: list[Any] = []
         if douts:
-            vs = [Tensor._make(np.ones_like(o.data)) for o in douts]  # any v (linear); not 0, which backwards may shortcut
+            vs = [Tensor._make(np.ones_like(o._data)) for o in douts]  # any v (linear); not 0, which backwards may shortcut
             for v in vs:
                 v._requires_grad = True
             try:
@@ -307,7 +307,7 @@ def _double_vjp_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kw:
                 # the vjp does not depend on v as far as autograd can see: backward left dyngrad ops
                 raise RuntimeError(
                     f"forward-mode AD through {cls.__name__}: it has no jvp rule, and its backward is not "
-                    "differentiable (it computes outside dyngrad's ops, e.g. with NumPy on .data), so the "
+                    "differentiable (it computes outside dyngrad's ops, e.g. with NumPy on ._data), so the "
                     f"double-vjp construction cannot give its tangent. Define {cls.__name__}.jvp(ctx, "
                     "*tangents), or write backward with dyngrad operations."
                 )
@@ -328,7 +328,7 @@ def _double_vjp_apply(lv: DualInterpreter, cls: type[Function], args: tuple, kw:
             touts.append(None)
             continue
         t = next(it)
-        touts.append(Tensor._make(np.zeros_like(o.data)) if t is None else _below(lv, _fit, t, o))
+        touts.append(Tensor._make(np.zeros_like(o._data)) if t is None else _below(lv, _fit, t, o))
     if not ng:  # nothing to record: cut the internal graph, keep the outer levels' tangents
         outs = tuple(_detach_keep(o, outer) if isinstance(o, Tensor) and o._requires_grad else o for o in outs)
         touts = [None if t is None else _detach_keep(t, outer) for t in touts]

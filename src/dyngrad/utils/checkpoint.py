@@ -111,7 +111,7 @@ class _NonReentrant(Function):
     def forward(ctx: Any, holder: Any, *tensors: Tensor) -> Any:
         ctx.holder = holder
         ctx.save_for_backward(*tensors[: holder.n_tensor_args])
-        outs = tuple(Tensor._make(o.data) for o in holder.outputs)
+        outs = tuple(Tensor._make(o._data) for o in holder.outputs)
         nondiff = [t for t, o in zip(outs, holder.outputs) if not o.requires_grad]
         if nondiff:  # e.g. an argmax returned next to the differentiable outputs
             ctx.mark_non_differentiable(*nondiff)
@@ -217,8 +217,8 @@ class _Reentrant(Function):
         with no_grad():
             out = fn(*args)
         outs, is_tuple = _as_outputs(out)
-        outs = tuple(Tensor._make(o.data) for o in outs)
-        nondiff = [t for t in outs if t.data.dtype.kind not in "fc"]
+        outs = tuple(Tensor._make(o._data) for o in outs)
+        nondiff = [t for t in outs if t._data.dtype.kind not in "fc"]
         if nondiff:
             ctx.mark_non_differentiable(*nondiff)
         return outs if is_tuple else outs[0]

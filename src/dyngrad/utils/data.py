@@ -248,7 +248,7 @@ class DataLoader:
         for idx in self.batch_sampler:
             if fast:  # one fancy-index per tensor instead of stacking samples one by one
                 ix = np.asarray(idx, dtype=np.int64)
-                yield tuple(t[Tensor._make(ix)] if t.requires_grad else Tensor._make(t.data[ix])
+                yield tuple(t[Tensor._make(ix)] if t.requires_grad else Tensor._make(t._data[ix])
                             for t in self.dataset.tensors)
             else:
                 yield self.collate_fn([self.dataset[i] for i in idx])

@@ -39,11 +39,11 @@ def clip_grad_norm_(
     max_norm, norm_type = float(max_norm), float(norm_type)
     if not grads:
         return Tensor._make(np.array(0.0, dtype=np.float32))
-    dt = grads[0].data.dtype
+    dt = grads[0]._data.dtype
     if norm_type == math.inf:
-        total = max(float(np.max(np.abs(g.data))) if g.data.size else 0.0 for g in grads)
+        total = max(float(np.max(np.abs(g._data))) if g._data.size else 0.0 for g in grads)
     else:
-        norms = [np.linalg.norm(g.data.ravel().astype(np.float64), ord=norm_type) for g in grads]
+        norms = [np.linalg.norm(g._data.ravel().astype(np.float64), ord=norm_type) for g in grads]
         total = float(np.linalg.norm(np.array(norms), ord=norm_type))
     if error_if_nonfinite and not math.isfinite(total):
         raise RuntimeError(
@@ -53,7 +53,7 @@ def clip_grad_norm_(
         )
     coef = min(max_norm / (total + 1e-6), 1.0)
     for g in grads:
-        g.data *= np.asarray(coef, dtype=g.data.dtype)
+        g._data *= np.asarray(coef, dtype=g._data.dtype)
         g._bump()
     return Tensor._make(np.array(total, dtype=dt))
 
@@ -63,7 +63,7 @@ def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float, f
     c = float(clip_value)
     for p in _params(parameters):
         if p.grad is not None:
-            np.clip(p.grad.data, -c, c, out=p.grad.data)
+            np.clip(p.grad._data, -c, c, out=p.grad._data)
             p.grad._bump()
 
 
@@ -79,6 +79,6 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
     i = 0
     for p in parameters:
         n = p.numel()
-        p.data[...] = vec.data[i : i + n].reshape(p.shape)
+        p._data[...] = vec._data[i : i + n].reshape(p.shape)
         p._bump()
         i += n
