@@ -93,6 +93,19 @@ def test_report_prints_a_table_and_a_verdict():
     assert "gradient" in text and "pass" in text and text.splitlines()[-1].startswith("OK")
 
 
+def test_summary_counts_passed_failed_and_skipped_checks_apart():
+    report = check_function(E.CustomActivation, *_inputs((6,)), skip=("gradient",))
+    counts = {s: sum(r.status == s for r in report.results) for s in ("pass", "warn", "FAIL", "skip")}
+    assert counts["skip"] >= 1  # the skipped gradient check is not counted as passed
+    last = str(report).splitlines()[-1]
+    assert last == (
+        f"OK: {counts['pass']} passed, {counts['warn']} warned, {counts['FAIL']} failed, "
+        f"{counts['skip']} skipped ({len(report.results)} checks)"
+    )
+    failing = str(check_function(E.WrongGradient, *_inputs((3,)))).splitlines()[-1]
+    assert failing.startswith("FAILED: ") and " 0 failed" not in failing
+
+
 def test_check_function_rejects_non_function_classes_and_unknown_skips():
     with pytest.raises(TypeError, match="not a subclass of dyngrad.autograd.Function"):
         check_function(E.NotAFunction, torch.randn(2))

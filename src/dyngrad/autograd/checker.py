@@ -24,6 +24,7 @@ from .checker_variants import (
     FAIL,
     PASS,
     SKIP,
+    WARN,
     _check_memory,
     _copy,
     _dtype_label,
@@ -80,6 +81,18 @@ class CheckReport:
     def failed(self) -> list[CheckResult]:
         return [r for r in self.results if r.status == FAIL]
 
+    def summary(self) -> str:
+        """The counts line: passed, warned, failed and skipped checks, each counted apart.
+
+        Returns:
+            str: e.g. ``"8 passed, 1 warned, 0 failed, 1 skipped (10 checks)"``.
+        """
+        n = {s: sum(r.status == s for r in self.results) for s in (PASS, WARN, FAIL, SKIP)}
+        return (
+            f"{n[PASS]} passed, {n[WARN]} warned, {n[FAIL]} failed, {n[SKIP]} skipped "
+            f"({len(self.results)} checks)"
+        )
+
     def __getitem__(self, name: str) -> CheckResult:
         for r in self.results:
             if r.name == name:
@@ -97,8 +110,7 @@ class CheckReport:
         for r in self.results:
             msg = r.message.replace("\n", "\n" + " " * (w + d + 14))
             lines.append(f"  {r.name:<{w}}  {r.status:<6}  {r.dtype:<{d}}  {msg}")
-        n_fail = len(self.failed)
-        lines.append(f"{'OK' if self.ok else 'FAILED'}: {len(self.results) - n_fail} of {len(self.results)} checks passed or skipped")
+        lines.append(f"{'OK' if self.ok else 'FAILED'}: {self.summary()}")
         return "\n".join(lines)
 
     __repr__ = __str__
