@@ -27,9 +27,10 @@ def demo_run(tmp_path_factory):
 def test_quick_demo_writes_all_files(demo_run):
     rc, out = demo_run
     assert rc == 0
-    for name in ("loss_curves.png", "graph.dot", "report.md", "report.json"):
+    for name in ("loss_curves.png", "graph.dot", "graph.png", "report.md", "report.json"):
         assert (out / name).stat().st_size > 0, name
     assert (out / "loss_curves.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "graph.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"  # drawn without Graphviz
     assert (out / "graph.dot").read_text().lstrip().startswith("digraph")
     weights = [p for p in os.listdir(out) if p.startswith("weights.")]
     assert len(weights) == 1
@@ -93,6 +94,30 @@ def test_out_that_is_a_file_fails_before_training_with_exit_code_2(tmp_path, cap
     assert main(["demo", "--quick", "--out", str(f)]) == 2
     err = capsys.readouterr().err
     assert "cannot write" in err and str(f) in err
+
+
+def test_overlapping_loss_curves_are_named_so_no_variant_hides_unseen():
+    from types import SimpleNamespace as R
+
+    from dyngrad.demo.report import overlapping_groups
+
+    a, b = R(name="relu", losses=[1.0, 0.5, 0.2]), R(name="my_relu", losses=[1.0, 0.5000001, 0.2])
+    c, d = R(name="swish", losses=[1.0, 0.4, 0.1]), R(name="leaky", losses=[1.0, 0.4, 0.2])
+    assert overlapping_groups([a, c, b, d]) == [["relu", "my_relu"]]
+    assert overlapping_groups([c, d]) == []
+
+
+def test_the_quick_demo_finds_that_my_relu_and_the_builtin_relu_overlap(demo_run):
+    from types import SimpleNamespace as R
+
+    from dyngrad.demo.report import overlapping_groups
+
+    _, out = demo_run
+    rep = json.loads((out / "report.json").read_text())
+    assert rep["files"]["graph_png"] == "graph.png"
+    results = [R(name=v["name"], losses=v["train_loss_per_epoch"]) for v in rep["variants"]]
+    groups = overlapping_groups(results)
+    assert any({"relu", "my_relu"} <= set(g) for g in groups), groups
 
 
 def test_graph_dot_fallback_writer_names_parameters(monkeypatch):

@@ -117,3 +117,18 @@ def test_make_dot_without_graphviz_says_how_to_install_it(monkeypatch):
     with pytest.raises(ImportError, match=r"pip install dyngrad\[viz\]"):
         make_dot(torch.randn(2, requires_grad=True) * 2)
     assert to_dot(torch.randn(2, requires_grad=True) * 2).startswith("digraph {")
+
+
+def test_draw_renders_the_graph_as_a_png_without_graphviz(tmp_path):
+    pytest.importorskip("matplotlib")
+    from dyngrad.viz import _layers, _walk, draw
+
+    w = torch.randn(3, requires_grad=True)
+    y = ((w * 2).exp() + w).sum()  # w feeds two nodes on different rows
+    path = draw(y, str(tmp_path / "g.png"), params={"w": w})
+    assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.endswith("g.png")
+    nodes, edges = _walk(y, {"w": w}, False)
+    layer = _layers(nodes, edges)
+    assert all(layer[a] > layer[b] for a, b in edges)  # every edge points towards the output
+    labels = {n: lab for n, lab, _ in nodes}
+    assert max(layer.values()) == 5 and labels[max(layer, key=layer.get)].startswith("w\n")

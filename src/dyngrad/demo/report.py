@@ -14,7 +14,7 @@ import dyngrad
 
 from .functions import CustomActivation, MyReLU, swish
 
-__all__ = ["gradcheck_table", "plot_losses", "graph_dot", "write_graph", "write_reports",
+__all__ = ["gradcheck_table", "plot_losses", "overlapping_groups", "graph_dot", "write_graph", "write_reports",
            "GRADCHECK_NOTE", "GRADGRADCHECK_NOTE", "TUTORIAL_CLAIM"]
 
 GRADCHECK_NOTE = ("gradcheck: does backward return the derivative of forward? (compared with finite "
@@ -56,18 +56,51 @@ def gradcheck_table(seed: int) -> list[dict[str, Any]]:
     return rows
 
 
+_STYLES = [("o", "-", 7), ("s", "--", 5.5), ("^", ":", 4.5), ("x", "-.", 4)]
+
+
+def overlapping_groups(results: list[Any], rtol: float = 0.05) -> list[list[str]]:
+    """Groups of variants whose loss curves agree within ``rtol`` at every epoch, so the
+    plot can say which lines lie on top of each other.
+
+    Args:
+        results: the variants' results (``.name``, ``.losses``).
+        rtol: the relative difference below which two curves count as the same line.
+    Returns:
+        list[list[str]]: each group (two or more names) in the order of ``results``.
+    """
+    groups: list[list[Any]] = []
+    for r in results:
+        for g in groups:
+            ref = g[0].losses
+            if len(ref) == len(r.losses) and all(abs(a - b) <= rtol * max(abs(a), abs(b), 1e-12)
+                                                  for a, b in zip(ref, r.losses)):
+                g.append(r)
+                break
+        else:
+            groups.append([r])
+    return [[r.name for r in g] for g in groups if len(g) > 1]
+
+
 def plot_losses(results: list[Any], target: float, path: str) -> None:
-    """Training loss per epoch of every variant (log scale) and test accuracy, as a PNG."""
+    """Training loss per epoch of every variant (log scale) and test accuracy, as a PNG.
+
+    Every variant stays visible when curves coincide (the built-in ReLU and MyReLU compute
+    the same numbers): each gets its own marker, line style and marker size, drawn largest
+    first, and a note under the plot names the variants whose curves overlap.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for r in results:
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.6))
+    for k, r in enumerate(results):
+        marker, ls, size = _STYLES[k % len(_STYLES)]
         ep = range(1, len(r.losses) + 1)
-        ax1.plot(ep, r.losses, marker=".", label=r.name)
-        ax2.plot(ep, r.test_acc, marker=".", label=r.name)
+        style = dict(marker=marker, ls=ls, ms=size, lw=1.4, mfc="none" if k % 2 == 0 else None, label=r.name, zorder=2 + k)
+        ax1.plot(ep, r.losses, **style)
+        ax2.plot(ep, r.test_acc, **style)
     ax1.axhline(target, color="gray", ls="--", lw=1, label=f"target {target:g}")
     ax1.set(yscale="log", xlabel="epoch", ylabel="training cross-entropy", title="Training loss")
     ax2.set(xlabel="epoch", ylabel="accuracy", title="Test accuracy (held-out 25%)")
@@ -76,7 +109,18 @@ def plot_losses(results: list[Any], target: float, path: str) -> None:
         ax.legend(fontsize=8)
     fig.suptitle("dyngrad demo: MLP on sklearn digits, built-in ReLU vs custom autograd Functions from the tutorials\n"
                  "(MyReLU, Swish with beta, ReLU whose backward passes 0.1 of the gradient for x < 0)", fontsize=10)
-    fig.tight_layout()
+    groups = overlapping_groups(results)
+    by_name = {r.name: r.losses for r in results}
+
+    def gap(a: str, b: str) -> str:
+        d = max(abs(x - y) / max(abs(x), abs(y), 1e-12) for x, y in zip(by_name[a], by_name[b]))
+        return "identical" if d == 0 else f"within {100 * d:.1f}%"
+
+    note = ("Loss curves that lie on top of each other: "
+            + "; ".join(", ".join(f"{g[0]} and {n} ({gap(g[0], n)})" for n in g[1:]) for g in groups)
+            if groups else "No two variants' loss curves overlap.")
+    fig.text(0.5, 0.01, note, ha="center", fontsize=8, style="italic")
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -125,10 +169,14 @@ def graph_dot(root: Any, params: dict[str, Any] | None = None, title: str = "for
 
 
 def write_graph(root: Any, out_dir: str, params: dict[str, Any] | None = None) -> dict[str, str | None]:
-    """Write graph.dot, and graph.svg when Graphviz's ``dot`` program is installed."""
+    """Write graph.dot, graph.png (drawn with matplotlib: every user gets a picture) and
+    graph.svg when Graphviz's ``dot`` program is installed."""
+    import dyngrad.viz
+
     dot_path = os.path.join(out_dir, "graph.dot")
     with open(dot_path, "w") as f:
         f.write(graph_dot(root, params))
+    dyngrad.viz.draw(root, os.path.join(out_dir, "graph.png"), params=params)
     svg = None
     exe = shutil.which("dot")
     if exe:
@@ -137,7 +185,7 @@ def write_graph(root: Any, out_dir: str, params: dict[str, Any] | None = None) -
             subprocess.run([exe, "-Tsvg", dot_path, "-o", svg], check=True, capture_output=True, timeout=60)
         except (subprocess.SubprocessError, OSError):
             svg = None
-    return {"dot": "graph.dot", "svg": "graph.svg" if svg else None}
+    return {"dot": "graph.dot", "png": "graph.png", "svg": "graph.svg" if svg else None}
 
 
 def _fmt(v: Any) -> str:
