@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from ...tensor import Tensor
-from . import rnn
+from . import parametrizations, parametrize, rnn
 
-__all__ = ["rnn", "clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
+__all__ = ["rnn", "parametrize", "parametrizations", "clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
 
 
 def _params(parameters: Any) -> list[Tensor]:

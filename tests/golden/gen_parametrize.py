@@ -1,0 +1,38 @@
+"""Generate tests/golden/parametrize.npz: PyTorch 2.13 reference values for the scenarios of
+tests/nn/parametrize_cases.py (nn.utils.parametrize and nn.utils.parametrizations).
+
+Run with torch installed::
+
+    python tests/golden/gen_parametrize.py
+
+For each case ``<case>/run/...``: the initial state dict (``init/<key>``), per SGD step the
+output, the parametrized weight and the gradient of every original, the final state dict
+and an eval-mode output; ``<case>/reg/weight`` (a weight drawn with NumPy) and
+``<case>/reg/state/<key>`` (the state dict after registering on that weight).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+
+from tests.nn.parametrize_cases import CASES, registration_state, run, weight_shape  # noqa: E402
+
+data: dict[str, np.ndarray] = {}
+rng = np.random.default_rng(3)
+for case in CASES:
+    for k, v in run(torch, case).items():
+        data[f"{case[0]}/run/{k}"] = v
+    w = rng.standard_normal(weight_shape(case[1])).astype(np.float32)
+    data[f"{case[0]}/reg/weight"] = w
+    for k, v in registration_state(torch, case, w).items():
+        data[f"{case[0]}/reg/state/{k}"] = v
+out = os.path.join(HERE, "parametrize.npz")
+np.savez_compressed(out, **data)
+print(f"wrote {out} ({os.path.getsize(out)} bytes)")
