@@ -8,7 +8,8 @@ Run with torch installed::
 For each case ``<case>/run/...``: the initial state dict (``init/<key>``), per SGD step the
 output, the parametrized weight and the gradient of every original, the final state dict
 and an eval-mode output; ``<case>/reg/weight`` (a weight drawn with NumPy) and
-``<case>/reg/state/<key>`` (the state dict after registering on that weight).
+``<case>/reg/state/<key>`` (the state dict after registering on that weight). The hook
+cases (``nn.utils.weight_norm`` / ``spectral_norm``) have ``<case>/run/...`` only.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
-from tests.nn.parametrize_cases import CASES, registration_state, run, weight_shape  # noqa: E402
+from tests.nn.parametrize_cases import CASES, HOOK_CASES, registration_state, run, run_hooks, weight_shape  # noqa: E402
 
 data: dict[str, np.ndarray] = {}
 rng = np.random.default_rng(3)
@@ -33,6 +34,9 @@ for case in CASES:
     data[f"{case[0]}/reg/weight"] = w
     for k, v in registration_state(torch, case, w).items():
         data[f"{case[0]}/reg/state/{k}"] = v
+for case in HOOK_CASES:
+    for k, v in run_hooks(torch, case).items():
+        data[f"{case[0]}/run/{k}"] = v
 out = os.path.join(HERE, "parametrize.npz")
 np.savez_compressed(out, **data)
 print(f"wrote {out} ({os.path.getsize(out)} bytes)")

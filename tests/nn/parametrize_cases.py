@@ -160,3 +160,47 @@ def weight_shape(kind: str) -> tuple:
     """The weight shape of a layer kind."""
     return {"linear34": (4, 3), "linear44": (4, 4), "linear35": (5, 3), "linear53": (3, 5),
             "conv": (3, 2, 3, 3), "convt": (2, 3, 3, 3)}[kind]
+
+
+#: (name, hook function of nn.utils, layer kind): the older hook-based weight/spectral norm
+HOOK_CASES = [
+    ("hook_weight_norm_linear", "weight_norm", "linear34"),
+    ("hook_weight_norm_conv_transpose", "weight_norm", "convt"),
+    ("hook_spectral_norm_linear", "spectral_norm", "linear34"),
+    ("hook_spectral_norm_conv_transpose", "spectral_norm", "convt"),
+]
+
+
+def run_hooks(lib: Any, case: tuple, state: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    """The SGD scenario of :func:`run` with ``nn.utils.weight_norm`` / ``spectral_norm`` (the
+    hook versions), then ``remove_*`` and one more forward; ``keys`` the state-dict keys
+    after removal."""
+    import warnings
+
+    lib.manual_seed(0)
+    _, which, kind = case
+    m = _layer(lib, kind)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        getattr(lib.nn.utils, which)(m)
+    if state is not None:
+        m.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+    rec: dict[str, np.ndarray] = {f"init/{k}": _np(v) for k, v in m.state_dict().items()}
+    x = lib.tensor(_input(kind))
+    opt = lib.optim.SGD(m.parameters(), lr=0.05, momentum=0.9)
+    for step in range(STEPS):
+        opt.zero_grad()
+        out = m(x)
+        (out ** 2).sum().backward()
+        rec[f"{step}/out"] = _np(out)
+        for name, p in m.named_parameters():
+            rec[f"{step}/grad/{name}"] = _np(p.grad)
+        opt.step()
+    for k, v in m.state_dict().items():
+        rec[f"final/{k}"] = _np(v)
+    m.eval()
+    rec["eval/out"] = _np(m(x))
+    getattr(lib.nn.utils, "remove_" + which)(m)
+    rec["removed/out"] = _np(m(x))
+    rec["keys"] = np.array(list(m.state_dict()))
+    return rec

@@ -18,7 +18,15 @@ from dyngrad import nn
 from dyngrad.autograd import gradcheck
 from dyngrad.nn.utils import parametrizations as PZ
 from dyngrad.nn.utils import parametrize as P
-from tests.nn.parametrize_cases import CASES, random_keys, registration_state, run, weight_shape
+from tests.nn.parametrize_cases import (
+    CASES,
+    HOOK_CASES,
+    random_keys,
+    registration_state,
+    run,
+    run_hooks,
+    weight_shape,
+)
 
 GOLD = np.load(os.path.join(os.path.dirname(__file__), "..", "golden", "parametrize.npz"))
 IDS = [c[0] for c in CASES]
@@ -372,3 +380,39 @@ def test_matrix_exp_of_a_skew_matrix_is_a_rotation() -> None:
     np.testing.assert_allclose(R, [[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], rtol=1e-14, atol=1e-15)
     big = dyngrad.matrix_exp(dyngrad.tensor([[50.0]], dtype=dyngrad.float64)).numpy()  # scaling and squaring
     np.testing.assert_allclose(big, [[np.exp(50.0)]], rtol=1e-13)
+
+
+# ------------------------------------------------------------------ the older hook versions
+@pytest.mark.parametrize("case", HOOK_CASES, ids=[c[0] for c in HOOK_CASES])
+def test_hook_weight_and_spectral_norm_match_pytorch_over_sgd_steps_and_removal(case) -> None:
+    ref = _sub(f"{case[0]}/run/")
+    state = {k[len("init/"):]: v for k, v in ref.items() if k.startswith("init/")}
+    got = run_hooks(dyngrad, case, state)
+    assert sorted(got) == sorted(ref)
+    assert list(got["keys"]) == list(ref["keys"])  # bias, weight: a Parameter again
+    for k in ref:
+        if k != "keys":
+            scale = np.abs(ref[k]).max() + 1
+            np.testing.assert_allclose(got[k], ref[k], rtol=1e-4, atol=1e-5 * scale, err_msg=k)
+
+
+def test_hook_weight_norm_warns_it_is_deprecated_and_refuses_a_second_hook() -> None:
+    m = nn.Linear(3, 2)
+    with pytest.warns(FutureWarning, match="deprecated in favor of `nn.utils.parametrizations.weight_norm`"):
+        nn.utils.weight_norm(m)
+    assert [n for n, _ in m.named_parameters()] == ["bias", "weight_g", "weight_v"]
+    with pytest.raises(RuntimeError, match="Cannot register two weight_norm hooks"), pytest.warns(FutureWarning):
+        nn.utils.weight_norm(m)
+    with pytest.raises(ValueError, match="weight_norm of 'bias' not found"):
+        nn.utils.remove_weight_norm(m, "bias")
+
+
+def test_hook_spectral_norm_refuses_a_second_hook_and_a_missing_one() -> None:
+    m = nn.utils.spectral_norm(nn.Linear(3, 2))
+    assert list(m.state_dict()) == ["bias", "weight_orig", "weight_u", "weight_v"]
+    with pytest.raises(RuntimeError, match="Cannot register two spectral_norm hooks"):
+        nn.utils.spectral_norm(m)
+    with pytest.raises(ValueError, match="Expected n_power_iterations to be positive"):
+        nn.utils.spectral_norm(nn.Linear(3, 2), n_power_iterations=0)
+    with pytest.raises(ValueError, match="spectral_norm of 'weight' not found"):
+        nn.utils.remove_spectral_norm(nn.Linear(3, 2))

@@ -14,7 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dyngrad
-from tests.nn.parametrize_cases import CASES, random_keys, registration_state, run, weight_shape
+from tests.nn.parametrize_cases import (
+    CASES,
+    HOOK_CASES,
+    random_keys,
+    registration_state,
+    run,
+    run_hooks,
+    weight_shape,
+)
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.oracle
@@ -31,6 +39,16 @@ def test_the_golden_scenarios_match_live_pytorch(case) -> None:
     for k in ref:
         if k.startswith("parametrizations.") and k not in random_keys(case, w.shape):
             np.testing.assert_allclose(got[k], ref[k], rtol=1e-5, atol=1e-6, err_msg=k)
+
+
+@pytest.mark.parametrize("case", HOOK_CASES, ids=[c[0] for c in HOOK_CASES])
+def test_the_hook_versions_match_live_pytorch(case) -> None:
+    ref = run_hooks(torch, case)
+    got = run_hooks(dyngrad, case, {k[5:]: v for k, v in ref.items() if k.startswith("init/")})
+    assert list(got["keys"]) == list(ref["keys"])
+    for k in ref:
+        if k != "keys":
+            np.testing.assert_allclose(got[k], ref[k], rtol=1e-4, atol=1e-5 * (np.abs(ref[k]).max() + 1), err_msg=k)
 
 
 def _holder(lib, w: np.ndarray):
