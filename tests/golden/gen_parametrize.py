@@ -9,7 +9,8 @@ For each case ``<case>/run/...``: the initial state dict (``init/<key>``), per S
 output, the parametrized weight and the gradient of every original, the final state dict
 and an eval-mode output; ``<case>/reg/weight`` (a weight drawn with NumPy) and
 ``<case>/reg/state/<key>`` (the state dict after registering on that weight). The hook
-cases (``nn.utils.weight_norm`` / ``spectral_norm``) have ``<case>/run/...`` only.
+cases (``nn.utils.weight_norm`` / ``spectral_norm``) have ``<case>/run/...`` only. Also
+``torch_checkpoints/parametrized.pt`` (see the end of this script).
 """
 
 from __future__ import annotations
@@ -37,6 +38,21 @@ for case in CASES:
 for case in HOOK_CASES:
     for k, v in run_hooks(torch, case).items():
         data[f"{case[0]}/run/{k}"] = v
+
+# A state dict of a parametrized model written by torch.save, for dyngrad.load: a Linear with
+# weight_norm, a Conv2d with spectral_norm and a square Linear with orthogonal; the input and
+# PyTorch's eval-mode output go to parametrize.npz (``ckpt/x``, ``ckpt/out``).
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Conv2d(1, 2, 3), torch.nn.Flatten(), torch.nn.Linear(8, 4), torch.nn.Tanh(),
+                            torch.nn.Linear(4, 4))
+torch.nn.utils.parametrizations.spectral_norm(model[0])
+torch.nn.utils.parametrizations.weight_norm(model[2])
+torch.nn.utils.parametrizations.orthogonal(model[4])
+model(torch.randn(2, 1, 4, 4))  # train mode: the power iteration moves u, v
+model.eval()
+x = torch.randn(3, 1, 4, 4)
+data["ckpt/x"], data["ckpt/out"] = x.numpy(), model(x).detach().numpy()
+torch.save(model.state_dict(), os.path.join(HERE, "torch_checkpoints", "parametrized.pt"))
 out = os.path.join(HERE, "parametrize.npz")
 np.savez_compressed(out, **data)
 print(f"wrote {out} ({os.path.getsize(out)} bytes)")

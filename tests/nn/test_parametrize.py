@@ -416,3 +416,17 @@ def test_hook_spectral_norm_refuses_a_second_hook_and_a_missing_one() -> None:
         nn.utils.spectral_norm(nn.Linear(3, 2), n_power_iterations=0)
     with pytest.raises(ValueError, match="spectral_norm of 'weight' not found"):
         nn.utils.remove_spectral_norm(nn.Linear(3, 2))
+
+
+def test_a_parametrized_state_dict_saved_by_pytorch_loads_and_gives_its_outputs() -> None:
+    path = os.path.join(os.path.dirname(__file__), "..", "golden", "torch_checkpoints", "parametrized.pt")
+    model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.Flatten(), nn.Linear(8, 4), nn.Tanh(), nn.Linear(4, 4))
+    PZ.spectral_norm(model[0])
+    PZ.weight_norm(model[2])
+    PZ.orthogonal(model[4])
+    sd = dyngrad.load(path)
+    assert list(sd) == list(model.state_dict())
+    model.load_state_dict(sd)
+    model.eval()
+    out = model(dyngrad.tensor(GOLD["ckpt/x"]))
+    np.testing.assert_allclose(out.detach().numpy(), GOLD["ckpt/out"], rtol=1e-5, atol=1e-6)
