@@ -19,6 +19,7 @@ from ._util import wrap
 from .linalg import matmul
 
 __all__ = ["matrix_exp"]
+TENSOR_METHODS = set(__all__)
 
 # Padé [13/13] coefficients and the 1-norm bound under which degree 13 is exact to double
 # precision (Higham 2005, "The scaling and squaring method for the matrix exponential
