@@ -5,8 +5,9 @@ batch 16, float32, cross-entropy, AdamW): dyngrad against PyTorch CPU (if instal
 weights, same data, interleaved.
 
 Usage: ``python benchmarks/transformer_step.py [--steps 15] [--warmup 3] [--threads 1]
-[--profile]``. Prints the median ms/step of each and the ratio dyngrad/PyTorch (quartiles of
-per-round ratios); ``--profile`` then prints cProfile's top functions of 5 dyngrad steps.
+[--activation gelu|gelu_tanh|relu] [--profile]``. Prints the median ms/step of each and the
+ratio dyngrad/PyTorch (quartiles of per-round ratios); ``--profile`` then prints cProfile's top
+functions of 5 dyngrad steps.
 """
 
 from __future__ import annotations
@@ -24,9 +25,12 @@ import dyngrad
 V, D, NH, FF, L, T, B = 65, 64, 4, 256, 2, 64, 16
 
 
-def build(lib, seed=0):
+def build(lib, activation="gelu", seed=0):
     """The model in ``lib`` (dyngrad or torch) with the same weights (LayerNorms at 1 and 0)."""
-    layer = lib.nn.TransformerEncoderLayer(D, NH, FF, 0.0, activation="gelu", batch_first=True, norm_first=True)
+    if activation == "gelu_tanh":
+        def activation(x):
+            return lib.nn.functional.gelu(x, approximate="tanh")
+    layer = lib.nn.TransformerEncoderLayer(D, NH, FF, 0.0, activation=activation, batch_first=True, norm_first=True)
     m = lib.nn.ModuleDict({
         "tok": lib.nn.Embedding(V, D), "pos": lib.nn.Embedding(T, D),
         "enc": lib.nn.TransformerEncoder(layer, L, norm=lib.nn.LayerNorm(D), enable_nested_tensor=False),
@@ -48,7 +52,7 @@ def step(lib, m, opt, x, y, mask, pos):
     loss = lib.nn.functional.cross_entropy(m["out"](h).reshape(B * T, V), y.reshape(-1))
     loss.backward()
     opt.step()
-    return float(loss)
+    return loss.item()
 
 
 def main() -> None:
@@ -56,6 +60,8 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=15)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--activation", default="gelu", choices=["gelu", "gelu_tanh", "relu"],
+                    help="the feed-forward activation (gelu: erf form, PyTorch's default gelu)")
     ap.add_argument("--profile", action="store_true", help="then cProfile 5 dyngrad steps")
     a = ap.parse_args()
     rng = np.random.default_rng(1)
@@ -76,7 +82,7 @@ def main() -> None:
         pass
     state = {}
     for name, lib in libs:
-        m = build(lib)
+        m = build(lib, a.activation)
         opt = lib.optim.AdamW(m.parameters(), lr=1e-3)
         mask = lib.nn.Transformer.generate_square_subsequent_mask(T)
         state[name] = (lib, m, opt, lib.tensor(xs), lib.tensor(ys), mask, lib.arange(T))
@@ -88,6 +94,7 @@ def main() -> None:
             losses[name].append(step(*state[name]))
             if i >= a.warmup:
                 times[name].append(time.perf_counter() - t0)
+    print(f"activation {a.activation}, {a.steps} steps after {a.warmup} warm-up steps")
     for name, _ in libs:
         print(f"{name:8s} {1e3 * statistics.median(times[name]):8.1f} ms/step   loss {losses[name][0]:.4f} -> {losses[name][-1]:.4f}")
     if "torch" in times:

@@ -1,5 +1,5 @@
 """A small decoder-only (GPT-style) character transformer: token and learned positional
-embeddings, a pre-norm nn.TransformerEncoder under a causal mask
+embeddings, a pre-norm nn.TransformerEncoder (GELU, tanh form) under a causal mask
 (nn.Transformer.generate_square_subsequent_mask), a final LayerNorm and a Linear head; trained
 with AdamW, linear warm-up then cosine decay (LambdaLR) and gradient clipping, then sampled with
 a temperature. Written as a PyTorch script: only the import line says dyngrad.
@@ -65,13 +65,19 @@ def get_batch(ids: np.ndarray, block: int, batch_size: int, rng: np.random.Gener
     return torch.from_numpy(x), torch.from_numpy(y)
 
 
+def gelu_tanh(x):
+    """GELU in its tanh form, as GPT-2 uses it (and, here, a third of the cost of the erf form,
+    which dyngrad evaluates element by element: NumPy has no erf)."""
+    return F.gelu(x, approximate="tanh")
+
+
 class TinyGPT(nn.Module):
     def __init__(self, vocab_size: int, block: int = 64, d_model: int = 64, nhead: int = 4, layers: int = 2,
                  dim_feedforward: int = 256, dropout: float = 0.1):
         super().__init__()
         self.tok = nn.Embedding(vocab_size, d_model)
         self.pos = nn.Embedding(block, d_model)
-        layer = nn.TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation="gelu",
+        layer = nn.TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation=gelu_tanh,
                                            batch_first=True, norm_first=True)
         self.blocks = nn.TransformerEncoder(layer, layers, norm=nn.LayerNorm(d_model), enable_nested_tensor=False)
         self.head = nn.Linear(d_model, vocab_size)
