@@ -66,8 +66,8 @@ def get_batch(ids: np.ndarray, block: int, batch_size: int, rng: np.random.Gener
 
 
 def gelu_tanh(x):
-    """GELU in its tanh form, as GPT-2 uses it (and, here, a third of the cost of the erf form,
-    which dyngrad evaluates element by element: NumPy has no erf)."""
+    """GELU in its tanh form, as GPT-2 uses it. (With the erf form a training step here takes
+    2.5-5x as long: NumPy has no erf, so dyngrad evaluates it element by element.)"""
     return F.gelu(x, approximate="tanh")
 
 
@@ -136,7 +136,7 @@ def evaluate(model, ids: np.ndarray, batches: int = 4, batch_size: int = 16) -> 
     losses = []
     for _ in range(batches):
         x, y = get_batch(ids, block, batch_size, rng)
-        losses.append(F.cross_entropy(model(x).reshape(-1, len(model.head.bias)), y.reshape(-1)).item())
+        losses.append(F.cross_entropy(model(x).reshape(-1, model.head.out_features), y.reshape(-1)).item())
     return float(np.mean(losses))
 
 
