@@ -413,3 +413,60 @@ def _surgery_with_state(T):
 
 def test_pruning_with_stale_optimizer_state_raises_as_pytorch():
     assert _surgery_with_state(dyngrad) == _surgery_with_state(torch)
+
+
+def _two_layer_net_with_data_updates(T):
+    """'Learning PyTorch with examples' (the 0.4-era autograd version): a two-layer net
+    trained by hand through ``.data`` and ``.grad.data``."""
+    rng = np.random.default_rng(0)
+    x = T.tensor(rng.standard_normal((16, 10)).astype(np.float32))
+    y = T.tensor(rng.standard_normal((16, 3)).astype(np.float32))
+    w1 = T.tensor(rng.standard_normal((10, 8)).astype(np.float32), requires_grad=True)
+    w2 = T.tensor(rng.standard_normal((8, 3)).astype(np.float32), requires_grad=True)
+    lr = 1e-3
+    losses = []
+    for _ in range(30):
+        y_pred = x.mm(w1).clamp(min=0).mm(w2)
+        loss = (y_pred - y).pow(2).sum()
+        losses.append(loss.data.item())
+        loss.backward()
+        w1.data -= lr * w1.grad.data
+        w2.data -= lr * w2.grad.data
+        w1.grad.data.zero_()
+        w2.grad.data.zero_()
+    return losses, w1.detach().numpy().copy(), w1._version, w1.grad._version
+
+
+def test_tutorial_two_layer_net_trained_through_data_matches_pytorch():
+    gl, gw, gv, ggv = _two_layer_net_with_data_updates(dyngrad)
+    wl, ww, wv, wgv = _two_layer_net_with_data_updates(torch)
+    np.testing.assert_allclose(gl, wl, rtol=1e-4)
+    np.testing.assert_allclose(gw, ww, rtol=1e-4, atol=1e-5)
+    assert gl[-1] < gl[0] / 2  # it trains
+    assert (gv, ggv) == (wv, wgv)  # .data updates leave both version counters alone
+
+
+def _retyped_then_trained(T):
+    lin = T.nn.Linear(4, 2)
+    lin.weight.data.copy_(T.tensor(W[:2]))
+    lin.bias.data.fill_(0.1)
+    opt = T.optim.Adam(lin.parameters(), lr=0.1)
+    for p in lin.parameters():
+        p.data = p.data.double()  # a forum idiom: change the parameters' dtype in place
+    x = T.tensor(X.astype(np.float64))
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = lin(x).pow(2).sum()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses, lin.weight.detach().numpy().copy(), str(lin.weight.grad.dtype).split(".")[1]
+
+
+def test_parameters_retyped_through_data_then_trained_with_adam_match_pytorch():
+    gl, gw, gdt = _retyped_then_trained(dyngrad)
+    wl, ww, wdt = _retyped_then_trained(torch)
+    np.testing.assert_allclose(gl, wl, rtol=1e-12)
+    np.testing.assert_allclose(gw, ww, rtol=1e-12, atol=1e-14)
+    assert gdt == wdt == "float64" and gw.dtype == np.float64
