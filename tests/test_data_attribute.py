@@ -440,3 +440,22 @@ def test_data_of_a_dual_tensor_has_no_tangent_and_setting_it_keeps_the_tangent()
         assert fwAD.unpack_dual(src).tangent is None
         with pytest.raises(RuntimeError, match="of another shape"):
             d.data = dyngrad.zeros(2)
+
+
+@pytest.mark.parametrize("old, new", [((3, 10), (3, 5)), ((1, 10), (3, 10)), ((3, 10), (1, 10))])
+def test_a_shape_change_while_an_old_graph_is_alive_gives_the_gradient_of_the_new_shape(old, new):
+    # PyTorch 2.13 keeps the leaf's stale accumulator here: it rejects the first and last
+    # cases ("returned an invalid gradient") and gives a [1, 10] .grad to a [3, 10] weight
+    # in the middle one. dyngrad checks a gradient against what the new graph recorded.
+    x = dyngrad.tensor(np.arange(20.0, dtype=np.float32).reshape(2, 10) / 10)
+    w = dyngrad.zeros(*old, requires_grad=True)
+    loss = (x[:, : old[1]] @ w.t()).sum()
+    loss.backward()  # (loss, and the graph's nodes, stay alive)
+    w.grad = None
+    w.data = dyngrad.zeros(*new)
+    (x[:, : new[1]] @ w.t()).sum().backward()
+    # d/dW sum(x @ W.T) = every row of W gets the column sums of x
+    expected = np.broadcast_to(x[:, : new[1]].sum(0).numpy(), new)
+    assert tuple(w.grad.shape) == new
+    np.testing.assert_allclose(w.grad.numpy(), expected, rtol=1e-6)
+    assert loss.grad_fn is not None
