@@ -440,6 +440,7 @@ def test_data_of_a_dual_tensor_has_no_tangent_and_setting_it_keeps_the_tangent()
         assert fwAD.unpack_dual(src).tangent is None
         with pytest.raises(RuntimeError, match="of another shape"):
             d.data = dyngrad.zeros(2)
+        assert tuple(d.shape) == (3,) and fwAD.unpack_dual(d).tangent.tolist() == [2.0, 2.0, 2.0]
 
 
 @pytest.mark.parametrize("old, new", [((3, 10), (3, 5)), ((1, 10), (3, 10)), ((3, 10), (1, 10))])
@@ -458,4 +459,15 @@ def test_a_shape_change_while_an_old_graph_is_alive_gives_the_gradient_of_the_ne
     expected = np.broadcast_to(x[:, : new[1]].sum(0).numpy(), new)
     assert tuple(w.grad.shape) == new
     np.testing.assert_allclose(w.grad.numpy(), expected, rtol=1e-6)
+    assert loss.grad_fn is not None
+
+
+def test_a_dtype_change_while_an_old_graph_is_alive_accumulates_in_the_new_dtype():
+    w = dyngrad.ones(3, requires_grad=True)
+    loss = (w * 2).sum()
+    loss.backward()
+    w.grad = None
+    w.data = dyngrad.ones(3, dtype=dyngrad.float64)
+    (w * 3).sum().backward()
+    assert w.grad.dtype == dyngrad.float64 and w.grad.tolist() == [3.0, 3.0, 3.0]
     assert loss.grad_fn is not None

@@ -200,12 +200,12 @@ class Tensor(
             raise RuntimeError(
                 "data set to a tensor that requires gradients must be floating point or complex dtype"
             )
-        if new.shape != old.shape or new.dtype != old.dtype:
-            _set_data_meta(self, new)
         if grad_mode.state.interpreters:  # forward mode: the tangent stays with the tensor
-            _keep_tangents(self, value, old)
+            _keep_tangents(self, value, old)  # (raises before any change when it must)
         else:
             self._data = new
+        if new.shape != old.shape or new.dtype != old.dtype:
+            _set_data_meta(self, old, new)
 
     @data.deleter
     def data(self) -> None:
@@ -454,14 +454,14 @@ def _type_name(obj: Any) -> str:
     return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
 
 
-def _set_data_meta(t: Tensor, new: np.ndarray) -> None:
-    """``t.data = other`` changes ``t``'s shape or dtype: its gradient accumulator (if one is
-    alive) describes the new values, and a dtype change gets a new one, as PyTorch's
-    ``set_data``."""
+def _set_data_meta(t: Tensor, old: np.ndarray, new: np.ndarray) -> None:
+    """``t.data = other`` changed ``t``'s shape or dtype (from ``old`` to ``new``): its
+    gradient accumulator (if one is alive) describes the new values, and a dtype change gets
+    a new one, as PyTorch's ``set_data``."""
     acc = t._acc() if t._acc is not None else None
     if acc is None:
         return
-    if new.dtype != t._data.dtype:
+    if new.dtype != old.dtype:
         t._acc = None
     else:
         acc._output_meta = ((new.shape, new.dtype),)
