@@ -471,3 +471,33 @@ def test_a_dtype_change_while_an_old_graph_is_alive_accumulates_in_the_new_dtype
     (w * 3).sum().backward()
     assert w.grad.dtype == dyngrad.float64 and w.grad.tolist() == [3.0, 3.0, 3.0]
     assert loss.grad_fn is not None
+
+
+def test_pytorchs_own_version_counter_test_passes():
+    # test_autograd.py::test_version_counter of PyTorch: `x.data = y` keeps x's counter,
+    # which x still shares with its views
+    x = dyngrad.randn(1, 2)
+    saved = x._version
+    x.add_(1).add_(1)
+    assert x._version > saved
+    xz = x[:]
+    assert x._version == xz._version
+    xz.add_(1)
+    assert x._version == xz._version
+    saved = x._version
+    x.data = dyngrad.randn(2, 3)
+    assert x._version == saved
+    x.add_(1)
+    assert x._version > saved
+    assert x._version == xz._version
+    xz.add_(1)
+    assert x._version == xz._version
+
+
+def test_setting_data_keeps_the_python_object():
+    # test_autograd.py::test_set_data_preserve_pyobj of PyTorch
+    a, b = dyngrad.randn(1, 2), dyngrad.randn(1, 2)
+    before = id(b)
+    b.data = a
+    assert id(b) == before
+    assert b.data_ptr() == a.data_ptr()
