@@ -37,7 +37,7 @@ class ConversionMethods:
 
     __slots__ = ()
     # What these methods read of the rest of Tensor, for type checkers (annotations only).
-    data: np.ndarray
+    _data: np.ndarray  # a slot of Tensor (dyngrad/tensor.py)
     _requires_grad: builtins.bool
     grad_fn: Node | None
     _grad: Tensor | None
