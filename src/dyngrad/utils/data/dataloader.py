@@ -18,6 +18,7 @@ import itertools
 import math
 import multiprocessing as mp
 import multiprocessing.context
+import os
 import queue
 import warnings
 from collections.abc import Callable, Iterator
@@ -199,7 +200,7 @@ class DataLoader:
             return _SingleProcessIter(self)
         if not self.persistent_workers:
             return _MultiProcessIter(self)
-        if self._iterator is None:
+        if self._iterator is None or self._iterator._shutdown:  # (a dead worker shuts it down)
             self._iterator = _MultiProcessIter(self)
         else:
             self._iterator._reset(self)
@@ -296,7 +297,7 @@ class _MultiProcessIter(_BaseIter):
         if self._prefetch_factor <= 0:
             raise ValueError("prefetch_factor must be greater than 0 when num_workers > 0")
         self._in_order, self._persistent = loader.in_order, loader.persistent_workers
-        self._shutdown = False
+        self._shutdown, self._pid = False, os.getpid()
         self._workers: list[Any] = []
         self._index_queues: list[Any] = []
         ctx = loader.multiprocessing_context or mp.get_context()
@@ -353,6 +354,7 @@ class _MultiProcessIter(_BaseIter):
                     if w in failed:
                         self._mark_worker_unavailable(i)
                 pids = ", ".join(str(w.pid) for w in failed)
+                self._shutdown_workers()
                 raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited unexpectedly") from None
             return False, None
 
@@ -426,6 +428,8 @@ class _MultiProcessIter(_BaseIter):
         self._workers_num_tasks[worker] -= 1
         self._try_put_index()
         if isinstance(data, ExceptionWrapper):
+            if not self._persistent:  # the epoch is over: stop the workers now, not when the
+                self._shutdown_workers()  # traceback (which holds this iterator) is collected
             data.reraise()
         return data
 
@@ -434,8 +438,10 @@ class _MultiProcessIter(_BaseIter):
         self._workers_status[worker] = False
 
     def _shutdown_workers(self) -> None:
-        if _python_exiting or self._shutdown:
-            return  # at exit, multiprocessing terminates the (daemonic) workers itself
+        if _python_exiting or self._shutdown or os.getpid() != self._pid:
+            # at exit, multiprocessing terminates the (daemonic) workers itself; and a forked
+            # worker that garbage-collects its copy of an old iterator must not touch it
+            return
         self._shutdown = True
         try:
             self._done_event.set()
