@@ -22,7 +22,14 @@ import numpy as np
 import pytest
 
 import dyngrad
-from dyngrad.utils.data import DataLoader, Dataset, IterableDataset, RandomSampler, TensorDataset, get_worker_info
+from dyngrad.utils.data import (
+    DataLoader,
+    Dataset,
+    IterableDataset,
+    RandomSampler,
+    TensorDataset,
+    get_worker_info,
+)
 from dyngrad.utils.data._worker import _generate_state
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="process checks read /proc")
