@@ -460,3 +460,31 @@ def test_a_multiprocessing_context_object_is_accepted():
 
     loader = DataLoader(Pids(4), batch_size=2, num_workers=1, multiprocessing_context=multiprocessing.get_context("fork"))
     assert [len(b) for b in loader] == [2, 2]
+
+
+_ORPHAN_SCRIPT = textwrap.dedent("""
+    import os, sys
+    sys.path.insert(0, {src!r})
+    from dyngrad.utils.data import DataLoader, Dataset
+
+    class Pid(Dataset):
+        def __len__(self):
+            return 100
+
+        def __getitem__(self, i):
+            return os.getpid()
+
+    it = iter(DataLoader(Pid(), batch_size=1, num_workers=2))
+    print(int(next(it)), int(next(it)), flush=True)
+    os._exit(0)  # no atexit, no shutdown: the workers are left to notice on their own
+""")
+
+
+@pytest.mark.slow
+def test_workers_exit_by_themselves_when_the_main_process_dies(tmp_path):
+    src = os.path.dirname(os.path.dirname(dyngrad.__file__))
+    script = tmp_path / "orphan.py"
+    script.write_text(_ORPHAN_SCRIPT.format(src=src))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    pids = {int(p) for p in out.stdout.split()}
+    assert len(pids) == 2 and _gone(pids, wait=10.0)

@@ -86,8 +86,8 @@ def default_collate(batch: Sequence[Any]) -> Any:
             arbitrary object), with PyTorch's message.
         RuntimeError: sequences of different lengths; tensors of different shapes (``stack``).
     Example:
-        >>> default_collate([{"x": np.zeros(3), "y": 1}, {"x": np.ones(3), "y": 0}])
-        {'x': tensor(shape (2, 3), float64), 'y': tensor([1, 0])}
+        >>> default_collate([{"x": [1.0, 2.0], "y": 1}, {"x": [3.0, 4.0], "y": 0}])
+        {'x': [tensor([1., 3.], dtype=dyngrad.float64), tensor([2., 4.], dtype=dyngrad.float64)], 'y': tensor([1, 0])}
     """
     elem = batch[0]
     if isinstance(elem, Tensor):

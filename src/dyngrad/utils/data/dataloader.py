@@ -18,6 +18,7 @@ import itertools
 import math
 import multiprocessing as mp
 import multiprocessing.context
+import multiprocessing.util  # registers its atexit hook (it terminates daemonic workers) before ours
 import os
 import queue
 import warnings
@@ -49,7 +50,7 @@ def _set_python_exiting() -> None:
     _python_exiting = True
 
 
-atexit.register(_set_python_exiting)  # after multiprocessing's own hook, so it runs before it
+atexit.register(_set_python_exiting)  # registered after multiprocessing's hook, so it runs first
 
 _FROZEN = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers")
 
