@@ -329,6 +329,36 @@ def test_a_tensor_with_history_is_refused_at_the_boundary():
         list(DataLoader([w * 2, w * 3], batch_size=None, num_workers=1))
 
 
+def test_an_exception_type_pickle_cannot_reach_arrives_as_runtime_error_with_its_name():
+    class LocalError(Exception):
+        pass
+
+    class Raises(Dataset):
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            raise LocalError("from a local class")
+
+    with pytest.raises(RuntimeError, match="Caught LocalError in DataLoader worker process 0") as err:
+        list(DataLoader(Raises(), batch_size=1, num_workers=1))
+    assert "from a local class" in str(err.value)
+
+
+def test_spawn_with_an_unpicklable_collate_fn_fails_before_starting_workers_and_says_why():
+    with pytest.raises(Exception) as err:
+        list(DataLoader(Pids(4), batch_size=2, num_workers=1, multiprocessing_context="spawn", collate_fn=lambda b: b))
+    if sys.version_info >= (3, 11):
+        assert any("define them at module level" in n for n in err.value.__notes__)
+
+
+def test_persistent_workers_start_a_clean_epoch_after_a_break():
+    loader = DataLoader(list(range(20)), batch_size=3, num_workers=2, persistent_workers=True)
+    for _ in loader:
+        break
+    assert [i for b in loader for i in b.tolist()] == list(range(20))
+
+
 # --------------------------------------------------------------------- no process left behind
 def test_no_worker_survives_an_error():
     loader = DataLoader(Failing(bad=9), batch_size=1, num_workers=2)
@@ -363,6 +393,25 @@ def test_no_worker_survives_keyboard_interrupt_in_the_loop_body():
     except KeyboardInterrupt:
         pass
     assert len(pids) == 2 and _gone(pids)
+
+
+def test_no_worker_survives_keyboard_interrupt_while_waiting_for_a_batch():
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    pids = set()
+    try:
+        loader = DataLoader(Pids(50, delay=0.05), batch_size=1, num_workers=2)
+        signal.setitimer(signal.ITIMER_REAL, 0.4)
+        with pytest.raises(KeyboardInterrupt) as err:
+            for p in loader:
+                pids.add(int(p))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    # the traceback (kept, as a notebook keeps sys.last_traceback) still holds the iterator
+    assert err.value is not None and len(pids) == 2 and _gone(pids)
 
 
 _SIGINT_SCRIPT = textwrap.dedent("""

@@ -149,7 +149,8 @@ class ExceptionWrapper:
 
     def __init__(self, where: str) -> None:
         exc_type, exc, tb = sys.exc_info()
-        self.exc_type = exc_type
+        self.exc_type: type | None = exc_type
+        self.exc_name = exc_type.__name__ if exc_type is not None else "Exception"
         self.exc_msg = "".join(traceback.format_exception(exc_type, exc, tb))
         self.where = where
 
@@ -157,8 +158,9 @@ class ExceptionWrapper:
         """Raise the worker's exception type with "Caught <Type> in DataLoader worker process
         <i>." and the original traceback as its message (RuntimeError where the type cannot be
         built from one string)."""
-        assert self.exc_type is not None
-        msg = f"Caught {self.exc_type.__name__} {self.where}.\nOriginal {self.exc_msg}"
+        msg = f"Caught {self.exc_name} {self.where}.\nOriginal {self.exc_msg}"
+        if self.exc_type is None:  # a type the worker could not send (defined in a function)
+            raise RuntimeError(msg)
         if self.exc_type is KeyError:
             msg = _KeyErrorMessage(msg)
         try:
@@ -281,7 +283,11 @@ def _worker_loop(payload: Any, pickled: bool, index_queue: Any, data_queue: Any,
             try:
                 out = dumps(data)
             except Exception:
-                out = dumps(ExceptionWrapper(where=f"in DataLoader worker process {worker_id} (sending the batch)"))
+                if isinstance(data, ExceptionWrapper):  # an exception type pickle cannot reach
+                    data.exc_type = None
+                else:
+                    data = ExceptionWrapper(where=f"in DataLoader worker process {worker_id} (sending the batch)")
+                out = dumps(data)
             data_queue.put((idx, out))
             del data, out, r, index
     except KeyboardInterrupt:

@@ -306,7 +306,14 @@ class _MultiProcessIter(_BaseIter):
         self._done_event = ctx.Event()
         triple = (self._dataset, self._collate_fn, loader.worker_init_fn)
         pickled = ctx.get_start_method() != "fork"  # fork shares memory: nothing to pickle
-        payload = dumps(triple) if pickled else triple
+        try:
+            payload = dumps(triple) if pickled else triple
+        except Exception as e:
+            if hasattr(e, "add_note"):  # Python >= 3.11
+                e.add_note(f"DataLoader: the '{ctx.get_start_method()}' start method pickles the dataset, collate_fn and "
+                           "worker_init_fn for the workers; define them at module level (no lambdas or local "
+                           "classes), or use multiprocessing_context='fork' where available")
+            raise
         try:
             for i in range(self._num_workers):
                 iq = ctx.Queue()
@@ -369,6 +376,14 @@ class _MultiProcessIter(_BaseIter):
             ok, data = self._try_get_data(MP_STATUS_CHECK_INTERVAL)
             if ok:
                 return data
+
+    def __next__(self) -> Any:
+        try:
+            return super().__next__()
+        except KeyboardInterrupt:  # Ctrl-C while waiting: stop the workers now, not when the
+            if not self._persistent:  # traceback that holds this iterator is freed (a notebook
+                self._shutdown_workers()  # keeps it as sys.last_traceback)
+            raise
 
     def _next_data(self) -> Any:
         while True:
