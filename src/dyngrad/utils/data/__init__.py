@@ -3,8 +3,9 @@ processes for ``num_workers > 0``. See docs/data.md.
 
 Layout: ``dataset`` (datasets and their wrappers), ``sampler`` (index orders),
 ``distributed`` (DistributedSampler), ``collate`` (default_collate/default_convert),
-``dataloader`` (DataLoader and its two iterators), ``_worker`` (the worker process: seeding,
-fetching, the pickling of batches, errors).
+``dataloader`` (DataLoader: arguments and rules), ``_iterators`` (its in-process and
+multi-process iterators), ``_worker`` (the worker process: seeding, fetching, the pickling
+of batches, errors).
 """
 
 from ._worker import WorkerInfo, get_worker_info
