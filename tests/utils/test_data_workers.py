@@ -537,3 +537,24 @@ def test_workers_exit_by_themselves_when_the_main_process_dies(tmp_path):
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
     pids = {int(p) for p in out.stdout.split()}
     assert len(pids) == 2 and _gone(pids, wait=10.0)
+
+
+# --------------------------------------------------------------------- the boundary itself
+def test_the_boundary_pickler_keeps_dtype_values_leaf_flags_and_subclasses():
+    from dyngrad.nn import Parameter
+    from dyngrad.utils.data._worker import dumps, loads
+
+    big = dyngrad.arange(10**6, dtype=dyngrad.float32)
+    leaf = dyngrad.tensor([1.5, 2.5], dtype=dyngrad.float64, requires_grad=True)
+    out = loads(dumps({"view": big[10:14], "leaf": leaf, "p": Parameter(dyngrad.ones(2)), "i": dyngrad.tensor([7])}))
+    assert out["view"].tolist() == [10.0, 11.0, 12.0, 13.0] and out["view"].dtype == dyngrad.float32
+    assert out["leaf"].requires_grad and out["leaf"].is_leaf and out["leaf"].dtype == dyngrad.float64
+    assert type(out["p"]) is Parameter and out["p"].requires_grad and out["i"].dtype == dyngrad.int64
+    assert len(dumps(big[10:14])) < 1000  # a view sends its own elements, not its base's
+
+
+def test_plain_pickle_still_refuses_tensors():
+    import pickle
+
+    with pytest.raises(TypeError, match="dyngrad tensors are not pickled"):
+        pickle.dumps(dyngrad.ones(2))
