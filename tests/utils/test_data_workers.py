@@ -558,3 +558,14 @@ def test_plain_pickle_still_refuses_tensors():
 
     with pytest.raises(TypeError, match="dyngrad tensors are not pickled"):
         pickle.dumps(dyngrad.ones(2))
+
+
+def test_multiprocessing_context_set_after_construction_is_checked_and_converted():
+    import multiprocessing
+
+    loader = DataLoader(Pids(4), batch_size=2, num_workers=1)
+    loader.multiprocessing_context = "fork"
+    assert isinstance(loader.multiprocessing_context, multiprocessing.context.BaseContext)
+    assert [len(b) for b in loader] == [2, 2]
+    with pytest.raises(ValueError, match="valid start method"):
+        loader.multiprocessing_context = "nope"

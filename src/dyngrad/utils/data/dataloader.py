@@ -154,6 +154,16 @@ class DataLoader:
         super().__setattr__(attr, val)
 
     @property
+    def multiprocessing_context(self) -> Any:
+        """The ``multiprocessing`` context the workers start from (None: the platform's
+        default); settable with a start method name or a context, checked as in ``__init__``."""
+        return self.__dict__["_mp_context"]
+
+    @multiprocessing_context.setter
+    def multiprocessing_context(self, ctx: Any) -> None:
+        self.__dict__["_mp_context"] = _check_context(ctx, self.num_workers)
+
+    @property
     def _auto_collation(self) -> bool:
         return self.batch_sampler is not None
 
