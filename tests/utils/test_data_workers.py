@@ -235,6 +235,28 @@ def test_iterable_dataset_sharded_with_worker_info_yields_each_item_once():
     assert first_two == [[0, 2, 4], [1, 3, 5]]
 
 
+class StartEnd(IterableDataset):
+    def __init__(self, start, end):
+        self.start, self.end = start, end
+
+    def __iter__(self):
+        return iter(range(self.start, self.end))
+
+
+def _split_start_end(worker_id):
+    """PyTorch's docs example: the worker_init_fn narrows its copy of the dataset."""
+    info = get_worker_info()
+    ds = info.dataset
+    per = -(-(ds.end - ds.start) // info.num_workers)
+    ds.start, ds.end = ds.start + worker_id * per, min(ds.start + (worker_id + 1) * per, ds.end)
+
+
+def test_worker_init_fn_can_shard_the_workers_copy_of_an_iterable_dataset():
+    got = [i for b in DataLoader(StartEnd(3, 10), batch_size=2, num_workers=2, worker_init_fn=_split_start_end)
+           for i in b.tolist()]
+    assert sorted(got) == list(range(3, 10))
+
+
 def test_iterable_dataset_without_sharding_is_read_once_per_worker():
     got = [i for b in DataLoader(Sharded(5, shard=False), batch_size=2, num_workers=2) for i in b.tolist()]
     assert sorted(got) == sorted(list(range(5)) * 2)
