@@ -21,6 +21,7 @@ import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.
 
 from .. import _backend as B
 from .._format import format_tensor
+from . import numpy_ufunc
 from .metadata import check_device
 
 if TYPE_CHECKING:
@@ -242,6 +243,11 @@ class ConversionMethods:
 
     def new_empty(self, *size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
         return self.new_zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+    # --- numpy: NumPy's ufuncs and functions on Tensors (NEP 13/18; docs/numpy.md)
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """``np.exp(t)``, ``arr + t``, ``np.add.reduce(t)``...: dyngrad ops (numpy_ufunc.py)."""
+        return numpy_ufunc.array_ufunc(ufunc, method, inputs, kwargs)
 
 
 def _size(size: tuple) -> tuple[int, ...]:
