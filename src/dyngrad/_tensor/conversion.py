@@ -21,7 +21,7 @@ import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.
 
 from .. import _backend as B
 from .._format import format_tensor
-from . import numpy_ufunc
+from . import numpy_function, numpy_ufunc
 from .metadata import check_device
 
 if TYPE_CHECKING:
@@ -248,6 +248,10 @@ class ConversionMethods:
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         """``np.exp(t)``, ``arr + t``, ``np.add.reduce(t)``...: dyngrad ops (numpy_ufunc.py)."""
         return numpy_ufunc.array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        """``np.sum(t)``, ``np.linalg.solve(A, b)``...: dyngrad ops (numpy_function.py)."""
+        return numpy_function.array_function(func, types, args, kwargs)
 
 
 def _size(size: tuple) -> tuple[int, ...]:
