@@ -150,3 +150,24 @@ def test_lstsq_returns_numpys_four_results():
 def test_every_table_entry_is_a_numpy_function():
     for f in FUNCTIONS:
         assert callable(f) and (f.__module__ or "").startswith("numpy"), f
+
+
+def test_tensor_ravel_flattens_like_ndarray_ravel_and_is_differentiable():
+    x = dyngrad.tensor(M, requires_grad=True)
+    r = x.ravel()
+    np.testing.assert_array_equal(r._data, M.ravel())
+    (r * dyngrad.arange(12.0, dtype=dyngrad.float64)).sum().backward()
+    np.testing.assert_array_equal(x.grad._data, np.arange(12.0).reshape(3, 4))
+
+
+def test_forward_mode_tangents_go_through_numpy_calls_and_an_uncovered_one_refuses():
+    import dyngrad.autograd.forward_ad as fwAD
+
+    x = dyngrad.tensor([0.5, 1.0], dtype=dyngrad.float64)
+    with fwAD.dual_level():
+        dx = fwAD.make_dual(x, dyngrad.ones(2, dtype=dyngrad.float64))
+        y = np.sum(np.exp(dx) * np.sin(dx))
+        a = x._data
+        np.testing.assert_allclose(fwAD.unpack_dual(y).tangent._data, np.sum(np.exp(a) * (np.sin(a) + np.cos(a))), rtol=1e-12)
+        with pytest.raises(TypeError, match="numpy.median"):
+            np.median(dx)  # no grad, but a tangent it would drop

@@ -40,10 +40,10 @@ def test_polygamma_equals_scipys():
 
 @pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 1)])
 def test_logsumexp_softmax_and_log_softmax_follow_scipys_axis_rules(axis):
-    for name in ("logsumexp", "softmax", "log_softmax"):
-        np.testing.assert_allclose(getattr(ds, name)(X, axis=axis), getattr(ss, name)(X, axis=axis), rtol=1e-12, atol=1e-14)
+    for f, ref in ((ds.logsumexp, ss.logsumexp), (ds.softmax, ss.softmax), (ds.log_softmax, ss.log_softmax)):
+        np.testing.assert_allclose(f(X, axis=axis), ref(X, axis=axis), rtol=1e-12, atol=1e-14)
         t = dyngrad.tensor(X, requires_grad=True)
-        assert dyngrad.autograd.gradcheck(lambda x: getattr(ds, name)(x, axis=axis), (t,))
+        assert dyngrad.autograd.gradcheck(lambda x, f=f: f(x, axis=axis), (t,))
 
 
 def test_logsumexp_takes_weights_and_keepdims():

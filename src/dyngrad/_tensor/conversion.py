@@ -245,13 +245,18 @@ class ConversionMethods:
         return self.new_zeros(*size, dtype=dtype, requires_grad=requires_grad)
 
     # --- numpy: NumPy's ufuncs and functions on Tensors (NEP 13/18; docs/numpy.md)
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        """``np.exp(t)``, ``arr + t``, ``np.add.reduce(t)``...: dyngrad ops (numpy_ufunc.py)."""
-        return numpy_ufunc.array_ufunc(ufunc, method, inputs, kwargs)
+    # ``np.exp(t)``, ``arr + t``, ``np.add.reduce(t)``...: dyngrad ops (numpy_ufunc.py; the
+    # function itself, not a forwarding method: one frame less on every NumPy call)
+    __array_ufunc__ = numpy_ufunc.tensor_array_ufunc
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         """``np.sum(t)``, ``np.linalg.solve(A, b)``...: dyngrad ops (numpy_function.py)."""
         return numpy_function.array_function(func, types, args, kwargs)
+
+    def ravel(self) -> Tensor:
+        """``torch.Tensor.ravel`` (and ndarray's, which NumPy code calls): the flattened
+        tensor, ``reshape(-1)``."""
+        return _core._ops.reshape(self, -1)
 
 
 def _size(size: tuple) -> tuple[int, ...]:

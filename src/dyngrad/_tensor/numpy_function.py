@@ -30,7 +30,18 @@ import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.
 
 from . import numpy_arrays as A
 from . import numpy_linalg as L
-from .numpy_ufunc import UFUNCS, _floats, _reduce, _t, _to_arrays, _ts, _walk, _write_out, np_dtype, refuse_or_run
+from .numpy_ufunc import (
+    UFUNCS,
+    _floats,
+    _reduce,
+    _t,
+    _to_arrays,
+    _ts,
+    _walk,
+    _write_out,
+    np_dtype,
+    refuse_or_run,
+)
 
 __all__ = ["FUNCTIONS", "VALUE_ONLY", "array_function"]
 
@@ -47,7 +58,16 @@ def _dims(axis: Any, ndim: int) -> Any:
     return tuple(axis) if isinstance(axis, (tuple, list)) else axis
 
 
+_SIMPLE = {np.add: "sum", np.maximum: "amax", np.minimum: "amin"}  # their ops take None or a tuple of dims
+
+
 def _ufunc_reduce(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, keepdims: Any, initial: Any, where: Any) -> Any:
+    if (dtype is None and initial is _NoValue and where is True and ufunc in _SIMPLE
+            and isinstance(a, _core.Tensor) and (axis is None or isinstance(axis, int))):
+        op = getattr(_core._ops, _SIMPLE[ufunc])  # the plain reduction: straight to the op
+        if axis is None:
+            return op(a, tuple(range(a.dim())), bool(keepdims)) if keepdims or ufunc is not np.add else op(a)
+        return op(a, axis, bool(keepdims))
     kw: dict = {"axis": axis, "keepdims": bool(keepdims), "dtype": dtype, "where": where}
     if initial is not _NoValue:
         kw["initial"] = initial
@@ -290,7 +310,10 @@ def array_function(func: Callable[..., Any], types: Any, args: tuple, kwargs: di
         name = getattr(func, "__module__", "numpy") or "numpy"
         name = ("numpy.linalg" if name.startswith("numpy.linalg") else "numpy") + "." + func.__name__
         return refuse_or_run(name, func, args, kwargs)
-    out = kwargs.pop("out", None) if "out" in kwargs else None
+    out = None
+    if "out" in kwargs:
+        kwargs = dict(kwargs)
+        out = kwargs.pop("out")
     res = impl(*args, **kwargs)
     if out is None:
         return res

@@ -34,8 +34,7 @@ import numpy as np
 
 import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.py)
 
-
-__all__ = ["UFUNCS", "UfuncRule", "array_ufunc", "is_traced", "refuse_or_run"]
+__all__ = ["UFUNCS", "UfuncRule", "array_ufunc", "is_traced", "refuse_or_run", "tensor_array_ufunc"]
 
 
 def _o() -> Any:
@@ -447,6 +446,49 @@ def _at(rule: UfuncRule, ufunc: np.ufunc, inputs: tuple, kw: dict) -> None:
     bb = o.broadcast_to(b if isinstance(b, _core.Tensor) else _core.Tensor._make(np.asarray(b, a._data.dtype)), sel)
     o.add_(a, o.index_put_add(bb, shape, idx))
     return None
+
+
+#: ufunc -> (the op, floats, promote) for the plain call path, filled on first use (the ops
+#: exist only once dyngrad/tensor.py has run); op None for ufuncs without a one-op rule.
+_FAST: dict[np.ufunc, tuple[Any, bool, bool]] = {}
+
+
+def _fast(ufunc: np.ufunc) -> tuple[Any, bool, bool]:
+    rule = UFUNCS.get(ufunc)
+    if rule is None or rule.nout != 1:
+        _FAST[ufunc] = (None, False, False)
+    else:
+        _FAST[ufunc] = (rule.fn(), rule.floats, rule.promote)
+    return _FAST[ufunc]
+
+
+def tensor_array_ufunc(self: Any, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+    """``Tensor.__array_ufunc__`` (NEP 13): ``np.exp(t)``, ``arr + t``, ``np.add.reduce(t)``...
+    run dyngrad ops (see :func:`array_ufunc`). The plain call (no keywords; Tensor, ndarray
+    and Python-number operands, no cast needed) goes straight to the op: it is what
+    operators and most NumPy code make, and the protocol should cost next to nothing."""
+    if method == "__call__" and not kwargs:
+        fn, floats, promote = _FAST.get(ufunc) or _fast(ufunc)
+        if fn is not None:
+            wrap = False
+            dt = None
+            for x in inputs:
+                if isinstance(x, _core.Tensor):
+                    d = x._data.dtype
+                elif type(x) is np.ndarray:
+                    d, wrap = x.dtype, True
+                elif isinstance(x, (float, int)):  # (np.float64 is a float; other NumPy scalars: the general path)
+                    continue
+                else:
+                    break
+                if (floats and d.kind in "biu") or (promote and dt is not None and d != dt):
+                    break  # a cast first: the general path
+                dt = d
+            else:
+                if wrap:
+                    return fn(*[_core.Tensor._make(x) if type(x) is np.ndarray else x for x in inputs])
+                return fn(*inputs)
+    return array_ufunc(ufunc, method, inputs, kwargs)
 
 
 _METHODS = {"__call__": _call, "reduce": _reduce, "accumulate": _accumulate, "outer": _outer, "at": _at}

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import special as _special
 from .. import ops as _ops
+from .. import special as _special
 from ..ops import fused, statistics
 from ..tensor import Tensor
 
