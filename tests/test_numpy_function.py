@@ -171,3 +171,11 @@ def test_forward_mode_tangents_go_through_numpy_calls_and_an_uncovered_one_refus
         np.testing.assert_allclose(fwAD.unpack_dual(y).tangent._data, np.sum(np.exp(a) * (np.sin(a) + np.cos(a))), rtol=1e-12)
         with pytest.raises(TypeError, match="numpy.median"):
             np.median(dx)  # no grad, but a tangent it would drop
+
+
+@pytest.mark.parametrize("f", [np.sum, np.mean, np.std, np.var, np.prod, np.max, np.count_nonzero, np.all])
+def test_axis_empty_tuple_reduces_nothing_as_in_numpy(f):
+    a = np.array([[1.0, 0.0], [3.0, 4.0]])
+    got = f(dyngrad.tensor(a), axis=())
+    np.testing.assert_array_equal(got._data, f(a, axis=()))
+    assert got._data.dtype == np.asarray(f(a, axis=())).dtype

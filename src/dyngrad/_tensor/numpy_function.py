@@ -107,6 +107,8 @@ def _no_where(name: str, where: Any) -> None:
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):  # noqa: ANN001, ANN201
     _no_where("mean", where)
     x = _t(a).to(np_dtype(dtype)) if dtype is not None else _floats(a)
+    if axis == ():  # NumPy reduces nothing (PyTorch's dim=() would reduce everything)
+        return _o().clone(x)
     return _o().mean(x, _dims(axis, x.dim()), bool(keepdims))
 
 
@@ -115,6 +117,9 @@ def _moment(name: str, a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, 
     if correction is not _NoValue:
         ddof = correction
     x = _t(a).to(np_dtype(dtype)) if dtype is not None else _floats(a)
+    if axis == ():  # NumPy reduces nothing: each value is its own sample (0 for ddof=0, nan beyond)
+        v = (x - x) ** 2 / (1 - ddof) if ddof != 1 else (x - x) * float("nan")
+        return v if name == "var" else _o().sqrt(v)
     return getattr(_o(), name)(x, _dims(axis, x.dim()), keepdim=bool(keepdims), correction=ddof)
 
 
@@ -190,8 +195,8 @@ def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):  # noqa: ANN001, A
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):  # noqa: ANN001, ANN201
-    r = _o().sum(_o().ne(_t(a), 0), _dims(axis, _t(a).dim()), bool(keepdims))
-    return r
+    nz = _o().to_dtype(_o().ne(_t(a), 0), np.dtype(np.int64))
+    return _ufunc_reduce(np.add, nz, axis, None, keepdims, _NoValue, True)
 
 
 # ------------------------------------------------------------------ products
