@@ -13,7 +13,7 @@ import numpy as np
 
 import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.py)
 
-from .numpy_ufunc import _operand, _t, _ts, np_dtype
+from .numpy_common import _operand, _t, _ts, np_dtype
 
 _NoValue = np._NoValue
 

@@ -30,18 +30,8 @@ import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.
 
 from . import numpy_arrays as A
 from . import numpy_linalg as L
-from .numpy_ufunc import (
-    UFUNCS,
-    _floats,
-    _reduce,
-    _t,
-    _to_arrays,
-    _ts,
-    _walk,
-    _write_out,
-    np_dtype,
-    refuse_or_run,
-)
+from .numpy_common import _floats, _t, _to_arrays, _ts, _walk, _write_out, np_dtype, refuse_or_run
+from .numpy_ufunc import UFUNCS, _reduce
 
 __all__ = ["FUNCTIONS", "VALUE_ONLY", "array_function"]
 

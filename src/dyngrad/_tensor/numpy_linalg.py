@@ -14,7 +14,7 @@ import numpy as np
 
 import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.py)
 
-from .numpy_ufunc import _floats, promote_tensors
+from .numpy_common import _floats, promote_tensors
 
 _NoValue = np._NoValue
 
