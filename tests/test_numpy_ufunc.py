@@ -200,3 +200,21 @@ def test_func_grad_hessian_and_vmap_go_through_numpy_ufuncs():
     np.testing.assert_allclose(gb[1], grad(f)(2 * x), rtol=1e-12)
     _, jv = dyngrad.func.jvp(f, (dyngrad.tensor(x),), (dyngrad.ones(3, dtype=dyngrad.float64),))
     np.testing.assert_allclose(jv._data, exact.sum(), rtol=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(ufunc=st.sampled_from([u for u in _FLOAT if isinstance(UFUNCS[u].op, str) and UFUNCS[u].nout == 1]), data=st.data())
+def test_a_ufunc_call_is_the_dyngrad_op_itself_value_and_graph(ufunc, data):
+    arrays = _arrays(ufunc, data)
+    ts = [dyngrad.tensor(a, requires_grad=True) for a in arrays]
+    via_numpy = ufunc(*ts)
+    direct = UFUNCS[ufunc].fn()(*ts)
+    np.testing.assert_array_equal(via_numpy._data, direct._data)  # bit for bit
+    assert type(via_numpy.grad_fn) is type(direct.grad_fn)
+    if via_numpy.requires_grad:
+        gn = dyngrad.autograd.grad(via_numpy.sum(), ts, allow_unused=True)
+        gd = dyngrad.autograd.grad(direct.sum(), ts, allow_unused=True)
+        for a, b in zip(gn, gd):
+            assert (a is None) == (b is None)
+            if a is not None:
+                np.testing.assert_array_equal(a._data, b._data)
