@@ -1,11 +1,10 @@
 """Differentiate a plain NumPy function with ``dyngrad.func.grad``: arrays in, arrays out.
 
-The function below never mentions dyngrad; it uses operators and array methods
-(``@``, ``**``, ``.sum()``, ``.T``), which dyngrad Tensors share with ndarrays, so
-``grad`` can trace it. (NumPy functions called as ``np.exp(x)`` would have to convert the
-traced tensor to an ndarray, which carries no gradient, so dyngrad raises a RuntimeError
-there instead of returning a silently wrong zero gradient; use operators, array methods or
-``dyngrad.exp`` in functions you want to differentiate.)
+The function below never mentions dyngrad: ``grad`` passes it dyngrad Tensors, which share
+the operators and array methods of ndarrays (``@``, ``**``, ``.sum()``, ``.T``) and answer
+NumPy's own functions (``np.exp(x)``, ``np.sum(x)``, ``np.linalg.solve(A, x)``: NumPy's
+protocols run dyngrad ops, docs/numpy.md), so ``grad`` traces it unchanged. A NumPy function
+dyngrad does not cover raises a TypeError naming it instead of a silently wrong gradient.
 Run: ``python examples/numpy_grad.py``.
 """
 
@@ -19,7 +18,7 @@ from dyngrad.func import grad, hessian, jacrev
 def least_squares(w: np.ndarray, A: np.ndarray, b: np.ndarray) -> np.ndarray:
     """0.5 * ||A w - b||^2 + 0.1 * sum(w^4): plain NumPy."""
     r = A @ w - b
-    return 0.5 * (r * r).sum() + 0.1 * (w ** 4).sum()
+    return 0.5 * np.dot(r, r) + 0.1 * np.sum(w ** 4)
 
 
 def main() -> None:

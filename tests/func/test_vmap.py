@@ -36,8 +36,17 @@ def test_vmap_falls_back_to_a_loop_with_a_warning_when_f_reads_values() -> None:
     np.testing.assert_allclose(res, [[2.0, 4.0], [1.0, 2.0]])
 
 
-def test_vmap_of_a_numpy_function_falls_back_to_a_loop() -> None:
+def test_vmap_of_a_numpy_function_without_a_dyngrad_rule_falls_back_to_a_loop() -> None:
     with pytest.warns(UserWarning, match="fell back to a loop"):
+        res = F.vmap(lambda x: np.heaviside(x, 0.5).sum())(np.array([[1.0, -1.0, 0.0], [1.0, 1.0, 1.0]]))
+    np.testing.assert_allclose(res, [1.5, 3.0])
+
+
+def test_vmap_of_a_numpy_ufunc_batches_without_a_loop() -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         res = F.vmap(lambda x: np.sin(x).sum())(np.ones((2, 3)))
     np.testing.assert_allclose(res, [3 * np.sin(1.0)] * 2)
 

@@ -21,6 +21,7 @@ import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.
 
 from .. import _backend as B
 from .._format import format_tensor
+from . import numpy_function, numpy_ufunc
 from .metadata import check_device
 
 if TYPE_CHECKING:
@@ -276,6 +277,20 @@ class ConversionMethods:
 
     def new_empty(self, *size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
         return self.new_zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+    # --- numpy: NumPy's ufuncs and functions on Tensors (NEP 13/18; docs/numpy.md)
+    # ``np.exp(t)``, ``arr + t``, ``np.add.reduce(t)``...: dyngrad ops (numpy_ufunc.py; the
+    # function itself, not a forwarding method: one frame less on every NumPy call)
+    __array_ufunc__ = numpy_ufunc.tensor_array_ufunc
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        """``np.sum(t)``, ``np.linalg.solve(A, b)``...: dyngrad ops (numpy_function.py)."""
+        return numpy_function.array_function(func, types, args, kwargs)
+
+    def ravel(self) -> Tensor:
+        """``torch.Tensor.ravel`` (and ndarray's, which NumPy code calls): the flattened
+        tensor, ``reshape(-1)``."""
+        return _core._ops.reshape(self, -1)
 
 
 def _size(size: tuple) -> tuple[int, ...]:
