@@ -74,6 +74,10 @@ CASES = [
     ("argsort", lambda a: np.argsort(a, axis=1), [M], False),
     ("clip", lambda a: np.clip(a, -0.5, 0.5), [M], True),
     ("pad", lambda a: np.pad(a, ((1, 0), (2, 1)), constant_values=0.5), [M], True),
+    ("pad edge", lambda a: np.pad(a, ((1, 2), (2, 1)), mode="edge"), [M], True),
+    ("pad wrap", lambda a: np.pad(a, ((3, 0), (5, 1)), mode="wrap"), [M], True),
+    ("pad reflect", lambda a: np.pad(a, ((2, 4), (4, 1)), mode="reflect"), [M], True),
+    ("pad symmetric", lambda a: np.pad(a, 3, mode="symmetric"), [M], True),
     ("linalg.det", lambda a: np.linalg.det(a), [SPD], True),
     ("linalg.slogdet", lambda a: np.linalg.slogdet(a)[1], [SPD], True),
     ("linalg.inv", lambda a: np.linalg.inv(a), [SPD], True),
@@ -179,3 +183,19 @@ def test_axis_empty_tuple_reduces_nothing_as_in_numpy(f):
     got = f(dyngrad.tensor(a), axis=())
     np.testing.assert_array_equal(got._data, f(a, axis=()))
     assert got._data.dtype == np.asarray(f(a, axis=())).dtype
+
+
+def test_pad_modes_equal_numpys_for_random_shapes_and_widths():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        shape = tuple(rng.integers(1, 5, rng.integers(1, 4)))
+        a = rng.standard_normal(shape)
+        widths = rng.integers(0, 7, (len(shape), 2))
+        mode = str(rng.choice(["edge", "wrap", "reflect", "symmetric"]))
+        got = np.pad(dyngrad.tensor(a), widths, mode=mode)
+        assert isinstance(got, dyngrad.Tensor)
+        np.testing.assert_array_equal(got.numpy(), np.pad(a, widths, mode=mode))
+    with pytest.raises(TypeError, match="linear_ramp"):
+        np.pad(dyngrad.ones(3, requires_grad=True), 1, mode="linear_ramp")
+    with pytest.raises(ValueError, match="can't extend empty axis 0"):
+        np.pad(dyngrad.zeros(0, 2), ((1, 1), (0, 0)), mode="edge")

@@ -255,14 +255,45 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     return _o().clamp(_t(a), lo, hi)
 
 
+def _pad_index(n: int, before: int, after: int, mode: str) -> np.ndarray:
+    """Source index of every position of one padded axis (NumPy's modes, as periodic
+    extensions: 'reflect' has period 2(n-1), 'symmetric' 2n, 'wrap' n)."""
+    i = np.arange(-before, n + after)
+    if mode == "edge":
+        return np.clip(i, 0, n - 1)
+    if mode == "wrap":
+        return i % n
+    if mode == "reflect":
+        if n == 1:
+            return np.zeros_like(i)
+        j = i % (2 * (n - 1))
+        return np.where(j >= n, 2 * (n - 1) - j, j)
+    j = i % (2 * n)  # symmetric
+    return np.where(j >= n, 2 * n - 1 - j, j)
+
+
 def pad(array, pad_width, mode="constant", **kwargs):  # noqa: ANN001, ANN003, ANN201
     x = _t(array)
+    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (x.dim(), 2))
+    if (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    if mode in ("edge", "wrap", "reflect", "symmetric"):
+        if kwargs.get("reflect_type", "even") != "even" or set(kwargs) - {"reflect_type"}:
+            raise TypeError(f"numpy.pad(mode={mode!r}) on dyngrad Tensors takes no options but reflect_type='even'")
+        for axis, (before, after) in enumerate(widths):
+            if before or after:
+                n = x.shape[axis]
+                if n == 0:
+                    raise ValueError(f"can't extend empty axis {axis} using modes other than 'constant' or 'empty'")
+                idx = _pad_index(n, int(before), int(after), mode)
+                x = _o().index_select(x, axis, _core.Tensor._make(idx))
+        return x
     if mode != "constant":
-        raise TypeError(f"numpy.pad(mode={mode!r}) is not supported on dyngrad Tensors (mode='constant' is)")
+        raise TypeError(f"numpy.pad(mode={mode!r}) is not supported on dyngrad Tensors "
+                        "('constant', 'edge', 'wrap', 'reflect' and 'symmetric' are)")
     value = kwargs.pop("constant_values", 0)
     if kwargs or np.ndim(value) != 0:
         raise TypeError("numpy.pad on dyngrad Tensors takes one scalar constant_values")
-    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (x.dim(), 2))
     flat = [int(w) for pair in widths[::-1] for w in pair]  # PyTorch's order: last axis first
     return _o().pad(x, flat, "constant", float(value))
 
