@@ -15,7 +15,8 @@ from ..ops import conv as _conv
 from ..tensor import Tensor
 from ._functional_norm import fused_bias_add
 
-__all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "max_pool1d", "avg_pool1d"]
+__all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "max_pool1d", "avg_pool1d",
+           "conv3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d"]
 
 
 def _single(v: Any) -> int:
@@ -23,17 +24,22 @@ def _single(v: Any) -> int:
     return int(v if isinstance(v, (int, np.integer)) else tuple(v)[0])
 
 
-def _pair(v: Any, name: str, op: str) -> tuple[int, int]:
+def _ntuple(v: Any, n: int, name: str, op: str) -> tuple:
+    """An int argument of an ``n``-d op given as an int, a 1-tuple or an ``n``-tuple."""
     if isinstance(v, (int, np.integer)):
-        return int(v), int(v)
+        return (int(v),) * n
     v = tuple(int(a) for a in v)
     if len(v) == 1:
-        return v[0], v[0]
-    if len(v) != 2:
+        return v * n
+    if len(v) != n:
         raise RuntimeError(
-            f"{op}: expected {name} to be a single integer value or a list of 2 values, got {list(v)}"
+            f"{op}: expected {name} to be a single integer value or a list of {n} values, got {list(v)}"
         )
-    return v  # type: ignore[return-value]
+    return v
+
+
+def _pair(v: Any, name: str, op: str) -> tuple[int, int]:
+    return _ntuple(v, 2, name, op)  # type: ignore[return-value]
 
 
 def _check_conv(op: str, x: Tensor, w: Tensor, groups: int, nd: int) -> None:
@@ -52,6 +58,56 @@ def _check_conv(op: str, x: Tensor, w: Tensor, groups: int, nd: int) -> None:
             f"{op}: Given groups={groups}, weight of size {list(w.shape)}, expected input{list(x.shape)} "
             f"to have {w.shape[1] * groups} channels, but got {x.shape[1]} channels instead"
         )
+
+
+def _convnd(op: str, nd: int, input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any,
+            dilation: Any, groups: int) -> Tensor:
+    """The ``nd``-d convolution behind :func:`conv2d` and :func:`conv3d` (checks, padding
+    strings, then one :class:`~dyngrad.ops.conv.Conv2dFn`, which is N-d)."""
+    unbatched = input.ndim == nd + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    _check_conv(op, input, weight, groups, nd)
+    s = _ntuple(stride, nd, "stride", op)
+    d = _ntuple(dilation, nd, "dilation", op)
+    ks = tuple(weight.shape[2:])
+    pad: tuple
+    if isinstance(padding, str):
+        if padding == "valid":
+            pad = (0,) * (2 * nd)
+        elif padding == "same":
+            if any(v != 1 for v in s):
+                raise RuntimeError(f"{op}: padding='same' is not supported for strided convolutions")
+            pad = ()
+            for di, k in zip(d, ks):
+                t = di * (k - 1)  # the extra pixel of an odd total goes to the end, as PyTorch
+                pad += (t // 2, t - t // 2)
+        else:
+            raise ValueError(
+                f"{op}: Invalid padding string '{padding}', should be one of {{'valid', 'same'}}"
+            )
+    else:
+        pad = tuple(v for p in _ntuple(padding, nd, "padding", op) for v in (p, p))
+    if min(s) < 1 or min(d) < 1 or min(pad) < 0:
+        raise RuntimeError(
+            f"{op}: stride and dilation must be positive and padding non-negative (stride={s}, dilation={d}, padding={padding})"
+        )
+    geom = _conv._Geom(s, pad, d, groups)
+    if min(geom.out_size(input.shape[2:], ks)) < 1:
+        padded = " x ".join(str(input.shape[2 + i] + pad[2 * i] + pad[2 * i + 1]) for i in range(nd))
+        kernel = " x ".join(str(di * (k - 1) + 1) for di, k in zip(d, ks))
+        raise RuntimeError(
+            f"{op}: Calculated padded input size per channel: ({padded}). Kernel size: ({kernel}). "
+            "Kernel size can't be greater than actual input size"
+        )
+    if input.dtype != weight.dtype:
+        raise RuntimeError(
+            f"{op}: Input type ({input.dtype.name}) and weight type ({weight.dtype.name}) should be the same"
+        )
+    out = _conv.Conv2dFn.apply(input, weight, geom)
+    if bias is not None:
+        out = fused_bias_add(out, bias.reshape((1, -1) + (1,) * nd))  # (requires grad as PyTorch's)
+    return out.squeeze(0) if unbatched else out
 
 
 def conv2d(
@@ -77,48 +133,39 @@ def conv2d(
         RuntimeError: wrong ranks, channel counts not matching ``groups``, a kernel larger
             than the padded input, or 'same' with stride > 1. ValueError: unknown padding string.
     """
-    unbatched = input.ndim == 3
-    if unbatched:
-        input = input.unsqueeze(0)
-    _check_conv("conv2d", input, weight, groups, 2)
-    s = _pair(stride, "stride", "conv2d")
-    d = _pair(dilation, "dilation", "conv2d")
-    kh, kw = weight.shape[2:]
-    if isinstance(padding, str):
-        if padding == "valid":
-            pad = (0, 0, 0, 0)
-        elif padding == "same":
-            if s != (1, 1):
-                raise RuntimeError("conv2d: padding='same' is not supported for strided convolutions")
-            th, tw = d[0] * (kh - 1), d[1] * (kw - 1)
-            pad = (th // 2, th - th // 2, tw // 2, tw - tw // 2)
-        else:
-            raise ValueError(
-                f"conv2d: Invalid padding string '{padding}', should be one of {{'valid', 'same'}}"
-            )
-    else:
-        ph, pw = _pair(padding, "padding", "conv2d")
-        pad = (ph, ph, pw, pw)
-    if min(s) < 1 or min(d) < 1 or min(pad) < 0:
-        raise RuntimeError(
-            f"conv2d: stride and dilation must be positive and padding non-negative (stride={s}, dilation={d}, padding={padding})"
-        )
-    geom = _conv._Geom(s, pad, d, groups)
-    ho, wo = geom.out_hw(input.shape[2], input.shape[3], kh, kw)
-    if ho < 1 or wo < 1:
-        raise RuntimeError(
-            f"conv2d: Calculated padded input size per channel: ({input.shape[2] + pad[0] + pad[1]} x "
-            f"{input.shape[3] + pad[2] + pad[3]}). Kernel size: ({d[0] * (kh - 1) + 1} x {d[1] * (kw - 1) + 1}). "
-            "Kernel size can't be greater than actual input size"
-        )
-    if input.dtype != weight.dtype:
-        raise RuntimeError(
-            f"conv2d: Input type ({input.dtype.name}) and weight type ({weight.dtype.name}) should be the same"
-        )
-    out = _conv.Conv2dFn.apply(input, weight, geom)
-    if bias is not None:
-        out = fused_bias_add(out, bias.reshape(1, -1, 1, 1))  # (requires grad as PyTorch's)
-    return out.squeeze(0) if unbatched else out
+    return _convnd("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
+    """3-D cross-correlation (PyTorch's convolution), the same kernels as :func:`conv2d`.
+
+    Args:
+        input: ``(N, C_in, D, H, W)`` or unbatched ``(C_in, D, H, W)``.
+        weight: ``(C_out, C_in / groups, kD, kH, kW)``. bias: ``(C_out)``.
+        stride, dilation: int or triple. padding: int, triple, 'valid' or 'same' (stride 1
+            only; the extra voxel of an odd total goes to the end, as PyTorch).
+        groups: split channels into groups convolved separately.
+    Returns:
+        ``(N, C_out, D_out, H_out, W_out)``, ``D_out = (D + 2p - d (k - 1) - 1) // s + 1``.
+    Raises:
+        RuntimeError: wrong ranks, channel counts not matching ``groups``, a kernel larger
+            than the padded input, or 'same' with stride > 1. ValueError: unknown padding string.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> list(F.conv3d(dyngrad.ones(1, 2, 4, 5, 6), dyngrad.ones(3, 2, 3, 3, 3), padding=1).shape)
+        [1, 3, 4, 5, 6]
+    """
+    return _convnd("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv1d(
@@ -151,18 +198,22 @@ def conv1d(
     return out.squeeze(-2)
 
 
-def _pool_args(op: str, x: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any = 1) -> tuple:
-    if x.ndim not in (3, 4):
+def _pool_args(op: str, x: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any = 1,
+               nd: int = 2) -> tuple:
+    if x.ndim not in (nd + 1, nd + 2) or (nd == 3 and x.numel() == 0):
+        if nd == 3:
+            raise RuntimeError(f"{op}: non-empty 4D or 5D (batch mode) tensor expected for input, but got: "
+                               f"{list(x.shape)}")
         raise RuntimeError(f"{op}: Expected 3D or 4D (batch mode) tensor for input, but got: {list(x.shape)}")
-    k = _pair(kernel_size, "kernel_size", op)
+    k = _ntuple(kernel_size, nd, "kernel_size", op)
     s = (
         k
         if stride is None or (not isinstance(stride, int) and len(stride) == 0)
-        else _pair(stride, "stride", op)
+        else _ntuple(stride, nd, "stride", op)
     )
-    p = _pair(padding, "padding", op)
-    d = _pair(dilation, "dilation", op)
-    if p[0] * 2 > k[0] or p[1] * 2 > k[1]:
+    p = _ntuple(padding, nd, "padding", op)
+    d = _ntuple(dilation, nd, "dilation", op)
+    if any(pi * 2 > ki for pi, ki in zip(p, k)):
         raise RuntimeError(
             f"{op}: pad should be at most half of effective kernel size, but got pad={list(p)}, kernel_size={list(k)}"
         )
@@ -170,21 +221,41 @@ def _pool_args(op: str, x: Tensor, kernel_size: Any, stride: Any, padding: Any, 
         raise RuntimeError(
             f"{op}: kernel_size and stride must be positive, got kernel_size={list(k)}, stride={list(s)}"
         )
-    return k, s, (p[0], p[0], p[1], p[1]), d
+    return k, s, tuple(v for pi in p for v in (pi, pi)), d
 
 
 def _ceil_pad(x: Tensor, k: tuple, s: tuple, pad: tuple, d: tuple) -> tuple:
-    """``ceil_mode``: the padding ``(t, b, l, r)`` with extra bottom/right rows so that the
-    floor formula gives PyTorch's ceil-mode size (the last window must start inside the
-    input or its left padding)."""
-    extra = []
-    for n, kk, ss, pp, dd in zip(x.shape[2:], k, s, (pad[0], pad[2]), d):
+    """``ceil_mode``: the flat padding ``(lo, hi, ...)`` with extra rows at the end of each
+    spatial dim so that the floor formula gives PyTorch's ceil-mode size (the last window
+    must start inside the input or its left padding)."""
+    res: tuple = ()
+    for i, (n, kk, ss, dd) in enumerate(zip(x.shape[2:], k, s, d)):
+        pp = pad[2 * i]
         span = n + 2 * pp - dd * (kk - 1) - 1
         out = -(-span // ss) + 1
         if (out - 1) * ss >= n + pp:
             out -= 1
-        extra.append(max((out - 1) * ss + dd * (kk - 1) + 1 - (n + 2 * pp), 0))
-    return (pad[0], pad[1] + extra[0], pad[2], pad[3] + extra[1])
+        res += (pp, pad[2 * i + 1] + max((out - 1) * ss + dd * (kk - 1) + 1 - (n + 2 * pp), 0))
+    return res
+
+
+def _max_poolnd(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
+                ceil_mode: bool, return_indices: bool) -> Any:
+    """The ``nd``-d max pooling behind :func:`max_pool2d` and :func:`max_pool3d`."""
+    k, s, pad, d = _pool_args(op, input, kernel_size, stride, padding, dilation, nd)
+    unbatched = input.ndim == nd + 1
+    x = input.unsqueeze(0) if unbatched else input
+    if ceil_mode:
+        pad = _ceil_pad(x, k, s, pad, d)
+    if any(n + 2 * pad[2 * i] < d[i] * (k[i] - 1) + 1 for i, n in enumerate(x.shape[2:])):
+        raise RuntimeError(
+            f"{op}: Output size is too small (input {list(input.shape)}, kernel_size {list(k)})"
+        )
+    unique = all(si >= di * (ki - 1) + 1 for si, di, ki in zip(s, d, k))  # windows do not overlap
+    out, idx = _conv.max_pool(x, k, s, pad, d, unique, return_indices)
+    if unbatched:
+        out, idx = out.squeeze(0), (None if idx is None else idx.squeeze(0))
+    return (out, idx) if return_indices else out
 
 
 def max_pool2d(
@@ -205,22 +276,61 @@ def max_pool2d(
     Raises:
         RuntimeError: bad ranks, padding above half the kernel, an empty output.
     """
-    unbatched = input.ndim == 3
-    k, s, pad, d = _pool_args("max_pool2d", input, kernel_size, stride, padding, dilation)
+    return _max_poolnd("max_pool2d", 2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool3d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """3-D max pooling over ``(N, C, D, H, W)`` or ``(C, D, H, W)``; padding counts as
+    ``-inf``; the gradient goes to the (first) maximal element of each window.
+
+    Args: as :func:`max_pool2d`, with ints or triples.
+    Returns:
+        ``(N, C, D_out, H_out, W_out)``, and with ``return_indices`` also int64 flat indices
+        into ``D * H * W`` of each maximum (as PyTorch).
+    Raises:
+        RuntimeError: bad ranks, padding above half the kernel, an empty output.
+    """
+    return _max_poolnd("max_pool3d", 3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def _avg_poolnd(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, padding: Any, ceil_mode: bool,
+                count_include_pad: bool, divisor_override: int | None) -> Tensor:
+    """The ``nd``-d average pooling behind :func:`avg_pool2d` and :func:`avg_pool3d`: a
+    depthwise convolution with a constant kernel, divided by each window's count."""
+    k, s, pad, _ = _pool_args(op, input, kernel_size, stride, padding, 1, nd)
+    unbatched = input.ndim == nd + 1
     x = input.unsqueeze(0) if unbatched else input
+    sym = pad
     if ceil_mode:
-        pad = _ceil_pad(x, k, s, pad, d)
-    h, w = x.shape[2:]
-    hp, wp = h + 2 * pad[0], w + 2 * pad[2]
-    if hp < d[0] * (k[0] - 1) + 1 or wp < d[1] * (k[1] - 1) + 1:
-        raise RuntimeError(
-            f"max_pool2d: Output size is too small (input {list(input.shape)}, kernel_size {list(k)})"
-        )
-    unique = s[0] >= d[0] * (k[0] - 1) + 1 and s[1] >= d[1] * (k[1] - 1) + 1  # windows do not overlap
-    out, idx = _conv.max_pool(x, k, s, pad, d, unique, return_indices)
-    if unbatched:
-        out, idx = out.squeeze(0), (None if idx is None else idx.squeeze(0))
-    return (out, idx) if return_indices else out
+        pad = _ceil_pad(x, k, s, pad, (1,) * nd)
+    c = x.shape[1]
+    if not x.is_floating_point():
+        raise RuntimeError(f"{op}: not implemented for '{x.dtype.name}'")
+    ones = Tensor._make(np.ones((c, 1) + k, dtype=x._data.dtype))
+    geom = _conv._Geom(s, pad, (1,) * nd, c)
+    total = _conv.Conv2dFn.apply(x, ones, geom)
+    if divisor_override:
+        out = total / divisor_override
+    elif not any(pad) or (count_include_pad and pad == sym):
+        out = total / int(np.prod(k))
+    else:  # divide by the positions each window covers: real pixels (and the padding if counted)
+        sz = x.shape[2:]
+        if count_include_pad:
+            cnt_in = np.ones((1, 1) + tuple(n + sym[2 * i] + sym[2 * i + 1] for i, n in enumerate(sz)), x._data.dtype)
+            cpad = tuple(v for i in range(nd) for v in (0, pad[2 * i + 1] - sym[2 * i + 1]))
+        else:
+            cnt_in, cpad = np.ones((1, 1) + tuple(sz), x._data.dtype), pad
+        cnt = _conv._conv_np(cnt_in, np.ones((1, 1) + k, x._data.dtype), _conv._Geom(s, cpad, (1,) * nd, 1))
+        out = total / Tensor._make(cnt)
+    return out.squeeze(0) if unbatched else out
 
 
 def avg_pool2d(
@@ -241,32 +351,28 @@ def avg_pool2d(
     only the positions inside the (padded) input, as PyTorch's.
     Raises: RuntimeError for bad ranks/padding.
     """
-    unbatched = input.ndim == 3
-    k, s, pad, _ = _pool_args("avg_pool2d", input, kernel_size, stride, padding)
-    x = input.unsqueeze(0) if unbatched else input
-    sym = pad
-    if ceil_mode:
-        pad = _ceil_pad(x, k, s, pad, (1, 1))
-    c = x.shape[1]
-    if not x.is_floating_point():
-        raise RuntimeError(f"avg_pool2d: not implemented for '{x.dtype.name}'")
-    ones = Tensor._make(np.ones((c, 1) + k, dtype=x._data.dtype))
-    geom = _conv._Geom(s, pad, (1, 1), c)
-    total = _conv.Conv2dFn.apply(x, ones, geom)
-    if divisor_override:
-        out = total / divisor_override
-    elif not any(pad) or (count_include_pad and pad == sym):
-        out = total / (k[0] * k[1])
-    else:  # divide by the positions each window covers: real pixels (and the padding if counted)
-        h, w = x.shape[2:]
-        if count_include_pad:
-            ones = np.ones((1, 1, h + sym[0] + sym[1], w + sym[2] + sym[3]), x._data.dtype)
-            cpad = (0, pad[1] - sym[1], 0, pad[3] - sym[3])
-        else:
-            ones, cpad = np.ones((1, 1, h, w), x._data.dtype), pad
-        cnt = _conv._conv_np(ones, np.ones((1, 1) + k, x._data.dtype), _conv._Geom(s, cpad, (1, 1), 1))
-        out = total / Tensor._make(cnt)
-    return out.squeeze(0) if unbatched else out
+    return _avg_poolnd("avg_pool2d", 2, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override)
+
+
+def avg_pool3d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
+    """3-D average pooling over ``(N, C, D, H, W)`` or ``(C, D, H, W)``; arguments as
+    :func:`avg_pool2d` (ints or triples; ``ceil_mode``, ``count_include_pad``,
+    ``divisor_override`` as PyTorch).
+
+    Returns: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``.
+    Raises: RuntimeError for bad ranks/padding.
+    """
+    return _avg_poolnd("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override)
 
 
 def _adaptive_matrix(n_in: int, n_out: int, dtype: np.dtype) -> np.ndarray:
@@ -301,6 +407,32 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     ah = Tensor._make(_adaptive_matrix(h, oh, dt))
     awt = Tensor._make(np.ascontiguousarray(_adaptive_matrix(w, ow, dt).T))
     return (ah @ input) @ awt
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
+    """Average over PyTorch's adaptive bins in ``D``, ``H`` and ``W`` (see
+    :func:`adaptive_avg_pool2d`), computed with three constant averaging matrices.
+
+    Args: input ``(N, C, D, H, W)`` or ``(C, D, H, W)``; output_size int or triple (None keeps
+    a dim).
+    Returns: ``(N, C, Do, Ho, Wo)`` or ``(C, Do, Ho, Wo)``.
+    Raises: RuntimeError for bad ranks or a non-positive output size.
+    """
+    if input.ndim not in (4, 5):
+        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}")
+    size = tuple(input.shape[-3:])
+    if output_size is None or isinstance(output_size, (int, np.integer)):
+        output_size = (output_size,) * 3
+    out = tuple(n if o is None else int(o) for n, o in zip(size, output_size))
+    if min(out) < 1:
+        raise RuntimeError(f"adaptive_avg_pool3d(): output_size must be positive, got {list(out)}")
+    dt = input._data.dtype if input.is_floating_point() else B.get_default_dtype().np
+    ad, ah = (Tensor._make(_adaptive_matrix(n, o, dt)) for n, o in zip(size[:2], out[:2]))
+    awt = Tensor._make(np.ascontiguousarray(_adaptive_matrix(size[2], out[2], dt).T))
+    lead = tuple(input.shape[:-3])
+    y = (ah @ input) @ awt  # (*, D, Ho, Wo)
+    y = ad @ y.reshape(lead + (size[0], out[1] * out[2]))
+    return y.reshape(lead + out)
 
 
 def max_pool1d(
