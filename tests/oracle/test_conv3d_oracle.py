@@ -117,3 +117,88 @@ def test_adaptive_avg_pool3d_matches_torch(out):
     x = np.random.default_rng(4).standard_normal((2, 3, 5, 4, 7))
     _compare(lambda x: F.adaptive_avg_pool3d(x, out), lambda x: TF.adaptive_avg_pool3d(x, out), [x], 4)
     _compare(lambda x: F.adaptive_avg_pool3d(x, out), lambda x: TF.adaptive_avg_pool3d(x, out), [x[0]], 4)
+
+
+_GS_MATRIX = [(mode, pad, align, nd) for nd in (2, 3) for mode in (("bilinear", "nearest", "bicubic") if nd == 2
+              else ("bilinear", "nearest")) for pad in ("zeros", "border", "reflection") for align in (False, True)]
+
+
+@pytest.mark.parametrize("mode,pad,align,nd", _GS_MATRIX)
+def test_grid_sample_matches_torch_for_every_mode_and_padding(mode, pad, align, nd):
+    rng = np.random.default_rng(len(mode) + 7 * len(pad) + 3 * align + nd)
+    x = rng.standard_normal((2, 3, 4, 5) if nd == 2 else (2, 3, 3, 4, 5))
+    g = rng.uniform(-1.3, 1.3, (2, 3, 4, 2) if nd == 2 else (2, 2, 3, 4, 3))
+    _compare(lambda x, g: F.grid_sample(x, g, mode, pad, align), lambda x, g: TF.grid_sample(x, g, mode, pad, align),
+             [x, g], 0)
+
+
+@pytest.mark.parametrize("nd,align", [(2, False), (2, True), (3, False), (3, True)])
+def test_affine_grid_into_grid_sample_matches_torch(nd, align):
+    rng = np.random.default_rng(nd + align)
+    theta = np.concatenate([np.eye(nd), np.zeros((nd, 1))], 1)[None] + 0.3 * rng.standard_normal((2, nd, nd + 1))
+    size = (2, 3, 4, 5) if nd == 2 else (2, 3, 3, 4, 5)
+    x = rng.standard_normal(size)
+    _compare(lambda x, t: F.grid_sample(x, F.affine_grid(t, size, align), "bilinear", "border", align),
+             lambda x, t: TF.grid_sample(x, TF.affine_grid(t, size, align), "bilinear", "border", align), [x, theta], 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode,pad,align,nd", _GS_MATRIX)
+def test_grid_sample_double_backward_matches_torch_and_passes_gradgradcheck(mode, pad, align, nd):
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((1, 2, 3, 4) if nd == 2 else (1, 2, 2, 3, 3))
+    g = rng.uniform(-1.2, 1.2, (1, 2, 2, 2) if nd == 2 else (1, 1, 2, 2, 3))
+    res = []
+    for lib, fn in ((dyngrad, F), (torch, TF)):
+        xs, gs = lib.tensor(x, requires_grad=True), lib.tensor(g, requires_grad=True)
+        out = fn.grid_sample(xs, gs, mode, pad, align)
+        cot = lib.tensor(np.random.default_rng(1).standard_normal(tuple(out.shape)), requires_grad=True)
+        gx, gg = lib.autograd.grad(out, (xs, gs), cot, create_graph=True)
+        v = (gx * gx).sum() + (gg * lib.tensor(np.ones(g.shape))).sum() * (gx.sum() if mode != "nearest" else 1)
+        res.append([a.detach().numpy() for a in lib.autograd.grad(v, (xs, gs, cot), allow_unused=True)
+                    if a is not None])
+    for a, b in zip(*res):
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-11)
+    xs, gs = dyngrad.tensor(x, requires_grad=True), dyngrad.tensor(g, requires_grad=True)
+    f = lambda x, g: F.grid_sample(x, g, mode, pad, align)  # noqa: E731
+    assert dyngrad.autograd.gradcheck(f, (xs, gs), check_forward_ad=True)
+    assert dyngrad.autograd.gradgradcheck(f, (xs, gs))
+
+
+@pytest.mark.parametrize("name", ["Conv3d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d"])
+def test_3d_layer_constructors_take_pytorchs_arguments(name):
+    import inspect
+
+    ours = inspect.signature(getattr(dyngrad.nn, name).__init__).parameters
+    theirs = inspect.signature(getattr(torch.nn, name).__init__).parameters
+    # (dyngrad's shared _ConvNd constructor takes one more keyword, output_padding, last)
+    assert list(ours)[:len(theirs)] == list(theirs)
+    for k, p in theirs.items():
+        assert ours[k].default == p.default, k
+
+
+@pytest.mark.parametrize("fname", ["conv3d", "conv_transpose3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d",
+                                   "grid_sample", "affine_grid"])
+def test_3d_functionals_take_pytorchs_arguments(fname):
+    import inspect
+
+    ours = list(inspect.signature(getattr(F, fname)).parameters)
+    try:
+        theirs = list(inspect.signature(getattr(TF, fname)).parameters)
+    except ValueError:  # a builtin without a signature
+        pytest.skip(f"torch.nn.functional.{fname} has no Python signature")
+    if theirs == ["args", "kwargs"]:  # boolean_dispatch (return_indices): the wrapped function's
+        theirs = list(inspect.signature(getattr(TF, f"_{fname}")).parameters)
+    assert ours == theirs
+
+
+def test_conv3d_loads_a_pytorch_state_dict_and_gives_its_outputs():
+    tm = torch.nn.Sequential(torch.nn.Conv3d(2, 4, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool3d(2),
+                             torch.nn.ConvTranspose3d(4, 2, 2, stride=2), torch.nn.AdaptiveAvgPool3d(1)).double()
+    f64 = dyngrad.float64
+    dm = dyngrad.nn.Sequential(dyngrad.nn.Conv3d(2, 4, 3, padding=1, dtype=f64), dyngrad.nn.ReLU(),
+                               dyngrad.nn.MaxPool3d(2), dyngrad.nn.ConvTranspose3d(4, 2, 2, stride=2, dtype=f64),
+                               dyngrad.nn.AdaptiveAvgPool3d(1))
+    dm.load_state_dict({k: dyngrad.tensor(v.numpy()) for k, v in tm.state_dict().items()})
+    x = np.random.default_rng(0).standard_normal((2, 2, 4, 4, 6))
+    np.testing.assert_allclose(dm(dyngrad.tensor(x)).detach().numpy(), tm(torch.tensor(x)).detach().numpy(), rtol=1e-10)

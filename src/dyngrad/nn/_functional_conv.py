@@ -33,7 +33,8 @@ def _ntuple(v: Any, n: int, name: str, op: str) -> tuple:
         return v * n
     if len(v) != n:
         raise RuntimeError(
-            f"{op}: expected {name} to be a single integer value or a list of {n} values, got {list(v)}"
+            f"{op}: expected {name} to be a single integer value or a list of {n} values to match the "
+            f"convolution dimensions, but got {name}={list(v)}"
         )
     return v
 

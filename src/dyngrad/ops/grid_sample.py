@@ -66,8 +66,10 @@ def _reflect(c: np.ndarray, twice_low: int, twice_high: int) -> tuple[np.ndarray
 
 
 def _clip(c: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """PyTorch's ``clip_coordinates`` into ``[0, size - 1]`` and its slope (0 outside)."""
-    inside = (c >= 0) & (c <= size - 1)
+    """PyTorch's ``clip_coordinates`` into ``[0, size - 1]`` and its slope: 0 outside and,
+    as PyTorch's ``clip_coordinates_set_grad``, on the borders themselves (so the identity
+    grid with align_corners=True has a zero grid gradient at the corner pixels, as there)."""
+    inside = (c > 0) & (c < size - 1)
     return np.clip(c, 0, size - 1), inside.astype(c.dtype)
 
 
