@@ -24,7 +24,9 @@ Taps outside the input contribute zero. Derivatives (PyTorch's ``grid_sampler_2d
 The first-order backward is fused NumPy (one gather per tap for the grid gradient, one
 ``bincount`` scatter for the input gradient). Under ``create_graph=True`` the same formulas
 are built from differentiable ops (gathers and scatters with constant indices, the weights
-as polynomials of a Tensor ``t``), so double backward works as in PyTorch 2.13.
+as polynomials of a Tensor ``t``), so double backward works as in PyTorch 2.13; the same
+path runs under a transform (vmap of the backward, ``is_grads_batched``), whose rules the
+ops have.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.grad_mode import is_grad_enabled
+from ..autograd._context import context
 from ..tensor import Tensor
 from ._bases import Op
 from ._batching import front
@@ -291,7 +293,7 @@ class GridSampler2d(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, grid = ctx.saved_tensors
         nx, ng = ctx.needs_input_grad[:2]
-        if is_grad_enabled():  # create_graph=True: differentiable formulas
+        if context.enabled or context.interpreters:  # create_graph=True or a transform: in ops
             gx, gg = _grads_graph(g, x, grid, ctx.plan, nx, ng)
         else:
             a, b = _grads_np(g._data, x._data, ctx.plan, nx, ng)
