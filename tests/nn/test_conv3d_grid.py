@@ -56,6 +56,43 @@ def test_conv_transpose3d_is_the_adjoint_of_conv3d():
     np.testing.assert_allclose(float((y * v).sum()), float((x * xt).sum()), rtol=1e-12)
 
 
+def test_conv3d_equals_a_direct_loop():
+    # out[n, o, i, j, k] = sum_{c, a, b, e} x_pad[n, g*cg + c, i*s0 + a*d0, j*s1 + b*d1, k*s2 + e*d2] w[o, c, a, b, e]
+    rng = np.random.default_rng(9)
+    x, w = rng.standard_normal((2, 4, 4, 5, 3)), rng.standard_normal((4, 2, 2, 2, 2))
+    s, p, d, groups = (2, 1, 1), (1, 0, 1), (1, 2, 1), 2
+    xp = np.pad(x, ((0, 0), (0, 0)) + tuple((q, q) for q in p))
+    out = F.conv3d(_t(x), _t(w), None, s, p, d, groups).numpy()
+    ref = np.zeros_like(out)
+    for o in range(4):
+        gi = o // 2
+        for i, j, k in np.ndindex(*out.shape[2:]):
+            for a, b, e in np.ndindex(2, 2, 2):
+                patch = xp[:, gi * 2:(gi + 1) * 2, i * s[0] + a * d[0], j * s[1] + b * d[1], k * s[2] + e * d[2]]
+                ref[:, o, i, j, k] += patch @ w[o, :, a, b, e]
+    np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-12)
+
+
+def test_grid_sample_bilinear_equals_a_per_point_formula():
+    # zeros padding, align_corners=False: c = ((g + 1) * size - 1) / 2, the four neighbours
+    # weighted by (1 - t) / t per axis, neighbours outside the input count as 0
+    rng = np.random.default_rng(10)
+    x, grid = rng.standard_normal((1, 2, 3, 4)), rng.uniform(-1.3, 1.3, (1, 2, 3, 2))
+    out = F.grid_sample(_t(x), _t(grid), "bilinear", "zeros", False).numpy()
+
+    def at(c, yy, xx):
+        return x[0, c, yy, xx] if 0 <= yy < 3 and 0 <= xx < 4 else 0.0
+
+    for i, j in np.ndindex(2, 3):
+        cx, cy = ((grid[0, i, j, 0] + 1) * 4 - 1) / 2, ((grid[0, i, j, 1] + 1) * 3 - 1) / 2
+        x0, y0 = int(np.floor(cx)), int(np.floor(cy))
+        tx, ty = cx - x0, cy - y0
+        for c in range(2):
+            v = ((1 - ty) * ((1 - tx) * at(c, y0, x0) + tx * at(c, y0, x0 + 1))
+                 + ty * ((1 - tx) * at(c, y0 + 1, x0) + tx * at(c, y0 + 1, x0 + 1)))
+            np.testing.assert_allclose(out[0, c, i, j], v, rtol=1e-12, atol=1e-14)
+
+
 def test_conv3d_of_depth_one_equals_conv2d():
     rng = np.random.default_rng(2)
     x, w = rng.standard_normal((2, 3, 5, 6)), rng.standard_normal((4, 3, 2, 3))
