@@ -202,3 +202,15 @@ def test_conv3d_loads_a_pytorch_state_dict_and_gives_its_outputs():
     dm.load_state_dict({k: dyngrad.tensor(v.numpy()) for k, v in tm.state_dict().items()})
     x = np.random.default_rng(0).standard_normal((2, 2, 4, 4, 6))
     np.testing.assert_allclose(dm(dyngrad.tensor(x)).detach().numpy(), tm(torch.tensor(x)).detach().numpy(), rtol=1e-10)
+
+
+@pytest.mark.parametrize("align", [False, True])
+def test_grid_sample_of_non_finite_grid_points_matches_torch(align):
+    # NaN and +-inf coordinates: PyTorch clips NaN to 0 under border/reflection padding
+    x = np.arange(12.0).reshape(1, 1, 3, 4)
+    g = np.array([[[[np.nan, 0.2], [0.3, np.inf]], [[-np.inf, 0.5], [0.1, -0.2]]]])
+    for mode in ("bilinear", "nearest", "bicubic"):
+        for pad in ("zeros", "border", "reflection"):
+            a = F.grid_sample(dyngrad.tensor(x), dyngrad.tensor(g), mode, pad, align).numpy()
+            b = TF.grid_sample(torch.tensor(x), torch.tensor(g), mode, pad, align).numpy()
+            np.testing.assert_allclose(a, b, equal_nan=True, err_msg=f"{mode} {pad}")

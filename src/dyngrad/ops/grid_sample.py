@@ -72,7 +72,8 @@ def _clip(c: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     as PyTorch's ``clip_coordinates_set_grad``, on the borders themselves (so the identity
     grid with align_corners=True has a zero grid gradient at the corner pixels, as there)."""
     inside = (c > 0) & (c < size - 1)
-    return np.clip(c, 0, size - 1), inside.astype(c.dtype)
+    # NaN (also from reflecting an infinite coordinate) clips to 0, as PyTorch's max(NaN, 0)
+    return np.where(np.isnan(c), 0, np.clip(c, 0, size - 1)).astype(c.dtype, copy=False), inside.astype(c.dtype)
 
 
 def _pad_coord(c: np.ndarray, size: int, padding: str, align: bool) -> tuple[np.ndarray, np.ndarray]:
