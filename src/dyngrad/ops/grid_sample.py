@@ -285,7 +285,8 @@ class GridSampler2d(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, grid: Tensor, mode: str, padding: str, align: bool) -> Tensor:
-        plan = _Plan(grid._data, tuple(x.shape[2:]), mode, padding, align)
+        with np.errstate(invalid="ignore"):  # non-finite grid points are sampled as PyTorch, silently
+            plan = _Plan(grid._data, tuple(x.shape[2:]), mode, padding, align)
         ctx.plan = plan
         ctx.save_for_backward(x, grid)
         return wrap(_sample_np(x._data, plan))
