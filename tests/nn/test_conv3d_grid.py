@@ -242,7 +242,8 @@ def test_grid_sample_and_affine_grid_misuse_raise_pytorch_errors():
         F.affine_grid(dyngrad.ones(1, 2, 3), (2, 1, 3, 3), align_corners=False)
 
 
-@pytest.mark.parametrize("modname", ["dyngrad.nn._functional_grid", "dyngrad.nn._functional_conv"])
+@pytest.mark.parametrize("modname", ["dyngrad.nn._functional_grid", "dyngrad.nn._functional_conv",
+                                     "dyngrad.nn._functional_conv_transpose"])
 def test_docstring_examples_run(modname):
     import doctest
     import importlib
