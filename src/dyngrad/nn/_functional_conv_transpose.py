@@ -1,5 +1,6 @@
-"""``conv_transpose1d`` and ``conv_transpose2d`` (PyTorch's "deconvolution"): the adjoint of
-``conv1d``/``conv2d`` with respect to the input (``ops/conv_transpose.py``)."""
+"""``conv_transpose1d``, ``conv_transpose2d`` and ``conv_transpose3d`` (PyTorch's
+"deconvolution"): the adjoint of ``conv1d``/``conv2d``/``conv3d`` with respect to the input
+(``ops/conv_transpose.py``)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from typing import Any
 
 from ..ops.conv_transpose import conv_transpose2d_raw
 from ..tensor import Tensor
-from ._functional_conv import _pair, _single
+from ._functional_conv import _ntuple, _single
 from ._functional_norm import fused_bias_add
 
-__all__ = ["conv_transpose1d", "conv_transpose2d"]
+__all__ = ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
 
 def conv_transpose2d(
@@ -50,12 +51,60 @@ def conv_transpose2d(
         >>> list(F.conv_transpose2d(dyngrad.ones(1, 2, 3, 3), dyngrad.ones(2, 4, 3, 3), stride=2).shape)
         [1, 4, 7, 7]
     """
-    unbatched = input.ndim == 3
+    return _conv_transposend("conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups,
+                             dilation)
+
+
+def conv_transpose3d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    output_padding: Any = 0,
+    groups: int = 1,
+    dilation: Any = 1,
+) -> Tensor:
+    """3-D transposed convolution (``groups`` before ``dilation``, as PyTorch).
+
+    Args:
+        input (Tensor): ``(N, C_in, D, H, W)`` or unbatched ``(C_in, D, H, W)``.
+        weight (Tensor): ``(C_in, C_out / groups, kD, kH, kW)``.
+        bias (Tensor, optional): ``(C_out)``.
+        stride, padding, output_padding, dilation: int or triple (as
+            :func:`conv_transpose2d`).
+        groups (int): ``C_in`` split into groups.
+
+    Returns:
+        Tensor: ``(N, C_out, D_out, H_out, W_out)``, ``D_out = (D - 1) stride - 2 padding +
+        dilation (kD - 1) + output_padding + 1``.
+
+    Raises:
+        RuntimeError: as :func:`conv_transpose2d`.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> list(F.conv_transpose3d(dyngrad.ones(1, 2, 3, 3, 3), dyngrad.ones(2, 4, 3, 3, 3), stride=2).shape)
+        [1, 4, 7, 7, 7]
+    """
+    return _conv_transposend("conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding, groups,
+                             dilation)
+
+
+_DIMS = {2: ("height", "width"), 3: ("depth", "height", "width")}
+
+
+def _conv_transposend(op: str, nd: int, input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
+                      padding: Any, output_padding: Any, groups: int, dilation: Any) -> Tensor:
+    """The ``nd``-d transposed convolution behind :func:`conv_transpose2d` and
+    :func:`conv_transpose3d`: checks, then the adjoint of the N-d convolution."""
+    unbatched = input.ndim == nd + 1
     if unbatched:
         input = input.unsqueeze(0)
-    if input.ndim != 4 or weight.ndim != 4:
+    if input.ndim != nd + 2 or weight.ndim != nd + 2:
         raise RuntimeError(
-            f"conv_transpose2d: expected a 3-D or 4-D input and a 4-D weight, got input of shape "
+            f"{op}: expected a {nd + 1}-D or {nd + 2}-D input and a {nd + 2}-D weight, got input of shape "
             f"{list(input.shape)} and weight of shape {list(weight.shape)}"
         )
     if input.shape[1] != weight.shape[0]:
@@ -65,37 +114,36 @@ def conv_transpose2d(
         )
     if groups < 1 or weight.shape[0] % groups:
         raise RuntimeError(
-            f"conv_transpose2d: the input channels ({weight.shape[0]}) must be divisible by groups ({groups})"
+            f"{op}: the input channels ({weight.shape[0]}) must be divisible by groups ({groups})"
         )
     if input.dtype != weight.dtype:
         raise RuntimeError(
-            f"conv_transpose2d: Input type ({input.dtype.name}) and weight type ({weight.dtype.name}) should be the same"
+            f"{op}: Input type ({input.dtype.name}) and weight type ({weight.dtype.name}) should be the same"
         )
-    s = _pair(stride, "stride", "conv_transpose2d")
-    d = _pair(dilation, "dilation", "conv_transpose2d")
-    p = _pair(padding, "padding", "conv_transpose2d")
-    op = _pair(output_padding, "output_padding", "conv_transpose2d")
-    if min(s) < 1 or min(d) < 1 or min(p) < 0 or min(op) < 0:
+    s = _ntuple(stride, nd, "stride", op)
+    d = _ntuple(dilation, nd, "dilation", op)
+    p = _ntuple(padding, nd, "padding", op)
+    op_ = _ntuple(output_padding, nd, "output_padding", op)
+    if min(s) < 1 or min(d) < 1 or min(p) < 0 or min(op_) < 0:
         raise RuntimeError(
-            f"conv_transpose2d: stride and dilation must be positive and padding non-negative "
-            f"(stride={s}, dilation={d}, padding={p}, output_padding={op})"
+            f"{op}: stride and dilation must be positive and padding non-negative "
+            f"(stride={s}, dilation={d}, padding={p}, output_padding={op_})"
         )
-    for k in range(2):
-        if op[k] >= s[k] and op[k] >= d[k]:
-            raise RuntimeError(
-                "output padding must be smaller than either stride or dilation, but got "
-                f"output_padding_height: {op[0]} output_padding_width: {op[1]} stride_height: {s[0]} "
-                f"stride_width: {s[1]} dilation_height: {d[0]} dilation_width: {d[1]}"
-            )
-    kh, kw = weight.shape[2:]
-    out_hw = tuple(
-        (input.shape[2 + k] - 1) * s[k] - 2 * p[k] + d[k] * ((kh, kw)[k] - 1) + op[k] + 1 for k in range(2)
-    )
-    if min(out_hw) < 1:
-        raise RuntimeError(f"conv_transpose2d: the output size {list(out_hw)} is too small (non-positive)")
-    out = conv_transpose2d_raw(input, weight, s, (p[0], p[0], p[1], p[1]), d, groups, out_hw)
+    if any(op_[k] >= s[k] and op_[k] >= d[k] for k in range(nd)):
+        names = _DIMS[nd]
+        raise RuntimeError(
+            "output padding must be smaller than either stride or dilation, but got "
+            + " ".join(f"output_padding_{n}: {v}" for n, v in zip(names, op_)) + " "
+            + " ".join(f"stride_{n}: {v}" for n, v in zip(names, s)) + " "
+            + " ".join(f"dilation_{n}: {v}" for n, v in zip(names, d))
+        )
+    ks = tuple(weight.shape[2:])
+    out_sz = tuple((input.shape[2 + k] - 1) * s[k] - 2 * p[k] + d[k] * (ks[k] - 1) + op_[k] + 1 for k in range(nd))
+    if min(out_sz) < 1:
+        raise RuntimeError(f"{op}: the output size {list(out_sz)} is too small (non-positive)")
+    out = conv_transpose2d_raw(input, weight, s, tuple(v for pk in p for v in (pk, pk)), d, groups, out_sz)
     if bias is not None:
-        out = fused_bias_add(out, bias.reshape(1, -1, 1, 1))  # (requires grad as PyTorch's)
+        out = fused_bias_add(out, bias.reshape((1, -1) + (1,) * nd))  # (requires grad as PyTorch's)
     return out.squeeze(0) if unbatched else out
 
 

@@ -17,7 +17,7 @@ from .. import _backend as B
 from ..ops.gather import gather
 from ..ops.indexing import Index, IndexPutAdd
 from ..tensor import Tensor
-from ._functional_conv import _adaptive_matrix, avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
+from ._functional_pool import _adaptive_matrix, avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
 
 __all__ = [
     "unfold", "fold", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_avg_pool1d",

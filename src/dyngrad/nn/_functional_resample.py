@@ -177,7 +177,7 @@ def interpolate(
             f"Input and output sizes should be greater than 0, but got input ({fmt(spatial)}) output ({fmt(out)})"
         )
     if mode == "area":
-        from ._functional_conv import adaptive_avg_pool2d
+        from ._functional_pool import adaptive_avg_pool2d
 
         if nd != 2:
             raise NotImplementedError("interpolate: mode='area' is supported for 4-D input only in dyngrad")

@@ -1,6 +1,6 @@
-"""Convolution and pooling layers: Conv1d, Conv2d (``padding_mode`` zeros, reflect,
-replicate, circular), ConvTranspose1d, ConvTranspose2d, MaxPool1d/2d, AvgPool1d/2d,
-AdaptiveAvgPool2d."""
+"""Convolution and pooling layers: Conv1d, Conv2d, Conv3d (``padding_mode`` zeros, reflect,
+replicate, circular), ConvTranspose1d/2d/3d, MaxPool1d/2d/3d, AvgPool1d/2d/3d,
+AdaptiveAvgPool2d/3d."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from . import init
 from .layers import _empty
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d",
+           "Conv3d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d"]
 
 
 def _ntuple(v: Any, n: int) -> tuple:
@@ -142,6 +143,24 @@ class Conv2d(_ConvNd):
         return F.conv2d(x, self.weight, self.bias, self.stride, pad, self.dilation, self.groups)
 
 
+class Conv3d(_ConvNd):
+    """3-D convolution ``(N, C_in, D, H, W) -> (N, C_out, D_out, H_out, W_out)``; weight
+    ``(C_out, C_in / groups, kD, kH, kW)``; see ``functional.conv3d``.
+
+    Example:
+        >>> import dyngrad
+        >>> m = dyngrad.nn.Conv3d(2, 3, 3, padding=1, padding_mode="reflect")
+        >>> list(m(dyngrad.randn(1, 2, 4, 5, 6)).shape)
+        [1, 3, 4, 5, 6]
+    """
+
+    _nd = 3
+
+    def forward(self, input: Tensor) -> Tensor:
+        x, pad = self._padded(input)
+        return F.conv3d(x, self.weight, self.bias, self.stride, pad, self.dilation, self.groups)
+
+
 class _ConvTransposeNd(_ConvNd):
     """Transposed convolution layers: weight ``(C_in, C_out / groups, *kernel)``, PyTorch's
     initialisation (kaiming_uniform_ over that weight); ``forward(input, output_size=None)``."""
@@ -216,6 +235,25 @@ class ConvTranspose2d(_ConvTransposeNd):
     def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
         op = self._output_padding(input, output_size)
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
+                                  self.dilation)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """3-D transposed convolution ``(N, C_in, D, H, W) -> (N, C_out, D_out, H_out, W_out)``;
+    weight ``(C_in, C_out / groups, kD, kH, kW)``; see ``functional.conv_transpose3d``.
+
+    Example:
+        >>> import dyngrad
+        >>> m = dyngrad.nn.ConvTranspose3d(2, 3, 3, stride=2)
+        >>> list(m(dyngrad.randn(1, 2, 3, 3, 3), output_size=(8, 8, 8)).shape)
+        [1, 3, 8, 8, 8]
+    """
+
+    _nd = 3
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
+        op = self._output_padding(input, output_size)
+        return F.conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
                                   self.dilation)
 
 
@@ -341,3 +379,42 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
+
+
+class MaxPool3d(MaxPool2d):
+    """3-D max pooling ``(N, C, D, H, W)``; ``stride`` defaults to ``kernel_size``; see
+    ``functional.max_pool3d``."""
+
+    def forward(self, input: Tensor) -> Any:
+        return F.max_pool3d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
+
+
+class AvgPool3d(AvgPool2d):
+    """3-D average pooling ``(N, C, D, H, W)``; ``stride`` defaults to ``kernel_size``; see
+    ``functional.avg_pool3d``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool3d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
+
+
+class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
+    """3-D average pooling to a fixed ``output_size`` (int or triple; None keeps a dim)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)

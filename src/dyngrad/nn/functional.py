@@ -28,19 +28,23 @@ from . import (
     _functional_conv,
     _functional_conv_transpose,
     _functional_fold,
+    _functional_grid,
     _functional_loss,
     _functional_loss_extra,
     _functional_norm,
     _functional_norm_extra,
+    _functional_pool,
     _functional_resample,
 )
 from ._functional_conv import *  # noqa: F403
 from ._functional_conv_transpose import *  # noqa: F403
 from ._functional_fold import *  # noqa: F403
+from ._functional_grid import *  # noqa: F403
 from ._functional_loss import *  # noqa: F403
 from ._functional_loss_extra import *  # noqa: F403
 from ._functional_norm import *  # noqa: F403
 from ._functional_norm_extra import *  # noqa: F403
+from ._functional_pool import *  # noqa: F403
 from ._functional_resample import *  # noqa: F403
 
 __all__ = [
@@ -70,6 +74,7 @@ __all__ += [n for n in _activation.__all__ if n not in __all__]
 __all__ += list(_functional_conv.__all__) + list(_functional_conv_transpose.__all__) + list(_functional_resample.__all__)
 __all__ += list(_functional_loss.__all__) + list(_functional_norm.__all__)
 __all__ += list(_functional_norm_extra.__all__) + list(_functional_fold.__all__) + list(_functional_loss_extra.__all__)
+__all__ += list(_functional_grid.__all__) + list(_functional_pool.__all__)
 
 
 class Linear(Function):

@@ -1,5 +1,5 @@
-"""2-D convolution on NumPy (im2col: one strided copy per kernel tap, then one BLAS matmul
-per group) and the pooling kernels.
+"""N-d convolution (1-d, 2-d and 3-d) on NumPy (im2col: one strided copy per kernel tap, then
+one BLAS matmul per group) and the pooling kernels.
 
 Three Functions close under differentiation. With the trilinear form
 ``T(x, w, y) = <conv(x, w), y>``:
@@ -9,7 +9,9 @@ Three Functions close under differentiation. With the trilinear form
 * ``conv_w(x, y)``    = dT/dw  (``Conv2dWeightGrad``)
 
 so the backward of each is written with the other two and every order of derivative works.
-Padding is an explicit ``(top, bottom, left, right)`` tuple (asymmetric for 'same').
+The three are N-d (the ``2d`` in their names is historical; the rank comes from the weight):
+``x (N, C, *S)``, ``w (O, C/G, *K)``. Padding is an explicit flat ``(lo_0, hi_0, lo_1, hi_1,
+...)`` tuple (for 2-d ``(top, bottom, left, right)``; asymmetric for 'same').
 The public functions are in :mod:`dyngrad.nn.functional`.
 """
 
@@ -29,45 +31,56 @@ TENSOR_METHODS: set[str] = set()
 
 
 class _Geom:
-    """Static geometry of one convolution: stride, padding (t, b, l, r), dilation, groups."""
+    """Static geometry of one N-d convolution: stride, padding, dilation (one entry per
+    spatial dim) and groups. ``pad`` is flat, ``(lo_0, hi_0, lo_1, hi_1, ...)`` in spatial
+    order (for 2-d: ``(top, bottom, left, right)``)."""
 
     __slots__ = ("stride", "pad", "dil", "groups")
 
     def __init__(self, stride: tuple, pad: tuple, dil: tuple, groups: int) -> None:
         self.stride, self.pad, self.dil, self.groups = stride, pad, dil, groups
 
-    def out_hw(self, h: int, w: int, kh: int, kw: int) -> tuple[int, int]:
-        (sh, sw), (pt, pb, pl, pr), (dh, dw) = self.stride, self.pad, self.dil
-        return (h + pt + pb - dh * (kh - 1) - 1) // sh + 1, (w + pl + pr - dw * (kw - 1) - 1) // sw + 1
+    def out_size(self, size: tuple, kernel: tuple) -> tuple:
+        """Output spatial size for input ``size`` and kernel ``kernel``:
+        ``(n + lo + hi - d (k - 1) - 1) // s + 1`` per dim."""
+        p = self.pad
+        return tuple((n + p[2 * i] + p[2 * i + 1] - d * (k - 1) - 1) // s + 1
+                     for i, (n, k, s, d) in enumerate(zip(size, kernel, self.stride, self.dil)))
+
+    def out_hw(self, h: int, w: int, kh: int, kw: int) -> tuple:
+        """2-d :meth:`out_size`."""
+        return self.out_size((h, w), (kh, kw))
 
 
-def _slices(i: int, j: int, g: _Geom, ho: int, wo: int) -> tuple:
-    """Where kernel tap ``(i, j)`` reads in the padded input, for every output pixel."""
-    (sh, sw), (dh, dw) = g.stride, g.dil
-    return (
-        slice(None),
-        slice(None),
-        slice(i * dh, i * dh + sh * (ho - 1) + 1, sh),
-        slice(j * dw, j * dw + sw * (wo - 1) + 1, sw),
-    )
+def _slices(tap: tuple, g: _Geom, out: tuple) -> tuple:
+    """Where kernel tap ``tap`` (one index per spatial dim) reads in the padded input, for
+    every output position."""
+    return (slice(None), slice(None)) + tuple(
+        slice(t * d, t * d + s * (o - 1) + 1, s) for t, s, d, o in zip(tap, g.stride, g.dil, out))
 
 
 def _padded(x: np.ndarray, g: _Geom, fill: float = 0.0) -> np.ndarray:
-    pt, pb, pl, pr = g.pad
     if any(g.pad):
-        return np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)), constant_values=fill)
+        p = g.pad
+        widths = [(0, 0), (0, 0)] + [(p[2 * i], p[2 * i + 1]) for i in range(x.ndim - 2)]
+        return np.pad(x, widths, constant_values=fill)
     return x
 
 
-def _cols(x: np.ndarray, kh: int, kw: int, g: _Geom, ho: int, wo: int) -> np.ndarray:
-    """im2col in Caffe's layout: ``(C, kh, kw, N*Ho*Wo)``, one strided copy per kernel tap."""
+def _nc_swap(nd: int) -> tuple:
+    """The axes permutation swapping the first two axes of an ``nd + 2``-d array."""
+    return (1, 0) + tuple(range(2, nd + 2))
+
+
+def _cols(x: np.ndarray, ks: tuple, g: _Geom, out: tuple) -> np.ndarray:
+    """im2col in Caffe's layout: ``(C * prod(ks), N * prod(out))``, one strided copy per
+    kernel tap."""
     n, c = x.shape[:2]
     xp = _padded(x, g)
-    cols = np.empty((c, kh, kw, n, ho, wo), dtype=x.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            cols[:, i, j] = xp[_slices(i, j, g, ho, wo)].transpose(1, 0, 2, 3)
-    return cols.reshape(c * kh * kw, n * ho * wo)
+    cols = np.empty((c,) + tuple(ks) + (n,) + tuple(out), dtype=x.dtype)
+    for tap in np.ndindex(*ks):
+        cols[(slice(None),) + tap] = xp[_slices(tap, g, out)].swapaxes(0, 1)
+    return cols.reshape(c * int(np.prod(ks)), n * int(np.prod(out)))
 
 
 def _conv_np(x: np.ndarray, w: np.ndarray, g: _Geom) -> np.ndarray:
@@ -75,58 +88,62 @@ def _conv_np(x: np.ndarray, w: np.ndarray, g: _Geom) -> np.ndarray:
 
 
 def _conv_np_cols(x: np.ndarray, w: np.ndarray, g: _Geom) -> tuple[np.ndarray, np.ndarray]:
-    """The convolution and its im2col matrix (kept for the weight gradient)."""
-    n, _, h, wd = x.shape
-    o, cg, kh, kw = w.shape
-    ho, wo = g.out_hw(h, wd, kh, kw)
-    cols = _cols(x, kh, kw, g, ho, wo)  # (C*kh*kw, N*Ho*Wo)
-    G, og, ck = g.groups, o // g.groups, cg * kh * kw
+    """The convolution ``x (N, C, *S)``, ``w (O, C/G, *K)`` -> ``(N, O, *S_out)`` and its
+    im2col matrix (kept for the weight gradient)."""
+    n = x.shape[0]
+    o, cg = w.shape[:2]
+    ks = w.shape[2:]
+    out_sz = g.out_size(x.shape[2:], ks)
+    cols = _cols(x, ks, g, out_sz)  # (C*prod(K), N*prod(S_out))
+    G, og, ck = g.groups, o // g.groups, cg * int(np.prod(ks))
     w2 = w.reshape(o, ck)
-    out = np.empty((o, n * ho * wo), dtype=np.result_type(x, w))
+    out = np.empty((o, cols.shape[1]), dtype=np.result_type(x, w))
     for k in range(G):  # one BLAS matmul per group
         np.matmul(w2[k * og : (k + 1) * og], cols[k * ck : (k + 1) * ck], out=out[k * og : (k + 1) * og])
-    return np.ascontiguousarray(out.reshape(o, n, ho, wo).transpose(1, 0, 2, 3)), cols
+    return np.ascontiguousarray(out.reshape((o, n) + out_sz).transpose(_nc_swap(len(ks)))), cols
 
 
-def _conv_t_np(y: np.ndarray, w: np.ndarray, g: _Geom, in_hw: tuple) -> np.ndarray:
-    """Adjoint of ``x -> conv(x, w)``: ``y (N, O, Ho, Wo) -> (N, C, H, W)`` (col2im)."""
-    n, o, ho, wo = y.shape
-    _, cg, kh, kw = w.shape
-    G, og, ck = g.groups, o // g.groups, cg * kh * kw
-    yt = y.transpose(1, 0, 2, 3).reshape(o, n * ho * wo)
+def _conv_t_np(y: np.ndarray, w: np.ndarray, g: _Geom, in_sz: tuple) -> np.ndarray:
+    """Adjoint of ``x -> conv(x, w)``: ``y (N, O, *S_out) -> (N, C, *in_sz)`` (col2im)."""
+    n, o = y.shape[:2]
+    out_sz = y.shape[2:]
+    cg = w.shape[1]
+    ks = w.shape[2:]
+    nd = len(ks)
+    G, og, ck = g.groups, o // g.groups, cg * int(np.prod(ks))
+    yt = y.transpose(_nc_swap(nd)).reshape(o, -1)
     w2 = w.reshape(o, ck)
     dt = np.result_type(y, w)
-    cols = np.empty((G * ck, n * ho * wo), dtype=dt)
+    cols = np.empty((G * ck, yt.shape[1]), dtype=dt)
     for k in range(G):
         np.matmul(w2[k * og : (k + 1) * og].T, yt[k * og : (k + 1) * og], out=cols[k * ck : (k + 1) * ck])
-    cols = cols.reshape(G * cg, kh, kw, n, ho, wo)
-    pt, pb, pl, pr = g.pad
-    h, wd = in_hw
-    xp = np.zeros((n, G * cg, h + pt + pb, wd + pl + pr), dtype=dt)
-    for i in range(kh):
-        for j in range(kw):
-            xp[_slices(i, j, g, ho, wo)] += cols[:, i, j].transpose(1, 0, 2, 3)
-    return np.ascontiguousarray(xp[:, :, pt : pt + h, pl : pl + wd])
+    cols = cols.reshape((G * cg,) + tuple(ks) + (n,) + tuple(out_sz))
+    p = g.pad
+    xp = np.zeros((n, G * cg) + tuple(s + p[2 * i] + p[2 * i + 1] for i, s in enumerate(in_sz)), dtype=dt)
+    for tap in np.ndindex(*ks):
+        xp[_slices(tap, g, out_sz)] += cols[(slice(None),) + tap].swapaxes(0, 1)
+    crop = (slice(None), slice(None)) + tuple(slice(p[2 * i], p[2 * i] + s) for i, s in enumerate(in_sz))
+    return np.ascontiguousarray(xp[crop])
 
 
 def _conv_w_np(
-    x: np.ndarray, y: np.ndarray, g: _Geom, k_hw: tuple, cols: np.ndarray | None = None
+    x: np.ndarray, y: np.ndarray, g: _Geom, k_sz: tuple, cols: np.ndarray | None = None
 ) -> np.ndarray:
-    """Adjoint of ``w -> conv(x, w)``: ``(N, C, H, W), (N, O, Ho, Wo) -> (O, C/G, kh, kw)``."""
-    n, o, ho, wo = y.shape
-    kh, kw = k_hw
+    """Adjoint of ``w -> conv(x, w)``: ``(N, C, *S), (N, O, *S_out) -> (O, C/G, *k_sz)``."""
+    o = y.shape[1]
+    ks = tuple(k_sz)
     G = g.groups
     cg = x.shape[1] // G
-    og, ck = o // G, cg * kh * kw
+    og, ck = o // G, cg * int(np.prod(ks))
     if cols is None:
-        cols = _cols(x, kh, kw, g, ho, wo)
-    yt = y.transpose(1, 0, 2, 3).reshape(o, n * ho * wo)
+        cols = _cols(x, ks, g, y.shape[2:])
+    yt = y.transpose(_nc_swap(len(ks))).reshape(o, -1)
     out = np.empty((o, ck), dtype=np.result_type(x, y))
     for k in range(G):
         # (cols @ y^T)^T, not y @ cols^T: OpenBLAS is up to 20x slower on the latter when
-        # the reduction (N*Ho*Wo) is long and the output small (measured on this machine).
+        # the reduction (N*prod(S_out)) is long and the output small (measured on this machine).
         out[k * og : (k + 1) * og] = (cols[k * ck : (k + 1) * ck] @ yt[k * og : (k + 1) * og].T).T
-    return out.reshape(o, cg, kh, kw)
+    return out.reshape((o, cg) + ks)
 
 
 # ---- batching (vmap) helpers: the batch is folded into N, or, when the weights differ per
@@ -175,9 +192,20 @@ def _conv_like_rule(info: Any, in_dims: tuple, y: Tensor, w: Tensor, geom: _Geom
     return _unfold_c(f.apply(_fold_c(y, dy, b), _fold_w(w, dw), _grouped(geom, b), *rest), b)
 
 
+def _conv_sized(x: Tensor, w: Tensor, geom: _Geom, size: tuple) -> Tensor:
+    """``conv(x, w)`` cut to the spatial ``size``: the adjoint of a transposed convolution
+    whose ``output_padding`` reached past a stride (allowed when below the dilation) makes
+    ``x`` larger than the convolution of its input size needs; the extra outputs are cut."""
+    out = Conv2dFn.apply(x, w, geom)
+    if tuple(out.shape[2:]) != tuple(size):
+        out = out[(slice(None), slice(None)) + tuple(slice(0, n) for n in size)]
+    return out
+
+
 class Conv2dFn(Op):
     """``out[n, o] = sum_{c, i, j} x_pad[n, c, s*h + d*i, s*w + d*j] * w[o, c, i, j]`` per group;
-    ``x (N, C, H, W)``, ``w (O, C/groups, kh, kw)`` -> ``(N, O, Ho, Wo)``.
+    ``x (N, C, H, W)``, ``w (O, C/groups, kh, kw)`` -> ``(N, O, Ho, Wo)`` (and the same in 1-d
+    and 3-d: ``x (N, C, *S)``, ``w (O, C/groups, *K)`` -> ``(N, O, *S_out)``).
 
     ``grad_x = conv_t(grad, w)``, ``grad_w = conv_w(x, grad)`` (see the module docstring)."""
 
@@ -229,7 +257,7 @@ class Conv2dInputGrad(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         y, w = ctx.saved_tensors
         n = ctx.needs_input_grad
-        gy = Conv2dFn.apply(g, w, ctx.geom) if n[0] else None
+        gy = _conv_sized(g, w, ctx.geom, y.shape[2:]) if n[0] else None
         gw = Conv2dWeightGrad.apply(g, y, ctx.geom, w.shape[2:]) if n[1] else None
         return gy, gw, None, None
 
@@ -263,7 +291,7 @@ class Conv2dWeightGrad(Op):
         x, y = ctx.saved_tensors
         n = ctx.needs_input_grad
         gx = Conv2dInputGrad.apply(y, g, ctx.geom, x.shape[2:]) if n[0] else None
-        gy = Conv2dFn.apply(x, g, ctx.geom) if n[1] else None
+        gy = _conv_sized(x, g, ctx.geom, y.shape[2:]) if n[1] else None
         return gx, gy, None, None, None
 
     # hand-written: bilinear (product rule): neither linear nor elementwise
@@ -292,29 +320,35 @@ def conv2d_raw(x: Tensor, w: Tensor, stride: tuple, pad: tuple, dil: tuple, grou
 
 
 def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tuple) -> tuple:
-    """``(indices, maxima)``: flat ``H * W`` index and value of the maximum of each pooling window of ``x (N, C, H, W)``
-    (padding counts as ``-inf``; the first maximum in row-major window order wins; NaN
-    counts as the maximum, as PyTorch). One pass per kernel tap, no window copies."""
+    """``(indices, maxima)``: flat index into the spatial dims (``H * W``, or ``D * H * W``)
+    and value of the maximum of each pooling window of ``x (N, C, *S)`` (padding counts as
+    ``-inf``; the first maximum in row-major window order wins; NaN counts as the maximum, as
+    PyTorch). One pass per kernel tap, no window copies. ``pad`` is flat ``(lo, hi, ...)``."""
     g = _Geom(stride, pad, dil, 1)
-    h, w = x.shape[2:]
-    ho, wo = g.out_hw(h, w, k[0], k[1])
+    size = x.shape[2:]
+    out = g.out_size(size, k)
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     xp = _padded(x, g, fill)
     nan = x.dtype.kind == "f" and bool(np.isnan(x).any())
-    best = xp[_slices(0, 0, g, ho, wo)].copy()
+    taps = list(np.ndindex(*k))
+    best = xp[_slices(taps[0], g, out)].copy()
     tap = np.zeros(best.shape, np.int16)  # which kernel tap holds the maximum so far
     upd = np.empty(best.shape, bool)
-    for t in range(1, k[0] * k[1]):
-        v = xp[_slices(t // k[1], t % k[1], g, ho, wo)]
+    for t in range(1, len(taps)):
+        v = xp[_slices(taps[t], g, out)]
         np.greater(v, best, out=upd)
         if nan:
             upd |= np.isnan(v) & ~np.isnan(best)
         np.maximum(best, v, out=best)  # NaN propagates, as PyTorch's max pooling
         np.putmask(tap, upd, t)
-    taps = np.arange(k[0] * k[1])
-    offsets = (taps // k[1]) * dil[0] * w + (taps % k[1]) * dil[1]  # flat offset of each tap
-    base = (np.arange(ho) * stride[0] - pad[0])[:, None] * w + (np.arange(wo) * stride[1] - pad[2])[None, :]
-    idx = np.take(offsets.astype(np.int64), tap)
+    strides = [int(np.prod(size[i + 1:])) for i in range(len(size))]  # flat stride of each dim
+    offsets = np.array([sum(ti * d * st for ti, d, st in zip(tp, dil, strides)) for tp in taps], np.int64)
+    base = np.zeros(out, np.int64)
+    for i, (o, s, st) in enumerate(zip(out, stride, strides)):
+        shape = [1] * len(out)
+        shape[i] = o
+        base = base + ((np.arange(o) * s - pad[2 * i]) * st).reshape(shape)
+    idx = np.take(offsets, tap)
     idx += base
     return idx, best
 
@@ -401,11 +435,17 @@ class MaxPoolIndices(Op):
         return out.reshape((info.batch_size, -1) + tuple(out.shape[1:])), 0
 
 
+class TakeFlat3d(TakeFlat):
+    """:class:`TakeFlat` under 3-d max pooling's node name (same rules)."""
+
+    _node_name = "MaxPool3DWithIndicesBackward0"
+
+
 def max_pool(x: Tensor, k: tuple, stride: tuple, pad: tuple, dil: tuple, unique: bool, indices: bool = False) -> tuple:
-    """``(maxima, flat indices or None)`` of the pooling windows of ``x (N, C, H, W)``,
-    arguments already normalised (see nn.functional.max_pool2d); works under vmap."""
+    """``(maxima, flat indices or None)`` of the pooling windows of ``x (N, C, *S)`` (2-d or
+    3-d), arguments already normalised (see nn.functional.max_pool2d); works under vmap."""
     spec = PoolSpec(tuple(k), tuple(stride), tuple(pad), tuple(dil))
-    out = TakeFlat.apply(x, spec, None, unique)
+    out = (TakeFlat3d if len(k) == 3 else TakeFlat).apply(x, spec, None, unique)
     return out, (MaxPoolIndices.apply(x.detach(), spec) if indices else None)
 
 

@@ -2,7 +2,7 @@
 ``conv2d`` with respect to its input (``ops/conv.py``'s ``Conv2dInputGrad``), under
 PyTorch's node name. Its backward and forward-mode rules are ``Conv2dInputGrad``'s::
 
-    out = conv_t(x, w)            (x: (N, C_in, H, W), w: (C_in, C_out / G, kH, kW))
+    out = conv_t(x, w)            (x: (N, C_in, *S), w: (C_in, C_out / G, *K); 1-d, 2-d, 3-d)
     grad_x = conv(grad, w),   grad_w = conv_w(grad, x)
 """
 
@@ -16,8 +16,9 @@ TENSOR_METHODS: set[str] = set()
 
 
 class ConvTranspose2dFn(Conv2dInputGrad):
-    """``conv_transpose2d`` (see the module docstring); ``(N, C_in, H, W) -> (N, C_out, H_out,
-    W_out)``, ``H_out = (H - 1) s - 2 p + d (k - 1) + output_padding + 1``."""
+    """``conv_transpose2d`` and ``conv_transpose3d`` (see the module docstring); ``(N, C_in,
+    *S) -> (N, C_out, *S_out)``, ``S_out = (S - 1) s - 2 p + d (k - 1) + output_padding + 1``
+    per dim."""
 
     _node_name = "ConvolutionBackward0"
 

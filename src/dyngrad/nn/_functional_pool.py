@@ -1,0 +1,299 @@
+"""Pooling functions of :mod:`dyngrad.nn.functional` (re-exported there): max, average and
+adaptive average pooling in 1-d, 2-d and 3-d (``ceil_mode``, ``count_include_pad``,
+``divisor_override``, ``return_indices``). Max pooling gathers the window maxima found by
+:func:`dyngrad.ops.conv.max_pool`; average pooling is a depthwise convolution with a constant
+kernel; adaptive average pooling multiplies by constant averaging matrices.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _backend as B
+from ..ops import conv as _conv
+from ..tensor import Tensor
+from ._functional_conv import _ntuple, _single
+
+__all__ = ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "max_pool1d", "avg_pool1d", "max_pool3d", "avg_pool3d",
+           "adaptive_avg_pool3d"]
+
+
+def _pool_args(op: str, x: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any = 1,
+               nd: int = 2) -> tuple:
+    if x.ndim not in (nd + 1, nd + 2) or (nd == 3 and x.numel() == 0):
+        if nd == 3:
+            raise RuntimeError(f"{op}: non-empty 4D or 5D (batch mode) tensor expected for input, but got: "
+                               f"{list(x.shape)}")
+        raise RuntimeError(f"{op}: Expected 3D or 4D (batch mode) tensor for input, but got: {list(x.shape)}")
+    k = _ntuple(kernel_size, nd, "kernel_size", op)
+    s = (
+        k
+        if stride is None or (not isinstance(stride, int) and len(stride) == 0)
+        else _ntuple(stride, nd, "stride", op)
+    )
+    p = _ntuple(padding, nd, "padding", op)
+    d = _ntuple(dilation, nd, "dilation", op)
+    if any(pi * 2 > ki for pi, ki in zip(p, k)):
+        raise RuntimeError(
+            f"{op}: pad should be at most half of effective kernel size, but got pad={list(p)}, kernel_size={list(k)}"
+        )
+    if min(k) < 1 or min(s) < 1:
+        raise RuntimeError(
+            f"{op}: kernel_size and stride must be positive, got kernel_size={list(k)}, stride={list(s)}"
+        )
+    return k, s, tuple(v for pi in p for v in (pi, pi)), d
+
+
+def _ceil_pad(x: Tensor, k: tuple, s: tuple, pad: tuple, d: tuple) -> tuple:
+    """``ceil_mode``: the flat padding ``(lo, hi, ...)`` with extra rows at the end of each
+    spatial dim so that the floor formula gives PyTorch's ceil-mode size (the last window
+    must start inside the input or its left padding)."""
+    res: tuple = ()
+    for i, (n, kk, ss, dd) in enumerate(zip(x.shape[2:], k, s, d)):
+        pp = pad[2 * i]
+        span = n + 2 * pp - dd * (kk - 1) - 1
+        out = -(-span // ss) + 1
+        if (out - 1) * ss >= n + pp:
+            out -= 1
+        res += (pp, pad[2 * i + 1] + max((out - 1) * ss + dd * (kk - 1) + 1 - (n + 2 * pp), 0))
+    return res
+
+
+def _max_poolnd(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
+                ceil_mode: bool, return_indices: bool) -> Any:
+    """The ``nd``-d max pooling behind :func:`max_pool2d` and :func:`max_pool3d`."""
+    k, s, pad, d = _pool_args(op, input, kernel_size, stride, padding, dilation, nd)
+    unbatched = input.ndim == nd + 1
+    x = input.unsqueeze(0) if unbatched else input
+    if ceil_mode:
+        pad = _ceil_pad(x, k, s, pad, d)
+    if any(n + 2 * pad[2 * i] < d[i] * (k[i] - 1) + 1 for i, n in enumerate(x.shape[2:])):
+        raise RuntimeError(
+            f"{op}: Output size is too small (input {list(input.shape)}, kernel_size {list(k)})"
+        )
+    unique = all(si >= di * (ki - 1) + 1 for si, di, ki in zip(s, d, k))  # windows do not overlap
+    out, idx = _conv.max_pool(x, k, s, pad, d, unique, return_indices)
+    if unbatched:
+        out, idx = out.squeeze(0), (None if idx is None else idx.squeeze(0))
+    return (out, idx) if return_indices else out
+
+
+def max_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """2-D max pooling over ``(N, C, H, W)`` or ``(C, H, W)``; padding counts as ``-inf``.
+
+    The gradient goes to the (first) maximal element of each window.
+    Returns:
+        ``(N, C, H_out, W_out)``, and with ``return_indices`` also int64 flat indices into
+        ``H * W`` of each maximum (as PyTorch).
+    Raises:
+        RuntimeError: bad ranks, padding above half the kernel, an empty output.
+    """
+    return _max_poolnd("max_pool2d", 2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool3d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """3-D max pooling over ``(N, C, D, H, W)`` or ``(C, D, H, W)``; padding counts as
+    ``-inf``; the gradient goes to the (first) maximal element of each window.
+
+    Args: as :func:`max_pool2d`, with ints or triples.
+    Returns:
+        ``(N, C, D_out, H_out, W_out)``, and with ``return_indices`` also int64 flat indices
+        into ``D * H * W`` of each maximum (as PyTorch).
+    Raises:
+        RuntimeError: bad ranks, padding above half the kernel, an empty output.
+    """
+    return _max_poolnd("max_pool3d", 3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def _avg_poolnd(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, padding: Any, ceil_mode: bool,
+                count_include_pad: bool, divisor_override: int | None) -> Tensor:
+    """The ``nd``-d average pooling behind :func:`avg_pool2d` and :func:`avg_pool3d`: a
+    depthwise convolution with a constant kernel, divided by each window's count."""
+    k, s, pad, _ = _pool_args(op, input, kernel_size, stride, padding, 1, nd)
+    unbatched = input.ndim == nd + 1
+    x = input.unsqueeze(0) if unbatched else input
+    sym = pad
+    if ceil_mode:
+        pad = _ceil_pad(x, k, s, pad, (1,) * nd)
+    c = x.shape[1]
+    if not x.is_floating_point():
+        raise RuntimeError(f"{op}: not implemented for '{x.dtype.name}'")
+    ones = Tensor._make(np.ones((c, 1) + k, dtype=x._data.dtype))
+    geom = _conv._Geom(s, pad, (1,) * nd, c)
+    total = _conv.Conv2dFn.apply(x, ones, geom)
+    if divisor_override:
+        out = total / divisor_override
+    elif not any(pad) or (count_include_pad and pad == sym):
+        out = total / int(np.prod(k))
+    else:  # divide by the positions each window covers: real pixels (and the padding if counted)
+        sz = x.shape[2:]
+        if count_include_pad:
+            cnt_in = np.ones((1, 1) + tuple(n + sym[2 * i] + sym[2 * i + 1] for i, n in enumerate(sz)), x._data.dtype)
+            cpad = tuple(v for i in range(nd) for v in (0, pad[2 * i + 1] - sym[2 * i + 1]))
+        else:
+            cnt_in, cpad = np.ones((1, 1) + tuple(sz), x._data.dtype), pad
+        cnt = _conv._conv_np(cnt_in, np.ones((1, 1) + k, x._data.dtype), _conv._Geom(s, cpad, (1,) * nd, 1))
+        out = total / Tensor._make(cnt)
+    return out.squeeze(0) if unbatched else out
+
+
+def avg_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
+    """2-D average pooling (a depthwise convolution with a constant kernel).
+
+    Args: as PyTorch; ``count_include_pad=False`` divides by the number of real pixels;
+    ``divisor_override`` replaces the divisor.
+    Returns: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``.
+    ``ceil_mode=True`` keeps the partial windows at the bottom/right; their divisor counts
+    only the positions inside the (padded) input, as PyTorch's.
+    Raises: RuntimeError for bad ranks/padding.
+    """
+    return _avg_poolnd("avg_pool2d", 2, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override)
+
+
+def avg_pool3d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
+    """3-D average pooling over ``(N, C, D, H, W)`` or ``(C, D, H, W)``; arguments as
+    :func:`avg_pool2d` (ints or triples; ``ceil_mode``, ``count_include_pad``,
+    ``divisor_override`` as PyTorch).
+
+    Returns: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``.
+    Raises: RuntimeError for bad ranks/padding.
+    """
+    return _avg_poolnd("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override)
+
+
+def _adaptive_matrix(n_in: int, n_out: int, dtype: np.dtype) -> np.ndarray:
+    m = np.zeros((n_out, n_in), dtype=dtype)
+    for i in range(n_out):
+        lo = (i * n_in) // n_out
+        hi = -((-(i + 1) * n_in) // n_out)
+        m[i, lo:hi] = 1.0 / (hi - lo)
+    return m
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
+    """Average over the windows ``[floor(i H / Ho), ceil((i + 1) H / Ho))`` (PyTorch's
+    bins), computed as ``A_h @ x @ A_w^T`` with constant averaging matrices.
+
+    Args: input ``(N, C, H, W)`` or ``(C, H, W)``; output_size int or pair (None keeps a dim).
+    Returns: ``(N, C, Ho, Wo)`` or ``(C, Ho, Wo)``.
+    Raises: RuntimeError for bad ranks or a non-positive output size.
+    """
+    if input.ndim not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d: Expected 3D or 4D tensor, but got: {list(input.shape)}")
+    h, w = input.shape[-2:]
+    if output_size is None or isinstance(output_size, (int, np.integer)):
+        output_size = (output_size, output_size)
+    oh, ow = (
+        (h if output_size[0] is None else int(output_size[0])),
+        (w if output_size[1] is None else int(output_size[1])),
+    )
+    if oh < 1 or ow < 1:
+        raise RuntimeError(f"adaptive_avg_pool2d: output_size must be positive, got {[oh, ow]}")
+    dt = input._data.dtype if input.is_floating_point() else B.get_default_dtype().np
+    ah = Tensor._make(_adaptive_matrix(h, oh, dt))
+    awt = Tensor._make(np.ascontiguousarray(_adaptive_matrix(w, ow, dt).T))
+    return (ah @ input) @ awt
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
+    """Average over PyTorch's adaptive bins in ``D``, ``H`` and ``W`` (see
+    :func:`adaptive_avg_pool2d`), computed with three constant averaging matrices.
+
+    Args: input ``(N, C, D, H, W)`` or ``(C, D, H, W)``; output_size int or triple (None keeps
+    a dim).
+    Returns: ``(N, C, Do, Ho, Wo)`` or ``(C, Do, Ho, Wo)``.
+    Raises: RuntimeError for bad ranks or a non-positive output size.
+    """
+    if input.ndim not in (4, 5):
+        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}")
+    size = tuple(input.shape[-3:])
+    if output_size is None or isinstance(output_size, (int, np.integer)):
+        output_size = (output_size,) * 3
+    out = tuple(n if o is None else int(o) for n, o in zip(size, output_size))
+    if min(out) < 1:
+        raise RuntimeError(f"adaptive_avg_pool3d(): output_size must be positive, got {list(out)}")
+    dt = input._data.dtype if input.is_floating_point() else B.get_default_dtype().np
+    ad, ah = (Tensor._make(_adaptive_matrix(n, o, dt)) for n, o in zip(size[:2], out[:2]))
+    awt = Tensor._make(np.ascontiguousarray(_adaptive_matrix(size[2], out[2], dt).T))
+    lead = tuple(input.shape[:-3])
+    y = (ah @ input) @ awt  # (*, D, Ho, Wo)
+    y = ad @ y.reshape(lead + (size[0], out[1] * out[2]))
+    return y.reshape(lead + out)
+
+
+def max_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """1-D max pooling ``(N, C, L)`` via :func:`max_pool2d` with height 1."""
+
+    st = None if stride is None else (1, _single(stride))
+    r = max_pool2d(
+        input.unsqueeze(-2),
+        (1, _single(kernel_size)),
+        st,
+        (0, _single(padding)),
+        (1, _single(dilation)),
+        ceil_mode,
+        return_indices,
+    )
+    if return_indices:
+        return r[0].squeeze(-2), r[1].squeeze(-2)
+    return r.squeeze(-2)
+
+
+def avg_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+) -> Tensor:
+    """1-D average pooling ``(N, C, L)`` via :func:`avg_pool2d` with height 1."""
+
+    st = None if stride is None else (1, _single(stride))
+    return avg_pool2d(
+        input.unsqueeze(-2), (1, _single(kernel_size)), st, (0, _single(padding)), ceil_mode, count_include_pad
+    ).squeeze(-2)
