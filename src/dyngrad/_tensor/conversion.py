@@ -86,9 +86,10 @@ class ConversionMethods:
         """
         if self._requires_grad:
             raise RuntimeError(
-                "Can't convert a Tensor that requires grad to a NumPy array (np.asarray or a "
-                "NumPy function applied to it): the result would silently carry no gradient. "
-                "Use dyngrad operations (dyngrad.exp, x.sum(), ...) on it, or "
+                "Can't convert a Tensor that requires grad to a NumPy array (np.asarray, "
+                "np.array, or code that builds an ndarray from it): the result would silently "
+                "carry no gradient. NumPy functions called on the tensor itself (np.exp(t), "
+                "np.sum(t, axis=0)) are differentiable (docs/numpy.md); use "
                 "tensor.detach().numpy() if you only want its values."
             )
         if dtype is not None:
