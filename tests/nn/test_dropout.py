@@ -130,3 +130,34 @@ def test_in_place_feature_dropout_of_an_unbatched_input_writes_the_input() -> No
     out = F.dropout1d(x, 0.5, inplace=True)
     assert out is x
     assert set(np.unique(x.numpy())) <= {0.0, 2.0}
+
+
+@pytest.mark.parametrize(
+    "name, shape",
+    [("Dropout1d", (4, 6, 5)), ("Dropout2d", (4, 6, 5, 3)), ("Dropout3d", (2, 6, 3, 3, 2))],
+)
+def test_channel_dropout_modules_zero_whole_channels_in_training_only(name, shape):
+    m = getattr(dyngrad.nn, name)(0.3)
+    assert repr(m) == f"{name}(p=0.3, inplace=False)"
+    dyngrad.manual_seed(0)
+    x = dyngrad.ones(*shape)
+    y = m(x).numpy().reshape(shape[0], shape[1], -1)
+    kept = np.isclose(y, 1 / 0.7).all(-1)
+    assert ((y == 0).all(-1) | kept).all() and kept.any() and not kept.all()
+    m.eval()
+    assert (m(x) == x).all()
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        getattr(dyngrad.nn, name)(1.5)
+
+
+@pytest.mark.parametrize("name", ["AlphaDropout", "FeatureAlphaDropout"])
+def test_alpha_dropout_modules_forward_to_their_functionals(name):
+    fn = {"AlphaDropout": F.alpha_dropout, "FeatureAlphaDropout": F.feature_alpha_dropout}[name]
+    m = getattr(dyngrad.nn, name)(0.2)
+    x = dyngrad.randn(8, 4, 3)
+    dyngrad.manual_seed(3)
+    a = m(x)
+    dyngrad.manual_seed(3)
+    np.testing.assert_array_equal(a.numpy(), fn(x, 0.2, True).numpy())
+    m.eval()
+    assert (m(x) == x).all()

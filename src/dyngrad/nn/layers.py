@@ -14,7 +14,8 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Identity", "Linear", "Bilinear", "Flatten", "Unflatten", "Dropout", "Embedding"]
+__all__ = ["Identity", "Linear", "Bilinear", "Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+           "FeatureAlphaDropout", "Embedding"]
 
 
 def _empty(shape: tuple, dtype: Any) -> Parameter:
@@ -153,6 +154,62 @@ class Dropout(Module):
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout1d(Dropout):
+    """Zero whole channels with probability ``p`` in training (scaling the rest by
+    ``1 / (1 - p)``): input ``(N, C, L)`` or ``(C, L)``, one draw per ``(N, C)`` channel
+    (:func:`dyngrad.nn.functional.dropout1d`); the identity in eval mode.
+
+    Args:
+        p: probability of zeroing a channel, in [0, 1].
+        inplace: write the result into the input.
+    Raises:
+        ValueError: for ``p`` outside [0, 1].
+
+    Example:
+        >>> import dyngrad
+        >>> m = dyngrad.nn.Dropout1d(0.5)
+        >>> y = m(dyngrad.ones(4, 8, 3))
+        >>> bool(((y == 0) | (y == 2)).all()), tuple(y.shape)
+        (True, (4, 8, 3))
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(Dropout):
+    """:class:`Dropout1d` for ``(N, C, H, W)`` or ``(C, H, W)`` inputs: one draw per channel
+    (:func:`dyngrad.nn.functional.dropout2d`, with PyTorch's warning for 3-d inputs)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(Dropout):
+    """:class:`Dropout1d` for ``(N, C, D, H, W)`` or ``(C, D, H, W)`` inputs: one draw per
+    channel (:func:`dyngrad.nn.functional.dropout3d`)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(Dropout):
+    """Dropout that keeps a SELU network's mean and variance (Klambauer et al. 2017):
+    dropped elements take SELU's negative saturation value and an affine map restores the
+    moments (:func:`dyngrad.nn.functional.alpha_dropout`); the identity in eval mode."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.alpha_dropout(input, self.p, self.training, self.inplace)
+
+
+class FeatureAlphaDropout(Dropout):
+    """:class:`AlphaDropout` of whole channels
+    (:func:`dyngrad.nn.functional.feature_alpha_dropout`)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.feature_alpha_dropout(input, self.p, self.training, self.inplace)
 
 
 class Embedding(Module):
