@@ -598,3 +598,29 @@ def test_type_gives_pytorchs_legacy_names_and_casts_by_name():
     assert x.type(dyngrad.int32).dtype == dyngrad.int32 and x.type(dyngrad.float32) is x
     with pytest.raises(ValueError, match="invalid type: 'torch.Foo'"):
         x.type("torch.Foo")
+
+
+@pytest.mark.parametrize(
+    "aliased, plain",
+    [
+        (lambda t: t.sum(axis=0), lambda t: t.sum(dim=0)),
+        (lambda t: t.mean(axis=1, keepdims=True), lambda t: t.mean(dim=1, keepdim=True)),
+        (lambda t: t.std(axis=0), lambda t: t.std(dim=0)),
+        (lambda t: t.max(axis=0).values, lambda t: t.max(dim=0).values),
+        (lambda t: t.cumsum(axis=1), lambda t: t.cumsum(dim=1)),
+        (lambda t: t.prod(axis=0, keepdims=True), lambda t: t.prod(dim=0, keepdim=True)),
+        (lambda t: t.argmax(axis=1), lambda t: t.argmax(dim=1)),
+        (lambda t: t.softmax(axis=0), lambda t: t.softmax(dim=0)),
+        (lambda t: dyngrad.sum(t, axis=1), lambda t: dyngrad.sum(t, dim=1)),
+        (lambda t: dyngrad.cat([t, t], axis=0), lambda t: dyngrad.cat([t, t], dim=0)),
+        (lambda t: t.unsqueeze(axis=0), lambda t: t.unsqueeze(dim=0)),
+        (lambda t: t.logsumexp(axis=1), lambda t: t.logsumexp(dim=1)),
+    ],
+)
+def test_numpy_keyword_names_axis_and_keepdims_work_as_pytorchs_aliases(aliased, plain):
+    t = dyngrad.tensor(np.random.default_rng(0).standard_normal((3, 4)))
+    a, b = aliased(t), plain(t)
+    assert a.shape == b.shape
+    np.testing.assert_array_equal(a.numpy(), b.numpy())
+    with pytest.raises(TypeError, match="both 'dim' and its alias 'axis'"):
+        t.sum(dim=0, axis=0)

@@ -54,3 +54,36 @@ __all__ = [n for m in _FAMILIES for n in m.__all__]
 # Not in __all__: they are not ops.
 from ._view_inplace import rebase_dirty_view, refresh_view  # noqa: E402
 from ..autograd.backprop import backward  # noqa: E402
+
+
+def _numpy_style_keywords(fn):  # noqa: ANN001, ANN202
+    """``fn`` also accepting NumPy's names ``axis`` for ``dim`` and ``keepdims`` for
+    ``keepdim``, as PyTorch's argument parser does (``x.sum(axis=0, keepdims=True)``)."""
+    import functools
+
+    @functools.wraps(fn)
+    def aliased(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        if kwargs:
+            for alias, name in (("axis", "dim"), ("keepdims", "keepdim")):
+                if alias in kwargs:
+                    if name in kwargs:
+                        raise TypeError(f"{fn.__name__}() got both {name!r} and its alias {alias!r}")
+                    kwargs[name] = kwargs.pop(alias)
+        return fn(*args, **kwargs)
+
+    return aliased
+
+
+def _alias_numpy_keywords() -> None:
+    import inspect
+
+    for name in __all__:
+        fn = globals()[name]
+        if not inspect.isfunction(fn):
+            continue
+        params = inspect.signature(fn).parameters
+        if ("dim" in params or "keepdim" in params) and "axis" not in params and "keepdims" not in params:
+            globals()[name] = _numpy_style_keywords(fn)
+
+
+_alias_numpy_keywords()
