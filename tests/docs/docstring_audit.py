@@ -6,7 +6,8 @@ Constants, dtypes and submodules are not checked. A name re-exported by several 
 modules is checked once, under the first module that lists it.
 
 A name passes when its docstring (a class's own docstring, or its ``__init__``'s) has
-- ``Args:`` when it takes arguments (a class: its constructor; ``self`` does not count),
+- ``Args:`` when it takes arguments (a class: its constructor; ``self`` does not count, nor
+  a bare ``(*args, **kwargs)``),
 - ``Returns:`` (or ``Yields:``) when it is a function that returns something (not a class,
   and not annotated ``-> None``),
 - an example: an ``Example:``/``Examples:`` section or a ``>>>`` line.
@@ -57,6 +58,9 @@ def _takes_arguments(obj: object) -> bool:
     except (TypeError, ValueError):
         return False
     params = [p for p in sig.parameters.values() if p.name not in ("self", "cls")]
+    # a bare pass-through signature, (*args, **kwargs), names no argument to document
+    if all(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name in ("args", "kwargs") for p in params):
+        return False
     return bool(params)
 
 

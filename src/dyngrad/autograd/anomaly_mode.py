@@ -134,6 +134,17 @@ class detect_anomaly:  # noqa: N801
 
     Args:
         check_nan: also check each backward's outputs for NaN/inf.
+
+    Example:
+        >>> import warnings, dyngrad
+        >>> x = dyngrad.tensor([0.0, 4.0], requires_grad=True)
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")          # it warns that it is slow
+        ...     with dyngrad.autograd.detect_anomaly():
+        ...         (x.sqrt() * 0).sum().backward()      # 0 / (2 sqrt(0)) is NaN
+        Traceback (most recent call last):
+        ...
+        RuntimeError: Function 'SqrtBackward0' returned nan values in its 0th output...
     """
 
     def __init__(self, check_nan: bool = True) -> None:

@@ -173,7 +173,13 @@ def checkpoint(
     Raises:
         TypeError: ``function`` returns something other than a Tensor or tuple of Tensors.
     Example:
-        >>> y = checkpoint(lambda x: (x.tanh() * 2).exp(), x)
+        >>> import dyngrad
+        >>> x = dyngrad.randn(4, requires_grad=True)
+        >>> y = checkpoint(lambda x: (x.tanh() * 2).exp(), x, use_reentrant=False)
+        >>> y.sum().backward()
+        >>> expected = 2 * (1 - x.tanh() ** 2) * (x.tanh() * 2).exp()
+        >>> bool(dyngrad.allclose(x.grad, expected.detach()))
+        True
     """
     if use_reentrant is None:
         use_reentrant = False

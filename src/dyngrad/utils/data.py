@@ -202,8 +202,11 @@ class DataLoader:
         ValueError: ``batch_size <= 0``; ``shuffle`` together with ``sampler``;
             ``num_workers != 0``.
     Example:
+        >>> import dyngrad
+        >>> x, y = dyngrad.randn(100, 3), dyngrad.arange(100)
         >>> loader = DataLoader(TensorDataset(x, y), batch_size=32, shuffle=True)
-        >>> for xb, yb in loader: ...
+        >>> [tuple(xb.shape) for xb, yb in loader]
+        [(32, 3), (32, 3), (32, 3), (4, 3)]
     """
 
     def __init__(
