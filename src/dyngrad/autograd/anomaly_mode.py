@@ -54,7 +54,16 @@ def _set(enabled: bool, check_nan: bool) -> None:
 
 
 def is_anomaly_enabled() -> bool:
-    """Whether anomaly mode is on in this thread."""
+    """Whether anomaly mode is on in this thread.
+
+    Returns:
+        bool: True inside ``detect_anomaly()`` / ``set_detect_anomaly(True)``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.autograd.is_anomaly_enabled()
+        False
+    """
     return state.anomaly
 
 
@@ -175,6 +184,16 @@ class set_detect_anomaly:  # noqa: N801
     Args:
         mode: on (True) or off.
         check_nan: also check backward outputs for NaN/inf.
+
+    Example:
+        >>> import warnings, dyngrad
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     with dyngrad.autograd.set_detect_anomaly(True):
+        ...         print(dyngrad.autograd.is_anomaly_enabled())
+        True
+        >>> dyngrad.autograd.is_anomaly_enabled()
+        False
     """
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:

@@ -53,7 +53,22 @@ class _Act(Module):
 
 
 class ReLU(_Act):
-    """``max(x, 0)``."""
+    """``max(x, 0)``.
+
+    Derivative: ``grad_input = grad_output * (input > 0)`` (0 at 0, as PyTorch).
+
+    Args:
+        inplace (bool): overwrite the input (default False).
+
+    Shape:
+        input ``(*)``, output ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.ReLU()(dyngrad.tensor([-1.0, 0.0, 2.0]))
+        tensor([0., 0., 2.])
+    """
 
     _fn, _opts = "relu", ("inplace",)
 

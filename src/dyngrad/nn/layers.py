@@ -37,6 +37,29 @@ class Linear(Module):
 
     ``weight (out, in)`` ~ kaiming_uniform_(a=sqrt(5)) = ``U(-1/sqrt(in), 1/sqrt(in))`` and
     ``bias (out)`` ~ ``U(-1/sqrt(in), 1/sqrt(in))``, PyTorch's defaults.
+
+    Args:
+        in_features (int): size of each input's last dimension.
+        out_features (int): size of each output's last dimension.
+        bias (bool): learn an additive bias (default True).
+        device: only ``"cpu"`` (or None) is accepted.
+        dtype: the parameters' dtype (default: the default float dtype).
+
+    Shape:
+        input ``(*, in_features)``, output ``(*, out_features)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> layer = nn.Linear(3, 2)
+        >>> layer.weight.shape, layer.bias.shape
+        ((2, 3), (2,))
+        >>> y = layer(dyngrad.randn(4, 3))
+        >>> y.shape
+        (4, 2)
+        >>> y.sum().backward()
+        >>> layer.bias.grad                       # d sum(y) / d b: one per sample
+        tensor([4., 4.])
     """
 
     def __init__(

@@ -47,7 +47,22 @@ class _WeightedLoss(_Loss):
 
 
 class MSELoss(_Loss):
-    """Mean squared error ``(x - y)^2``."""
+    """Mean squared error ``(x - y)^2``.
+
+    Args:
+        size_average: deprecated (use ``reduction``).
+        reduce: deprecated (use ``reduction``).
+        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
+
+    Shape:
+        input ``(*)``, target ``(*)`` (the same shape); output ``()`` or ``(*)`` with ``"none"``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.MSELoss()(dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([0.0, 4.0]))
+        tensor(2.5000)
+    """
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.mse_loss(input, target, reduction=self.reduction)
@@ -118,7 +133,31 @@ class NLLLoss(_WeightedLoss):
 
 
 class CrossEntropyLoss(_WeightedLoss):
-    """Cross entropy of logits with class indices or class probabilities."""
+    """Cross entropy of logits with class indices or class probabilities.
+
+    Args:
+        weight (Tensor, optional): a weight per class, ``(C,)``.
+        size_average: deprecated (use ``reduction``).
+        ignore_index (int): a target class index that contributes nothing (default -100).
+        reduce: deprecated (use ``reduction``).
+        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
+        label_smoothing (float): mix the target with the uniform distribution (0 to 1).
+
+    Shape:
+        input ``(N, C)`` or ``(C,)`` or ``(N, C, d1, ...)`` logits; target ``(N,)`` class
+        indices (int64) or ``(N, C)`` probabilities; output ``()`` (or ``(N,)`` with ``"none"``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> logits = dyngrad.tensor([[2.0, 0.0, 0.0]], requires_grad=True)
+        >>> loss = nn.CrossEntropyLoss()(logits, dyngrad.tensor([0]))
+        >>> round(loss.item(), 4)
+        0.2395
+        >>> loss.backward()
+        >>> logits.grad                           # softmax(logits) - one_hot(target)
+        tensor([[-0.2130,  0.1065,  0.1065]])
+    """
 
     def __init__(
         self,

@@ -45,7 +45,24 @@ class Exp(Elementwise):
 
 
 def exp(input: Tensor) -> Tensor:
-    """Elementwise ``e ** input``."""
+    """Elementwise ``e ** input``.
+
+    Derivative: ``grad_input = grad_output * exp(input) = grad_output * output`` (the output is
+    what backward saves).
+
+    Args:
+        input (Tensor): ``(*)``, floating (an integer input gives the default float dtype).
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 1.0], requires_grad=True)
+        >>> y = dyngrad.exp(x)
+        >>> y.sum().backward()
+        >>> bool(dyngrad.allclose(x.grad, y.detach()))
+        True
+    """
     return Exp.apply(input)
 
 
