@@ -36,9 +36,30 @@ def test_the_audit_sees_the_documented_modules_names():
     assert len(PUBLIC) > 400
 
 
+def _documented_objects():
+    """The public names, then the public methods and properties of the public classes
+    (``Tensor.backward``, ``Module.parameters``, ...), each function once."""
+    seen: set[int] = set()
+    for qual, obj in PUBLIC.items():
+        seen.add(id(obj))
+        yield qual, obj
+    for qual, obj in PUBLIC.items():
+        if not isinstance(obj, type):
+            continue
+        for name in dir(obj):
+            if name.startswith("_"):
+                continue
+            attr = next((vars(k)[name] for k in obj.__mro__ if name in vars(k)), None)
+            fn = attr.fget if isinstance(attr, property) else getattr(attr, "__func__", attr)
+            if fn is None or id(fn) in seen or not getattr(fn, "__module__", "").startswith("dyngrad"):
+                continue
+            seen.add(id(fn))
+            yield f"{qual}.{name}", fn
+
+
 def _examples():
     finder = doctest.DocTestFinder(recurse=False)
-    for qual, obj in PUBLIC.items():
+    for qual, obj in _documented_objects():
         module = sys.modules.get(getattr(obj, "__module__", ""), None)
         for test in finder.find(obj, qual, module=module or False, globs={}):
             if test.examples:
