@@ -37,12 +37,32 @@ state = context
 
 
 def is_grad_enabled() -> bool:
-    """True when operations on tensors that require grad record a graph (this thread)."""
+    """Whether graph recording is on in this thread.
+
+    Returns:
+        bool: False inside ``no_grad()`` / ``inference_mode()`` / ``set_grad_enabled(False)``.
+
+    Example:
+        >>> import dyngrad
+        >>> with dyngrad.no_grad():
+        ...     print(dyngrad.is_grad_enabled())
+        False
+    """
     return state.enabled
 
 
 def is_inference_mode_enabled() -> bool:
-    """True inside ``inference_mode()`` (this thread)."""
+    """True inside ``inference_mode()`` (this thread).
+
+    Returns:
+        bool: whether inference mode is on.
+
+    Example:
+        >>> import dyngrad
+        >>> with dyngrad.inference_mode():
+        ...     print(dyngrad.autograd.is_inference_mode_enabled())
+        True
+    """
     return state.inference
 
 
