@@ -195,13 +195,33 @@ class _NoArg(_Act):
 
 
 class Sigmoid(_NoArg):
-    """``1 / (1 + exp(-x))``."""
+    """``1 / (1 + exp(-x))``.
+
+    Shape:
+        input ``(*)``, output ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.Sigmoid()(dyngrad.tensor([0.0]))
+        tensor([0.5000])
+    """
 
     _fn = "sigmoid"
 
 
 class Tanh(_NoArg):
-    """``tanh(x)``."""
+    """``tanh(x)``.
+
+    Shape:
+        input ``(*)``, output ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.Tanh()(dyngrad.tensor([0.0]))
+        tensor([0.])
+    """
 
     _fn = "tanh"
 

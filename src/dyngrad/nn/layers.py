@@ -163,7 +163,25 @@ class Dropout(Module):
     """Zero elements with probability ``p`` in training (scaling the rest by
     ``1 / (1 - p)``); the identity in eval mode.
 
-    Raises: ValueError for ``p`` outside [0, 1]."""
+    Raises: ValueError for ``p`` outside [0, 1].
+
+    Args:
+        p (float): the probability of zeroing an element (default 0.5).
+        inplace (bool): overwrite the input.
+
+    Shape:
+        input ``(*)``, output ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> drop = nn.Dropout(0.5)
+        >>> y = drop(dyngrad.ones(8))
+        >>> sorted(set(y.tolist())) in ([0.0, 2.0], [2.0], [0.0])
+        True
+        >>> drop.eval()(dyngrad.ones(3))             # identity in eval mode
+        tensor([1., 1., 1.])
+    """
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
