@@ -35,7 +35,7 @@ def step(lib, m, opt, x, y):
     loss = lib.nn.functional.cross_entropy(m["out"](h).reshape(T * B, V), y.reshape(-1))
     loss.backward()
     opt.step()
-    return float(loss)
+    return loss.item()
 
 
 def main() -> None:

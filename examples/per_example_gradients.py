@@ -53,7 +53,7 @@ def main() -> None:
             for k in (0, BATCH - 1):
                 one = grad(loss_one)(params, xb[k], yb[k])
                 for g, o in zip(grads, one):
-                    np.testing.assert_allclose(g._data[k], o._data, rtol=1e-4, atol=1e-6)
+                    np.testing.assert_allclose(g[k].numpy(), o.numpy(), rtol=1e-4, atol=1e-6)
         norms = dyngrad.sqrt(sum((g.reshape(BATCH, -1) ** 2).sum(1) for g in grads))
         scale = (C / (norms + 1e-6)).clamp(max=1.0)  # clip each example's gradient to norm C
         with dyngrad.no_grad():

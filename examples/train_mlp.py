@@ -48,4 +48,4 @@ with tempfile.TemporaryDirectory() as d:
     model.load_state_dict(ckpt["model"])
     opt.load_state_dict(ckpt["optim"])
     print("reloaded checkpoint of epoch", ckpt["epoch"], "with", len(ckpt["model"]), "tensors")
-    assert np.array_equal(model[0].weight._data, ckpt["model"]["0.weight"]._data)
+    assert np.array_equal(model[0].weight.data.numpy(), ckpt["model"]["0.weight"].numpy())

@@ -586,3 +586,13 @@ def test_hook_on_a_view_made_stale_by_an_in_place_op_sees_its_current_gradient()
     v.register_hook(lambda g: seen.append(g.numpy().copy()))
     (v * dyngrad.tensor([3.0, 4.0])).sum().backward()
     np.testing.assert_array_equal(seen[0], [3, 4])  # (torch 2.13 crashes with SIGSEGV here)
+
+
+def test_type_gives_pytorchs_legacy_names_and_casts_by_name():
+    x = dyngrad.ones(2)
+    assert x.type() == "torch.FloatTensor" and x.long().type() == "torch.LongTensor"
+    assert x.double().type() == "torch.DoubleTensor" and x.bool().type() == "torch.BoolTensor"
+    assert x.type("torch.DoubleTensor").dtype == dyngrad.float64
+    assert x.type(dyngrad.int32).dtype == dyngrad.int32 and x.type(dyngrad.float32) is x
+    with pytest.raises(ValueError, match="invalid type: 'torch.Foo'"):
+        x.type("torch.Foo")

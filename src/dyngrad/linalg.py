@@ -12,6 +12,7 @@ from typing import Any
 from .ops.decomp import cholesky, det, inv, qr, slogdet, solve
 from .ops.linalg import diagonal as _diagonal
 from .ops.linalg import matmul
+from .ops.matfuncs import householder_product, matrix_exp
 from .ops.spectral import eigh, eigvalsh, svd, svdvals
 from .ops.statistics import vector_norm
 from .ops.triangular import solve_triangular
@@ -20,6 +21,7 @@ from .tensor import Tensor
 __all__ = [
     "inv", "det", "slogdet", "solve", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals",
     "vector_norm", "matrix_norm", "norm", "matmul", "diagonal", "vecdot", "solve_triangular",
+    "matrix_exp", "householder_product",
 ]
 
 

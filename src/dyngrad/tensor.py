@@ -1,6 +1,7 @@
 """The Tensor: an ndarray plus autograd metadata.
 
-A Tensor holds ``data`` (always a NumPy ndarray, 0-d for scalars), ``grad``,
+A Tensor holds ``_data`` (always a NumPy ndarray, 0-d for scalars; users reach it through
+``numpy()`` / ``np.asarray``, and ``.data`` is PyTorch's detached Tensor), ``grad``,
 ``requires_grad``, ``grad_fn`` (the node that made it, None for leaves) and a version
 counter shared with its views that every in-place operation bumps.
 
@@ -68,7 +69,8 @@ class Tensor(
     array without copying.
 
     Attributes:
-        data (numpy.ndarray): the values; shape ``(*)``.
+        data (Tensor): the values as a Tensor without history sharing this one's memory
+            (PyTorch's ``.data``; see :attr:`data`).
         grad (Tensor | None): accumulated gradient, same shape and dtype as ``data``.
         grad_fn (Node | None): the node that created this tensor; None for leaves.
         requires_grad (bool): whether gradients are tracked for this tensor.
@@ -146,14 +148,68 @@ class Tensor(
         if requires_grad:
             self.requires_grad = True
 
+    # ------------------------------------------------------------------ .data (PyTorch's)
     @property
-    def data(self) -> np.ndarray:
-        """TEMPORARY: the ndarray (becomes a detached Tensor)."""
-        return self._data
+    def data(self) -> Tensor:
+        """This tensor's values as a new Tensor without history (PyTorch's ``.data``).
+
+        The result shares memory with this tensor (writing into it changes this tensor) but
+        has its own version counter, starting at 0: in-place changes through ``.data`` are
+        invisible to autograd's saved-tensor check, exactly as in PyTorch (so
+        ``x.data.mul_(2)`` after ``x`` was saved for backward is *not* detected; prefer
+        ``with dyngrad.no_grad():`` or ``x.detach()``, whose changes are). It is a leaf that
+        does not require grad, is never a view, and is a plain Tensor (``p.data`` of a
+        Parameter is not a Parameter). Each access makes a new Tensor
+        (``x.data is x.data`` is False). The ndarray itself is ``x.numpy()`` /
+        ``np.asarray(x)`` (``x._data`` inside dyngrad).
+
+        Assigning ``x.data = other`` makes ``x`` use ``other``'s memory, shape and dtype
+        (``other`` is not copied: the two share memory afterwards), keeping ``x``'s identity,
+        ``grad``, ``grad_fn``, ``requires_grad`` and version counter (pruning and weight
+        surgery: ``p.data = p.data[:, :5]``). Views of ``x`` made before keep the old memory.
+
+        Raises:
+            TypeError: assigning something that is not a Tensor.
+            RuntimeError: assigning a non-floating tensor to a tensor that requires grad;
+                ``del x.data``.
+
+        Example:
+            >>> import dyngrad
+            >>> p = dyngrad.nn.Parameter(dyngrad.ones(3))
+            >>> p.data.mul_(2)
+            tensor([2., 2., 2.])
+            >>> p.data = p.data[:2]
+            >>> p
+            Parameter containing:
+            tensor([2., 2.], requires_grad=True)
+        """
+        return Tensor._make(self._data)
 
     @data.setter
-    def data(self, value: Any) -> None:
-        self._data = value
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {_type_name(value)}")
+        if value._is_wrapper:
+            raise RuntimeError(
+                "mutating directly with `.data` under vmap transform is not allowed: the new value "
+                "is a batched tensor (one value per example); return it from the function instead"
+            )
+        new = value._data
+        old = self._data
+        if self._requires_grad and new.dtype.kind not in "fc":
+            raise RuntimeError(
+                "data set to a tensor that requires gradients must be floating point or complex dtype"
+            )
+        if grad_mode.state.interpreters:  # forward mode: the tangent stays with the tensor
+            _keep_tangents(self, value, old)  # (raises before any change when it must)
+        else:
+            self._data = new
+        if new.shape != old.shape or new.dtype != old.dtype:
+            _set_data_meta(self, old, new)
+
+    @data.deleter
+    def data(self) -> None:
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -464,6 +520,48 @@ class Tensor(
                 "a leaf Variable that requires grad is being used in an in-place operation. "
                 "Wrap the update in `with dyngrad.no_grad():` or operate on .detach()."
             )
+
+
+def _type_name(obj: Any) -> str:
+    """``int``, ``numpy.ndarray``: the type of ``obj`` as PyTorch's messages name it."""
+    t = type(obj)
+    return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
+def _set_data_meta(t: Tensor, old: np.ndarray, new: np.ndarray) -> None:
+    """``t.data = other`` changed ``t``'s shape or dtype (from ``old`` to ``new``): its
+    gradient accumulator (if one is alive) describes the new values, and a dtype change gets
+    a new one, as PyTorch's ``set_data``."""
+    acc = t._acc() if t._acc is not None else None
+    if acc is None:
+        return
+    if new.dtype != old.dtype:
+        t._acc = None
+    else:
+        acc._output_meta = ((new.shape, new.dtype),)
+
+
+def _keep_tangents(t: Tensor, value: Tensor, old: np.ndarray) -> None:
+    """``t.data = value`` with transforms active: ``t`` keeps its per-level state (forward
+    mode's tangent: PyTorch's dual tensors keep theirs). A dual level keys tangents by the
+    array, so ``t`` gets a view of ``value``'s memory of its own, handed each level's state
+    through a stand-in (``Interpreter.share``, the generic hook: no import of transforms).
+
+    Raises:
+        RuntimeError: the shape changes while ``t`` has a tangent."""
+    new = value._data
+    stack = grad_mode.state.interpreters
+    if new.shape != old.shape and any(i.kind == "dual" and i.get(t) is not None for i in stack):
+        raise RuntimeError(
+            f"cannot set .data of a dual tensor to a tensor of another shape ({list(new.shape)}; "
+            f"its tangent has shape {list(old.shape)}); make_dual the new value instead"
+        )
+    stand_in = Tensor._make(new.view())
+    for interp in stack:
+        interp.share(t, stand_in)
+    t._data = stand_in._data
+    for interp in stack:
+        interp.share(stand_in, t)
 
 
 def is_tensor(obj: Any) -> bool:

@@ -227,7 +227,7 @@ class InplaceNoMarkDirty(Function):
 
     @staticmethod
     def forward(ctx, x):
-        x._data *= 2
+        x.data *= 2  # (PyTorch's idiom: through .data, no version bump)
         return x * 1
 
     @staticmethod

@@ -138,3 +138,23 @@ def test_float32_inputs_give_float32_results_close_to_float64():
         out = fn(x)
         assert out.dtype == dg.float32
         np.testing.assert_allclose(out.numpy(), fn(x.double()).numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["erf", "erfc"])
+def test_vectorised_erf_kernels_agree_with_the_c_library_to_a_few_ulp(name):
+    from dyngrad.ops import _specfun
+
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.uniform(-6, 6, 20000), np.linspace(-30, 30, 6001), rng.uniform(-0.5, 0.5, 5000),
+                        [0.0, -0.0, 0.46875, -0.46875, 4.0, -4.0, 26.5, 1e-300, 5e-324, np.inf, -np.inf, np.nan]])
+    assert x.size >= _specfun._VECTOR_FROM  # the Cody path, not the per-element fallback
+    got = getattr(_specfun, name)(x)
+    ref = np.array([getattr(math, name)(v) for v in x])
+    assert np.array_equal(np.isnan(got), np.isnan(ref))
+    ok = ~np.isnan(ref)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ulp = np.where(got[ok] == ref[ok], 0.0, np.abs(got[ok] - ref[ok]) / np.spacing(np.abs(ref[ok])))
+    assert ulp.max() <= 8, (name, x[ok][ulp.argmax()])
+    assert np.array_equal(np.signbit(got[ok]), np.signbit(ref[ok]))  # erf(-0.0) = -0.0
+    small = getattr(_specfun, name)(x[:100])  # per-element path
+    np.testing.assert_array_equal(small, ref[:100])

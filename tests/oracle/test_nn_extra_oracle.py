@@ -94,7 +94,12 @@ def test_losses_match_torch(n, c, reduction, coarse, margin, seed) -> None:
     _check("hinge_embedding_loss", [x, np.sign(y) + (y == 0)], [True, False], seed, margin=margin, **r)
     _check("soft_margin_loss", [x, np.sign(y) + (y == 0)], [True, False], seed, **r)
     _check("cosine_embedding_loss", [x, y, sign], [True, True, False], seed, margin=margin - 1, **r)
-    _check("triplet_margin_loss", [x, y, z], [True, True, True], seed, margin=margin, swap=coarse, **r)
+    _check("triplet_margin_loss", [x, y, z], [True, True, True], seed, margin=margin, **r)
+    # swap with smooth values only: with small integers d(a, n) and d(p, n) tie up to rounding, and
+    # which side of the tie each library lands on depends on its summation order (both are valid
+    # subgradients; torch.minimum and dyngrad.minimum split an exact tie the same way)
+    xs, ys, zs = (_values(rng, (n, c), False) for _ in range(3))
+    _check("triplet_margin_loss", [xs, ys, zs], [True, True, True], seed, margin=margin, swap=True, **r)
     _check("poisson_nll_loss", [x, np.abs(y) * 2], [True, False], seed, full=True, **r)
     _check("poisson_nll_loss", [np.abs(x) + 0.1, np.abs(y)], [True, False], seed, log_input=False, **r)
     _check("gaussian_nll_loss", [x, y, np.abs(z) + 0.01 * coarse], [True, False, True], seed, **r)

@@ -28,7 +28,7 @@ class ComparisonMethods:
     """Comparison, logical and bitwise methods of :class:`dyngrad.Tensor`."""
 
     __slots__ = ()
-    data: np.ndarray  # a slot of Tensor (dyngrad/tensor.py)
+    _data: np.ndarray  # a slot of Tensor (dyngrad/tensor.py)
 
     # ---- operators
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]

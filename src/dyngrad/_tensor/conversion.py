@@ -32,12 +32,21 @@ if TYPE_CHECKING:
 __all__ = ["ConversionMethods"]
 
 
+
+# PyTorch's legacy type names (Tensor.type()), by dtype name.
+_LEGACY_NAMES = {
+    "float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor", "bfloat16": "BFloat16Tensor",
+    "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor", "int8": "CharTensor",
+    "uint8": "ByteTensor", "bool": "BoolTensor", "complex64": "ComplexFloatTensor",
+    "complex128": "ComplexDoubleTensor",
+}
+
 class ConversionMethods:
     """Conversions of :class:`dyngrad.Tensor` to NumPy, Python values, other dtypes."""
 
     __slots__ = ()
     # What these methods read of the rest of Tensor, for type checkers (annotations only).
-    data: np.ndarray
+    _data: np.ndarray  # a slot of Tensor (dyngrad/tensor.py)
     _requires_grad: builtins.bool
     grad_fn: Node | None
     _grad: Tensor | None
@@ -207,9 +216,34 @@ class ConversionMethods:
             return self.clone() if copy else self  # type: ignore[return-value]  # self: a Tensor
         return _core._ops.to_dtype(self, dtype)
 
-    def type(self, dtype: Any = None) -> Any:
+    def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
+        """The legacy type name, or a cast (PyTorch's ``Tensor.type``).
+
+        Args:
+            dtype: ``None`` to ask for the name; a dtype or a legacy name such as
+                ``"torch.DoubleTensor"`` (``"dyngrad.DoubleTensor"`` too) to cast.
+            non_blocking: accepted for PyTorch compatibility (no effect on the CPU).
+        Returns:
+            str | Tensor: ``"torch.FloatTensor"`` for a float32 tensor (the names PyTorch
+            gives, so ``x.type() == "torch.FloatTensor"`` tests work unchanged), or ``self``
+            cast to ``dtype`` (``self`` itself when the dtype already matches).
+        Raises:
+            ValueError: for a name that is not a legacy tensor type.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.ones(2)
+            >>> x.type(), x.type("torch.DoubleTensor").dtype
+            ('torch.FloatTensor', dyngrad.float64)
+        """
         if dtype is None:
-            return f"dyngrad.{self.dtype.name}"
+            return "torch." + _LEGACY_NAMES.get(self.dtype.name, self.dtype.name)
+        if isinstance(dtype, str):
+            name = dtype.rsplit(".", 1)[-1]
+            by_name = {v: k for k, v in _LEGACY_NAMES.items()}
+            if name not in by_name:
+                raise ValueError(f"invalid type: {dtype!r}")
+            dtype = getattr(B, by_name[name])
         return self.to(dtype)
 
     def type_as(self, other: Tensor) -> Tensor:

@@ -85,3 +85,7 @@ class LinalgMethods:
 
     def slogdet(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.slogdet(self, *args, **kwargs)
+
+    # --- parametrize (ops.matfuncs)
+    def matrix_exp(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.matrix_exp(self, *args, **kwargs)

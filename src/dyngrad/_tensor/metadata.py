@@ -49,7 +49,7 @@ class MetadataMethods:
     """Shape, dtype and device of :class:`dyngrad.Tensor` (read from ``self._data``)."""
 
     __slots__ = ()
-    data: np.ndarray  # a slot of Tensor (dyngrad/tensor.py): the array described here
+    _data: np.ndarray  # a slot of Tensor (dyngrad/tensor.py): the array described here
 
     # ---- the array's description
     @property

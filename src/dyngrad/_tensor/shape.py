@@ -27,7 +27,7 @@ class ShapeMethods:
     """Shape, view and copy methods of :class:`dyngrad.Tensor`."""
 
     __slots__ = ()
-    data: np.ndarray  # a slot of Tensor (dyngrad/tensor.py)
+    _data: np.ndarray  # a slot of Tensor (dyngrad/tensor.py)
 
     # ---- transposes
     @property

@@ -585,7 +585,15 @@ def _accumulate(var: Tensor, g: Tensor, create_graph: bool, node: AccumulateGrad
         with grad_mode.set_grad_enabled(create_graph):
             var._grad = old + g
     else:
-        np.add(old._data, g._data, out=old._data, casting="unsafe")
+        try:
+            np.add(old._data, g._data, out=old._data, casting="unsafe")
+        except ValueError:  # .grad no longer fits the tensor: its .data was replaced
+            raise RuntimeError(
+                f"a gradient of shape {list(g._data.shape)} cannot be accumulated into the .grad of "
+                f"shape {list(old._data.shape)} of a tensor of shape {list(var._data.shape)}; after "
+                "changing a tensor's shape with `t.data = ...`, set `t.grad = None` first "
+                "(optimizer.zero_grad())"
+            ) from None
         old._vc[0] += 1
     if var._post_acc_hooks:
         for h in tuple(var._post_acc_hooks.values()):

@@ -41,6 +41,122 @@ _ERF = np.frompyfunc(math.erf, 1, 1)
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
 
 
+# ------------------------------------------------------------------ erf, erfc
+# W. J. Cody, "Rational Chebyshev approximations for the error function", Math. Comp. 23
+# (1969) 631-637, as in his SPECFUN routine CALERF: a rational function of x**2 for
+# |x| <= 0.46875 (erf), of |x| for 0.46875 < |x| <= 4 and of 1/x**2 beyond (erfc), the latter
+# two times exp(-x**2) computed as exp(-xr**2) * exp(-(x - xr)(x + xr)) with xr = x rounded
+# down to 1/16 (so the tail keeps full relative accuracy). Measured against the C library
+# (math.erf/erfc) on 370k points in [-30, 30]: at most 4 ulp for erf and 7 ulp for erfc.
+# Evaluated in blocks that stay in cache; small arrays go through math.erf per element,
+# which is cheaper below a few thousand elements (about 80 NumPy calls per block here).
+_A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02, 3.20937758913846947e03, 1.85777706184603153e-1)
+_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03, 2.84423683343917062e03)
+_C = (5.64188496988670089e-1, 8.88314979438837594e00, 6.61191906371416295e01, 2.98635138197400131e02,
+      8.81952221241769090e02, 1.71204761263407058e03, 2.05107837782607147e03, 1.23033935479799725e03,
+      2.15311535474403846e-8)
+_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02, 1.62138957456669019e03,
+      3.29079923573345963e03, 4.36261909014324716e03, 3.43936767414372164e03, 1.23033935480374942e03)
+_P = (3.05326634961232344e-1, 3.60344899949804439e-1, 1.25781726111229246e-1, 1.60837851487422766e-2,
+      6.58749161529837803e-4, 1.63153871373020978e-2)
+_Q = (2.56852019228982242e00, 1.87295284992346725e00, 5.27905102951428412e-1, 6.05183413124413191e-2,
+      2.33520497626869185e-3)
+_SQRPI = 5.6418958354775628695e-1
+
+_CHUNK = 8192
+_VECTOR_FROM = 4096  # elements; below this np.frompyfunc(math.erf) is faster
+
+
+def _ratio(z: np.ndarray, lead: float, num_c: tuple, den_c: tuple, last_n: float, last_d: float,
+           out: np.ndarray) -> None:
+    """``out = P(z) / Q(z)`` by Horner's rule, both polynomials monic in the CALERF form."""
+    num = lead * z
+    den = z.copy()
+    for a, b in zip(num_c, den_c):
+        num += a
+        num *= z
+        den += b
+        den *= z
+    num += last_n
+    den += last_d
+    np.divide(num, den, out=out)
+
+
+def _erfc_abs(y: np.ndarray, out: np.ndarray) -> None:
+    """``out = erfc(y)`` for ``y = |x| > 0.46875`` (values for smaller ``y`` are overwritten)."""
+    r = np.empty_like(y)
+    _ratio(np.minimum(y, 4.0), _C[8], _C[:7], _D[:7], _C[7], _D[7], r)
+    big = y > 4.0
+    if big.any():
+        yb = y[big]
+        z = 1.0 / (yb * yb)
+        t = np.empty_like(z)
+        _ratio(z, _P[5], _P[:4], _Q[:4], _P[4], _Q[4], t)
+        t *= z
+        r[big] = (_SQRPI - t) / yb
+    yr = np.trunc(y * 16.0)
+    yr *= 0.0625
+    dl = (y - yr) * (y + yr)
+    np.negative(dl, out=dl)
+    np.exp(dl, out=dl)
+    yr *= yr
+    np.negative(yr, out=yr)
+    np.exp(yr, out=yr)
+    yr *= dl
+    yr *= r
+    out[...] = yr
+
+
+def _erf_block(x: np.ndarray, out: np.ndarray, complement: bool) -> None:
+    y = np.abs(x)
+    e = np.empty_like(x)
+    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+        _erfc_abs(y, e)
+    small = y <= 0.46875
+    s = None
+    if small.any():
+        xs = x[small]
+        s = np.empty_like(xs)
+        _ratio(xs * xs, _A[4], _A[:3], _B[:3], _A[3], _B[3], s)
+        s *= xs
+    if complement:
+        np.copyto(e, 2.0 - e, where=x < 0)
+        if s is not None:
+            e[small] = 1.0 - s
+    else:
+        e = 1.0 - e
+        np.copysign(e, x, out=e)
+        if s is not None:
+            e[small] = s
+    inf = np.isinf(x)
+    if inf.any():
+        e[inf] = np.where(x[inf] > 0, 0.0, 2.0) if complement else np.sign(x[inf])
+    out[...] = e
+
+
+def _erf_vector(x: np.ndarray, complement: bool) -> np.ndarray:
+    flat = np.ascontiguousarray(x, dtype=np.float64).ravel()
+    out = np.empty_like(flat)
+    for i in range(0, flat.size, _CHUNK):
+        _erf_block(flat[i : i + _CHUNK], out[i : i + _CHUNK], complement)
+    return out.reshape(np.shape(x))
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """``erf(x)`` of a float64 array (Cody's rational approximations above; libm per
+    element for arrays under ``_VECTOR_FROM`` elements)."""
+    if np.size(x) < _VECTOR_FROM:
+        return np.asarray(_ERF(x), dtype=np.float64)
+    return _erf_vector(x, False)
+
+
+def erfc(x: np.ndarray) -> np.ndarray:
+    """``erfc(x) = 1 - erf(x)`` of a float64 array, without cancellation for large ``x``."""
+    if np.size(x) < _VECTOR_FROM:
+        return np.asarray(_ERFC(x), dtype=np.float64)
+    return _erf_vector(x, True)
+
+
 def _libm_lgamma() -> Any:
     """The C library's ``lgamma`` (what PyTorch calls, glibc's is correct to < 1 ulp), or
     None where it cannot be loaded or fails a spot check."""

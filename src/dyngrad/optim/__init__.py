@@ -1,5 +1,6 @@
 """dyngrad.optim: optimizers (SGD, Adam, AdamW, NAdam, RAdam, Adamax, RMSprop, Adagrad,
-Adadelta, ASGD, LBFGS) and lr schedulers (``dyngrad.optim.lr_scheduler``)."""
+Adadelta, ASGD, LBFGS; SparseAdam for the API only: dyngrad has no sparse gradients) and lr
+schedulers (``dyngrad.optim.lr_scheduler``)."""
 
 from . import lr_scheduler
 from .adadelta import Adadelta
@@ -11,6 +12,7 @@ from .lbfgs import LBFGS
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
 from .sgd import SGD
+from .sparse_adam import SparseAdam
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "NAdam", "RAdam", "Adamax", "RMSprop", "Adagrad", "Adadelta",
-           "ASGD", "LBFGS", "lr_scheduler"]
+           "ASGD", "LBFGS", "lr_scheduler", "SparseAdam"]

@@ -155,7 +155,18 @@ class Optimizer:
                     st = self.state.get(p)
                     if st is None:
                         st = {}
-                    self._update(p, g, group, st)
+                    if g.shape != p._data.shape:
+                        raise RuntimeError(_resized_message(p, "its .grad", g.shape))
+                    try:
+                        self._update(p, g, group, st)
+                    except ValueError as e:  # a state buffer of another shape: .data was replaced
+                        if "broadcast" not in str(e):
+                            raise
+                        shapes = [tuple(t._data.shape) for t in st.values() if isinstance(t, Tensor) and t._data.ndim]
+                        bad = next((sh for sh in shapes if sh != p._data.shape), None)
+                        if bad is None:
+                            raise
+                        raise RuntimeError(_resized_message(p, f"its {type(self).__name__} state", bad)) from None
                     if st:  # no entry for stateless updates (plain SGD), as in PyTorch
                         self.state[p] = st
                     p._vc[0] += 1
@@ -237,6 +248,22 @@ class Optimizer:
                     lines.append(f"    {k}: {g[k]}")
         lines.append(")")
         return "\n".join(lines)
+
+
+def _resized_message(p: Tensor, what: str, shape: tuple) -> str:
+    """A parameter whose shape changed (``p.data = p.data[:, :5]``) while ``what`` kept the
+    old one: PyTorch's broadcast message, then the way out."""
+    from ..autograd.function import size_mismatch
+
+    pair = (tuple(shape), tuple(p._data.shape)) if "state" in what else (tuple(p._data.shape), tuple(shape))
+    msg = size_mismatch(*pair) or (
+        f"output with shape {list(p._data.shape)} doesn't match the broadcast shape {list(shape)}"
+    )
+    return (
+        f"{msg}: a parameter of shape {list(p._data.shape)} has {what} of shape {list(shape)} "
+        "(was its .data replaced?); set .grad to None (zero_grad()) and drop its state "
+        "(`del optimizer.state[p]`, or make a new optimizer) after changing a parameter's shape"
+    )
 
 
 def _buf(state: dict[str, Any], name: str, like: np.ndarray, fill: float = 0.0) -> np.ndarray:

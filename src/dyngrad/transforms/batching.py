@@ -231,11 +231,15 @@ class _ExampleArray(np.ndarray):
     __index__ = __iter__ = __array__ = __reduce__ = __reduce_ex__ = _refuse
 
 
+def _refused_error(what: str) -> Exception:
+    if not vmap_levels():
+        return _value_read(what)
+    return VmapUnsupported(f"{what} on a batched tensor")
+
+
 def _refused(what: str) -> Any:
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if not vmap_levels():
-            raise _value_read(what)
-        raise VmapUnsupported(f"{what} on a batched tensor")
+        raise _refused_error(what)
 
     return method
 
@@ -317,6 +321,16 @@ class BatchedTensor(Tensor):
     def detach_(self) -> Tensor:
         self._value.detach_()
         return self
+
+    @property
+    def data(self) -> Tensor:
+        """Refused (PyTorch raises too): under vmap, ``VmapUnsupported``, so vmap runs ``f``
+        once per example, where ``.data`` is the example's detached Tensor."""
+        raise _refused_error(".data")
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        raise _refused_error("setting .data")
 
     numpy = _refused("numpy()")
     __array__ = _refused("NumPy conversion (np.asarray, a NumPy function)")

@@ -1,4 +1,6 @@
-"""``nn.utils``: gradient clipping and parameter/vector conversion."""
+"""``nn.utils``: gradient clipping, parameter/vector conversion, ``rnn`` (packed sequences),
+``parametrize`` / ``parametrizations`` and the older hook-based ``weight_norm`` /
+``spectral_norm``."""
 
 from __future__ import annotations
 
@@ -9,9 +11,11 @@ from typing import Any
 import numpy as np
 
 from ...tensor import Tensor
-from . import rnn
+from . import parametrizations, parametrize, rnn
+from .norm_hooks import remove_spectral_norm, remove_weight_norm, spectral_norm, weight_norm
 
-__all__ = ["rnn", "clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
+__all__ = ["rnn", "parametrize", "parametrizations", "weight_norm", "remove_weight_norm", "spectral_norm",
+           "remove_spectral_norm", "clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
 
 
 def _params(parameters: Any) -> list[Tensor]:
