@@ -74,6 +74,23 @@ class Tensor(
         grad (Tensor | None): accumulated gradient, same shape and dtype as ``data``.
         grad_fn (Node | None): the node that created this tensor; None for leaves.
         requires_grad (bool): whether gradients are tracked for this tensor.
+
+    Args:
+        data: an ndarray to wrap (not copied), or None for an empty float tensor.
+        requires_grad (bool): make the tensor a leaf that requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> x.shape, x.dtype, x.is_leaf
+        ((2, 2), dyngrad.float32, True)
+        >>> y = (x @ x).sum()
+        >>> y.grad_fn.name()
+        'SumBackward0'
+        >>> y.backward()
+        >>> x.grad
+        tensor([[ 7., 11.],
+                [ 9., 13.]])
     """
 
     # Where a method goes. This class body holds the core: storage, construction, the

@@ -29,7 +29,17 @@ _WORST = 5  # entries shown per mismatching (input, output) pair
 
 
 class GradcheckError(RuntimeError):
-    """Raised by gradcheck when analytical and numerical derivatives differ."""
+    """Raised by gradcheck when analytical and numerical derivatives differ.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0], dtype=dyngrad.float64, requires_grad=True)
+        >>> try:
+        ...     dyngrad.autograd.gradcheck(lambda t: t.detach() * t, (x,))   # drops a term
+        ... except dyngrad.autograd.GradcheckError as e:
+        ...     print(type(e).__name__, isinstance(e, RuntimeError))
+        GradcheckError True
+    """
 
 
 def _as_tuple(x: Any) -> tuple:

@@ -149,7 +149,17 @@ class CELU(ELU):
 
 
 class GELU(_Act):
-    """Gaussian error linear unit; ``approximate='tanh'`` for the tanh form."""
+    """Gaussian error linear unit; ``approximate='tanh'`` for the tanh form.
+
+    Args:
+        approximate (str): ``'none'`` (exact) or ``'tanh'``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.GELU()(dyngrad.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.8413])
+    """
 
     _fn, _opts = "gelu", ("approximate",)
 
@@ -246,7 +256,17 @@ class Tanhshrink(_NoArg):
 
 
 class Softmax(_Act):
-    """Softmax along ``dim``."""
+    """Softmax along ``dim``.
+
+    Args:
+        dim (int): the dimension that sums to 1.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.Softmax(dim=1)(dyngrad.zeros(1, 4))
+        tensor([[0.2500, 0.2500, 0.2500, 0.2500]])
+    """
 
     _fn, _opts = "softmax", ("dim",)
 

@@ -100,7 +100,18 @@ class Sequential(Module):
 
 
 class ModuleList(Module):
-    """A list of modules, registered (so their parameters are the container's)."""
+    """A list of modules, registered (so their parameters are the container's).
+
+    Args:
+        modules (iterable of Module, optional): the initial modules.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> layers = nn.ModuleList([nn.Linear(2, 2) for _ in range(3)])
+        >>> len(layers), len(list(layers.parameters()))
+        (3, 6)
+    """
 
     def __init__(self, modules: Iterable[Module] | None = None) -> None:
         super().__init__()

@@ -130,7 +130,18 @@ class Bilinear(Module):
 
 
 class Flatten(Module):
-    """Flatten dims ``start_dim..end_dim`` into one: ``(N, *) -> (N, prod(*))`` by default."""
+    """Flatten dims ``start_dim..end_dim`` into one: ``(N, *) -> (N, prod(*))`` by default.
+
+    Args:
+        start_dim (int): the first dim to flatten (default 1: keep the batch dim).
+        end_dim (int): the last dim to flatten (default -1).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.Flatten()(dyngrad.zeros(2, 3, 4)).shape
+        (2, 12)
+    """
 
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
@@ -198,7 +209,27 @@ class Dropout(Module):
 
 class Embedding(Module):
     """A lookup table: int indices ``(*)`` -> ``(*, embedding_dim)``; weight ~ ``N(0, 1)``
-    with the ``padding_idx`` row zeroed (PyTorch's default)."""
+    with the ``padding_idx`` row zeroed (PyTorch's default).
+
+    Args:
+        num_embeddings (int): the number of rows (the vocabulary size).
+        embedding_dim (int): the size of each row.
+        padding_idx (int, optional): a row that stays zero and gets no gradient.
+        max_norm (float, optional): renormalise looked-up rows to at most this norm.
+        norm_type (float): the p of the norm for ``max_norm``.
+        scale_grad_by_freq (bool): divide gradients by the indices' frequency in the batch.
+        sparse (bool): accepted; gradients are dense.
+        device: only ``"cpu"`` (or None) is accepted.
+        dtype: the weight's dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> emb = nn.Embedding(10, 3, padding_idx=0)
+        >>> out = emb(dyngrad.tensor([[0, 2], [4, 0]]))
+        >>> out.shape, out[0, 0].abs().sum().item()
+        ((2, 2, 3), 0.0)
+    """
 
     def __init__(
         self,
