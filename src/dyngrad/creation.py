@@ -94,7 +94,21 @@ def rng_moved(snapshot: list) -> bool:
 
 
 def manual_seed(seed: int) -> Generator:
-    """Seed the default generator; returns it."""
+    """Seed the default generator, so ``rand``/``randn``/``randint``/dropout draw the same
+    numbers again.
+
+    Args:
+        seed (int): the seed.
+    Returns:
+        Generator: the default generator (``dyngrad.default_generator``).
+
+    Example:
+        >>> import dyngrad
+        >>> _ = dyngrad.manual_seed(0); a = dyngrad.randn(3)
+        >>> _ = dyngrad.manual_seed(0); b = dyngrad.randn(3)
+        >>> bool(dyngrad.equal(a, b))
+        True
+    """
     return default_generator.manual_seed(seed)
 
 
@@ -156,12 +170,31 @@ def _size(size: tuple) -> tuple[int, ...]:
 
 
 def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
-    """A new leaf tensor copying ``data`` (nested lists, numbers, arrays, tensors).
+    """A new leaf tensor copying ``data`` (nested lists, numbers, NumPy arrays, tensors).
 
-    Python floats give the default dtype (float32), ints int64, bools bool.
+    Python floats give the default dtype (float32), ints int64, bools bool, as in PyTorch.
+
+    Args:
+        data: a number, a (nested) list or tuple, an ndarray or a Tensor; always copied.
+        dtype: the result's dtype (default: inferred from ``data``).
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): make the result a leaf that requires grad.
+        pin_memory (bool): accepted for compatibility; no effect.
+    Returns:
+        Tensor: a leaf of ``data``'s shape.
     Raises:
-        RuntimeError: requires_grad on a non-floating dtype.
-        TypeError: data that is not numeric.
+        RuntimeError: ``requires_grad`` with a non-floating dtype.
+        TypeError: ``data`` that is not numeric.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([[1, 2], [3, 4]])
+        tensor([[1, 2],
+                [3, 4]])
+        >>> dyngrad.tensor([1.0, 2.0]).dtype, dyngrad.tensor([1, 2]).dtype
+        (dyngrad.float32, dyngrad.int64)
+        >>> dyngrad.tensor(2.0, requires_grad=True)
+        tensor(2., requires_grad=True)
     """
     check_device(device)
     if isinstance(data, Tensor):
@@ -188,10 +221,22 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:
-    """Wrap ``ndarray`` sharing its memory (changes show both ways).
+    """Wrap ``ndarray`` as a Tensor sharing its memory: changes show both ways.
 
+    Args:
+        ndarray (numpy.ndarray): the array; its dtype is kept (float64 stays float64).
+    Returns:
+        Tensor: a leaf with ``ndarray``'s shape and dtype, not requiring grad.
     Raises:
         TypeError: not an ndarray, or an unsupported dtype.
+
+    Example:
+        >>> import numpy as np, dyngrad
+        >>> a = np.zeros(3)
+        >>> t = dyngrad.from_numpy(a)
+        >>> a[0] = 5.0
+        >>> t
+        tensor([5., 0., 0.], dtype=dyngrad.float64)
     """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
@@ -200,24 +245,86 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
 
 
 def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None) -> Tensor:
-    """Zeros of shape ``size`` (default float dtype)."""
+    """Zeros of shape ``size``.
+
+    Args:
+        *size (int): the shape, as ints or one tuple/list: ``zeros(2, 3)`` or ``zeros((2, 3))``.
+        dtype: the result's dtype (default: the default float dtype, float32).
+            device: only ``"cpu"`` (or None) is accepted.
+            requires_grad: make the result a leaf that requires grad.
+        out: not supported (None).
+    Returns:
+        Tensor: shape ``size``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.zeros(2, 3)
+        tensor([[0., 0., 0.],
+                [0., 0., 0.]])
+    """
     check_device(device)
     return _finish(np.zeros(_size(size), dtype=_float(dtype)), requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """Ones of shape ``size``."""
+    """Ones of shape ``size``.
+
+    Args:
+        *size (int): the shape, as ints or one tuple/list.
+        dtype: the result's dtype (default: the default float dtype, float32).
+            device: only ``"cpu"`` (or None) is accepted.
+            requires_grad: make the result a leaf that requires grad.
+    Returns:
+        Tensor: shape ``size``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.ones(2, dtype=dyngrad.int64)
+        tensor([1, 1])
+    """
     check_device(device)
     return _finish(np.ones(_size(size), dtype=_float(dtype)), requires_grad)
 
 
 def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """Uninitialised in PyTorch; zeros here (deterministic)."""
+    """A tensor of shape ``size``: uninitialised in PyTorch, zeros here (deterministic).
+
+    Args:
+        *size (int): the shape, as ints or one tuple/list.
+        dtype: the result's dtype (default: the default float dtype, float32).
+            device: only ``"cpu"`` (or None) is accepted.
+            requires_grad: make the result a leaf that requires grad.
+    Returns:
+        Tensor: shape ``size``, filled with zeros.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.empty(2, 2).shape
+        (2, 2)
+    """
     return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """``fill_value`` everywhere; the dtype is inferred from it as PyTorch does."""
+    """A tensor of shape ``size`` with ``fill_value`` everywhere.
+
+    Args:
+        size: the shape (an int or a tuple/list of ints).
+        fill_value: the value; the dtype is inferred from it as PyTorch does (a Python float
+            gives the default float dtype, an int int64, a bool bool).
+        dtype: the result's dtype (overrides the inference).
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): make the result a leaf that requires grad.
+    Returns:
+        Tensor: shape ``size``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.full((2,), 7)
+        tensor([7, 7])
+        >>> dyngrad.full((2,), 0.5)
+        tensor([0.5000, 0.5000])
+    """
     check_device(device)
     if dtype is None:
         dtype = B.result_type(fill_value)
@@ -225,10 +332,28 @@ def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, r
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """``[start, end)`` with ``step``; int64 when all arguments are ints, else default float.
+    """Values from ``start`` to ``end`` (excluded) in steps of ``step``: ``arange(n)`` is
+    ``0, 1, ..., n-1``.
 
+    Args:
+        start: the first value; with ``end`` omitted, the end (and the start is 0).
+        end: the bound, not included.
+        step: the difference between neighbours (not 0; its sign must lead to ``end``).
+        dtype: the result's dtype (default: int64 when all arguments are ints, else the
+            default float dtype).
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): make the result a leaf that requires grad.
+    Returns:
+        Tensor: 1-D, ``ceil((end - start) / step)`` values.
     Raises:
         RuntimeError: step 0, or a step with the wrong sign.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.arange(4)
+        tensor([0, 1, 2, 3])
+        >>> dyngrad.arange(1, 2, 0.25)
+        tensor([1.0000, 1.2500, 1.5000, 1.7500])
     """
     check_device(device)
     if end is None:
@@ -248,7 +373,25 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, dev
 
 
 def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    """``steps`` evenly spaced values from ``start`` to ``end``, both included.
+
+    Args:
+        start (float): the first value.
+        end (float): the last value.
+        steps (int): how many values (0 gives an empty tensor).
+        dtype: the result's dtype (default: the default float dtype, float32).
+            device: only ``"cpu"`` (or None) is accepted.
+            requires_grad: make the result a leaf that requires grad.
+    Returns:
+        Tensor: shape ``(steps,)``.
+    Raises:
+        RuntimeError: a negative ``steps``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.linspace(0, 1, 5)
+        tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
     check_device(device)
     if steps < 0:
         raise RuntimeError("linspace: number of steps must be non-negative")
@@ -257,7 +400,23 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device:
 
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """Identity matrix ``(n, m)``."""
+    """The identity matrix: ones on the diagonal, zeros elsewhere.
+
+    Args:
+        n (int): the number of rows.
+        m (int, optional): the number of columns (default ``n``).
+        dtype: the result's dtype (default: the default float dtype, float32).
+            device: only ``"cpu"`` (or None) is accepted.
+            requires_grad: make the result a leaf that requires grad.
+    Returns:
+        Tensor: shape ``(n, m)``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.eye(2, 3)
+        tensor([[1., 0., 0.],
+                [0., 1., 0.]])
+    """
     check_device(device)
     return _finish(np.eye(n, m, dtype=_float(dtype)), requires_grad)
 
@@ -267,14 +426,44 @@ def _like(input: Tensor, dtype: Any) -> np.dtype:
 
 
 def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    """Zeros with ``input``'s shape (and dtype unless given)."""
+    """Zeros with ``input``'s shape (and dtype unless given).
+
+    Args:
+        input (Tensor): the tensor whose shape (and dtype) to copy; its values are not read.
+        dtype: the result's dtype (default: ``input.dtype``).
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): make the result a leaf that requires grad.
+        memory_format: accepted for compatibility; no effect.
+    Returns:
+        Tensor: ``input``'s shape; a new leaf (never part of ``input``'s graph).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.zeros_like(dyngrad.tensor([[1, 2, 3]]))
+        tensor([[0, 0, 0]])
+    """
     if input._is_wrapper:  # a transform's wrapper (vmap): the result is wrapped like it
         return input._full_like(0, _like(input, dtype))
     return _finish(np.zeros(input._data.shape, dtype=_like(input, dtype)), requires_grad)
 
 
 def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    """Ones with ``input``'s shape."""
+    """Ones with ``input``'s shape (and dtype unless given).
+
+    Args:
+        input (Tensor): the tensor whose shape (and dtype) to copy; its values are not read.
+        dtype: the result's dtype (default: ``input.dtype``).
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): make the result a leaf that requires grad.
+        memory_format: accepted for compatibility; no effect.
+    Returns:
+        Tensor: ``input``'s shape; a new leaf.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.ones_like(dyngrad.zeros(2, dtype=dyngrad.float64))
+        tensor([1., 1.], dtype=dyngrad.float64)
+    """
     if input._is_wrapper:  # a transform's wrapper (vmap): the result is wrapped like it
         return input._full_like(1, _like(input, dtype))
     return _finish(np.ones(input._data.shape, dtype=_like(input, dtype)), requires_grad)

@@ -74,6 +74,23 @@ class Tensor(
         grad (Tensor | None): accumulated gradient, same shape and dtype as ``data``.
         grad_fn (Node | None): the node that created this tensor; None for leaves.
         requires_grad (bool): whether gradients are tracked for this tensor.
+
+    Args:
+        data: an ndarray to wrap (not copied), or None for an empty float tensor.
+        requires_grad (bool): make the tensor a leaf that requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> x.shape, x.dtype, x.is_leaf
+        ((2, 2), dyngrad.float32, True)
+        >>> y = (x @ x).sum()
+        >>> y.grad_fn.name()
+        'SumBackward0'
+        >>> y.backward()
+        >>> x.grad
+        tensor([[ 7., 11.],
+                [ 9., 13.]])
     """
 
     # Where a method goes. This class body holds the core: storage, construction, the
@@ -277,7 +294,22 @@ class Tensor(
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        """Set ``requires_grad`` in place (leaves only); returns self."""
+        """Set ``requires_grad`` in place (leaves only); returns self.
+
+        Args:
+            requires_grad (bool): the new flag (default True).
+        Returns:
+            Tensor: ``self``.
+        Raises:
+            RuntimeError: on a non-leaf tensor (asking to stop tracking it), or asking an
+                integer or bool tensor to require grad.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.zeros(2).requires_grad_()
+            >>> x.requires_grad, x.is_leaf
+            (True, True)
+        """
         self.requires_grad = requires_grad
         return self
 
@@ -339,6 +371,15 @@ class Tensor(
 
         Raises:
             RuntimeError: when the tensor does not require grad.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.ones(2, requires_grad=True)
+            >>> h = x * 3
+            >>> h.retain_grad()
+            >>> (h ** 2).sum().backward()
+            >>> h.grad                                   # 2h
+            tensor([6., 6.])
         """
         if self._base is not None and self._vc[0] != self._view_ver:
             self._refresh_view()  # retain the gradient of the view's current history
@@ -374,6 +415,22 @@ class Tensor(
 
         Raises:
             RuntimeError: when the tensor does not require grad.
+
+        Args:
+            hook (callable): ``hook(grad)`` returning None (to observe) or a Tensor of the same
+                shape (to replace the gradient).
+        Returns:
+            RemovableHandle: ``handle.remove()`` unregisters the hook.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.ones(2, requires_grad=True)
+            >>> h = x * 2
+            >>> handle = h.register_hook(lambda g: g * 10)     # scale the gradient flowing through h
+            >>> h.sum().backward()
+            >>> x.grad
+            tensor([20., 20.])
+            >>> handle.remove()
         """
         if self._base is not None and self._vc[0] != self._view_ver:
             self._refresh_view()  # hook the gradient of the view's current history
@@ -407,12 +464,46 @@ class Tensor(
         create_graph: bool = False,
         inputs: Any = None,
     ) -> None:
-        """Compute the gradient of this tensor w.r.t. graph leaves; see
-        :func:`dyngrad.autograd.backward`."""
+        """Compute the gradient of this tensor with respect to the graph's leaves and add it
+        to their ``.grad`` (see :func:`dyngrad.autograd.backward`).
+
+        Args:
+            gradient (Tensor, optional): the vector of the vector-Jacobian product, this tensor's
+                shape; may be omitted only for a one-element tensor (it means 1).
+            retain_graph (bool, optional): keep the saved tensors for another backward
+                (default: ``create_graph``).
+            create_graph (bool): record the backward pass, for higher-order derivatives.
+            inputs (sequence of Tensor, optional): accumulate only into these tensors' ``.grad``.
+        Raises:
+            RuntimeError: this tensor does not require grad; no ``gradient`` for a tensor of
+                more than one element; the graph was already freed by an earlier backward.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+            >>> (x ** 2).sum().backward()
+            >>> x.grad                                   # 2x
+            tensor([2., 4.])
+            >>> (x ** 2).backward(dyngrad.tensor([1.0, 0.0]))   # gradients accumulate
+            >>> x.grad
+            tensor([4., 4.])
+        """
         _ops.backward(self, gradient, retain_graph, create_graph, inputs=inputs)  # autograd.backprop's
 
     def detach(self) -> Tensor:
-        """A new leaf sharing memory and the version counter, with no history."""
+        """A new leaf sharing memory and the version counter, with no history.
+
+        Returns:
+            Tensor: the same values and storage (writes show in both), ``requires_grad=False``,
+            no ``grad_fn``.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.ones(2, requires_grad=True)
+            >>> y = (x * 2).detach()
+            >>> y.requires_grad, y.grad_fn, y.is_leaf
+            (False, None, True)
+        """
         t = Tensor._make(self._data)
         t._vc = self._vc
         return t

@@ -228,6 +228,14 @@ def to_dot(output: Any, params: dict | None = None, show_saved: bool = False) ->
         show_saved: list each node's saved tensors (shape, dtype, bytes, version).
     Returns:
         the DOT text (``digraph { ... }``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.viz import to_dot
+        >>> w = dyngrad.ones(2, requires_grad=True)
+        >>> dot = to_dot((w * 3).sum(), params={"w": w})
+        >>> dot.startswith("digraph"), "MulBackward0" in dot, 'label="w' in dot
+        (True, True, True)
     """
     attrs = " ".join(f'{k}="{v}"' for k, v in _NODE_ATTR.items())
     head = ["digraph {", "\tgraph [" + " ".join(f'{k}="{v}"' for k, v in _GRAPH_ATTR.items()) + "]",
@@ -245,6 +253,13 @@ def make_dot(output: Any, params: dict | None = None, show_saved: bool = False) 
         graphviz.Digraph.
     Raises:
         ImportError: when the graphviz package is missing (``pip install dyngrad[viz]``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.viz import make_dot
+        >>> w = dyngrad.ones(2, requires_grad=True)
+        >>> g = make_dot((w * 3).sum(), params={"w": w})     # doctest: +SKIP
+        >>> g.render("graph", format="svg")                  # doctest: +SKIP
     """
     try:
         import graphviz

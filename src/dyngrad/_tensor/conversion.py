@@ -66,6 +66,19 @@ class ConversionMethods:
         Raises:
             RuntimeError: when the tensor requires grad (use ``detach().numpy()``), unless
                 ``force=True``, which returns a copy.
+
+        Args:
+            force (bool): return a copy even when the tensor requires grad.
+        Returns:
+            numpy.ndarray: the tensor's values, sharing memory (unless ``force``).
+
+        Example:
+            >>> import dyngrad
+            >>> t = dyngrad.zeros(2)
+            >>> a = t.numpy()
+            >>> a[0] = 1.0
+            >>> t
+            tensor([1., 0.])
         """
         if self._requires_grad:
             if force:
@@ -101,6 +114,14 @@ class ConversionMethods:
 
         Raises:
             RuntimeError: when the tensor has more than one element.
+
+        Returns:
+            int | float | bool: the value, of the Python type matching the dtype.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.tensor([2.5]).item(), dyngrad.tensor(3).item()
+            (2.5, 3)
         """
         if self._data.size != 1:
             raise RuntimeError(

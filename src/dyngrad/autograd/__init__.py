@@ -62,6 +62,14 @@ def grad(
     Raises:
         RuntimeError: an input not used in the graph (unless allow_unused) or that does not
             require grad; with is_grads_batched, grad_outputs without a common batch dim 0.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor(3.0, requires_grad=True)
+        >>> (dy,) = dyngrad.autograd.grad(x ** 3, x, create_graph=True)   # 3x^2
+        >>> (d2y,) = dyngrad.autograd.grad(dy, x)                         # 6x
+        >>> dy.item(), d2y.item(), x.grad is None
+        (27.0, 18.0, True)
     """
     if is_grads_batched:
         return _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,

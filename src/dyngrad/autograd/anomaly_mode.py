@@ -54,7 +54,16 @@ def _set(enabled: bool, check_nan: bool) -> None:
 
 
 def is_anomaly_enabled() -> bool:
-    """Whether anomaly mode is on in this thread."""
+    """Whether anomaly mode is on in this thread.
+
+    Returns:
+        bool: True inside ``detect_anomaly()`` / ``set_detect_anomaly(True)``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.autograd.is_anomaly_enabled()
+        False
+    """
     return state.anomaly
 
 
@@ -134,6 +143,17 @@ class detect_anomaly:  # noqa: N801
 
     Args:
         check_nan: also check each backward's outputs for NaN/inf.
+
+    Example:
+        >>> import warnings, dyngrad
+        >>> x = dyngrad.tensor([0.0, 4.0], requires_grad=True)
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")          # it warns that it is slow
+        ...     with dyngrad.autograd.detect_anomaly():
+        ...         (x.sqrt() * 0).sum().backward()      # 0 / (2 sqrt(0)) is NaN
+        Traceback (most recent call last):
+        ...
+        RuntimeError: Function 'SqrtBackward0' returned nan values in its 0th output...
     """
 
     def __init__(self, check_nan: bool = True) -> None:
@@ -164,6 +184,16 @@ class set_detect_anomaly:  # noqa: N801
     Args:
         mode: on (True) or off.
         check_nan: also check backward outputs for NaN/inf.
+
+    Example:
+        >>> import warnings, dyngrad
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     with dyngrad.autograd.set_detect_anomaly(True):
+        ...         print(dyngrad.autograd.is_anomaly_enabled())
+        True
+        >>> dyngrad.autograd.is_anomaly_enabled()
+        False
     """
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:

@@ -95,6 +95,14 @@ def backward(
     Raises:
         RuntimeError: a tensor that does not require grad; implicit gradient of a
             non-scalar; backward a second time through a freed graph.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * x
+        >>> dyngrad.autograd.backward(y, grad_tensors=dyngrad.ones(2))   # same as y.backward(ones)
+        >>> x.grad
+        tensor([2., 4.])
     """
     if grad_variables is not None:
         grad_tensors = grad_variables

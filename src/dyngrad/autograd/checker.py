@@ -188,6 +188,21 @@ def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = T
         a :class:`CheckReport` (``.ok``, printable table).
     Raises:
         TypeError: when ``fn_cls`` is not a Function subclass.
+
+    Example:
+        >>> import dyngrad
+        >>> class Square(dyngrad.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x * x
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         (x,) = ctx.saved_tensors
+        ...         return 2 * x * g
+        >>> report = dyngrad.autograd.check_function(Square, dyngrad.randn(3, 2))
+        >>> report.ok, report["gradient"].status
+        (True, 'pass')
     """
     if not (isinstance(fn_cls, type) and issubclass(fn_cls, Function) and fn_cls is not Function):
         raise TypeError(f"{getattr(fn_cls, '__name__', fn_cls)!r} is not a subclass of dyngrad.autograd.Function")

@@ -28,7 +28,26 @@ _prof = profiler.state
 
 
 class FunctionCtx:
-    """What ``forward`` can tell ``backward`` (``ctx``). Also any attribute you set."""
+    """What ``forward`` can tell ``backward`` (``ctx``). Also any attribute you set.
+
+    Example:
+        >>> import dyngrad
+        >>> class Scale(dyngrad.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x, factor):
+        ...         ctx.save_for_backward(x)     # tensors: save_for_backward
+        ...         ctx.factor = factor          # other values: plain attributes
+        ...         return x * factor
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         print(ctx.needs_input_grad)
+        ...         return g * ctx.factor, None
+        >>> x = dyngrad.ones(2, requires_grad=True)
+        >>> Scale.apply(x, 3.0).sum().backward()
+        (True, False)
+        >>> x.grad
+        tensor([3., 3.])
+    """
 
     _to_save: tuple = ()
     _dirty: tuple = ()
@@ -160,16 +179,25 @@ class Function:
             ``'error'`` raises, ``'same'`` runs the Function once for the whole batch (its
             rule is called only when an argument is batched), ``'different'`` calls the
             ``vmap`` rule, which must draw one sample per example.
+
     Example:
-        >>> class Square(Function):
+        >>> import dyngrad
+        >>> class Square(dyngrad.autograd.Function):
         ...     @staticmethod
         ...     def forward(ctx, x):
         ...         ctx.save_for_backward(x)
         ...         return x * x
         ...     @staticmethod
-        ...     def backward(ctx, g):
+        ...     def backward(ctx, grad_output):
         ...         (x,) = ctx.saved_tensors
-        ...         return 2 * x * g
+        ...         return 2 * x * grad_output      # d(x^2)/dx = 2x
+        >>> x = dyngrad.tensor([1.0, 3.0], requires_grad=True)
+        >>> y = Square.apply(x)
+        >>> y.grad_fn.name()
+        'SquareBackward'
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([2., 6.])
     """
 
     _backward_cls: type[BackwardCFunction]
@@ -555,7 +583,33 @@ class _DelayedErrorBackward(Node):
 def once_differentiable(fn: Callable) -> Callable:
     """Decorate ``backward`` that cannot itself be differentiated (it uses NumPy directly,
     say). It then always runs under ``no_grad``; differentiating its result (double
-    backward) raises RuntimeError instead of silently returning wrong zeros."""
+    backward) raises RuntimeError instead of silently returning wrong zeros.
+
+    Args:
+        fn: the ``backward`` staticmethod to wrap.
+    Returns:
+        Callable: ``fn`` running under ``no_grad``, whose results raise on a second derivative.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.autograd.function import once_differentiable
+        >>> class Cube(dyngrad.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x ** 3
+        ...     @staticmethod
+        ...     @once_differentiable
+        ...     def backward(ctx, g):
+        ...         (x,) = ctx.saved_tensors
+        ...         return dyngrad.from_numpy(g.detach().numpy() * 3 * x.detach().numpy() ** 2)
+        >>> x = dyngrad.tensor([2.0], requires_grad=True)
+        >>> (g,) = dyngrad.autograd.grad((Cube.apply(x) ** 2).sum(), x, create_graph=True)
+        >>> g.sum().backward()
+        Traceback (most recent call last):
+        ...
+        RuntimeError: trying to differentiate twice a function that was marked with @once_differentiable (CubeBackward)...
+    """
 
     @functools.wraps(fn)
     def wrapper(ctx: Any, *grads: Any) -> Any:

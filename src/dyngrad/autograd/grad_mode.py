@@ -37,12 +37,32 @@ state = context
 
 
 def is_grad_enabled() -> bool:
-    """True when operations on tensors that require grad record a graph (this thread)."""
+    """Whether graph recording is on in this thread.
+
+    Returns:
+        bool: False inside ``no_grad()`` / ``inference_mode()`` / ``set_grad_enabled(False)``.
+
+    Example:
+        >>> import dyngrad
+        >>> with dyngrad.no_grad():
+        ...     print(dyngrad.is_grad_enabled())
+        False
+    """
     return state.enabled
 
 
 def is_inference_mode_enabled() -> bool:
-    """True inside ``inference_mode()`` (this thread)."""
+    """True inside ``inference_mode()`` (this thread).
+
+    Returns:
+        bool: whether inference mode is on.
+
+    Example:
+        >>> import dyngrad
+        >>> with dyngrad.inference_mode():
+        ...     print(dyngrad.autograd.is_inference_mode_enabled())
+        True
+    """
     return state.inference
 
 
@@ -108,7 +128,23 @@ class _DecoratorContextManager:
 
 
 class no_grad(_DecoratorContextManager):  # noqa: N801
-    """Disable graph recording in this thread; results do not require grad."""
+    """Disable graph recording in this thread; results do not require grad.
+
+    A context manager and a decorator; it nests, and restores the previous mode on exit.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.ones(2, requires_grad=True)
+        >>> with dyngrad.no_grad():
+        ...     y = x * 2
+        >>> y.requires_grad, y.grad_fn
+        (False, None)
+        >>> @dyngrad.no_grad()
+        ... def doubled(t):
+        ...     return t * 2
+        >>> doubled(x).requires_grad
+        False
+    """
 
     def __enter__(self) -> None:
         self.prev = state.enabled
@@ -119,7 +155,17 @@ class no_grad(_DecoratorContextManager):  # noqa: N801
 
 
 class enable_grad(_DecoratorContextManager):  # noqa: N801
-    """Enable graph recording in this thread (inside a ``no_grad`` block, say)."""
+    """Enable graph recording in this thread (inside a ``no_grad`` block, say).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.ones(2, requires_grad=True)
+        >>> with dyngrad.no_grad():
+        ...     with dyngrad.enable_grad():
+        ...         y = x * 2
+        >>> y.requires_grad
+        True
+    """
 
     def __enter__(self) -> None:
         self.prev = state.enabled
@@ -140,6 +186,14 @@ class set_grad_enabled(_DecoratorContextManager):  # noqa: N801
         mode (bool): True to record graphs, False not to.
     Raises:
         TypeError: when ``mode`` is not a bool.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.ones(2, requires_grad=True)
+        >>> with dyngrad.set_grad_enabled(False):
+        ...     y = x * 2
+        >>> y.requires_grad, dyngrad.is_grad_enabled()
+        (False, True)
     """
 
     def __init__(self, mode: bool) -> None:
@@ -183,6 +237,16 @@ class inference_mode(_DecoratorContextManager):  # noqa: N801
 
     Args:
         mode (bool): True (default) to enter inference mode, False to do nothing.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.ones(2, requires_grad=True)
+        >>> with dyngrad.inference_mode():
+        ...     y = x * 2
+        ...     print(dyngrad.autograd.is_inference_mode_enabled())
+        True
+        >>> y.requires_grad
+        False
     """
 
     def __init__(self, mode: bool = True) -> None:

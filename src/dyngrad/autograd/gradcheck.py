@@ -29,7 +29,17 @@ _WORST = 5  # entries shown per mismatching (input, output) pair
 
 
 class GradcheckError(RuntimeError):
-    """Raised by gradcheck when analytical and numerical derivatives differ."""
+    """Raised by gradcheck when analytical and numerical derivatives differ.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0], dtype=dyngrad.float64, requires_grad=True)
+        >>> try:
+        ...     dyngrad.autograd.gradcheck(lambda t: t.detach() * t, (x,))   # drops a term
+        ... except dyngrad.autograd.GradcheckError as e:
+        ...     print(type(e).__name__, isinstance(e, RuntimeError))
+        GradcheckError True
+    """
 
 
 def _as_tuple(x: Any) -> tuple:
@@ -418,6 +428,28 @@ def gradgradcheck(
 
     ``grad_outputs`` (one per output) default to random tensors of each output's dtype
     that require grad. Same arguments, returns and raises as :func:`gradcheck`.
+
+    Args:
+        func: a function of Tensors returning a Tensor or a tuple of Tensors.
+        inputs: a Tensor or a tuple of arguments; the Tensors that require grad are checked
+            (use float64: finite differences in float32 are too coarse).
+        grad_outputs: one vector per output for the vjp (default: random, requiring grad).
+        eps, atol, rtol, raise_exception, nondet_tol, check_undefined_grad, check_grad_dtypes,
+            check_batched_grad, fast_mode, masked: as for :func:`gradcheck`.
+        gen_non_contig_grad_outputs: make the random ``grad_outputs`` non-contiguous.
+        check_fwd_over_rev: also check forward mode through the vjp.
+        check_rev_over_rev: check reverse over reverse (the default).
+    Returns:
+        bool: True when the second derivatives match (False instead of raising when
+        ``raise_exception=False``).
+    Raises:
+        GradcheckError: a mismatch, with both Jacobians (when ``raise_exception``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.randn(3, dtype=dyngrad.float64, requires_grad=True)
+        >>> dyngrad.autograd.gradgradcheck(lambda t: (t ** 3).sum(), (x,))
+        True
     """
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)

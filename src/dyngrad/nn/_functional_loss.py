@@ -153,6 +153,13 @@ def cross_entropy(
     Raises:
         ValueError: label_smoothing outside [0, 1], bad reduction, mismatched batch sizes.
     Formula source: aten/src/ATen/native/LossNLL.cpp (cross_entropy_loss_*).
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> logits = dyngrad.zeros(2, 4)
+        >>> round(F.cross_entropy(logits, dyngrad.tensor([0, 3])).item(), 4)   # log(4)
+        1.3863
     """
     reduction = _legacy(size_average, reduce, reduction)
     _check_reduction(reduction, "cross_entropy")
@@ -218,6 +225,30 @@ def mse_loss(
 
     Shapes: ``input (*)``, ``target (*)`` (broadcast, with a warning when shapes differ).
     Raises: ValueError for a bad reduction.
+
+    Derivative: ``grad_input = 2 * (input - target) * grad_output`` (divided by the number of
+    elements for ``'mean'``); ``target`` gets the negative.
+
+    Args:
+        input (Tensor): ``(*)``.
+        target (Tensor): ``(*)``, broadcastable with ``input``.
+        size_average: deprecated (use ``reduction``).
+        reduce: deprecated (use ``reduction``).
+        reduction (str): ``'mean'`` (default), ``'sum'`` or ``'none'``.
+        weight (Tensor, optional): multiplies each squared error.
+    Returns:
+        Tensor: ``()``, or ``(*)`` with ``'none'``.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> loss = F.mse_loss(x, dyngrad.tensor([0.0, 0.0]))
+        >>> loss.item()
+        2.5
+        >>> loss.backward()
+        >>> x.grad                                   # 2 (x - y) / 2
+        tensor([1., 2.])
     """
     reduction = _legacy(size_average, reduce, reduction)
     _same_size(input, target, "mse_loss")

@@ -53,7 +53,22 @@ class _Act(Module):
 
 
 class ReLU(_Act):
-    """``max(x, 0)``."""
+    """``max(x, 0)``.
+
+    Derivative: ``grad_input = grad_output * (input > 0)`` (0 at 0, as PyTorch).
+
+    Args:
+        inplace (bool): overwrite the input (default False).
+
+    Shape:
+        input ``(*)``, output ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.ReLU()(dyngrad.tensor([-1.0, 0.0, 2.0]))
+        tensor([0., 0., 2.])
+    """
 
     _fn, _opts = "relu", ("inplace",)
 
@@ -134,7 +149,17 @@ class CELU(ELU):
 
 
 class GELU(_Act):
-    """Gaussian error linear unit; ``approximate='tanh'`` for the tanh form."""
+    """Gaussian error linear unit; ``approximate='tanh'`` for the tanh form.
+
+    Args:
+        approximate (str): ``'none'`` (exact) or ``'tanh'``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.GELU()(dyngrad.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.8413])
+    """
 
     _fn, _opts = "gelu", ("approximate",)
 
@@ -180,13 +205,33 @@ class _NoArg(_Act):
 
 
 class Sigmoid(_NoArg):
-    """``1 / (1 + exp(-x))``."""
+    """``1 / (1 + exp(-x))``.
+
+    Shape:
+        input ``(*)``, output ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.Sigmoid()(dyngrad.tensor([0.0]))
+        tensor([0.5000])
+    """
 
     _fn = "sigmoid"
 
 
 class Tanh(_NoArg):
-    """``tanh(x)``."""
+    """``tanh(x)``.
+
+    Shape:
+        input ``(*)``, output ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.Tanh()(dyngrad.tensor([0.0]))
+        tensor([0.])
+    """
 
     _fn = "tanh"
 
@@ -211,7 +256,17 @@ class Tanhshrink(_NoArg):
 
 
 class Softmax(_Act):
-    """Softmax along ``dim``."""
+    """Softmax along ``dim``.
+
+    Args:
+        dim (int): the dimension that sums to 1.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.Softmax(dim=1)(dyngrad.zeros(1, 4))
+        tensor([[0.2500, 0.2500, 0.2500, 0.2500]])
+    """
 
     _fn, _opts = "softmax", ("dim",)
 

@@ -24,6 +24,18 @@ class Sequential(Module):
     ``Sequential(m1, m2)`` names them '0', '1'; ``Sequential(OrderedDict(name=m))`` keeps
     the names. Supports ``len``, indexing, slicing (a new Sequential), iteration, ``append``,
     ``insert``, ``extend`` and ``del``.
+
+    Args:
+        *args: modules, in order, or one ``OrderedDict`` of named modules.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+        >>> model(dyngrad.randn(3, 4)).shape
+        (3, 2)
+        >>> len(model), type(model[1]).__name__, len(model[:2])
+        (3, 'ReLU', 2)
     """
 
     def __init__(self, *args: Any) -> None:
@@ -88,7 +100,18 @@ class Sequential(Module):
 
 
 class ModuleList(Module):
-    """A list of modules, registered (so their parameters are the container's)."""
+    """A list of modules, registered (so their parameters are the container's).
+
+    Args:
+        modules (iterable of Module, optional): the initial modules.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> layers = nn.ModuleList([nn.Linear(2, 2) for _ in range(3)])
+        >>> len(layers), len(list(layers.parameters()))
+        (3, 6)
+    """
 
     def __init__(self, modules: Iterable[Module] | None = None) -> None:
         super().__init__()

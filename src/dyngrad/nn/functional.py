@@ -168,6 +168,20 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         ``(*, out_features)``.
     Raises:
         RuntimeError: when ``in_features`` of input and weight differ (both shapes named).
+
+    Derivative: ``grad_input = grad_output @ weight``, ``grad_weight = grad_output.T @ input``
+    (the leading dims flattened), ``grad_bias = grad_output`` summed over the leading dims.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> x = dyngrad.ones(4, 3)
+        >>> w = dyngrad.ones(2, 3, requires_grad=True)
+        >>> F.linear(x, w, dyngrad.zeros(2))
+        tensor([[3., 3.],
+                [3., 3.],
+                [3., 3.],
+                [3., 3.]], grad_fn=<AddmmBackward0>)
     """
     if bias is None:
         return Linear.apply(input, weight)
@@ -237,6 +251,24 @@ def dropout(
     ``dyngrad.manual_seed`` makes it reproducible (the values differ from PyTorch's).
     Raises:
         ValueError: ``p`` outside ``[0, 1]``.
+
+    Args:
+        input (Tensor): ``(*)``.
+        p (float): the probability of zeroing an element, in ``[0, 1]``.
+        training (bool): apply dropout (False: return ``input`` unchanged).
+        inplace (bool): overwrite ``input``.
+        generator (Generator, optional): draw the mask from this Generator.
+    Returns:
+        Tensor: ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> y = F.dropout(dyngrad.ones(1000), p=0.25)
+        >>> sorted(set(y.tolist()))                  # dropped, or scaled by 1 / (1 - p)
+        [0.0, 1.3333333730697632]
+        >>> F.dropout(dyngrad.ones(3), training=False)
+        tensor([1., 1., 1.])
     """
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")

@@ -38,6 +38,29 @@ class Linear(Module):
 
     ``weight (out, in)`` ~ kaiming_uniform_(a=sqrt(5)) = ``U(-1/sqrt(in), 1/sqrt(in))`` and
     ``bias (out)`` ~ ``U(-1/sqrt(in), 1/sqrt(in))``, PyTorch's defaults.
+
+    Args:
+        in_features (int): size of each input's last dimension.
+        out_features (int): size of each output's last dimension.
+        bias (bool): learn an additive bias (default True).
+        device: only ``"cpu"`` (or None) is accepted.
+        dtype: the parameters' dtype (default: the default float dtype).
+
+    Shape:
+        input ``(*, in_features)``, output ``(*, out_features)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> layer = nn.Linear(3, 2)
+        >>> layer.weight.shape, layer.bias.shape
+        ((2, 3), (2,))
+        >>> y = layer(dyngrad.randn(4, 3))
+        >>> y.shape
+        (4, 2)
+        >>> y.sum().backward()
+        >>> layer.bias.grad                       # d sum(y) / d b: one per sample
+        tensor([4., 4.])
     """
 
     def __init__(
@@ -108,7 +131,18 @@ class Bilinear(Module):
 
 
 class Flatten(Module):
-    """Flatten dims ``start_dim..end_dim`` into one: ``(N, *) -> (N, prod(*))`` by default."""
+    """Flatten dims ``start_dim..end_dim`` into one: ``(N, *) -> (N, prod(*))`` by default.
+
+    Args:
+        start_dim (int): the first dim to flatten (default 1: keep the batch dim).
+        end_dim (int): the last dim to flatten (default -1).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.Flatten()(dyngrad.zeros(2, 3, 4)).shape
+        (2, 12)
+    """
 
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
@@ -141,7 +175,25 @@ class Dropout(Module):
     """Zero elements with probability ``p`` in training (scaling the rest by
     ``1 / (1 - p)``); the identity in eval mode.
 
-    Raises: ValueError for ``p`` outside [0, 1]."""
+    Raises: ValueError for ``p`` outside [0, 1].
+
+    Args:
+        p (float): the probability of zeroing an element (default 0.5).
+        inplace (bool): overwrite the input.
+
+    Shape:
+        input ``(*)``, output ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> drop = nn.Dropout(0.5)
+        >>> y = drop(dyngrad.ones(8))
+        >>> sorted(set(y.tolist())) in ([0.0, 2.0], [2.0], [0.0])
+        True
+        >>> drop.eval()(dyngrad.ones(3))             # identity in eval mode
+        tensor([1., 1., 1.])
+    """
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
@@ -214,7 +266,27 @@ class FeatureAlphaDropout(Dropout):
 
 class Embedding(Module):
     """A lookup table: int indices ``(*)`` -> ``(*, embedding_dim)``; weight ~ ``N(0, 1)``
-    with the ``padding_idx`` row zeroed (PyTorch's default)."""
+    with the ``padding_idx`` row zeroed (PyTorch's default).
+
+    Args:
+        num_embeddings (int): the number of rows (the vocabulary size).
+        embedding_dim (int): the size of each row.
+        padding_idx (int, optional): a row that stays zero and gets no gradient.
+        max_norm (float, optional): renormalise looked-up rows to at most this norm.
+        norm_type (float): the p of the norm for ``max_norm``.
+        scale_grad_by_freq (bool): divide gradients by the indices' frequency in the batch.
+        sparse (bool): accepted; gradients are dense.
+        device: only ``"cpu"`` (or None) is accepted.
+        dtype: the weight's dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> emb = nn.Embedding(10, 3, padding_idx=0)
+        >>> out = emb(dyngrad.tensor([[0, 2], [4, 0]]))
+        >>> out.shape, out[0, 0].abs().sum().item()
+        ((2, 2, 3), 0.0)
+    """
 
     def __init__(
         self,

@@ -47,14 +47,41 @@ class _WeightedLoss(_Loss):
 
 
 class MSELoss(_Loss):
-    """Mean squared error ``(x - y)^2``."""
+    """Mean squared error ``(x - y)^2``.
+
+    Args:
+        size_average: deprecated (use ``reduction``).
+        reduce: deprecated (use ``reduction``).
+        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
+
+    Shape:
+        input ``(*)``, target ``(*)`` (the same shape); output ``()`` or ``(*)`` with ``"none"``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.MSELoss()(dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([0.0, 4.0]))
+        tensor(2.5000)
+    """
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class L1Loss(_Loss):
-    """Mean absolute error ``|x - y|``."""
+    """Mean absolute error ``|x - y|``.
+
+    Args:
+        size_average: deprecated (use ``reduction``).
+        reduce: deprecated (use ``reduction``).
+        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.L1Loss()(dyngrad.tensor([1.0, -1.0]), dyngrad.tensor([0.0, 1.0]))
+        tensor(1.5000)
+    """
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.l1_loss(input, target, reduction=self.reduction)
@@ -98,7 +125,25 @@ class KLDivLoss(_Loss):
 
 
 class NLLLoss(_WeightedLoss):
-    """Negative log likelihood of log-probabilities and class indices."""
+    """Negative log likelihood of log-probabilities and class indices.
+
+    Args:
+        weight (Tensor, optional): a weight per class, ``(C,)``.
+        size_average: deprecated (use ``reduction``).
+        ignore_index (int): a target index that contributes nothing (default -100).
+        reduce: deprecated (use ``reduction``).
+        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
+
+    Shape:
+        input ``(N, C)`` log-probabilities, target ``(N,)`` int64; output ``()``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> logp = dyngrad.log(dyngrad.tensor([[0.5, 0.25, 0.25]]))
+        >>> round(nn.NLLLoss()(logp, dyngrad.tensor([1])).item(), 4)     # -log(0.25)
+        1.3863
+    """
 
     def __init__(
         self,
@@ -118,7 +163,31 @@ class NLLLoss(_WeightedLoss):
 
 
 class CrossEntropyLoss(_WeightedLoss):
-    """Cross entropy of logits with class indices or class probabilities."""
+    """Cross entropy of logits with class indices or class probabilities.
+
+    Args:
+        weight (Tensor, optional): a weight per class, ``(C,)``.
+        size_average: deprecated (use ``reduction``).
+        ignore_index (int): a target class index that contributes nothing (default -100).
+        reduce: deprecated (use ``reduction``).
+        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
+        label_smoothing (float): mix the target with the uniform distribution (0 to 1).
+
+    Shape:
+        input ``(N, C)`` or ``(C,)`` or ``(N, C, d1, ...)`` logits; target ``(N,)`` class
+        indices (int64) or ``(N, C)`` probabilities; output ``()`` (or ``(N,)`` with ``"none"``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> logits = dyngrad.tensor([[2.0, 0.0, 0.0]], requires_grad=True)
+        >>> loss = nn.CrossEntropyLoss()(logits, dyngrad.tensor([0]))
+        >>> round(loss.item(), 4)
+        0.2395
+        >>> loss.backward()
+        >>> logits.grad                           # softmax(logits) - one_hot(target)
+        tensor([[-0.2130,  0.1065,  0.1065]])
+    """
 
     def __init__(
         self,
@@ -144,14 +213,41 @@ class CrossEntropyLoss(_WeightedLoss):
 
 
 class BCELoss(_WeightedLoss):
-    """Binary cross entropy of probabilities."""
+    """Binary cross entropy of probabilities.
+
+    Args:
+        weight (Tensor, optional): multiplies each element's loss.
+        size_average: deprecated (use ``reduction``).
+        reduce: deprecated (use ``reduction``).
+        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> round(nn.BCELoss()(dyngrad.tensor([0.5]), dyngrad.tensor([1.0])).item(), 4)   # log 2
+        0.6931
+    """
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):
-    """Binary cross entropy of logits (stable), with optional ``pos_weight``."""
+    """Binary cross entropy of logits (stable), with optional ``pos_weight``.
+
+    Args:
+        weight (Tensor, optional): multiplies each element's loss.
+        size_average: deprecated (use ``reduction``).
+        reduce: deprecated (use ``reduction``).
+        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
+        pos_weight (Tensor, optional): a weight for positive examples, per class.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> round(nn.BCEWithLogitsLoss()(dyngrad.tensor([0.0]), dyngrad.tensor([1.0])).item(), 4)
+        0.6931
+    """
 
     def __init__(
         self,

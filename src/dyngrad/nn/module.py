@@ -27,6 +27,22 @@ class Module(_StateMixin):
     Assigning a :class:`Parameter`, a Module or a registered buffer as an attribute
     registers it; ``parameters()``, ``state_dict()``, ``to()``, ``train()`` and friends then
     walk the tree. Subclasses call ``super().__init__()`` first and define ``forward``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> class MLP(nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.hidden = nn.Linear(3, 8)
+        ...         self.out = nn.Linear(8, 1)
+        ...     def forward(self, x):
+        ...         return self.out(dyngrad.relu(self.hidden(x)))
+        >>> model = MLP()
+        >>> [name for name, _ in model.named_parameters()]
+        ['hidden.weight', 'hidden.bias', 'out.weight', 'out.bias']
+        >>> model(dyngrad.randn(5, 3)).shape
+        (5, 1)
     """
 
     training: bool

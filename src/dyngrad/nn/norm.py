@@ -17,7 +17,26 @@ __all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d", "GroupNorm"]
 
 
 class LayerNorm(Module):
-    """Normalise the last dims ``normalized_shape``; ``weight`` ones, ``bias`` zeros."""
+    """Normalise the last dims ``normalized_shape``; ``weight`` ones, ``bias`` zeros.
+
+    Args:
+        normalized_shape (int or tuple of int): the trailing shape to normalise over.
+        eps (float): added to the variance.
+        elementwise_affine (bool): learn ``weight`` and ``bias`` of ``normalized_shape``.
+        bias (bool): learn the bias (with ``elementwise_affine``).
+        device: only ``"cpu"`` (or None) is accepted.
+        dtype: the parameters' dtype.
+
+    Shape:
+        input ``(*, *normalized_shape)``, output the same.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> y = nn.LayerNorm(4)(dyngrad.tensor([[1.0, 2.0, 3.0, 4.0]]))
+        >>> round(y.mean().item(), 6), round(y.var(unbiased=False).item(), 3)
+        (0.0, 1.0)
+    """
 
     def __init__(
         self,
@@ -148,7 +167,31 @@ class _BatchNorm(Module):
 
 
 class BatchNorm1d(_BatchNorm):
-    """Batch norm over ``(N, C)`` or ``(N, C, L)`` (statistics per channel C)."""
+    """Batch norm over ``(N, C)`` or ``(N, C, L)`` (statistics per channel C).
+
+    Args:
+        num_features (int): ``C``.
+        eps (float): added to the variance.
+        momentum (float or None): the running stats' update factor (None: a cumulative average).
+        affine (bool): learn ``weight`` and ``bias`` of shape ``(C,)``.
+        track_running_stats (bool): keep running mean and variance for eval mode.
+        device: only ``"cpu"`` (or None) is accepted.
+        dtype: the parameters' dtype.
+
+    Shape:
+        input ``(N, C)`` or ``(N, C, L)``, output the same.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> bn = nn.BatchNorm1d(2)
+        >>> y = bn(dyngrad.tensor([[1.0, 10.0], [3.0, 30.0]]))
+        >>> y
+        tensor([[-1.0000, -1.0000],
+                [ 1.0000,  1.0000]], grad_fn=<...>)
+        >>> bn.running_mean                          # 0.9 * 0 + 0.1 * batch mean
+        tensor([0.2000, 2.0000])
+    """
 
     _dims = (2, 3)
 

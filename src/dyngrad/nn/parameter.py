@@ -24,6 +24,19 @@ class Parameter(Tensor):
         requires_grad: whether the parameter is trained.
     Raises:
         RuntimeError: ``requires_grad=True`` on a non-floating dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> class Scale(nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.alpha = nn.Parameter(dyngrad.tensor(2.0))
+        ...     def forward(self, x):
+        ...         return self.alpha * x
+        >>> m = Scale()
+        >>> [name for name, _ in m.named_parameters()], m.alpha.requires_grad
+        (['alpha'], True)
     """
 
     __slots__ = ()

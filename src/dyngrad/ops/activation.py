@@ -309,6 +309,22 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
     Raises:
         RuntimeError: when ``approximate`` is neither ``'none'`` nor ``'tanh'``.
+
+    ``gelu(x) = x * Φ(x)`` with Φ the standard normal CDF (Hendrycks & Gimpel, "Gaussian
+    Error Linear Units", 2016); ``'tanh'``: ``0.5 x (1 + tanh(sqrt(2/π) (x + 0.044715 x³)))``.
+    Derivative (exact): ``grad_input = grad_output * (Φ(x) + x φ(x))``, φ the normal density.
+
+    Args:
+        input (Tensor): ``(*)``.
+        approximate (str): ``'none'`` (exact) or ``'tanh'``.
+    Returns:
+        Tensor: ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 1.0], requires_grad=True)
+        >>> dyngrad.nn.functional.gelu(x)
+        tensor([0.0000, 0.8413], grad_fn=<GeluBackward0>)
     """
     if approximate not in ("none", "tanh"):
         raise RuntimeError(f"approximate argument must be either none or tanh. (gelu got {approximate!r})")
@@ -316,7 +332,23 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
-    """``input * sigmoid(input)`` (swish)."""
+    """``input * sigmoid(input)`` (SiLU, also called Swish with β = 1).
+
+    Derivative: ``grad_input = grad_output * s * (1 + input * (1 - s))``, ``s = sigmoid(input)``.
+
+    Args:
+        input (Tensor): ``(*)``.
+        inplace (bool): overwrite ``input``.
+    Returns:
+        Tensor: ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0], requires_grad=True)
+        >>> dyngrad.nn.functional.silu(x).backward()
+        >>> x.grad
+        tensor([0.5000])
+    """
     if inplace:
         return _inplace(silu, input)
     return Silu.apply(input)

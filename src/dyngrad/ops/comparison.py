@@ -302,5 +302,20 @@ def isclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, e
 
 
 def allclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
-    """True when every element satisfies ``isclose``."""
+    """True when every element satisfies ``isclose``: ``|input - other| <= atol + rtol * |other|``.
+
+    Args:
+        input (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``input``.
+        rtol (float): relative tolerance.
+        atol (float): absolute tolerance.
+        equal_nan (bool): count NaN as equal to NaN.
+    Returns:
+        bool: a Python bool (not a Tensor), as PyTorch's.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.allclose(dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([1.0, 2.0 + 1e-7]))
+        True
+    """
     return bool(np.allclose(data_of(input), data_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))

@@ -45,7 +45,24 @@ class Exp(Elementwise):
 
 
 def exp(input: Tensor) -> Tensor:
-    """Elementwise ``e ** input``."""
+    """Elementwise ``e ** input``.
+
+    Derivative: ``grad_input = grad_output * exp(input) = grad_output * output`` (the output is
+    what backward saves).
+
+    Args:
+        input (Tensor): ``(*)``, floating (an integer input gives the default float dtype).
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 1.0], requires_grad=True)
+        >>> y = dyngrad.exp(x)
+        >>> y.sum().backward()
+        >>> bool(dyngrad.allclose(x.grad, y.detach()))
+        True
+    """
     return Exp.apply(input)
 
 
@@ -64,7 +81,22 @@ class Log(Elementwise):
 
 
 def log(input: Tensor) -> Tensor:
-    """Elementwise natural logarithm (``-inf`` at 0, ``nan`` below, as PyTorch)."""
+    """Elementwise natural logarithm (``-inf`` at 0, ``nan`` below, as PyTorch).
+
+    Derivative: ``grad_input = grad_output / input``.
+
+    Args:
+        input (Tensor): ``(*)``.
+    Returns:
+        Tensor: ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 4.0], requires_grad=True)
+        >>> dyngrad.log(x).sum().backward()
+        >>> x.grad
+        tensor([1.0000, 0.2500])
+    """
     return Log.apply(input)
 
 
@@ -120,7 +152,22 @@ class Tanh(Elementwise):
 
 
 def tanh(input: Tensor) -> Tensor:
-    """Elementwise hyperbolic tangent."""
+    """Elementwise hyperbolic tangent.
+
+    Derivative: ``grad_input = grad_output * (1 - output ** 2)`` (backward saves the output).
+
+    Args:
+        input (Tensor): ``(*)``.
+    Returns:
+        Tensor: ``(*)``, values in ``(-1, 1)``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0], requires_grad=True)
+        >>> dyngrad.tanh(x).backward()
+        >>> x.grad
+        tensor([1.])
+    """
     return Tanh.apply(input)
 
 
@@ -144,7 +191,23 @@ class Sigmoid(Elementwise):
 
 
 def sigmoid(input: Tensor) -> Tensor:
-    """Elementwise logistic sigmoid."""
+    """Elementwise logistic sigmoid ``1 / (1 + exp(-input))``.
+
+    Derivative: ``grad_input = grad_output * output * (1 - output)``.
+
+    Args:
+        input (Tensor): ``(*)``.
+    Returns:
+        Tensor: ``(*)``, values in ``(0, 1)``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0], requires_grad=True)
+        >>> y = dyngrad.sigmoid(x)
+        >>> y.backward()
+        >>> y.item(), x.grad.item()
+        (0.5, 0.25)
+    """
     return Sigmoid.apply(input)
 
 
@@ -163,7 +226,23 @@ class Relu(Elementwise):
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
-    """Elementwise ``max(input, 0)``."""
+    """Elementwise ``max(input, 0)``.
+
+    Derivative: ``grad_input = grad_output * (input > 0)`` (0 at 0, as PyTorch).
+
+    Args:
+        input (Tensor): ``(*)``.
+        inplace (bool): overwrite ``input`` (``relu_``).
+    Returns:
+        Tensor: ``(*)``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+        >>> dyngrad.relu(x).sum().backward()
+        >>> x.grad
+        tensor([0., 0., 1.])
+    """
     if inplace:
         return relu_(input)
     return Relu.apply(input)
@@ -271,6 +350,21 @@ def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A
 
     Raises:
         RuntimeError: when both bounds are None.
+
+    Derivative: ``grad_input = grad_output`` where ``min <= input <= max``, 0 elsewhere
+    (tensor bounds get the gradient where they are the value taken).
+
+    Args:
+        input (Tensor): ``(*)``.
+        min (number or Tensor, optional): the lower bound.
+        max (number or Tensor, optional): the upper bound.
+    Returns:
+        Tensor: ``(*)`` (broadcast with tensor bounds).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.clamp(dyngrad.tensor([-2.0, 0.5, 3.0]), min=-1, max=1)
+        tensor([-1.0000,  0.5000,  1.0000])
     """
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return ClampTensor.apply(input, min, max)

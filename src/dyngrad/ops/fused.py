@@ -125,6 +125,14 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: 
         ``(*)``, same shape.
     Raises:
         IndexError: ``dim`` out of range.
+
+    Derivative: ``grad_input = output * (grad_output - (grad_output * output).sum(dim, keepdim=True))``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.softmax(dyngrad.tensor([[1.0, 1.0], [0.0, 1000.0]]), dim=1)
+        tensor([[0.5000, 0.5000],
+                [0.0000, 1.0000]])
     """
     return Softmax.apply(input, _softmax_dim(input, dim, "softmax"), dtype)
 

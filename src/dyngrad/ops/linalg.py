@@ -138,6 +138,28 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     Raises:
         RuntimeError: a 0-d operand, different dtypes, inner sizes that differ or batch
             dims that do not broadcast (both shapes named).
+
+    Derivative (for 2-D operands; batched and vector cases follow by broadcasting):
+    ``grad_input = grad_output @ other.T`` and ``grad_other = input.T @ grad_output``, the
+    batch dims summed back to each operand's shape by the engine.
+
+    Args:
+        input (Tensor): ``(*, n, m)`` or ``(m,)``.
+        other (Tensor): ``(*, m, p)`` or ``(m,)``, the same dtype.
+    Returns:
+        Tensor: ``(*, n, p)`` (the batch dims broadcast), fewer dims for vector operands.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.ones(2, 3, requires_grad=True)
+        >>> b = dyngrad.arange(6.0).reshape(3, 2)
+        >>> dyngrad.matmul(a, b)
+        tensor([[6., 9.],
+                [6., 9.]], grad_fn=<MmBackward0>)
+        >>> dyngrad.matmul(a, b).sum().backward()
+        >>> a.grad                                   # grad_output @ b.T
+        tensor([[1., 5., 9.],
+                [1., 5., 9.]])
     """
     _check_mm("matmul", input, other)
     sa, sb = input._data.shape, other._data.shape

@@ -295,6 +295,15 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:
         Tensor of shape ``broadcast(C, X, Y)``.
     Raises:
         RuntimeError: when ``condition`` is not bool or the shapes do not broadcast.
+
+    Derivative: ``grad_input = where(condition, grad_output, 0)``,
+    ``grad_other = where(condition, 0, grad_output)``, each summed to its input's shape.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.0, 2.0])
+        >>> dyngrad.where(x > 0, x, dyngrad.zeros(2))
+        tensor([0., 2.])
     """
     c = condition if isinstance(condition, Tensor) else to_tensor(condition)
     if c._data.dtype != np.bool_:

@@ -230,6 +230,13 @@ def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, devi
         A new Tensor of shape ``size``.
     Raises:
         RuntimeError: an integer or bool dtype (NotImplementedError, as PyTorch); a negative size.
+
+    Example:
+        >>> import dyngrad
+        >>> g = dyngrad.Generator().manual_seed(0)
+        >>> x = dyngrad.rand(2, 3, generator=g)
+        >>> x.shape, bool(((x >= 0) & (x < 1)).all())
+        ((2, 3), True)
     """
     check_device(device)
     nd = _need_float(_float_dtype(dtype), "rand")
@@ -238,7 +245,28 @@ def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, devi
 
 def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None,
           requires_grad: bool = False, out: Any = None) -> Tensor:
-    """Standard normal samples (same arguments as :func:`rand`)."""
+    """Standard normal samples (mean 0, variance 1).
+
+    Args:
+        *size (int): the shape (ints, or one tuple/list).
+        generator (Generator, optional): the Generator to draw from (default: the default one,
+            seeded by :func:`dyngrad.manual_seed`).
+        dtype: a floating dtype (default: the default dtype).
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): make the result a leaf that requires grad.
+        out: not supported (None).
+    Returns:
+        Tensor: a new leaf of shape ``size``.
+    Raises:
+        RuntimeError: an integer or bool dtype; a negative size.
+
+    Example:
+        >>> import dyngrad
+        >>> _ = dyngrad.manual_seed(0)
+        >>> x = dyngrad.randn(1000, dtype=dyngrad.float64)
+        >>> abs(x.mean().item()) < 0.1, abs(x.std().item() - 1) < 0.1
+        (True, True)
+    """
     check_device(device)
     nd = _need_float(_float_dtype(dtype), "randn")
     return _finish(Randn.apply(_size(size), nd, generator), requires_grad)
@@ -251,6 +279,23 @@ def randint(low: int, high: Any = None, size: Any = None, *, generator: Generato
 
     Raises:
         TypeError: no size. RuntimeError: ``low >= high``; requires_grad on an integer dtype.
+
+    Args:
+        low (int): the lowest value (or, with ``size`` in the second place, the bound ``high``).
+        high (int): one above the highest value.
+        size (tuple of int): the shape.
+        generator (Generator, optional): the Generator to draw from.
+        dtype: an integer (or floating) dtype, default int64.
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): only for floating dtypes.
+    Returns:
+        Tensor: shape ``size``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.randint(3, 6, (100,))
+        >>> x.dtype, int(x.min()) >= 3, int(x.max()) < 6
+        (dyngrad.int64, True, True)
     """
     check_device(device)
     if size is None:

@@ -95,6 +95,14 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
         Tensor with the reduced shape.
     Raises:
         IndexError: dim out of range.
+
+    Derivative: ``grad_input = grad_output`` expanded back to ``input``'s shape.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.arange(6.0).reshape(2, 3)
+        >>> dyngrad.sum(x), dyngrad.sum(x, dim=1), dyngrad.sum(x, 0, keepdim=True).shape
+        (tensor(15.), tensor([ 3., 12.]), (1, 3))
     """
     dims = rdims(dim, input._data.ndim, "sum")
     cls = SumAll if dims is None else Sum
@@ -135,9 +143,30 @@ class MeanAll(Mean):
 def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Mean over ``dim`` (int, tuple, or None for all). Same shapes as :func:`sum`.
 
+    Derivative: ``grad_input = grad_output / N`` expanded to ``input``'s shape, ``N`` the
+    number of elements averaged.
+
     Raises:
         RuntimeError: for integer inputs without ``dtype`` (as PyTorch).
         IndexError: dim out of range.
+
+    Args:
+        input (Tensor): ``(*)``, floating (or pass ``dtype``).
+        dim: an int, a tuple of ints, or None for all dims.
+        keepdim (bool): keep the reduced dims with size 1.
+        dtype: compute and return in this dtype.
+    Returns:
+        Tensor: the reduced shape.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 2.0], [3.0, 5.0]], requires_grad=True)
+        >>> dyngrad.mean(x, dim=0)
+        tensor([2.0000, 3.5000], grad_fn=<MeanBackward1>)
+        >>> dyngrad.mean(x).backward()
+        >>> x.grad
+        tensor([[0.2500, 0.2500],
+                [0.2500, 0.2500]])
     """
     if dtype is not None:
         input = input.to(dtype)

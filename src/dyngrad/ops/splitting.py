@@ -99,6 +99,20 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
 
     Raises:
         RuntimeError: mismatched shapes (naming the tensor index and sizes).
+
+    Derivative: each input gets its slice of ``grad_output`` along ``dim``.
+
+    Args:
+        tensors (sequence of Tensor): shapes equal except in ``dim``; 1-D empty tensors are
+            skipped, as in PyTorch.
+        dim (int): the dimension to join along (negative counts from the end).
+    Returns:
+        Tensor: the inputs' shape with ``dim`` the sum of their sizes there.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.cat([dyngrad.zeros(1, 2), dyngrad.ones(2, 2)]).shape
+        (3, 2)
     """
     ts = _seq_check(tensors, "cat")
     for i, t in enumerate(ts):
@@ -146,6 +160,21 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
 
     Raises:
         RuntimeError: when shapes differ (naming the first mismatch).
+
+    Derivative: input ``i`` gets ``grad_output.select(dim, i)``.
+
+    Args:
+        tensors (sequence of Tensor): all of one shape ``(*)``.
+        dim (int): where the new dimension goes (``0 <= dim <= ndim``, or negative).
+    Returns:
+        Tensor: ``(*)`` with a new dimension of size ``len(tensors)`` at ``dim``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.stack([dyngrad.zeros(3), dyngrad.ones(3)], dim=1)
+        tensor([[0., 1.],
+                [0., 1.],
+                [0., 1.]])
     """
     ts = _seq_check(tensors, "stack")
     ref = ts[0]._data.shape

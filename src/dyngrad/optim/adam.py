@@ -15,7 +15,7 @@ __all__ = ["Adam", "AdamW"]
 
 
 class Adam(Optimizer):
-    r"""Adam: adaptive moment estimation.
+    """Adam: adaptive moment estimation.
 
     Update rule at step ``t`` (``g`` negated when ``maximize``)::
 
@@ -39,6 +39,17 @@ class Adam(Optimizer):
         maximize: maximize the objective.
     Raises:
         ValueError: a negative lr/eps/weight_decay or a beta outside [0, 1).
+
+    Example:
+        >>> import dyngrad
+        >>> w = dyngrad.tensor([1.0, -1.0], requires_grad=True)
+        >>> opt = dyngrad.optim.Adam([w], lr=0.1)
+        >>> for _ in range(3):
+        ...     opt.zero_grad()
+        ...     (w ** 2).sum().backward()
+        ...     opt.step()
+        >>> w                                     # Adam's first steps are about lr each
+        tensor([ 0.7016, -0.7016], requires_grad=True)
     """
 
     _decoupled = False
@@ -99,13 +110,22 @@ class Adam(Optimizer):
 
 
 class AdamW(Adam):
-    r"""Adam with decoupled weight decay: ``p = p * (1 - lr * weight_decay)`` before the Adam
+    """Adam with decoupled weight decay: ``p = p * (1 - lr * weight_decay)`` before the Adam
     step (see :class:`Adam` for the rest of the rule).
 
     Source: Loshchilov & Hutter, "Decoupled Weight Decay Regularization" (ICLR 2019).
 
     Args:
         same as :class:`Adam`, but ``weight_decay`` defaults to 1e-2.
+
+    Example:
+        >>> import dyngrad
+        >>> w = dyngrad.tensor([1.0], requires_grad=True)
+        >>> opt = dyngrad.optim.AdamW([w], lr=0.1, weight_decay=0.5)
+        >>> (w * 0).sum().backward()                 # zero gradient: only the decay acts
+        >>> opt.step()
+        >>> w                                        # 1 * (1 - 0.1 * 0.5)
+        tensor([0.9500], requires_grad=True)
     """
 
     _decoupled = True

@@ -14,7 +14,7 @@ __all__ = ["SGD"]
 
 
 class SGD(Optimizer):
-    r"""Stochastic gradient descent, optionally with (Nesterov) momentum.
+    """Stochastic gradient descent, optionally with (Nesterov) momentum.
 
     Update rule (PyTorch's formulation; ``g`` is the gradient, negated when ``maximize``)::
 
@@ -39,6 +39,17 @@ class SGD(Optimizer):
     Raises:
         ValueError: a negative hyper-parameter, or nesterov with zero momentum / non-zero
             dampening.
+
+    Example:
+        >>> import dyngrad
+        >>> w = dyngrad.tensor([1.0], requires_grad=True)
+        >>> opt = dyngrad.optim.SGD([w], lr=0.1)
+        >>> (w ** 2).sum().backward()             # gradient 2w = 2
+        >>> opt.step()
+        >>> w
+        tensor([0.8000], requires_grad=True)
+        >>> opt.zero_grad(); w.grad is None
+        True
     """
 
     def __init__(

@@ -173,7 +173,13 @@ def checkpoint(
     Raises:
         TypeError: ``function`` returns something other than a Tensor or tuple of Tensors.
     Example:
-        >>> y = checkpoint(lambda x: (x.tanh() * 2).exp(), x)
+        >>> import dyngrad
+        >>> x = dyngrad.randn(4, requires_grad=True)
+        >>> y = checkpoint(lambda x: (x.tanh() * 2).exp(), x, use_reentrant=False)
+        >>> y.sum().backward()
+        >>> expected = 2 * (1 - x.tanh() ** 2) * (x.tanh() * 2).exp()
+        >>> bool(dyngrad.allclose(x.grad, expected.detach()))
+        True
     """
     if use_reentrant is None:
         use_reentrant = False
@@ -255,6 +261,18 @@ def checkpoint_sequential(
         the output of the last function.
     Raises:
         ValueError: ``segments`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> model = nn.Sequential(nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4), nn.Tanh())
+        >>> x = dyngrad.randn(2, 4, requires_grad=True)
+        >>> y = checkpoint_sequential(model, 2, x, use_reentrant=False)
+        >>> bool(dyngrad.allclose(y, model(x)))
+        True
+        >>> y.sum().backward()
+        >>> tuple(x.grad.shape)
+        (2, 4)
     """
     if hasattr(functions, "children") and not isinstance(functions, (list, tuple)):
         functions = list(functions.children())

@@ -61,8 +61,12 @@ class DataLoader:
             workers; an unknown start method).
         TypeError: ``multiprocessing_context`` neither a name nor a context.
     Example:
-        >>> loader = DataLoader(TensorDataset(x, y), batch_size=32, shuffle=True, num_workers=2)
-        >>> for xb, yb in loader: ...
+        >>> import dyngrad
+        >>> from dyngrad.utils.data import TensorDataset
+        >>> x, y = dyngrad.randn(100, 3), dyngrad.arange(100)
+        >>> loader = DataLoader(TensorDataset(x, y), batch_size=32, shuffle=True)  # num_workers=2: worker processes
+        >>> [tuple(xb.shape) for xb, yb in loader]
+        [(32, 3), (32, 3), (32, 3), (4, 3)]
     """
 
     def __init__(

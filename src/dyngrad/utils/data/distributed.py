@@ -62,11 +62,17 @@ class DistributedSampler(Sampler):
             ``torch.distributed``; dyngrad has no default process group).
         ValueError: ``rank`` outside ``[0, num_replicas)``.
     Example:
+        >>> import dyngrad
+        >>> from dyngrad.utils.data import DataLoader, TensorDataset
+        >>> ds = TensorDataset(dyngrad.randn(10, 2), dyngrad.arange(10))
         >>> sampler = DistributedSampler(ds, num_replicas=4, rank=1)
         >>> loader = DataLoader(ds, batch_size=32, sampler=sampler)
         >>> for epoch in range(3):
         ...     sampler.set_epoch(epoch)   # a new order per epoch, the same on every rank
-        ...     for xb, yb in loader: ...
+        ...     for xb, yb in loader:
+        ...         pass
+        >>> len(sampler)                   # ceil(10 / 4) indices for each rank
+        3
     """
 
     def __init__(self, dataset: Any, num_replicas: int | None = None, rank: int | None = None,
