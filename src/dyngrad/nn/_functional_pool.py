@@ -113,12 +113,26 @@ def max_pool3d(
     """3-D max pooling over ``(N, C, D, H, W)`` or ``(C, D, H, W)``; padding counts as
     ``-inf``; the gradient goes to the (first) maximal element of each window.
 
-    Args: as :func:`max_pool2d`, with ints or triples.
+    Args:
+        input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+        kernel_size: window size, an int or a triple ``(kD, kH, kW)``.
+        stride: step of the window (default ``kernel_size``).
+        padding: implicit ``-inf`` padding on each side, at most half the kernel.
+        dilation: spacing between window elements.
+        ceil_mode: round the output size up (a last, partial window) instead of down.
+        return_indices: also return the position of each maximum.
     Returns:
         ``(N, C, D_out, H_out, W_out)``, and with ``return_indices`` also int64 flat indices
         into ``D * H * W`` of each maximum (as PyTorch).
     Raises:
         RuntimeError: bad ranks, padding above half the kernel, an empty output.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> x = dyngrad.arange(8.0).reshape(1, 1, 2, 2, 2)
+        >>> F.max_pool3d(x, 2).flatten().tolist()
+        [7.0]
     """
     return _max_poolnd("max_pool3d", 3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
@@ -186,12 +200,29 @@ def avg_pool3d(
     count_include_pad: bool = True,
     divisor_override: int | None = None,
 ) -> Tensor:
-    """3-D average pooling over ``(N, C, D, H, W)`` or ``(C, D, H, W)``; arguments as
-    :func:`avg_pool2d` (ints or triples; ``ceil_mode``, ``count_include_pad``,
-    ``divisor_override`` as PyTorch).
+    """3-D average pooling over ``(N, C, D, H, W)`` or ``(C, D, H, W)``: a depthwise
+    convolution with a constant kernel, so ``grad_input`` spreads each output's gradient
+    evenly over its window.
 
-    Returns: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``.
-    Raises: RuntimeError for bad ranks/padding.
+    Args:
+        input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+        kernel_size: window size, an int or a triple.
+        stride: step of the window (default ``kernel_size``).
+        padding: implicit zero padding on each side, at most half the kernel.
+        ceil_mode: round the output size up instead of down.
+        count_include_pad: count padded zeros in each window's divisor.
+        divisor_override: divide every window by this number instead.
+
+    Returns:
+        ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``.
+    Raises:
+        RuntimeError: for bad ranks or padding.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.avg_pool3d(dyngrad.arange(8.0).reshape(1, 1, 2, 2, 2), 2).flatten().tolist()
+        [3.5]
     """
     return _avg_poolnd("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                        divisor_override)
@@ -235,10 +266,20 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     """Average over PyTorch's adaptive bins in ``D``, ``H`` and ``W`` (see
     :func:`adaptive_avg_pool2d`), computed with three constant averaging matrices.
 
-    Args: input ``(N, C, D, H, W)`` or ``(C, D, H, W)``; output_size int or triple (None keeps
-    a dim).
-    Returns: ``(N, C, Do, Ho, Wo)`` or ``(C, Do, Ho, Wo)``.
-    Raises: RuntimeError for bad ranks or a non-positive output size.
+    Args:
+        input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+        output_size: an int or a triple ``(Do, Ho, Wo)``; ``None`` keeps that dim's size.
+
+    Returns:
+        ``(N, C, Do, Ho, Wo)`` or ``(C, Do, Ho, Wo)``.
+    Raises:
+        RuntimeError: for bad ranks or a non-positive output size.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.adaptive_avg_pool3d(dyngrad.ones(2, 3, 4, 5, 6), (1, 2, None)).shape
+        (2, 3, 1, 2, 6)
     """
     if input.ndim not in (4, 5):
         raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}")

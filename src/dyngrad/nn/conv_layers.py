@@ -147,6 +147,15 @@ class Conv3d(_ConvNd):
     """3-D convolution ``(N, C_in, D, H, W) -> (N, C_out, D_out, H_out, W_out)``; weight
     ``(C_out, C_in / groups, kD, kH, kW)``; see ``functional.conv3d``.
 
+    Args:
+        in_channels, out_channels: ``C_in`` and ``C_out``, each divisible by ``groups``.
+        kernel_size: an int or a triple ``(kD, kH, kW)``.
+        stride, padding, dilation: ints or triples; ``padding`` may be ``'same'`` or ``'valid'``.
+        groups: split the channels into this many independent convolutions.
+        bias: add a learnable ``(C_out,)`` bias.
+        padding_mode: ``'zeros'``, ``'reflect'``, ``'replicate'`` or ``'circular'``.
+        device, dtype: of the parameters (CPU only).
+
     Example:
         >>> import dyngrad
         >>> m = dyngrad.nn.Conv3d(2, 3, 3, padding=1, padding_mode="reflect")
@@ -241,6 +250,18 @@ class ConvTranspose2d(_ConvTransposeNd):
 class ConvTranspose3d(_ConvTransposeNd):
     """3-D transposed convolution ``(N, C_in, D, H, W) -> (N, C_out, D_out, H_out, W_out)``;
     weight ``(C_in, C_out / groups, kD, kH, kW)``; see ``functional.conv_transpose3d``.
+
+    Args:
+        in_channels, out_channels: ``C_in`` and ``C_out``, each divisible by ``groups``.
+        kernel_size: an int or a triple.
+        stride, padding, output_padding, dilation: ints or triples; ``output_padding`` (below
+            the stride or the dilation) adds to one side of the output to pick among the sizes
+            that map back to the input; ``forward(input, output_size=...)`` chooses it for you.
+        groups: split the channels into this many independent convolutions.
+        bias: add a learnable ``(C_out,)`` bias.
+        dilation: spacing between kernel elements.
+        padding_mode: only ``'zeros'``, as PyTorch.
+        device, dtype: of the parameters (CPU only).
 
     Example:
         >>> import dyngrad
@@ -383,7 +404,17 @@ class AdaptiveAvgPool2d(Module):
 
 class MaxPool3d(MaxPool2d):
     """3-D max pooling ``(N, C, D, H, W)``; ``stride`` defaults to ``kernel_size``; see
-    ``functional.max_pool3d``."""
+    ``functional.max_pool3d``.
+
+    Args:
+        kernel_size, stride, padding, dilation, ceil_mode, return_indices: as
+            :func:`dyngrad.nn.functional.max_pool3d`.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.nn.MaxPool3d(2)(dyngrad.randn(1, 2, 4, 4, 4)).shape
+        (1, 2, 2, 2, 2)
+    """
 
     def forward(self, input: Tensor) -> Any:
         return F.max_pool3d(
@@ -399,7 +430,17 @@ class MaxPool3d(MaxPool2d):
 
 class AvgPool3d(AvgPool2d):
     """3-D average pooling ``(N, C, D, H, W)``; ``stride`` defaults to ``kernel_size``; see
-    ``functional.avg_pool3d``."""
+    ``functional.avg_pool3d``.
+
+    Args:
+        kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override: as
+            :func:`dyngrad.nn.functional.avg_pool3d`.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.nn.AvgPool3d(2, stride=1)(dyngrad.ones(1, 1, 3, 3, 3)).shape
+        (1, 1, 2, 2, 2)
+    """
 
     def forward(self, input: Tensor) -> Tensor:
         return F.avg_pool3d(
@@ -414,7 +455,16 @@ class AvgPool3d(AvgPool2d):
 
 
 class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
-    """3-D average pooling to a fixed ``output_size`` (int or triple; None keeps a dim)."""
+    """3-D average pooling to a fixed ``output_size`` (PyTorch's adaptive bins).
+
+    Args:
+        output_size: an int or a triple ``(Do, Ho, Wo)``; ``None`` keeps that dim's size.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.nn.AdaptiveAvgPool3d(1)(dyngrad.randn(2, 3, 4, 5, 6)).shape
+        (2, 3, 1, 1, 1)
+    """
 
     def forward(self, input: Tensor) -> Tensor:
         return F.adaptive_avg_pool3d(input, self.output_size)

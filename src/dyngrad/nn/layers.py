@@ -233,7 +233,18 @@ class Dropout1d(Dropout):
 
 class Dropout2d(Dropout):
     """:class:`Dropout1d` for ``(N, C, H, W)`` or ``(C, H, W)`` inputs: one draw per channel
-    (:func:`dyngrad.nn.functional.dropout2d`, with PyTorch's warning for 3-d inputs)."""
+    (:func:`dyngrad.nn.functional.dropout2d`, with PyTorch's warning for 3-d inputs).
+
+    Args:
+        p: probability of zeroing a channel, in [0, 1].
+        inplace: write the result into the input.
+
+    Example:
+        >>> import dyngrad
+        >>> y = dyngrad.nn.Dropout2d(0.5)(dyngrad.ones(2, 4, 3, 3))
+        >>> sorted({float(v) for v in y.flatten()} - {0.0, 2.0})
+        []
+    """
 
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout2d(input, self.p, self.training, self.inplace)
@@ -241,7 +252,18 @@ class Dropout2d(Dropout):
 
 class Dropout3d(Dropout):
     """:class:`Dropout1d` for ``(N, C, D, H, W)`` or ``(C, D, H, W)`` inputs: one draw per
-    channel (:func:`dyngrad.nn.functional.dropout3d`)."""
+    channel (:func:`dyngrad.nn.functional.dropout3d`).
+
+    Args:
+        p: probability of zeroing a channel, in [0, 1].
+        inplace: write the result into the input.
+
+    Example:
+        >>> import dyngrad
+        >>> m = dyngrad.nn.Dropout3d(0.5).eval()  # the identity in eval mode
+        >>> bool((m(dyngrad.ones(1, 2, 2, 2, 2)) == 1).all())
+        True
+    """
 
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout3d(input, self.p, self.training, self.inplace)
@@ -250,7 +272,20 @@ class Dropout3d(Dropout):
 class AlphaDropout(Dropout):
     """Dropout that keeps a SELU network's mean and variance (Klambauer et al. 2017):
     dropped elements take SELU's negative saturation value and an affine map restores the
-    moments (:func:`dyngrad.nn.functional.alpha_dropout`); the identity in eval mode."""
+    moments (:func:`dyngrad.nn.functional.alpha_dropout`); the identity in eval mode.
+
+    Args:
+        p: probability of dropping an element, in [0, 1].
+        inplace: write the result into the input.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.manual_seed(0)  # doctest: +ELLIPSIS
+        <...>
+        >>> y = dyngrad.nn.AlphaDropout(0.2)(dyngrad.randn(20000))
+        >>> abs(float(y.mean())) < 0.05 and abs(float(y.std()) - 1) < 0.05
+        True
+    """
 
     def forward(self, input: Tensor) -> Tensor:
         return F.alpha_dropout(input, self.p, self.training, self.inplace)
@@ -258,7 +293,18 @@ class AlphaDropout(Dropout):
 
 class FeatureAlphaDropout(Dropout):
     """:class:`AlphaDropout` of whole channels
-    (:func:`dyngrad.nn.functional.feature_alpha_dropout`)."""
+    (:func:`dyngrad.nn.functional.feature_alpha_dropout`).
+
+    Args:
+        p: probability of dropping a channel, in [0, 1].
+        inplace: write the result into the input.
+
+    Example:
+        >>> import dyngrad
+        >>> y = dyngrad.nn.FeatureAlphaDropout(0.5)(dyngrad.ones(3, 4, 5))
+        >>> all(len({float(v) for v in ch.flatten()}) == 1 for ch in y.reshape(12, 5))
+        True
+    """
 
     def forward(self, input: Tensor) -> Tensor:
         return F.feature_alpha_dropout(input, self.p, self.training, self.inplace)

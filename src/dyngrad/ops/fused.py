@@ -138,9 +138,25 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: 
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
-    """``log(softmax(input, dim))`` computed without overflow or ``log(0)``.
+    """``log(softmax(input, dim))`` computed as ``x - max - log(sum(exp(x - max)))``, without
+    overflow or ``log(0)``. ``grad_input = grad - exp(out) * sum(grad, dim)``.
 
-    Args/Returns/Raises: as :func:`softmax`.
+    Args:
+        input: ``(*)``.
+        dim: the dimension the probabilities sum over (``None`` is deprecated, as PyTorch:
+            it picks one with a warning).
+        dtype: cast ``input`` to this dtype first.
+
+    Returns:
+        Tensor of ``input``'s shape.
+    Raises:
+        IndexError: for a ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> y = dyngrad.tensor([[0.0, 0.0]]).log_softmax(dim=1)
+        >>> [round(v, 4) for v in y[0].tolist()]
+        [-0.6931, -0.6931]
     """
     return LogSoftmax.apply(input, _softmax_dim(input, dim, "log_softmax"), dtype)
 

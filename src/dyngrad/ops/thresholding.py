@@ -344,7 +344,20 @@ def tanhshrink(input: Tensor) -> Tensor:
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
     """Gated linear unit: ``a * sigmoid(b)`` where ``a, b`` are the halves of ``input``
-    along ``dim``.
+    along ``dim`` (Dauphin et al. 2017). ``grad_a = grad * sigmoid(b)``,
+    ``grad_b = grad * a * sigmoid(b) * (1 - sigmoid(b))``.
+
+    Args:
+        input: ``(*, 2M, *)``: even size along ``dim``.
+        dim: the dimension to halve.
+
+    Returns:
+        ``(*, M, *)``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.nn.functional.glu(dyngrad.tensor([1.0, 2.0, 0.0, 0.0])).tolist()
+        [0.5, 1.0]
 
     Raises:
         RuntimeError: when ``input.shape[dim]`` is odd (or ``input`` is 0-d).
