@@ -199,3 +199,17 @@ def test_pad_modes_equal_numpys_for_random_shapes_and_widths():
         np.pad(dyngrad.ones(3, requires_grad=True), 1, mode="linear_ramp")
     with pytest.raises(ValueError, match="can't extend empty axis 0"):
         np.pad(dyngrad.zeros(0, 2), ((1, 1), (0, 0)), mode="edge")
+
+
+def test_linspace_with_tensor_bounds_is_differentiable_and_equals_numpys():
+    for args, kw in [((0.0, 1.0, 5), {}), ((0.0, 1.0, 5), {"endpoint": False}), ((1.0, 2.0, 1), {}),
+                     ((np.array([0.0, 1.0]), np.array([2.0, 5.0]), 4), {"axis": 1}), ((0, 10, 6), {})]:
+        got = np.linspace(dyngrad.tensor(args[0]), dyngrad.tensor(args[1]), *args[2:], **kw)
+        np.testing.assert_allclose(got.numpy(), np.linspace(*args, **kw), rtol=1e-6)
+    a = dyngrad.tensor(0.5, dtype=dyngrad.float64, requires_grad=True)
+    b = dyngrad.tensor(2.0, dtype=dyngrad.float64, requires_grad=True)
+    y = np.linspace(a, b, 5)
+    assert y[-1].item() == 2.0  # the endpoint is stop exactly
+    y.sum().backward()
+    assert a.grad.item() == pytest.approx(2.5) and b.grad.item() == pytest.approx(2.5)
+    assert dyngrad.autograd.gradcheck(lambda s, t: np.linspace(s, t, 7, endpoint=False), (a, b))

@@ -344,3 +344,31 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
     if isinstance(fill_value, _core.Tensor):
         fill_value = fill_value.item()
     return _like(a, fill_value, dtype, shape)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):  # noqa: ANN001, ANN201
+    """``np.linspace`` with Tensor bounds: ``start + step * k`` for ``k = 0 .. num-1``, so the
+    result is differentiable in ``start`` and ``stop`` (array bounds broadcast, the new axis
+    at ``axis``, as NumPy's)."""
+    num = int(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    a, b = _operand(start), _operand(stop)
+    a, b = (v if isinstance(v, _core.Tensor) else _core.Tensor._make(np.asarray(v, dtype=np.float64)) for v in (a, b))
+    if a._data.dtype.kind not in "fc":  # integer bounds: NumPy's float64 (they cannot require grad)
+        a = _core.Tensor._make(a._data.astype(np.float64))
+    if b._data.dtype.kind not in "fc":
+        b = _core.Tensor._make(b._data.astype(np.float64))
+    div = (num - 1) if endpoint else num
+    k = np.arange(num, dtype=np.float64).reshape((num,) + (1,) * max(a.dim(), b.dim()))
+    delta = b - a
+    step = delta / div if div > 0 else delta * float("nan")
+    ks = _core.Tensor._make(k.astype(np.result_type(a._data.dtype, b._data.dtype)))
+    y = a + (ks * step if div > 0 else ks * delta)
+    if endpoint and num > 1:
+        y = _o().cat([y[:-1], b.unsqueeze(0).expand_as(y[-1:])], 0)
+    if axis != 0:
+        y = _o().movedim(y, 0, axis)
+    if dtype is not None:
+        y = y.to(np_dtype(dtype))
+    return (y, step) if retstep else y

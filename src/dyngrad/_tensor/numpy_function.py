@@ -259,7 +259,7 @@ FUNCTIONS: dict[Callable[..., Any], Callable[..., Any]] = {
                "atleast_2d atleast_3d concatenate stack vstack hstack dstack column_stack split array_split "
                "tile repeat flip fliplr flipud roll diag diagonal tril triu where take take_along_axis sort "
                "argsort clip pad round nan_to_num isposinf isneginf copy zeros_like ones_like empty_like "
-               "full_like"),
+               "full_like linspace"),
     **_entries(L, "det slogdet inv solve cholesky qr eigh eigvalsh svd svdvals pinv lstsq matrix_power "
                "norm vector_norm matrix_norm", np.linalg),
 }
