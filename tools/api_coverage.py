@@ -46,6 +46,8 @@ MODULES: list[tuple[str, str]] = [
     ("distributions", "distributions"),
     ("utils.data", "utils.data"),
     ("utils.checkpoint", "utils.checkpoint"),
+    ("linalg", "linalg"),
+    ("special", "special"),
 ]
 
 _NOT_OURS = {"typing", "typing_extensions", "collections", "collections.abc", "builtins", "weakref",

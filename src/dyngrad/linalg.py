@@ -16,11 +16,14 @@ from .ops.spectral import eigh, eigvalsh, svd, svdvals
 from .ops.statistics import vector_norm
 from .ops.triangular import solve_triangular
 from .tensor import Tensor
+from .ops.composite import linalg_cross as cross
+from .ops.linalg_extra import lstsq, matrix_power, pinv
 
 __all__ = [
     "inv", "det", "slogdet", "solve", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals",
     "vector_norm", "matrix_norm", "norm", "matmul", "diagonal", "vecdot", "solve_triangular",
 ]
+__all__ += ["pinv", "lstsq", "matrix_power", "cross"]
 
 
 def matrix_norm(A: Tensor, ord: Any = "fro", dim: tuple = (-2, -1), keepdim: bool = False) -> Tensor:
