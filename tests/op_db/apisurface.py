@@ -102,5 +102,3 @@ update(SPECS, ("nanmean", "nansum", "median_all", "median_dim", "nanmedian_dim",
                      "it once per example (exact)")
 update(SPECS, ("linalg_lstsq",), vmap_fallback="the rank (NumPy's SVD of the values) is computed outside a Function: "
                                                "vmap runs it once per example (exact)")
-update(SPECS, ("scatter_reduce_sum", "scatter_reduce_mean", "scatter_reduce_prod", "scatter_reduce_amax"),
-       vmap_fallback="ScatterReduce has no batching rule yet: vmap runs it once per example (exact)")

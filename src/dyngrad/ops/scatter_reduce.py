@@ -10,6 +10,7 @@ import numpy as np
 
 from ..tensor import Tensor
 from ._bases import Op
+from ._batching_index import batch_operand
 from ._util import inplace, norm_dim, wrap
 from .gather import _check_gs, _check_src, _grid, _int_index
 
@@ -75,6 +76,21 @@ class ScatterReduce(Op):
         ctx.dim, ctx.index, ctx.reduce, ctx.include_self = dim, index, reduce, include_self
         ctx.save_for_backward(x, src, out)
         return out
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Any, dim: int, index: Any, src: Any, reduce: str, include_self: bool) -> Any:
+        """Batching rule: ``x`` and ``src`` batch-first (an unbatched one expanded), the shared
+        index broadcast along the batch, ``dim`` shifted; 0-d examples as ``(1,)``."""
+        if not isinstance(index, np.ndarray):
+            return NotImplemented
+        n = info.batch_size
+        xb, sb = batch_operand(x, in_dims[0], n), batch_operand(src, in_dims[3], n)
+        if xb.ndim == 1:
+            out = info.function.apply(xb.reshape(n, 1), 1, np.broadcast_to(index.reshape(1, -1), (n, index.size)).copy(),
+                                      sb.reshape(n, -1), reduce, include_self)
+            return out.reshape(n), 0
+        idx = np.broadcast_to(index, (n,) + index.shape).copy()
+        return info.function.apply(xb, dim + 1, idx, sb, reduce, include_self), 0
 
     @staticmethod
     def _selected(x: Tensor, srcv: Tensor, out: Tensor, dim: int, index: np.ndarray, incl: bool) -> tuple:
