@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from .ops.composite import linalg_cross as cross
 from .ops.decomp import cholesky, det, inv, qr, slogdet, solve
 from .ops.linalg import diagonal as _diagonal
 from .ops.linalg import matmul
+from .ops.linalg_extra import lstsq, matrix_power, pinv
 from .ops.spectral import eigh, eigvalsh, svd, svdvals
 from .ops.statistics import vector_norm
 from .ops.triangular import solve_triangular
 from .tensor import Tensor
-from .ops.composite import linalg_cross as cross
-from .ops.linalg_extra import lstsq, matrix_power, pinv
 
 __all__ = [
     "inv", "det", "slogdet", "solve", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals",

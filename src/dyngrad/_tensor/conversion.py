@@ -189,6 +189,8 @@ class ConversionMethods:
     def type(self, dtype: Any = None) -> Any:
         if dtype is None:
             return f"dyngrad.{self.dtype.name}"
+        if isinstance(dtype, builtins.type) and hasattr(dtype, "dtype"):  # x.type(torch.DoubleTensor)
+            dtype = dtype.dtype
         return self.to(dtype)
 
     def type_as(self, other: Tensor) -> Tensor:
@@ -228,20 +230,41 @@ class ConversionMethods:
     # ---- new tensors with this one's dtype
     def new_tensor(self, data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
         arr = np.array(getattr(data, "_data", data), dtype=B.to_np_dtype(dtype or self.dtype))
-        return _core.Tensor(arr, requires_grad=requires_grad)
+        return _fresh(arr, requires_grad)
 
     def new_zeros(self, *size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
-        return _core.Tensor(np.zeros(_size(size), B.to_np_dtype(dtype or self.dtype)), requires_grad)
+        return _fresh(np.zeros(_size(size), B.to_np_dtype(dtype or self.dtype)), requires_grad)
 
     def new_ones(self, *size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
-        return _core.Tensor(np.ones(_size(size), B.to_np_dtype(dtype or self.dtype)), requires_grad)
+        return _fresh(np.ones(_size(size), B.to_np_dtype(dtype or self.dtype)), requires_grad)
 
     def new_full(self, size: Any, fill_value: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
         arr = np.full(_size((size,)), fill_value, B.to_np_dtype(dtype or self.dtype))
-        return _core.Tensor(arr, requires_grad)
+        return _fresh(arr, requires_grad)
 
     def new_empty(self, *size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
         return self.new_zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+    # --- apisurface: PyTorch's legacy constructor on an instance
+    def new(self, *args: Any, device: Any = None) -> Tensor:
+        """``x.new(...)``: the legacy constructor with this tensor's dtype: ``x.new()`` (empty),
+        ``x.new(2, 3)`` (a shape, zero-filled), ``x.new([1, 2])`` (data cast to ``x.dtype``),
+        ``x.new(t)`` (``t``'s storage; ``t`` must have ``x``'s dtype). Deprecated in PyTorch in
+        favour of ``new_empty``/``new_tensor``; never requires grad.
+
+        Raises:
+            TypeError: a lone number, or a Tensor of another dtype.
+        """
+        check_device(device)
+        arr = _core.legacy_array(args, self._data.dtype, "new", like=self)
+        return _core.Tensor._make(arr)
+
+def _fresh(arr: np.ndarray, requires_grad: builtins.bool) -> Tensor:
+    """A new leaf holding ``arr`` (its dtype kept)."""
+    t = _core.Tensor._make(arr)
+    if requires_grad:
+        t.requires_grad = True
+    return t
 
 
 def _size(size: tuple) -> tuple[int, ...]:

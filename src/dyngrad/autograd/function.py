@@ -111,6 +111,10 @@ class BackwardCFunction(FunctionCtx, Node):
             from .ledger import saved_attr
 
             return saved_attr(self, name[7:])
+        if name.startswith("_raw_saved_"):
+            from .ledger import saved_attr
+
+            return saved_attr(self, name[11:], raw=True)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
