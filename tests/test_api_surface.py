@@ -221,3 +221,37 @@ def test_register_backward_hook_can_replace_the_gradient_and_its_handle_removes_
     x.grad = None
     m(x * 1).sum().backward()
     assert x.grad.any() or not (x > 0).any()
+
+
+def test_out_keyword_writes_into_out_and_returns_it():
+    a, b = torch.ones(2, 3), torch.full((2, 3), 2.0)
+    o = torch.empty(2, 3)
+    v = o._version
+    assert torch.add(a, b, out=o) is o and o.tolist() == [[3.0] * 3] * 2 and o._version == v + 1
+    e = torch.empty(0)
+    assert torch.cat([a, b], out=e).shape == (4, 3)  # an empty out is resized silently
+    with pytest.warns(UserWarning, match="was resized"):
+        torch.mul(a, 2, out=torch.zeros(5))
+    s = torch.empty(2)
+    torch.sum(a, 1, out=s)
+    assert s.tolist() == [3.0, 3.0]
+    i = torch.zeros(2, 3, dtype=torch.int64)
+    torch.floor(b, out=torch.empty(2, 3))
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        torch.add(a, b, out=i)
+
+
+def test_out_keyword_refuses_arguments_that_require_grad_as_pytorch():
+    x = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+        torch.exp(x, out=torch.empty(2))
+    with torch.no_grad():
+        assert torch.exp(x, out=torch.empty(2)).tolist() == pytest.approx([np.e, np.e])
+
+
+def test_flip_takes_dims_as_a_keyword():
+    x = torch.arange(6).reshape(2, 3)
+    assert torch.flip(x, dims=(0,)).tolist() == [[3, 4, 5], [0, 1, 2]]
+    assert x.flip(dims=[0, 1]).tolist() == x.flip(0, 1).tolist()
+    with pytest.raises(TypeError):
+        x.flip(0, dims=(1,))

@@ -234,6 +234,28 @@ How to read it:
   that nobody has to guess.
 - **dyngrad only**: names dyngrad has and PyTorch does not (its own debugging tools).
 
+Where a present name deliberately behaves differently from PyTorch (besides the README's list):
+
+- `torch.Tensor(2, 3)`, `FloatTensor(n)`, `x.new(2, 3)`: zero-filled (PyTorch leaves the
+  memory uninitialized). `Tensor(data)` casts to the default dtype, as PyTorch.
+- `Tensor.shape` is a `torch.Size`; slicing it gives a plain tuple (PyTorch: a `Size`), so
+  that `x.shape[0]` stays as fast as a tuple's. Its repr reads `dyngrad.Size([2, 3])`.
+- `addmm`, `kron`, `median`, `quantile`, `lstsq`, `cholesky_solve`, ... are compositions of
+  dyngrad ops (ops/composite.py, ops/linalg_extra.py): same values and gradients, but
+  `grad_fn` is the last op's node (`AddBackward0`, not `AddmmBackward0`).
+- `nanmean`/`nansum` of an all-NaN slice: gradient 0 there (PyTorch: NaN).
+- `scatter_reduce(..., "amax"/"amin", include_self=False)`: an input value equal to the result
+  at a position that receives values gets no share of the gradient (PyTorch 2.13 counts it,
+  so its shares do not add up to the incoming gradient).
+- `Module.register_backward_hook` (deprecated in PyTorch too): `grad_input` are the gradients
+  of the inputs of the node that produced the output, which is dyngrad's node, not PyTorch's
+  (for `nn.Linear`: `(input, weight, bias)` rather than PyTorch's addmm inputs).
+- `out=` is taken by the functions listed in `dyngrad/_out.py` (arithmetic, unary math,
+  `matmul`/`mm`/`bmm`, `cat`/`stack`, `where`, `clamp`, `sum`/`mean`/`prod`, ...), not by every
+  function; as in PyTorch it records no graph.
+- `torch.profiler`: CPU time only; the device-time sort keys (`cuda_time_total`) are accepted
+  and sort nothing.
+
 """
 
 

@@ -46,6 +46,9 @@ from .threads import get_num_threads, set_num_threads
 from .serialization import load, save
 from .custom_gradient import custom_gradient
 from . import functional, profiler
+from ._out import WRAPPED as _OUT_WRAPPED
+
+globals().update(_OUT_WRAPPED)  # torch.add(..., out=t): the namespace's faces of these ops (dyngrad/_out.py)
 from .functional import (atleast_1d, atleast_2d, atleast_3d, block_diag, broadcast_shapes, broadcast_tensors,
                          cartesian_prod, cdist, chain_matmul, unravel_index)
 from .func import vmap  # torch.vmap is torch.func.vmap

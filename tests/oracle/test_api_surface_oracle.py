@@ -143,3 +143,33 @@ def test_increment_version_invalidates_saved_tensors_as_pytorch():
         m.autograd.graph.increment_version(b)
         with pytest.raises(RuntimeError, match="modified by an inplace operation"):
             c.sum().backward()
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, o: m.add(m.ones(2, 3), m.ones(2, 3) * 2, alpha=3, out=o),
+    lambda m, o: m.matmul(m.ones(2, 4), m.ones(4, 3), out=o),
+    lambda m, o: m.cat([m.ones(1, 3), m.zeros(1, 3)], out=o),
+    lambda m, o: m.where(m.eye(2, 3) > 0, m.ones(2, 3), m.zeros(2, 3), out=o),
+    lambda m, o: m.clamp(m.arange(6.0).reshape(2, 3), 1, 4, out=o),
+    lambda m, o: m.sum(m.ones(2, 3, 4), -1, out=o),
+])
+def test_out_keyword_gives_pytorchs_result_in_place(call):
+    import warnings
+
+    res = []
+    for m in (dg, torch):
+        o = m.empty(2, 3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = call(m, o)
+        assert r is o
+        res.append(o.numpy().copy())
+    np.testing.assert_array_equal(*res)
+
+
+def test_out_keyword_errors_match_pytorch():
+    for m in (dg, torch):
+        with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+            m.exp(m.ones(2, requires_grad=True), out=m.empty(2))
+        with pytest.raises(RuntimeError, match="can't be cast to the desired output type Long"):
+            m.add(m.ones(2), m.ones(2), out=m.zeros(2, dtype=m.int64))
