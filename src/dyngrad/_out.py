@@ -28,7 +28,7 @@ __all__ = ["OUT_OPS"]
 #: the names of the namespace's functions that take ``out=``
 OUT_OPS = (
     "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "matmul", "mm", "bmm", "mv",
-    "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "abs", "neg", "sin", "cos", "tan", "tanh", "sigmoid", "pow",
+    "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "abs", "neg", "sin", "cos", "tan", "tanh", "pow",
     "clamp", "clip", "where", "cat", "concat", "stack", "sum", "mean", "prod", "cumsum", "cumprod", "maximum",
     "minimum", "addmm", "baddbmm", "logsumexp", "remainder", "fmod", "floor", "ceil", "round", "trunc", "sign",
     "reciprocal", "erf", "lerp", "atan2", "outer", "dot",

@@ -417,6 +417,14 @@ class Tensor(
     # ------------------------------------------------------------------ in-place check
     def _check_inplace(self) -> None:
         """Refuse in-place changes that would corrupt autograd state."""
+        if getattr(self, "_nograd_view", None) == 2 and grad_mode.state.enabled and self.grad_fn is not None:
+            raise RuntimeError(
+                f"Output {self._output_nr} of {type(self.grad_fn)._forward_cls.__name__} is a view and is being "
+                "modified inplace. This view was created inside a custom Function (or because an input was returned "
+                "as-is) and the autograd logic to handle view+inplace would override the custom backward associated "
+                "with the custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix "
+                "this by cloning the output of the custom Function."
+            )
         if grad_mode.state.enabled and self._requires_grad and self.grad_fn is None:
             if self._base is not None and getattr(self, "_nograd_view", None) == 1:
                 if not self._base._requires_grad:  # the base was detached since (detach_)

@@ -105,6 +105,15 @@ def backward(
         retain_graph = create_graph
     roots = _roots(outputs, "backward")
     seeds = _make_grads(outputs, grads, False)
+    if create_graph and (inputs is None or any(
+            isinstance(t, Tensor) and t.grad_fn is None for t in _as_tuple(inputs))):
+        import warnings
+
+        warnings.warn("Using backward() with create_graph=True will create a reference cycle between the parameter "
+                      "and its gradient which can cause a memory leak. We recommend using autograd.grad when creating "
+                      "the graph to avoid this. If you have to use this function, make sure to reset the .grad fields "
+                      "of your parameters to None after use to break the cycle and avoid the leak.", UserWarning,
+                      stacklevel=3)
     inp = None
     if inputs is not None:
         inp = [_edge_input(t, leaf_only=True) if isinstance(t, GradientEdge) else t

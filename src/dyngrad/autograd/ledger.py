@@ -195,6 +195,8 @@ def saved_attr(node: Any, name: str, raw: bool = False) -> Any:
         name = params[1]
     want_output = name == "result"
     if name in params or want_output:
+        if node.__dict__.get("_freed"):
+            node.saved_tensors  # noqa: B018 - raises PyTorch's "backward through the graph a second time"
         i = params.index(name) if not want_output else -1
         edge = node.next_functions[i] if 0 <= i < len(node.next_functions) else None
         values = node.saved_tensors if saved else ()
