@@ -255,3 +255,49 @@ def test_flip_takes_dims_as_a_keyword():
     assert x.flip(dims=[0, 1]).tolist() == x.flip(0, 1).tolist()
     with pytest.raises(TypeError):
         x.flip(0, dims=(1,))
+
+
+def test_meta_tensors_keep_shape_and_dtype_refuse_values_and_views_stay_meta():
+    t = torch.randn(2, 3, dtype=torch.float64).to("meta")
+    assert t.device == "meta" and t.is_meta and t.shape == (2, 3) and t.dtype == torch.float64
+    assert t.reshape(3, 2).device == "meta" and t.T.shape == (3, 2) and t[0].device == "meta"
+    assert repr(t) == "tensor(..., device='meta', size=(2, 3), dtype=dyngrad.float64)"
+    with pytest.raises(NotImplementedError, match="'meta' device"):
+        t + 1
+    with pytest.raises(NotImplementedError, match="'meta' device"):
+        t.sum()
+    with pytest.raises(NotImplementedError, match="Cannot copy out of meta tensor"):
+        t.to("cpu")
+    assert not torch.randn(2).is_meta and torch.randn(2).device == "cpu"
+    with pytest.raises(RuntimeError):
+        torch.zeros(2, device="meta")  # creation on meta is not supported: refused, never a cpu tensor
+
+
+def test_model_ensembling_with_a_meta_copy_of_the_model_as_in_pytorchs_tutorial():
+    import copy
+
+    from dyngrad.func import functional_call, stack_module_state, vmap
+
+    class MLP(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1, self.fc2 = torch.nn.Linear(4, 8), torch.nn.Linear(8, 2)
+
+        def forward(self, x):
+            return self.fc2(torch.relu(self.fc1(x)))
+
+    models = [MLP() for _ in range(3)]
+    x = torch.randn(5, 4)
+    params, buffers = stack_module_state(models)
+    base = copy.deepcopy(models[0]).to("meta")
+    assert all(p.device == "meta" for p in base.parameters())
+    assert all(p.device == "cpu" for p in models[0].parameters())  # the deep copy was moved, not the model
+
+    def fmodel(p, b, x):
+        return functional_call(base, (p, b), (x,))
+
+    pred = vmap(fmodel, in_dims=(0, 0, None))(params, buffers, x)
+    np.testing.assert_allclose(pred.detach().numpy(), torch.stack([m(x) for m in models]).detach().numpy(),
+                               rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="'meta' device"):
+        base(x)

@@ -21,7 +21,7 @@ import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.
 
 from .. import _backend as B
 from .._format import format_tensor
-from .metadata import check_device
+from .metadata import MetaArray, check_device, is_meta_device, to_meta
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # for type checkers only (typing.Self is 3.11+)
@@ -130,6 +130,10 @@ class ConversionMethods:
 
     # ---- printing, pickling, copying
     def __repr__(self) -> str:
+        if type(self._data) is MetaArray:
+            extra = "" if self.dtype == B.get_default_dtype() else f", dtype={self.dtype}"
+            extra += ", requires_grad=True" if self._requires_grad else ""
+            return f"tensor(..., device='meta', size={tuple(self._data.shape)}{extra})"
         return format_tensor(self)
 
     def __format__(self, spec: str) -> str:
@@ -172,7 +176,7 @@ class ConversionMethods:
             RuntimeError: for a device other than the CPU.
         """
         dtype = kwargs.pop("dtype", None)
-        check_device(kwargs.pop("device", None))
+        device = kwargs.pop("device", None)
         copy = kwargs.pop("copy", False)
         kwargs.pop("non_blocking", None)
         for a in args:
@@ -181,7 +185,12 @@ class ConversionMethods:
             elif isinstance(a, (B.dtype, type, np.dtype)):
                 dtype = a
             else:
-                check_device(a)
+                device = a
+        if device is not None or type(self._data) is MetaArray:
+            meta = _meta_move(self, device, dtype)
+            if meta is not None:
+                return meta
+        check_device(device)
         if dtype is None or B.to_np_dtype(dtype) == self._data.dtype:
             return self.clone() if copy else self  # type: ignore[return-value]  # self: a Tensor
         return _core._ops.to_dtype(self, dtype)
@@ -271,3 +280,25 @@ def _size(size: tuple) -> tuple[int, ...]:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     return tuple(int(s) for s in size)
+
+
+# --- apisurface: moving to and from the meta device
+def _meta_move(t: Any, device: Any, dtype: Any) -> Any:
+    """``t.to("meta")``: a meta copy (same shape, dtype unless ``dtype``; requires_grad kept
+    for a leaf); None when neither side is meta.
+
+    Raises:
+        NotImplementedError: moving a meta tensor to a real device ("no data", as PyTorch).
+    """
+    is_meta = type(t._data) is MetaArray
+    if device is not None and not is_meta_device(device):
+        if is_meta:
+            raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+        return None
+    if not is_meta_device(device) and not is_meta:
+        return None
+    arr = t._data if dtype is None else np.empty((), dtype=B.to_np_dtype(dtype))
+    out = _core.Tensor._make(to_meta(np.broadcast_to(arr, t._data.shape)))
+    if t._requires_grad and out._data.dtype.kind == "f":
+        out._requires_grad = True
+    return out
