@@ -92,6 +92,8 @@ SPECS = [
     S("linalg_matrix_power", lambda m, a: m.linalg.matrix_power(a, 3), ((3, 3),)),
     S("linalg_matrix_power_neg", lambda m, a: m.linalg.matrix_power(a, -2), ((3, 3),), make_inputs=_well_conditioned),
     S("cholesky_solve", lambda m, b, low: m.cholesky_solve(b, low), ((3, 2), (3, 3)), make_inputs=_chol),
+    S("linalg_lu_factor", lambda m, a: m.linalg.lu_factor(a).LU, ((4, 4),), function=_linalg_extra.LuFactor),
+    S("linalg_lu_factor_batched", lambda m, a: m.linalg.lu_factor(a)[0], ((2, 3, 3),), function=_linalg_extra.LuFactor),
 ]
 
 _COMPOSITE = [s.name for s in SPECS if s.function is None and not s.name.startswith("scatter_reduce")]

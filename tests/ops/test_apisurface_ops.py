@@ -224,3 +224,19 @@ def test_cholesky_solve_solves_with_the_factor():
                                np.linalg.solve(spd, b))
     np.testing.assert_allclose(torch.cholesky_solve(torch.tensor(b), torch.tensor(L.T), upper=True).numpy(),
                                np.linalg.solve(spd, b))
+
+
+def test_lu_factor_rebuilds_the_input_from_its_packed_factors_and_pivots():
+    a = np.random.default_rng(5).standard_normal((2, 4, 4))
+    lu, piv = torch.linalg.lu_factor(torch.tensor(a))
+    assert piv.dtype == torch.int32 and piv.shape == (2, 4)
+    for k in range(2):
+        L = np.tril(lu.numpy()[k], -1) + np.eye(4)
+        U = np.triu(lu.numpy()[k])
+        perm = np.arange(4)
+        for i, p in enumerate(piv.numpy()[k] - 1):  # LAPACK's 1-based row swaps, in order
+            perm[[i, p]] = perm[[p, i]]
+        np.testing.assert_allclose((L @ U), a[k][perm], atol=1e-12)
+        assert np.all(np.abs(L) <= 1 + 1e-12)  # partial pivoting: |L| <= 1
+    with pytest.raises(RuntimeError, match="square"):
+        torch.linalg.lu_factor(torch.ones(2, 3))

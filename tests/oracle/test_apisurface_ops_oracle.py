@@ -116,12 +116,16 @@ CASES = {
     "matrix_power_3": (lambda m, a: m.linalg.matrix_power(a, 3), [_arr(3, 3)]),
     "matrix_power_neg": (lambda m, a: m.linalg.matrix_power(a, -2), [_arr(2, 3, 3) + 3 * np.eye(3)]),
     "cholesky_solve": (lambda m, b, low: m.cholesky_solve(b, low), [_arr(3, 2), np.tril(_arr(3, 3)) + 3 * np.eye(3)]),
+    "lu_factor": (lambda m, a: m.linalg.lu_factor(a).LU, [_arr(4, 4)]),
+    "lu_factor_batched_pivots": (lambda m, a: m.linalg.lu_factor(a), [_arr(3, 3, 3)]),
     "cholesky_solve_upper": (lambda m, b, u: b.cholesky_solve(u, upper=True), [_arr(3, 2), np.triu(_arr(3, 3)) + 3 * np.eye(3)]),
 }
 GRAD_OF = {"addmm": (0, 1, 2), "addmv": (0, 1, 2), "addr": (0, 1, 2), "baddbmm": (0, 1, 2), "addbmm": (0, 1, 2),
            "addmm_beta0_nan": (1, 2), "kron": (0, 1), "meshgrid_ij": (0, 1), "meshgrid_xy": (0, 1, 2), "cross_dim": (0, 1),
            "linalg_cross_broadcast": (0, 1), "lstsq_tall": (0, 1), "lstsq_wide": (0, 1), "cholesky_solve": (0, 1),
-           "cholesky_solve_upper": (0, 1), "index_put": (0, 1), "index_put_accumulate_dupes": (0, 1),
+           "lu_factor": (lambda m, a: m.linalg.lu_factor(a).LU, [_arr(4, 4)]),
+    "lu_factor_batched_pivots": (lambda m, a: m.linalg.lu_factor(a), [_arr(3, 3, 3)]),
+    "cholesky_solve_upper": (0, 1), "index_put": (0, 1), "index_put_accumulate_dupes": (0, 1),
            "index_put_broadcast_value": (0, 1)}
 for _k in CASES:
     if _k.startswith("scatter_reduce"):

@@ -196,3 +196,115 @@ def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False) -> Tensor:
         raise RuntimeError("cholesky_solve: b and u should have at least 2 dimensions")
     A = L.mT @ L if upper else L @ L.mT
     return solve(A, B)
+
+
+# --- lu_factor
+LuFactorResult = namedtuple("lu_factor", ["LU", "pivots"])
+
+
+def _lu(a: np.ndarray) -> tuple:
+    """LU with partial pivoting (LAPACK getrf's choice: the largest magnitude in the column)
+    of each ``(n, n)`` matrix of ``a``: ``(LU, perm, pivots)``, ``LU`` packing unit-lower ``L``
+    and ``U``, ``perm`` the row order (``A[perm] = L U``), ``pivots`` LAPACK's 1-based swaps."""
+    lu = a.astype(a.dtype, copy=True)
+    n = lu.shape[-1]
+    batch = lu.shape[:-2]
+    lu = lu.reshape((-1, n, n))
+    b = np.arange(lu.shape[0])
+    perm = np.broadcast_to(np.arange(n), (lu.shape[0], n)).copy()
+    piv = np.zeros((lu.shape[0], n), dtype=np.int32)
+    for k in range(n):
+        p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+        piv[:, k] = p + 1
+        rows_k, rows_p = lu[b, k].copy(), lu[b, p].copy()
+        lu[b, k], lu[b, p] = rows_p, rows_k
+        pk, pp = perm[b, k].copy(), perm[b, p].copy()
+        perm[b, k], perm[b, p] = pp, pk
+        d = lu[:, k, k]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = np.where(d[:, None] != 0, lu[:, k + 1:, k] / d[:, None], 0.0)
+        lu[:, k + 1:, k] = f
+        lu[:, k + 1:, k + 1:] -= f[:, :, None] * lu[:, k, None, k + 1:]
+    return lu.reshape(batch + (n, n)), perm.reshape(batch + (n,)), piv.reshape(batch + (n,))
+
+
+class LuFactor(Op):
+    """``A = P L U`` (partial pivoting); output ``LU`` packs ``L`` (unit lower, below the
+    diagonal) and ``U``; the pivots are int32 and not differentiable. Square ``(*, n, n)``.
+
+    Backward (PyTorch's ``linalg_lu_backward`` for square inputs, tools/autograd/
+    FunctionsManual.cpp): with ``G_L = tril(G, -1)``,
+    ``G_U = triu(G)``, ``grad_A = P L^{-T} (tril(L^T G_L, -1) + triu(G_U U^T)) U^{-T}``.
+    Forward mode: ``X = L^{-1} P^T dA U^{-1}``, ``dLU = L tril(X, -1) + triu(X) U``. Both
+    are written with dyngrad ops (triangular solves), so they differentiate again.
+    """
+
+    _node_name = "LinalgLuFactorExBackward0"
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, A: Tensor) -> Any:
+        """Batching rule: the batch dim to the front (LU batches over leading dims)."""
+        return info.function.apply(front(A, in_dims[0])), (0, 0)
+
+    @staticmethod
+    def forward(ctx: Any, A: Tensor) -> tuple:
+        lu, perm, piv = _lu(A._data)
+        n = lu.shape[-1]
+        P = np.zeros(lu.shape, dtype=lu.dtype)  # A = P L U: P[perm[i], i] = 1
+        np.put_along_axis(P, perm[..., None, :], 1.0, axis=-2)
+        ctx.P = P
+        out, pivots = wrap(lu), wrap(piv)
+        ctx.mark_non_differentiable(pivots)
+        ctx.save_for_backward(out)
+        ctx.n = n
+        return out, pivots
+
+    @staticmethod
+    def _factors(lu: Tensor) -> tuple:
+        n = lu.shape[-1]
+        eye = wrap(np.eye(n, dtype=lu._data.dtype))
+        return lu.tril(-1) + eye, lu.triu()
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _gp: Any) -> Any:
+        from .triangular import solve_triangular
+
+        (lu,) = ctx.saved_tensors
+        L, U = LuFactor._factors(lu)
+        phi = (L.mT @ g.tril(-1)).tril(-1) + (g.triu() @ U.mT).triu()
+        x = solve_triangular(L.mT, phi, upper=True, unitriangular=True)
+        x = solve_triangular(U.mT, x, upper=False, left=False)
+        return wrap(ctx.P) @ x
+
+    @staticmethod
+    def jvp(ctx: Any, dA: Tensor) -> Any:
+        from .triangular import solve_triangular
+
+        (lu,) = ctx.saved_tensors
+        L, U = LuFactor._factors(lu)
+        x = solve_triangular(L, wrap(np.swapaxes(ctx.P, -1, -2)) @ dA, upper=False, unitriangular=True)
+        x = solve_triangular(U, x, upper=True, left=False)
+        return L @ x.tril(-1) + x.triu() @ U, None
+
+
+def lu_factor(A: Tensor, *, pivot: bool = True) -> Any:
+    """``linalg.lu_factor``: the LU decomposition with partial pivoting, packed as LAPACK's
+    getrf: ``(LU, pivots)`` with ``A = P L U``, ``L`` unit lower (below ``LU``'s diagonal),
+    ``U`` upper, ``pivots`` 1-based row swaps (int32).
+
+    Args:
+        A: ``(*, n, n)`` floating tensor (square only here; PyTorch also takes rectangular).
+        pivot: must be True (no pivoting is a CUDA-only option in PyTorch).
+    Returns:
+        ``(LU, pivots)`` namedtuple; ``LU`` is differentiable.
+    Raises:
+        RuntimeError: non-square, fewer than 2 dims, ``pivot=False``, or an integer input.
+    """
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    if A._data.ndim < 2 or A._data.shape[-1] != A._data.shape[-2]:
+        raise RuntimeError("linalg.lu_factor: dyngrad supports square matrices only, got shape "
+                           f"{list(A._data.shape)}")
+    if A._data.dtype.kind != "f":
+        raise RuntimeError(f"linalg.lu_factor: Expected a floating point or complex tensor as input. Got {A.dtype.name}")
+    return LuFactorResult(*LuFactor.apply(A))
