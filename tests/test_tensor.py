@@ -24,7 +24,7 @@ def test_data_is_always_an_ndarray_and_zero_d_for_scalars():
     assert isinstance(t._data, np.ndarray) and t._data.shape == ()
     assert isinstance((t * 2)._data, np.ndarray)
     assert isinstance(dyngrad.tensor([1.0, 2.0]).sum()._data, np.ndarray)
-    assert isinstance(Tensor(np.float64(2.0))._data, np.ndarray)
+    assert isinstance(Tensor(np.array(2.0))._data, np.ndarray)
 
 
 def test_shape_ndim_dim_size_numel():

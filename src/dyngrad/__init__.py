@@ -22,6 +22,9 @@ from ._backend import (
     uint8,
 )
 from .tensor import Tensor, is_tensor
+from ._tensor.metadata import Size
+from ._legacy_types import *  # noqa: F403 - FloatTensor, LongTensor, ... (legacy constructors)
+from ._legacy_types import __all__ as _legacy_all
 from .tensor import cpu as _cpu
 from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
@@ -42,23 +45,18 @@ from ._runtime import (
 from .threads import get_num_threads, set_num_threads
 from .serialization import load, save
 from .custom_gradient import custom_gradient
+from . import functional, profiler
+from ._out import WRAPPED as _OUT_WRAPPED
+
+globals().update(_OUT_WRAPPED)  # torch.add(..., out=t): the namespace's faces of these ops (dyngrad/_out.py)
+from .functional import (atleast_1d, atleast_2d, atleast_3d, block_diag, broadcast_shapes, broadcast_tensors,
+                         cartesian_prod, cdist, chain_matmul, unravel_index)
 from .func import vmap  # torch.vmap is torch.func.vmap
 
 inf = float("inf")
 nan = float("nan")
 pi = 3.141592653589793
 e = 2.718281828459045
-
-
-class Size(tuple):
-    """PyTorch's ``torch.Size``: a tuple of ints (``Tensor.shape`` returns a plain tuple,
-    which compares equal to it)."""
-
-    def numel(self) -> object:
-        n = 1
-        for s in self:
-            n *= s
-        return n
 
 
 def finfo(type: object = None) -> object:
@@ -123,4 +121,6 @@ __all__ = [
     "Size", "finfo", "iinfo", "special", "distributions", "accelerator", "backends", "jit", "compile",
     "set_default_device", "get_default_device", "use_deterministic_algorithms",
     "are_deterministic_algorithms_enabled", "set_num_threads", "get_num_threads",
-] + list(_creation_all) + list(_ops_all)
+    "functional", "profiler", "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_shapes", "broadcast_tensors",
+    "cartesian_prod", "cdist", "chain_matmul", "unravel_index",
+] + list(_creation_all) + list(_ops_all) + list(_legacy_all)

@@ -29,3 +29,21 @@ def manual_seed_all(seed: int) -> None:
 
 def synchronize(device: object = None) -> None:
     """No-op: CPU operations are synchronous."""
+
+
+# --- apisurface
+__all__ += ["empty_cache", "memory_allocated", "max_memory_allocated"]
+
+
+def empty_cache() -> None:
+    """No-op: there is no CUDA caching allocator (NumPy arrays are freed by reference counting)."""
+
+
+def memory_allocated(device: object = None) -> int:
+    """Always 0: no CUDA memory is ever allocated."""
+    return 0
+
+
+def max_memory_allocated(device: object = None) -> int:
+    """Always 0, as :func:`memory_allocated`."""
+    return 0

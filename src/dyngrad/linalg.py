@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .ops.composite import linalg_cross as cross
 from .ops.decomp import cholesky, det, inv, qr, slogdet, solve
 from .ops.linalg import diagonal as _diagonal
 from .ops.linalg import matmul
 from .ops.matfuncs import householder_product, matrix_exp
+from .ops.linalg_extra import lstsq, lu_factor, matrix_power, pinv
 from .ops.spectral import eigh, eigvalsh, svd, svdvals
 from .ops.statistics import vector_norm
 from .ops.triangular import solve_triangular
@@ -23,6 +25,7 @@ __all__ = [
     "vector_norm", "matrix_norm", "norm", "matmul", "diagonal", "vecdot", "solve_triangular",
     "matrix_exp", "householder_product",
 ]
+__all__ += ["pinv", "lstsq", "matrix_power", "cross", "lu_factor"]
 
 
 def matrix_norm(A: Tensor, ord: Any = "fro", dim: tuple = (-2, -1), keepdim: bool = False) -> Tensor:

@@ -50,6 +50,41 @@ NOGRAD_VIEW_INPLACE = (
 )
 
 
+def legacy_array(args: tuple, np_dtype: Any, who: str, like: Any = None) -> np.ndarray:
+    """The array of PyTorch's legacy constructors (``torch.Tensor(...)``,
+    ``torch.FloatTensor(...)``, ``x.new(...)``): no argument is an empty ``(0,)`` array; ints
+    (or one ``Size``) are a shape, filled with zeros; one Tensor is its array (its dtype must
+    be ``np_dtype`` unless ``like`` is None and the call is ``Tensor(t)``); a sequence or
+    ndarray is data, cast to ``np_dtype``.
+
+    Raises:
+        TypeError: a lone number or other non-sequence, or a Tensor of another dtype.
+    """
+    if not args:
+        return np.empty((0,), dtype=np_dtype)
+    if all(type(a) is int or isinstance(a, np.integer) for a in args) or (
+        len(args) == 1 and type(args[0]).__name__ == "Size"
+    ):
+        size = tuple(int(a) for a in (args[0] if len(args) == 1 and isinstance(args[0], tuple) else args))
+        if any(n < 0 for n in size):
+            raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {list(size)}")
+        return np.zeros(size, dtype=np_dtype)
+    if len(args) != 1:
+        raise TypeError(f"{who}(): expected a sequence, a Tensor or a size (ints), got "
+                        f"({', '.join(type(a).__name__ for a in args)})")
+    data = args[0]
+    if isinstance(data, Tensor):
+        if who == "Tensor" and like is None:
+            return data._data
+        if data._data.dtype != np_dtype:
+            raise TypeError(f"expected {B._FROM_NP[np.dtype(np_dtype)]} (got {data.dtype})")
+        return data._data
+    if isinstance(data, (bool, int, float, complex, np.generic)) or not hasattr(data, "__len__") and not \
+            isinstance(data, np.ndarray):
+        raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+    return np.array(data, dtype=np_dtype)
+
+
 class Tensor(
     MetadataMethods,
     ConversionMethods,
@@ -65,8 +100,10 @@ class Tensor(
 ):
     """A multi-dimensional array that can record the operations applied to it.
 
-    Create tensors with :func:`dyngrad.tensor` and friends; ``Tensor(ndarray)`` wraps an
-    array without copying.
+    Create tensors with :func:`dyngrad.tensor` and friends. ``Tensor(...)`` itself is
+    PyTorch's legacy constructor: ``Tensor([1, 2])`` (data, cast to the default dtype, so
+    float32), ``Tensor(2, 3)`` (a shape, filled with zeros where PyTorch leaves the memory
+    uninitialized), ``Tensor()`` (empty); see :func:`legacy_array`.
 
     Attributes:
         data (Tensor): the values as a Tensor without history sharing this one's memory
@@ -146,12 +183,10 @@ class Tensor(
     _base: Tensor | None
     _view_ver: int
 
-    def __init__(self, data: Any = None, requires_grad: bool = False) -> None:
-        if data is None:
-            data = np.empty((0,), dtype=B.get_default_dtype().np)
-        if not isinstance(data, np.ndarray):
-            data = B.asarray(data)
-        self._data = data
+    def __init__(self, *args: Any, requires_grad: bool = False, device: Any = None) -> None:
+        # PyTorch's legacy constructor (``torch.Tensor(...)``; see legacy_array below)
+        check_device(device)
+        self._data = legacy_array(args, B.get_default_dtype().np, "Tensor")
         self._grad = None
         self._requires_grad = False
         self.grad_fn = None
@@ -162,6 +197,8 @@ class Tensor(
         self._post_acc_hooks = None
         self._acc = None
         self._base = None
+        if len(args) == 1 and isinstance(args[0], Tensor):  # Tensor(t) aliases t's storage
+            self._vc = args[0]._vc
         if requires_grad:
             self.requires_grad = True
 
@@ -527,6 +564,14 @@ class Tensor(
     # ------------------------------------------------------------------ in-place check
     def _check_inplace(self) -> None:
         """Refuse in-place changes that would corrupt autograd state."""
+        if getattr(self, "_nograd_view", None) == 2 and grad_mode.state.enabled and self.grad_fn is not None:
+            raise RuntimeError(
+                f"Output {self._output_nr} of {type(self.grad_fn)._forward_cls.__name__} is a view and is being "
+                "modified inplace. This view was created inside a custom Function (or because an input was returned "
+                "as-is) and the autograd logic to handle view+inplace would override the custom backward associated "
+                "with the custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix "
+                "this by cloning the output of the custom Function."
+            )
         if grad_mode.state.enabled and self._requires_grad and self.grad_fn is None:
             if self._base is not None and getattr(self, "_nograd_view", None) == 1:
                 if not self._base._requires_grad:  # the base was detached since (detach_)

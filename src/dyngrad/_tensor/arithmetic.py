@@ -38,7 +38,8 @@ class ArithmeticMethods:
         return _core._ops.add(self, other)
 
     def __radd__(self, other: Any) -> Tensor:
-        return _core._ops.add(other, self)
+        # ``2 + b`` records b as the node's first input, as PyTorch (addition commutes exactly)
+        return _core._ops.add(self, other)
 
     def __sub__(self, other: Any) -> Tensor:
         return _core._ops.sub(self, other)
@@ -50,7 +51,8 @@ class ArithmeticMethods:
         return _core._ops.mul(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
-        return _core._ops.mul(other, self)
+        # ``2 * b``: b is ``grad_fn.next_functions[0]``, as PyTorch (IEEE products commute exactly)
+        return _core._ops.mul(self, other)
 
     def __truediv__(self, other: Any) -> Tensor:
         return _core._ops.div(self, other)

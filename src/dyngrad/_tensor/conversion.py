@@ -22,7 +22,7 @@ import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.
 from .. import _backend as B
 from .._format import format_tensor
 from . import numpy_function, numpy_ufunc
-from .metadata import check_device
+from .metadata import MetaArray, check_device, is_meta_device, to_meta
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # for type checkers only (typing.Self is 3.11+)
@@ -162,6 +162,10 @@ class ConversionMethods:
 
     # ---- printing, pickling, copying
     def __repr__(self) -> str:
+        if type(self._data) is MetaArray:
+            extra = "" if self.dtype == B.get_default_dtype() else f", dtype={self.dtype}"
+            extra += ", requires_grad=True" if self._requires_grad else ""
+            return f"tensor(..., device='meta', size={tuple(self._data.shape)}{extra})"
         return format_tensor(self)
 
     def __format__(self, spec: str) -> str:
@@ -204,7 +208,7 @@ class ConversionMethods:
             RuntimeError: for a device other than the CPU.
         """
         dtype = kwargs.pop("dtype", None)
-        check_device(kwargs.pop("device", None))
+        device = kwargs.pop("device", None)
         copy = kwargs.pop("copy", False)
         kwargs.pop("non_blocking", None)
         for a in args:
@@ -213,7 +217,12 @@ class ConversionMethods:
             elif isinstance(a, (B.dtype, type, np.dtype)):
                 dtype = a
             else:
-                check_device(a)
+                device = a
+        if device is not None or type(self._data) is MetaArray:
+            meta = _meta_move(self, device, dtype)
+            if meta is not None:
+                return meta
+        check_device(device)
         if dtype is None or B.to_np_dtype(dtype) == self._data.dtype:
             return self.clone() if copy else self  # type: ignore[return-value]  # self: a Tensor
         return _core._ops.to_dtype(self, dtype)
@@ -246,6 +255,8 @@ class ConversionMethods:
             if name not in by_name:
                 raise ValueError(f"invalid type: {dtype!r}")
             dtype = getattr(B, by_name[name])
+        if isinstance(dtype, builtins.type) and hasattr(dtype, "dtype"):  # x.type(torch.DoubleTensor)
+            dtype = dtype.dtype
         return self.to(dtype)
 
     def type_as(self, other: Tensor) -> Tensor:
@@ -285,17 +296,17 @@ class ConversionMethods:
     # ---- new tensors with this one's dtype
     def new_tensor(self, data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
         arr = np.array(getattr(data, "_data", data), dtype=B.to_np_dtype(dtype or self.dtype))
-        return _core.Tensor(arr, requires_grad=requires_grad)
+        return _fresh(arr, requires_grad)
 
     def new_zeros(self, *size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
-        return _core.Tensor(np.zeros(_size(size), B.to_np_dtype(dtype or self.dtype)), requires_grad)
+        return _fresh(np.zeros(_size(size), B.to_np_dtype(dtype or self.dtype)), requires_grad)
 
     def new_ones(self, *size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
-        return _core.Tensor(np.ones(_size(size), B.to_np_dtype(dtype or self.dtype)), requires_grad)
+        return _fresh(np.ones(_size(size), B.to_np_dtype(dtype or self.dtype)), requires_grad)
 
     def new_full(self, size: Any, fill_value: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
         arr = np.full(_size((size,)), fill_value, B.to_np_dtype(dtype or self.dtype))
-        return _core.Tensor(arr, requires_grad)
+        return _fresh(arr, requires_grad)
 
     def new_empty(self, *size: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
         return self.new_zeros(*size, dtype=dtype, requires_grad=requires_grad)
@@ -314,8 +325,51 @@ class ConversionMethods:
         tensor, ``reshape(-1)``."""
         return _core._ops.reshape(self, -1)
 
+    # --- apisurface: PyTorch's legacy constructor on an instance
+    def new(self, *args: Any, device: Any = None) -> Tensor:
+        """``x.new(...)``: the legacy constructor with this tensor's dtype: ``x.new()`` (empty),
+        ``x.new(2, 3)`` (a shape, zero-filled), ``x.new([1, 2])`` (data cast to ``x.dtype``),
+        ``x.new(t)`` (``t``'s storage; ``t`` must have ``x``'s dtype). Deprecated in PyTorch in
+        favour of ``new_empty``/``new_tensor``; never requires grad.
+
+        Raises:
+            TypeError: a lone number, or a Tensor of another dtype.
+        """
+        check_device(device)
+        arr = _core.legacy_array(args, self._data.dtype, "new", like=self)
+        return _core.Tensor._make(arr)
+
+def _fresh(arr: np.ndarray, requires_grad: builtins.bool) -> Tensor:
+    """A new leaf holding ``arr`` (its dtype kept)."""
+    t = _core.Tensor._make(arr)
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
 
 def _size(size: tuple) -> tuple[int, ...]:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     return tuple(int(s) for s in size)
+
+
+# --- apisurface: moving to and from the meta device
+def _meta_move(t: Any, device: Any, dtype: Any) -> Any:
+    """``t.to("meta")``: a meta copy (same shape, dtype unless ``dtype``; requires_grad kept
+    for a leaf); None when neither side is meta.
+
+    Raises:
+        NotImplementedError: moving a meta tensor to a real device ("no data", as PyTorch).
+    """
+    is_meta = type(t._data) is MetaArray
+    if device is not None and not is_meta_device(device):
+        if is_meta:
+            raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+        return None
+    if not is_meta_device(device) and not is_meta:
+        return None
+    arr = t._data if dtype is None else np.empty((), dtype=B.to_np_dtype(dtype))
+    out = _core.Tensor._make(to_meta(np.broadcast_to(arr, t._data.shape)))
+    if t._requires_grad and out._data.dtype.kind == "f":
+        out._requires_grad = True
+    return out

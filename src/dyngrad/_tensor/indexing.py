@@ -78,3 +78,10 @@ class IndexingMethods:
 
     def nonzero(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.nonzero(self, *args, **kwargs)
+
+    # --- apisurface: ops.scatter_reduce
+    def index_put(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.index_put(self, *args, **kwargs)
+
+    def scatter_reduce(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.scatter_reduce(self, *args, **kwargs)

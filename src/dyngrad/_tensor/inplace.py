@@ -255,3 +255,7 @@ class InplaceMethods:
 
     def xlogy_(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.xlogy_(self, *args, **kwargs)
+
+    # --- apisurface: ops.scatter_reduce
+    def index_put_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.index_put_(self, *args, **kwargs)

@@ -89,3 +89,28 @@ class LinalgMethods:
     # --- parametrize (ops.matfuncs)
     def matrix_exp(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.matrix_exp(self, *args, **kwargs)
+
+    # --- apisurface: ops.composite, ops.linalg_extra
+    def addbmm(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.addbmm(self, *args, **kwargs)
+
+    def addmm(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.addmm(self, *args, **kwargs)
+
+    def addmv(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.addmv(self, *args, **kwargs)
+
+    def addr(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.addr(self, *args, **kwargs)
+
+    def baddbmm(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.baddbmm(self, *args, **kwargs)
+
+    def cholesky_solve(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.cholesky_solve(self, *args, **kwargs)
+
+    def cross(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.cross(self, *args, **kwargs)
+
+    def kron(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.kron(self, *args, **kwargs)

@@ -12,7 +12,38 @@ import numpy as np
 
 from .. import _backend as B
 
-__all__ = ["MetadataMethods", "check_device", "cpu"]
+__all__ = ["MetadataMethods", "MetaArray", "Size", "check_device", "cpu", "is_meta_device", "meta", "to_meta"]
+
+
+class Size(tuple):
+    """PyTorch's ``torch.Size``: the type of ``Tensor.shape`` and ``Tensor.size()``, a tuple of
+    ints (it compares equal to a plain tuple; ``+`` keeps the type; a slice is a plain tuple,
+    where PyTorch gives a Size: overriding ``__getitem__`` would make ``x.shape[0]``, read on
+    every hot path, four times slower).
+
+    Example::
+
+        >>> dyngrad.zeros(2, 3).shape
+        dyngrad.Size([2, 3])
+    """
+
+    __slots__ = ()
+
+    def numel(self) -> int:
+        """The number of elements of a tensor of this shape."""
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __add__(self, other: Any) -> Size:
+        return Size(tuple.__add__(self, other))
+
+    def __repr__(self) -> str:
+        return f"dyngrad.Size({list(self)})"
+
+    def __reduce__(self) -> tuple:
+        return (Size, (tuple(self),))
 
 
 class _Device:
@@ -37,6 +68,63 @@ class _Device:
 cpu = _Device()
 
 
+# --- apisurface: the "meta" device (shape and dtype, no values)
+class _MetaDevice(_Device):
+    """``device(type='meta')``: tensors with a shape and a dtype but no values."""
+
+    type = "meta"
+
+    def __repr__(self) -> str:
+        return "device(type='meta')"
+
+    def __str__(self) -> str:
+        return "meta"
+
+    def __eq__(self, other: object) -> bool:
+        return str(other) == "meta"
+
+    def __hash__(self) -> int:
+        return hash("meta")
+
+
+meta = _MetaDevice()
+
+#: NumPy functions that only read or rearrange the shape: allowed on a meta array
+_META_SHAPE_FUNCTIONS = frozenset(
+    getattr(np, n) for n in ("shape", "ndim", "size", "reshape", "transpose", "swapaxes", "moveaxis", "broadcast_to",
+                             "expand_dims", "squeeze", "result_type", "may_share_memory", "shares_memory",
+                             "broadcast_shapes", "copy", "empty_like", "zeros_like"))
+
+
+class MetaArray(np.ndarray):
+    """The array of a tensor on the ``meta`` device: a read-only, zero-strided array (no memory)
+    with the tensor's shape and dtype. Shape methods (``reshape``, ``transpose``, indexing)
+    work and stay meta; any NumPy computation raises NotImplementedError, so a meta tensor can
+    never give a number (PyTorch computes output shapes on meta tensors instead; dyngrad
+    refuses: use meta tensors as shape-only stand-ins, e.g. the model of ``func.functional_call``)."""
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f"dyngrad: '{ufunc.__name__}' needs values, and tensors on the 'meta' device have "
+                                  "none (only a shape and a dtype); move real tensors in (functional_call) or use "
+                                  "'cpu' tensors")
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        if func in _META_SHAPE_FUNCTIONS:
+            return super().__array_function__(func, types, args, kwargs)
+        raise NotImplementedError(f"dyngrad: numpy.{func.__name__} needs values, and tensors on the 'meta' device "
+                                  "have none (only a shape and a dtype)")
+
+
+def to_meta(arr: np.ndarray) -> MetaArray:
+    """A meta array of ``arr``'s shape and dtype (no memory: one zero broadcast)."""
+    return np.broadcast_to(np.zeros((), dtype=arr.dtype), arr.shape).view(MetaArray)
+
+
+def is_meta_device(device: Any) -> bool:
+    """True for ``"meta"`` or ``device("meta")``."""
+    return device is not None and str(device) == "meta"
+
+
 def check_device(device: Any) -> None:
     """Accept ``None``, ``'cpu'`` or a cpu device; anything else is a RuntimeError."""
     if device is not None and str(device).split(":")[0] != "cpu":
@@ -53,9 +141,9 @@ class MetadataMethods:
 
     # ---- the array's description
     @property
-    def shape(self) -> tuple[int, ...]:
-        """The shape as a tuple of ints (PyTorch returns ``torch.Size``, a tuple too)."""
-        return self._data.shape
+    def shape(self) -> Size:
+        """The shape as a :class:`Size` (a tuple of ints), as PyTorch."""
+        return Size(self._data.shape)
 
     @property
     def dtype(self) -> B.dtype:
@@ -67,7 +155,12 @@ class MetadataMethods:
 
     @property
     def device(self) -> _Device:
-        return cpu
+        return meta if type(self._data) is MetaArray else cpu
+
+    @property
+    def is_meta(self) -> bool:
+        """True for a tensor on the ``meta`` device (shape and dtype only)."""
+        return type(self._data) is MetaArray
 
     @property
     def is_cuda(self) -> bool:
@@ -90,7 +183,7 @@ class MetadataMethods:
             IndexError: when ``dim`` is out of range.
         """
         if dim is None:
-            return self._data.shape
+            return Size(self._data.shape)
         return self._data.shape[_wrap_dim(dim, self._data.ndim, "size")]
 
     def numel(self) -> int:

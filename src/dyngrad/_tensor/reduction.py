@@ -100,3 +100,40 @@ class ReductionMethods:
 
     def topk(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.topk(self, *args, **kwargs)
+
+    # --- apisurface: ops.scan, ops.composite (median, quantile, nan-reductions), ops.counting
+    def cummax(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.cummax(self, *args, **kwargs)
+
+    def cummin(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.cummin(self, *args, **kwargs)
+
+    def logcumsumexp(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.logcumsumexp(self, *args, **kwargs)
+
+    def median(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.median(self, *args, **kwargs)
+
+    def nanmean(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.nanmean(self, *args, **kwargs)
+
+    def nanmedian(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.nanmedian(self, *args, **kwargs)
+
+    def nansum(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.nansum(self, *args, **kwargs)
+
+    def quantile(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.quantile(self, *args, **kwargs)
+
+    def unique(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.unique(self, *args, **kwargs)
+
+    def unique_consecutive(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.unique_consecutive(self, *args, **kwargs)
+
+    def bincount(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.bincount(self, *args, **kwargs)
+
+    def histc(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.histc(self, *args, **kwargs)

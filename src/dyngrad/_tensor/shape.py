@@ -150,3 +150,7 @@ class ShapeMethods:
 
     def contiguous(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.contiguous(self, *args, **kwargs)
+
+    # --- apisurface: ops.composite
+    def repeat_interleave(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.repeat_interleave(self, *args, **kwargs)

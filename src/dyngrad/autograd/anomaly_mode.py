@@ -157,7 +157,11 @@ class detect_anomaly:  # noqa: N801
     """
 
     def __init__(self, check_nan: bool = True) -> None:
+        import warnings
+
         self.check_nan = check_nan
+        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
+                      "enabled for debugging.", UserWarning, stacklevel=2)
 
     def __enter__(self) -> detect_anomaly:
         self.prev = (state.anomaly, state.anomaly_check_nan)

@@ -9,6 +9,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import engine
 from .grad_mode import state as _ctx
+from .graph import AccumulateGrad, GradientEdge
 
 __all__ = ["backward", "grad"]
 
@@ -112,9 +113,19 @@ def backward(
         retain_graph = create_graph
     roots = _roots(outputs, "backward")
     seeds = _make_grads(outputs, grads, False)
+    if create_graph and (inputs is None or any(
+            isinstance(t, Tensor) and t.grad_fn is None for t in _as_tuple(inputs))):
+        import warnings
+
+        warnings.warn("Using backward() with create_graph=True will create a reference cycle between the parameter "
+                      "and its gradient which can cause a memory leak. We recommend using autograd.grad when creating "
+                      "the graph to avoid this. If you have to use this function, make sure to reset the .grad fields "
+                      "of your parameters to None after use to break the cycle and avoid the leak.", UserWarning,
+                      stacklevel=3)
     inp = None
     if inputs is not None:
-        inp = list(_as_tuple(inputs))
+        inp = [_edge_input(t, leaf_only=True) if isinstance(t, GradientEdge) else t
+               for t in ((inputs,) if isinstance(inputs, GradientEdge) else _as_tuple(inputs))]
         if not inp:
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")
         for t in inp:
@@ -174,7 +185,8 @@ def grad(
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True")
     outs = _as_tuple(outputs)
-    ins = _as_tuple(inputs)
+    ins = tuple(_edge_input(t) if isinstance(t, GradientEdge) else t
+                for t in ((inputs,) if isinstance(inputs, GradientEdge) else _as_tuple(inputs)))
     if not ins:
         raise RuntimeError("grad requires non-empty inputs.")
     for i, t in enumerate(ins):
@@ -214,3 +226,29 @@ def grad(
         final.append(g)
     return tuple(final)
 
+
+# --- apisurface: GradientEdge as an input of grad() / backward()
+def _edge_input(edge: GradientEdge, leaf_only: bool = False) -> Tensor:
+    """The tensor standing for ``edge`` (``autograd.graph.get_gradient_edge(t)``) among the
+    inputs: a leaf's own tensor for an AccumulateGrad edge; for a non-leaf edge (``grad`` only),
+    a stand-in tensor with that node and output number, shaped as the node's output (the
+    tensor itself may be gone: the edge is what matters).
+
+    Raises:
+        RuntimeError: a non-leaf edge in ``backward(inputs=...)`` (there is no ``.grad`` to
+            accumulate into); an edge whose node is None.
+    """
+    node, nr = edge
+    if node is None:
+        raise RuntimeError("The gradient edge has no node (the tensor does not require grad)")
+    if isinstance(node, AccumulateGrad):
+        return node.variable
+    if leaf_only:
+        raise RuntimeError("backward(inputs=...): a GradientEdge of a non-leaf has no .grad to accumulate into; "
+                           "use autograd.grad(outputs, inputs=[edge]) to get its gradient")
+    shape, dtype = node._output_meta[nr]
+    stand_in = Tensor._make(np.zeros(shape, dtype=dtype))
+    stand_in.grad_fn = node
+    stand_in._output_nr = nr
+    stand_in._requires_grad = True
+    return stand_in

@@ -596,12 +596,14 @@ def _accumulate(var: Tensor, g: Tensor, create_graph: bool, node: AccumulateGrad
             ) from None
         old._vc[0] += 1
     if var._post_acc_hooks:
-        for h in tuple(var._post_acc_hooks.values()):
-            if h(var) is not None:
-                raise TypeError(
-                    f"post accumulate grad hook '{getattr(h, '__name__', h)}' returned a "
-                    "value; such hooks must return None (modify tensor.grad instead)"
-                )
+        # grad mode inside the hooks is create_graph, as in PyTorch's engine (off for a plain backward)
+        with grad_mode.set_grad_enabled(create_graph):
+            for h in tuple(var._post_acc_hooks.values()):
+                if h(var) is not None:
+                    raise TypeError(
+                        f"post accumulate grad hook '{getattr(h, '__name__', h)}' returned a "
+                        "value; such hooks must return None (modify tensor.grad instead)"
+                    )
     if node is not None and node._post_hooks:
         for h in tuple(node._post_hooks.values()):
             h((), (g,))

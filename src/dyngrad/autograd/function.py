@@ -15,6 +15,8 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode, profiler
 from .graph import Node, SavedTensor, _seq, rebase_retain_grad
@@ -110,7 +112,13 @@ class FunctionCtx:
             )
         return tuple(None if s is None else s.unpack(self) for s in saved)
 
-    saved_variables = saved_tensors
+    @property
+    def saved_variables(self) -> tuple:
+        """Deprecated alias of :attr:`saved_tensors` (PyTorch warns too)."""
+        import warnings
+
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2)
+        return self.saved_tensors
 
 
 class BackwardCFunction(FunctionCtx, Node):
@@ -130,6 +138,10 @@ class BackwardCFunction(FunctionCtx, Node):
             from .ledger import saved_attr
 
             return saved_attr(self, name[7:])
+        if name.startswith("_raw_saved_"):
+            from .ledger import saved_attr
+
+            return saved_attr(self, name[11:], raw=True)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
@@ -521,6 +533,12 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
             rebase_retain_grad(o, old_fn, old_nr)
         if dirty and o._base is not None and any(o is d for d in dirty):
             o._rebase_dirty_view(cls.__name__)  # the base records the change (CopySlices)
+        elif not builtin and not (dirty and any(o is d for d in dirty)) and any(
+                isinstance(a, Tensor) and isinstance(a._data, np.ndarray) and isinstance(o._data, np.ndarray)
+                and np.may_share_memory(o._data, a._data) for a in args):
+            # a view of an input (or an input returned as is): an in-place change of it would
+            # bypass this Function's backward, so it is refused, as PyTorch (tensor.py)
+            o._nograd_view = 2  # type: ignore[attr-defined]  # a slot of Tensor (tensor.py)
         new_outs.append(o)
         ometa.append((o._data.shape, o._data.dtype))
     ctx._output_meta = tuple(ometa)

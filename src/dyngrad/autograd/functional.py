@@ -252,6 +252,9 @@ def jacobian(
             if res is not None:
                 return res
         return _jac_forward(func, ins, is_in, create_graph, _randomness)
+    if strict and vectorize:  # as PyTorch: strict's unused-input check needs one pass per row
+        raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not supported "
+                           "together. Please either set `strict=False` or `vectorize=False`.")
     with grad_mode.enable_grad():
         ins = _prep(ins, bool(create_graph), True)
         is_out, outs = _call(func, ins, "jacobian")

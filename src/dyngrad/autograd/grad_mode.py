@@ -76,6 +76,12 @@ class _DecoratorContextManager:
         def __exit__(self, *exc: Any) -> Any: ...
 
     def __call__(self, func: F) -> F:
+        if inspect.isclass(func):
+            import warnings
+
+            warnings.warn("Decorating classes is deprecated and will be disabled in future versions. You should only "
+                          "decorate functions or methods. To preserve the current behavior of class decoration, you "
+                          "can directly decorate the `__init__` method and nothing else.", FutureWarning, stacklevel=2)
         if not callable(func):
             raise TypeError(f"{type(self).__name__} decorates callables, got {func!r}")
         if inspect.isgeneratorfunction(func):

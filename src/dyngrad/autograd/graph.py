@@ -28,6 +28,8 @@ __all__ = [
     "saved_tensors_hooks",
     "disable_saved_tensors_hooks",
     "register_multi_grad_hook",
+    "save_on_cpu",
+    "increment_version",
 ]
 
 _seq = itertools.count()
@@ -367,3 +369,37 @@ def rebase_retain_grad(tensor: Any, old_fn: Any, old_nr: int) -> None:
     if tensor.grad_fn is not None:
         tensor.grad_fn._register_retain_grad(tensor._output_nr, tensor)
 
+
+
+# --- apisurface: save_on_cpu, increment_version
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801
+    """``torch.autograd.graph.save_on_cpu``: tensors saved for backward inside the block are
+    kept on the CPU and moved back at unpack. dyngrad's tensors always live on the CPU
+    (NumPy), so packing keeps the tensor as it is; the context still counts as an active
+    saved-tensor hook (no version check at unpack, as PyTorch).
+
+    Args:
+        pin_memory: accepted (there is no pinned memory on the host-only backend).
+        device_type: accepted (``"cuda"`` in PyTorch).
+    """
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        super().__init__(_pack_on_cpu, _unpack_from_cpu)
+
+
+def _pack_on_cpu(t: Any) -> Any:
+    return t
+
+
+def _unpack_from_cpu(t: Any) -> Any:
+    return t
+
+
+def increment_version(tensor: Any) -> None:
+    """Bump the version counter of ``tensor`` (or of each tensor of an iterable), as an
+    in-place change does: a saved copy of it then fails its version check at backward. For
+    code that changes a tensor's memory behind autograd's back (``t.numpy()[...] = v``).
+    """
+    ts = (tensor,) if hasattr(tensor, "_vc") else tuple(tensor)
+    for t in ts:
+        t._vc[0] += 1

@@ -172,24 +172,31 @@ def saved_tensor_report(output: Any) -> SavedTensorReport:
     return rep
 
 
-def saved_attr(node: Any, name: str) -> Any:
+def saved_attr(node: Any, name: str, raw: bool = False) -> Any:
     """``node._saved_<name>``: a saved tensor by the forward parameter it came from
-    (``_saved_x``; ``_saved_self`` is the first parameter), ``_saved_result`` (an output),
-    ``_saved_tensors`` (all, in order), or a non-tensor value stored on ctx
-    (``_saved_beta`` is ``ctx.beta``).
+    (``_saved_x``; ``_saved_self`` is the first parameter and ``_saved_other`` the second,
+    PyTorch's names for binary ops), ``_saved_result`` (an output), ``_saved_tensors`` (all,
+    in order), or a non-tensor value stored on ctx (``_saved_beta`` is ``ctx.beta``). A
+    tensor parameter whose slot of ``save_for_backward`` holds None (not needed for the
+    gradients asked) is None, as PyTorch's undefined saved tensor. With ``raw``
+    (``node._raw_saved_<name>``), the :class:`~dyngrad.autograd.graph.SavedTensor` itself.
 
     Raises:
         AttributeError: when no saved value has that name.
     """
     cls = type(node).__name__
-    if name == "tensors":
+    if name == "tensors" and not raw:
         return node.saved_tensors
     saved = node.__dict__.get("_saved") or ()
-    params = getattr(node, "_arg_names", ())
+    params: tuple = getattr(node, "_arg_names", ())
     if name == "self" and params:
         name = params[0]
+    elif name == "other" and len(params) >= 2 and "other" not in params:
+        name = params[1]
     want_output = name == "result"
     if name in params or want_output:
+        if node.__dict__.get("_freed"):
+            node.saved_tensors  # noqa: B018 - raises PyTorch's "backward through the graph a second time"
         i = params.index(name) if not want_output else -1
         edge = node.next_functions[i] if 0 <= i < len(node.next_functions) else None
         values = node.saved_tensors if saved else ()
@@ -197,14 +204,16 @@ def saved_attr(node: Any, name: str) -> Any:
             if s is None or v is None:
                 continue
             if want_output and s.is_output:
-                return v
+                return s if raw else v
             if not want_output and not s.is_output and edge is not None and edge[0] is not None:
                 t = s.tensor if s.tensor is not None else v
                 key = (t.grad_fn, t._output_nr) if t.grad_fn is not None else (
                     t._acc() if t._acc is not None else None, 0)
                 if key[0] is edge[0] and key[1] == edge[1]:
-                    return v
-    if name in node.__dict__ and not name.startswith("_"):
+                    return s if raw else v
+        if not want_output and len(saved) == len(params) and saved[i] is None and name not in node.__dict__:
+            return None  # the slot of this parameter was saved as None
+    if not raw and name in node.__dict__ and not name.startswith("_"):
         return node.__dict__[name]
     raise AttributeError(
         f"'{cls}' object has no attribute '_saved_{name}' (saved values are matched to forward "

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 from ._context import context as _context
 
-__all__ = ["profile", "FunctionEvent", "FunctionEventAvg"]
+__all__ = ["profile", "record_function", "FunctionEvent", "FunctionEventAvg", "EventAverages"]
 
 
 class _State:
@@ -75,6 +75,45 @@ class FunctionEventAvg:
 
     def __repr__(self) -> str:
         return f"<FunctionEventAvg {self.key}: {self.count} calls, {self.cpu_time_total / 1e3:.1f} us>"
+
+
+class EventAverages(list):
+    """The rows of :meth:`profile.key_averages` (a list of :class:`FunctionEventAvg`)."""
+
+    def table(self, sort_by: str | None = "cpu_time_total", row_limit: int = 100, **kwargs: Any) -> str:
+        """The per-op summary as a string.
+
+        Args:
+            sort_by: one of ``cpu_time_total`` (forward, including nested ops),
+                ``self_cpu_time_total``, ``backward_time_total``, ``total`` (forward +
+                backward), ``count``, ``saved_bytes``, ``name``. Descending, except name.
+            row_limit: the most rows shown (``-1``: all).
+            kwargs: PyTorch's other options (``max_name_column_width``, ...), accepted and
+                ignored.
+        Raises:
+            ValueError: for an unknown ``sort_by``.
+        """
+        sort_by = "cpu_time_total" if sort_by is None else sort_by
+        if sort_by not in _SORT_KEYS:
+            raise ValueError(f"profile.table: unknown sort_by {sort_by!r}; use one of {', '.join(_SORT_KEYS)}")
+        rows = list(self)
+        key = _SORT_KEYS[sort_by]
+        rows.sort(key=(lambda r: r.key) if key is None else key, reverse=key is not None)
+        w = max([len(r.key) for r in rows] + [4])
+        head = (f"{'Name':<{w}}  {'Calls':>6}  {'Fwd total':>11}  {'Fwd self':>11}  {'Bwd calls':>9}  "
+                f"{'Bwd total':>11}  {'Saved':>10}")
+        lines = [head, "-" * len(head)]
+        for r in (rows if row_limit < 0 else rows[:row_limit]):
+            lines.append(
+                f"{r.key:<{w}}  {r.count:>6}  {_fmt_ns(r.cpu_time_total):>11}  {_fmt_ns(r.self_cpu_time_total):>11}  "
+                f"{r.backward_count:>9}  {_fmt_ns(r.backward_time_total):>11}  {_fmt_bytes(r.saved_bytes):>10}"
+            )
+        fwd = sum(r.self_cpu_time_total for r in rows)
+        bwd = sum(r.backward_time_total for r in rows)
+        lines.append("-" * len(head))
+        lines.append(f"Self forward time total: {_fmt_ns(fwd)}; backward time total: {_fmt_ns(bwd)}; "
+                     f"saved for backward: {_fmt_bytes(sum(r.saved_bytes for r in rows))}")
+        return "\n".join(lines)
 
 
 def _stack() -> list:
@@ -156,6 +195,12 @@ _SORT_KEYS = {
     "total": lambda r: r.cpu_time_total + r.backward_time_total,
     "saved_bytes": lambda r: r.saved_bytes,
     "name": None,
+    # PyTorch's device-time keys (tutorials sort by them): dyngrad has no device time, so
+    # every row has 0 and the rows keep their order of first call
+    "cuda_time_total": lambda r: 0,
+    "self_cuda_time_total": lambda r: 0,
+    "device_time_total": lambda r: 0,
+    "self_device_time_total": lambda r: 0,
 }
 
 
@@ -196,8 +241,9 @@ class profile:  # noqa: N801
     def function_events(self) -> list[FunctionEvent]:
         return list(self._events)
 
-    def key_averages(self) -> list[FunctionEventAvg]:
-        """One aggregate per op name (forward and backward of the same op together)."""
+    def key_averages(self, group_by_input_shape: bool = False, **kwargs: Any) -> EventAverages:
+        """One aggregate per op name (forward and backward of the same op together), as a
+        list with a ``table()`` method (PyTorch's ``prof.key_averages().table(...)``)."""
         rows: dict[str, FunctionEventAvg] = {}
         for ev in self._events:
             if ev.kind == "backward_op":
@@ -213,39 +259,11 @@ class profile:  # noqa: N801
             else:
                 r.backward_count += 1
                 r.backward_time_total += ev.dur_ns
-        return list(rows.values())
+        return EventAverages(rows.values())
 
-    def table(self, sort_by: str = "cpu_time_total", row_limit: int = 100) -> str:
-        """The per-op summary as a string.
-
-        Args:
-            sort_by: one of ``cpu_time_total`` (forward, including nested ops),
-                ``self_cpu_time_total``, ``backward_time_total``, ``total`` (forward +
-                backward), ``count``, ``saved_bytes``, ``name``. Descending, except name.
-            row_limit: the most rows shown.
-        Raises:
-            ValueError: for an unknown ``sort_by``.
-        """
-        if sort_by not in _SORT_KEYS:
-            raise ValueError(f"profile.table: unknown sort_by {sort_by!r}; use one of {', '.join(_SORT_KEYS)}")
-        rows = self.key_averages()
-        key = _SORT_KEYS[sort_by]
-        rows.sort(key=(lambda r: r.key) if key is None else key, reverse=key is not None)
-        w = max([len(r.key) for r in rows] + [4])
-        head = (f"{'Name':<{w}}  {'Calls':>6}  {'Fwd total':>11}  {'Fwd self':>11}  {'Bwd calls':>9}  "
-                f"{'Bwd total':>11}  {'Saved':>10}")
-        lines = [head, "-" * len(head)]
-        for r in rows[:row_limit]:
-            lines.append(
-                f"{r.key:<{w}}  {r.count:>6}  {_fmt_ns(r.cpu_time_total):>11}  {_fmt_ns(r.self_cpu_time_total):>11}  "
-                f"{r.backward_count:>9}  {_fmt_ns(r.backward_time_total):>11}  {_fmt_bytes(r.saved_bytes):>10}"
-            )
-        fwd = sum(r.self_cpu_time_total for r in rows)
-        bwd = sum(r.backward_time_total for r in rows)
-        lines.append("-" * len(head))
-        lines.append(f"Self forward time total: {_fmt_ns(fwd)}; backward time total: {_fmt_ns(bwd)}; "
-                     f"saved for backward: {_fmt_bytes(sum(r.saved_bytes for r in rows))}")
-        return "\n".join(lines)
+    def table(self, sort_by: str = "cpu_time_total", row_limit: int = 100, **kwargs: Any) -> str:
+        """``self.key_averages().table(sort_by, row_limit)``; see :meth:`EventAverages.table`."""
+        return self.key_averages().table(sort_by=sort_by, row_limit=row_limit)
 
     def __str__(self) -> str:
         return self.table()
@@ -283,3 +301,39 @@ def _fmt_bytes(n: float) -> str:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
     return str(n)  # pragma: no cover
+
+
+# --- apisurface: record_function
+class record_function:  # noqa: N801
+    """A labelled range in the profile (PyTorch's ``torch.profiler.record_function``): the
+    time spent inside shows as one row named ``name`` (its ops are its children, so its self
+    time excludes them). A context manager and a decorator; a no-op when no profile is open.
+
+    Args:
+        name: the row's label.
+        args: accepted for PyTorch's signature; ignored.
+    """
+
+    def __init__(self, name: str, args: str | None = None) -> None:
+        self.name = name
+        self._ev: FunctionEvent | None = None
+
+    def __enter__(self) -> record_function:
+        if state.active:
+            self._ev = _begin(self.name, "forward")
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._ev is not None:
+            _end(self._ev)
+            self._ev = None
+
+    def __call__(self, fn: Any) -> Any:
+        import functools
+
+        @functools.wraps(fn)
+        def wrapper(*a: Any, **k: Any) -> Any:
+            with record_function(self.name):
+                return fn(*a, **k)
+
+        return wrapper

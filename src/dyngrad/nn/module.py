@@ -7,7 +7,14 @@ from typing import Any
 
 from ..autograd.graph import RemovableHandle, _HookDict
 from ..tensor import Tensor
-from .hooks import _add_hook, _BackwardHookFn, _HookState, _KwargsHook, _wrap_outputs
+from .hooks import (
+    _add_hook,
+    _BackwardHookFn,
+    _HookState,
+    _KwargsHook,
+    _wrap_outputs,
+    attach_non_full_backward_hooks,
+)
 from .module_state import _StateMixin
 from .parameter import Buffer, Parameter
 
@@ -354,6 +361,15 @@ class Module(_StateMixin):
         entries are None for inputs that need no gradient)."""
         return _add_hook(self._backward_hooks, hook, prepend)
 
+    def register_backward_hook(self, hook: Callable) -> RemovableHandle:
+        """Deprecated (as in PyTorch): ``hook(module, grad_input, grad_output)`` on the node
+        that produced the module's output; ``grad_input`` are that node's input gradients,
+        which are the module's only when its forward is a single op (a FutureWarning says so
+        otherwise). Use :meth:`register_full_backward_hook`. See nn/hooks.py."""
+        if "_non_full_backward_hooks" not in self.__dict__:
+            self.__dict__["_non_full_backward_hooks"] = _HookDict()
+        return _add_hook(self.__dict__["_non_full_backward_hooks"], hook, False)
+
     def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """``hook(module, grad_output) -> None | new grad_output`` runs when the gradients
         w.r.t. the module's outputs are computed, before the module's backward."""
@@ -384,6 +400,8 @@ class Module(_StateMixin):
                 out = r
         if state is not None:
             out = _wrap_outputs(out, state)
+        if "_non_full_backward_hooks" in self.__dict__:  # register_backward_hook (deprecated form)
+            attach_non_full_backward_hooks(self, args, out)
         return out
 
     def _wrap_inputs(self, args: tuple) -> tuple[tuple, _HookState]:

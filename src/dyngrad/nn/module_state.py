@@ -42,14 +42,20 @@ class _StateMixin:
 
         Raises: RuntimeError for a non-CPU device; TypeError for a non-floating dtype."""
         dtype = kwargs.pop("dtype", None)
-        check_device(kwargs.pop("device", None))
+        device = kwargs.pop("device", None)
         for a in args:
             if isinstance(a, Tensor):
                 dtype = a.dtype
             elif isinstance(a, (B.dtype, np.dtype, type)):
                 dtype = a
             else:
-                check_device(a)
+                device = a
+        if device is not None and str(device) == "meta":  # shape-only parameters and buffers
+            from .._tensor.metadata import to_meta
+
+            self._apply_tensors(to_meta)
+            device = None
+        check_device(device)
         if dtype is None:
             return self
         nd = B.to_np_dtype(dtype)

@@ -86,12 +86,17 @@ class Flip(Linear):
     vmap = dims_at(1)  # batching rule: batch dim to the front, dims shifted
 
 
-def flip(input: Tensor, *dims: Any) -> Tensor:
-    """Reverse the order of elements along ``dims``.
+def flip(input: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
+    """Reverse the order of elements along ``dims`` (positional, or ``dims=`` as PyTorch).
 
     Raises:
-        IndexError: dim out of range. RuntimeError: a dim given twice.
+        IndexError: dim out of range. RuntimeError: a dim given twice. TypeError: ``dims``
+            given both ways, or another keyword.
     """
+    if kwargs:
+        if set(kwargs) != {"dims"} or dims:
+            raise TypeError(f"flip() received an invalid combination of arguments: {sorted(kwargs)}")
+        dims = (kwargs["dims"],)
     ds = shape_arg(dims)
     ds = norm_dims(ds, input._data.ndim, "flip") or ()
     return Flip.apply(input, ds if input._data.ndim else ())

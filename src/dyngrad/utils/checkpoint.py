@@ -32,6 +32,7 @@ Two variants, selected by ``use_reentrant`` (as in PyTorch):
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -182,6 +183,10 @@ def checkpoint(
         True
     """
     if use_reentrant is None:
+        warnings.warn("torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. "
+                      "use_reentrant=False is recommended (dyngrad's default when it is not passed; PyTorch 2.13's "
+                      "default is use_reentrant=True). Refer to docs for more details on the differences between the "
+                      "two variants.", UserWarning, stacklevel=2)
         use_reentrant = False
     rng = _Rng(True) if preserve_rng_state else None
     if use_reentrant:
@@ -274,6 +279,12 @@ def checkpoint_sequential(
         >>> tuple(x.grad.shape)
         (2, 4)
     """
+    if use_reentrant is None:
+        warnings.warn("torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be passed "
+                      "explicitly. use_reentrant=False is recommended (dyngrad's default when it is not passed; "
+                      "PyTorch 2.13's default is use_reentrant=True). Refer to docs for more details on the "
+                      "differences between the two variants.", UserWarning, stacklevel=2)
+        use_reentrant = False
     if hasattr(functions, "children") and not isinstance(functions, (list, tuple)):
         functions = list(functions.children())
     functions = list(functions)

@@ -1,0 +1,105 @@
+"""The ``out=`` keyword of PyTorch's functions, for the common ops of the ``dyngrad``
+namespace (``torch.add(a, b, out=c)``).
+
+``_with_out(op)`` is the namespace's face of ``op``: without ``out`` it is ``op`` itself; with
+``out`` it computes the result and writes it into ``out`` (resized when its shape differs,
+with PyTorch's warning when ``out`` was not empty; the dtype must be castable as PyTorch's
+``same_kind`` rule), bumps ``out``'s version counter and returns ``out``. As in PyTorch, an
+``out=`` call does not record a graph: it raises when grad mode is on and an argument requires
+grad. ``dyngrad.ops.<name>`` itself (what dyngrad's own code calls) stays unwrapped.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import ops as _ops
+from ._backend import _FROM_NP
+from .autograd import grad_mode
+from .tensor import Tensor
+
+__all__ = ["OUT_OPS"]
+
+#: the names of the namespace's functions that take ``out=``
+OUT_OPS = (
+    "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "matmul", "mm", "bmm", "mv",
+    "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "abs", "neg", "sin", "cos", "tan", "tanh", "pow",
+    "clamp", "clip", "where", "cat", "concat", "stack", "sum", "mean", "prod", "cumsum", "cumprod", "maximum",
+    "minimum", "addmm", "baddbmm", "logsumexp", "remainder", "fmod", "floor", "ceil", "round", "trunc", "sign",
+    "reciprocal", "erf", "lerp", "atan2", "outer", "dot",
+)
+
+
+def _requires_grad(args: Any) -> bool:
+    for a in args:
+        if isinstance(a, Tensor):
+            if a.requires_grad:
+                return True
+        elif isinstance(a, (list, tuple)) and _requires_grad(a):
+            return True
+    return False
+
+
+_SCALAR_TYPES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
+                 "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
+
+
+def _scalar_type(dt: np.dtype) -> str:
+    """PyTorch's name of a dtype in its messages (``Float``, ``Long``)."""
+    name = _FROM_NP[dt].name
+    return _SCALAR_TYPES.get(name, name)
+
+
+def write_out(out: Tensor, result: Tensor, name: str) -> Tensor:
+    """Write ``result`` into ``out`` (PyTorch's ``out=`` contract); returns ``out``.
+
+    Raises:
+        TypeError: ``out`` is not a Tensor. RuntimeError: a dtype ``out`` cannot hold
+            (``same_kind`` casting), or ``out`` requires grad.
+    """
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if out.requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    r = result._data
+    if not np.can_cast(r.dtype, out._data.dtype, casting="same_kind"):
+        raise RuntimeError(f"result type {_scalar_type(r.dtype)} can't be cast to the desired output type "
+                           f"{_scalar_type(out._data.dtype)}")
+    if out._data.shape != r.shape:
+        if out._data.size:
+            warnings.warn(f"An output with one or more elements was resized since it had shape {list(out._data.shape)}, "
+                          f"which does not match the required output shape {list(r.shape)}. This behavior is "
+                          "deprecated, and in a future PyTorch release outputs will not be resized unless they have "
+                          "zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
+                          "elements with t.resize_(0).", UserWarning, stacklevel=3)
+        out._data = r.astype(out._data.dtype, copy=True)
+    else:
+        np.copyto(out._data, r, casting="same_kind")
+    out._vc[0] += 1
+    return out
+
+
+def _with_out(fn: Callable, name: str) -> Callable:
+    @functools.wraps(fn)
+    def op(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if out is None:
+            return fn(*args, **kwargs)
+        if grad_mode.is_grad_enabled() and (_requires_grad(args) or _requires_grad(kwargs.values())):
+            raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
+        with grad_mode.no_grad():
+            result = fn(*args, **kwargs)
+        return write_out(out, result, name)
+
+    op.__doc__ = (fn.__doc__ or "") + "\n\n    Also takes ``out=``: see dyngrad/_out.py.\n"
+    return op
+
+
+#: the wrapped functions, by name (re-exported by the dyngrad namespace)
+WRAPPED = {name: _with_out(getattr(_ops, name), name) for name in OUT_OPS}

@@ -1,0 +1,387 @@
+"""Ops that PyTorch users reach for and that are compositions of dyngrad's own ops:
+``addmm``/``addmv``/``addr``/``baddbmm``/``addbmm``, ``kron``, ``meshgrid``, ``cross``,
+``repeat_interleave``, ``nansum``/``nanmean``, ``median``/``nanmedian``, ``quantile``.
+
+Written with differentiable ops, each gets its gradient, forward-mode rule and batching rule
+from the ops it is made of (PyTorch implements several of them the same way, as
+``CompositeImplicitAutograd``). Their ``grad_fn`` is therefore the node of the last op
+(``AddBackward0`` for ``addmm``, not PyTorch's ``AddmmBackward0``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._util import norm_dim, to_tensor, wrap
+
+__all__ = ["addmm", "addmv", "addr", "baddbmm", "addbmm", "kron", "meshgrid", "cross", "repeat_interleave",
+           "nansum", "nanmean", "median", "nanmedian", "quantile"]
+TENSOR_METHODS = {"addmm", "addmv", "addr", "baddbmm", "addbmm", "kron", "cross", "repeat_interleave",
+                  "nansum", "nanmean", "median", "nanmedian", "quantile"}
+
+MedianResult = namedtuple("median", ["values", "indices"])
+NanmedianResult = namedtuple("nanmedian", ["values", "indices"])
+
+
+def _scaled_sum(input: Any, product: Tensor, beta: Any, alpha: Any) -> Tensor:
+    """``beta * input + alpha * product``; with ``beta == 0`` the input is ignored (NaN and inf
+    in it do not propagate), as PyTorch."""
+    p = product if alpha == 1 else product * alpha
+    inp = to_tensor(input, p)
+    if beta == 0:
+        shape = np.broadcast_shapes(tuple(p.shape), tuple(inp.shape))
+        return p if tuple(p.shape) == shape else p.expand(shape)
+    return (inp if beta == 1 else inp * beta) + p
+
+
+def _check_dims(op: str, **ts: Tensor) -> None:
+    want = {"mat1": 2, "mat2": 2, "mat": 2, "vec": 1, "vec1": 1, "vec2": 1, "batch1": 3, "batch2": 3}
+    for name, t in ts.items():
+        if t._data.ndim != want[name]:
+            kind = {1: "a vector", 2: "a matrix", 3: "a 3D tensor"}[want[name]]
+            raise RuntimeError(f"{op}: {name} must be {kind}, got {t._data.ndim}-D tensor")
+
+
+def addmm(input: Any, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)``.
+
+    Args:
+        input: broadcastable to ``(n, p)``.
+        mat1: ``(n, m)``. mat2: ``(m, p)``.
+        beta, alpha: scales (``beta=0`` ignores ``input``, also its NaNs).
+    Returns:
+        ``(n, p)`` tensor.
+    Raises:
+        RuntimeError: wrong ranks or mismatched inner sizes.
+    """
+    _check_dims("addmm", mat1=mat1, mat2=mat2)
+    return _scaled_sum(input, mat1.mm(mat2), beta, alpha)
+
+
+def addmv(input: Any, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * (mat @ vec)``; ``mat: (n, m)``, ``vec: (m,)``, result ``(n,)``.
+
+    Raises:
+        RuntimeError: wrong ranks or mismatched sizes.
+    """
+    _check_dims("addmv", mat=mat, vec=vec)
+    return _scaled_sum(input, mat.mv(vec), beta, alpha)
+
+
+def addr(input: Any, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * outer(vec1, vec2)``; result ``(n, m)``."""
+    _check_dims("addr", vec1=vec1, vec2=vec2)
+    from .linalg import outer
+
+    return _scaled_sum(input, outer(vec1, vec2), beta, alpha)
+
+
+def baddbmm(input: Any, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * (batch1 @ batch2)`` per batch: ``(b, n, m) @ (b, m, p) -> (b, n, p)``."""
+    _check_dims("baddbmm", batch1=batch1, batch2=batch2)
+    return _scaled_sum(input, batch1.bmm(batch2), beta, alpha)
+
+
+def addbmm(input: Any, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * sum_b (batch1[b] @ batch2[b])``: result ``(n, p)``."""
+    _check_dims("addbmm", batch1=batch1, batch2=batch2)
+    return _scaled_sum(input, batch1.bmm(batch2).sum(0), beta, alpha)
+
+
+def kron(input: Tensor, other: Tensor) -> Tensor:
+    """Kronecker product: ``out[i * other.shape + j] = input[i] * other[j]`` (multi-index;
+    the lower-rank operand gets leading 1s).
+
+    Returns:
+        tensor of shape ``input.shape * other.shape`` (elementwise).
+    """
+    a, b = input, other
+    n = max(a._data.ndim, b._data.ndim)
+    sa = (1,) * (n - a._data.ndim) + tuple(a.shape)
+    sb = (1,) * (n - b._data.ndim) + tuple(b.shape)
+    a2 = a.reshape([s for x in sa for s in (x, 1)])
+    b2 = b.reshape([s for x in sb for s in (1, x)])
+    return (a2 * b2).reshape([x * y for x, y in zip(sa, sb)])
+
+
+def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
+    """Coordinate grids from 1-d (or 0-d) tensors: ``out[k][i_0, ..., i_n] = tensors[k][i_k]``
+    (``indexing="xy"`` swaps the first two dims of the grid, as NumPy's default).
+
+    Returns:
+        a tuple of expanded views, one per input, each of shape ``(len_0, ..., len_n)``.
+    Raises:
+        RuntimeError: a tensor of more than one dim; an unknown ``indexing``.
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
+    for t in tensors:
+        if t._data.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t.shape}")
+    ts = [t.reshape(-1) for t in tensors]
+    shape = [t.shape[0] for t in ts]
+    outs = []
+    for k, t in enumerate(ts):
+        view = [1] * len(ts)
+        view[k] = -1
+        grid = t.reshape(view).expand(shape)
+        # "xy": the first two grid dims swapped (out[k][i1, i0, ...] = tensors[k][i_k])
+        outs.append(grid.transpose(0, 1) if indexing == "xy" and len(ts) >= 2 else grid)
+    return tuple(outs)
+
+
+def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
+    """Cross product of 3-vectors along ``dim`` (broadcasting the other dims). Without
+    ``dim``, the first dim of size 3 (deprecated in PyTorch, which warns; use
+    ``linalg.cross``, whose default is ``dim=-1``).
+
+    Raises:
+        RuntimeError: ``size(dim) != 3``, or no dim of size 3.
+    """
+    if dim is None:
+        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                      "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
+                      "with that of linalg.cross in a future release.", UserWarning, stacklevel=2)
+        shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
+        dims = [i for i, s in enumerate(shape) if s == 3]
+        if not dims:
+            raise RuntimeError("no dimension of size 3 in input")
+        dim = dims[0]
+    return linalg_cross(input, other, dim=dim)
+
+
+def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
+    """``linalg.cross``: ``out = (a_1 b_2 - a_2 b_1, a_2 b_0 - a_0 b_2, a_0 b_1 - a_1 b_0)``
+    along ``dim``; the other dims broadcast.
+
+    Raises:
+        RuntimeError: ``input.size(dim)`` or ``other.size(dim)`` not 3.
+    """
+    from .shape import broadcast_to
+
+    if input._data.ndim != other._data.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
+    d = norm_dim(dim, len(shape), "linalg.cross")
+
+    def size(t: Tensor) -> int:
+        k = d - len(shape)  # from the right: the dim of the broadcast shape
+        return t._data.shape[k] if t._data.ndim >= -k else 1
+
+    if size(input) != 3 or size(other) != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {size(input)} and "
+                           f"{size(other)}")
+    a, b = broadcast_to(input, shape), broadcast_to(other, shape)
+    i1 = wrap(np.array([1, 2, 0], dtype=np.int64))
+    i2 = wrap(np.array([2, 0, 1], dtype=np.int64))
+    return a.index_select(d, i1) * b.index_select(d, i2) - a.index_select(d, i2) * b.index_select(d, i1)
+
+
+def repeat_interleave(input: Any, repeats: Any = None, dim: int | None = None, *,
+                      output_size: int | None = None) -> Tensor:
+    """Repeat each element (each slice along ``dim``) ``repeats`` times, in place order:
+    ``[a, b]`` with ``repeats=2`` is ``[a, a, b, b]``. ``repeat_interleave(counts)`` alone is
+    ``repeat_interleave(arange(len(counts)), counts)``.
+
+    Args:
+        input: ``(*)`` tensor (flattened when ``dim`` is None).
+        repeats: an int or a ``(n,)`` int64 tensor of per-element counts.
+        dim: the dim to repeat along.
+        output_size: the total length along ``dim`` (checked when given).
+    Returns:
+        the repeated tensor (an index_select of ``input``: differentiable).
+    Raises:
+        RuntimeError: negative repeats, or a repeats tensor of the wrong length.
+    """
+    if repeats is None:  # the one-argument form: input holds the counts
+        counts = input._data
+        if counts.ndim != 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        return wrap(np.repeat(np.arange(counts.shape[0], dtype=np.int64), counts))
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else norm_dim(dim, x._data.ndim, "repeat_interleave")
+    if x._data.ndim == 0:
+        x = x.reshape(1)
+    n = x._data.shape[d]
+    r = repeats._data if isinstance(repeats, Tensor) else np.asarray(repeats)
+    if r.ndim > 1:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    if (r < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    if r.ndim == 1 and r.shape[0] not in (1, n):
+        raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                           f"{r.shape[0]} and input.size({d}) = {n}")
+    index = np.repeat(np.arange(n, dtype=np.int64), r.reshape(-1) if r.ndim else int(r))
+    if output_size is not None and index.shape[0] != output_size:
+        raise RuntimeError(f"allocated size does not match required size (output_size={output_size}, "
+                           f"needed {index.shape[0]})")
+    return x.index_select(d, wrap(index))
+
+
+def _nan_filled(input: Tensor, value: float) -> Tensor:
+    from .pointwise import where
+
+    return where(wrap(np.isnan(input._data)), value, input)
+
+
+def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """``sum`` treating NaN as 0 (their gradient is 0)."""
+    x = _nan_filled(input, 0.0) if input._data.dtype.kind in "fc" else input
+    return x.sum(dim, keepdim=keepdim, dtype=dtype) if dim is not None else x.sum(dtype=dtype)
+
+
+def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """``mean`` over the non-NaN elements (NaN where all are NaN); NaNs get gradient 0.
+
+    Raises:
+        RuntimeError: an integer input (as PyTorch: "nanmean(): expected input to have
+            floating point or complex dtype").
+    """
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{input.dtype}")
+    count = wrap((~np.isnan(input._data)).astype(input._data.dtype))
+    den = count.sum(dim, keepdim=keepdim) if dim is not None else count.sum()
+    return nansum(input, dim, keepdim, dtype=dtype) / den
+
+
+def _median_index(d: np.ndarray, dim: int, ignore_nan: bool) -> np.ndarray:
+    """Index (along ``dim``, kept as size 1) of the lower median of each slice; a slice with
+    a NaN selects its first NaN (``ignore_nan``: the lower median of the non-NaN values)."""
+    order = np.argsort(d, axis=dim, kind="stable")  # NaN last
+    nan = np.isnan(d) if d.dtype.kind in "fc" else np.zeros(d.shape, dtype=bool)
+    n_ok = d.shape[dim] - nan.sum(axis=dim, keepdims=True)
+    if ignore_nan:
+        k = np.maximum(n_ok - 1, 0) // 2
+    else:
+        k = np.where(n_ok < d.shape[dim], n_ok, (d.shape[dim] - 1) // 2)  # first NaN, else lower middle
+    return np.take_along_axis(order, k, axis=dim).astype(np.int64)
+
+
+def _median(input: Tensor, dim: Any, keepdim: bool, ignore_nan: bool, name: str) -> Any:
+    d = input._data
+    if dim is None:  # all elements: the gradient is split evenly among the entries equal to the value
+        if d.size == 0:
+            raise IndexError(f"{name}() input tensor cannot be empty")
+        flat = d.reshape(-1)
+        i = int(_median_index(flat, 0, ignore_nan)[0])
+        v = flat[i]
+        mask = np.isnan(d) if np.isnan(v) else (d == v)
+        return input[wrap(mask)].mean()
+    dd = norm_dim(dim, d.ndim, name)
+    x = input.reshape(1) if d.ndim == 0 else input
+    if x._data.shape[dd] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dd} to have non-zero size.")
+    idx = _median_index(x._data, dd, ignore_nan)
+    vals = x.gather(dd, wrap(idx))
+    if not keepdim or d.ndim == 0:
+        vals, idx = vals.squeeze(dd), idx.squeeze(dd)
+    result = MedianResult if name == "median" else NanmedianResult
+    return result(vals, wrap(idx))
+
+
+def median(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
+    """The lower median (for an even count, the smaller of the two middle values); NaN if a
+    NaN is present.
+
+    Args:
+        input: ``(*)`` tensor.
+        dim: without it, the median of all elements (a 0-d tensor whose gradient is split
+            evenly among the elements equal to it, as PyTorch); with it, per slice.
+        keepdim: keep ``dim`` as size 1.
+    Returns:
+        a 0-d tensor, or a ``(values, indices)`` namedtuple with ``dim``.
+    Raises:
+        IndexError: an empty input or reduced dim; ``dim`` out of range.
+    """
+    return _median(input, dim, keepdim, False, "median")
+
+
+def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
+    """:func:`median` ignoring NaNs (NaN only where a slice is all NaN)."""
+    return _median(input, dim, keepdim, True, "nanmedian")
+
+
+def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = False, *,
+             interpolation: str = "linear") -> Tensor:
+    """The ``q``-th quantiles of ``input`` (over all elements, or along ``dim``).
+
+    With sorted values ``v`` of length ``n`` and ``pos = q * (n - 1)``, ``linear`` gives
+    ``v[floor(pos)] + (pos - floor(pos)) * (v[ceil(pos)] - v[floor(pos)])``; ``lower``,
+    ``higher``, ``nearest`` (round half to even) and ``midpoint`` pick or average the two
+    neighbours. A slice containing NaN gives NaN. Differentiable (through the sort).
+
+    Args:
+        input: ``(*)`` floating tensor.
+        q: a number in ``[0, 1]`` or a 1-d tensor of them (then the result has a leading dim
+            of ``len(q)``).
+        dim: the dim to reduce (None: all elements, flattened).
+        keepdim: keep the reduced dim as size 1.
+        interpolation: ``"linear"``, ``"lower"``, ``"higher"``, ``"nearest"`` or ``"midpoint"``.
+    Returns:
+        the quantiles, of ``input``'s dtype.
+    Raises:
+        RuntimeError: ``q`` outside ``[0, 1]``, a non-floating input, an empty input, or a bad
+            ``interpolation``.
+    """
+    if input._data.dtype.kind not in "f":
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if interpolation not in ("linear", "lower", "higher", "nearest", "midpoint"):
+        raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest. "
+                           f"Found '{interpolation}'")
+    qd = q._data if isinstance(q, Tensor) else np.asarray(q, dtype=np.float64)
+    scalar_q = qd.ndim == 0
+    if qd.ndim > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    qa = np.atleast_1d(qd).astype(np.float64)
+    if ((qa < 0) | (qa > 1)).any():
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    x = input.reshape(-1) if dim is None else (input.reshape(1) if input._data.ndim == 0 else input)
+    d = 0 if dim is None else norm_dim(dim, x._data.ndim, "quantile")
+    n = x._data.shape[d]
+    if n == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    v = x.sort(d).values  # NaN sorts last
+    pos = qa * (n - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.ceil(pos).astype(np.int64)
+    if interpolation == "lower":
+        hi = lo
+    elif interpolation == "higher":
+        lo = hi
+    elif interpolation == "nearest":
+        lo = hi = np.round(pos).astype(np.int64)  # half to even, as PyTorch
+    # per slice: a slice holding a NaN reads its last sorted entry (a NaN) with weight 0 on
+    # the other, so the result is NaN and the gradient goes to that entry, as PyTorch
+    out_shape = list(v._data.shape)
+    out_shape[d] = len(qa)
+    along = [1] * v._data.ndim
+    along[d] = -1
+    has_nan = np.isnan(x._data).any(axis=d, keepdims=True)
+    ilo = np.where(has_nan, n - 1, np.broadcast_to(lo.reshape(along), out_shape))
+    ihi = np.where(has_nan, n - 1, np.broadcast_to(hi.reshape(along), out_shape))
+    vlo, vhi = v.gather(d, wrap(ilo)), v.gather(d, wrap(ihi))
+    if interpolation == "linear":
+        frac = np.where(has_nan, 0.0, np.broadcast_to((pos - lo).reshape(along), out_shape))
+        out = vlo + wrap(frac.astype(v._data.dtype)) * (vhi - vlo)
+    elif interpolation == "midpoint":
+        out = (vlo + vhi) * 0.5
+    else:
+        out = vlo
+    out = out.movedim(d, 0)  # the q dim first
+    if keepdim:
+        out = out.unsqueeze(d + 1) if dim is not None else out.reshape((len(qa),) + (1,) * input._data.ndim)
+    if scalar_q:
+        out = out.squeeze(0)
+    return out

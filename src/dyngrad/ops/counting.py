@@ -1,0 +1,190 @@
+"""Counting and binning, without a gradient: ``unique``, ``bincount``, ``searchsorted``,
+``bucketize``, ``histc``.
+
+Their results are integer (or, for ``bincount`` with weights and ``histc``, counts): PyTorch
+defines no derivative for them, and neither does dyngrad (the outputs never require grad).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._util import data_of, norm_dim, wrap
+
+__all__ = ["unique", "unique_consecutive", "bincount", "searchsorted", "bucketize", "histc"]
+TENSOR_METHODS = {"unique", "unique_consecutive", "bincount", "histc"}
+
+
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
+           return_counts: bool = False, dim: int | None = None) -> Any:
+    """The distinct values of ``input`` (over ``dim``: the distinct slices), sorted.
+
+    Args:
+        input: ``(*)`` tensor.
+        sorted: accepted for PyTorch's signature; the result is always sorted (PyTorch's CPU
+            kernel sorts too).
+        return_inverse: also return, for each element (slice), its index in the result.
+        return_counts: also return how often each distinct value occurs.
+        dim: compare slices along this dim instead of elements of the flattened input.
+    Returns:
+        ``output``, or a tuple ``(output, inverse?, counts?)`` in that order; ``inverse`` has
+        ``input``'s shape (``(input.size(dim),)`` with ``dim``), int64.
+    Raises:
+        IndexError: ``dim`` out of range.
+    """
+    d = input._data
+    axis = None if dim is None else norm_dim(dim, d.ndim, "unique")
+    out, inv, counts = np.unique(d, return_inverse=True, return_counts=True, axis=axis)
+    res = [wrap(out)]
+    if return_inverse:
+        res.append(wrap(inv.reshape(d.shape if axis is None else (-1,)).astype(np.int64)))
+    if return_counts:
+        res.append(wrap(counts.astype(np.int64)))
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
+                       dim: int | None = None) -> Any:
+    """Collapse runs of equal consecutive elements (slices along ``dim``) into one.
+
+    Returns:
+        like :func:`unique` (``output``, ``inverse?``, ``counts?``), without sorting.
+    Raises:
+        IndexError: ``dim`` out of range.
+    """
+    d = input._data
+    axis = 0 if dim is None else norm_dim(dim, d.ndim, "unique_consecutive")
+    flat = d.reshape(-1) if dim is None else np.moveaxis(d, axis, 0)
+    n = flat.shape[0]
+    if n == 0:
+        starts = np.zeros(0, dtype=np.int64)
+    else:
+        change = np.any((flat[1:] != flat[:-1]).reshape(n - 1, -1), axis=1)
+        starts = np.concatenate([[0], np.nonzero(change)[0] + 1]).astype(np.int64)
+    out = flat[starts] if dim is None else np.moveaxis(flat[starts], 0, axis)
+    res = [wrap(np.ascontiguousarray(out))]
+    if return_inverse:
+        inv = np.cumsum(np.isin(np.arange(n), starts)) - 1
+        res.append(wrap(inv.reshape(d.shape if dim is None else (-1,)).astype(np.int64)))
+    if return_counts:
+        res.append(wrap(np.diff(np.append(starts, n)).astype(np.int64)))
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """Count the occurrences of each value of a 1-d non-negative integer tensor.
+
+    Args:
+        input: ``(n,)`` integer tensor, values ``>= 0``.
+        weights: optional ``(n,)`` tensor; then ``out[v]`` sums the weights of the elements
+            equal to ``v``.
+        minlength: the minimum length of the result.
+    Returns:
+        ``(max(max(input) + 1, minlength),)`` tensor: int64 counts, or of the weights' float
+        dtype (float32 weights give float32, others float64, as PyTorch).
+    Raises:
+        RuntimeError: a non-1-d or non-integer input, negative values, mismatched weights.
+    """
+    d = input._data
+    if d.ndim != 1 or d.dtype.kind not in "iub":
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if d.size and d.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is None:
+        return wrap(np.bincount(d, minlength=minlength).astype(np.int64))
+    w = data_of(weights)
+    if w.shape != d.shape:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    dt = np.float32 if w.dtype == np.float32 else np.float64
+    return wrap(np.bincount(d, weights=w.astype(np.float64), minlength=minlength).astype(dt))
+
+
+def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False, right: bool = False,
+                 side: str | None = None, sorter: Tensor | None = None) -> Tensor:
+    """For each value of ``input``, the index where it would be inserted in
+    ``sorted_sequence`` to keep it sorted (along the last dim).
+
+    Args:
+        sorted_sequence: ``(*, m)`` tensor sorted along its last dim (or unsorted with
+            ``sorter``); a 1-d sequence is shared by every value.
+        input: ``(*, k)`` tensor (same leading dims as a multi-dim ``sorted_sequence``) or a
+            number.
+        out_int32: int32 result instead of int64.
+        right: the last suitable index instead of the first (``side="right"``).
+        side: ``"left"`` or ``"right"``; overrides ``right`` when given.
+        sorter: indices that sort ``sorted_sequence`` along its last dim.
+    Returns:
+        int64 (int32) tensor of ``input``'s shape.
+    Raises:
+        RuntimeError: leading dims that do not match; ``side`` and ``right`` disagreeing.
+    """
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of "
+                               "left while right was True")
+        right = side == "right"
+    seq = sorted_sequence._data
+    if sorter is not None:
+        seq = np.take_along_axis(seq, data_of(sorter).astype(np.int64), axis=-1)
+    scalar = not isinstance(input, Tensor)
+    vals = np.asarray(data_of(input))
+    how = "right" if right else "left"
+    if seq.ndim == 1:
+        out = np.searchsorted(seq, vals, side=how)
+    else:
+        if scalar or vals.shape[:-1] != seq.shape[:-1]:
+            raise RuntimeError(
+                "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
+                f"of boundaries tensor and input value tensor must match, but we got boundaries tensor "
+                f"{list(seq.shape)} and input value tensor {list(vals.shape)}")
+        s2, v2 = seq.reshape(-1, seq.shape[-1]), vals.reshape(-1, vals.shape[-1])
+        out = np.stack([np.searchsorted(s, v, side=how) for s, v in zip(s2, v2)]).reshape(vals.shape) \
+            if s2.shape[0] else np.zeros(vals.shape, dtype=np.int64)
+    return wrap(np.asarray(out).astype(np.int32 if out_int32 else np.int64))
+
+
+def bucketize(input: Any, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:
+    """The bucket of each value of ``input`` given sorted 1-d ``boundaries``: the index ``i``
+    with ``boundaries[i-1] < x <= boundaries[i]`` (``right=True``: ``boundaries[i-1] <= x <
+    boundaries[i]``).
+
+    Returns:
+        int64 (``out_int32``: int32) tensor of ``input``'s shape.
+    Raises:
+        RuntimeError: ``boundaries`` not 1-d.
+    """
+    if boundaries._data.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries._data.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:  # noqa: A002
+    """Histogram of ``input`` with ``bins`` equal-width bins on ``[min, max]`` (both 0: the
+    data's range); values outside are ignored.
+
+    Returns:
+        ``(bins,)`` tensor of ``input``'s (floating) dtype.
+    Raises:
+        RuntimeError: an integer input; ``bins <= 0``; ``max < min``.
+    """
+    d = input._data
+    if d.dtype.kind not in "fc":
+        raise RuntimeError(f"\"histogram_cpu\" not implemented for '{d.dtype.name.capitalize()}'")
+    if bins <= 0:
+        raise RuntimeError("torch.histc: bins must be > 0")
+    lo, hi = float(min), float(max)
+    if lo == hi and d.size:
+        lo, hi = float(d.min()), float(d.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if hi < lo:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    counts, _ = np.histogram(d, bins=bins, range=(lo, hi))
+    return wrap(counts.astype(d.dtype))

@@ -1,0 +1,186 @@
+"""Scans beyond cumsum/cumprod: ``logcumsumexp``, ``cummax``, ``cummin``.
+
+Each is one Function along one dim, shapes ``(*) -> (*)``; its batching rule moves the batch
+dim to the front (ops/_batching_reduce.py).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._bases import Op
+from ._batching import front, only_first_batched, shift_dim
+from ._batching_reduce import along_dim
+from ._util import norm_dim, wrap
+
+__all__ = ["logcumsumexp", "cummax", "cummin"]
+TENSOR_METHODS = {"logcumsumexp", "cummax", "cummin"}
+
+#: ``torch.return_types.cummax`` / ``cummin``
+CummaxResult = namedtuple("cummax", ["values", "indices"])
+CumminResult = namedtuple("cummin", ["values", "indices"])
+
+
+class Logcumsumexp(Op):
+    """``out_i = log(sum_{j <= i} exp(x_j))`` along ``dim``.
+
+    ``grad_x_j = sum_{i >= j} grad_i * exp(x_j - out_i)``: every exponent is ``<= 0``
+    (``out_i >= x_j`` for ``j <= i``), so no term overflows. Written with dyngrad ops over an
+    ``(n, n)`` table per slice (masked where ``i < j``), so it is differentiable again.
+    Forward mode: ``t_i = sum_{j <= i} u_j * exp(x_j - out_i)`` (the softmax-weighted prefix sum
+    of the tangent). Source: differentiating the definition; PyTorch's
+    ``logcumsumexp_backward`` computes the same sum.
+    """
+
+    vmap = staticmethod(along_dim)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
+        d = x._data
+        if d.dtype.kind not in "fc":
+            raise RuntimeError(f"\"logcumsumexp_out_cpu\" not implemented for '{d.dtype.name.capitalize()}'")
+        out = np.logaddexp.accumulate(d, axis=dim) if d.ndim else d.copy()
+        res = wrap(out)
+        ctx.dim = dim
+        ctx.save_for_backward(x, res)
+        return res
+
+    @staticmethod
+    def _weights(x: Tensor, out: Tensor, dim: int) -> Tensor:
+        """``W[..., j, i] = exp(x_j - out_i)`` for ``i >= j``, else 0 (``dim`` moved last)."""
+        from .pointwise import where
+
+        xl, ol = x.movedim(dim, -1), out.movedim(dim, -1)
+        n = xl.shape[-1]
+        upper = wrap(np.triu(np.ones((n, n), dtype=bool)))  # i >= j
+        diff = xl.unsqueeze(-1) - ol.unsqueeze(-2)
+        return where(upper, diff, float("-inf")).exp()
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, out = ctx.saved_tensors
+        if x._data.ndim == 0:
+            return g, None
+        w = Logcumsumexp._weights(x, out, ctx.dim)
+        gl = g.movedim(ctx.dim, -1).unsqueeze(-2)
+        return (w * gl).sum(-1).movedim(-1, ctx.dim), None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, _dim: Any) -> Tensor:
+        x, out = ctx.saved_tensors
+        if x._data.ndim == 0:
+            return u
+        w = Logcumsumexp._weights(x, out, ctx.dim)
+        ul = u.movedim(ctx.dim, -1).unsqueeze(-1)
+        return (w * ul).sum(-2).movedim(-1, ctx.dim)
+
+
+def logcumsumexp(input: Tensor, dim: int) -> Tensor:
+    """``log(cumsum(exp(input), dim))``, computed without overflow.
+
+    Args:
+        input: ``(*)`` floating tensor.
+        dim: the dim to scan along.
+    Returns:
+        ``(*)`` tensor of ``input``'s dtype.
+    Raises:
+        IndexError: ``dim`` out of range. RuntimeError: an integer input.
+    """
+    return Logcumsumexp.apply(input, norm_dim(dim, input._data.ndim, "logcumsumexp"))
+
+
+def _cum_select(d: np.ndarray, dim: int, largest: bool) -> np.ndarray:
+    """Index of the running max (min) along ``dim``: ties take the later index and a NaN,
+    once seen, stays selected (as PyTorch)."""
+    m = np.moveaxis(d, dim, -1)
+    idx = np.zeros(m.shape, dtype=np.int64)
+    best = m[..., 0].copy()
+    cur = np.zeros(m.shape[:-1], dtype=np.int64)
+    for i in range(m.shape[-1]):
+        v = m[..., i]
+        take = (v >= best if largest else v <= best) | np.isnan(v)
+        take &= ~np.isnan(best) | (i == 0)
+        best = np.where(take, v, best)
+        cur = np.where(take, i, cur)
+        idx[..., i] = cur
+    return np.moveaxis(idx, -1, dim)
+
+
+def _cum_rule(info: Any, in_dims: tuple, x: Any, dim: int, largest: bool) -> Any:
+    """Batching rule: batch dim to the front, ``dim`` shifted; both outputs batched at 0."""
+    if not only_first_batched(in_dims):
+        return NotImplemented
+    x = front(x, in_dims[0])
+    if x.ndim == 1:
+        v, i = info.function.apply(x.unsqueeze(1), 1, largest)
+        return (v.squeeze(1), i.squeeze(1)), (0, 0)
+    return info.function.apply(x, shift_dim(dim), largest), (0, 0)
+
+
+class Cummax(Op):
+    """``values_i = max_{j <= i} x_j``, ``indices_i`` its position (``cummin``: min).
+
+    ``grad_x = zeros_like(x).scatter_add(dim, indices, grad_values)``: each output's gradient
+    goes to the element it selected. Forward mode: ``t = u.gather(dim, indices)``.
+    """
+
+    vmap = staticmethod(_cum_rule)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, largest: bool) -> tuple:
+        d = x._data
+        if d.ndim == 0:
+            idx = np.zeros((), dtype=np.int64)
+            vals = d.copy()
+        else:
+            idx = _cum_select(d, dim, largest) if d.size else np.zeros(d.shape, dtype=np.int64)
+            vals = np.take_along_axis(d, idx, axis=dim)
+        ctx.dim, ctx.idx, ctx.shape = dim, idx, d.shape
+        ind = wrap(idx)
+        ctx.mark_non_differentiable(ind)
+        return wrap(vals), ind
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _gi: Any) -> tuple:
+        from .gather import ScatterAdd
+
+        if g._data.ndim == 0:
+            return g, None, None
+        z = wrap(np.zeros(ctx.shape, dtype=g._data.dtype))
+        return ScatterAdd.apply(z, ctx.dim, ctx.idx, g), None, None
+
+    @staticmethod
+    def jvp(ctx: Any, u: Tensor, *_: Any) -> Any:
+        from .gather import Gather
+
+        if u._data.ndim == 0:
+            return u, None
+        return Gather.apply(u, ctx.dim, ctx.idx), None
+
+
+class Cummin(Cummax):
+    """The running minimum; see :class:`Cummax`."""
+
+
+def cummax(input: Tensor, dim: int) -> Any:
+    """Running maximum along ``dim`` and where it was found.
+
+    Args:
+        input: ``(*)`` tensor.
+        dim: the dim to scan along.
+    Returns:
+        ``(values, indices)`` namedtuple, both ``(*)``; ties take the later index, and a NaN
+        propagates (with its index), as PyTorch.
+    Raises:
+        IndexError: ``dim`` out of range.
+    """
+    return CummaxResult(*Cummax.apply(input, norm_dim(dim, input._data.ndim, "cummax"), True))
+
+
+def cummin(input: Tensor, dim: int) -> Any:
+    """Running minimum along ``dim`` and where it was found; see :func:`cummax`."""
+    return CumminResult(*Cummin.apply(input, norm_dim(dim, input._data.ndim, "cummin"), False))

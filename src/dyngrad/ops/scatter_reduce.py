@@ -1,0 +1,275 @@
+"""``scatter_reduce`` (sum, prod, mean, amax, amin, with or without the input's own values)
+and ``index_put`` / ``index_put_`` (with ``accumulate``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._bases import Op
+from ._batching_index import batch_operand
+from ._util import inplace, norm_dim, wrap
+from .gather import _check_gs, _check_src, _grid, _int_index
+
+__all__ = ["scatter_reduce", "index_put", "index_put_"]
+TENSOR_METHODS = {"scatter_reduce", "index_put", "index_put_"}
+
+_REDUCES = ("sum", "prod", "mean", "amax", "amin")
+
+
+def _forward(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, reduce: str,
+             include_self: bool) -> np.ndarray:
+    out = x.copy()
+    flat = out.reshape(-1) if out.ndim == 0 else out
+    if index.size == 0:
+        return out
+    grid = _grid(index, dim)
+    sub = src[tuple(slice(0, s) for s in index.shape)]
+    if not include_self:
+        ident = {"sum": 0, "mean": 0, "prod": 1,
+                 "amax": -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min if x.dtype.kind in "iu" else 0,
+                 "amin": np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).max if x.dtype.kind in "iu" else 1}
+        flat[grid] = ident[reduce]
+    if reduce in ("sum", "mean"):
+        np.add.at(flat, grid, sub)
+    elif reduce == "prod":
+        np.multiply.at(flat, grid, sub)
+    elif reduce == "amax":
+        np.maximum.at(flat, grid, sub)
+    else:
+        np.minimum.at(flat, grid, sub)
+    if reduce == "mean":
+        count = np.full(out.shape, 1 if include_self else 0, dtype=np.int64)
+        np.add.at(count.reshape(-1) if count.ndim == 0 else count, grid, 1)
+        count = np.maximum(count, 1)
+        out = out // count if out.dtype.kind in "iu" else (out / count).astype(out.dtype)
+    return out
+
+
+class ScatterReduce(Op):
+    """``out = input`` with ``src[j]`` reduced into ``out[index[j]]`` along ``dim`` by ``reduce``
+    (``include_self=False``: positions that receive values start from the reduction's
+    identity instead of ``input``'s value).
+
+    Backward, as PyTorch's ``scatter_reduce_backward`` (tools/autograd/FunctionsManual.cpp):
+
+    * ``sum``: ``grad_input = grad``; ``grad_src = grad.gather(dim, index)``.
+    * ``mean``: with ``N`` the number of values averaged at each position (``include_self``
+      counts the input), ``grad_input = grad / N``, ``grad_src = (grad / N).gather(dim, index)``.
+    * ``prod``: ``grad_input = grad * out / input`` and ``grad_src = (grad * out).gather / src``,
+      computed without dividing by zero (a zero's gradient is the product of the others; two
+      zeros at one position give 0).
+    * ``amax``/``amin``: the gradient is split evenly among the values (input's and src's)
+      equal to the result.
+
+    With ``include_self=False``, ``grad_input`` is 0 where values were scattered. Every rule is
+    written with dyngrad ops, so it differentiates again.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Tensor, reduce: str,
+                include_self: bool) -> Tensor:
+        out = wrap(_forward(x._data, dim, index, src._data, reduce, include_self))
+        ctx.dim, ctx.index, ctx.reduce, ctx.include_self = dim, index, reduce, include_self
+        ctx.save_for_backward(x, src, out)
+        return out
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Any, dim: int, index: Any, src: Any, reduce: str, include_self: bool) -> Any:
+        """Batching rule: ``x`` and ``src`` batch-first (an unbatched one expanded), the shared
+        index broadcast along the batch, ``dim`` shifted; 0-d examples as ``(1,)``."""
+        if not isinstance(index, np.ndarray):
+            return NotImplemented
+        n = info.batch_size
+        xb, sb = batch_operand(x, in_dims[0], n), batch_operand(src, in_dims[3], n)
+        if xb.ndim == 1:
+            out = info.function.apply(xb.reshape(n, 1), 1, np.broadcast_to(index.reshape(1, -1), (n, index.size)).copy(),
+                                      sb.reshape(n, -1), reduce, include_self)
+            return out.reshape(n), 0
+        idx = np.broadcast_to(index, (n,) + index.shape).copy()
+        return info.function.apply(xb, dim + 1, idx, sb, reduce, include_self), 0
+
+    @staticmethod
+    def _selected(x: Tensor, srcv: Tensor, out: Tensor, dim: int, index: np.ndarray, incl: bool) -> tuple:
+        """amax/amin: 1.0 where an input value (``x_is``) or a src value (``s_is``) equals
+        the result it took part in. Unlike PyTorch 2.13, an input value that did not take
+        part (``include_self=False`` at a position that receives values) is never counted,
+        so the shares always add up to the incoming gradient."""
+        dt = out._data.dtype
+        x_is = x._data == out._data
+        if not incl:
+            x_is &= ~_touched(x._data.shape, dim, index)
+        value = np.take_along_axis(out._data.reshape(x._data.shape or (1,)), index, dim) if index.ndim \
+            else out._data
+        return wrap(x_is.astype(dt)), wrap((srcv._data == value).astype(dt))
+
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, _dim: Any, _index: Any, us: Any, *_: Any) -> Any:
+        """Forward mode: ``sum``/``mean`` are linear (the op applied to the tangents, with
+        ``input``'s tangent where it takes part); ``amax``/``amin`` average the tangents of the
+        values equal to the result; ``prod``:
+        ``t = out * (u_x / x + scatter_add(u_s / src))`` on non-zero values (a zero raises)."""
+        from .gather import ScatterAdd
+
+        x, src, out = ctx.saved_tensors
+        dim, index, reduce, incl = ctx.dim, ctx.index, ctx.reduce, ctx.include_self
+        dt = out._data.dtype
+        sub = tuple(slice(0, k) for k in index.shape)
+        ux = wrap(np.zeros(x._data.shape, dtype=dt)) if ux is None else ux
+        us = wrap(np.zeros(index.shape, dtype=dt)) if us is None else us[sub]
+        srcv = src[sub]
+        if reduce in ("sum", "mean"):
+            return ScatterReduce.apply(ux, dim, index, us, reduce, incl)
+        if reduce == "prod":
+            if (x._data == 0).any() or (srcv._data == 0).any():
+                raise NotImplementedError("scatter_reduce(reduce='prod'): forward-mode AD with a zero in input or "
+                                          "src is not implemented")
+            keep = wrap((~_touched(x._data.shape, dim, index) | incl).astype(dt))
+            rel = ScatterAdd.apply(ux / x * keep, dim, index, us / srcv)
+            return out * rel
+        x_is, s_is = ScatterReduce._selected(x, srcv, out, dim, index, incl)
+        count = ScatterAdd.apply(x_is, dim, index, s_is)
+        return ScatterAdd.apply(x_is * ux, dim, index, s_is * us) / count
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        from .gather import Gather, ScatterAdd
+        from .pointwise import where
+
+        x, src, out = ctx.saved_tensors
+        dim, index, reduce, incl = ctx.dim, ctx.index, ctx.reduce, ctx.include_self
+        dt = g._data.dtype
+        sub_shape = index.shape
+        srcv = src[tuple(slice(0, s) for s in sub_shape)] if tuple(src.shape) != sub_shape else src
+
+        def gat(t: Tensor) -> Tensor:
+            return Gather.apply(t, dim, index)
+
+        def scat_add(base: np.ndarray, values: Tensor) -> Tensor:
+            return ScatterAdd.apply(wrap(base), dim, index, values)
+
+        if reduce == "sum":
+            gx, gs = g, gat(g)
+        elif reduce == "mean":
+            n = np.full(x._data.shape, 1.0 if incl else 0.0, dtype=dt)
+            np.add.at(n.reshape(-1) if n.ndim == 0 else n, _grid(index, dim), 1.0)
+            n = wrap(np.maximum(n, 1.0))
+            gx = g / n
+            gs = gat(gx)
+        elif reduce == "prod":
+            zero_x = wrap(x._data == 0)
+            masked_x = where(zero_x, 1.0, x)
+            masked_x_result = ScatterReduce.apply(masked_x, dim, index, srcv, "prod", incl)
+            gx = g * masked_x_result / masked_x
+            sz = srcv._data == 0
+            n_zero = np.zeros(x._data.shape, dtype=np.int64)
+            np.add.at(n_zero.reshape(-1) if n_zero.ndim == 0 else n_zero, _grid(index, dim), sz.astype(np.int64))
+            single = wrap(sz & (np.take_along_axis(n_zero.reshape(x._data.shape or (1,)), index, dim) == 1)
+                          if index.ndim else sz)
+            masked_src = where(single, 1.0, srcv)
+            masked_src_result = ScatterReduce.apply(x, dim, index, masked_src, "prod", incl)
+            gs = where(single, gat(g * masked_src_result), gat(g * out) / where(wrap(sz), 1.0, srcv))
+        else:  # amax / amin: split evenly among the values equal to the result
+            x_is, s_is = ScatterReduce._selected(x, srcv, out, dim, index, incl)
+            count = scat_add(x_is._data, s_is)
+            share = g / count
+            gx = x_is * share
+            gs = s_is * gat(share)
+        if not incl:
+            gx = where(wrap(_touched(x._data.shape, dim, index)), 0.0, gx)
+        if tuple(src.shape) != sub_shape:  # src larger than index: zero-pad its gradient
+            from .rearrange import pad
+
+            widths = []
+            for have, full in zip(reversed(sub_shape), reversed(tuple(src.shape))):
+                widths += [0, full - have]
+            gs = pad(gs, widths)
+        n = ctx.needs_input_grad
+        return (gx if n[0] else None), None, None, (gs if n[3] else None), None, None
+
+
+def _touched(shape: tuple, dim: int, index: np.ndarray) -> np.ndarray:
+    """Where ``index`` scatters values (a bool array of ``shape``)."""
+    touched = np.zeros(shape, dtype=bool)
+    (touched.reshape(-1) if touched.ndim == 0 else touched)[_grid(index, dim)] = True
+    return touched
+
+
+def scatter_reduce(input: Tensor, dim: int, index: Any, src: Tensor, reduce: str, *,
+                   include_self: bool = True) -> Tensor:
+    """Reduce ``src`` into ``input`` at ``index`` along ``dim``:
+    ``out[..., index[j], ...] = reduce(out[..., index[j], ...], src[j])`` (``dim`` shown).
+
+    Args:
+        input: ``(*)`` tensor.
+        dim: the dim that ``index`` addresses.
+        index: int64 tensor of ``input``'s rank, no larger than ``src`` (nor ``input`` off
+            ``dim``).
+        src: tensor of ``input``'s dtype.
+        reduce: ``"sum"``, ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``.
+        include_self: whether ``input``'s own values take part at the positions that receive
+            values.
+    Returns:
+        a new tensor of ``input``'s shape and dtype.
+    Raises:
+        RuntimeError: an unknown ``reduce``, dtype mismatch, bad index sizes or bounds.
+    """
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # PyTorch accepts both spellings
+    if reduce not in _REDUCES:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    idx = _int_index(index, "scatter_reduce")
+    d = norm_dim(dim, input._data.ndim, "scatter_reduce")
+    _check_src("scatter_reduce", input, src)
+    _check_gs("scatter_reduce", input._data, d, idx, src._data)
+    idx = np.where(idx < 0, idx + (input._data.shape[d] if input._data.ndim else 1), idx)
+    return ScatterReduce.apply(input, d, idx, src, reduce, bool(include_self))
+
+
+def _index_tuple(indices: Any) -> tuple:
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"index_put(): argument 'indices' must be tuple of Tensors, not {type(indices).__name__}")
+    return tuple(indices)
+
+
+def index_put(input: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """``out = input.clone(); out[indices] = values`` (``accumulate=True``: ``+=``, with
+    repeated indices summed, unlike plain assignment where one of them wins).
+
+    Args:
+        input: ``(*)`` tensor.
+        indices: a tuple of index tensors (int64 or bool; None entries mean ``:``), as in
+            ``input[indices]``.
+        values: a tensor (or number) broadcastable to ``input[indices].shape``.
+        accumulate: add instead of assigning.
+    Returns:
+        a new tensor; differentiable in ``input`` and ``values``.
+    Raises:
+        TypeError: ``indices`` not a tuple or list. RuntimeError/IndexError: as indexing.
+    """
+    from .indexing import getitem, index_put_add, setitem_
+    from .shape import broadcast_to
+
+    idx = tuple(slice(None) if i is None else i for i in _index_tuple(indices))
+    if not accumulate:
+        out = input.clone()
+        setitem_(out, idx, values)
+        return out
+    shape = tuple(getitem(input.detach(), idx).shape)
+    v = values if isinstance(values, Tensor) else wrap(np.asarray(values, dtype=input._data.dtype))
+    if v._data.dtype != input._data.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {input.dtype} for the "
+                           f"destination and {v.dtype} for the source.")
+    return input + index_put_add(broadcast_to(v, shape), tuple(input.shape), idx)
+
+
+def index_put_(input: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """In-place :func:`index_put`; returns ``input``."""
+    from .indexing import setitem_
+
+    idx = tuple(slice(None) if i is None else i for i in _index_tuple(indices))
+    if not accumulate:
+        return setitem_(input, idx, values)
+    return inplace(index_put, input, idx, values, True)
