@@ -300,7 +300,7 @@ def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     Example:
         >>> import dyngrad
         >>> dyngrad.empty(2, 2).shape
-        (2, 2)
+        dyngrad.Size([2, 2])
     """
     return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 

@@ -120,7 +120,7 @@ class Tensor(
         >>> import dyngrad
         >>> x = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
         >>> x.shape, x.dtype, x.is_leaf
-        ((2, 2), dyngrad.float32, True)
+        (dyngrad.Size([2, 2]), dyngrad.float32, True)
         >>> y = (x @ x).sum()
         >>> y.grad_fn.name()
         'SumBackward0'

@@ -29,7 +29,7 @@ class Normal(Distribution):
 
         >>> m = Normal(dyngrad.tensor([0.0]), dyngrad.tensor([1.0]))
         >>> m.rsample().shape
-        (1,)
+        dyngrad.Size([1])
     """
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

@@ -279,7 +279,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
         >>> import dyngrad
         >>> import dyngrad.nn.functional as F
         >>> F.adaptive_avg_pool3d(dyngrad.ones(2, 3, 4, 5, 6), (1, 2, None)).shape
-        (2, 3, 1, 2, 6)
+        dyngrad.Size([2, 3, 1, 2, 6])
     """
     if input.ndim not in (4, 5):
         raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}")

@@ -33,7 +33,7 @@ class Sequential(Module):
         >>> from dyngrad import nn
         >>> model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
         >>> model(dyngrad.randn(3, 4)).shape
-        (3, 2)
+        dyngrad.Size([3, 2])
         >>> len(model), type(model[1]).__name__, len(model[:2])
         (3, 'ReLU', 2)
     """

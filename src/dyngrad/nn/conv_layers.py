@@ -413,7 +413,7 @@ class MaxPool3d(MaxPool2d):
     Example:
         >>> import dyngrad
         >>> dyngrad.nn.MaxPool3d(2)(dyngrad.randn(1, 2, 4, 4, 4)).shape
-        (1, 2, 2, 2, 2)
+        dyngrad.Size([1, 2, 2, 2, 2])
     """
 
     def forward(self, input: Tensor) -> Any:
@@ -439,7 +439,7 @@ class AvgPool3d(AvgPool2d):
     Example:
         >>> import dyngrad
         >>> dyngrad.nn.AvgPool3d(2, stride=1)(dyngrad.ones(1, 1, 3, 3, 3)).shape
-        (1, 1, 2, 2, 2)
+        dyngrad.Size([1, 1, 2, 2, 2])
     """
 
     def forward(self, input: Tensor) -> Tensor:
@@ -463,7 +463,7 @@ class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
     Example:
         >>> import dyngrad
         >>> dyngrad.nn.AdaptiveAvgPool3d(1)(dyngrad.randn(2, 3, 4, 5, 6)).shape
-        (2, 3, 1, 1, 1)
+        dyngrad.Size([2, 3, 1, 1, 1])
     """
 
     def forward(self, input: Tensor) -> Tensor:

@@ -54,10 +54,10 @@ class Linear(Module):
         >>> from dyngrad import nn
         >>> layer = nn.Linear(3, 2)
         >>> layer.weight.shape, layer.bias.shape
-        ((2, 3), (2,))
+        (dyngrad.Size([2, 3]), dyngrad.Size([2]))
         >>> y = layer(dyngrad.randn(4, 3))
         >>> y.shape
-        (4, 2)
+        dyngrad.Size([4, 2])
         >>> y.sum().backward()
         >>> layer.bias.grad                       # d sum(y) / d b: one per sample
         tensor([4., 4.])
@@ -141,7 +141,7 @@ class Flatten(Module):
         >>> import dyngrad
         >>> from dyngrad import nn
         >>> nn.Flatten()(dyngrad.zeros(2, 3, 4)).shape
-        (2, 12)
+        dyngrad.Size([2, 12])
     """
 
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
@@ -331,7 +331,7 @@ class Embedding(Module):
         >>> emb = nn.Embedding(10, 3, padding_idx=0)
         >>> out = emb(dyngrad.tensor([[0, 2], [4, 0]]))
         >>> out.shape, out[0, 0].abs().sum().item()
-        ((2, 2, 3), 0.0)
+        (dyngrad.Size([2, 2, 3]), 0.0)
     """
 
     def __init__(

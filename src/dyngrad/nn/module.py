@@ -49,7 +49,7 @@ class Module(_StateMixin):
         >>> [name for name, _ in model.named_parameters()]
         ['hidden.weight', 'hidden.bias', 'out.weight', 'out.bias']
         >>> model(dyngrad.randn(5, 3)).shape
-        (5, 1)
+        dyngrad.Size([5, 1])
     """
 
     training: bool

@@ -236,7 +236,7 @@ def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, devi
         >>> g = dyngrad.Generator().manual_seed(0)
         >>> x = dyngrad.rand(2, 3, generator=g)
         >>> x.shape, bool(((x >= 0) & (x < 1)).all())
-        ((2, 3), True)
+        (dyngrad.Size([2, 3]), True)
     """
     check_device(device)
     nd = _need_float(_float_dtype(dtype), "rand")

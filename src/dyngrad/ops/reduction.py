@@ -102,7 +102,7 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
         >>> import dyngrad
         >>> x = dyngrad.arange(6.0).reshape(2, 3)
         >>> dyngrad.sum(x), dyngrad.sum(x, dim=1), dyngrad.sum(x, 0, keepdim=True).shape
-        (tensor(15.), tensor([ 3., 12.]), (1, 3))
+        (tensor(15.), tensor([ 3., 12.]), dyngrad.Size([1, 3]))
     """
     dims = rdims(dim, input._data.ndim, "sum")
     cls = SumAll if dims is None else Sum

@@ -112,7 +112,7 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     Example:
         >>> import dyngrad
         >>> dyngrad.cat([dyngrad.zeros(1, 2), dyngrad.ones(2, 2)]).shape
-        (3, 2)
+        dyngrad.Size([3, 2])
     """
     ts = _seq_check(tensors, "cat")
     for i, t in enumerate(ts):
