@@ -366,3 +366,15 @@ def test_full_backward_hook_on_a_two_input_module_gets_one_grad_per_input() -> N
     (gin,) = seen
     assert len(gin) == 2 and gin[1] is None and gin[0].shape == (4, 2)
     np.testing.assert_allclose(gin[0].numpy(), a.grad.numpy())
+
+
+def test_data_parallel_wraps_the_module_and_runs_it_on_the_whole_batch():
+    inner = dyngrad.nn.Linear(2, 3)
+    net = dyngrad.nn.DataParallel(inner, device_ids=[0])
+    assert net.module is inner and net.device_ids == []
+    assert list(net.state_dict()) == ["module.weight", "module.bias"]
+    x = dyngrad.randn(4, 2)
+    np.testing.assert_array_equal(net(x).detach().numpy(), inner(x).detach().numpy())
+    net(x).sum().backward()
+    assert inner.weight.grad is not None
+    assert repr(net).startswith("DataParallel(\n  (module): Linear(")

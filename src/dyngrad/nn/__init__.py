@@ -5,7 +5,7 @@ from . import functional, init, utils
 from .activation import *  # noqa: F403
 from .activation import __all__ as _act_all
 from .attention import MultiheadAttention
-from .container import ModuleDict, ModuleList, Sequential
+from .container import DataParallel, ModuleDict, ModuleList, Sequential
 from .conv_layers import *  # noqa: F403
 from .conv_layers import __all__ as _conv_all
 from .fold_pool import *  # noqa: F403
@@ -36,7 +36,7 @@ from .transformer import (
 )
 
 __all__ = (
-    ["functional", "init", "utils", "Module", "Parameter", "Buffer", "Sequential", "ModuleList", "ModuleDict",
+    ["functional", "init", "utils", "Module", "Parameter", "Buffer", "Sequential", "ModuleList", "ModuleDict", "DataParallel",
      "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
      "MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
      "TransformerDecoderLayer", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle",

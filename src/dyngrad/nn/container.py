@@ -8,7 +8,7 @@ from typing import Any
 
 from .module import Module
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict"]
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "DataParallel"]
 
 
 def _index(idx: Any, n: int, who: str) -> int:
@@ -204,3 +204,30 @@ class ModuleDict(Module):
         items = modules.items() if hasattr(modules, "items") else modules
         for k, m in items:
             self[k] = m
+
+
+class DataParallel(Module):
+    """PyTorch's ``nn.DataParallel`` on a machine without accelerators: it holds ``module``
+    (so state-dict keys get PyTorch's ``module.`` prefix) and calls it on the whole batch, as
+    PyTorch's does when no GPU is available (``device_ids`` is then empty).
+
+    Args:
+        module: the module to wrap.
+        device_ids: accepted and ignored (there are no devices to scatter to).
+        output_device: accepted and ignored.
+        dim: the batch dimension PyTorch would scatter along (ignored here).
+
+    Example:
+        >>> import dyngrad
+        >>> net = dyngrad.nn.DataParallel(dyngrad.nn.Linear(2, 3))
+        >>> net(dyngrad.ones(4, 2)).shape, list(net.state_dict())
+        (dyngrad.Size([4, 3]), ['module.weight', 'module.bias'])
+    """
+
+    def __init__(self, module: Module, device_ids: Any = None, output_device: Any = None, dim: int = 0) -> None:
+        super().__init__()
+        self.module = module
+        self.device_ids: list[int] = []
+
+    def forward(self, *inputs: Any, **kwargs: Any) -> Any:
+        return self.module(*inputs, **kwargs)
