@@ -213,3 +213,15 @@ def test_linspace_with_tensor_bounds_is_differentiable_and_equals_numpys():
     y.sum().backward()
     assert a.grad.item() == pytest.approx(2.5) and b.grad.item() == pytest.approx(2.5)
     assert dyngrad.autograd.gradcheck(lambda s, t: np.linspace(s, t, 7, endpoint=False), (a, b))
+
+
+def test_ufunc_out_tensor_of_another_kind_is_refused_as_numpy_does():
+    ints = dyngrad.zeros(3, dtype=dyngrad.int64)
+    for call in (lambda: np.multiply(dyngrad.ones(3), 2.5, out=ints), lambda: np.exp(dyngrad.ones(3), out=ints),
+                 lambda: np.multiply(dyngrad.ones(3), 0.5, out=dyngrad.zeros(3, dtype=dyngrad.bool))):
+        with pytest.raises(TypeError, match="same_kind"):
+            call()
+    assert ints.tolist() == [0, 0, 0]  # left untouched
+    wide = dyngrad.zeros(3, dtype=dyngrad.float64)
+    np.multiply(dyngrad.ones(3), 2.5, out=wide)
+    assert wide.tolist() == [2.5, 2.5, 2.5]

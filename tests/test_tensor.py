@@ -624,3 +624,8 @@ def test_numpy_keyword_names_axis_and_keepdims_work_as_pytorchs_aliases(aliased,
     np.testing.assert_array_equal(a.numpy(), b.numpy())
     with pytest.raises(TypeError, match="both 'dim' and its alias 'axis'"):
         t.sum(dim=0, axis=0)
+
+
+def test_type_accepts_the_tensor_classes():
+    assert dyngrad.tensor([1]).type(dyngrad.Tensor).dtype == dyngrad.float32
+    assert dyngrad.ones(1).type(dyngrad.LongTensor).dtype == dyngrad.int64

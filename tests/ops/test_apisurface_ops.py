@@ -240,3 +240,25 @@ def test_lu_factor_rebuilds_the_input_from_its_packed_factors_and_pivots():
         assert np.all(np.abs(L) <= 1 + 1e-12)  # partial pivoting: |L| <= 1
     with pytest.raises(RuntimeError, match="square"):
         torch.linalg.lu_factor(torch.ones(2, 3))
+
+
+@pytest.mark.parametrize("which", ["addmm", "addmv", "addr", "baddbmm", "addbmm"])
+def test_beta_zero_keeps_input_in_the_graph_with_a_zero_gradient_and_ignores_its_nans(which):
+    shapes = {"addmm": ((2, 2), (2, 3), (3, 2)), "addmv": ((2,), (2, 3), (3,)), "addr": ((2, 3), (2,), (3,)),
+              "baddbmm": ((4, 2, 2), (4, 2, 3), (4, 3, 2)), "addbmm": ((2, 2), (4, 2, 3), (4, 3, 2))}[which]
+    c = torch.full(shapes[0], float("nan")).requires_grad_()
+    a, b = torch.ones(*shapes[1], requires_grad=True), torch.ones(*shapes[2])
+    y = getattr(torch, which)(c, a, b, beta=0)
+    assert y.requires_grad and not y.isnan().any()
+    y.sum().backward()
+    assert c.grad is not None and (c.grad == 0).all() and a.grad is not None
+
+
+def test_alpha_zero_ignores_an_infinite_product():
+    out = torch.addmm(torch.ones(1, 1), torch.ones(1, 1), torch.full((1, 1), float("inf")), alpha=0)
+    assert out.tolist() == [[1.0]]
+
+
+def test_unique_keeps_every_nan_apart_as_pytorch():
+    values, counts = torch.unique(torch.tensor([1.0, float("nan"), float("nan")]), return_counts=True)
+    assert values.shape == (3,) and values.isnan().sum().item() == 2 and counts.tolist() == [1, 1, 1]

@@ -255,8 +255,8 @@ class ConversionMethods:
             if name not in by_name:
                 raise ValueError(f"invalid type: {dtype!r}")
             dtype = getattr(B, by_name[name])
-        if isinstance(dtype, builtins.type) and hasattr(dtype, "dtype"):  # x.type(torch.DoubleTensor)
-            dtype = dtype.dtype
+        if isinstance(dtype, builtins.type):  # x.type(torch.DoubleTensor); torch.Tensor is float32
+            dtype = dtype.dtype if isinstance(getattr(dtype, "dtype", None), B.dtype) else B.get_default_dtype()
         return self.to(dtype)
 
     def type_as(self, other: Tensor) -> Tensor:

@@ -126,6 +126,12 @@ def _write_out(out: tuple, results: tuple, inputs: tuple) -> Any:
         if o is None:
             written.append(r)
         elif isinstance(o, _core.Tensor):
+            src = r._data.dtype if isinstance(r, _core.Tensor) else np.asarray(r).dtype
+            if not np.can_cast(src, o._data.dtype, casting="same_kind"):  # NumPy's rule for out=
+                raise TypeError(
+                    f"Cannot cast ufunc output from dtype('{src}') to dtype('{o._data.dtype}') with "
+                    "casting rule 'same_kind' (out= a Tensor of another kind)"
+                )
             written.append(_o().copy_(o, r))
         else:  # an ndarray out: values only
             if is_traced(inputs, r):

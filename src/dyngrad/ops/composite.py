@@ -31,12 +31,21 @@ NanmedianResult = namedtuple("nanmedian", ["values", "indices"])
 def _scaled_sum(input: Any, product: Tensor, beta: Any, alpha: Any) -> Tensor:
     """``beta * input + alpha * product``; with ``beta == 0`` the input is ignored (NaN and inf
     in it do not propagate), as PyTorch."""
-    p = product if alpha == 1 else product * alpha
-    inp = to_tensor(input, p)
+    inp = to_tensor(input, product)
+    # beta == 0 (alpha == 0) ignores input (the product), NaN and inf in it included, as
+    # PyTorch; where() keeps the ignored tensor in the graph with a zero gradient.
+    p = _ignored(product) if alpha == 0 else (product if alpha == 1 else product * alpha)
     if beta == 0:
-        shape = np.broadcast_shapes(tuple(p.shape), tuple(inp.shape))
-        return p if tuple(p.shape) == shape else p.expand(shape)
+        return p + _ignored(inp)
     return (inp if beta == 1 else inp * beta) + p
+
+
+def _ignored(t: Tensor) -> Tensor:
+    """Zeros of ``t``'s shape and dtype that depend on ``t`` with gradient 0 (not ``0 * t``,
+    which is NaN where ``t`` is inf or NaN)."""
+    from .pointwise import where
+
+    return where(Tensor._make(np.zeros(t._data.shape, dtype=bool)), t, 0)
 
 
 def _check_dims(op: str, **ts: Tensor) -> None:

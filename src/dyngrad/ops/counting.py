@@ -37,7 +37,8 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # 
     """
     d = input._data
     axis = None if dim is None else norm_dim(dim, d.ndim, "unique")
-    out, inv, counts = np.unique(d, return_inverse=True, return_counts=True, axis=axis)
+    # equal_nan=False: every NaN is its own value, as PyTorch (NumPy 2 merges them by default)
+    out, inv, counts = np.unique(d, return_inverse=True, return_counts=True, axis=axis, equal_nan=False)
     res = [wrap(out)]
     if return_inverse:
         res.append(wrap(inv.reshape(d.shape if axis is None else (-1,)).astype(np.int64)))
