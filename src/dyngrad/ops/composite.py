@@ -67,6 +67,12 @@ def addmm(input: Any, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any =
         ``(n, p)`` tensor.
     Raises:
         RuntimeError: wrong ranks or mismatched inner sizes.
+
+    Example:
+        >>> import dyngrad
+        >>> M = dyngrad.ones(2, 2)
+        >>> dyngrad.addmm(M, dyngrad.eye(2), dyngrad.full((2, 2), 3.0), beta=0.5).tolist()
+        [[3.5, 3.5], [3.5, 3.5]]
     """
     _check_dims("addmm", mat1=mat1, mat2=mat2)
     return _scaled_sum(input, mat1.mm(mat2), beta, alpha)
@@ -212,6 +218,11 @@ def repeat_interleave(input: Any, repeats: Any = None, dim: int | None = None, *
         the repeated tensor (an index_select of ``input``: differentiable).
     Raises:
         RuntimeError: negative repeats, or a repeats tensor of the wrong length.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.repeat_interleave(dyngrad.tensor([1, 2]), dyngrad.tensor([2, 3])).tolist()
+        [1, 1, 2, 2, 2]
     """
     if repeats is None:  # the one-argument form: input holds the counts
         counts = input._data
@@ -313,6 +324,11 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
         a 0-d tensor, or a ``(values, indices)`` namedtuple with ``dim``.
     Raises:
         IndexError: an empty input or reduced dim; ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.median(dyngrad.tensor([3.0, 1.0, 4.0, 2.0])).item()  # the lower of the two middle values
+        2.0
     """
     return _median(input, dim, keepdim, False, "median")
 
@@ -343,6 +359,11 @@ def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = Fals
     Raises:
         RuntimeError: ``q`` outside ``[0, 1]``, a non-floating input, an empty input, or a bad
             ``interpolation``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.quantile(dyngrad.tensor([0.0, 1.0, 2.0, 3.0]), 0.5).item()
+        1.5
     """
     if input._data.dtype.kind not in "f":
         raise RuntimeError("quantile() input tensor must be either float or double dtype")

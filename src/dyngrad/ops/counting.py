@@ -34,6 +34,11 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # 
         ``input``'s shape (``(input.size(dim),)`` with ``dim``), int64.
     Raises:
         IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.unique(dyngrad.tensor([3, 1, 3, 2]), return_counts=True)
+        (tensor([1, 2, 3]), tensor([1, 1, 2]))
     """
     d = input._data
     axis = None if dim is None else norm_dim(dim, d.ndim, "unique")
@@ -88,6 +93,11 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         dtype (float32 weights give float32, others float64, as PyTorch).
     Raises:
         RuntimeError: a non-1-d or non-integer input, negative values, mismatched weights.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.bincount(dyngrad.tensor([0, 2, 2, 3])).tolist()
+        [1, 0, 2, 1]
     """
     d = input._data
     if d.ndim != 1 or d.dtype.kind not in "iub":
@@ -123,6 +133,11 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
         int64 (int32) tensor of ``input``'s shape.
     Raises:
         RuntimeError: leading dims that do not match; ``side`` and ``right`` disagreeing.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.searchsorted(dyngrad.tensor([1.0, 3.0, 5.0]), dyngrad.tensor([0.0, 3.0, 6.0])).tolist()
+        [0, 1, 3]
     """
     if side is not None:
         if side not in ("left", "right"):

@@ -189,6 +189,12 @@ def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False) -> Tensor:
         ``(*, n, k)``.
     Raises:
         RuntimeError: wrong ranks or mismatched sizes.
+
+    Example:
+        >>> import dyngrad
+        >>> L = dyngrad.tensor([[2.0, 0.0], [1.0, 1.0]])
+        >>> dyngrad.cholesky_solve(L @ L.T @ dyngrad.tensor([[1.0], [2.0]]), L).flatten().tolist()
+        [1.0, 2.0]
     """
     from .decomp import solve
 

@@ -89,6 +89,11 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
         ``(*)`` tensor of ``input``'s dtype.
     Raises:
         IndexError: ``dim`` out of range. RuntimeError: an integer input.
+
+    Example:
+        >>> import dyngrad
+        >>> [round(v, 4) for v in dyngrad.logcumsumexp(dyngrad.zeros(3), 0).tolist()]
+        [0.0, 0.6931, 1.0986]
     """
     return Logcumsumexp.apply(input, norm_dim(dim, input._data.ndim, "logcumsumexp"))
 
@@ -177,6 +182,11 @@ def cummax(input: Tensor, dim: int) -> Any:
         propagates (with its index), as PyTorch.
     Raises:
         IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.cummax(dyngrad.tensor([1.0, 3.0, 2.0, 5.0]), 0)
+        cummax(values=tensor([1., 3., 3., 5.]), indices=tensor([0, 1, 1, 3]))
     """
     return CummaxResult(*Cummax.apply(input, norm_dim(dim, input._data.ndim, "cummax"), True))
 

@@ -216,6 +216,12 @@ def scatter_reduce(input: Tensor, dim: int, index: Any, src: Tensor, reduce: str
         a new tensor of ``input``'s shape and dtype.
     Raises:
         RuntimeError: an unknown ``reduce``, dtype mismatch, bad index sizes or bounds.
+
+    Example:
+        >>> import dyngrad
+        >>> src = dyngrad.tensor([1.0, 2.0, 3.0, 4.0])
+        >>> dyngrad.zeros(2).scatter_reduce(0, dyngrad.tensor([0, 1, 0, 1]), src, 'amax').tolist()
+        [3.0, 4.0]
     """
     reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # PyTorch accepts both spellings
     if reduce not in _REDUCES:
@@ -248,6 +254,11 @@ def index_put(input: Tensor, indices: Any, values: Any, accumulate: bool = False
         a new tensor; differentiable in ``input`` and ``values``.
     Raises:
         TypeError: ``indices`` not a tuple or list. RuntimeError/IndexError: as indexing.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.index_put(dyngrad.zeros(3), (dyngrad.tensor([0, 0, 2]),), dyngrad.ones(3), accumulate=True).tolist()
+        [2.0, 0.0, 1.0]
     """
     from .indexing import getitem, index_put_add, setitem_
     from .shape import broadcast_to
