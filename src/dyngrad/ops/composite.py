@@ -79,17 +79,48 @@ def addmm(input: Any, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any =
 
 
 def addmv(input: Any, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * (mat @ vec)``; ``mat: (n, m)``, ``vec: (m,)``, result ``(n,)``.
+    """``beta * input + alpha * (mat @ vec)``; ``mat: (n, m)``, ``vec: (m,)``, result ``(n,)``
+    (composed of ``mv``, ``mul`` and ``add``, so its gradients are theirs).
 
+    Args:
+        input: broadcastable to ``(n,)``; ignored (NaNs too) when ``beta == 0``.
+        mat: ``(n, m)``.
+        vec: ``(m,)``.
+        beta, alpha: scales of ``input`` and of the product.
+
+    Returns:
+        ``(n,)`` tensor.
     Raises:
         RuntimeError: wrong ranks or mismatched sizes.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.addmv(dyngrad.ones(2), dyngrad.eye(2), dyngrad.tensor([2.0, 3.0]), alpha=2).tolist()
+        [5.0, 7.0]
     """
     _check_dims("addmv", mat=mat, vec=vec)
     return _scaled_sum(input, mat.mv(vec), beta, alpha)
 
 
 def addr(input: Any, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * outer(vec1, vec2)``; result ``(n, m)``."""
+    """``beta * input + alpha * outer(vec1, vec2)``; result ``(n, m)``.
+
+    Args:
+        input: broadcastable to ``(n, m)``; ignored (NaNs too) when ``beta == 0``.
+        vec1: ``(n,)``.
+        vec2: ``(m,)``.
+        beta, alpha: scales of ``input`` and of the outer product.
+
+    Returns:
+        ``(n, m)`` tensor.
+    Raises:
+        RuntimeError: inputs that are not vectors.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.addr(dyngrad.zeros(2, 2), dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([3.0, 4.0])).tolist()
+        [[3.0, 4.0], [6.0, 8.0]]
+    """
     _check_dims("addr", vec1=vec1, vec2=vec2)
     from .linalg import outer
 
@@ -97,23 +128,67 @@ def addr(input: Any, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 
 
 
 def baddbmm(input: Any, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * (batch1 @ batch2)`` per batch: ``(b, n, m) @ (b, m, p) -> (b, n, p)``."""
+    """``beta * input + alpha * (batch1 @ batch2)`` per batch: ``(b, n, m) @ (b, m, p) -> (b, n, p)``.
+
+    Args:
+        input: broadcastable to ``(b, n, p)``; ignored (NaNs too) when ``beta == 0``.
+        batch1: ``(b, n, m)``.
+        batch2: ``(b, m, p)``.
+        beta, alpha: scales of ``input`` and of the products.
+
+    Returns:
+        ``(b, n, p)`` tensor.
+    Raises:
+        RuntimeError: inputs that are not 3-d, or mismatched sizes.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.baddbmm(dyngrad.ones(3, 2, 2), dyngrad.ones(3, 2, 4), dyngrad.ones(3, 4, 2), beta=0).shape
+        dyngrad.Size([3, 2, 2])
+    """
     _check_dims("baddbmm", batch1=batch1, batch2=batch2)
     return _scaled_sum(input, batch1.bmm(batch2), beta, alpha)
 
 
 def addbmm(input: Any, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * sum_b (batch1[b] @ batch2[b])``: result ``(n, p)``."""
+    """``beta * input + alpha * sum_b (batch1[b] @ batch2[b])``: result ``(n, p)``.
+
+    Args:
+        input: broadcastable to ``(n, p)``; ignored (NaNs too) when ``beta == 0``.
+        batch1: ``(b, n, m)``.
+        batch2: ``(b, m, p)``.
+        beta, alpha: scales of ``input`` and of the summed products.
+
+    Returns:
+        ``(n, p)`` tensor.
+    Raises:
+        RuntimeError: inputs that are not 3-d, or mismatched sizes.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.addbmm(dyngrad.zeros(2, 2), dyngrad.ones(3, 2, 4), dyngrad.ones(3, 4, 2)).tolist()
+        [[12.0, 12.0], [12.0, 12.0]]
+    """
     _check_dims("addbmm", batch1=batch1, batch2=batch2)
     return _scaled_sum(input, batch1.bmm(batch2).sum(0), beta, alpha)
 
 
 def kron(input: Tensor, other: Tensor) -> Tensor:
     """Kronecker product: ``out[i * other.shape + j] = input[i] * other[j]`` (multi-index;
-    the lower-rank operand gets leading 1s).
+    the lower-rank operand gets leading 1s). Composed of a broadcast product and a reshape, so
+    ``grad_input[i] = sum_j grad[i * other.shape + j] * other[j]`` (and symmetrically).
+
+    Args:
+        input: ``(*a)``.
+        other: ``(*b)``.
 
     Returns:
         tensor of shape ``input.shape * other.shape`` (elementwise).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.kron(dyngrad.eye(2), dyngrad.tensor([[1.0, 2.0]])).tolist()
+        [[1.0, 2.0, 0.0, 0.0], [0.0, 0.0, 1.0, 2.0]]
     """
     a, b = input, other
     n = max(a._data.ndim, b._data.ndim)
@@ -128,10 +203,21 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
     """Coordinate grids from 1-d (or 0-d) tensors: ``out[k][i_0, ..., i_n] = tensors[k][i_k]``
     (``indexing="xy"`` swaps the first two dims of the grid, as NumPy's default).
 
+    Args:
+        tensors: 1-d or 0-d tensors, or one list of them.
+        indexing: ``"ij"`` (matrix indexing) or ``"xy"`` (Cartesian); ``None`` means ``"ij"``
+            with PyTorch's warning that the default will change.
+
     Returns:
         a tuple of expanded views, one per input, each of shape ``(len_0, ..., len_n)``.
     Raises:
         RuntimeError: a tensor of more than one dim; an unknown ``indexing``.
+
+    Example:
+        >>> import dyngrad
+        >>> gx, gy = dyngrad.meshgrid(dyngrad.tensor([1, 2]), dyngrad.tensor([3, 4, 5]), indexing='ij')
+        >>> gx.tolist(), gy.tolist()
+        ([[1, 1, 1], [2, 2, 2]], [[3, 4, 5], [3, 4, 5]])
     """
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
@@ -159,10 +245,23 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
 def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     """Cross product of 3-vectors along ``dim`` (broadcasting the other dims). Without
     ``dim``, the first dim of size 3 (deprecated in PyTorch, which warns; use
-    ``linalg.cross``, whose default is ``dim=-1``).
+    ``linalg.cross``, whose default is ``dim=-1``). ``grad_input = other x grad``,
+    ``grad_other = grad x input``.
 
+    Args:
+        input: ``(*, 3, *)``.
+        other: broadcastable to ``input``.
+        dim: the dimension of size 3.
+
+    Returns:
+        tensor of the broadcast shape.
     Raises:
         RuntimeError: ``size(dim) != 3``, or no dim of size 3.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.cross(dyngrad.tensor([1.0, 0.0, 0.0]), dyngrad.tensor([0.0, 1.0, 0.0]), dim=0).tolist()
+        [0.0, 0.0, 1.0]
     """
     if dim is None:
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
@@ -256,7 +355,22 @@ def _nan_filled(input: Tensor, value: float) -> Tensor:
 
 
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-    """``sum`` treating NaN as 0 (their gradient is 0)."""
+    """``sum`` treating NaN as 0 (their gradient is 0).
+
+    Args:
+        input: ``(*)``.
+        dim: int or tuple of ints to reduce (``None``: all).
+        keepdim: keep the reduced dims with size 1.
+        dtype: accumulate and return in this dtype.
+
+    Returns:
+        the reduced tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.nansum(dyngrad.tensor([1.0, float('nan'), 2.0])).item()
+        3.0
+    """
     x = _nan_filled(input, 0.0) if input._data.dtype.kind in "fc" else input
     return x.sum(dim, keepdim=keepdim, dtype=dtype) if dim is not None else x.sum(dtype=dtype)
 
@@ -264,9 +378,22 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """``mean`` over the non-NaN elements (NaN where all are NaN); NaNs get gradient 0.
 
+    Args:
+        input: ``(*)``, floating.
+        dim: int or tuple of ints to reduce (``None``: all).
+        keepdim: keep the reduced dims with size 1.
+        dtype: compute in this dtype.
+
+    Returns:
+        the reduced tensor.
     Raises:
         RuntimeError: an integer input (as PyTorch: "nanmean(): expected input to have
             floating point or complex dtype").
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.nanmean(dyngrad.tensor([1.0, float('nan'), 2.0])).item()
+        1.5
     """
     if input._data.dtype.kind not in "fc":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
@@ -334,7 +461,21 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
 
 
 def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
-    """:func:`median` ignoring NaNs (NaN only where a slice is all NaN)."""
+    """:func:`median` ignoring NaNs (NaN only where a slice is all NaN).
+
+    Args:
+        input: ``(*)``.
+        dim: reduce along this dim and also return the indices (``None``: the whole tensor).
+        keepdim: keep the reduced dim with size 1.
+
+    Returns:
+        a 0-d tensor, or ``(values, indices)`` with ``dim``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.nanmedian(dyngrad.tensor([3.0, float('nan'), 1.0])).item()
+        1.0
+    """
     return _median(input, dim, keepdim, True, "nanmedian")
 
 

@@ -56,10 +56,21 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
                        dim: int | None = None) -> Any:
     """Collapse runs of equal consecutive elements (slices along ``dim``) into one.
 
+    Args:
+        input: ``(*)``.
+        return_inverse: also return, for each element, the index of its run.
+        return_counts: also return the length of each run.
+        dim: compare slices along this dim instead of elements of the flattened input.
+
     Returns:
         like :func:`unique` (``output``, ``inverse?``, ``counts?``), without sorting.
     Raises:
         IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.unique_consecutive(dyngrad.tensor([1, 1, 2, 2, 1]), return_counts=True)
+        (tensor([1, 2, 1]), tensor([2, 2, 1]))
     """
     d = input._data
     axis = 0 if dim is None else norm_dim(dim, d.ndim, "unique_consecutive")
@@ -171,10 +182,21 @@ def bucketize(input: Any, boundaries: Tensor, *, out_int32: bool = False, right:
     with ``boundaries[i-1] < x <= boundaries[i]`` (``right=True``: ``boundaries[i-1] <= x <
     boundaries[i]``).
 
+    Args:
+        input: a tensor or a number.
+        boundaries: sorted ``(k,)`` tensor.
+        out_int32: return int32 instead of int64.
+        right: which side of a boundary a value equal to it falls on (above).
+
     Returns:
         int64 (``out_int32``: int32) tensor of ``input``'s shape.
     Raises:
         RuntimeError: ``boundaries`` not 1-d.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.bucketize(dyngrad.tensor([0.5, 1.0, 7.0]), dyngrad.tensor([1.0, 3.0, 5.0])).tolist()
+        [0, 0, 3]
     """
     if boundaries._data.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries._data.ndim})")
@@ -185,10 +207,20 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
     """Histogram of ``input`` with ``bins`` equal-width bins on ``[min, max]`` (both 0: the
     data's range); values outside are ignored.
 
+    Args:
+        input: ``(*)``, floating.
+        bins: number of bins.
+        min, max: the range (both 0: the data's minimum and maximum).
+
     Returns:
         ``(bins,)`` tensor of ``input``'s (floating) dtype.
     Raises:
         RuntimeError: an integer input; ``bins <= 0``; ``max < min``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.histc(dyngrad.tensor([1.0, 2.0, 1.0, 4.0]), bins=4, min=0, max=4).tolist()
+        [0.0, 2.0, 1.0, 1.0]
     """
     d = input._data
     if d.dtype.kind not in "fc":

@@ -192,5 +192,19 @@ def cummax(input: Tensor, dim: int) -> Any:
 
 
 def cummin(input: Tensor, dim: int) -> Any:
-    """Running minimum along ``dim`` and where it was found; see :func:`cummax`."""
+    """Running minimum along ``dim`` and where it was found; see :func:`cummax` (the
+    gradient goes to the element each running minimum came from).
+
+    Args:
+        input: ``(*)``.
+        dim: the dimension to scan.
+
+    Returns:
+        ``(values, indices)``, both of ``input``'s shape (indices int64).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.cummin(dyngrad.tensor([3.0, 1.0, 2.0]), 0)
+        cummin(values=tensor([3., 1., 1.]), indices=tensor([0, 1, 1]))
+    """
     return CumminResult(*Cummin.apply(input, norm_dim(dim, input._data.ndim, "cummin"), False))
