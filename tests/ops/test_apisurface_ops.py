@@ -262,3 +262,30 @@ def test_alpha_zero_ignores_an_infinite_product():
 def test_unique_keeps_every_nan_apart_as_pytorch():
     values, counts = torch.unique(torch.tensor([1.0, float("nan"), float("nan")]), return_counts=True)
     assert values.shape == (3,) and values.isnan().sum().item() == 2 and counts.tolist() == [1, 1, 1]
+
+
+def test_kthvalue_and_diff_match_pytorchs_values_gradients_and_errors():
+    x = torch.tensor([[1.0, 5.0, 2.0, 5.0], [3.0, 3.0, 1.0, 0.0]], requires_grad=True)
+    r = torch.kthvalue(x, 2, 1)
+    assert r.values.tolist() == [2.0, 1.0] and r.indices.tolist() == [2, 2]  # PyTorch 2.13's output
+    keep = x.kthvalue(2, 0, keepdim=True)
+    assert keep.values.tolist() == [[3.0, 5.0, 2.0, 5.0]] and keep.indices.tolist() == [[1, 0, 0, 0]]
+    (r.values.sum() + keep.values.sum()).backward()
+    assert x.grad.tolist() == [[0.0, 1.0, 2.0, 1.0], [1.0, 0.0, 1.0, 0.0]]
+    y = torch.tensor([[1.0, 5.0, 2.0, 5.0], [3.0, 3.0, 1.0, 0.0]], requires_grad=True)
+    d2 = torch.diff(y, n=2, dim=1, prepend=torch.zeros(2, 1))
+    assert d2.tolist() == [[3.0, -7.0, 6.0], [-3.0, -2.0, 1.0]]
+    (d2 * torch.arange(3.0)).sum().backward()
+    assert y.grad.tolist() == [[1.0, 0.0, -3.0, 2.0], [1.0, 0.0, -3.0, 2.0]]
+    assert torch.diff(torch.tensor([True, False, False])).tolist() == [True, False]
+    assert torch.diff(torch.tensor([1, 4, 9])).tolist() == [3, 5]
+    assert torch.func.vmap(torch.diff)(y.detach()).shape == (2, 3)
+    w = torch.randn(5, 3, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda a: torch.diff(a, 2, 0, append=a[:1]), (w,))
+    assert torch.autograd.gradcheck(lambda a: torch.kthvalue(a, 3, 0).values, (w,))
+    with pytest.raises(RuntimeError, match="selected number k out of range for dimension 1"):
+        torch.kthvalue(torch.ones(2, 3), 4, 1)
+    with pytest.raises(RuntimeError, match="order must be non-negative but got -1"):
+        torch.diff(torch.ones(3), n=-1)
+    with pytest.raises(RuntimeError, match="at least one-dimensional"):
+        torch.diff(torch.tensor(1.0))

@@ -126,6 +126,12 @@ class ReductionMethods:
     def quantile(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.quantile(self, *args, **kwargs)
 
+    def kthvalue(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.kthvalue(self, *args, **kwargs)
+
+    def diff(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.diff(self, *args, **kwargs)
+
     def unique(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.unique(self, *args, **kwargs)
 

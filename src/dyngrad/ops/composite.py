@@ -20,12 +20,13 @@ from ..tensor import Tensor
 from ._util import norm_dim, to_tensor, wrap
 
 __all__ = ["addmm", "addmv", "addr", "baddbmm", "addbmm", "kron", "meshgrid", "cross", "repeat_interleave",
-           "nansum", "nanmean", "median", "nanmedian", "quantile"]
+           "nansum", "nanmean", "median", "nanmedian", "quantile", "kthvalue", "diff"]
 TENSOR_METHODS = {"addmm", "addmv", "addr", "baddbmm", "addbmm", "kron", "cross", "repeat_interleave",
-                  "nansum", "nanmean", "median", "nanmedian", "quantile"}
+                  "nansum", "nanmean", "median", "nanmedian", "quantile", "kthvalue", "diff"}
 
 MedianResult = namedtuple("median", ["values", "indices"])
 NanmedianResult = namedtuple("nanmedian", ["values", "indices"])
+KthvalueResult = namedtuple("kthvalue", ["values", "indices"])
 
 
 def _scaled_sum(input: Any, product: Tensor, beta: Any, alpha: Any) -> Tensor:
@@ -556,3 +557,87 @@ def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = Fals
     if scalar_q:
         out = out.squeeze(0)
     return out
+
+
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+    """The ``k``-th smallest element of each slice along ``dim`` and its index: ``sort``
+    along ``dim``, then the ``k - 1``-th entry, so the gradient flows to that element
+    (through ``sort``'s).
+
+    Args:
+        input: ``(*)`` tensor.
+        k: which order statistic, ``1 <= k <= input.size(dim)``.
+        dim: the dimension to reduce.
+        keepdim: keep ``dim`` as size 1.
+
+    Returns:
+        a ``(values, indices)`` namedtuple; ``indices`` int64 (among equal values, one of
+        their positions).
+    Raises:
+        RuntimeError: ``k`` out of range for ``dim``.
+        IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.kthvalue(dyngrad.tensor([[1.0, 5.0, 2.0], [3.0, 0.0, 4.0]]), 2, 1).values.tolist()
+        [2.0, 3.0]
+    """
+    from .sorting import sort
+
+    d = norm_dim(dim, max(input.ndim, 1), "kthvalue")
+    x = input if input.ndim else input.reshape(1)
+    n = x.shape[d]
+    if not 1 <= int(k) <= n:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    values, indices = sort(x, d)
+    v = values.narrow(d, int(k) - 1, 1)
+    i = indices.narrow(d, int(k) - 1, 1)
+    if not keepdim or input.ndim == 0:
+        v, i = v.squeeze(d), i.squeeze(d)
+    return KthvalueResult(v, i)
+
+
+def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
+         append: Tensor | None = None) -> Tensor:
+    """The ``n``-th forward difference along ``dim``: ``out[i] = x[i + 1] - x[i]``, applied
+    ``n`` times, after concatenating ``prepend`` and ``append`` (composed of ``cat``,
+    ``narrow`` and ``sub``, so ``grad_x[i] = grad[i - 1] - grad[i]`` per step). Boolean
+    tensors use ``!=`` (logical xor), as PyTorch.
+
+    Args:
+        input: ``(*, m, *)`` tensor, at least 1-d.
+        n: how many times to difference (``0`` returns ``input``).
+        dim: the dimension to difference along.
+        prepend, append: tensors concatenated before / after ``input`` along ``dim``.
+
+    Returns:
+        ``(*, m + extra - n, *)`` tensor (``extra``: the sizes of ``prepend`` and ``append``
+        along ``dim``).
+    Raises:
+        RuntimeError: a 0-d input, or a negative ``n``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.diff(dyngrad.tensor([1, 4, 9, 16])).tolist()
+        [3, 5, 7]
+    """
+    from .. import _backend as B
+    from .splitting import cat
+
+    if input.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if int(n) < 0:
+        raise RuntimeError(f"order must be non-negative but got {int(n)}")
+    d = norm_dim(dim, input.ndim, "diff")
+    x = input
+    parts = [t for t in (prepend, x, append) if t is not None]
+    if len(parts) > 1:
+        x = cat([t if isinstance(t, Tensor) else to_tensor(t, input) for t in parts], d)
+    for _ in range(int(n)):
+        m = x.shape[d]
+        if m == 0:
+            break
+        hi, lo = x.narrow(d, 1, m - 1), x.narrow(d, 0, m - 1)
+        x = hi != lo if x.dtype == B.bool_ else hi - lo
+    return x
+
