@@ -296,8 +296,10 @@ class MaxPool2d(Module):
         self.padding, self.dilation = padding, dilation
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
+    _pool = staticmethod(F.max_pool2d)  # the functional; the 1-d and 3-d subclasses swap it
+
     def forward(self, input: Tensor) -> Any:
-        return F.max_pool2d(
+        return self._pool(
             input,
             self.kernel_size,
             self.stride,
@@ -317,16 +319,7 @@ class MaxPool2d(Module):
 class MaxPool1d(MaxPool2d):
     """1-D max pooling ``(N, C, L)``."""
 
-    def forward(self, input: Tensor) -> Any:
-        return F.max_pool1d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.dilation,
-            ceil_mode=self.ceil_mode,
-            return_indices=self.return_indices,
-        )
+    _pool = staticmethod(F.max_pool1d)
 
 
 class AvgPool2d(Module):
@@ -347,8 +340,10 @@ class AvgPool2d(Module):
         self.padding, self.ceil_mode = padding, ceil_mode
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
 
+    _pool = staticmethod(F.avg_pool2d)  # AvgPool3d swaps it
+
     def forward(self, input: Tensor) -> Tensor:
-        return F.avg_pool2d(
+        return self._pool(
             input,
             self.kernel_size,
             self.stride,
@@ -395,8 +390,10 @@ class AdaptiveAvgPool2d(Module):
         super().__init__()
         self.output_size = output_size
 
+    _pool = staticmethod(F.adaptive_avg_pool2d)  # AdaptiveAvgPool3d swaps it
+
     def forward(self, input: Tensor) -> Tensor:
-        return F.adaptive_avg_pool2d(input, self.output_size)
+        return self._pool(input, self.output_size)
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
@@ -416,16 +413,7 @@ class MaxPool3d(MaxPool2d):
         dyngrad.Size([1, 2, 2, 2, 2])
     """
 
-    def forward(self, input: Tensor) -> Any:
-        return F.max_pool3d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.dilation,
-            ceil_mode=self.ceil_mode,
-            return_indices=self.return_indices,
-        )
+    _pool = staticmethod(F.max_pool3d)
 
 
 class AvgPool3d(AvgPool2d):
@@ -442,16 +430,7 @@ class AvgPool3d(AvgPool2d):
         dyngrad.Size([1, 1, 2, 2, 2])
     """
 
-    def forward(self, input: Tensor) -> Tensor:
-        return F.avg_pool3d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.ceil_mode,
-            self.count_include_pad,
-            self.divisor_override,
-        )
+    _pool = staticmethod(F.avg_pool3d)
 
 
 class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
@@ -466,5 +445,4 @@ class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
         dyngrad.Size([2, 3, 1, 1, 1])
     """
 
-    def forward(self, input: Tensor) -> Tensor:
-        return F.adaptive_avg_pool3d(input, self.output_size)
+    _pool = staticmethod(F.adaptive_avg_pool3d)
