@@ -20,6 +20,7 @@ import time
 import warnings
 
 import numpy as np
+from _contenders import contenders
 
 import dyngrad
 
@@ -41,20 +42,7 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
-    libs = [dyngrad]
-    try:
-        import torch
-
-        torch.set_num_threads(a.threads)
-        libs.append(torch)
-    except ImportError:
-        pass
-    try:
-        from threadpoolctl import threadpool_limits
-
-        threadpool_limits(a.threads)
-    except ImportError:
-        pass
+    libs = [lib for _, lib in contenders(a.threads)]
     rng = np.random.default_rng(1)
     x = rng.standard_normal((8, 2, 16, 16, 16)).astype(np.float32)
     y = rng.integers(0, 4, 8)

@@ -13,8 +13,7 @@ import statistics
 import time
 
 import numpy as np
-
-import dyngrad
+from _contenders import contenders
 
 V, E, H, T, B = 65, 32, 128, 35, 16
 
@@ -46,20 +45,7 @@ def main() -> None:
     a = ap.parse_args()
     rng = np.random.default_rng(1)
     xs, ys = rng.integers(0, V, (T, B)), rng.integers(0, V, (T, B))
-    libs = [("dyngrad", dyngrad)]
-    try:
-        import torch
-
-        torch.set_num_threads(a.threads)
-        libs.append(("torch", torch))
-    except ImportError:
-        pass
-    try:
-        from threadpoolctl import threadpool_limits
-
-        threadpool_limits(a.threads)
-    except ImportError:
-        pass
+    libs = contenders(a.threads)
     state = {}
     for name, lib in libs:
         m = build(lib)

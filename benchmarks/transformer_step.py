@@ -19,8 +19,7 @@ import statistics
 import time
 
 import numpy as np
-
-import dyngrad
+from _contenders import contenders
 
 V, D, NH, FF, L, T, B = 65, 64, 4, 256, 2, 64, 16
 
@@ -66,20 +65,7 @@ def main() -> None:
     a = ap.parse_args()
     rng = np.random.default_rng(1)
     xs, ys = rng.integers(0, V, (B, T)), rng.integers(0, V, (B, T))
-    libs = [("dyngrad", dyngrad)]
-    try:
-        import torch
-
-        torch.set_num_threads(a.threads)
-        libs.append(("torch", torch))
-    except ImportError:
-        pass
-    try:
-        from threadpoolctl import threadpool_limits
-
-        threadpool_limits(a.threads)
-    except ImportError:
-        pass
+    libs = contenders(a.threads)
     state = {}
     for name, lib in libs:
         m = build(lib, a.activation)
