@@ -19,7 +19,6 @@ import datetime
 import enum
 import importlib.util
 import os
-import pickle
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -1310,6 +1309,8 @@ def all_gather_object(object_list: list, obj: Any, group: ProcessGroup | None = 
         return
     if len(object_list) != g.size():
         raise ValueError(f"all_gather_object: object_list has {len(object_list)} slots, the group has {g.size()} ranks")
+    import pickle
+
     for i, b in enumerate(_bytes_allgather(g, pickle.dumps(obj), "all_gather_object")):
         object_list[i] = pickle.loads(b)
 
@@ -1337,6 +1338,8 @@ def broadcast_object_list(object_list: list, src: int | None = None, group: Proc
     g = _resolve(group)
     if g is None:
         return
+    import pickle
+
     root = _root(g, src, group_src, "src", "broadcast_object_list")
     payload = pickle.dumps(list(object_list)) if g.rank() == root else b""
     got = _bytes_allgather(g, payload, "broadcast_object_list")[root]

@@ -70,6 +70,10 @@ class DebugLevel(enum.IntEnum):
     across the ranks at every level (a 128-byte all-gather posted with the call; turn it off
     with ``DYNGRAD_DISTRIBUTED_CHECKS=0``); ``DETAIL`` keeps the check on even then.
 
+    Args:
+        value (int): ``0`` (OFF), ``1`` (INFO) or ``2`` (DETAIL); or look a level up by
+            name, ``DebugLevel["DETAIL"]``.
+
     Example:
         >>> from dyngrad.distributed import DebugLevel
         >>> DebugLevel["DETAIL"] > DebugLevel.OFF
