@@ -131,3 +131,13 @@ def test_queue_callback_does_not_run_when_the_pass_raises():
     with pytest.raises(ValueError, match="boom"):
         y.sum().backward()
     assert ran == []
+
+
+def test_pytorchs_spelling_of_queue_callback():
+    from dyngrad.autograd import Variable
+
+    w = dyngrad.ones(2, requires_grad=True)
+    ran: list = []
+    w.register_post_accumulate_grad_hook(lambda p: Variable._execution_engine.queue_callback(lambda: ran.append(1)))
+    w.sum().backward()
+    assert ran == [1]

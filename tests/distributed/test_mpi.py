@@ -88,3 +88,20 @@ def test_ddp_rejects_different_models_naming_the_rank():
     rc, out, _ = run("fault_ddp_model")
     assert rc != 0 and "UNREACHABLE" not in out
     assert "weight [4, 4] dyngrad.float32 on rank 1 and weight [3, 4] dyngrad.float32 on rank 0" in out, out
+
+
+def test_the_example_reaches_the_one_process_accuracy(tmp_path):
+    pytest.importorskip("sklearn")
+    import json
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "distributed_mlp.py"
+    if importlib.util.find_spec("mpi4py") is None or _mpiexec() is None:
+        pytest.skip("needs mpi4py and mpiexec")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+    subprocess.run([sys.executable, str(example), "--quick", "--out", str(tmp_path / "one")], check=True, env=env,
+                   capture_output=True, timeout=120)
+    subprocess.run([_mpiexec(), "-n", "2", sys.executable, str(example), "--quick", "--out", str(tmp_path / "two")],
+                   check=True, env=env, capture_output=True, timeout=120)
+    one, two = (json.loads((tmp_path / d / "result.json").read_text()) for d in ("one", "two"))
+    assert (one["world_size"], two["world_size"]) == (1, 2)
+    assert abs(one["test_accuracy"] - two["test_accuracy"]) <= 0.01, (one, two)

@@ -186,7 +186,12 @@ def is_available() -> bool:
         >>> isinstance(dist.is_available(), bool)
         True
     """
-    return G._MPI is not None or importlib.util.find_spec("mpi4py") is not None
+    if G._MPI is not None:
+        return True
+    try:
+        return importlib.util.find_spec("mpi4py") is not None
+    except (ImportError, ValueError):  # a blocked import (sys.modules["mpi4py"] = None)
+        return False
 
 
 def is_mpi_available() -> bool:
@@ -230,7 +235,9 @@ def init_process_group(backend: str | None = None, init_method: str | None = Non
     are not needed (MPI does the rendezvous) and are ignored, as is ``init_method``. Run
     with plain ``python``, it is a world of one process. After this call an uncaught
     exception on any rank makes the others fail with an error naming it, then aborts the
-    MPI job (``MPI_Abort``), so ``mpiexec`` never hangs.
+    MPI job (``MPI_Abort``), so ``mpiexec`` never hangs. Ranks sharing a machine get
+    ``cores // ranks_on_it`` BLAS threads each (as torchrun's ``OMP_NUM_THREADS=1``)
+    unless ``OMP_NUM_THREADS`` is set.
 
     Args:
         backend (str): ``"mpi"`` (or None). Default: ``None``.
@@ -282,6 +289,28 @@ def init_process_group(backend: str | None = None, init_method: str | None = Non
     if sys.excepthook is not G.excepthook:
         G.state.prev_excepthook = sys.excepthook
         sys.excepthook = G.excepthook
+    _share_cores(MPI, comm)
+
+
+def _share_cores(MPI: Any, comm: Any) -> None:
+    """Ranks on one machine share its cores: each gets ``cores // ranks_here`` BLAS threads
+    (as torchrun sets ``OMP_NUM_THREADS``), unless ``OMP_NUM_THREADS`` was set. Without it,
+    two ranks each running a BLAS pool as wide as the machine slow each other down many
+    times over (benchmarks/RESULTS.md)."""
+    if "OMP_NUM_THREADS" in os.environ or comm.Get_size() == 1:
+        return
+    local = comm.Split_type(MPI.COMM_TYPE_SHARED)
+    here = local.Get_size()
+    local.Free()
+    if here > 1:
+        import warnings
+
+        from ..threads import set_num_threads
+
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # without threadpoolctl it changes nothing
+            set_num_threads(max(1, cores // here))
 
 
 def destroy_process_group(group: ProcessGroup | None = None) -> None:

@@ -24,6 +24,7 @@ How the gradients travel (PyTorch's reducer, in Python):
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -138,6 +139,7 @@ class DistributedDataParallel(Module):
             self._broadcast([t for _, t in module.state_dict(keep_vars=True).items() if isinstance(t, Tensor)])
         self._build_buckets()
         self._armed = False
+        self._comm_seconds = 0.0  # time spent starting and waiting for all-reduces (examples report it)
         self._reset()
         self._handles = [p.register_post_accumulate_grad_hook(self._make_hook(i)) for i, p in enumerate(self._params)]
 
@@ -287,14 +289,17 @@ class DistributedDataParallel(Module):
             self._launch_ready()
 
     def _launch_ready(self) -> None:
+        t0 = time.perf_counter()
         while self._next_bucket < len(self._buckets) and self._buckets[self._next_bucket].pending == 0:
             b = self._buckets[self._next_bucket]
             b.work = dist.all_reduce(Tensor._make(b.flat), group=self.process_group, async_op=True)
             self._next_bucket += 1
+        self._comm_seconds += time.perf_counter() - t0
 
     def _finish(self) -> None:
         """At the end of backward: handle unused parameters, wait for every bucket, write
         the averages into ``.grad``."""
+        t0 = time.perf_counter()
         try:
             missing = [i for i, r in enumerate(self._ready) if not r]
             if missing and not self.find_unused_parameters:
@@ -330,3 +335,4 @@ class DistributedDataParallel(Module):
                         g._vc[0] += 1
         finally:
             self._reset()
+            self._comm_seconds += time.perf_counter() - t0
