@@ -233,6 +233,35 @@ def ddp() -> None:
     print(f"OK ddp_grads rank {R}", flush=True)
 
 
+def ddp_bucket_view() -> None:
+    from dyngrad.nn.parallel import DistributedDataParallel as DDP
+
+    model = DDP(make_net(5), find_unused_parameters=True, bucket_cap_mb=0.0001, gradient_as_bucket_view=True)
+    ref = make_net(5)
+    opt = dyngrad.optim.SGD(model.parameters(), lr=0.1)
+    ropt = dyngrad.optim.SGD(ref.parameters(), lr=0.1)
+    for step in range(3):
+        X, Y = batches(20 + step)
+        opt.zero_grad()  # set to None: the next forward makes them bucket views again
+        ((model(dyngrad.tensor(X[4 * R:4 * R + 4])) - dyngrad.tensor(Y[4 * R:4 * R + 4])) ** 2).mean().backward()
+        if step > 0:  # after the rebuild, the unused layer's buckets come last: all others start in the pass
+            assert model._started_in_pass >= len(model._buckets) - 2, (model._started_in_pass, len(model._buckets))
+        ropt.zero_grad()
+        outs = [ref(dyngrad.tensor(X[4 * r:4 * r + 4])) for r in range(N)]
+        (sum(((o - dyngrad.tensor(Y[4 * r:4 * r + 4])) ** 2).mean() for r, o in enumerate(outs)) / N).backward()
+        for (n, p), q in zip(model.module.named_parameters(), ref.parameters()):
+            if n.startswith("unused"):
+                assert p.grad is None, n
+                continue
+            assert np.shares_memory(p.grad._data, model._buckets[model._bucket_of[
+                model._names.index(n)]].flat), f"{n}: .grad must be a view of its bucket"
+            np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=1e-12, atol=1e-14,
+                                       err_msg=f"bucket view step {step} {n}")
+        opt.step()
+        ropt.step()
+    print(f"OK bucket_view rank {R}", flush=True)
+
+
 def ddp_no_sync() -> None:
     from dyngrad.nn.parallel import DistributedDataParallel as DDP
 
@@ -342,7 +371,7 @@ def fault_ddp_model() -> None:
     print("UNREACHABLE", flush=True)
 
 
-CASES = {"collectives": collectives, "async": async_and_p2p, "ddp": lambda: (ddp(), ddp_no_sync(),
+CASES = {"collectives": collectives, "async": async_and_p2p, "ddp": lambda: (ddp(), ddp_bucket_view(), ddp_no_sync(),
                                                                          ddp_unused_and_buffers(), sampler()),
          "fault_raise": fault_raise, "fault_hang": fault_hang, "fault_shape": fault_shape,
          "fault_ddp_model": fault_ddp_model}

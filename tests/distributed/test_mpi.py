@@ -58,7 +58,7 @@ def test_async_work_point_to_point_and_groups():
 def test_ddp_gradients_no_sync_unused_parameters_buffers_and_sampler():
     rc, out, _ = run("ddp")
     assert rc == 0, out
-    for tag in ("ddp_grads", "no_sync", "unused_buffers", "sampler"):
+    for tag in ("ddp_grads", "bucket_view", "no_sync", "unused_buffers", "sampler"):
         for r in range(NP):
             assert f"OK {tag} rank {r}" in out, out
 

@@ -6,7 +6,9 @@ How the gradients travel (PyTorch's reducer, in Python):
   order gradients usually become ready; one dtype per bucket; the first bucket 1 MiB, or
   ``bucket_cap_mb`` if smaller,
   the others ``bucket_cap_mb``), each with one flat NumPy buffer. Every parameter's shape is
-  compared across the ranks, then parameters and buffers are broadcast from rank 0.
+  compared across the ranks, then parameters and buffers are broadcast from rank 0. After
+  the first synchronised backward the buckets are rebuilt once in the order rank 0's
+  gradients became ready (PyTorch does the same).
 * Each parameter has a post-accumulate-grad hook. When it fires, the parameter's ``.grad``
   is copied into its bucket; when a bucket is full, its non-blocking all-reduce (MPI
   ``Iallreduce``) starts, buckets strictly in index order on every rank (MPI matches
@@ -83,8 +85,12 @@ class DistributedDataParallel(Module):
             used keeps its ``.grad``). One extra small all-reduce per pass. Default:
             ``False``.
         check_reduction (bool): ignored (deprecated in PyTorch).
-        gradient_as_bucket_view (bool): accepted; ``.grad`` stays a tensor of its own (the
-            results are the same, the memory is one bucket copy more).
+        gradient_as_bucket_view (bool): every ``.grad`` that is None at a synchronised
+            forward becomes a zeroed view into its bucket's buffer (PyTorch's option):
+            no copy into the bucket, no second copy of the gradients, and, because the
+            engine then adds into an existing ``.grad`` as soon as it is complete, the
+            all-reduces start during backward instead of at its end. A parameter no rank
+            used gets its ``.grad`` None back. Default: ``False``.
         static_graph (bool): accepted and ignored.
         **kwargs: PyTorch's newer arguments (``mixed_precision``, ``device_mesh``, ...)
             are not supported: giving one raises.
@@ -139,7 +145,10 @@ class DistributedDataParallel(Module):
             self._broadcast([t for _, t in module.state_dict(keep_vars=True).items() if isinstance(t, Tensor)])
         self._build_buckets()
         self._armed = False
+        self._rebuilt = False
+        self._ready_order: list[int] = []  # the first synchronised backward's order (bucket rebuild)
         self._comm_seconds = 0.0  # time spent starting and waiting for all-reduces (examples report it)
+        self._started_in_pass = 0
         self._reset()
         self._handles = [p.register_post_accumulate_grad_hook(self._make_hook(i)) for i, p in enumerate(self._params)]
 
@@ -178,11 +187,12 @@ class DistributedDataParallel(Module):
                 t._vc[0] += 1
                 o += n
 
-    def _build_buckets(self) -> None:
+    def _build_buckets(self, order: list[int] | None = None) -> None:
+        """Buckets in ``order`` (parameter indices; default: reverse registration order)."""
         buckets: list[_Bucket] = []
         current: dict = {}  # dtype -> (param indices, bytes)
         cap = min(_FIRST_BUCKET_BYTES, self.bucket_bytes_cap)
-        for i in reversed(range(len(self._params))):
+        for i in (reversed(range(len(self._params))) if order is None else order):
             p = self._params[i]
             dt = p._data.dtype
             idx, size = current.get(dt, ([], 0))
@@ -219,12 +229,49 @@ class DistributedDataParallel(Module):
         Returns:
             what the module returns.
         """
+        if not self._rebuilt and len(self._ready_order) == len(self._params):
+            self._rebuild_buckets()
         if self.broadcast_buffers and self.require_forward_param_sync:
             bufs = [b for b in self.module.buffers() if isinstance(b, Tensor)]
             if bufs:
                 self._broadcast(bufs)
         self._armed = self.require_backward_grad_sync and grad_mode.is_grad_enabled()
+        if self._armed and self.gradient_as_bucket_view:
+            self._view_grads()
         return self.module(*inputs, **kwargs)
+
+    def _rebuild_buckets(self) -> None:
+        """Once, after the first synchronised backward (PyTorch's bucket rebuild): buckets in
+        the order rank 0's gradients became ready, so an all-reduce can start as soon as
+        its gradients are done (the buckets must be launched in order on every rank)."""
+        order = [self._ready_order]
+        dist.broadcast_object_list(order, src=dist.get_global_rank(self.process_group, 0)
+                                   if self.process_group is not None else 0, group=self.process_group)
+        old = {i: self._params[i].grad for i in range(len(self._params))}
+        views = {i for i, g in old.items() if g is not None and any(
+            np.shares_memory(g._data, b.flat) for b in self._buckets)}
+        self._build_buckets(order[0])
+        self._rebuilt = True
+        self._reset()
+        for i in views:  # gradient_as_bucket_view: move the .grad into its new slot
+            b = self._buckets[self._bucket_of[i]]
+            o, n = b.offsets[self._slot[i]], self._params[i]._data.size
+            view = b.flat[o:o + n].reshape(self._params[i]._data.shape)
+            view[...] = old[i]._data
+            self._params[i].grad = Tensor._make(view)
+
+    def _view_grads(self) -> None:
+        """``gradient_as_bucket_view``: each ``.grad`` that is None becomes a zeroed view of
+        its slot in the bucket buffer (noted in ``_viewed`` to undo for unused ones)."""
+        for b in self._buckets:
+            for k, i in enumerate(b.params):
+                p = self._params[i]
+                if p.grad is None:
+                    o, n = b.offsets[k], p._data.size
+                    view = b.flat[o:o + n].reshape(p._data.shape)
+                    view[...] = 0
+                    p.grad = Tensor._make(view)
+                    self._viewed.add(i)
 
     @contextlib.contextmanager
     def no_sync(self) -> Iterator[None]:
@@ -249,6 +296,7 @@ class DistributedDataParallel(Module):
 
     # -------------------------------------------------------------- backward
     def _reset(self) -> None:
+        self._viewed: set = set()
         n = len(self._params)
         self._ready = [False] * n
         self._used = np.zeros(n, dtype=np.int32)
@@ -272,7 +320,12 @@ class DistributedDataParallel(Module):
         if self._ready[i]:
             return
         self._used[i] = 1
+        if not self._rebuilt:
+            self._ready_order.append(i)
         self._fill(i, p.grad)
+        for b in self._buckets[:self._next_bucket]:  # MPI progresses started all-reduces only inside
+            if b.work is not None:                   # MPI calls: give them a turn at every hook
+                b.work.is_completed()
 
     def _fill(self, i: int, grad: Tensor | None) -> None:
         b = self._buckets[self._bucket_of[i]]
@@ -281,7 +334,7 @@ class DistributedDataParallel(Module):
         n = self._params[i]._data.size
         if grad is None:
             b.flat[o:o + n] = 0
-        else:
+        elif not np.shares_memory(grad._data, b.flat):  # (a bucket view already is the slot)
             b.flat[o:o + n] = grad._data.ravel()
         self._ready[i] = True
         b.pending -= 1
@@ -300,6 +353,7 @@ class DistributedDataParallel(Module):
         """At the end of backward: handle unused parameters, wait for every bucket, write
         the averages into ``.grad``."""
         t0 = time.perf_counter()
+        self._started_in_pass = self._next_bucket  # buckets whose all-reduce began during backward
         try:
             missing = [i for i, r in enumerate(self._ready) if not r]
             if missing and not self.find_unused_parameters:
@@ -310,6 +364,8 @@ class DistributedDataParallel(Module):
                     "if the model does not use every parameter in every forward, or make sure the loss "
                     "depends on all of them.")
             for i in missing:
+                if not self._rebuilt:
+                    self._ready_order.append(i)
                 self._fill(i, self._params[i].grad)
             used_work = None
             if self.find_unused_parameters:
@@ -322,12 +378,17 @@ class DistributedDataParallel(Module):
             ws = self.world_size
             for b in self._buckets:
                 for k, i in enumerate(b.params):
-                    if self.find_unused_parameters and not self._used[i]:
-                        continue  # no rank used it: its .grad stays as it was
                     p = self._params[i]
+                    if self.find_unused_parameters and not self._used[i]:
+                        if i in self._viewed:  # no rank used it: its .grad stays as it was (None)
+                            p.grad = None
+                        continue
                     o = b.offsets[k]
                     avg = b.flat[o:o + p._data.size].reshape(p._data.shape)
-                    if p.grad is None:
+                    if p.grad is not None and p.grad._data.base is b.flat and np.shares_memory(p.grad._data, avg):
+                        np.divide(avg, ws, out=avg)  # the .grad is this bucket view
+                        p.grad._vc[0] += 1
+                    elif p.grad is None:
                         p.grad = Tensor._make(avg / ws)
                     else:
                         g = p.grad
