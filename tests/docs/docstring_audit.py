@@ -24,7 +24,7 @@ from pathlib import Path
 DOCUMENTED_MODULES = (
     "dyngrad", "dyngrad.autograd", "dyngrad.nn", "dyngrad.nn.functional", "dyngrad.optim",
     "dyngrad.func", "dyngrad.distributions", "dyngrad.utils.data", "dyngrad.utils.checkpoint",
-    "dyngrad.viz",
+    "dyngrad.viz", "dyngrad.distributed", "dyngrad.nn.parallel",
 )
 
 BASELINE = Path(__file__).with_name("docstring_baseline.txt")

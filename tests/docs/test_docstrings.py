@@ -51,7 +51,7 @@ def _documented_objects():
                 continue
             attr = next((vars(k)[name] for k in obj.__mro__ if name in vars(k)), None)
             fn = attr.fget if isinstance(attr, property) else getattr(attr, "__func__", attr)
-            if fn is None or id(fn) in seen or not getattr(fn, "__module__", "").startswith("dyngrad"):
+            if fn is None or id(fn) in seen or not (getattr(fn, "__module__", "") or "").startswith("dyngrad"):
                 continue
             seen.add(id(fn))
             yield f"{qual}.{name}", fn

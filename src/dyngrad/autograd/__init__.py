@@ -101,6 +101,9 @@ class Variable(metaclass=_VariableMeta):
         (True, True, True)
     """
 
+    # PyTorch's `Variable._execution_engine.queue_callback(fn)` (DDP-style end-of-backward work)
+    from . import engine as _execution_engine
+
     def __new__(cls, data: Any, requires_grad: bool = False, volatile: bool = False) -> Any:
         from ..tensor import Tensor
 

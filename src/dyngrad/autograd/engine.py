@@ -36,7 +36,7 @@ from . import anomaly_mode, grad_mode, profiler
 from ._context import context as _context
 from .graph import AccumulateGrad, Node
 
-__all__ = ["execute", "current_pass", "set_strict_shapes", "atomic_accumulation"]
+__all__ = ["execute", "current_pass", "queue_callback", "set_strict_shapes", "atomic_accumulation"]
 
 _state = grad_mode.state
 _prof = profiler.state
@@ -99,11 +99,12 @@ def atomic_accumulation(enabled: bool = True) -> Iterator[None]:
 class GraphTask:
     """One backward pass (what ``current_pass()`` returns to hooks)."""
 
-    __slots__ = ("exec_nodes", "reach", "leaf_targets")
+    __slots__ = ("exec_nodes", "reach", "leaf_targets", "callbacks")
 
     def __init__(self) -> None:
         self.exec_nodes: set | None = None
         self.reach: set | None = None
+        self.callbacks: list | None = None  # queue_callback's functions, run when the pass ends
 
     def will_compute(self, t: Tensor) -> bool:
         node = t.grad_fn if t.grad_fn is not None else (t._accumulator() if t._requires_grad else None)
@@ -113,6 +114,37 @@ class GraphTask:
 def current_pass() -> GraphTask | None:
     """The backward pass running in this thread, or None."""
     return _context.passes[-1] if _context.passes else None
+
+
+def queue_callback(callback: Any) -> None:
+    """Run ``callback()`` once the backward pass running in this thread has finished: after
+    every gradient of the pass was accumulated and every post-accumulate-grad hook ran
+    (PyTorch's ``Variable._execution_engine.queue_callback``; DistributedDataParallel waits
+    for its gradient all-reduces there). Callbacks run in the order queued; one may queue
+    another. They do not run when the pass raised.
+
+    Args:
+        callback: a function of no arguments.
+    Raises:
+        RuntimeError: when no backward pass is running in this thread (call it from a hook).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.autograd.engine import queue_callback
+        >>> w = dyngrad.ones(2, requires_grad=True)
+        >>> seen = []
+        >>> h = w.register_post_accumulate_grad_hook(lambda p: queue_callback(lambda: seen.append(p.grad.sum().item())))
+        >>> (w * 3).sum().backward()
+        >>> seen
+        [6.0]
+    """
+    task = current_pass()
+    if task is None:
+        raise RuntimeError("queue_callback: no backward pass is running in this thread; call it from a hook "
+                           "that runs during backward()")
+    if task.callbacks is None:
+        task.callbacks = []
+    task.callbacks.append(callback)
 
 
 def _fmt_args(node: Any) -> str:
@@ -318,7 +350,14 @@ def execute(
         _context.passes.pop()
         _state.enabled = prev_enabled
     res = buf = None  # type: ignore[assignment]  # drop loop references: a gradient nobody else holds can be adopted
-    _commit(pending, create_graph)
+    _context.passes.append(task)  # the commit's post-accumulate hooks belong to the pass (queue_callback)
+    try:
+        _commit(pending, create_graph)
+        if task.callbacks is not None:  # queue_callback's functions; one may queue another
+            for cb in task.callbacks:
+                cb()
+    finally:
+        _context.passes.pop()
     return captured if not accumulate else None
 
 

@@ -51,3 +51,13 @@ __all__ = (
     + list(_fold_pool_all)
     + list(_loss_extra_all)
 )
+
+
+def __getattr__(name: str) -> object:
+    # nn.parallel (DistributedDataParallel, on dyngrad.distributed) is imported on first use,
+    # so that `import dyngrad` does not pay for the distributed package
+    if name == "parallel":
+        import importlib
+
+        return importlib.import_module(".parallel", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

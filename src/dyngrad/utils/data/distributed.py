@@ -52,14 +52,15 @@ class DistributedSampler(Sampler):
 
     Args:
         dataset: the dataset (its length is read).
-        num_replicas: the world size. dyngrad has no process group, so it must be given.
-        rank: this process's rank in ``[0, num_replicas)``; must be given.
+        num_replicas: the world size. Default: ``None`` (``dyngrad.distributed.get_world_size()``).
+        rank: this process's rank in ``[0, num_replicas)``. Default: ``None``
+            (``dyngrad.distributed.get_rank()``).
         shuffle: shuffle (PyTorch's permutation for ``seed + epoch``) or keep the order.
         seed: the shuffle seed; the same on every rank.
         drop_last: drop the tail instead of padding.
     Raises:
-        RuntimeError: ``num_replicas`` or ``rank`` left None (PyTorch reads them from
-            ``torch.distributed``; dyngrad has no default process group).
+        RuntimeError: ``num_replicas`` or ``rank`` left None while
+            ``dyngrad.distributed`` is not initialised.
         ValueError: ``rank`` outside ``[0, num_replicas)``.
     Example:
         >>> import dyngrad
@@ -78,10 +79,16 @@ class DistributedSampler(Sampler):
     def __init__(self, dataset: Any, num_replicas: int | None = None, rank: int | None = None,
                  shuffle: bool = True, seed: int = 0, drop_last: bool = False) -> None:
         if num_replicas is None or rank is None:
-            raise RuntimeError(
-                "DistributedSampler: dyngrad has no default process group; pass num_replicas= "
-                "(the world size) and rank= explicitly"
-            )
+            from ... import distributed as dist
+
+            if not dist.is_initialized():
+                raise RuntimeError(
+                    "DistributedSampler: num_replicas and rank are read from the default process group, "
+                    "which is not initialized: call dyngrad.distributed.init_process_group() first or pass "
+                    "num_replicas= (the world size) and rank= explicitly"
+                )
+            num_replicas = dist.get_world_size() if num_replicas is None else num_replicas
+            rank = dist.get_rank() if rank is None else rank
         if rank >= num_replicas or rank < 0:
             raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]")
         self.dataset, self.num_replicas, self.rank = dataset, num_replicas, rank
