@@ -69,6 +69,18 @@ def test_matmul_broadcasting_matches_numpy_and_passes_gradcheck(batch_a, batch_b
     assert gradcheck(lambda x, y: x @ y, (a, b))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_matmul_with_inner_size_one_equals_numpy_bitwise_on_strided_operands(dtype):
+    # vmap's per-example outer products: (B, n, 1) column views @ (B, 1, p) rows
+    rng = np.random.default_rng(3)
+    A = (rng.standard_normal((5, 1, 7)) * 10).astype(dtype).transpose(0, 2, 1)  # strided (5, 7, 1)
+    B = (rng.standard_normal((5, 1, 4)) * 10).astype(dtype)
+    for a, b in ((A, B), (A[:1], B), (A[0], B[1])):
+        out = (dg.tensor(a) @ dg.tensor(b)).numpy()
+        assert out.dtype == np.matmul(a, b).dtype
+        np.testing.assert_array_equal(out, np.matmul(a, b))
+
+
 # ----------------------------------------------------------------------------- errors
 def _f(*shape, dtype=dg.float32):
     return dg.ones(*shape, dtype=dtype)
