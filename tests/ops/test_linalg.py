@@ -81,6 +81,21 @@ def test_matmul_with_inner_size_one_equals_numpy_bitwise_on_strided_operands(dty
         np.testing.assert_array_equal(out, np.matmul(a, b))
 
 
+@pytest.mark.parametrize("shapes", [((4, 2, 3), (4, 3, 5)), ((2, 4, 1, 3), (4, 3, 2)), ((4, 1, 3), (4, 3, 1)),
+                                    ((3, 2, 0), (3, 0, 4)), ((0, 2, 3), (0, 3, 4)), ((2, 3), (4, 3, 2))])
+def test_matmul_with_a_broadcast_weight_matches_numpy_and_passes_gradcheck(shapes):
+    # under vmap of grad an unbatched weight arrives expanded along the batch (stride 0)
+    sa, sb = shapes
+    rng = np.random.default_rng(1)
+    A = rng.standard_normal(sa)
+    W = rng.standard_normal(sb[-2:])
+    a = dg.tensor(A, requires_grad=True)
+    w = dg.tensor(W, requires_grad=True)
+    out = a @ w.expand(*sb)
+    np.testing.assert_allclose(out.detach().numpy(), np.matmul(A, np.broadcast_to(W, sb)), rtol=1e-12, atol=1e-12)
+    assert gradcheck(lambda x, y: x @ y.expand(*sb), (a, w))
+
+
 # ----------------------------------------------------------------------------- errors
 def _f(*shape, dtype=dg.float32):
     return dg.ones(*shape, dtype=dtype)
