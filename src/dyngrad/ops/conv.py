@@ -1,5 +1,6 @@
 """N-d convolution (1-d, 2-d and 3-d) on NumPy (im2col: one strided copy per kernel tap, then
-one BLAS matmul per group) and the pooling kernels.
+BLAS matmuls in a layout chosen per case, see :func:`_conv_np_cols` and :class:`_Wide`) and
+the pooling kernels.
 
 Three Functions close under differentiation. With the trilinear form
 ``T(x, w, y) = <conv(x, w), y>``:
