@@ -7,14 +7,16 @@ or per-example gradient-norm diagnostics. Sizes: 64 inputs, 128 hidden, 10 class
 batch of 256 examples, float32. Also times a Jacobian (``jacrev`` of a 64 -> 64 map, which
 runs one batched backward pass) against the loop of vjps it replaces.
 
-Prints the best of ``--repeat`` timings (seconds) and the ratios. Run:
-``python benchmarks/vmap.py [--repeat 5] [--threads 1]``.
+Times every contender round-robin (one call of each per round, so that load from other
+processes hits all alike) and prints the medians and the ratios. Run:
+``python benchmarks/vmap.py [--repeat 41] [--threads 1]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import time
 import warnings
 from collections.abc import Callable
@@ -30,14 +32,17 @@ P = [rng.standard_normal((D, H)).astype(np.float32) * 0.1, np.zeros(H, np.float3
      rng.standard_normal((H, C)).astype(np.float32) * 0.1, np.zeros(C, np.float32)]
 
 
-def best(fn: Callable, repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
+def round_robin(fns: dict[str, Callable], repeat: int) -> dict[str, float]:
+    """Median seconds per call of each function, timed round-robin after one warm-up call."""
+    for fn in fns.values():
         fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(repeat):
+        for k, fn in fns.items():
+            t = time.perf_counter()
+            fn()
+            times[k].append(time.perf_counter() - t)
+    return {k: statistics.median(v) for k, v in times.items()}
 
 
 def make_loss(lib: Any) -> Callable:
@@ -51,7 +56,7 @@ def make_loss(lib: Any) -> Callable:
     return loss
 
 
-def run_dyngrad(repeat: int) -> dict:
+def dyngrad_fns() -> dict[str, Callable]:
     import dyngrad
     from dyngrad.func import grad, jacrev, vmap
 
@@ -78,19 +83,15 @@ def run_dyngrad(repeat: int) -> dict:
         return dyngrad.autograd.functional.jacobian(f, v0)
 
     np.testing.assert_allclose(jacrev(f)(v0)._data, jac_loop()._data, rtol=1e-5, atol=1e-6)
-    return {
-        "vmap": best(lambda: per_example(params, xs, ys), repeat),
-        "loop": best(loop, max(1, repeat // 2)),
-        "jacrev": best(lambda: jacrev(f)(v0), repeat),
-        "jac_loop": best(jac_loop, repeat),
-    }
+    return {"vmap": lambda: per_example(params, xs, ys), "jacrev": lambda: jacrev(f)(v0), "jac_loop": jac_loop,
+            "loop": loop}
 
 
-def run_torch(repeat: int) -> dict | None:
+def torch_fns() -> dict[str, Callable]:
     try:
         import torch
     except ImportError:
-        return None
+        return {}
     from torch.func import grad, jacrev, vmap
 
     loss = make_loss(torch)
@@ -100,12 +101,12 @@ def run_torch(repeat: int) -> dict | None:
     A = torch.tensor(rng.standard_normal((D, D)).astype(np.float32))
     f = lambda v: (A @ v).tanh() * v  # noqa: E731
     v0 = torch.tensor(X[0])
-    return {"vmap": best(lambda: per_example(params, xs, ys), repeat), "jacrev": best(lambda: jacrev(f)(v0), repeat)}
+    return {"vmap": lambda: per_example(params, xs, ys), "jacrev": lambda: jacrev(f)(v0)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=41)
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
@@ -115,9 +116,15 @@ def main() -> None:
         torch.set_num_threads(args.threads)
     except ImportError:
         pass
-    d = run_dyngrad(args.repeat)
-    t = run_torch(args.repeat)
-    print(f"per-example gradients, MLP {D}-{H}-{C}, {N} examples, float32, {args.threads} thread(s)")
+    dfns, tfns = dyngrad_fns(), torch_fns()
+    loop = dfns.pop("loop")
+    fns = {**{"d_" + k: v for k, v in dfns.items()}, **{"t_" + k: v for k, v in tfns.items()}}
+    m = round_robin(fns, args.repeat)
+    d = {k[2:]: v for k, v in m.items() if k.startswith("d_")}
+    t = {k[2:]: v for k, v in m.items() if k.startswith("t_")}
+    d["loop"] = round_robin({"loop": loop}, max(1, args.repeat // 10))["loop"]
+    print(f"per-example gradients, MLP {D}-{H}-{C}, {N} examples, float32, {args.threads} thread(s); "
+          f"medians of {args.repeat} round-robin calls")
     print(f"  dyngrad vmap(grad)          {d['vmap'] * 1e3:8.2f} ms")
     print(f"  dyngrad loop of grad        {d['loop'] * 1e3:8.2f} ms   loop / vmap = {d['loop'] / d['vmap']:.1f}x")
     if t:

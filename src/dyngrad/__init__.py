@@ -6,6 +6,8 @@ on NumPy arrays.
 ``autograd.grad``, ``no_grad``, gradcheck, and ``nn``/``optim`` to train models.
 """
 
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+
 from . import _backend
 from ._backend import (
     bool_ as bool,  # noqa: A004 - PyTorch's name
@@ -33,7 +35,10 @@ from .creation import __all__ as _creation_all
 from .ops import *  # noqa: F403
 from .ops import __all__ as _ops_all
 from . import ops, nn, utils, linalg, optim, func, cuda
-from . import special, distributions
+from . import special  # distributions: imported on first use (__getattr__ below)
+
+if _TYPE_CHECKING:
+    from . import distributions
 from . import accelerator, backends, jit
 from ._runtime import (
     are_deterministic_algorithms_enabled,
@@ -124,3 +129,17 @@ __all__ = [
     "functional", "profiler", "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_shapes", "broadcast_tensors",
     "cartesian_prod", "cdist", "chain_matmul", "unravel_index",
 ] + list(_creation_all) + list(_ops_all) + list(_legacy_all)
+
+
+def __getattr__(name: str) -> object:
+    # dyngrad.distributions (31 modules) is imported on first use, not by ``import dyngrad``
+    # (import time, benchmarks/RESULTS.md)
+    if name == "distributions":
+        import importlib
+
+        return importlib.import_module(".distributions", __name__)
+    raise AttributeError(f"module 'dyngrad' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | {"distributions"})

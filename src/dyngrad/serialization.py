@@ -22,17 +22,19 @@ one was.
 from __future__ import annotations
 
 import io
-import json
 import os
 import struct
-import tempfile
-import zipfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._torch_format import is_torch_zip, load_torch_zip
 from .tensor import Tensor
+
+if TYPE_CHECKING:
+    import zipfile
+
+# json, tempfile, zipfile and the PyTorch-checkpoint reader are imported where used (on
+# save/load), not by ``import dyngrad`` (import time, benchmarks/RESULTS.md)
 
 __all__ = ["save", "load"]
 
@@ -203,6 +205,7 @@ def _finish_tuples(obj: Any) -> Any:
 
 # ---------------------------------------------------------------------- save
 def _to_bytes(obj: Any) -> bytes:
+    import json
     arrays: dict[str, np.ndarray] = {}
     tree = _encode(obj, arrays)
     doc = json.dumps({"format": _FORMAT, "tree": tree})
@@ -229,6 +232,7 @@ def save(obj: Any, f: Any, *args: Any, **kwargs: Any) -> None:
     Example:
         >>> dyngrad.save({"w": dyngrad.ones(3)}, "w.safetensors")
     """
+    import tempfile
     data = _to_bytes(obj)
     if hasattr(f, "write"):
         f.write(data)
@@ -250,6 +254,8 @@ def save(obj: Any, f: Any, *args: Any, **kwargs: Any) -> None:
 
 # ---------------------------------------------------------------------- load
 def _read_safetensors(raw: bytes, name: str) -> tuple[Any, dict[str, np.ndarray]]:
+    import json
+
     def bad(msg: str) -> RuntimeError:
         return RuntimeError(f"dyngrad.load: {name} is not a valid safetensors file ({msg}); truncated or corrupt?")
 
@@ -289,6 +295,8 @@ def _read_safetensors(raw: bytes, name: str) -> tuple[Any, dict[str, np.ndarray]
 
 
 def _read_npz(raw: bytes, name: str) -> tuple[Any, dict[str, np.ndarray]]:
+    import json
+    import zipfile
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as zf:
             others = [m for m in zf.namelist() if not m.endswith(".npy")]
@@ -321,6 +329,10 @@ def _read_npz(raw: bytes, name: str) -> tuple[Any, dict[str, np.ndarray]]:
 
 
 def _torch_zip(raw: bytes) -> zipfile.ZipFile | None:
+    import zipfile
+
+    from ._torch_format import is_torch_zip
+
     try:
         zf = zipfile.ZipFile(io.BytesIO(raw))
     except (zipfile.BadZipFile, OSError, EOFError):
@@ -363,6 +375,7 @@ def load(f: Any, map_location: Any = None, *, weights_only: bool = True, **kwarg
         >>> dyngrad.load(buf)
         {'w': tensor([1., 1.])}
     """
+    from ._torch_format import load_torch_zip
     if hasattr(f, "read"):
         raw = f.read()
         name = repr(getattr(f, "name", "<file object>"))

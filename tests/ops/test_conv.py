@@ -4,6 +4,8 @@ make backward exact, derivatives of every order, pooling and constant padding.""
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -51,6 +53,120 @@ def geometry(draw):
     w = draw(st.integers(dil[1] * (kw - 1) + 1, 6))
     n = draw(st.integers(1, 2))
     return (n, groups * cg, h, w), (groups * og, cg, kh, kw), stride, pad, dil, groups
+
+
+# the kernels choose a layout per case (ops/conv.py); these force each choice
+LAYOUTS = {
+    "auto": {},
+    "wide_batched": {"_WIDE_MAX_WASTE": float("inf"), "_BATCHED_MIN_P": 0},
+    "strided_per_group": {"_WIDE_MAX_WASTE": 0.0, "_BATCHED_MIN_P": 10**9},
+}
+
+
+@contextlib.contextmanager
+def forced(layout):
+    saved = {name: getattr(conv, name) for name in LAYOUTS[layout]}
+    try:
+        for name, value in LAYOUTS[layout].items():
+            setattr(conv, name, value)
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(conv, name, value)
+
+
+def conv_t_ref(y, w, stride, pad, dil, groups, in_hw):
+    """The transposed convolution by direct loops (the adjoint of conv_ref, entry by entry)."""
+    pt, pb, pl, pr = pad
+    n, o, ho, wo = y.shape
+    _, cg, kh, kw = w.shape
+    xp = np.zeros((n, cg * groups, in_hw[0] + pt + pb, in_hw[1] + pl + pr))
+    og = o // groups
+    for oc in range(o):
+        g = oc // og
+        for i in range(ho):
+            for j in range(wo):
+                for a in range(kh):
+                    for b in range(kw):
+                        r, c = i * stride[0] + a * dil[0], j * stride[1] + b * dil[1]
+                        xp[:, g * cg : (g + 1) * cg, r, c] += y[:, oc, i, j][:, None] * w[oc, :, a, b]
+    return xp[:, :, pt : pt + in_hw[0], pl : pl + in_hw[1]]
+
+
+def conv_w_ref(x, y, ws, stride, pad, dil, groups):
+    """The weight gradient by direct loops: gw[o, c, a, b] = sum y[n, o, i, j] x_pad[n, g*cg + c, i*s + a*d, j*s + b*d]."""
+    pt, pb, pl, pr = pad
+    xp = np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)))
+    o, cg, kh, kw = ws
+    og = o // groups
+    gw = np.zeros(ws)
+    for oc in range(o):
+        g = oc // og
+        for i in range(y.shape[2]):
+            for j in range(y.shape[3]):
+                for a in range(kh):
+                    for b in range(kw):
+                        patch = xp[:, g * cg : (g + 1) * cg, i * stride[0] + a * dil[0], j * stride[1] + b * dil[1]]
+                        gw[oc, :, a, b] += y[:, oc, i, j] @ patch
+    return gw
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@settings(max_examples=25, deadline=None)
+@given(geom=geometry(), seed=st.integers(0, 2**31))
+def test_conv_kernels_match_direct_loops_in_every_layout(layout, geom, seed) -> None:
+    if seed % 2:  # half the cases stride 1 (where the wide layout applies)
+        geom = geom[:2] + ((1, 1),) + geom[3:]
+    xs, ws, stride, pad, dil, groups = geom
+    rng = np.random.default_rng(seed)
+    x, w = rng.standard_normal(xs), rng.standard_normal(ws)
+    ref = conv_ref(x, w, stride, pad, dil, groups)
+    g = conv._Geom(stride, pad, dil, groups)
+    with forced(layout):
+        _check_kernels(x, w, ref, g, geom, rng)
+
+
+def _check_kernels(x, w, ref, g, geom, rng):
+    xs, ws, stride, pad, dil, groups = geom
+    out, cols = conv._conv_np_cols(x, w, g)
+    np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-12)
+    assert out.flags.c_contiguous
+    y = rng.standard_normal(ref.shape)
+    gx = conv._conv_t_np(y, w, g, xs[2:])
+    np.testing.assert_allclose(gx, conv_t_ref(y, w, stride, pad, dil, groups, xs[2:]), rtol=1e-10, atol=1e-12)
+    assert gx.flags.c_contiguous and gx.shape == xs
+    # the weight gradient, with the forward's im2col and without, equals the loop adjoint
+    gw_ref = conv_w_ref(x, y, ws, stride, pad, dil, groups)
+    np.testing.assert_allclose(conv._conv_w_np(x, y, g, ws[2:], cols), gw_ref, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(conv._conv_w_np(x, y, g, ws[2:]), gw_ref, rtol=1e-10, atol=1e-10)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**31))
+def test_conv_kernels_agree_across_layouts_in_1d_and_3d(seed) -> None:
+    rng = np.random.default_rng(seed)
+    nd = int(rng.choice([1, 3]))
+    groups = int(rng.integers(1, 3))
+    ks = tuple(int(k) for k in rng.integers(1, 4, nd))
+    dil = tuple(int(d) for d in rng.integers(1, 3, nd))
+    stride = (1,) * nd if seed % 2 else tuple(int(v) for v in rng.integers(1, 3, nd))
+    pad = tuple(int(v) for v in rng.integers(0, 3, 2 * nd))
+    size = tuple(int(d * (k - 1) + 1 + rng.integers(0, 4)) for k, d in zip(ks, dil))
+    x = rng.standard_normal((2, 2 * groups) + size)
+    w = rng.standard_normal((groups * int(rng.integers(1, 3)), 2) + ks)
+    g = conv._Geom(stride, pad, dil, groups)
+    results = {}
+    for layout in sorted(LAYOUTS):
+        with forced(layout):
+            out, cols = conv._conv_np_cols(x, w, g)
+            y = np.cos(out)
+            results[layout] = (out, conv._conv_t_np(y, w, g, size), conv._conv_w_np(x, y, g, ks, cols))
+    for layout in LAYOUTS:
+        for a, b in zip(results[layout], results["auto"]):
+            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+    lhs = (results["auto"][0] * np.cos(results["auto"][0])).sum()  # <conv(x, w), y> = <x, conv_t(y, w)>
+    np.testing.assert_allclose((x * results["auto"][1]).sum(), lhs, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose((w * results["auto"][2]).sum(), lhs, rtol=1e-10, atol=1e-10)
 
 
 @settings(max_examples=25, deadline=None)
@@ -163,6 +279,21 @@ def test_max_pool_propagates_nan_like_pytorch() -> None:
     assert np.isnan(out.item()) and idx.item() == 1
     out.sum().backward()
     np.testing.assert_array_equal(x.grad.numpy()[0, 0], [[0, 1], [0, 0]])
+
+
+@pytest.mark.parametrize("dtype", [dyngrad.float32, dyngrad.int64])
+def test_max_pool_window_of_minimum_values_indexes_inside_the_input_like_pytorch(dtype) -> None:
+    # windows whose maximum equals the padding fill (-inf, or the integer minimum) point at
+    # their first position inside the input, never into the padding (PyTorch 2.13's indices)
+    low = float("-inf") if dtype == dyngrad.float32 else np.iinfo(np.int64).min
+    x = np.full((1, 1, 3, 3), low, dtype=np.float32 if dtype == dyngrad.float32 else np.int64)
+    x[0, 0, 1, 1] = 0
+    out, idx = F.max_pool2d(dyngrad.tensor(x), 2, 1, padding=1, return_indices=True)
+    assert idx.tolist() == [[[[0, 0, 1, 2], [0, 4, 4, 2], [3, 4, 4, 5], [6, 6, 7, 8]]]]
+    if dtype == dyngrad.float32:
+        xt = dyngrad.tensor(x, requires_grad=True)
+        F.max_pool2d(xt, 2, 2, padding=1).sum().backward()  # non-overlapping: the scatter path
+        np.testing.assert_array_equal(xt.grad.numpy()[0, 0], [[1, 1, 0], [1, 1, 0], [0, 0, 0]])
 
 
 def test_put_flat_scatter_paths_agree() -> None:

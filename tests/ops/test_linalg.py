@@ -69,6 +69,33 @@ def test_matmul_broadcasting_matches_numpy_and_passes_gradcheck(batch_a, batch_b
     assert gradcheck(lambda x, y: x @ y, (a, b))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_matmul_with_inner_size_one_equals_numpy_bitwise_on_strided_operands(dtype):
+    # vmap's per-example outer products: (B, n, 1) column views @ (B, 1, p) rows
+    rng = np.random.default_rng(3)
+    A = (rng.standard_normal((5, 1, 7)) * 10).astype(dtype).transpose(0, 2, 1)  # strided (5, 7, 1)
+    B = (rng.standard_normal((5, 1, 4)) * 10).astype(dtype)
+    for a, b in ((A, B), (A[:1], B), (A[0], B[1])):
+        out = (dg.tensor(a) @ dg.tensor(b)).numpy()
+        assert out.dtype == np.matmul(a, b).dtype
+        np.testing.assert_array_equal(out, np.matmul(a, b))
+
+
+@pytest.mark.parametrize("shapes", [((4, 2, 3), (4, 3, 5)), ((2, 4, 1, 3), (4, 3, 2)), ((4, 1, 3), (4, 3, 1)),
+                                    ((3, 2, 0), (3, 0, 4)), ((0, 2, 3), (0, 3, 4)), ((2, 3), (4, 3, 2))])
+def test_matmul_with_a_broadcast_weight_matches_numpy_and_passes_gradcheck(shapes):
+    # under vmap of grad an unbatched weight arrives expanded along the batch (stride 0)
+    sa, sb = shapes
+    rng = np.random.default_rng(1)
+    A = rng.standard_normal(sa)
+    W = rng.standard_normal(sb[-2:])
+    a = dg.tensor(A, requires_grad=True)
+    w = dg.tensor(W, requires_grad=True)
+    out = a @ w.expand(*sb)
+    np.testing.assert_allclose(out.detach().numpy(), np.matmul(A, np.broadcast_to(W, sb)), rtol=1e-12, atol=1e-12)
+    assert gradcheck(lambda x, y: x @ y.expand(*sb), (a, w))
+
+
 # ----------------------------------------------------------------------------- errors
 def _f(*shape, dtype=dg.float32):
     return dg.ones(*shape, dtype=dtype)

@@ -2,7 +2,7 @@
 conv3d; the pooling functions are in :mod:`dyngrad.nn._functional_pool`.
 
 The kernels are in :mod:`dyngrad.ops.conv` (N-d im2col, one strided copy per kernel tap, and
-one matmul per group; backward through the transposed convolution, differentiable to any
+matmuls in a layout chosen per case; backward through the transposed convolution, differentiable to any
 order).
 """
 

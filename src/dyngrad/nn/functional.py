@@ -101,7 +101,11 @@ class Linear(Function):
             )
         out = xd @ wd.T
         if b is not None:
-            out = out + b._data
+            bd = b._data
+            if bd.ndim <= 1 and bd.dtype == out.dtype and out.ndim:
+                out += bd  # into the fresh product: no second output array
+            else:
+                out = out + bd
         n = ctx.needs_input_grad
         ctx.save_for_backward(x if n[1] else None, w)
         return wrap(out)

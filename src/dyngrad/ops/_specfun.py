@@ -175,10 +175,15 @@ def _libm_lgamma() -> Any:
     return fn if ok else None
 
 
-_C_LGAMMA = _libm_lgamma()
+# loaded on first use: finding libm imports ctypes.util (with subprocess, tempfile, shutil)
+# and runs ldconfig, which ``import dyngrad`` should not pay for (benchmarks/RESULTS.md)
+_C_LGAMMA: Any = False
 
 
 def _lgamma1(v: float) -> float:
+    global _C_LGAMMA
+    if _C_LGAMMA is False:
+        _C_LGAMMA = _libm_lgamma()
     if _C_LGAMMA is not None:
         return float(_C_LGAMMA(v))
     try:  # pragma: no cover - Python's own lgamma: ~1e-15 absolute, less near 1 and 2

@@ -1,5 +1,6 @@
 """N-d convolution (1-d, 2-d and 3-d) on NumPy (im2col: one strided copy per kernel tap, then
-one BLAS matmul per group) and the pooling kernels.
+BLAS matmuls in a layout chosen per case, see :func:`_conv_np_cols` and :class:`_Wide`) and
+the pooling kernels.
 
 Three Functions close under differentiation. With the trilinear form
 ``T(x, w, y) = <conv(x, w), y>``:
@@ -83,19 +84,72 @@ def _cols(x: np.ndarray, ks: tuple, g: _Geom, out: tuple) -> np.ndarray:
     return cols.reshape(c * int(np.prod(ks)), n * int(np.prod(out)))
 
 
+class _Wide:
+    """The padded-row layout of a stride-1 transposed convolution. Output position
+    ``(o_0, o_1, ...)`` of the forward convolution is laid out at the flat index
+    ``sum_i o_i * fs_i`` of the *padded input* (``fs`` its row-major strides), so the
+    ``L = out_0 * fs_0`` "wide" positions include, per row, ``sp_i - out_i`` positions past
+    the last output, where the spread gradient is zero. Then kernel tap ``t`` adds into the
+    flat padded input at ``off_t + [0, L)``: one contiguous run per image and channel
+    instead of short strided rows (col2im). Costs ``L / prod(out)`` times the matmul work,
+    so it is used only where that is small (:func:`_wide`)."""
+
+    __slots__ = ("sp", "L", "offsets", "size")
+
+    def __init__(self, g: _Geom, in_sz: tuple, ks: tuple, out: tuple) -> None:
+        p = g.pad
+        self.sp = sp = tuple(n + p[2 * i] + p[2 * i + 1] for i, n in enumerate(in_sz))
+        fs = [int(np.prod(sp[i + 1:])) for i in range(len(sp))]
+        self.L = out[0] * fs[0]
+        self.offsets = [sum(t * d * f for t, d, f in zip(tap, g.dil, fs)) for tap in np.ndindex(*ks)]
+        # the last tap's run ends past the padded input by its offset in the inner dims
+        self.size = int(np.prod(sp)) + sum((k - 1) * d * f for k, d, f in zip(ks[1:], g.dil[1:], fs[1:]))
+
+    def spread(self, y: np.ndarray) -> np.ndarray:
+        """``y (N, O, *out)`` on the wide positions, zeros at the others, channels first:
+        ``(O, N * L)``."""
+        n, o = y.shape[:2]
+        out = y.shape[2:]
+        wide = np.zeros((o, n, out[0]) + self.sp[1:], dtype=y.dtype)
+        wide[(slice(None), slice(None)) + tuple(slice(0, m) for m in out)] = y.swapaxes(0, 1)
+        return wide.reshape(o, n * self.L)
+
+
+_WIDE_MAX_WASTE = 1.34  # the measured break-even on this machine (benchmarks/RESULTS.md)
+_BATCHED_MIN_P = 64  # outputs per image from which the forward uses one matmul per image
+
+
+def _wide(g: _Geom, in_sz: tuple, ks: tuple, out: tuple) -> _Wide | None:
+    """The :class:`_Wide` layout where it pays: stride 1 and at most ``_WIDE_MAX_WASTE``
+    times more matmul columns than outputs."""
+    if any(s != 1 for s in g.stride) or min(out, default=0) < 1:
+        return None
+    p = g.pad
+    sp = [n + p[2 * i] + p[2 * i + 1] for i, n in enumerate(in_sz)]
+    return _Wide(g, in_sz, ks, out) if np.prod(sp[1:]) <= _WIDE_MAX_WASTE * np.prod(out[1:]) else None
+
+
 def _conv_np(x: np.ndarray, w: np.ndarray, g: _Geom) -> np.ndarray:
     return _conv_np_cols(x, w, g)[0]
 
 
 def _conv_np_cols(x: np.ndarray, w: np.ndarray, g: _Geom) -> tuple[np.ndarray, np.ndarray]:
     """The convolution ``x (N, C, *S)``, ``w (O, C/G, *K)`` -> ``(N, O, *S_out)`` and its
-    im2col matrix (kept for the weight gradient)."""
+    im2col matrix (kept for the weight gradient). With ``P = prod(S_out) >= 64`` one matmul
+    call ``(G, O/G, ck) @ (N, G, ck, P)`` over a view of the im2col matrix gives the
+    ``(N, O, P)`` layout without a transposing copy; below that, one product per group
+    (``(O/G, ck) @ (ck, N * P)``, fewer and larger BLAS calls) and a transposing copy."""
     n = x.shape[0]
     o, cg = w.shape[:2]
     ks = w.shape[2:]
     out_sz = g.out_size(x.shape[2:], ks)
     cols = _cols(x, ks, g, out_sz)  # (C*prod(K), N*prod(S_out))
     G, og, ck = g.groups, o // g.groups, cg * int(np.prod(ks))
+    p = int(np.prod(out_sz))
+    if p >= _BATCHED_MIN_P:
+        out = np.empty((n, G, og, p), dtype=np.result_type(x, w))
+        np.matmul(w.reshape(G, og, ck), cols.reshape(G, ck, n, p).transpose(2, 0, 1, 3), out=out)
+        return out.reshape((n, o) + out_sz), cols
     w2 = w.reshape(o, ck)
     out = np.empty((o, cols.shape[1]), dtype=np.result_type(x, w))
     for k in range(G):  # one BLAS matmul per group
@@ -104,24 +158,35 @@ def _conv_np_cols(x: np.ndarray, w: np.ndarray, g: _Geom) -> tuple[np.ndarray, n
 
 
 def _conv_t_np(y: np.ndarray, w: np.ndarray, g: _Geom, in_sz: tuple) -> np.ndarray:
-    """Adjoint of ``x -> conv(x, w)``: ``y (N, O, *S_out) -> (N, C, *in_sz)`` (col2im)."""
+    """Adjoint of ``x -> conv(x, w)``: ``y (N, O, *S_out) -> (N, C, *in_sz)`` (col2im):
+    one product per group ``(ck, O/G) @ (O/G, N * P)``, then one strided add per kernel tap;
+    for stride 1 mostly in the :class:`_Wide` layout (one contiguous run per tap, image and
+    channel)."""
     n, o = y.shape[:2]
     out_sz = y.shape[2:]
     cg = w.shape[1]
     ks = w.shape[2:]
     nd = len(ks)
     G, og, ck = g.groups, o // g.groups, cg * int(np.prod(ks))
-    yt = y.transpose(_nc_swap(nd)).reshape(o, -1)
+    wl = _wide(g, tuple(in_sz), tuple(ks), tuple(out_sz))
+    yt = y.transpose(_nc_swap(nd)).reshape(o, -1) if wl is None else wl.spread(y)
     w2 = w.reshape(o, ck)
     dt = np.result_type(y, w)
     cols = np.empty((G * ck, yt.shape[1]), dtype=dt)
     for k in range(G):
         np.matmul(w2[k * og : (k + 1) * og].T, yt[k * og : (k + 1) * og], out=cols[k * ck : (k + 1) * ck])
-    cols = cols.reshape((G * cg,) + tuple(ks) + (n,) + tuple(out_sz))
     p = g.pad
-    xp = np.zeros((n, G * cg) + tuple(s + p[2 * i] + p[2 * i + 1] for i, s in enumerate(in_sz)), dtype=dt)
-    for tap in np.ndindex(*ks):
-        xp[_slices(tap, g, out_sz)] += cols[(slice(None),) + tap].swapaxes(0, 1)
+    if wl is not None:
+        cols = cols.reshape(G * cg, len(wl.offsets), n, wl.L)
+        flat = np.zeros((n, G * cg, wl.size), dtype=dt)
+        for t, off in enumerate(wl.offsets):
+            flat[:, :, off : off + wl.L] += cols[:, t].swapaxes(0, 1)
+        xp = flat[:, :, : int(np.prod(wl.sp))].reshape((n, G * cg) + wl.sp)
+    else:
+        cols = cols.reshape((G * cg,) + tuple(ks) + (n,) + tuple(out_sz))
+        xp = np.zeros((n, G * cg) + tuple(s + p[2 * i] + p[2 * i + 1] for i, s in enumerate(in_sz)), dtype=dt)
+        for tap in np.ndindex(*ks):
+            xp[_slices(tap, g, out_sz)] += cols[(slice(None),) + tap].swapaxes(0, 1)
     crop = (slice(None), slice(None)) + tuple(slice(p[2 * i], p[2 * i] + s) for i, s in enumerate(in_sz))
     return np.ascontiguousarray(xp[crop])
 
@@ -340,7 +405,9 @@ def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tu
         if nan:
             upd |= np.isnan(v) & ~np.isnan(best)
         np.maximum(best, v, out=best)  # NaN propagates, as PyTorch's max pooling
-        np.putmask(tap, upd, t)
+        # tap = t where updated: taps only grow, so a branch-free maximum does it (putmask
+        # and where= on a random mask cost ~4 ns an element in mispredicted branches)
+        np.maximum(tap, np.multiply(upd, t, dtype=np.int16), out=tap)
     strides = [int(np.prod(size[i + 1:])) for i in range(len(size))]  # flat stride of each dim
     offsets = np.array([sum(ti * d * st for ti, d, st in zip(tp, dil, strides)) for tp in taps], np.int64)
     base = np.zeros(out, np.int64)
@@ -350,7 +417,27 @@ def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tu
         base = base + ((np.arange(o) * s - pad[2 * i]) * st).reshape(shape)
     idx = np.take(offsets, tap)
     idx += base
+    if any(pad) and bool((x == fill).any()):
+        idx = _first_inside(idx, tap, taps, size, out, stride, pad, dil, strides)
     return idx, best
+
+
+def _first_inside(idx: np.ndarray, tap: np.ndarray, taps: list, size: tuple, out: tuple, stride: tuple, pad: tuple,
+                  dil: tuple, strides: list) -> np.ndarray:
+    """A window whose maximum equals the padding's fill (``-inf``, or the integer minimum)
+    may have picked a padded position; PyTorch's index is then the window's first position
+    inside the input (its row-major first valid tap), which this puts there."""
+    coords = np.array(taps, np.int64).T  # (ndim, n_taps): each tap's offset per dim
+    outside = np.zeros(tap.shape, bool)
+    first = np.zeros(out, np.int64)
+    for i, (o, s, d, n, st) in enumerate(zip(out, stride, dil, size, strides)):
+        shape = [1] * len(out)
+        shape[i] = o
+        start = np.arange(o) * s - pad[2 * i]  # the window's first position in dim i
+        pos = start.reshape(shape) + np.take(coords[i], tap) * d
+        outside |= (pos < 0) | (pos >= n)
+        first = first + ((start + np.maximum(0, -(start // d)) * d) * st).reshape(shape)  # first tap at >= 0
+    return np.where(outside, first, idx)
 
 
 class PoolSpec(NamedTuple):
@@ -459,11 +546,12 @@ class PutFlat(Linear):
     def forward(ctx: Any, g: Tensor, idx: np.ndarray, shape: tuple, unique: bool = False) -> Tensor:
         ctx.idx = idx
         n, c = idx.shape[:2]
-        if unique:  # no index repeats within a (n, c) slice: a plain scatter, no accumulation
-            out = np.zeros((n, c, int(np.prod(shape[2:]))), dtype=g._data.dtype)
-            np.put_along_axis(out, idx.reshape(n, c, -1), g._data.reshape(n, c, -1), axis=2)
-            return wrap(out.reshape(shape))
         hw = int(np.prod(shape[2:]))
+        if unique:  # no index repeats within a (n, c) slice: a plain scatter, no accumulation
+            out = np.zeros(n * c * hw, dtype=g._data.dtype)
+            # one flat fancy assignment (put_along_axis builds broadcast index grids: 1.4x slower)
+            out[(idx.reshape(n * c, -1) + (np.arange(n * c) * hw)[:, None]).ravel()] = g._data.ravel()
+            return wrap(out.reshape(shape))
         gd = g._data.reshape(n * c, -1)
         base = (np.arange(n * c) * hw)[:, None]
         out = np.bincount((idx.reshape(n * c, -1) + base).ravel(), weights=gd.ravel(), minlength=n * c * hw)

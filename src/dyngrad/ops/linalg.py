@@ -24,6 +24,27 @@ def _fmt(s: tuple) -> str:
     return "x".join(str(x) for x in s) or "scalar"
 
 
+def _matmul_np(ad: np.ndarray, bd: np.ndarray) -> np.ndarray:
+    """``np.matmul(ad, bd)``, with two layouts that NumPy's matmul runs without BLAS or as
+    one small product per batch element handed to BLAS in the shape it is fastest in
+    (both arise under vmap of grad, where unbatched weights are broadcast along the batch):
+
+    * inner size 1, ``(*, n, 1) @ (*, 1, p)``: one product per output, so the broadcast
+      multiply gives the same numbers (NumPy's matmul has no BLAS path for strided columns);
+    * ``bd`` one matrix broadcast along its batch dims (all batch strides 0) and ``ad``
+      holding the whole batch: one ``(prod(*) n, k) @ (k, p)`` product instead of a
+      matrix-vector product per batch element (the same sums, possibly rounded differently).
+    """
+    if ad.ndim >= 2 and bd.ndim >= 2:
+        if ad.shape[-1] == 1 and bd.shape[-2] == 1 and ad.dtype.kind in "fiu" and bd.dtype.kind in "fiu":
+            return np.multiply(ad, bd)
+        if bd.ndim > 2 and not any(bd.strides[:-2]) and all(bd.shape[:-2]) and ad.ndim >= bd.ndim and ad.shape[-1] and \
+                np.broadcast_shapes(ad.shape[:-2], bd.shape[:-2]) == ad.shape[:-2]:
+            b2 = bd[(0,) * (bd.ndim - 2)]
+            return np.matmul(ad.reshape(-1, ad.shape[-1]), b2).reshape(ad.shape[:-1] + b2.shape[-1:])
+    return np.matmul(ad, bd)
+
+
 class Matmul(Op):
     """``out = a @ b`` with PyTorch semantics: ``(*, n, m) @ (*, m, p) -> (*, n, p)`` with
     broadcast batch dims ``*``; a 1-D ``a`` is a row ``(1, m)``, a 1-D ``b`` a column
@@ -42,7 +63,7 @@ class Matmul(Op):
         n = ctx.needs_input_grad
         ctx.save_for_backward(a if n[1] else None, b if n[0] else None)
         ctx.nd = (ad.ndim, bd.ndim)
-        return wrap(np.matmul(ad, bd))
+        return wrap(_matmul_np(ad, bd))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
