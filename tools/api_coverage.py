@@ -238,8 +238,8 @@ Where a present name deliberately behaves differently from PyTorch (besides the 
 
 - `torch.Tensor(2, 3)`, `FloatTensor(n)`, `x.new(2, 3)`: zero-filled (PyTorch leaves the
   memory uninitialized). `Tensor(data)` casts to the default dtype, as PyTorch.
-- `Tensor.shape` is a `torch.Size`; slicing it gives a plain tuple (PyTorch: a `Size`), so
-  that `x.shape[0]` stays as fast as a tuple's. Its repr reads `dyngrad.Size([2, 3])`.
+- `Tensor.shape` is a `torch.Size` (slices and `+` give a `Size`, as PyTorch); its repr reads
+  `dyngrad.Size([2, 3])`.
 - `addmm`, `kron`, `median`, `quantile`, `lstsq`, `cholesky_solve`, ... are compositions of
   dyngrad ops (ops/composite.py, ops/linalg_extra.py): same values and gradients, but
   `grad_fn` is the last op's node (`AddBackward0`, not `AddmmBackward0`).

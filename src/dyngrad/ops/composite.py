@@ -544,11 +544,15 @@ def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = Fals
     ilo = np.where(has_nan, n - 1, np.broadcast_to(lo.reshape(along), out_shape))
     ihi = np.where(has_nan, n - 1, np.broadcast_to(hi.reshape(along), out_shape))
     vlo, vhi = v.gather(d, wrap(ilo)), v.gather(d, wrap(ihi))
+    from .pointwise import lerp
+
+    # PyTorch interpolates with lerp's two-sided formula (a + w * (b - a) for w < 0.5, else
+    # b - (b - a) * (1 - w)), which decides the results with infinities (inf - inf: NaN)
     if interpolation == "linear":
         frac = np.where(has_nan, 0.0, np.broadcast_to((pos - lo).reshape(along), out_shape))
-        out = vlo + wrap(frac.astype(v._data.dtype)) * (vhi - vlo)
+        out = lerp(vlo, vhi, wrap(frac.astype(v._data.dtype)))
     elif interpolation == "midpoint":
-        out = (vlo + vhi) * 0.5
+        out = lerp(vlo, vhi, wrap(np.full(out_shape, 0.5, dtype=v._data.dtype)))
     else:
         out = vlo
     out = out.movedim(d, 0)  # the q dim first

@@ -91,7 +91,7 @@ def _check_gs(op: str, x: np.ndarray, dim: int, index: np.ndarray, src: Any = No
                 f"{op}(): Expected index {list(ix)} to be no larger size than src {list(src.shape)}"
             )
     lo, hi = index.min(), index.max()
-    if lo < -xs[dim] or hi >= xs[dim]:
+    if lo < 0 or hi >= xs[dim]:  # PyTorch refuses negative indices here (no wrap-around)
         bad = int(hi) if hi >= xs[dim] else int(lo)
         raise RuntimeError(f"{op}(): index {bad} is out of bounds for dimension {dim} with size {xs[dim]}")
 
@@ -390,8 +390,10 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
     return gather(x, d, idx.expand(*bi) if batched else np.broadcast_to(idx, bi))
 
 
-def _dim_index(input: Tensor, dim: int, index: Any, op: str) -> tuple:
-    """Validate a vector ``index`` along ``dim``; return (dim, NumPy advanced index)."""
+def _dim_index(input: Tensor, dim: int, index: Any, op: str, negative: bool = False) -> tuple:
+    """Validate a vector ``index`` along ``dim``; return (dim, NumPy advanced index).
+    ``negative``: indices from ``-size`` count from the end (``index_fill``); otherwise, as
+    in PyTorch's ``index_add`` / ``index_copy`` / ``index_reduce``, a negative index raises."""
     d = norm_dim(dim, input._data.ndim, op)
     if is_wrapper(index):  # differs per example under vmap: the rule checks it
         if index._data.dtype.kind not in "iu" or index._data.dtype == np.uint8 or index.ndim > 1:
@@ -399,8 +401,9 @@ def _dim_index(input: Tensor, dim: int, index: Any, op: str) -> tuple:
         return d, (slice(None),) * d + (index.reshape(-1),)
     idx = _int_index(index, op).reshape(-1)
     size = input._data.shape[d] if input._data.ndim else 1
-    if idx.size and (idx.min() < -size or idx.max() >= size):
-        raise IndexError(f"{op}(): index out of range for dimension {d} with size {size}")
+    if idx.size and (idx.min() < (-size if negative else 0) or idx.max() >= size):
+        bad = int(idx.max()) if idx.max() >= size else int(idx.min())
+        raise IndexError(f"{op}(): index {bad} is out of bounds for dimension {d} with size {size}")
     return d, (slice(None),) * d + (idx,)
 
 

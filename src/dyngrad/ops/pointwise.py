@@ -151,7 +151,8 @@ class Lerp(Elementwise):
         rt = B.result_type(start, end, weight)
         s, e, w = (_cast(t._data, rt) for t in (start, end, weight))
         ctx.save_for_backward(start, end, weight)
-        return wrap(np.where(w < 0.5, s + w * (e - s), e - (e - s) * (1 - w)).astype(rt, copy=False))
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: NaN, silently as PyTorch
+            return wrap(np.where(w < 0.5, s + w * (e - s), e - (e - s) * (1 - w)).astype(rt, copy=False))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
