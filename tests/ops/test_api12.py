@@ -128,3 +128,123 @@ def test_a_safetensors_file_whose_header_size_starts_with_0x80_is_not_mistaken_f
             assert torch.load(buf)["k" * n].tolist() == [1.0]
             return
     pytest.skip("no key length gave a header size with low byte 0x80")  # pragma: no cover
+
+
+# ---------------------------------------------------------------- NumPy warnings
+_SPECIAL = [0.0, -1.0, INF, -INF, NAN, 1e300, 2.0]
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: torch.sin(x), lambda x: torch.cos(x), lambda x: torch.frac(x), lambda x: torch.square(x),
+    lambda x: torch.softmax(x, 0), lambda x: torch.log_softmax(x, 0), lambda x: torch.nn.functional.gelu(x),
+    lambda x: torch.nn.functional.gelu(x, approximate="tanh"), lambda x: torch.nn.functional.silu(x),
+    lambda x: torch.nn.functional.mish(x), lambda x: torch.nn.functional.softplus(x),
+    lambda x: torch.nn.functional.softsign(x), lambda x: torch.nn.functional.hardswish(x),
+    lambda x: torch.prod(x), lambda x: torch.cumsum(x, 0), lambda x: torch.cumprod(x, 0),
+    lambda x: torch.logcumsumexp(x, 0), lambda x: torch.logaddexp(x, x.flip(0)),
+    lambda x: torch.nn.functional.layer_norm(x, (7,)), lambda x: torch.nn.functional.smooth_l1_loss(x, x.flip(0)),
+    lambda x: torch.nn.functional.cross_entropy(x[None], torch.tensor([1])),
+    lambda x: torch.amax(x), lambda x: torch.linalg.vector_norm(x, float("inf")),
+    lambda x: x.to(torch.float32), lambda x: torch.addcmul(x, x, x),
+]) 
+def test_ops_on_infinities_and_nans_warn_nothing_as_pytorch(call, recwarn):
+    # (the forward of +, -, *, @ and sum still lets NumPy warn: see docs/from-pytorch.md)
+    x = torch.tensor(_SPECIAL, dtype=torch.float64, requires_grad=True)
+    out = call(x)
+    if out.requires_grad:
+        out.backward(torch.ones_like(out))  # the backward pass: inf * 0, inf - inf in the formulas
+        assert x.grad is not None
+    assert not [str(w.message) for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+# ---------------------------------------------------------------- in-place variants
+def _m(*s):
+    return torch.tensor(np.random.default_rng(sum(s)).uniform(0.2, 0.9, s))
+
+
+# (name, args after self, self's shape): values and gradients equal the out-of-place op's
+INPLACE = [
+    ("absolute_", (), (3,)), ("arccos_", (), (3,)), ("arcsin_", (), (3,)), ("arctan_", (), (3,)),
+    ("arcsinh_", (), (3,)), ("arctanh_", (), (3,)), ("negative_", (), (3,)),
+    ("arctan2_", (_m(3),), (3,)), ("atan2_", (_m(3),), (3,)), ("hypot_", (_m(3),), (3,)),
+    ("addcdiv_", (_m(3), _m(3)), (3,)), ("addcmul_", (_m(3), _m(3)), (3,)),
+    ("addmm_", (_m(2, 4), _m(4, 3)), (2, 3)), ("addmv_", (_m(2, 4), _m(4)), (2,)), ("addr_", (_m(2), _m(3)), (2, 3)),
+    ("baddbmm_", (_m(2, 2, 4), _m(2, 4, 3)), (2, 2, 3)), ("addbmm_", (_m(2, 2, 4), _m(2, 4, 3)), (2, 3)),
+    ("clamp_min_", (0.5,), (3,)), ("clamp_max_", (0.5,), (3,)), ("cumsum_", (0,), (3,)), ("cumprod_", (1,), (2, 3)),
+    ("divide_", (_m(3),), (3,)), ("true_divide_", (2.0,), (3,)), ("multiply_", (_m(3),), (3,)),
+    ("subtract_", (_m(3),), (3,)), ("float_power_", (2.0,), (3,)), ("fmod_", (0.3,), (3,)), ("remainder_", (0.3,), (3,)),
+    ("lerp_", (_m(3), 0.3), (3,)), ("tril_", (), (3, 3)), ("triu_", (1,), (3, 3)),
+    ("index_add_", (0, torch.tensor([0, 2]), _m(2)), (3,)), ("index_copy_", (0, torch.tensor([2, 0]), _m(2)), (3,)),
+    ("index_fill_", (0, torch.tensor([1]), 2.0), (3,)),
+    ("scatter_reduce_", (0, torch.tensor([0, 0, 2]), _m(3), "sum"), (3,)),
+]
+
+
+@pytest.mark.parametrize("name,args,shape", INPLACE, ids=[c[0] for c in INPLACE])
+def test_an_inplace_variant_writes_the_out_of_place_result_and_takes_its_gradient(name, args, shape):
+    base = _m(*shape)
+    want = getattr(base, name[:-1])(*args)
+    a = base.clone().requires_grad_()
+    y = a * 1
+    v0 = y._version
+    r = getattr(y, name)(*args)
+    assert r is y and y._version > v0
+    np.testing.assert_allclose(y.detach().numpy(), want.numpy(), rtol=1e-12, atol=1e-12)
+    g = torch.tensor(np.random.default_rng(3).standard_normal(shape))
+    y.backward(g)
+    b = base.clone().requires_grad_()
+    getattr(b * 1, name[:-1])(*args).backward(g)
+    np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_an_inplace_variant_on_a_leaf_that_requires_grad_raises():
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        torch.ones(2, 2, requires_grad=True).addmm_(torch.ones(2, 2), torch.ones(2, 2))
+
+
+def test_inplace_variants_keep_pytorchs_dtype_rules():
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
+        torch.tensor([5, 3]).true_divide_(2)
+    x = torch.tensor([5, 3])
+    assert x.floor_divide_(2).tolist() == [2, 1] and x.dtype == torch.int64
+    with pytest.raises(RuntimeError, match="Bad in-place call"):
+        torch.ones(3, dtype=torch.int64).cumsum_(0, dtype=torch.float32)
+
+
+def test_inplace_comparisons_write_ones_and_zeros_and_keep_requires_grad():
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = a * 1
+    y.ge_(2.0)
+    assert y.tolist() == [0.0, 1.0, 1.0] and y.requires_grad and y.dtype == torch.float64 or y.dtype == torch.float32
+    y.backward(torch.ones(3))
+    assert a.grad.tolist() == [0.0, 0.0, 0.0]
+    i = torch.tensor([1, 0, 2])
+    assert i.eq_(torch.tensor([1, 1, 2])).tolist() == [1, 0, 1] and i.dtype == torch.int64
+    assert torch.tensor([1.0, 0.0]).logical_not_().tolist() == [0.0, 1.0]
+    for n in ("ne_", "not_equal_", "lt_", "less_", "le_", "less_equal_", "gt_", "greater_", "greater_equal_"):
+        got = getattr(torch.tensor([1.0, 2.0, 3.0]), n)(2.0).tolist()
+        assert got == getattr(torch.tensor([1.0, 2.0, 3.0]), n[:-1])(2.0).float().tolist()
+    for n in ("logical_and_", "logical_or_", "logical_xor_"):
+        got = getattr(torch.tensor([1.0, 0.0, 3.0]), n)(torch.tensor([1.0, 1.0, 0.0])).tolist()
+        assert got == getattr(torch.tensor([1.0, 0.0, 3.0]), n[:-1])(torch.tensor([1.0, 1.0, 0.0])).float().tolist()
+
+
+@pytest.mark.parametrize("name,args,shape,grad_fn", [
+    ("unsqueeze_", (1,), (1, 1, 3), "UnsqueezeBackward0"), ("squeeze_", (), (3,), "SqueezeBackward0"),
+    ("t_", (), (3, 1), "TBackward0"), ("transpose_", (0, 1), (3, 1), "TransposeBackward0"),
+    ("swapdims_", (0, 1), (3, 1), None), ("swapaxes_", (0, 1), (3, 1), None),
+])
+def test_inplace_view_variants_change_the_shape_over_the_same_memory(name, args, shape, grad_fn):
+    src = torch.arange(3.0).reshape(1, 3)
+    base = src.clone()
+    x = base
+    assert getattr(x, name)(*args) is x and tuple(x.shape) == shape
+    assert np.shares_memory(x.numpy(), base.numpy())
+    a = torch.arange(3.0).reshape(1, 3).requires_grad_()
+    y = a * 1
+    getattr(y, name)(*args)
+    assert tuple(y.shape) == shape
+    if grad_fn:
+        assert type(y.grad_fn).__name__ == grad_fn
+    (y * torch.arange(1.0, 4.0).reshape(shape)).sum().backward()
+    assert a.grad.reshape(-1).tolist() == [1.0, 2.0, 3.0]

@@ -59,6 +59,8 @@ __all__ = [n for m in _FAMILIES for n in m.__all__]
 # (_view_inplace.py), and backward() (the ops sit above backprop: this import points down).
 # Not in __all__: they are not ops.
 from ._view_inplace import rebase_dirty_view, refresh_view  # noqa: E402
+# the generic ``name_`` forms (Tensor methods only, not top-level names: not in __all__)
+from . import inplace_variants  # noqa: E402
 from ..autograd.backprop import backward  # noqa: E402
 
 

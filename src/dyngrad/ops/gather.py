@@ -150,7 +150,8 @@ class ScatterAdd(Linear):
         out = x._data.copy()
         if index.size:
             sub = src._data[tuple(slice(0, s) for s in index.shape)]
-            np.add.at(out.reshape(-1) if out.ndim == 0 else out, _grid(index, dim), sub)
+            with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+                np.add.at(out.reshape(-1) if out.ndim == 0 else out, _grid(index, dim), sub)
         return wrap(out)
 
     @staticmethod

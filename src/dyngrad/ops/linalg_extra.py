@@ -230,7 +230,8 @@ def _lu(a: np.ndarray) -> tuple:
         with np.errstate(divide="ignore", invalid="ignore"):
             f = np.where(d[:, None] != 0, lu[:, k + 1:, k] / d[:, None], 0.0)
         lu[:, k + 1:, k] = f
-        lu[:, k + 1:, k + 1:] -= f[:, :, None] * lu[:, k, None, k + 1:]
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            lu[:, k + 1:, k + 1:] -= f[:, :, None] * lu[:, k, None, k + 1:]
     return lu.reshape(batch + (n, n)), perm.reshape(batch + (n,)), piv.reshape(batch + (n,))
 
 

@@ -175,7 +175,8 @@ class Addcmul(Elementwise):
         rt = B.result_type(x, t1, t2)
         ctx.save_for_backward(t1, t2)
         ctx.value = value
-        out = _cast(x._data, rt) + value * (_cast(t1._data, rt) * _cast(t2._data, rt))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            out = _cast(x._data, rt) + value * (_cast(t1._data, rt) * _cast(t2._data, rt))
         return wrap(_cast(np.asarray(out), rt))
 
     @staticmethod
@@ -250,7 +251,8 @@ class Logaddexp(Elementwise):
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         rt = float_dtype(B.result_type(a, b))
         ctx.save_for_backward(a, b)
-        return wrap(np.logaddexp(_cast(a._data, rt), _cast(b._data, rt)))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap(np.logaddexp(_cast(a._data, rt), _cast(b._data, rt)))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:

@@ -36,7 +36,8 @@ def _forward(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, reduce
     if reduce in ("sum", "mean"):
         np.add.at(flat, grid, sub)
     elif reduce == "prod":
-        np.multiply.at(flat, grid, sub)
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            np.multiply.at(flat, grid, sub)
     elif reduce == "amax":
         np.maximum.at(flat, grid, sub)
     else:
