@@ -126,6 +126,12 @@ class ReductionMethods:
     def quantile(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.quantile(self, *args, **kwargs)
 
+    def nanquantile(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.nanquantile(self, *args, **kwargs)
+
+    def mode(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.mode(self, *args, **kwargs)
+
     def kthvalue(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.kthvalue(self, *args, **kwargs)
 

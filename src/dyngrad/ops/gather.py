@@ -387,6 +387,8 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
         ) from None
     bx, bi = list(b), list(b)
     bx[d], bi[d] = input._data.shape[d], idx.shape[d]
+    if not batched and idx.size and idx.min() < 0 and idx.min() >= -input._data.shape[d]:
+        idx = np.where(idx < 0, idx + input._data.shape[d], idx)  # PyTorch wraps them here (not with dim=None)
     x = input.expand(*bx) if tuple(bx) != input._data.shape else input
     return gather(x, d, idx.expand(*bi) if batched else np.broadcast_to(idx, bi))
 

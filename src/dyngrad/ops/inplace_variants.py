@@ -4,9 +4,10 @@ into ``self``'s memory (cast to ``self``'s dtype where NumPy's ``same_kind`` all
 PyTorch's "result type ... can't be cast" RuntimeError), the version counter is bumped and,
 while a graph is recorded, ``self`` takes over the op's history. Gradients are the op's.
 
-The comparisons and logical ops (``eq_``, ``lt_``, ``logical_and_``, ...) write 1/0 in
-``self``'s dtype; as in PyTorch a tensor that requires grad keeps requiring it, with a zero
-gradient (recorded as ``input.masked_fill(True, 0) + (input == other)``).
+The comparisons (``eq_``, ``lt_``, ...) write 1/0 in ``self``'s dtype; as in PyTorch a
+tensor that requires grad keeps requiring it, with a zero gradient (recorded as
+``input.masked_fill(True, 0) + (input == other)``). The logical ops (``logical_and_``, ...)
+record nothing, as PyTorch's: ``self`` keeps its history.
 
 The shape-changing forms (``unsqueeze_``, ``squeeze_``, ``t_``, ``transpose_``,
 ``swapdims_``/``swapaxes_``) change ``self``'s shape instead of its values: ``self`` becomes
@@ -31,13 +32,11 @@ _VALUE_OPS = (
     "index_add", "index_copy", "index_fill", "lerp", "multiply", "negative", "remainder", "scatter_reduce",
     "subtract", "tril", "triu", "true_divide", "index_reduce",
 )
-_COMPARISONS = (
-    "eq", "ne", "not_equal", "lt", "less", "le", "less_equal", "gt", "greater", "ge", "greater_equal",
-    "logical_and", "logical_or", "logical_xor", "logical_not",
-)
+_COMPARISONS = ("eq", "ne", "not_equal", "lt", "less", "le", "less_equal", "gt", "greater", "ge", "greater_equal")
+_LOGICAL = ("logical_and", "logical_or", "logical_xor", "logical_not")
 _VIEWS = ("unsqueeze", "squeeze", "t", "transpose", "swapdims", "swapaxes")
 
-__all__ = [f"{n}_" for n in _VALUE_OPS + _COMPARISONS + _VIEWS]
+__all__ = [f"{n}_" for n in _VALUE_OPS + _COMPARISONS + _LOGICAL + _VIEWS]
 
 
 def _ops() -> Any:
@@ -60,6 +59,22 @@ def _value_variant(name: str) -> Any:
     variant.__name__ = variant.__qualname__ = f"{name}_"
     variant.__doc__ = (f"In-place :func:`dyngrad.{name}`: writes the result into ``input`` and returns it; "
                        "bumps the version counter. Gradients are ``{name}``'s.").replace("{name}", name)
+    return variant
+
+
+def _logical_variant(name: str) -> Any:
+    def variant(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        with grad_mode.no_grad():
+            out = getattr(_ops(), name)(input.detach(), *args, **kwargs)
+        from ._util import _write
+
+        _write(input, out._data, getattr(_ops(), name))  # PyTorch records nothing (even on a leaf)
+        return input
+
+    variant.__name__ = variant.__qualname__ = f"{name}_"
+    variant.__doc__ = (f"In-place :func:`dyngrad.{name}`: writes 1/0 in ``input``'s dtype and returns "
+                       "``input``; bumps the version counter. As in PyTorch it records nothing: ``input`` keeps "
+                       "its history (``grad_fn``).")
     return variant
 
 
@@ -112,6 +127,8 @@ for _n in _VALUE_OPS:
     globals()[f"{_n}_"] = _value_variant(_n)
 for _n in _COMPARISONS:
     globals()[f"{_n}_"] = _comparison_variant(_n)
+for _n in _LOGICAL:
+    globals()[f"{_n}_"] = _logical_variant(_n)
 for _n in _VIEWS:
     globals()[f"{_n}_"] = _view_variant(_n)
 del _n

@@ -1,0 +1,98 @@
+"""The ops added for issue 12's leftovers (index_reduce, mode, nanquantile, the linalg and
+statistics additions) in the op database; golden values in tests/golden/api12.npz (written
+by tests/golden/gen_api12.py from PyTorch 2.13). The live comparison is
+tests/oracle/test_api12_oracle.py; documented edge cases and errors are in
+tests/ops/test_api12.py."""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+import numpy as np
+
+import dyngrad as dg
+from tests.op_db.info import OpInfo as OpSpec
+from tests.op_db.info import skip, update
+
+_scatter_reduce = importlib.import_module("dyngrad.ops.scatter_reduce")  # ops.scatter_reduce is the op
+GOLDEN = os.path.join(os.path.dirname(__file__), "..", "golden", "api12.npz")
+
+
+def S(name: str, f, shapes, **kw) -> OpSpec:
+    """A spec written once for both libraries: ``f(module, *inputs)``."""
+    kw.setdefault("zero_dim", False)
+    kw.setdefault("zero_size", False)
+    kw.setdefault("int_result", None)
+    return OpSpec(name, lambda *a: f(dg, *a), lambda torch, *a: f(torch, *a), shapes=shapes, **kw)
+
+
+def _distinct(rng, shapes):
+    # well-separated values: no ties, so max/min-based gradients are smooth
+    return tuple(rng.permutation(int(np.prod(s))).reshape(s).astype(np.float64) * 0.37 + rng.uniform(-0.1, 0.1, s)
+                 for s in shapes)
+
+
+def _away_from_zero(rng, shapes):
+    return tuple(rng.uniform(0.5, 1.5, s) * rng.choice([-1.0, 1.0], s) for s in shapes)
+
+
+def _with_ties(rng, shapes):
+    # small integers as floats: the most frequent value is well defined (and its index)
+    return tuple(rng.integers(0, 3, s).astype(np.float64) for s in shapes)
+
+
+def _with_nans(rng, shapes):
+    out = []
+    for s in shapes:
+        a = rng.permutation(int(np.prod(s))).reshape(s).astype(np.float64) * 0.37
+        a[rng.random(s) < 0.3] = np.nan
+        a[..., 0] = 5.5 + np.arange(int(np.prod(s[:-1]))).reshape(s[:-1])  # every row keeps a number, no ties
+        out.append(a)
+    return tuple(out)
+
+
+def _idx(m, *i):
+    return m.tensor(np.array(i, dtype=np.int64))
+
+
+SPECS = [
+    # ---- index_reduce (ops/scatter_reduce.py)
+    S("index_reduce_prod", lambda m, x, s: x.index_reduce(0, _idx(m, 0, 2, 0), s, "prod"), ((3, 2), (3, 2)),
+      make_inputs=_away_from_zero),
+    S("index_reduce_prod_exclude", lambda m, x, s: x.index_reduce(1, _idx(m, 1, 1), s, "prod", include_self=False),
+      ((2, 3), (2, 2)), make_inputs=_away_from_zero),
+    S("index_reduce_mean", lambda m, x, s: m.index_reduce(x, 0, _idx(m, 1, 1, 2), s, "mean"), ((3, 2), (3, 2))),
+    S("index_reduce_mean_exclude", lambda m, x, s: x.index_reduce(0, _idx(m, 0, 0, 2), s, "mean", include_self=False),
+      ((3, 2), (3, 2))),
+    S("index_reduce_amax", lambda m, x, s: x.index_reduce(0, _idx(m, 0, 2, 0), s, "amax"), ((3, 2), (3, 2)),
+      make_inputs=_distinct),
+    S("index_reduce_amin_exclude", lambda m, x, s: x.index_reduce(0, _idx(m, 0, 2, 0), s, "amin", include_self=False),
+      ((3, 2), (3, 2)), make_inputs=_distinct),
+    # ---- mode, nanquantile (ops/composite.py)
+    S("mode_values", lambda m, x: m.mode(x, 1).values, ((3, 7),), make_inputs=_with_ties, check_grad=False),
+    S("mode_values_dim0_keepdim", lambda m, x: x.mode(0, keepdim=True)[0], ((6, 2),), make_inputs=_with_ties,
+      check_grad=False),
+    S("nanquantile", lambda m, x: m.nanquantile(x, 0.3, dim=1), ((3, 6),), make_inputs=_with_nans),
+    S("nanquantile_q_vector", lambda m, x: x.nanquantile(m.tensor([0.25, 0.8], dtype=m.float64), dim=0),
+      ((5, 2),), make_inputs=_with_nans),
+    S("nanquantile_all_midpoint", lambda m, x: m.nanquantile(x, 0.5, interpolation="midpoint"), ((3, 4),),
+      make_inputs=_with_nans),
+]
+
+_INDEX_REDUCE = [s.name for s in SPECS if s.name.startswith("index_reduce")]
+update(SPECS, _INDEX_REDUCE, function=_scatter_reduce.ScatterReduce)
+skip(SPECS, _INDEX_REDUCE, "index_reduce is scatter_reduce with the index broadcast: its node is "
+     "ScatterReduceBackward0 (PyTorch's: IndexReduceBackward0)", "node_name")
+skip(SPECS, [s.name for s in SPECS if not s.name.startswith("index_reduce")],
+     "a composition of dyngrad ops (sort/gather/lerp): its grad_fn is the last op's node, not PyTorch's fused one",
+     "node_name")
+update(SPECS, [s.name for s in SPECS if s.name.startswith(("mode", "nanquantile"))],
+       vmap_fallback="reads the values (the most frequent value, the NaN positions) with NumPy outside a Function: "
+                     "vmap runs it once per example (exact)")
+skip(SPECS, [s.name for s in SPECS if s.name.startswith("mode")],
+     "the mode's inputs are ties by construction: finite differences split them (the golden gradient is compared)",
+     "forward_ad")
+skip(SPECS, [s.name for s in SPECS if s.name.startswith(("mode", "nanquantile"))],
+     "the inputs hold ties (mode) or NaNs (nanquantile): the float32 check's random inputs have neither",
+     "dtype")
