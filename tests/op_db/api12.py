@@ -52,6 +52,21 @@ def _with_nans(rng, shapes):
     return tuple(out)
 
 
+def _dominant(rng, shapes):
+    # diagonally dominant columns: partial pivoting exchanges no rows, so PyTorch's pivoted
+    # LU is the unpivoted one (PyTorch computes pivot=False on CUDA only)
+    return tuple(rng.uniform(-0.3, 0.3, s) + 3 * np.eye(s[-2], s[-1]) for s in shapes)
+
+
+def _square_and_rhs(rng, shapes):
+    a, b = shapes
+    return rng.uniform(-0.5, 0.5, a) + 2 * np.eye(a[-1]), rng.standard_normal(b)
+
+
+def _flat(m, *ts):
+    return m.cat([t.reshape(-1) for t in ts])
+
+
 def _idx(m, *i):
     return m.tensor(np.array(i, dtype=np.int64))
 
@@ -76,16 +91,38 @@ SPECS = [
     S("nanquantile", lambda m, x: m.nanquantile(x, 0.3, dim=1), ((3, 6),), make_inputs=_with_nans),
     S("nanquantile_q_vector", lambda m, x: x.nanquantile(m.tensor([0.25, 0.8], dtype=m.float64), dim=0),
       ((5, 2),), make_inputs=_with_nans),
+    # ---- the LU family (ops/lu.py)
+    S("linalg_lu_wide", lambda m, a: _flat(m, *m.linalg.lu(a)[1:]), ((3, 5),)),
+    S("linalg_lu_tall_batched", lambda m, a: _flat(m, *m.linalg.lu(a)[1:]), ((2, 4, 2),)),
+    S("linalg_lu_square", lambda m, a: _flat(m, *m.linalg.lu(a)[1:]), ((3, 3),)),
+    S("linalg_lu_factor_wide", lambda m, a: m.linalg.lu_factor(a).LU, ((2, 4),)),
+    S("linalg_lu_factor_tall", lambda m, a: m.linalg.lu_factor(a)[0], ((4, 3),)),
+    OpSpec("linalg_lu_no_pivot", lambda a: _flat(dg, *dg.linalg.lu(a, pivot=False)[1:]),
+           lambda torch, a: _flat(torch, *torch.linalg.lu(a)[1:]), shapes=((4, 3),), make_inputs=_dominant,
+           zero_dim=False, zero_size=False, int_result=None),
+    OpSpec("linalg_lu_factor_no_pivot", lambda a: dg.linalg.lu_factor(a, pivot=False).LU,
+           lambda torch, a: torch.linalg.lu_factor(a).LU, shapes=((3, 3),), make_inputs=_dominant,
+           zero_dim=False, zero_size=False, int_result=None),
+    S("lu_unpack", lambda m, a: _flat(m, *m.lu_unpack(*m.linalg.lu_factor(a))[1:]), ((3, 4),)),
+    S("linalg_lu_solve", lambda m, a, b: m.linalg.lu_solve(*m.linalg.lu_factor(a), b), ((3, 3), (3, 2)),
+      make_inputs=_square_and_rhs),
+    S("linalg_lu_solve_right_adjoint", lambda m, a, b: m.linalg.lu_solve(*m.linalg.lu_factor(a), b.mT, left=False,
+                                                                          adjoint=True), ((3, 3), (3, 2)),
+      make_inputs=_square_and_rhs),
     S("nanquantile_all_midpoint", lambda m, x: m.nanquantile(x, 0.5, interpolation="midpoint"), ((3, 4),),
       make_inputs=_with_nans),
 ]
 
 _INDEX_REDUCE = [s.name for s in SPECS if s.name.startswith("index_reduce")]
+_LU = [s.name for s in SPECS if s.name.startswith(("linalg_lu", "lu_"))]
 update(SPECS, _INDEX_REDUCE, function=_scatter_reduce.ScatterReduce)
 skip(SPECS, _INDEX_REDUCE, "index_reduce is scatter_reduce with the index broadcast: its node is "
      "ScatterReduceBackward0 (PyTorch's: IndexReduceBackward0)", "node_name")
+update(SPECS, [n for n in _LU if "solve" in n or "unpack" in n or "factor" in n],
+       vmap_fallback="the pivots (an integer output) are read with NumPy to build P outside a Function: vmap "
+                     "runs it once per example (exact)")
 skip(SPECS, [s.name for s in SPECS if not s.name.startswith("index_reduce")],
-     "a composition of dyngrad ops (sort/gather/lerp): its grad_fn is the last op's node, not PyTorch's fused one",
+     "a composition of dyngrad ops (sort/gather/lerp, cat/tril/triu, triangular solves): its grad_fn is the last op's node, not PyTorch's fused one",
      "node_name")
 update(SPECS, [s.name for s in SPECS if s.name.startswith(("mode", "nanquantile"))],
        vmap_fallback="reads the values (the most frequent value, the NaN positions) with NumPy outside a Function: "

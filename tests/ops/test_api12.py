@@ -354,3 +354,73 @@ def test_index_reduce_values_match_a_loop():
 def test_index_reduce_misuse(call, err, match):
     with pytest.raises(err, match=match):
         call(torch.ones(3, 2), torch.arange(1.0, 7.0).reshape(3, 2), torch.tensor([0, 2, 0]))
+
+
+# ---------------------------------------------------------------- the LU family
+@pytest.mark.parametrize("shape", [(3, 3), (3, 5), (5, 3), (2, 4, 2)])
+@pytest.mark.parametrize("pivot", [True, False])
+def test_lu_lu_factor_and_lu_unpack_are_consistent(shape, pivot):
+    a = np.random.default_rng(7).standard_normal(shape) + 3 * np.eye(*shape[-2:])
+    P, L, U = torch.linalg.lu(torch.tensor(a), pivot=pivot)
+    k = min(shape[-2:])
+    assert L.shape == shape[:-1] + (k,) and U.shape == shape[:-2] + (k, shape[-1]) and P.shape[-1] == shape[-2]
+    np.testing.assert_allclose((P @ L @ U).numpy(), a, atol=1e-12)
+    np.testing.assert_array_equal(np.triu(L.numpy(), 1), 0)
+    np.testing.assert_allclose(np.diagonal(L.numpy(), axis1=-2, axis2=-1), 1.0)
+    np.testing.assert_array_equal(np.tril(U.numpy(), -1), 0)
+    LU, piv = torch.linalg.lu_factor(torch.tensor(a), pivot=pivot)
+    assert LU.shape == shape and piv.shape == shape[:-2] + (k,) and piv.dtype == torch.int32
+    P2, L2, U2 = torch.lu_unpack(LU, piv)
+    for x, y in ((P, P2), (L, L2), (U, U2)):
+        np.testing.assert_allclose(x.numpy(), y.numpy(), atol=1e-12)
+    if not pivot:
+        np.testing.assert_array_equal(piv.numpy(), np.broadcast_to(np.arange(1, k + 1), piv.shape))
+        np.testing.assert_array_equal(P.numpy(), np.broadcast_to(np.eye(shape[-2]), P.shape))
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4), (4, 2)])
+def test_lu_gradients_pass_gradcheck_in_every_shape(shape):
+    a = torch.tensor(np.random.default_rng(1).standard_normal(shape) + 2 * np.eye(*shape), requires_grad=True)
+    assert torch.autograd.gradcheck(lambda x: torch.linalg.lu(x)[1:], (a,))
+    assert torch.autograd.gradcheck(lambda x: torch.linalg.lu(x, pivot=False)[1:], (a,))
+    assert torch.autograd.gradgradcheck(lambda x: torch.linalg.lu_factor(x).LU, (a,))
+
+
+def test_lu_solve_solves_each_side_and_adjoint():
+    rng = np.random.default_rng(2)
+    A = torch.tensor(rng.standard_normal((3, 3)) + 2 * np.eye(3))
+    B = torch.tensor(rng.standard_normal((3, 2)))
+    LU, piv = torch.linalg.lu_factor(A)
+    np.testing.assert_allclose((A @ torch.linalg.lu_solve(LU, piv, B)).numpy(), B.numpy(), atol=1e-12)
+    np.testing.assert_allclose((A.mT @ torch.linalg.lu_solve(LU, piv, B, adjoint=True)).numpy(), B.numpy(), atol=1e-12)
+    np.testing.assert_allclose((torch.linalg.lu_solve(LU, piv, B.mT, left=False) @ A).numpy(), B.mT.numpy(),
+                               atol=1e-12)
+    with pytest.warns(UserWarning, match="torch.lu_solve is deprecated"):
+        x = torch.lu_solve(B, LU, piv)
+    np.testing.assert_allclose((A @ x).numpy(), B.numpy(), atol=1e-12)
+    with pytest.raises(RuntimeError, match="Incompatible shapes"):
+        torch.linalg.lu_solve(LU, piv, torch.ones(2, 2))
+
+
+def test_lu_factor_ex_reports_a_zero_pivot_and_torch_lu_warns():
+    singular = torch.tensor([[1.0, 2.0], [2.0, 4.0]])
+    assert torch.linalg.lu_factor_ex(singular).info.item() == 2
+    assert torch.linalg.lu_factor_ex(torch.eye(2)).info.item() == 0
+    with pytest.raises(RuntimeError, match="is zero"):
+        torch.linalg.lu_factor_ex(singular, check_errors=True)
+    with pytest.warns(UserWarning, match="torch.lu is deprecated"):
+        LU, piv, info = torch.lu(singular, get_infos=True)
+    assert info.item() == 2 and piv.tolist() == [2, 2]
+
+
+@pytest.mark.parametrize("call,err,match", [
+    (lambda: torch.linalg.lu(torch.ones(3)), RuntimeError, "at least 2 dimensions"),
+    (lambda: torch.linalg.lu_factor(torch.ones(2, 2, dtype=torch.int64)), RuntimeError, "floating point"),
+    (lambda: torch.lu_unpack(torch.ones(2, 2), torch.ones(2)), RuntimeError, "int32"),
+    (lambda: torch.lu_unpack(torch.ones(2, 3), torch.ones(3, dtype=torch.int32)), RuntimeError, "min\\(LU_data"),
+    (lambda: torch.linalg.lu_solve(torch.ones(2, 3), torch.ones(2, dtype=torch.int32), torch.ones(2, 1)),
+     RuntimeError, "square"),
+])
+def test_lu_misuse(call, err, match):
+    with pytest.raises(err, match=match):
+        call()
