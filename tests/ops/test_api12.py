@@ -424,3 +424,60 @@ def test_lu_factor_ex_reports_a_zero_pivot_and_torch_lu_warns():
 def test_lu_misuse(call, err, match):
     with pytest.raises(err, match=match):
         call()
+
+
+# ---------------------------------------------------------------- device="meta"
+@pytest.mark.parametrize("make", [
+    lambda: torch.zeros(2, 3, device="meta"), lambda: torch.ones(2, 3, device="meta"),
+    lambda: torch.empty(2, 3, device="meta"), lambda: torch.full((2, 3), 7.0, device="meta"),
+    lambda: torch.randn(2, 3, device="meta"), lambda: torch.rand(2, 3, device=torch.device("meta")),
+    lambda: torch.randint(0, 5, (2, 3), device="meta"), lambda: torch.zeros_like(torch.ones(2, 3), device="meta"),
+    lambda: torch.randn_like(torch.zeros(2, 3, device="meta")), lambda: torch.empty_like(torch.zeros(2, 3, device="meta")),
+    lambda: torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], device="meta"),
+])
+def test_creation_functions_make_shape_only_tensors_on_the_meta_device(make):
+    t = make()
+    assert t.device.type == "meta" and str(t.device) == "meta" and t.shape == (2, 3)
+    with pytest.raises(NotImplementedError, match="meta"):
+        (t + 1).numpy()
+
+
+def test_meta_draws_leave_the_random_stream_untouched():
+    torch.manual_seed(3)
+    want = torch.randn(4)
+    torch.manual_seed(3)
+    torch.randn(100, device="meta")
+    torch.nn.Linear(50, 50, device="meta")
+    assert torch.equal(torch.randn(4), want)
+
+
+@pytest.mark.parametrize("make", [
+    lambda d: torch.nn.Linear(3, 4, device=d), lambda d: torch.nn.Conv2d(2, 3, 3, device=d),
+    lambda d: torch.nn.BatchNorm1d(3, device=d), lambda d: torch.nn.LSTM(3, 4, device=d),
+    lambda d: torch.nn.Embedding(5, 2, device=d), lambda d: torch.nn.LayerNorm(4, device=d),
+])
+def test_layers_built_with_device_meta_have_meta_parameters_and_buffers_of_the_cpu_shapes(make):
+    meta, cpu = make("meta"), make("cpu")
+    for (n1, a), (n2, b) in zip(list(meta.named_parameters()) + list(meta.named_buffers()),
+                                list(cpu.named_parameters()) + list(cpu.named_buffers())):
+        assert n1 == n2 and a.device.type == "meta" and b.device.type == "cpu" and a.shape == b.shape
+        assert a.dtype == b.dtype
+    with pytest.raises(RuntimeError, match="device 'cuda' is not available"):
+        make("cuda")
+
+
+def test_a_meta_model_serves_as_the_stateless_model_of_functional_call_and_vmap():
+    # the model-ensembling tutorial's recipe: a meta copy, stacked states, vmap over the models
+    import copy
+
+    models = [torch.nn.Sequential(torch.nn.Linear(6, 5), torch.nn.ReLU(), torch.nn.Linear(5, 3)) for _ in range(4)]
+    params, buffers = torch.func.stack_module_state(models)
+    base = copy.deepcopy(models[0]).to("meta")
+    assert all(p.device.type == "meta" for p in base.parameters())
+    x = torch.randn(4, 8, 6)
+    out = torch.vmap(lambda p, b, xb: torch.func.functional_call(base, (p, b), (xb,)))(params, buffers, x)
+    want = torch.stack([m(xb) for m, xb in zip(models, x)])
+    np.testing.assert_allclose(out.detach().numpy(), want.detach().numpy(), rtol=1e-5, atol=1e-6)
+    same = torch.vmap(lambda p, b, xb: torch.func.functional_call(base, (p, b), (xb,)), in_dims=(0, 0, None))
+    np.testing.assert_allclose(same(params, buffers, x[0]).detach().numpy(),
+                               torch.stack([m(x[0]) for m in models]).detach().numpy(), rtol=1e-5, atol=1e-6)

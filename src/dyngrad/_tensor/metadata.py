@@ -12,7 +12,8 @@ import numpy as np
 
 from .. import _backend as B
 
-__all__ = ["MetadataMethods", "MetaArray", "Size", "check_device", "cpu", "is_meta_device", "meta", "to_meta"]
+__all__ = ["MetadataMethods", "MetaArray", "Size", "check_device", "cpu", "is_meta_device", "meta", "meta_device",
+           "to_meta"]
 
 
 class Size(tuple):
@@ -139,6 +140,35 @@ def to_meta(arr: np.ndarray) -> MetaArray:
 def is_meta_device(device: Any) -> bool:
     """True for ``"meta"`` or ``device("meta")``."""
     return device is not None and str(device) == "meta"
+
+
+def meta_device(fn: Any, *, like: bool = False, rng: Any = None) -> Any:
+    """``fn`` (a creation function taking ``device=``) made to accept ``device="meta"``: the
+    tensor is made on the CPU and its array replaced by a :class:`MetaArray` of the same
+    shape and dtype (``like=True``: also when ``device`` is None and the first argument is
+    a meta tensor, as ``zeros_like`` of a meta tensor). ``rng``: ``(get_state, set_state)``
+    restored afterwards, so a meta draw leaves the random stream untouched (PyTorch's meta
+    kernels draw nothing)."""
+    import functools
+
+    @functools.wraps(fn)
+    def create(*args: Any, **kwargs: Any) -> Any:
+        device = kwargs.get("device")
+        if device is None and like and args and type(getattr(args[0], "_data", None)) is MetaArray:
+            device = "meta"
+        if device is None or not is_meta_device(device):
+            return fn(*args, **kwargs)
+        kwargs["device"] = None
+        state = rng[0]() if rng is not None else None
+        try:
+            t = fn(*args, **kwargs)
+        finally:
+            if rng is not None:
+                rng[1](state)
+        t._data = to_meta(t._data)
+        return t
+
+    return create
 
 
 def check_device(device: Any) -> None:

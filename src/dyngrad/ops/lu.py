@@ -180,6 +180,11 @@ class PermFromPivots(Op):
     def forward(ctx: Any, pivots: Tensor, m: int, dtype: Any) -> Tensor:
         return wrap(_perm_matrix(_perm_from_pivots(pivots._data, m), dtype))
 
+    @staticmethod
+    def jvp(ctx: Any, *_: Any) -> Any:
+        """A permutation of integer pivots: no tangent."""
+        return None
+
 
 def _check_lu_input(A: Any, op: str) -> None:
     if not isinstance(A, Tensor):
