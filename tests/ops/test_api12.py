@@ -481,3 +481,22 @@ def test_a_meta_model_serves_as_the_stateless_model_of_functional_call_and_vmap(
     same = torch.vmap(lambda p, b, xb: torch.func.functional_call(base, (p, b), (xb,)), in_dims=(0, 0, None))
     np.testing.assert_allclose(same(params, buffers, x[0]).detach().numpy(),
                                torch.stack([m(x[0]) for m in models]).detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+# ---------------------------------------------------------------- GradientEdge of a non-leaf
+def test_grad_and_backward_take_the_gradient_edge_of_a_non_leaf():
+    from dyngrad.autograd.graph import get_gradient_edge
+
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = a * 2
+    c = b.exp().sum()
+    (g,) = torch.autograd.grad(c, (get_gradient_edge(b),), retain_graph=True)
+    np.testing.assert_allclose(g.numpy(), np.exp(np.array([2.0, 4.0, 6.0])), rtol=1e-6)
+    c.backward(inputs=(get_gradient_edge(b),), retain_graph=True)  # stops at b: no leaf accumulates
+    assert a.grad is None
+    del b  # the edge outlives its tensor: the node is what matters
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    u, v = x.unbind(0)
+    out = (u * 3 + v * 5).sum()
+    gv, gu = torch.autograd.grad(out, (get_gradient_edge(v), get_gradient_edge(u)))  # two outputs of one node
+    assert gv.tolist() == [5.0, 5.0] and gu.tolist() == [3.0, 3.0]
