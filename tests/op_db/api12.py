@@ -63,6 +63,19 @@ def _square_and_rhs(rng, shapes):
     return rng.uniform(-0.5, 0.5, a) + 2 * np.eye(a[-1]), rng.standard_normal(b)
 
 
+def _spd(rng, shapes):
+    # symmetric positive definite with well-separated eigenvalues 1..m
+    (m, _), = shapes
+    q = np.linalg.qr(rng.standard_normal((m, m)))[0]
+    return ((q * np.arange(1.0, m + 1)) @ q.T,)
+
+
+def _lobpcg(m, a, largest=True):
+    x0 = m.tensor(np.eye(a.shape[-1])[:, :3] + 0.1, dtype=m.float64)
+    E, X = m.lobpcg(a, k=2, X=x0, largest=largest, tol=1e-14, niter=200)
+    return _flat(m, E, X @ X.mT)  # the eigenvectors' signs are arbitrary: their projector is not
+
+
 def _flat(m, *ts):
     return m.cat([t.reshape(-1) for t in ts])
 
@@ -109,11 +122,19 @@ SPECS = [
     S("linalg_lu_solve_right_adjoint", lambda m, a, b: m.linalg.lu_solve(*m.linalg.lu_factor(a), b.mT, left=False,
                                                                           adjoint=True), ((3, 3), (3, 2)),
       make_inputs=_square_and_rhs),
+    # ---- lobpcg (ops/lobpcg.py): eigenvalues and the eigenvectors' projector
+    S("lobpcg_largest", lambda m, a: _lobpcg(m, a), ((9, 9),), make_inputs=_spd),
+    S("lobpcg_smallest", lambda m, a: _lobpcg(m, a, largest=False), ((9, 9),), make_inputs=_spd),
     S("nanquantile_all_midpoint", lambda m, x: m.nanquantile(x, 0.5, interpolation="midpoint"), ((3, 4),),
       make_inputs=_with_nans),
 ]
 
 _INDEX_REDUCE = [s.name for s in SPECS if s.name.startswith("index_reduce")]
+_LOBPCG = [s.name for s in SPECS if s.name.startswith("lobpcg")]
+update(SPECS, _LOBPCG, twice_differentiable=False, rtol=1e-7, atol=1e-9,
+       vmap_fallback="reads the initial vectors with NumPy outside the Function: vmap runs it once per example")
+skip(SPECS, _LOBPCG, "an iterative solver on a matrix built to have separated eigenvalues: the float32 check's "
+     "random inputs are not symmetric positive definite", "dtype")
 _LU = [s.name for s in SPECS if s.name.startswith(("linalg_lu", "lu_"))]
 update(SPECS, _INDEX_REDUCE, function=_scatter_reduce.ScatterReduce)
 skip(SPECS, _INDEX_REDUCE, "index_reduce is scatter_reduce with the index broadcast: its node is "

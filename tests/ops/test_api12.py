@@ -500,3 +500,68 @@ def test_grad_and_backward_take_the_gradient_edge_of_a_non_leaf():
     out = (u * 3 + v * 5).sum()
     gv, gu = torch.autograd.grad(out, (get_gradient_edge(v), get_gradient_edge(u)))  # two outputs of one node
     assert gv.tolist() == [5.0, 5.0] and gu.tolist() == [3.0, 3.0]
+
+
+# ---------------------------------------------------------------- lobpcg
+def _spd_matrix(m=12, seed=0):
+    q = np.linalg.qr(np.random.default_rng(seed).standard_normal((m, m)))[0]
+    return (q * np.arange(1.0, m + 1)) @ q.T
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_lobpcg_finds_the_extreme_eigenpairs(largest):
+    A = _spd_matrix()
+    E, X = torch.lobpcg(torch.tensor(A), k=3, largest=largest)
+    want = [12.0, 11.0, 10.0] if largest else [1.0, 2.0, 3.0]
+    np.testing.assert_allclose(E.numpy(), want, rtol=1e-7)
+    np.testing.assert_allclose(A @ X.numpy(), X.numpy() * E.numpy(), atol=1e-6)
+    np.testing.assert_allclose(X.numpy().T @ X.numpy(), np.eye(3), atol=1e-10)
+
+
+def test_lobpcg_generalized_problem_batches_and_initial_vectors():
+    A = _spd_matrix()
+    Bm = 2 * np.eye(12) + 0.1 * np.ones((12, 12))
+    E, X = torch.lobpcg(torch.tensor(A), k=2, B=torch.tensor(Bm))
+    Li = np.linalg.inv(np.linalg.cholesky(Bm))  # the eigenvalues of L^-1 A L^-T (B = L L^T)
+    np.testing.assert_allclose(E.numpy(), np.linalg.eigvalsh(Li @ A @ Li.T)[::-1][:2], rtol=1e-7)
+    np.testing.assert_allclose(X.numpy().T @ Bm @ X.numpy(), np.eye(2), atol=1e-8)  # B-orthonormal
+    Eb, Xb = torch.lobpcg(torch.tensor(np.stack([A, 2 * A])), X=torch.tensor(np.eye(12)[:, :3] + 0.1), k=2)
+    assert Eb.shape == (2, 2) and Xb.shape == (2, 12, 2)
+    np.testing.assert_allclose(Eb.numpy(), [[12.0, 11.0], [24.0, 22.0]], rtol=1e-7)
+
+
+def test_lobpcg_gradient_is_symmetric_and_passes_gradcheck_without_b():
+    A = torch.tensor(_spd_matrix(9), requires_grad=True)
+    x0 = torch.tensor(np.eye(9)[:, :3] + 0.1)
+
+    def f(a):
+        E, X = torch.lobpcg(a, k=2, X=x0, tol=1e-14, niter=200)
+        return E, X @ X.mT
+
+    assert torch.autograd.gradcheck(f, (A,), atol=1e-6, rtol=1e-5, check_forward_ad=True)
+    E, _ = torch.lobpcg(A, k=1)
+    E.sum().backward()
+    u = np.linalg.eigh(_spd_matrix(9))[1][:, -1]
+    np.testing.assert_allclose(A.grad.numpy(), np.outer(u, u), atol=1e-7)  # d lambda_max / dA = u u^T
+    (g,) = torch.autograd.grad(torch.lobpcg(A, k=1)[0].sum(), A, create_graph=True)
+    with pytest.raises(RuntimeError):
+        g.sum().backward()  # once differentiable
+
+
+@pytest.mark.parametrize("call,err,match", [
+    (lambda A: torch.lobpcg(A, k=5), ValueError, "not applicable when the number of A rows \\(=12\\)"),
+    (lambda A: torch.lobpcg(A[:, :3], k=1), RuntimeError, "A must be square"),
+    (lambda A: torch.lobpcg(A, k=2, method="lanczos"), ValueError, "method must be"),
+    (lambda A: torch.lobpcg(A, k=3, X=torch.ones(12, 2, dtype=torch.float64)), ValueError, "must not exceed"),
+    (lambda A: torch.lobpcg(A.long(), k=1), RuntimeError, "floating point"),
+])
+def test_lobpcg_misuse(call, err, match):
+    with pytest.raises(err, match=match):
+        call(torch.tensor(_spd_matrix()))
+
+
+def test_lobpcg_backward_with_b_raises_as_pytorch():
+    A = torch.tensor(_spd_matrix(), requires_grad=True)
+    E, _ = torch.lobpcg(A, k=2, B=torch.eye(12, dtype=torch.float64) * 2)
+    with pytest.raises(ValueError, match="does not support backward with B != I"):
+        E.sum().backward()

@@ -150,3 +150,18 @@ def test_size_slices_and_saved_parameters_match_pytorch(tmp_path):
     torch.save({"p": p}, tmp_path / "p.pt")
     loaded = dg.load(tmp_path / "p.pt")["p"]
     assert type(loaded) is dg.nn.Parameter and loaded.requires_grad
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_lobpcg_values_and_gradients_match_pytorch(largest):
+    q = np.linalg.qr(RNG.standard_normal((12, 12)))[0]
+    A = (q * np.arange(1.0, 13.0)) @ q.T
+    W = RNG.standard_normal((12, 12))
+    outs = []
+    for m in (torch, dg):
+        a = m.tensor(A, requires_grad=True)
+        E, X = m.lobpcg(a, k=3, largest=largest)
+        ((E * m.tensor([1.0, 2.0, 3.0], dtype=m.float64)).sum() + ((X @ X.mT) * m.tensor(W)).sum()).backward()
+        outs.append((E.detach().numpy(), (X @ X.mT).detach().numpy(), a.grad.numpy()))
+    for got, want in zip(outs[1], outs[0]):
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
