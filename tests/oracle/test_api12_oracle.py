@@ -165,3 +165,59 @@ def test_lobpcg_values_and_gradients_match_pytorch(largest):
         outs.append((E.detach().numpy(), (X @ X.mT).detach().numpy(), a.grad.numpy()))
     for got, want in zip(outs[1], outs[0]):
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+EVERYDAY = {
+    "cov": lambda m, a: m.cov(a),
+    "cov_weights": lambda m, a: m.cov(a, correction=0, fweights=m.tensor([1, 2, 1, 1, 3]),
+                                      aweights=m.tensor([0.5, 1.0, 2.0, 1.0, 1.0], dtype=m.float64)),
+    "cov_1d": lambda m, a: m.cov(a[0]), "corrcoef": lambda m, a: m.corrcoef(a),
+    "aminmax": lambda m, a: m.cat(list(m.aminmax(a, dim=1))), "aminmax_all": lambda m, a: m.stack(list(a.aminmax())),
+    "dist": lambda m, a: m.dist(a, a.flip(0), p=3), "combinations": lambda m, a: m.combinations(a[0], 3),
+    "combinations_repl": lambda m, a: m.combinations(a[0, :3], 2, with_replacement=True),
+    "cartesian_prod": lambda m, a: m.cartesian_prod(a[0, :2], a[1, :3], a[2, :2]),
+    "sinc": lambda m, a: m.sinc(m.cat([a.reshape(-1), m.zeros(1, dtype=m.float64)])),
+    "deg2rad": lambda m, a: a.deg2rad(), "rad2deg": lambda m, a: m.rad2deg(a),
+    "logaddexp2": lambda m, a: m.logaddexp2(a, a.flip(1)), "copysign": lambda m, a: m.copysign(a, a.flip(0)),
+    "copysign_negative_zero": lambda m, a: m.copysign(a, -0.0), "rot90": lambda m, a: m.rot90(a),
+    "rot90_k": lambda m, a: a.rot90(-3, [1, 0]), "rot90_2": lambda m, a: m.rot90(a, 2),
+    "diagflat": lambda m, a: m.diagflat(a[:2, :2], 1),
+    "tensor_split": lambda m, a: m.cat([t.reshape(-1) for t in m.tensor_split(a, 2, dim=1)]),
+    "tensor_split_at": lambda m, a: m.cat([t.reshape(-1) for t in m.tensor_split(a, [1, 4], 1)]),
+    "hsplit": lambda m, a: m.cat([t.reshape(-1) for t in m.hsplit(a, [2])]),
+    "vsplit": lambda m, a: m.cat([t.reshape(-1) for t in m.vsplit(a, 3)]),
+    "column_stack": lambda m, a: m.column_stack([a[0], a[1]]), "dstack": lambda m, a: m.dstack([a, a]),
+    "row_stack": lambda m, a: m.row_stack([a[0], a[1]]), "vdot": lambda m, a: m.vdot(a[0], a[1]),
+    "ravel": lambda m, a: m.ravel(a.mT),
+}
+
+
+@pytest.mark.parametrize("name", list(EVERYDAY))
+def test_everyday_ops_values_dtypes_and_gradients_match_pytorch(name):
+    x = np.random.default_rng(5).standard_normal((3, 5))
+    outs = []
+    for m in (torch, dg):
+        a = m.tensor(x, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PyTorch's deprecation of row_stack's alias, ...
+            o = EVERYDAY[name](m, a)
+        o.backward(m.arange(o.numel(), dtype=m.float64).reshape(o.shape) * 0.7)
+        outs.append((o.detach().numpy(), a.grad.numpy(), str(o.dtype).split(".")[-1]))
+    np.testing.assert_allclose(outs[1][0], outs[0][0], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(outs[1][1], outs[0][1], rtol=1e-10, atol=1e-12)
+    assert outs[1][2] == outs[0][2]
+
+
+def test_everyday_ops_without_gradients_match_pytorch():
+    for m in (torch, dg):
+        assert m.tril_indices(3, 4, 1).tolist() == torch.tril_indices(3, 4, 1).tolist()
+        assert m.triu_indices(4, 3, -1).tolist() == torch.triu_indices(4, 3, -1).tolist()
+    for f in (lambda m: m.heaviside(m.tensor([-1.0, 0.0, 2.0]), m.tensor(0.5)),
+              lambda m: m.signbit(m.tensor([-0.0, 0.0, -2.0])),
+              lambda m: m.isin(m.tensor([1, 2, 3]), 2, invert=True),
+              lambda m: m.isin(m.tensor([[1, 2], [3, 4]]), m.tensor([4, 1])),
+              lambda m: m.cov(m.tensor([[1, 2], [3, 5]])), lambda m: m.sinc(m.tensor([1, 0])),
+              lambda m: m.deg2rad(m.tensor([180])), lambda m: m.combinations(m.tensor([1, 2]), 3)):
+        a, b = f(torch), f(dg)
+        assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1] and tuple(a.shape) == tuple(b.shape)
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-6)

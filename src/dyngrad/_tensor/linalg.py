@@ -120,3 +120,7 @@ class LinalgMethods:
 
     def lu_solve(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.lu_solve(self, *args, **kwargs)
+
+    # --- ops/everyday.py
+    def vdot(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.vdot(self, *args, **kwargs)

@@ -149,3 +149,16 @@ class ReductionMethods:
 
     def histc(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.histc(self, *args, **kwargs)
+
+    # --- ops/everyday.py
+    def cov(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.cov(self, *args, **kwargs)
+
+    def corrcoef(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.corrcoef(self, *args, **kwargs)
+
+    def aminmax(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.aminmax(self, *args, **kwargs)
+
+    def dist(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.dist(self, *args, **kwargs)

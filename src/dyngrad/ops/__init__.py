@@ -40,6 +40,7 @@ from .scan import *  # noqa: F403
 from .scatter_reduce import *  # noqa: F403
 from .lu import *  # noqa: F403
 from .lobpcg import *  # noqa: F403
+from .everyday import *  # noqa: F403
 import importlib as _importlib
 
 _FAMILY_NAMES = (
@@ -47,7 +48,7 @@ _FAMILY_NAMES = (
     "fused", "gamma", "gather", "indexing", "linalg", "masking", "random", "random_fills", "rearrange", "reduction",
     "sampling", "shape", "sorting", "spectral", "splitting", "statistics", "triangular", "xlogy",
     "matfuncs",
-    "composite", "counting", "linalg_extra", "scan", "scatter_reduce", "lu", "lobpcg",
+    "composite", "counting", "linalg_extra", "scan", "scatter_reduce", "lu", "lobpcg", "everyday",
 )
 # (by module path: ``ops.gather`` is the op, which shadows its module's name)
 _FAMILIES = tuple(_importlib.import_module(f"{__name__}.{n}") for n in _FAMILY_NAMES)
