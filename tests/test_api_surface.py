@@ -192,8 +192,12 @@ def test_gradient_edges_are_accepted_as_inputs_of_grad_and_backward():
     np.testing.assert_array_equal(gx.numpy(), gx2.numpy())
     z.backward(inputs=[get_gradient_edge(x)], retain_graph=True)
     np.testing.assert_allclose(x.grad.numpy(), 8 * x.detach().numpy())
-    with pytest.raises(RuntimeError, match="non-leaf has no .grad"):
-        z.backward(inputs=[get_gradient_edge(y)])
+    # a non-leaf edge stops the pass there and its gradient goes nowhere visible, as PyTorch
+    before = x.grad.clone()
+    z.backward(inputs=[get_gradient_edge(y)])
+    assert torch.equal(x.grad, before)
+    with pytest.warns(UserWarning, match="not a leaf"):
+        assert y.grad is None
 
 
 def test_register_backward_hook_sees_the_output_nodes_gradients_and_warns_as_pytorch():
@@ -269,8 +273,8 @@ def test_meta_tensors_keep_shape_and_dtype_refuse_values_and_views_stay_meta():
     with pytest.raises(NotImplementedError, match="Cannot copy out of meta tensor"):
         t.to("cpu")
     assert not torch.randn(2).is_meta and torch.randn(2).device == "cpu"
-    with pytest.raises(RuntimeError):
-        torch.zeros(2, device="meta")  # creation on meta is not supported: refused, never a cpu tensor
+    made = torch.zeros(2, device="meta")  # creation on meta: shape-only too (tests/ops/test_api12.py)
+    assert made.is_meta and made.shape == (2,)
 
 
 def test_model_ensembling_with_a_meta_copy_of_the_model_as_in_pytorchs_tutorial():

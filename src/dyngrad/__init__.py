@@ -92,7 +92,10 @@ __version__ = "0.1.0"
 def device(spec: object = "cpu") -> object:
     """``dyngrad.device('cpu')``: the only device. Raises RuntimeError for others."""
     from .tensor import check_device
+    from ._tensor.metadata import is_meta_device, meta
 
+    if is_meta_device(spec):
+        return meta
     check_device(spec)
     return _cpu
 

@@ -42,6 +42,15 @@ _UNSUPPORTED = {"ComplexFloatStorage": "complex64", "ComplexDoubleStorage": "com
                 "QInt8Storage": "qint8", "QUInt8Storage": "quint8", "QInt32Storage": "qint32"}
 
 
+def _parameter(data: Tensor, requires_grad: Any) -> Tensor:
+    """``torch._utils._rebuild_parameter``: a saved ``nn.Parameter`` loads as one."""
+    from .serialization import parameter_class
+
+    p = parameter_class()._make(data._data)
+    p.requires_grad_(bool(requires_grad))
+    return p
+
+
 class _StorageType:
     """Stand-in for ``torch.<X>Storage``: only its element type is used."""
 
@@ -156,7 +165,7 @@ class _Unpickler(pickle.Unpickler):
             if name == "_rebuild_tensor":
                 return lambda storage, offset, size, stride: r.rebuild(storage, offset, size, stride)
             if name in ("_rebuild_parameter", "_rebuild_parameter_with_state"):
-                return lambda data, requires_grad, hooks, state=None: data.requires_grad_(bool(requires_grad))
+                return lambda data, requires_grad, hooks, state=None: _parameter(data, requires_grad)
         if module == "torch" and name in _STORAGES:
             return _StorageType(name)
         if module == "torch" and name in _UNSUPPORTED:

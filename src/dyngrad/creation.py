@@ -479,3 +479,21 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any 
     if input._is_wrapper and isinstance(fill_value, (bool, int, float)):  # (see zeros_like)
         return input._full_like(fill_value, _like(input, dtype))
     return _finish(np.full(input._data.shape, fill_value, dtype=_like(input, dtype)), requires_grad)
+
+
+# device="meta": the tensor's array becomes a shape-only MetaArray (_tensor/metadata.py);
+# the *_like forms also follow a meta input, the random ones leave the stream untouched
+from ._tensor.metadata import meta_device as _meta_device  # noqa: E402
+
+zeros = _meta_device(zeros)
+ones = _meta_device(ones)
+empty = _meta_device(empty)
+full = _meta_device(full)
+arange = _meta_device(arange)
+linspace = _meta_device(linspace)
+eye = _meta_device(eye)
+tensor = _meta_device(tensor)
+zeros_like = _meta_device(zeros_like, like=True)
+ones_like = _meta_device(ones_like, like=True)
+empty_like = _meta_device(empty_like, like=True)
+full_like = _meta_device(full_like, like=True)

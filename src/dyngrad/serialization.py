@@ -70,6 +70,16 @@ def _array_key(path: tuple[str, ...], arrays: dict[str, np.ndarray]) -> str:
     return key
 
 
+_PARAM_MODULE = "dyngrad.nn.parameter"
+
+
+def parameter_class() -> type:
+    """``dyngrad.nn.Parameter`` (imported when a file holds one: nn imports this module)."""
+    from .nn.parameter import Parameter
+
+    return Parameter
+
+
 def _encode(obj: Any, arrays: dict[str, np.ndarray]) -> Any:
     """The JSON tree of ``obj``; arrays are moved into ``arrays`` under their dotted paths
     (see :func:`_array_key`)."""
@@ -86,6 +96,8 @@ def _encode(obj: Any, arrays: dict[str, np.ndarray]) -> Any:
             node: Any = {"T": "tensor" if isinstance(o, Tensor) else "ndarray", "k": key, "s": list(arr.shape)}
             if isinstance(o, Tensor) and o.requires_grad:
                 node["rg"] = True
+            if isinstance(o, Tensor) and type(o).__name__ == "Parameter" and type(o).__module__ == _PARAM_MODULE:
+                node["P"] = True  # loads as a Parameter, as torch.load does
         elif o is None or isinstance(o, (bool, str)):
             node = o
         elif isinstance(o, (int, np.integer)):
@@ -142,7 +154,7 @@ def _decode(tree: Any, arrays: dict[str, np.ndarray], name: str) -> Any:
             if n["T"] == "ndarray":
                 out = arr
             else:
-                out = Tensor._make(arr)
+                out = (parameter_class() if n.get("P") else Tensor)._make(arr)
                 if n.get("rg"):
                     out.requires_grad_(True)
         elif isinstance(n, dict) and n.get("T") == "float" and n.get("v") in ("inf", "-inf", "nan"):
@@ -392,7 +404,8 @@ def load(f: Any, map_location: Any = None, *, weights_only: bool = True, **kwarg
             with zf:
                 return load_torch_zip(zf, name)
         tree, arrays = _read_npz(raw, name)
-    elif raw[:1] == b"\x80" or raw[:2] in (b"(d", b"(l", b"]q", b"}q", b"cc"):
+    elif raw[8:9] != b"{" and (raw[:1] == b"\x80" or raw[:2] in (b"(d", b"(l", b"]q", b"}q", b"cc")):
+        # (a safetensors file starts with its header's size, whose low byte may be 0x80, then "{")
         raise RuntimeError(
             f"dyngrad.load: {name} looks like a pickle file (e.g. from torch.save or pickle.dump); "
             "dyngrad refuses to unpickle because it can execute arbitrary code. Re-save the weights "

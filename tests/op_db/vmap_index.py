@@ -73,7 +73,7 @@ VMAP_INDEX: list[OpInfo] = [
     _index("index_select", lambda a, i: D.index_select(a, 1, i), (4, 5), (7,), (0, 5), f"{_G}:index_select"),
     _index("index_select_0d_index", lambda a, i: D.index_select(a, 0, i), (4, 5), (), (0, 4),
            f"{_G}:index_select_0d_index"),
-    _index("index_add", lambda a, i: D.index_add(a, 1, i, a[:, :3] ** 2, alpha=2), (4, 5), (3,), (-5, 5),
+    _index("index_add", lambda a, i: D.index_add(a, 1, i, a[:, :3] ** 2, alpha=2), (4, 5), (3,), (0, 5),
            f"{_G}:index_add"),
     _index("index_add_dim0", lambda a, i: D.index_add(a, 0, i, a[:2] * 3), (4, 5), (2,), (0, 4), f"{_G}:index_add_dim0"),
     _index("index_copy", lambda a, i: D.index_copy(a, 1, i % 2 + 2 * D.arange(2), a[:, 3:] * 3), (4, 5), (2,), (0, 2),

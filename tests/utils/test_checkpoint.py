@@ -83,7 +83,7 @@ def test_backward_restores_the_generator_state_it_found():
     dyngrad.manual_seed(3)
     (W,) = _params(n=1)
     x = dyngrad.randn(3, 6, dtype=dyngrad.float64, requires_grad=True)
-    y = checkpoint(_block(W, dropout=True), x)
+    y = checkpoint(_block(W, dropout=True), x, use_reentrant=False)
     after_forward = dyngrad.get_rng_state()._data.copy()
     y.sum().backward()
     assert np.array_equal(dyngrad.get_rng_state()._data, after_forward)
@@ -99,7 +99,7 @@ def test_activations_inside_the_segment_are_not_kept():
         return h.exp()
 
     x = dyngrad.randn(3, 6, dtype=dyngrad.float64, requires_grad=True)
-    y = checkpoint(f, x)
+    y = checkpoint(f, x, use_reentrant=False)
     gc.collect()
     assert seen[0]() is None  # freed although y's graph is alive
     y.sum().backward()
@@ -111,7 +111,7 @@ def test_autograd_grad_reaches_inputs_and_closed_over_parameters():
     x = dyngrad.randn(3, 6, dtype=dyngrad.float64, requires_grad=True)
     plain = _block(ps[1])(_block(ps[0])(x)).sum()
     want = dyngrad.autograd.grad(plain, [x, *ps])
-    ck = checkpoint(_block(ps[1]), checkpoint(_block(ps[0]), x)).sum()
+    ck = checkpoint(_block(ps[1]), checkpoint(_block(ps[0]), x, use_reentrant=False), use_reentrant=False).sum()
     got = dyngrad.autograd.grad(ck, [x, *ps])
     for a, b in zip(want, got):
         assert np.array_equal(a._data, b._data)
@@ -124,7 +124,7 @@ def test_double_backward_through_a_checkpoint():
     f = _block(W)
     (gx,) = dyngrad.autograd.grad(f(x).pow(3).sum(), x, create_graph=True)
     (ggx,) = dyngrad.autograd.grad(gx.sum(), x)
-    (cx,) = dyngrad.autograd.grad(checkpoint(f, x).pow(3).sum(), x, create_graph=True)
+    (cx,) = dyngrad.autograd.grad(checkpoint(f, x, use_reentrant=False).pow(3).sum(), x, create_graph=True)
     (cgx,) = dyngrad.autograd.grad(cx.sum(), x)
     np.testing.assert_allclose(cgx._data, ggx._data, rtol=1e-12)
 
@@ -132,7 +132,7 @@ def test_double_backward_through_a_checkpoint():
 def test_gradcheck_passes_through_checkpoint():
     (W,) = _params(n=1)
     x = dyngrad.randn(2, 6, dtype=dyngrad.float64, requires_grad=True)
-    assert dyngrad.autograd.gradcheck(lambda t, w: checkpoint(lambda a: (a @ w).tanh(), t), (x, W))
+    assert dyngrad.autograd.gradcheck(lambda t, w: checkpoint(lambda a: (a @ w).tanh(), t, use_reentrant=False), (x, W))
 
 
 def test_checkpoint_sequential_matches_plain_sequence():
@@ -146,7 +146,7 @@ def test_checkpoint_sequential_matches_plain_sequence():
     want = _grads(ps, x)
     for p in [*ps, x]:
         p.grad = None
-    checkpoint_sequential(fs, 3, x).sum().backward()
+    checkpoint_sequential(fs, 3, x, use_reentrant=False).sum().backward()
     for a, b in zip(want, _grads(ps, x)):
         assert np.array_equal(a, b)
 
@@ -154,7 +154,7 @@ def test_checkpoint_sequential_matches_plain_sequence():
 def test_tuple_outputs_and_keyword_arguments():
     (W,) = _params(n=1)
     x = dyngrad.randn(2, 6, dtype=dyngrad.float64, requires_grad=True)
-    a, b = checkpoint(lambda t, scale=1.0: (t @ W * scale, t.exp()), x, scale=2.0)
+    a, b = checkpoint(lambda t, scale=1.0: (t @ W * scale, t.exp()), x, scale=2.0, use_reentrant=False)
     (a.sum() + b.sum()).backward()
     np.testing.assert_allclose(x.grad._data, (2 * W._data.sum(1))[None, :] + np.exp(x._data), rtol=1e-12)
 
@@ -163,16 +163,16 @@ def test_no_grad_mode_just_runs_the_function():
     (W,) = _params(n=1)
     x = dyngrad.randn(2, 6, dtype=dyngrad.float64)
     with dyngrad.no_grad():
-        y = checkpoint(_block(W), x)
+        y = checkpoint(_block(W), x, use_reentrant=False)
     assert y.grad_fn is None
 
 
 def test_bad_return_and_bad_segments_raise():
     x = dyngrad.randn(2, requires_grad=True)
     with pytest.raises(TypeError, match="Tensor"):
-        checkpoint(lambda t: [t], x)
+        checkpoint(lambda t: [t], x, use_reentrant=False)
     with pytest.raises(ValueError, match="segments"):
-        checkpoint_sequential([lambda t: t], 2, x)
+        checkpoint_sequential([lambda t: t], 2, x, use_reentrant=False)
 
 
 def test_checkpoint_sequential_over_an_nn_sequential_gives_module_parameters_grads():
@@ -183,7 +183,7 @@ def test_checkpoint_sequential_over_an_nn_sequential_gives_module_parameters_gra
     model(x).pow(2).sum().backward()
     want = [p.grad._data.copy() for p in model.parameters()]
     model.zero_grad()
-    checkpoint_sequential(model, 2, x).pow(2).sum().backward()
+    checkpoint_sequential(model, 2, x, use_reentrant=False).pow(2).sum().backward()
     for a, p in zip(want, model.parameters()):
         assert np.array_equal(a, p.grad._data)
 
@@ -199,7 +199,7 @@ def test_seed_004_checkpointed_block_matches_the_plain_block():
             self.linear2 = torch.nn.Linear(16, 16)
 
         def forward(self, x):
-            return cp.checkpoint_sequential([self.linear1, self.linear2], 2, x)
+            return cp.checkpoint_sequential([self.linear1, self.linear2], 2, x, use_reentrant=False)
 
     block = CheckpointedBlock()
     x = torch.randn(4, 16, requires_grad=True)
@@ -225,10 +225,10 @@ def test_integer_outputs_are_non_differentiable(reentrant):
 
 def test_identity_function_and_non_tensor_arguments():
     x = dyngrad.randn(3, requires_grad=True)
-    (checkpoint(lambda t: t, x) * 2).sum().backward()
+    (checkpoint(lambda t: t, x, use_reentrant=False) * 2).sum().backward()
     assert x.grad.tolist() == [2.0, 2.0, 2.0]
     x.grad = None
-    checkpoint(lambda t, s: t * s, x, 5.0).sum().backward()
+    checkpoint(lambda t, s: t * s, x, 5.0, use_reentrant=False).sum().backward()
     assert x.grad.tolist() == [5.0, 5.0, 5.0]
 
 
@@ -239,7 +239,7 @@ def test_closed_over_non_leaf_tensor_gets_the_same_gradients():
     def loss(use_ckpt):
         z = W.tanh() * 2  # non-leaf, built before the checkpoint and used inside and outside it
         f = lambda t: (t @ z).sin()  # noqa: E731
-        y = checkpoint(f, x) if use_ckpt else f(x)
+        y = checkpoint(f, x, use_reentrant=False) if use_ckpt else f(x)
         return y.sum() + z.sum()
 
     loss(False).backward()

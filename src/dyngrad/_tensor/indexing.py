@@ -85,3 +85,6 @@ class IndexingMethods:
 
     def scatter_reduce(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.scatter_reduce(self, *args, **kwargs)
+
+    def index_reduce(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.index_reduce(self, *args, **kwargs)

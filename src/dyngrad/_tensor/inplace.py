@@ -259,3 +259,190 @@ class InplaceMethods:
     # --- apisurface: ops.scatter_reduce
     def index_put_(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.index_put_(self, *args, **kwargs)
+
+    # ---- the generic in-place forms (ops/inplace_variants.py): inplace(op, self, ...)
+    def absolute_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.absolute_(self, *args, **kwargs)
+
+    def addbmm_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.addbmm_(self, *args, **kwargs)
+
+    def addcdiv_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.addcdiv_(self, *args, **kwargs)
+
+    def addcmul_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.addcmul_(self, *args, **kwargs)
+
+    def addmm_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.addmm_(self, *args, **kwargs)
+
+    def addmv_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.addmv_(self, *args, **kwargs)
+
+    def addr_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.addr_(self, *args, **kwargs)
+
+    def arccos_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.arccos_(self, *args, **kwargs)
+
+    def arccosh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.arccosh_(self, *args, **kwargs)
+
+    def arcsin_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.arcsin_(self, *args, **kwargs)
+
+    def arcsinh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.arcsinh_(self, *args, **kwargs)
+
+    def arctan2_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.arctan2_(self, *args, **kwargs)
+
+    def arctan_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.arctan_(self, *args, **kwargs)
+
+    def arctanh_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.arctanh_(self, *args, **kwargs)
+
+    def atan2_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.atan2_(self, *args, **kwargs)
+
+    def baddbmm_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.baddbmm_(self, *args, **kwargs)
+
+    def bitwise_not_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.bitwise_not_(self, *args, **kwargs)
+
+    def clamp_max_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.clamp_max_(self, *args, **kwargs)
+
+    def clamp_min_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.clamp_min_(self, *args, **kwargs)
+
+    def cumprod_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.cumprod_(self, *args, **kwargs)
+
+    def cumsum_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.cumsum_(self, *args, **kwargs)
+
+    def divide_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.divide_(self, *args, **kwargs)
+
+    def float_power_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.float_power_(self, *args, **kwargs)
+
+    def floor_divide_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.floor_divide_(self, *args, **kwargs)
+
+    def fmod_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.fmod_(self, *args, **kwargs)
+
+    def hypot_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.hypot_(self, *args, **kwargs)
+
+    def igamma_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.igamma_(self, *args, **kwargs)
+
+    def igammac_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.igammac_(self, *args, **kwargs)
+
+    def index_add_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.index_add_(self, *args, **kwargs)
+
+    def index_copy_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.index_copy_(self, *args, **kwargs)
+
+    def index_fill_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.index_fill_(self, *args, **kwargs)
+
+    def lerp_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.lerp_(self, *args, **kwargs)
+
+    def multiply_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.multiply_(self, *args, **kwargs)
+
+    def negative_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.negative_(self, *args, **kwargs)
+
+    def remainder_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.remainder_(self, *args, **kwargs)
+
+    def scatter_reduce_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.scatter_reduce_(self, *args, **kwargs)
+
+    def subtract_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.subtract_(self, *args, **kwargs)
+
+    def tril_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.tril_(self, *args, **kwargs)
+
+    def triu_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.triu_(self, *args, **kwargs)
+
+    def true_divide_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.true_divide_(self, *args, **kwargs)
+
+    def index_reduce_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.index_reduce_(self, *args, **kwargs)
+
+    def eq_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.eq_(self, *args, **kwargs)
+
+    def ne_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.ne_(self, *args, **kwargs)
+
+    def not_equal_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.not_equal_(self, *args, **kwargs)
+
+    def lt_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.lt_(self, *args, **kwargs)
+
+    def less_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.less_(self, *args, **kwargs)
+
+    def le_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.le_(self, *args, **kwargs)
+
+    def less_equal_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.less_equal_(self, *args, **kwargs)
+
+    def gt_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.gt_(self, *args, **kwargs)
+
+    def greater_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.greater_(self, *args, **kwargs)
+
+    def ge_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.ge_(self, *args, **kwargs)
+
+    def greater_equal_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.greater_equal_(self, *args, **kwargs)
+
+    def logical_and_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.logical_and_(self, *args, **kwargs)
+
+    def logical_or_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.logical_or_(self, *args, **kwargs)
+
+    def logical_xor_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.logical_xor_(self, *args, **kwargs)
+
+    def logical_not_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.logical_not_(self, *args, **kwargs)
+
+    def unsqueeze_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.unsqueeze_(self, *args, **kwargs)
+
+    def squeeze_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.squeeze_(self, *args, **kwargs)
+
+    def t_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.t_(self, *args, **kwargs)
+
+    def transpose_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.transpose_(self, *args, **kwargs)
+
+    def swapdims_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.swapdims_(self, *args, **kwargs)
+
+    def swapaxes_(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.inplace_variants.swapaxes_(self, *args, **kwargs)

@@ -114,3 +114,13 @@ class LinalgMethods:
 
     def kron(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.kron(self, *args, **kwargs)
+
+    def lu(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.lu(self, *args, **kwargs)
+
+    def lu_solve(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.lu_solve(self, *args, **kwargs)
+
+    # --- ops/everyday.py
+    def vdot(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.vdot(self, *args, **kwargs)

@@ -12,22 +12,39 @@ import numpy as np
 
 from .. import _backend as B
 
-__all__ = ["MetadataMethods", "MetaArray", "Size", "check_device", "cpu", "is_meta_device", "meta", "to_meta"]
+__all__ = ["MetadataMethods", "MetaArray", "Size", "check_device", "cpu", "is_meta_device", "meta", "meta_device",
+           "to_meta"]
 
 
 class Size(tuple):
     """PyTorch's ``torch.Size``: the type of ``Tensor.shape`` and ``Tensor.size()``, a tuple of
-    ints (it compares equal to a plain tuple; ``+`` keeps the type; a slice is a plain tuple,
-    where PyTorch gives a Size: overriding ``__getitem__`` would make ``x.shape[0]``, read on
-    every hot path, four times slower).
+    ints (it compares equal to a plain tuple). As in PyTorch, a slice (``x.shape[1:]``),
+    ``+`` with a tuple on either side and ``*`` by an int give a Size; an index gives an int.
+    (dyngrad's own code reads ``_data.shape``, a plain tuple, on its hot paths.)
 
     Example::
 
-        >>> dyngrad.zeros(2, 3).shape
-        dyngrad.Size([2, 3])
+        >>> dyngrad.zeros(2, 3, 4).shape[1:]
+        dyngrad.Size([3, 4])
+        >>> (1,) + dyngrad.zeros(2, 3).shape
+        dyngrad.Size([1, 2, 3])
     """
 
     __slots__ = ()
+
+    def __getitem__(self, i: Any, _get: Any = tuple.__getitem__) -> Any:
+        r = _get(self, i)
+        return Size(r) if type(i) is slice else r
+
+    def __radd__(self, other: Any) -> Size:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple.__add__(other, self))
+
+    def __mul__(self, n: Any) -> Size:
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
 
     def numel(self) -> int:
         """The number of elements of a tensor of this shape."""
@@ -123,6 +140,35 @@ def to_meta(arr: np.ndarray) -> MetaArray:
 def is_meta_device(device: Any) -> bool:
     """True for ``"meta"`` or ``device("meta")``."""
     return device is not None and str(device) == "meta"
+
+
+def meta_device(fn: Any, *, like: bool = False, rng: Any = None) -> Any:
+    """``fn`` (a creation function taking ``device=``) made to accept ``device="meta"``: the
+    tensor is made on the CPU and its array replaced by a :class:`MetaArray` of the same
+    shape and dtype (``like=True``: also when ``device`` is None and the first argument is
+    a meta tensor, as ``zeros_like`` of a meta tensor). ``rng``: ``(get_state, set_state)``
+    restored afterwards, so a meta draw leaves the random stream untouched (PyTorch's meta
+    kernels draw nothing)."""
+    import functools
+
+    @functools.wraps(fn)
+    def create(*args: Any, **kwargs: Any) -> Any:
+        device = kwargs.get("device")
+        if device is None and like and args and type(getattr(args[0], "_data", None)) is MetaArray:
+            device = "meta"
+        if device is None or not is_meta_device(device):
+            return fn(*args, **kwargs)
+        kwargs["device"] = None
+        state = rng[0]() if rng is not None else None
+        try:
+            t = fn(*args, **kwargs)
+        finally:
+            if rng is not None:
+                rng[1](state)
+        t._data = to_meta(t._data)
+        return t
+
+    return create
 
 
 def check_device(device: Any) -> None:

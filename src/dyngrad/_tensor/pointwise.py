@@ -244,3 +244,25 @@ class PointwiseMethods:
 
     def igammac(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.igammac(self, *args, **kwargs)
+
+    # --- ops/everyday.py
+    def sinc(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.sinc(self, *args, **kwargs)
+
+    def deg2rad(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.deg2rad(self, *args, **kwargs)
+
+    def rad2deg(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.rad2deg(self, *args, **kwargs)
+
+    def logaddexp2(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.logaddexp2(self, *args, **kwargs)
+
+    def copysign(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.copysign(self, *args, **kwargs)
+
+    def heaviside(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.heaviside(self, *args, **kwargs)
+
+    def signbit(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.signbit(self, *args, **kwargs)

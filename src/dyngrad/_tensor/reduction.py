@@ -126,6 +126,12 @@ class ReductionMethods:
     def quantile(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.quantile(self, *args, **kwargs)
 
+    def nanquantile(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.nanquantile(self, *args, **kwargs)
+
+    def mode(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.mode(self, *args, **kwargs)
+
     def kthvalue(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.kthvalue(self, *args, **kwargs)
 
@@ -143,3 +149,16 @@ class ReductionMethods:
 
     def histc(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.histc(self, *args, **kwargs)
+
+    # --- ops/everyday.py
+    def cov(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.cov(self, *args, **kwargs)
+
+    def corrcoef(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.corrcoef(self, *args, **kwargs)
+
+    def aminmax(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.aminmax(self, *args, **kwargs)
+
+    def dist(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.dist(self, *args, **kwargs)

@@ -154,3 +154,22 @@ class ShapeMethods:
     # --- apisurface: ops.composite
     def repeat_interleave(self, *args: Any, **kwargs: Any) -> Any:
         return _core._ops.repeat_interleave(self, *args, **kwargs)
+
+    # --- ops/everyday.py
+    def rot90(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.rot90(self, *args, **kwargs)
+
+    def diagflat(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.diagflat(self, *args, **kwargs)
+
+    def tensor_split(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.tensor_split(self, *args, **kwargs)
+
+    def hsplit(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.hsplit(self, *args, **kwargs)
+
+    def vsplit(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.vsplit(self, *args, **kwargs)
+
+    def dsplit(self, *args: Any, **kwargs: Any) -> Any:
+        return _core._ops.dsplit(self, *args, **kwargs)

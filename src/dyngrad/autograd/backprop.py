@@ -124,7 +124,8 @@ def backward(
                       stacklevel=3)
     inp = None
     if inputs is not None:
-        inp = [_edge_input(t, leaf_only=True) if isinstance(t, GradientEdge) else t
+        # a non-leaf edge is a stopping point whose gradient goes nowhere visible, as PyTorch's
+        inp = [_edge_input(t) if isinstance(t, GradientEdge) else t
                for t in ((inputs,) if isinstance(inputs, GradientEdge) else _as_tuple(inputs))]
         if not inp:
             raise RuntimeError("'inputs' argument to backward() cannot be empty.")

@@ -326,6 +326,10 @@ def execute(
     _state.enabled = create_graph
     _context.passes.append(task)
     counter = len(heap)
+    # the gradient formulas meet inf/NaN silently, as PyTorch's (inf * 0, inf - inf): NumPy's
+    # RuntimeWarnings are off for the pass (one errstate per backward, not one per op)
+    quiet = np.errstate(all="ignore")
+    quiet.__enter__()
     try:
         while heap:
             _, _, node = heapq.heappop(heap)
@@ -347,6 +351,7 @@ def execute(
                 node._release()
             counter = _send_gradients(node, res, buffers, deps, reach, heap, counter, create_graph)
     finally:
+        quiet.__exit__(None, None, None)
         _context.passes.pop()
         _state.enabled = prev_enabled
     res = buf = None  # type: ignore[assignment]  # drop loop references: a gradient nobody else holds can be adopted

@@ -61,3 +61,52 @@ def __getattr__(name: str) -> object:
 
         return importlib.import_module(".parallel", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def _accept_factory_device() -> None:
+    """Built-in layers that take ``device=`` (PyTorch's factory keyword): ``"cpu"`` (or None)
+    builds them as before, ``"meta"`` builds shape-only parameters and buffers (as
+    ``module.to("meta")``, with the random stream left as it was: PyTorch's meta
+    initialisation draws nothing), anything else raises as the creation functions do."""
+    import functools
+    import inspect
+    from typing import Any
+
+    from .._tensor.metadata import check_device, is_meta_device
+    from ..creation import get_rng_state, set_rng_state
+
+    def wrap_init(cls: type) -> None:
+        init = cls.__init__
+
+        @functools.wraps(init)
+        def __init__(self: Module, *args: Any, **kwargs: Any) -> None:
+            device = kwargs.get("device")
+            if device is None or (not is_meta_device(device) and str(device).split(":")[0] == "cpu"):
+                return init(self, *args, **kwargs)
+            if not is_meta_device(device):
+                check_device(device)
+            kwargs["device"] = None
+            state = get_rng_state()
+            try:
+                init(self, *args, **kwargs)
+            finally:
+                set_rng_state(state)
+            self.to("meta")
+
+        cls.__init__ = __init__
+
+    todo, seen = [Module], set()
+    while todo:  # every built-in Module class (dyngrad.nn.*) whose own __init__ takes device=
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+        if cls.__module__.startswith(__name__ + ".") and "__init__" in cls.__dict__:
+            try:
+                params = inspect.signature(cls.__dict__["__init__"]).parameters
+            except (TypeError, ValueError):  # pragma: no cover
+                continue
+            if "device" in params:
+                wrap_init(cls)
+
+
+_accept_factory_device()

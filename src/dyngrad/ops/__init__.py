@@ -38,6 +38,9 @@ from .counting import *  # noqa: F403
 from .linalg_extra import *  # noqa: F403
 from .scan import *  # noqa: F403
 from .scatter_reduce import *  # noqa: F403
+from .lu import *  # noqa: F403
+from .lobpcg import *  # noqa: F403
+from .everyday import *  # noqa: F403
 import importlib as _importlib
 
 _FAMILY_NAMES = (
@@ -45,7 +48,7 @@ _FAMILY_NAMES = (
     "fused", "gamma", "gather", "indexing", "linalg", "masking", "random", "random_fills", "rearrange", "reduction",
     "sampling", "shape", "sorting", "spectral", "splitting", "statistics", "triangular", "xlogy",
     "matfuncs",
-    "composite", "counting", "linalg_extra", "scan", "scatter_reduce",
+    "composite", "counting", "linalg_extra", "scan", "scatter_reduce", "lu", "lobpcg", "everyday",
 )
 # (by module path: ``ops.gather`` is the op, which shadows its module's name)
 _FAMILIES = tuple(_importlib.import_module(f"{__name__}.{n}") for n in _FAMILY_NAMES)
@@ -59,6 +62,8 @@ __all__ = [n for m in _FAMILIES for n in m.__all__]
 # (_view_inplace.py), and backward() (the ops sit above backprop: this import points down).
 # Not in __all__: they are not ops.
 from ._view_inplace import rebase_dirty_view, refresh_view  # noqa: E402
+# the generic ``name_`` forms (Tensor methods only, not top-level names: not in __all__)
+from . import inplace_variants  # noqa: E402
 from ..autograd.backprop import backward  # noqa: E402
 
 

@@ -49,7 +49,8 @@ class Softplus(Elementwise):
         z = d * beta
         ctx.save_for_backward(x)
         ctx.beta, ctx.threshold = beta, threshold
-        return wrap(np.where(z > threshold, d, np.logaddexp(0, z) / beta).astype(d.dtype, copy=False))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap(np.where(z > threshold, d, np.logaddexp(0, z) / beta).astype(d.dtype, copy=False))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -139,9 +140,11 @@ class Gelu(Elementwise):
         ctx.save_for_backward(x)
         ctx.tanh = approximate == "tanh"
         if ctx.tanh:
-            t = np.tanh(_SQRT_2_OVER_PI * (d + 0.044715 * d * d * d))
-            return wrap((0.5 * d * (1 + t)).astype(d.dtype, copy=False))
-        return wrap((0.5 * d * (1 + erf(wrap(d * _INV_SQRT_2))._data)).astype(d.dtype, copy=False))
+            with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+                t = np.tanh(_SQRT_2_OVER_PI * (d + 0.044715 * d * d * d))
+                return wrap((0.5 * d * (1 + t)).astype(d.dtype, copy=False))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap((0.5 * d * (1 + erf(wrap(d * _INV_SQRT_2))._data)).astype(d.dtype, copy=False))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -163,7 +166,7 @@ class Silu(Elementwise):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = _float(x, "silu")
         ctx.save_for_backward(x)
-        with np.errstate(over="ignore"):
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
             return wrap((d / (1 + np.exp(-d))).astype(d.dtype, copy=False))
 
     @staticmethod
@@ -181,7 +184,8 @@ class Mish(Elementwise):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = _float(x, "mish")
         ctx.save_for_backward(x)
-        return wrap((d * np.tanh(np.logaddexp(0, d))).astype(d.dtype, copy=False))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap((d * np.tanh(np.logaddexp(0, d))).astype(d.dtype, copy=False))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -198,7 +202,8 @@ class Hardswish(Elementwise):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = _float(x, "hardswish")
         ctx.save_for_backward(x)
-        return wrap((d * np.clip(d + 3, 0, 6) / 6).astype(d.dtype, copy=False))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap((d * np.clip(d + 3, 0, 6) / 6).astype(d.dtype, copy=False))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:

@@ -20,13 +20,14 @@ from ..tensor import Tensor
 from ._util import norm_dim, to_tensor, wrap
 
 __all__ = ["addmm", "addmv", "addr", "baddbmm", "addbmm", "kron", "meshgrid", "cross", "repeat_interleave",
-           "nansum", "nanmean", "median", "nanmedian", "quantile", "kthvalue", "diff"]
+           "nansum", "nanmean", "median", "nanmedian", "quantile", "nanquantile", "kthvalue", "diff", "mode"]
 TENSOR_METHODS = {"addmm", "addmv", "addr", "baddbmm", "addbmm", "kron", "cross", "repeat_interleave",
-                  "nansum", "nanmean", "median", "nanmedian", "quantile", "kthvalue", "diff"}
+                  "nansum", "nanmean", "median", "nanmedian", "quantile", "nanquantile", "kthvalue", "diff", "mode"}
 
 MedianResult = namedtuple("median", ["values", "indices"])
 NanmedianResult = namedtuple("nanmedian", ["values", "indices"])
 KthvalueResult = namedtuple("kthvalue", ["values", "indices"])
+ModeResult = namedtuple("mode", ["values", "indices"])
 
 
 def _scaled_sum(input: Any, product: Tensor, beta: Any, alpha: Any) -> Tensor:
@@ -507,25 +508,74 @@ def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = Fals
         >>> dyngrad.quantile(dyngrad.tensor([0.0, 1.0, 2.0, 3.0]), 0.5).item()
         1.5
     """
+    return _quantile(input, q, dim, keepdim, interpolation, "quantile")
+
+
+def nanquantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = False, *,
+                interpolation: str = "linear") -> Tensor:
+    """:func:`quantile` ignoring NaNs: each slice's quantiles are those of its non-NaN
+    values (``pos = q * (k - 1)`` with ``k`` the number of them); a slice of NaNs only gives
+    NaN. Differentiable (through the sort), the gradient going to the two values interpolated.
+
+    Derivative: ``grad`` reaches ``v[floor(pos)]`` with weight ``1 - frac`` and
+    ``v[ceil(pos)]`` with weight ``frac`` (lerp's; PyTorch's nanquantile is the same
+    composition of sort, gather and lerp).
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+        q (float or Tensor): a number in ``[0, 1]`` or a 1-d tensor of them (then the result
+            has a leading dim of ``len(q)``).
+        dim (int, optional): the dim to reduce. Default: ``None`` (all elements, flattened).
+        keepdim (bool): keep the reduced dim as size 1. Default: ``False``.
+        interpolation (str): ``"linear"``, ``"lower"``, ``"higher"``, ``"nearest"`` or
+            ``"midpoint"``. Default: ``"linear"``.
+    Returns:
+        Tensor: ``input``'s shape without ``dim`` (with a leading ``len(q)`` for a 1-d ``q``),
+        ``input``'s dtype.
+    Raises:
+        RuntimeError: ``q`` outside ``[0, 1]`` or of more than one dim, a non-floating or
+            empty input, or an unknown ``interpolation``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, float("nan"), 3.0, 2.0], [4.0, 3.0, 2.0, 1.0]])
+        >>> dyngrad.nanquantile(x, 0.5, dim=1).tolist()
+        [2.0, 2.5]
+    """
+    return _quantile(input, q, dim, keepdim, interpolation, "nanquantile")
+
+
+def _quantile(input: Tensor, q: Any, dim: int | None, keepdim: bool, interpolation: str, op: str) -> Tensor:
     if input._data.dtype.kind not in "f":
-        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+        raise RuntimeError(f"{op}() input tensor must be either float or double dtype")
     if interpolation not in ("linear", "lower", "higher", "nearest", "midpoint"):
-        raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest. "
+        raise RuntimeError(f"{op}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
                            f"Found '{interpolation}'")
     qd = q._data if isinstance(q, Tensor) else np.asarray(q, dtype=np.float64)
     scalar_q = qd.ndim == 0
     if qd.ndim > 1:
-        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+        raise RuntimeError(f"{op}() q must be a scalar or 1D tensor")
     qa = np.atleast_1d(qd).astype(np.float64)
     if ((qa < 0) | (qa > 1)).any():
-        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+        raise RuntimeError(f"{op}() q values must be in the range [0, 1]")
     x = input.reshape(-1) if dim is None else (input.reshape(1) if input._data.ndim == 0 else input)
-    d = 0 if dim is None else norm_dim(dim, x._data.ndim, "quantile")
+    d = 0 if dim is None else norm_dim(dim, x._data.ndim, op)
     n = x._data.shape[d]
     if n == 0:
-        raise RuntimeError("quantile() input tensor must be non-empty")
+        raise RuntimeError(f"{op}() input tensor must be non-empty")
     v = x.sort(d).values  # NaN sorts last
-    pos = qa * (n - 1)
+    out_shape = list(v._data.shape)
+    out_shape[d] = len(qa)
+    along = [1] * v._data.ndim
+    along[d] = -1
+    nan = np.isnan(x._data)
+    if op == "nanquantile":  # each slice's non-NaN values (sorted first); none: NaN
+        count = (~nan).sum(axis=d, keepdims=True)
+        invalid = count == 0
+    else:  # a slice holding a NaN gives NaN
+        count = np.full([1 if k == d else s for k, s in enumerate(v._data.shape)], n)
+        invalid = nan.any(axis=d, keepdims=True)
+    pos = np.broadcast_to(qa.reshape(along) * (count - 1), out_shape)
     lo = np.floor(pos).astype(np.int64)
     hi = np.ceil(pos).astype(np.int64)
     if interpolation == "lower":
@@ -534,21 +584,20 @@ def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = Fals
         lo = hi
     elif interpolation == "nearest":
         lo = hi = np.round(pos).astype(np.int64)  # half to even, as PyTorch
-    # per slice: a slice holding a NaN reads its last sorted entry (a NaN) with weight 0 on
-    # the other, so the result is NaN and the gradient goes to that entry, as PyTorch
-    out_shape = list(v._data.shape)
-    out_shape[d] = len(qa)
-    along = [1] * v._data.ndim
-    along[d] = -1
-    has_nan = np.isnan(x._data).any(axis=d, keepdims=True)
-    ilo = np.where(has_nan, n - 1, np.broadcast_to(lo.reshape(along), out_shape))
-    ihi = np.where(has_nan, n - 1, np.broadcast_to(hi.reshape(along), out_shape))
+    # an invalid slice reads its last sorted entry (a NaN) with weight 0 on the other, so the
+    # result is NaN and the gradient goes to that entry, as PyTorch
+    ilo = np.where(invalid, n - 1, lo)
+    ihi = np.where(invalid, n - 1, hi)
     vlo, vhi = v.gather(d, wrap(ilo)), v.gather(d, wrap(ihi))
+    from .pointwise import lerp
+
+    # PyTorch interpolates with lerp's two-sided formula (a + w * (b - a) for w < 0.5, else
+    # b - (b - a) * (1 - w)), which decides the results with infinities (inf - inf: NaN)
     if interpolation == "linear":
-        frac = np.where(has_nan, 0.0, np.broadcast_to((pos - lo).reshape(along), out_shape))
-        out = vlo + wrap(frac.astype(v._data.dtype)) * (vhi - vlo)
+        frac = np.where(invalid, 0.0, pos - lo)
+        out = lerp(vlo, vhi, wrap(frac.astype(v._data.dtype)))
     elif interpolation == "midpoint":
-        out = (vlo + vhi) * 0.5
+        out = lerp(vlo, vhi, wrap(np.full(out_shape, 0.5, dtype=v._data.dtype)))
     else:
         out = vlo
     out = out.movedim(d, 0)  # the q dim first
@@ -557,6 +606,87 @@ def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = Fals
     if scalar_q:
         out = out.squeeze(0)
     return out
+
+
+def _insertion_order(row: np.ndarray) -> list:
+    """The order libstdc++'s ``std::sort`` leaves ``row`` in for 16 elements or fewer (its
+    insertion sort with ``<``, which leaves NaNs where the comparisons stop)."""
+    a = list(range(len(row)))
+    for i in range(1, len(a)):
+        v = a[i]
+        if row[v] < row[a[0]]:
+            a[1:i + 1] = a[0:i]
+            a[0] = v
+            continue
+        j = i
+        while row[v] < row[a[j - 1]]:
+            a[j] = a[j - 1]
+            j -= 1
+        a[j] = v
+    return a
+
+
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
+    """The most frequent value of each slice along ``dim`` and an index where it occurs.
+
+    PyTorch's rule: among the values that occur most often, the smallest; its index is the
+    last position holding it (for slices of more than 16 elements PyTorch's index comes
+    from an unstable sort and can be another position holding the same value; dyngrad
+    always gives the last). NaNs are never equal to each other, so each counts once.
+
+    Derivative: ``grad`` goes to ``input`` at ``indices`` (a gather; PyTorch's
+    ``value_selecting_reduction_backward`` in derivatives.yaml); ``indices`` has none.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype.
+        dim (int): the dim to reduce. Default: ``-1``.
+        keepdim (bool): keep ``dim`` as size 1. Default: ``False``.
+    Returns:
+        (Tensor, Tensor): ``(values, indices)``, a namedtuple; ``input``'s shape without
+        ``dim``; ``values`` of ``input``'s dtype, ``indices`` int64.
+    Raises:
+        IndexError: ``dim`` out of range, or a zero-size ``dim`` (PyTorch's "Expected
+            reduction dim ... to have non-zero size").
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[3.0, 1.0, 3.0, 1.0, 2.0], [5.0, 5.0, 2.0, 2.0, 9.0]])
+        >>> values, indices = dyngrad.mode(x, 1)
+        >>> values.tolist(), indices.tolist()
+        ([1.0, 2.0], [3, 3])
+    """
+    nd = input._data.ndim
+    d = norm_dim(dim, nd, "mode") if nd else 0
+    a = input._data if nd else input._data.reshape(1)
+    if a.shape[d] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    x2 = np.moveaxis(a, d, -1)
+    lead, n = x2.shape[:-1], x2.shape[-1]
+    x2 = x2.reshape(-1, n)
+    order = np.argsort(x2, axis=1, kind="stable")  # NaN last, ties in their order
+    if x2.dtype.kind in "fc":
+        for r in np.nonzero(np.isnan(x2).any(axis=1))[0]:
+            order[r] = _insertion_order(x2[r])
+    s = np.take_along_axis(x2, order, axis=1)
+    ar = np.broadcast_to(np.arange(n), s.shape)
+    with np.errstate(invalid="ignore"):
+        new_run = np.ones(s.shape, dtype=bool)
+        new_run[:, 1:] = s[:, 1:] != s[:, :-1]
+    start = np.maximum.accumulate(np.where(new_run, ar, 0), axis=1)
+    last = np.ones(s.shape, dtype=bool)
+    last[:, :-1] = new_run[:, 1:]
+    count = np.where(last, ar - start + 1, 0)
+    best = np.argmax(count, axis=1)  # the first run of the largest count: the smallest value
+    idx = order[np.arange(len(order)), best].reshape(lead)
+    if nd == 0:
+        return ModeResult(input.reshape(1).gather(0, wrap(np.zeros(1, dtype=np.int64))).reshape(()),
+                          wrap(np.zeros((), dtype=np.int64)))
+    index = np.expand_dims(idx, d)
+    values = input.gather(d, wrap(index))
+    if not keepdim:
+        values = values.squeeze(d)
+        index = idx
+    return ModeResult(values, wrap(np.array(index, dtype=np.int64)))
 
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:

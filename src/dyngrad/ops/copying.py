@@ -148,7 +148,8 @@ class ToDtype(Linear):
     @staticmethod
     def forward(ctx: Any, a: Tensor, dtype: np.dtype) -> Tensor:
         ctx.in_dtype = a._data.dtype
-        return wrap(a._data.astype(dtype))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap(a._data.astype(dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

@@ -163,7 +163,9 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
     scalar = not isinstance(input, Tensor)
     vals = np.asarray(data_of(input))
     how = "right" if right else "left"
-    if seq.ndim == 1:
+    if _has_nan(seq) or _has_nan(vals):  # NumPy sorts NaN last; PyTorch's binary search differs
+        out = _bsearch(seq, vals, right, scalar)
+    elif seq.ndim == 1:
         out = np.searchsorted(seq, vals, side=how)
     else:
         if scalar or vals.shape[:-1] != seq.shape[:-1]:
@@ -175,6 +177,36 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
         out = np.stack([np.searchsorted(s, v, side=how) for s, v in zip(s2, v2)]).reshape(vals.shape) \
             if s2.shape[0] else np.zeros(vals.shape, dtype=np.int64)
     return wrap(np.asarray(out).astype(np.int32 if out_int32 else np.int64))
+
+
+def _has_nan(a: np.ndarray) -> bool:
+    return a.dtype.kind in "fc" and bool(np.isnan(a).any())
+
+
+def _bsearch(seq: np.ndarray, vals: np.ndarray, right: bool, scalar: bool) -> np.ndarray:
+    """PyTorch's binary search (``cus_lower_bound`` / ``cus_upper_bound``), vectorised: move
+    right while ``not (seq[mid] >= v)`` (``right``: ``not (seq[mid] > v)``). With NaNs among
+    the boundaries or values every comparison with a NaN is False, so the answer depends on
+    the order of the probes, which this reproduces exactly (NumPy's NaN-last order does not)."""
+    m = seq.shape[-1]
+    if seq.ndim > 1 and (scalar or vals.shape[:-1] != seq.shape[:-1]):
+        raise RuntimeError(
+            "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
+            f"of boundaries tensor and input value tensor must match, but we got boundaries tensor "
+            f"{list(seq.shape)} and input value tensor {list(vals.shape)}")
+    start = np.zeros(vals.shape, dtype=np.int64)
+    end = np.full(vals.shape, m, dtype=np.int64)
+    with np.errstate(invalid="ignore"):
+        while True:
+            active = start < end
+            if not active.any():
+                return start
+            mid = start + ((end - start) >> 1)
+            probe = np.minimum(mid, m - 1)
+            mv = seq[probe] if seq.ndim == 1 else np.take_along_axis(seq, probe, axis=-1)
+            go = ~(mv > vals) if right else ~(mv >= vals)
+            start = np.where(active & go, mid + 1, start)
+            end = np.where(active & ~go, mid, end)
 
 
 def bucketize(input: Any, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:

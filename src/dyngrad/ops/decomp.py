@@ -114,7 +114,8 @@ class Det(Op):
 
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> Tensor:
-        out = wrap(np.asarray(np.linalg.det(A._data), dtype=A._data.dtype))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            out = wrap(np.asarray(np.linalg.det(A._data), dtype=A._data.dtype))
         ctx.save_for_backward(A, out)
         return out
 
@@ -157,7 +158,8 @@ class Slogdet(Op):
 
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> tuple:
-        s, logabs = np.linalg.slogdet(A._data)
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            s, logabs = np.linalg.slogdet(A._data)
         dt = A._data.dtype
         sign = wrap(np.asarray(s, dtype=dt))
         ctx.mark_non_differentiable(sign)

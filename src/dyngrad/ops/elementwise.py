@@ -106,7 +106,8 @@ class Sin(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return wrap(np.sin(float_data(x)))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap(np.sin(float_data(x)))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -124,7 +125,8 @@ class Cos(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return wrap(np.cos(float_data(x)))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap(np.cos(float_data(x)))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:

@@ -44,7 +44,8 @@ class Softmax(Op):
         if d.ndim == 0:
             out = wrap(np.ones_like(d))
         else:
-            e = np.exp(d - np.max(d, axis=dim, keepdims=True))
+            with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+                e = np.exp(d - np.max(d, axis=dim, keepdims=True))
             out = wrap(e / np.sum(e, axis=dim, keepdims=True))
         ctx.dim = dim
         ctx.save_for_backward(out)
@@ -78,7 +79,8 @@ class LogSoftmax(Op):
         if d.ndim == 0:
             out = wrap(np.zeros_like(d))
         else:
-            z = d - np.max(d, axis=dim, keepdims=True)
+            with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+                z = d - np.max(d, axis=dim, keepdims=True)
             with np.errstate(invalid="ignore"):
                 out = wrap(z - np.log(np.sum(np.exp(z), axis=dim, keepdims=True)))
         ctx.dim = dim
@@ -191,7 +193,8 @@ class NllLoss(Op):
         w = weight._data.astype(d.dtype) if weight is not None else np.ones(C, d.dtype)
         wt = np.where(keep, w[tt], 0).astype(d.dtype)
         picked = np.take_along_axis(d, np.expand_dims(tt, cdim), axis=cdim).squeeze(cdim)
-        losses = -wt * picked
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            losses = -wt * picked
         scale = wt
         if reduction == "none":
             out = losses
@@ -306,11 +309,13 @@ class SmoothL1(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, t: Tensor, beta: float) -> Tensor:
-        d = x._data - t._data
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            d = x._data - t._data
         ad = np.abs(d)
         ctx.beta = beta
         ctx.save_for_backward(x, t)
-        return wrap(np.where(ad < beta, 0.5 * d * d / beta, ad - 0.5 * beta).astype(d.dtype, copy=False))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap(np.where(ad < beta, 0.5 * d * d / beta, ad - 0.5 * beta).astype(d.dtype, copy=False))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -377,9 +382,11 @@ class NormalizeStats(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple, eps: float) -> Tensor:
         d = float_data(x)
-        mu = d.mean(axis=dims, keepdims=True)
-        xc = d - mu
-        var = np.mean(xc * xc, axis=dims, keepdims=True)
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            mu = d.mean(axis=dims, keepdims=True)
+            xc = d - mu
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            var = np.mean(xc * xc, axis=dims, keepdims=True)
         ctx.dims = dims
         ctx.eps = eps
         ctx.save_for_backward(x)

@@ -91,7 +91,7 @@ def _check_gs(op: str, x: np.ndarray, dim: int, index: np.ndarray, src: Any = No
                 f"{op}(): Expected index {list(ix)} to be no larger size than src {list(src.shape)}"
             )
     lo, hi = index.min(), index.max()
-    if lo < -xs[dim] or hi >= xs[dim]:
+    if lo < 0 or hi >= xs[dim]:  # PyTorch refuses negative indices here (no wrap-around)
         bad = int(hi) if hi >= xs[dim] else int(lo)
         raise RuntimeError(f"{op}(): index {bad} is out of bounds for dimension {dim} with size {xs[dim]}")
 
@@ -150,7 +150,8 @@ class ScatterAdd(Linear):
         out = x._data.copy()
         if index.size:
             sub = src._data[tuple(slice(0, s) for s in index.shape)]
-            np.add.at(out.reshape(-1) if out.ndim == 0 else out, _grid(index, dim), sub)
+            with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+                np.add.at(out.reshape(-1) if out.ndim == 0 else out, _grid(index, dim), sub)
         return wrap(out)
 
     @staticmethod
@@ -386,12 +387,16 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
         ) from None
     bx, bi = list(b), list(b)
     bx[d], bi[d] = input._data.shape[d], idx.shape[d]
+    if not batched and idx.size and idx.min() < 0 and idx.min() >= -input._data.shape[d]:
+        idx = np.where(idx < 0, idx + input._data.shape[d], idx)  # PyTorch wraps them here (not with dim=None)
     x = input.expand(*bx) if tuple(bx) != input._data.shape else input
     return gather(x, d, idx.expand(*bi) if batched else np.broadcast_to(idx, bi))
 
 
-def _dim_index(input: Tensor, dim: int, index: Any, op: str) -> tuple:
-    """Validate a vector ``index`` along ``dim``; return (dim, NumPy advanced index)."""
+def _dim_index(input: Tensor, dim: int, index: Any, op: str, negative: bool = False) -> tuple:
+    """Validate a vector ``index`` along ``dim``; return (dim, NumPy advanced index).
+    ``negative``: indices from ``-size`` count from the end (``index_fill``); otherwise, as
+    in PyTorch's ``index_add`` / ``index_copy`` / ``index_reduce``, a negative index raises."""
     d = norm_dim(dim, input._data.ndim, op)
     if is_wrapper(index):  # differs per example under vmap: the rule checks it
         if index._data.dtype.kind not in "iu" or index._data.dtype == np.uint8 or index.ndim > 1:
@@ -399,8 +404,9 @@ def _dim_index(input: Tensor, dim: int, index: Any, op: str) -> tuple:
         return d, (slice(None),) * d + (index.reshape(-1),)
     idx = _int_index(index, op).reshape(-1)
     size = input._data.shape[d] if input._data.ndim else 1
-    if idx.size and (idx.min() < -size or idx.max() >= size):
-        raise IndexError(f"{op}(): index out of range for dimension {d} with size {size}")
+    if idx.size and (idx.min() < (-size if negative else 0) or idx.max() >= size):
+        bad = int(idx.max()) if idx.max() >= size else int(idx.min())
+        raise IndexError(f"{op}(): index {bad} is out of bounds for dimension {d} with size {size}")
     return d, (slice(None),) * d + (idx,)
 
 

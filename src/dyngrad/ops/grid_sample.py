@@ -189,7 +189,8 @@ def _sample_np(x: np.ndarray, plan: _Plan) -> np.ndarray:
     out = np.zeros((n, plan.combos[0][0].shape[1], c), dtype=x.dtype)
     for flat, ok, taps in plan.combos:
         wt = _prod([w[k][t] for k, t in enumerate(taps)]) * ok
-        out += wt.astype(x.dtype, copy=False)[..., None] * xt[rows, flat]
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            out += wt.astype(x.dtype, copy=False)[..., None] * xt[rows, flat]
     return np.ascontiguousarray(out.transpose(0, 2, 1)).reshape((n, c) + tuple(plan.out))
 
 
@@ -215,9 +216,10 @@ def _grads_np(g: np.ndarray, x: np.ndarray, plan: _Plan, need_x: bool, need_grid
             gx += np.bincount((base + flat[:, None, :]).ravel(), weights=(gq * wt[:, None, :]).ravel(),
                               minlength=n * c * p)
         if need_grid and plan.mode != "nearest":
-            dot = np.einsum("nqc,nqc->nq", g3, xt[rows, flat]) * ok
-            for k in range(plan.nd):
-                gk[k] += dot * _prod([dw[k][taps[k]]] + [ws[j] for j in range(plan.nd) if j != k])
+            with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+                dot = np.einsum("nqc,nqc->nq", g3, xt[rows, flat]) * ok
+                for k in range(plan.nd):
+                    gk[k] += dot * _prod([dw[k][taps[k]]] + [ws[j] for j in range(plan.nd) if j != k])
     gin = None
     if need_x:
         gin = gx.reshape(x.shape).astype(x.dtype, copy=False)

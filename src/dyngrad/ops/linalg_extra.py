@@ -230,7 +230,8 @@ def _lu(a: np.ndarray) -> tuple:
         with np.errstate(divide="ignore", invalid="ignore"):
             f = np.where(d[:, None] != 0, lu[:, k + 1:, k] / d[:, None], 0.0)
         lu[:, k + 1:, k] = f
-        lu[:, k + 1:, k + 1:] -= f[:, :, None] * lu[:, k, None, k + 1:]
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            lu[:, k + 1:, k + 1:] -= f[:, :, None] * lu[:, k, None, k + 1:]
     return lu.reshape(batch + (n, n)), perm.reshape(batch + (n,)), piv.reshape(batch + (n,))
 
 
@@ -294,23 +295,8 @@ class LuFactor(Op):
 
 
 def lu_factor(A: Tensor, *, pivot: bool = True) -> Any:
-    """``linalg.lu_factor``: the LU decomposition with partial pivoting, packed as LAPACK's
-    getrf: ``(LU, pivots)`` with ``A = P L U``, ``L`` unit lower (below ``LU``'s diagonal),
-    ``U`` upper, ``pivots`` 1-based row swaps (int32).
+    """``linalg.lu_factor``: see :func:`dyngrad.ops.lu.linalg_lu_factor` (rectangular inputs
+    and ``pivot=False`` included); this square pivoted case's Function is :class:`LuFactor`."""
+    from .lu import linalg_lu_factor
 
-    Args:
-        A: ``(*, n, n)`` floating tensor (square only here; PyTorch also takes rectangular).
-        pivot: must be True (no pivoting is a CUDA-only option in PyTorch).
-    Returns:
-        ``(LU, pivots)`` namedtuple; ``LU`` is differentiable.
-    Raises:
-        RuntimeError: non-square, fewer than 2 dims, ``pivot=False``, or an integer input.
-    """
-    if not pivot:
-        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
-    if A._data.ndim < 2 or A._data.shape[-1] != A._data.shape[-2]:
-        raise RuntimeError("linalg.lu_factor: dyngrad supports square matrices only, got shape "
-                           f"{list(A._data.shape)}")
-    if A._data.dtype.kind != "f":
-        raise RuntimeError(f"linalg.lu_factor: Expected a floating point or complex tensor as input. Got {A.dtype.name}")
-    return LuFactorResult(*LuFactor.apply(A))
+    return linalg_lu_factor(A, pivot=pivot)

@@ -141,7 +141,7 @@ def index_fill(input: Tensor, dim: int, index: Any, value: Any) -> Tensor:
     tensor, differentiable as in :func:`masked_fill`)."""
     from .gather import _dim_index
 
-    d, adv = _dim_index(input, dim, index, "index_fill")
+    d, adv = _dim_index(input, dim, index, "index_fill", negative=True)
     mask = np.zeros(input._data.shape, dtype=np.bool_)
     mask[adv] = True
     return masked_fill(input, wrap(mask), value)

@@ -53,7 +53,8 @@ def _expm(a: np.ndarray) -> np.ndarray:
     v = x6 @ (b[12] * x6 + b[10] * x4 + b[8] * x2) + b[6] * x6 + b[4] * x4 + b[2] * x2 + b[0] * eye
     r = np.linalg.solve(v - u, v + u)
     for k in range(int(s.max()) if s.size else 0):  # square each matrix s times
-        r = np.where((s > k)[..., None, None], r @ r, r)
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            r = np.where((s > k)[..., None, None], r @ r, r)
     return r.astype(dt)
 
 

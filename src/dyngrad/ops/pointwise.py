@@ -151,7 +151,8 @@ class Lerp(Elementwise):
         rt = B.result_type(start, end, weight)
         s, e, w = (_cast(t._data, rt) for t in (start, end, weight))
         ctx.save_for_backward(start, end, weight)
-        return wrap(np.where(w < 0.5, s + w * (e - s), e - (e - s) * (1 - w)).astype(rt, copy=False))
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: NaN, silently as PyTorch
+            return wrap(np.where(w < 0.5, s + w * (e - s), e - (e - s) * (1 - w)).astype(rt, copy=False))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -174,7 +175,8 @@ class Addcmul(Elementwise):
         rt = B.result_type(x, t1, t2)
         ctx.save_for_backward(t1, t2)
         ctx.value = value
-        out = _cast(x._data, rt) + value * (_cast(t1._data, rt) * _cast(t2._data, rt))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            out = _cast(x._data, rt) + value * (_cast(t1._data, rt) * _cast(t2._data, rt))
         return wrap(_cast(np.asarray(out), rt))
 
     @staticmethod
@@ -249,7 +251,8 @@ class Logaddexp(Elementwise):
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         rt = float_dtype(B.result_type(a, b))
         ctx.save_for_backward(a, b)
-        return wrap(np.logaddexp(_cast(a._data, rt), _cast(b._data, rt)))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap(np.logaddexp(_cast(a._data, rt), _cast(b._data, rt)))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:

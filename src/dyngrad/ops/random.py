@@ -433,3 +433,27 @@ def _num(v: Any) -> str:
 def _no_extra(op: str, kw: dict) -> None:
     if kw:
         raise TypeError(f"{op}() got an unexpected keyword argument '{next(iter(kw))}'")
+
+
+# device="meta" (see creation.py): a shape-only result, the random stream left untouched
+def _state() -> Any:
+    from ..creation import get_rng_state
+
+    return get_rng_state()
+
+
+def _set_state(s: Any) -> None:
+    from ..creation import set_rng_state
+
+    set_rng_state(s)
+
+
+from .._tensor.metadata import meta_device as _meta_device  # noqa: E402
+
+rand = _meta_device(rand, rng=(_state, _set_state))
+randn = _meta_device(randn, rng=(_state, _set_state))
+randint = _meta_device(randint, rng=(_state, _set_state))
+randperm = _meta_device(randperm, rng=(_state, _set_state))
+rand_like = _meta_device(rand_like, like=True, rng=(_state, _set_state))
+randn_like = _meta_device(randn_like, like=True, rng=(_state, _set_state))
+randint_like = _meta_device(randint_like, like=True, rng=(_state, _set_state))

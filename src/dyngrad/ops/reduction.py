@@ -192,7 +192,8 @@ class Prod(Op):
         d = x._data
         if dtype is None and d.dtype.kind in "biu":
             dtype = np.int64
-        out = wrap(np.prod(d, axis=dims, keepdims=keepdim, dtype=dtype))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            out = wrap(np.prod(d, axis=dims, keepdims=keepdim, dtype=dtype))
         ctx.dims, ctx.keepdim = dims, keepdim
         ctx.save_for_backward(x, out)
         return out
@@ -300,7 +301,8 @@ class Amax(Op):
         o = out._data if ctx.keepdim else out._data.reshape(_kept_shape(shape, ctx.dims))
         mask = x._data == o
         count = mask.sum(axis=ctx.dims, keepdims=True)
-        return unreduce(g, shape, ctx.dims, ctx.keepdim) * const(mask / count, dt), None, None
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return unreduce(g, shape, ctx.dims, ctx.keepdim) * const(mask / count, dt), None, None
 
     # hand-written: couples elements along dims: not elementwise
     @staticmethod

@@ -135,7 +135,8 @@ class Frac(Op):
         d = x._data
         if d.dtype.kind != "f":
             raise NotImplementedError(f'"frac_cpu" not implemented for {x.dtype.name}: frac needs a floating point tensor')
-        return wrap(d - np.trunc(d))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap(d - np.trunc(d))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:

@@ -43,7 +43,8 @@ class Logcumsumexp(Op):
         d = x._data
         if d.dtype.kind not in "fc":
             raise RuntimeError(f"\"logcumsumexp_out_cpu\" not implemented for '{d.dtype.name.capitalize()}'")
-        out = np.logaddexp.accumulate(d, axis=dim) if d.ndim else d.copy()
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            out = np.logaddexp.accumulate(d, axis=dim) if d.ndim else d.copy()
         res = wrap(out)
         ctx.dim = dim
         ctx.save_for_backward(x, res)

@@ -11,11 +11,11 @@ import numpy as np
 from ..tensor import Tensor
 from ._bases import Op
 from ._batching_index import batch_operand
-from ._util import inplace, norm_dim, wrap
+from ._util import data_of, inplace, norm_dim, wrap
 from .gather import _check_gs, _check_src, _grid, _int_index
 
-__all__ = ["scatter_reduce", "index_put", "index_put_"]
-TENSOR_METHODS = {"scatter_reduce", "index_put", "index_put_"}
+__all__ = ["scatter_reduce", "index_put", "index_put_", "index_reduce"]
+TENSOR_METHODS = {"scatter_reduce", "index_put", "index_put_", "index_reduce"}
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
 
@@ -36,7 +36,8 @@ def _forward(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, reduce
     if reduce in ("sum", "mean"):
         np.add.at(flat, grid, sub)
     elif reduce == "prod":
-        np.multiply.at(flat, grid, sub)
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            np.multiply.at(flat, grid, sub)
     elif reduce == "amax":
         np.maximum.at(flat, grid, sub)
     else:
@@ -232,6 +233,75 @@ def scatter_reduce(input: Tensor, dim: int, index: Any, src: Tensor, reduce: str
     _check_gs("scatter_reduce", input._data, d, idx, src._data)
     idx = np.where(idx < 0, idx + (input._data.shape[d] if input._data.ndim else 1), idx)
     return ScatterReduce.apply(input, d, idx, src, reduce, bool(include_self))
+
+
+def index_reduce(input: Tensor, dim: int, index: Any, source: Tensor, reduce: str, *,
+                 include_self: bool = True) -> Tensor:
+    """Reduce the slices of ``source`` into the slices of ``input`` that ``index`` names
+    along ``dim``: ``out.select(dim, index[i]) = reduce(out.select(dim, index[i]),
+    source.select(dim, i))`` for every ``i`` (repeated indices reduce together).
+
+    It is :func:`scatter_reduce` with ``index`` broadcast over ``source``'s other dims, so
+    values and gradients are scatter_reduce's: ``prod`` ``grad_input = grad * out / input``
+    (the zero-safe form where an input is 0), ``grad_source`` likewise; ``mean`` divides by
+    the count (plus 1 with ``include_self``); ``amax``/``amin`` share the gradient equally
+    among the positions that attain the result (PyTorch's ``index_reduce_backward`` in
+    derivatives.yaml). An integer ``mean`` rounds down, as PyTorch's.
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int): the dim that ``index`` addresses.
+        index (Tensor): ``(k,)``, int64 or int32, each in ``[0, input.size(dim))``.
+        source (Tensor): ``input``'s shape with ``k`` at ``dim``; ``input``'s dtype.
+        reduce (str): ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``.
+        include_self (bool): whether ``input``'s own values take part at the indexed
+            slices. Default: ``True``.
+    Returns:
+        Tensor: ``input``'s shape and dtype.
+    Raises:
+        RuntimeError: another ``reduce`` (``"sum"``: use :func:`index_add`), a non-integer
+            ``index``, ``len(index) != source.size(dim)``, or dtypes that differ.
+        IndexError: ``index`` not a vector, an index out of range (negative included), or
+            ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.ones(3, 2)
+        >>> src = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        >>> x.index_reduce(0, dyngrad.tensor([0, 2, 0]), src, "prod").tolist()
+        [[5.0, 12.0], [1.0, 1.0], [3.0, 4.0]]
+    """
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    d = norm_dim(dim, input._data.ndim, "index_reduce")
+    idx = data_of(index)
+    idx = np.asarray(idx) if not isinstance(idx, np.ndarray) else idx
+    if idx.dtype.kind not in "iu" or idx.dtype == np.uint8:
+        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: {idx.dtype}")
+    if idx.ndim > 1:
+        raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: {idx.ndim} with size: "
+                         f"{list(idx.shape)}")
+    idx = idx.reshape(-1)
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"index_reduce_(): self ({input.dtype.name}) and source ({source.dtype.name}) must have "
+                           "the same scalar type")
+    xs = input._data.shape if input._data.ndim else (1,)
+    ss = source._data.shape if source._data.ndim else (1,)
+    if len(ss) != len(xs) or any(a != b for k, (a, b) in enumerate(zip(xs, ss)) if k != d):
+        raise RuntimeError(f"index_reduce_(): source {list(source.shape)} must have input's shape {list(input.shape)} "
+                           f"apart from dimension {d}")
+    if ss[d] != idx.size:
+        raise RuntimeError(f"index_reduce_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
+                           f"({ss[d]}), for dim: {d}")
+    if idx.size and (idx.min() < 0 or idx.max() >= xs[d]):
+        bad = int(idx.max()) if idx.max() >= xs[d] else int(idx.min())
+        raise IndexError(f"index_reduce(): index {bad} is out of bounds for dimension {d} with size {xs[d]}")
+    along = [1] * len(ss)
+    along[d] = -1
+    full = np.broadcast_to(idx.reshape(along), ss)
+    x, src = (input.reshape(1), source.reshape(1)) if input._data.ndim == 0 else (input, source)
+    out = ScatterReduce.apply(x, d, np.ascontiguousarray(full), src, reduce, bool(include_self))
+    return out.reshape(()) if input._data.ndim == 0 else out
 
 
 def _index_tuple(indices: Any) -> tuple:

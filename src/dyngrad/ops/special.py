@@ -135,7 +135,8 @@ class Square(Elementwise):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
         d = x._data
-        return wrap(np.square(d.astype(np.int64) if d.dtype == np.bool_ else d))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap(np.square(d.astype(np.int64) if d.dtype == np.bool_ else d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:

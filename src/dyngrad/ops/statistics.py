@@ -286,7 +286,8 @@ class VectorNorm(Op):
             return g * sign, None, None, None
         if math.isinf(p):
             mask = np.abs(x._data) == o._data
-            return g * sign * const(mask / mask.sum(axis=dims, keepdims=True), dt), None, None, None
+            with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+                return g * sign * const(mask / mask.sum(axis=dims, keepdims=True), dt), None, None, None
         zero = wrap(o._data == 0)
         if p == 2:
             return g * (x / o).masked_fill(zero, 0), None, None, None
@@ -348,7 +349,8 @@ class Cumsum(Linear):
         if dtype is None and d.dtype.kind in "biu":
             dtype = np.int64
         ctx.dim = dim
-        return wrap(np.cumsum(d, axis=dim, dtype=dtype) if d.ndim else d.astype(dtype or d.dtype, copy=True))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap(np.cumsum(d, axis=dim, dtype=dtype) if d.ndim else d.astype(dtype or d.dtype, copy=True))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -387,7 +389,8 @@ class Cumprod(Op):
         d = x._data
         if dtype is None and d.dtype.kind in "biu":
             dtype = np.int64
-        out = wrap(np.cumprod(d, axis=dim, dtype=dtype) if d.ndim else d.astype(dtype or d.dtype, copy=True))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            out = wrap(np.cumprod(d, axis=dim, dtype=dtype) if d.ndim else d.astype(dtype or d.dtype, copy=True))
         ctx.dim = dim
         ctx.save_for_backward(x, out)
         return out

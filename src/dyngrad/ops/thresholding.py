@@ -91,7 +91,8 @@ class Prelu(Op):
     def forward(ctx: Any, x: Tensor, w: Tensor) -> Tensor:
         d = x._data
         ctx.save_for_backward(x, w)
-        return wrap(np.where(d > 0, d, w._data * d).astype(d.dtype, copy=False))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap(np.where(d > 0, d, w._data * d).astype(d.dtype, copy=False))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -154,7 +155,8 @@ class Softsign(Elementwise):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = _float(x, "softsign")
         ctx.save_for_backward(x)
-        return wrap(d / (1 + np.abs(d)))
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            return wrap(d / (1 + np.abs(d)))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
