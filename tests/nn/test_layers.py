@@ -253,3 +253,14 @@ def test_embedding_misuse_and_padding_row_gets_no_gradient() -> None:
         emb(dyngrad.tensor([4]))
     with pytest.raises(RuntimeError, match="integer"):
         emb(dyngrad.tensor([1.0]))
+
+
+def test_prelu_module_matches_pytorch_at_zero_and_checks_channels():
+    # d/dx at x == 0 is the slope (PyTorch's prelu backward: input > 0 ? grad : weight * grad)
+    x = dyngrad.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+    dyngrad.nn.PReLU()(x).sum().backward()
+    assert x.grad.tolist() == [0.25, 0.25, 1.0]
+    with pytest.raises(RuntimeError, match="channel size"):
+        dyngrad.nn.PReLU(3)(dyngrad.zeros(2, 4))
+    with pytest.raises(TypeError, match="ReLU: input must be a Tensor"):
+        dyngrad.nn.ReLU()([1.0])
