@@ -147,6 +147,12 @@ def _avg_poolnd(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, 
     sym = pad
     if ceil_mode:
         pad = _ceil_pad(x, k, s, pad, (1,) * nd)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError(f"{op}: divisor must be not zero")
+    if any(n + pad[2 * i] + pad[2 * i + 1] < k[i] for i, n in enumerate(x.shape[2:])):
+        raise RuntimeError(
+            f"{op}: Output size is too small (input {list(input.shape)}, kernel_size {list(k)})"
+        )
     c = x.shape[1]
     if not x.is_floating_point():
         raise RuntimeError(f"{op}: not implemented for '{x.dtype.name}'")
@@ -250,6 +256,8 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     h, w = input.shape[-2:]
     if output_size is None or isinstance(output_size, (int, np.integer)):
         output_size = (output_size, output_size)
+    if len(output_size) != 2:
+        raise ValueError(f"adaptive_avg_pool2d: output_size must be an int or a pair, got {output_size!r}")
     oh, ow = (
         (h if output_size[0] is None else int(output_size[0])),
         (w if output_size[1] is None else int(output_size[1])),

@@ -1,0 +1,25 @@
+"""Differences from PyTorch 2.13 found while writing the nn docstrings (issue 17), each fixed."""
+
+import pytest
+
+import dyngrad
+import dyngrad.nn.functional as F
+
+
+def test_avg_pool_rejects_a_zero_divisor_instead_of_ignoring_it():
+    with pytest.raises(RuntimeError, match="divisor must be not zero"):
+        F.avg_pool2d(dyngrad.ones(1, 1, 4, 4), 2, divisor_override=0)
+
+
+@pytest.mark.parametrize(("pool", "shape"), [(F.avg_pool1d, (1, 1, 1)), (F.avg_pool2d, (1, 1, 1, 1)),
+                                             (F.avg_pool3d, (1, 1, 1, 1, 1))])
+def test_avg_pool_rejects_an_empty_output_as_pytorch(pool, shape):
+    with pytest.raises(RuntimeError, match="Output size is too small"):
+        pool(dyngrad.ones(*shape), 2)
+    # ceil_mode keeps a partial window, so the same input gives one output (PyTorch: 1.0)
+    assert pool(dyngrad.ones(*shape), 2, ceil_mode=True).flatten().tolist() == [1.0]
+
+
+def test_adaptive_avg_pool2d_rejects_a_triple():
+    with pytest.raises(ValueError, match="output_size"):
+        F.adaptive_avg_pool2d(dyngrad.ones(1, 4, 4), (2, 2, 2))
