@@ -23,3 +23,14 @@ def test_avg_pool_rejects_an_empty_output_as_pytorch(pool, shape):
 def test_adaptive_avg_pool2d_rejects_a_triple():
     with pytest.raises(ValueError, match="output_size"):
         F.adaptive_avg_pool2d(dyngrad.ones(1, 4, 4), (2, 2, 2))
+
+
+def test_unflatten_module_checks_dim_and_sizes():
+    m = dyngrad.nn.Unflatten(5, (2, 3))
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        m(dyngrad.zeros(4, 6))  # was: silently unflattened dim 5 % 2 == 1
+    with pytest.raises(RuntimeError, match="don't multiply up"):
+        dyngrad.nn.Unflatten(1, (2, 4))(dyngrad.zeros(4, 6))
+    with pytest.raises(TypeError, match="unflattened_size must be a tuple"):
+        dyngrad.nn.Unflatten(1, 3)
+    assert dyngrad.nn.Unflatten(-1, (2, -1))(dyngrad.zeros(4, 6)).shape == (4, 2, 3)

@@ -151,7 +151,8 @@ def cross_entropy(
     Returns:
         A scalar, or per-sample losses for 'none'.
     Raises:
-        ValueError: label_smoothing outside [0, 1], bad reduction, mismatched batch sizes.
+        RuntimeError: label_smoothing outside [0, 1] (as PyTorch).
+        ValueError: bad reduction, mismatched batch sizes.
     Formula source: aten/src/ATen/native/LossNLL.cpp (cross_entropy_loss_*).
 
     Example:
@@ -164,7 +165,7 @@ def cross_entropy(
     reduction = _legacy(size_average, reduce, reduction)
     _check_reduction(reduction, "cross_entropy")
     if not 0.0 <= label_smoothing <= 1.0:
-        raise ValueError(
+        raise RuntimeError(
             f"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}"
         )
     cdim = 0 if input.ndim == 1 else 1
