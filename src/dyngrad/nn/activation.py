@@ -57,7 +57,8 @@ class _Act(Module):
 class ReLU(_Act):
     """Rectified linear unit, elementwise: ``max(input, 0)``.
 
-    Derivative: ``grad_input = grad_output * (input > 0)`` (0 at 0; PyTorch's ``threshold_backward``).
+    Derivative: ``grad_input = grad_output * (input > 0)`` (0 at 0; PyTorch's
+    ``threshold_backward``).
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
@@ -87,7 +88,8 @@ class ReLU(_Act):
 class ReLU6(ReLU):
     """``min(max(input, 0), 6)``, elementwise.
 
-    Derivative: ``grad_input = grad_output * (0 < input < 6)`` (0 at both kinks; PyTorch's ``hardtanh_backward``).
+    Derivative: ``grad_input = grad_output * (0 < input < 6)`` (0 at both kinks; PyTorch's
+    ``hardtanh_backward``).
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
@@ -110,7 +112,8 @@ class ReLU6(ReLU):
 class SiLU(ReLU):
     """Sigmoid linear unit (swish), elementwise: ``input * sigmoid(input)``.
 
-    Derivative: ``grad_input = grad_output * s * (1 + input * (1 - s))`` with ``s = sigmoid(input)`` (PyTorch's ``silu_backward``; Elfwing et al. 2017).
+    Derivative: ``grad_input = grad_output * s * (1 + input * (1 - s))`` with ``s = sigmoid(input)``
+    (PyTorch's ``silu_backward``; Elfwing et al. 2017).
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
@@ -133,7 +136,8 @@ class SiLU(ReLU):
 class Mish(ReLU):
     """Mish, elementwise: ``input * tanh(softplus(input))`` (Misra 2019).
 
-    Derivative: ``grad_input = grad_output * (t + input * sigmoid(input) * (1 - t**2))`` with ``t = tanh(softplus(input))`` (PyTorch's ``mish_backward``).
+    Derivative: ``grad_input = grad_output * (t + input * sigmoid(input) * (1 - t**2))`` with ``t =
+    tanh(softplus(input))`` (PyTorch's ``mish_backward``).
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
@@ -156,7 +160,8 @@ class Mish(ReLU):
 class Hardswish(ReLU):
     """Hard swish, elementwise: ``input * relu6(input + 3) / 6`` (MobileNetV3, Howard et al. 2019).
 
-    Derivative: ``grad_input = 0`` for ``input <= -3``, ``grad_output * (input / 3 + 1/2)`` for ``-3 < input < 3``, ``grad_output`` for ``input >= 3`` (PyTorch's ``hardswish_backward``).
+    Derivative: ``grad_input = 0`` for ``input <= -3``, ``grad_output * (input / 3 + 1/2)`` for ``-3
+    < input < 3``, ``grad_output`` for ``input >= 3`` (PyTorch's ``hardswish_backward``).
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
@@ -179,7 +184,8 @@ class Hardswish(ReLU):
 class Hardsigmoid(ReLU):
     """Hard sigmoid, elementwise: ``relu6(input + 3) / 6``.
 
-    Derivative: ``grad_input = grad_output / 6`` for ``-3 < input < 3``, else 0 (PyTorch's ``hardsigmoid_backward``).
+    Derivative: ``grad_input = grad_output / 6`` for ``-3 < input < 3``, else 0 (PyTorch's
+    ``hardsigmoid_backward``).
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
@@ -200,9 +206,11 @@ class Hardsigmoid(ReLU):
 
 
 class SELU(ReLU):
-    """Scaled ELU, elementwise: ``scale * (max(0, x) + min(0, alpha * (exp(x) - 1)))`` with the self-normalising ``alpha = 1.6733``, ``scale = 1.0507`` (Klambauer et al. 2017).
+    """Scaled ELU, elementwise: ``scale * (max(0, x) + min(0, alpha * (exp(x) - 1)))`` with the
+    self-normalising ``alpha = 1.6733``, ``scale = 1.0507`` (Klambauer et al. 2017).
 
-    Derivative: ``grad_input = grad_output * scale`` for ``input > 0``, ``grad_output * scale * alpha * exp(input)`` otherwise (PyTorch's ``elu_backward``).
+    Derivative: ``grad_input = grad_output * scale`` for ``input > 0``, ``grad_output * scale *
+    alpha * exp(input)`` otherwise (PyTorch's ``elu_backward``).
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
@@ -225,7 +233,8 @@ class SELU(ReLU):
 class LeakyReLU(_Act):
     """Leaky ReLU, elementwise: ``input`` where ``input >= 0``, else ``negative_slope * input``.
 
-    Derivative: ``grad_input = grad_output`` for ``input > 0``, ``grad_output * negative_slope`` otherwise (at 0 too; PyTorch's ``leaky_relu_backward``).
+    Derivative: ``grad_input = grad_output`` for ``input > 0``, ``grad_output * negative_slope``
+    otherwise (at 0 too; PyTorch's ``leaky_relu_backward``).
 
     Args:
         negative_slope (float): the slope for negative inputs. Default: ``0.01``.
@@ -254,9 +263,11 @@ class LeakyReLU(_Act):
 
 
 class ELU(_Act):
-    """Exponential linear unit, elementwise: ``input`` for ``input > 0``, else ``alpha * (exp(input) - 1)`` (Clevert et al. 2015).
+    """Exponential linear unit, elementwise: ``input`` for ``input > 0``, else ``alpha * (exp(input) -
+    1)`` (Clevert et al. 2015).
 
-    Derivative: ``grad_input = grad_output`` for ``input > 0``, ``grad_output * alpha * exp(input)`` otherwise (PyTorch's ``elu_backward``).
+    Derivative: ``grad_input = grad_output`` for ``input > 0``, ``grad_output * alpha * exp(input)``
+    otherwise (PyTorch's ``elu_backward``).
 
     Args:
         alpha (float): the negative saturation value. Default: ``1.0``.
@@ -285,9 +296,11 @@ class ELU(_Act):
 
 
 class CELU(ELU):
-    """Continuously differentiable ELU, elementwise: ``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`` (Barron 2017).
+    """Continuously differentiable ELU, elementwise: ``max(0, x) + min(0, alpha * (exp(x / alpha) -
+    1))`` (Barron 2017).
 
-    Derivative: ``grad_input = grad_output`` for ``input > 0``, ``grad_output * exp(input / alpha)`` otherwise (PyTorch's ``elu_backward`` with ``input_scale = 1 / alpha``).
+    Derivative: ``grad_input = grad_output`` for ``input > 0``, ``grad_output * exp(input / alpha)``
+    otherwise (PyTorch's ``elu_backward`` with ``input_scale = 1 / alpha``).
 
     Args:
         alpha (float): the negative saturation value, not 0. Default: ``1.0``.
@@ -310,9 +323,12 @@ class CELU(ELU):
 
 
 class GELU(_Act):
-    """Gaussian error linear unit, elementwise: ``input * Phi(input)`` with ``Phi`` the standard normal CDF; ``approximate='tanh'`` uses ``0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))`` (Hendrycks & Gimpel 2016).
+    """Gaussian error linear unit, elementwise: ``input * Phi(input)`` with ``Phi`` the standard normal
+    CDF; ``approximate='tanh'`` uses ``0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))``
+    (Hendrycks & Gimpel 2016).
 
-    Derivative: ``grad_input = grad_output * (Phi(x) + x * phi(x))`` with ``phi`` the normal density (the tanh form: its exact derivative; PyTorch's ``gelu_backward``).
+    Derivative: ``grad_input = grad_output * (Phi(x) + x * phi(x))`` with ``phi`` the normal density
+    (the tanh form: its exact derivative; PyTorch's ``gelu_backward``).
 
     Args:
         approximate (str): ``'none'`` (exact, erf) or ``'tanh'``. Default: ``'none'``.
@@ -341,13 +357,16 @@ class GELU(_Act):
 
 
 class Softplus(_Act):
-    """Softplus, elementwise: ``log(1 + exp(beta * input)) / beta``, and ``input`` itself where ``beta * input > threshold`` (for stability).
+    """Softplus, elementwise: ``log(1 + exp(beta * input)) / beta``, and ``input`` itself where ``beta
+    * input > threshold`` (for stability).
 
-    Derivative: ``grad_input = grad_output * sigmoid(beta * input)`` (1 above the threshold; PyTorch's ``softplus_backward``).
+    Derivative: ``grad_input = grad_output * sigmoid(beta * input)`` (1 above the threshold;
+    PyTorch's ``softplus_backward``).
 
     Args:
         beta (float): the sharpness. Default: ``1.0``.
-        threshold (float): above ``beta * input > threshold`` the result is linear. Default: ``20.0``.
+        threshold (float): above ``beta * input > threshold`` the result is linear. Default:
+            ``20.0``.
     Raises:
         TypeError: when the input is not a Tensor.
     Shape:
@@ -374,7 +393,8 @@ class Softplus(_Act):
 class Hardtanh(_Act):
     """``clamp(input, min_val, max_val)``, elementwise.
 
-    Derivative: ``grad_input = grad_output * (min_val < input < max_val)`` (0 at the kinks; PyTorch's ``hardtanh_backward``).
+    Derivative: ``grad_input = grad_output * (min_val < input < max_val)`` (0 at the kinks;
+    PyTorch's ``hardtanh_backward``).
 
     Args:
         min_val (float): the lower bound. Default: ``-1.0``.
@@ -446,7 +466,8 @@ class Tanh(_NoArg):
 class Softsign(_NoArg):
     """Softsign, elementwise: ``input / (1 + |input|)``.
 
-    Derivative: ``grad_input = grad_output / (1 + |input|)**2`` (the quotient rule; PyTorch composes it the same way).
+    Derivative: ``grad_input = grad_output / (1 + |input|)**2`` (the quotient rule; PyTorch composes
+    it the same way).
 
 
     Shape:
@@ -466,7 +487,8 @@ class Softsign(_NoArg):
 class LogSigmoid(_NoArg):
     """``log(sigmoid(input))``, elementwise, computed stably as ``-softplus(-input)``.
 
-    Derivative: ``grad_input = grad_output * (1 - sigmoid(input))`` (PyTorch's ``log_sigmoid_backward``).
+    Derivative: ``grad_input = grad_output * (1 - sigmoid(input))`` (PyTorch's
+    ``log_sigmoid_backward``).
 
 
     Shape:
@@ -486,7 +508,8 @@ class LogSigmoid(_NoArg):
 class Tanhshrink(_NoArg):
     """``input - tanh(input)``, elementwise.
 
-    Derivative: ``grad_input = grad_output * tanh(input)**2`` (from ``1 - (1 - tanh**2)``; composed of ``sub`` and ``tanh``).
+    Derivative: ``grad_input = grad_output * tanh(input)**2`` (from ``1 - (1 - tanh**2)``; composed
+    of ``sub`` and ``tanh``).
 
 
     Shape:
@@ -507,10 +530,12 @@ class Tanhshrink(_NoArg):
 class Softmax(_Act):
     """Softmax along ``dim``: ``exp(x_i) / sum_j exp(x_j)``, so each slice along ``dim`` sums to 1.
 
-    Derivative: ``grad_input = y * (grad_output - (grad_output * y).sum(dim, keepdim=True))`` with ``y`` the output (PyTorch's ``_softmax_backward_data``).
+    Derivative: ``grad_input = y * (grad_output - (grad_output * y).sum(dim, keepdim=True))`` with
+    ``y`` the output (PyTorch's ``_softmax_backward_data``).
 
     Args:
-        dim (int, optional): the dimension that sums to 1; ``None`` picks one by PyTorch's legacy rule (0 for 0-, 1- and 3-d inputs, else 1) with a warning. Default: ``None``.
+        dim (int, optional): the dimension that sums to 1; ``None`` picks one by PyTorch's legacy
+            rule (0 for 0-, 1- and 3-d inputs, else 1) with a warning. Default: ``None``.
     Raises:
         IndexError: (at call time) when ``dim`` is out of range for the input.
         TypeError: when the input is not a Tensor.
@@ -538,10 +563,12 @@ class Softmax(_Act):
 class LogSoftmax(Softmax):
     """Log-softmax along ``dim``: ``x_i - log(sum_j exp(x_j))``, computed stably.
 
-    Derivative: ``grad_input = grad_output - exp(y) * grad_output.sum(dim, keepdim=True)`` with ``y`` the output (PyTorch's ``_log_softmax_backward_data``).
+    Derivative: ``grad_input = grad_output - exp(y) * grad_output.sum(dim, keepdim=True)`` with
+    ``y`` the output (PyTorch's ``_log_softmax_backward_data``).
 
     Args:
-        dim (int, optional): the dimension normalised over; ``None`` picks one as :class:`Softmax` does, with a warning. Default: ``None``.
+        dim (int, optional): the dimension normalised over; ``None`` picks one as :class:`Softmax`
+            does, with a warning. Default: ``None``.
     Raises:
         IndexError: (at call time) when ``dim`` is out of range for the input.
         TypeError: when the input is not a Tensor.
@@ -565,7 +592,8 @@ class Softmin(Softmax):
     Derivative: the softmax derivative applied to ``-input`` (composed of ``neg`` and ``softmax``).
 
     Args:
-        dim (int, optional): the dimension that sums to 1; ``None`` picks one as :class:`Softmax` does, with a warning. Default: ``None``.
+        dim (int, optional): the dimension that sums to 1; ``None`` picks one as :class:`Softmax`
+            does, with a warning. Default: ``None``.
     Raises:
         IndexError: (at call time) when ``dim`` is out of range for the input.
         TypeError: when the input is not a Tensor.
@@ -584,9 +612,12 @@ class Softmin(Softmax):
 
 
 class PReLU(Module):
-    """Parametric ReLU: ``max(0, x) + weight * min(0, x)`` with a learnt slope, one per channel (dim 1) or one shared (He et al. 2015).
+    """Parametric ReLU: ``max(0, x) + weight * min(0, x)`` with a learnt slope, one per channel (dim 1)
+    or one shared (He et al. 2015).
 
-    Derivative: ``grad_input = grad_output`` for ``input > 0``, else ``weight * grad_output`` (the slope at 0 too); ``grad_weight = sum(grad_output * input * (input <= 0))`` over all but the channel dimension (PyTorch's ``_prelu_kernel_backward``).
+    Derivative: ``grad_input = grad_output`` for ``input > 0``, else ``weight * grad_output`` (the
+    slope at 0 too); ``grad_weight = sum(grad_output * input * (input <= 0))`` over all but the
+    channel dimension (PyTorch's ``_prelu_kernel_backward``).
 
     Args:
         num_parameters (int): 1 (a shared slope) or the number of channels ``C``. Default: ``1``.
@@ -594,7 +625,8 @@ class PReLU(Module):
         device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
         dtype (dyngrad.dtype, optional): the weight's dtype. Default: the default dtype.
     Raises:
-        RuntimeError: (at call time) when ``num_parameters`` is neither 1 nor the input's channel count (``input.shape[1]``; 1 for a 1-d input).
+        RuntimeError: (at call time) when ``num_parameters`` is neither 1 nor the input's channel
+            count (``input.shape[1]``; 1 for a 1-d input).
     Shape:
         - Input: ``(N, C, *)`` or ``(*)`` when ``num_parameters == 1``.
         - Output: the input's shape.

@@ -32,7 +32,8 @@ class Unfold(Module):
     Shape:
         - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
         - Output: ``(N, C * prod(kernel_size), L)`` or ``(C * prod(kernel_size), L)``, ``L`` the
-          number of blocks, ``prod_d floor((size_d + 2 * padding_d - dilation_d * (kernel_size_d - 1) - 1) / stride_d + 1)``.
+          number of blocks, ``prod_d floor((size_d + 2 * padding_d - dilation_d * (kernel_size_d -
+              1) - 1) / stride_d + 1)``.
 
     Example:
         >>> import dyngrad
@@ -67,7 +68,8 @@ class Fold(Module):
         output_size (int or tuple): the spatial size ``(H, W)`` of the result.
         kernel_size (int or tuple): the block size, an int or a pair.
         dilation (int or tuple): spacing between block elements. Default: ``1``.
-        padding (int or tuple): the padding the blocks were taken with (cropped away). Default: ``0``.
+        padding (int or tuple): the padding the blocks were taken with (cropped away). Default:
+            ``0``.
         stride (int or tuple): the step between blocks. Default: ``1``.
     Raises:
         RuntimeError: (at call time) for an input that is not 2-d or 3-d, a channel size not
@@ -151,9 +153,11 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
 
     Args:
         output_size (int or tuple): an int (both) or a pair; ``None`` in the pair keeps that size.
-        return_indices (bool): also return the int64 flat index (into ``H * W``) of each maximum. Default: ``False``.
+        return_indices (bool): also return the int64 flat index (into ``H * W``) of each maximum.
+            Default: ``False``.
     Raises:
-        RuntimeError: (at call time) for an input that is not 3-d or 4-d, or a non-positive output size.
+        RuntimeError: (at call time) for an input that is not 3-d or 4-d, or a non-positive output
+            size.
     Shape:
         - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
         - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``.
@@ -234,10 +238,12 @@ class LPPool1d(_LPPoolNd):
         stride (int, optional): the step. Default: ``kernel_size``.
         ceil_mode (bool): round the output size up. Default: ``False``.
     Raises:
-        RuntimeError: (at call time) for an input that is not 2-d or 3-d, or one shorter than the kernel.
+        RuntimeError: (at call time) for an input that is not 2-d or 3-d, or one shorter than the
+            kernel.
     Shape:
         - Input: ``(N, C, L)`` or ``(C, L)``.
-        - Output: ``(N, C, L_out)`` or ``(C, L_out)``, ``L_out = floor((L - kernel_size) / stride) + 1``.
+        - Output: ``(N, C, L_out)`` or ``(C, L_out)``, ``L_out = floor((L - kernel_size) / stride) +
+          1``.
 
     Example:
         >>> import dyngrad
@@ -262,10 +268,12 @@ class LPPool2d(_LPPoolNd):
         stride (int or tuple, optional): the step. Default: ``kernel_size``.
         ceil_mode (bool): round the output size up. Default: ``False``.
     Raises:
-        RuntimeError: (at call time) for an input that is not 3-d or 4-d, or one smaller than the kernel.
+        RuntimeError: (at call time) for an input that is not 3-d or 4-d, or one smaller than the
+            kernel.
     Shape:
         - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
-        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, ``H_out = floor((H - kH) / sH) + 1`` (likewise ``W_out``).
+        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, ``H_out = floor((H - kH) / sH)
+          + 1`` (likewise ``W_out``).
 
     Example:
         >>> import dyngrad

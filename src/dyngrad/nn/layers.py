@@ -176,7 +176,8 @@ class Bilinear(Module):
 
 
 class Flatten(Module):
-    """Flatten dims ``start_dim..end_dim`` into one (a view when possible): ``(N, *) -> (N, prod(*))`` by default.
+    """Flatten dims ``start_dim..end_dim`` into one (a view when possible): ``(N, *) -> (N, prod(*))``
+    by default.
 
     Gradient flows through (a reshape back to the input's shape).
 
@@ -209,7 +210,8 @@ class Flatten(Module):
 
 
 class Unflatten(Module):
-    """Expand dim ``dim`` into the sizes ``unflattened_size`` (:meth:`Tensor.unflatten`; one size may be -1).
+    """Expand dim ``dim`` into the sizes ``unflattened_size`` (:meth:`Tensor.unflatten`; one size may
+    be -1).
 
     Gradient flows through (a reshape back to the input's shape).
 
@@ -440,15 +442,19 @@ class Embedding(Module):
     Args:
         num_embeddings (int): the number of rows (the vocabulary size).
         embedding_dim (int): the size of each row.
-        padding_idx (int, optional): a row that stays zero and gets no gradient; negative counts from the end. Default: ``None``.
-        max_norm (float, optional): renormalise looked-up rows (in place) to at most this norm. Default: ``None``.
+        padding_idx (int, optional): a row that stays zero and gets no gradient; negative counts
+            from the end. Default: ``None``.
+        max_norm (float, optional): renormalise looked-up rows (in place) to at most this norm.
+            Default: ``None``.
         norm_type (float): the p of the norm for ``max_norm``. Default: ``2.0``.
-        scale_grad_by_freq (bool): divide gradients by the indices' frequency in the batch. Default: ``False``.
+        scale_grad_by_freq (bool): divide gradients by the indices' frequency in the batch. Default:
+            ``False``.
         sparse (bool): accepted; gradients are dense. Default: ``False``.
         device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
         dtype (dyngrad.dtype, optional): the weight's dtype. Default: the default float dtype.
     Raises:
-        AssertionError: when ``padding_idx`` is outside ``[-num_embeddings, num_embeddings)`` (as PyTorch).
+        AssertionError: when ``padding_idx`` is outside ``[-num_embeddings, num_embeddings)`` (as
+            PyTorch).
         IndexError: (at call time) for an index outside ``[0, num_embeddings)``.
         RuntimeError: (at call time) for indices that are not integers.
     Shape:

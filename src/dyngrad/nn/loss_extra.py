@@ -38,9 +38,11 @@ class _MarginLoss(_Loss):
 
 
 class MarginRankingLoss(_MarginLoss):
-    """Ranking loss: ``max(0, -target * (input1 - input2) + margin)``, ``target`` 1 (input1 should rank higher) or -1. See :func:`dyngrad.nn.functional.margin_ranking_loss`.
+    """Ranking loss: ``max(0, -target * (input1 - input2) + margin)``, ``target`` 1 (input1 should rank
+    higher) or -1. See :func:`dyngrad.nn.functional.margin_ranking_loss`.
 
-    Derivative: ``grad_input1 = -target * grad_output`` where the hinge is active, else 0; ``grad_input2`` the negative (composed of ``sub``, ``mul`` and ``clamp_min``).
+    Derivative: ``grad_input1 = -target * grad_output`` where the hinge is active, else 0;
+    ``grad_input2`` the negative (composed of ``sub``, ``mul`` and ``clamp_min``).
 
     Args:
         margin (float): the margin. Default: ``0.0``.
@@ -48,7 +50,8 @@ class MarginRankingLoss(_MarginLoss):
         reduce: deprecated (use ``reduction``). Default: ``None``.
         reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
     Raises:
-        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the call).
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
         RuntimeError: (at call time) when the three tensors do not broadcast.
     Shape:
         - Input1, Input2, Target: ``(N,)`` or ``()``, the same shape.
@@ -66,9 +69,11 @@ class MarginRankingLoss(_MarginLoss):
 
 
 class HingeEmbeddingLoss(_MarginLoss):
-    """Hinge embedding loss: ``input`` where ``target == 1``, ``max(0, margin - input)`` where ``target == -1`` (``input`` usually a distance). See :func:`dyngrad.nn.functional.hinge_embedding_loss`.
+    """Hinge embedding loss: ``input`` where ``target == 1``, ``max(0, margin - input)`` where ``target
+    == -1`` (``input`` usually a distance). See :func:`dyngrad.nn.functional.hinge_embedding_loss`.
 
-    Derivative: ``grad_input = grad_output`` for ``target == 1``, ``-grad_output`` where the hinge is active for ``target == -1`` (composed of ``where`` and ``clamp_min``).
+    Derivative: ``grad_input = grad_output`` for ``target == 1``, ``-grad_output`` where the hinge
+    is active for ``target == -1`` (composed of ``where`` and ``clamp_min``).
 
     Args:
         margin (float): the margin. Default: ``1.0``.
@@ -76,7 +81,8 @@ class HingeEmbeddingLoss(_MarginLoss):
         reduce: deprecated (use ``reduction``). Default: ``None``.
         reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
     Raises:
-        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the call).
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
         RuntimeError: (at call time) when input and target do not broadcast.
     Shape:
         - Input: ``(*)``.
@@ -99,9 +105,11 @@ class HingeEmbeddingLoss(_MarginLoss):
 
 
 class CosineEmbeddingLoss(_MarginLoss):
-    """Cosine embedding loss: ``1 - cos(x1, x2)`` where ``target == 1``, ``max(0, cos(x1, x2) - margin)`` where ``target == -1``. See :func:`dyngrad.nn.functional.cosine_embedding_loss`.
+    """Cosine embedding loss: ``1 - cos(x1, x2)`` where ``target == 1``, ``max(0, cos(x1, x2) -
+    margin)`` where ``target == -1``. See :func:`dyngrad.nn.functional.cosine_embedding_loss`.
 
-    Derivative: through the cosine similarity (``cos = x1 . x2 / (|x1| |x2|)``, its quotient-rule derivative; composed of the ops it is built from).
+    Derivative: through the cosine similarity (``cos = x1 . x2 / (|x1| |x2|)``, its quotient-rule
+    derivative; composed of the ops it is built from).
 
     Args:
         margin (float): in [-1, 1], 0 to 0.5 suggested. Default: ``0.0``.
@@ -109,8 +117,10 @@ class CosineEmbeddingLoss(_MarginLoss):
         reduce: deprecated (use ``reduction``). Default: ``None``.
         reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
     Raises:
-        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the call).
-        RuntimeError: (at call time) when the shapes do not fit (``x1``/``x2`` ``(N, D)``, target ``(N,)``).
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
+        RuntimeError: (at call time) when the shapes do not fit (``x1``/``x2`` ``(N, D)``, target
+            ``(N,)``).
     Shape:
         - Input1, Input2: ``(N, D)`` or ``(D,)``.
         - Target: ``(N,)`` or ``()``, 1 or -1.
@@ -130,9 +140,12 @@ class CosineEmbeddingLoss(_MarginLoss):
 
 
 class TripletMarginLoss(_Loss):
-    """Triplet loss: ``max(d(a, p) - d(a, n) + margin, 0)`` with ``d`` the pairwise p-norm distance (``swap``: use ``min(d(a, n), d(p, n))``; Balntas et al. 2016). See :func:`dyngrad.nn.functional.triplet_margin_loss`.
+    """Triplet loss: ``max(d(a, p) - d(a, n) + margin, 0)`` with ``d`` the pairwise p-norm distance
+    (``swap``: use ``min(d(a, n), d(p, n))``; Balntas et al. 2016). See
+    :func:`dyngrad.nn.functional.triplet_margin_loss`.
 
-    Derivative: through :func:`dyngrad.nn.functional.pairwise_distance` and ``clamp_min`` (composed).
+    Derivative: through :func:`dyngrad.nn.functional.pairwise_distance` and ``clamp_min``
+    (composed).
 
     Args:
         margin (float): ``> 0``. Default: ``1.0``.
@@ -170,9 +183,12 @@ class TripletMarginLoss(_Loss):
 
 
 class PoissonNLLLoss(_Loss):
-    """Poisson negative log likelihood: ``exp(input) - target * input`` (``log_input=True``) or ``input - target * log(input + eps)``; ``full`` adds Stirling's ``target * log(target) - target + 0.5 * log(2 pi target)`` for ``target > 1``. See :func:`dyngrad.nn.functional.poisson_nll_loss`.
+    """Poisson negative log likelihood: ``exp(input) - target * input`` (``log_input=True``) or ``input
+    - target * log(input + eps)``; ``full`` adds Stirling's ``target * log(target) - target + 0.5 *
+    log(2 pi target)`` for ``target > 1``. See :func:`dyngrad.nn.functional.poisson_nll_loss`.
 
-    Derivative: ``grad_input = (exp(input) - target) * grad_output`` (log input) or ``(1 - target / (input + eps)) * grad_output`` (composed of ``exp``/``log``).
+    Derivative: ``grad_input = (exp(input) - target) * grad_output`` (log input) or ``(1 - target /
+    (input + eps)) * grad_output`` (composed of ``exp``/``log``).
 
     Args:
         log_input (bool): the input is the log of the rate. Default: ``True``.
@@ -182,7 +198,8 @@ class PoissonNLLLoss(_Loss):
         reduce: deprecated (use ``reduction``). Default: ``None``.
         reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
     Raises:
-        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the call).
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
         RuntimeError: (at call time) when input and target do not broadcast.
     Shape:
         - Input: ``(*)``.
@@ -207,17 +224,23 @@ class PoissonNLLLoss(_Loss):
 
 
 class GaussianNLLLoss(_Loss):
-    """Gaussian negative log likelihood: ``0.5 * (log(max(var, eps)) + (input - target)**2 / max(var, eps))`` (plus ``0.5 * log(2 pi)`` with ``full``); ``var`` is a tensor (homoscedastic: one fewer dim or a last dim of 1) or a float. See :func:`dyngrad.nn.functional.gaussian_nll_loss`.
+    """Gaussian negative log likelihood: ``0.5 * (log(max(var, eps)) + (input - target)**2 / max(var,
+    eps))`` (plus ``0.5 * log(2 pi)`` with ``full``); ``var`` is a tensor (homoscedastic: one fewer
+    dim or a last dim of 1) or a float. See :func:`dyngrad.nn.functional.gaussian_nll_loss`.
 
-    Derivative: ``grad_input = (input - target) / var * grad_output``; ``grad_var = 0.5 * (1 / var - (input - target)**2 / var**2) * grad_output`` where ``var > eps`` (composed; PyTorch's ``gaussian_nll_loss``).
+    Derivative: ``grad_input = (input - target) / var * grad_output``; ``grad_var = 0.5 * (1 / var -
+    (input - target)**2 / var**2) * grad_output`` where ``var > eps`` (composed; PyTorch's
+    ``gaussian_nll_loss``).
 
     Args:
         full (bool): include the constant. Default: ``False``.
         eps (float): the clamp for ``var``. Default: ``1e-6``.
         reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
     Raises:
-        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the call).
-        ValueError: (at call time) when ``var`` has a negative entry or a shape that does not fit the input.
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
+        ValueError: (at call time) when ``var`` has a negative entry or a shape that does not fit
+            the input.
     Shape:
         - Input: ``(N, *)`` or ``(*)``.
         - Target: the input's shape (or broadcastable).
@@ -240,9 +263,11 @@ class GaussianNLLLoss(_Loss):
 
 
 class MultiMarginLoss(_WeightedLoss):
-    """Multi-class hinge loss: ``sum_{i != y} max(0, margin - x[y] + x[i]) ** p / C`` per sample (times ``weight[y]``). See :func:`dyngrad.nn.functional.multi_margin_loss`.
+    """Multi-class hinge loss: ``sum_{i != y} max(0, margin - x[y] + x[i]) ** p / C`` per sample (times
+    ``weight[y]``). See :func:`dyngrad.nn.functional.multi_margin_loss`.
 
-    Derivative: ``grad_x[i] = p * h_i ** (p - 1) * w / C`` and ``grad_x[y] = -sum_i`` of those over the active hinges ``h_i > 0`` (PyTorch's ``multi_margin_loss_backward``).
+    Derivative: ``grad_x[i] = p * h_i ** (p - 1) * w / C`` and ``grad_x[y] = -sum_i`` of those over
+    the active hinges ``h_i > 0`` (PyTorch's ``multi_margin_loss_backward``).
 
     Args:
         p (int): 1 or 2. Default: ``1``.
@@ -252,8 +277,10 @@ class MultiMarginLoss(_WeightedLoss):
         reduce: deprecated (use ``reduction``). Default: ``None``.
         reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
     Raises:
-        ValueError: for ``p`` not 1 or 2, a weight that is not 1-d, or an invalid ``reduction`` (at construction).
-        RuntimeError: (at call time) for a target out of range or a target size that is not the batch size.
+        ValueError: for ``p`` not 1 or 2, a weight that is not 1-d, or an invalid ``reduction`` (at
+            construction).
+        RuntimeError: (at call time) for a target out of range or a target size that is not the
+            batch size.
     Shape:
         - Input: ``(N, C)`` or ``(C,)``.
         - Target: ``(N,)`` or ``()``, int64 class indices.
@@ -284,17 +311,22 @@ class MultiMarginLoss(_WeightedLoss):
 
 
 class MultiLabelMarginLoss(_Loss):
-    """Multi-label hinge loss: for each sample, ``sum over targets j and non-targets i of max(0, 1 - (x[j] - x[i])) / C``; the target lists class indices, ended by the first -1. See :func:`dyngrad.nn.functional.multilabel_margin_loss`.
+    """Multi-label hinge loss: for each sample, ``sum over targets j and non-targets i of max(0, 1 -
+    (x[j] - x[i])) / C``; the target lists class indices, ended by the first -1. See
+    :func:`dyngrad.nn.functional.multilabel_margin_loss`.
 
-    Derivative: ``grad_x[i] = +1/C`` per active pair for a non-target, ``-1/C`` per active pair for a target (PyTorch's ``multilabel_margin_loss_backward``).
+    Derivative: ``grad_x[i] = +1/C`` per active pair for a non-target, ``-1/C`` per active pair for
+    a target (PyTorch's ``multilabel_margin_loss_backward``).
 
     Args:
         size_average: deprecated (use ``reduction``). Default: ``None``.
         reduce: deprecated (use ``reduction``). Default: ``None``.
         reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
     Raises:
-        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the call).
-        RuntimeError: (at call time) for a target of another shape than the input, or an index out of range.
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
+        RuntimeError: (at call time) for a target of another shape than the input, or an index out
+            of range.
     Shape:
         - Input: ``(N, C)`` or ``(C,)``.
         - Target: the input's shape, int64 indices padded with -1.
@@ -313,9 +345,12 @@ class MultiLabelMarginLoss(_Loss):
 
 
 class MultiLabelSoftMarginLoss(_WeightedLoss):
-    """Multi-label one-versus-all logistic loss: ``-mean_i weight[i] * (y_i log sigmoid(x_i) + (1 - y_i) log sigmoid(-x_i))`` per sample. See :func:`dyngrad.nn.functional.multilabel_soft_margin_loss`.
+    """Multi-label one-versus-all logistic loss: ``-mean_i weight[i] * (y_i log sigmoid(x_i) + (1 -
+    y_i) log sigmoid(-x_i))`` per sample. See
+    :func:`dyngrad.nn.functional.multilabel_soft_margin_loss`.
 
-    Derivative: ``grad_x = weight * (sigmoid(x) - y) / C * grad_output`` (composed of ``logsigmoid``).
+    Derivative: ``grad_x = weight * (sigmoid(x) - y) / C * grad_output`` (composed of
+    ``logsigmoid``).
 
     Args:
         weight (Tensor, optional): ``(C,)``, a weight per class (a buffer). Default: ``None``.
@@ -323,7 +358,8 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
         reduce: deprecated (use ``reduction``). Default: ``None``.
         reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
     Raises:
-        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the call).
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
         RuntimeError: (at call time) when input and target shapes do not fit.
     Shape:
         - Input: ``(N, C)`` or ``(C,)``.
@@ -342,16 +378,19 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
 
 
 class SoftMarginLoss(_Loss):
-    """Two-class logistic loss: ``log(1 + exp(-target * input))``, ``target`` 1 or -1. See :func:`dyngrad.nn.functional.soft_margin_loss`.
+    """Two-class logistic loss: ``log(1 + exp(-target * input))``, ``target`` 1 or -1. See
+    :func:`dyngrad.nn.functional.soft_margin_loss`.
 
-    Derivative: ``grad_input = -target * sigmoid(-target * input) * grad_output`` (PyTorch's ``soft_margin_loss_backward``).
+    Derivative: ``grad_input = -target * sigmoid(-target * input) * grad_output`` (PyTorch's
+    ``soft_margin_loss_backward``).
 
     Args:
         size_average: deprecated (use ``reduction``). Default: ``None``.
         reduce: deprecated (use ``reduction``). Default: ``None``.
         reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
     Raises:
-        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the call).
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
         RuntimeError: (at call time) when input and target do not broadcast.
     Shape:
         - Input: ``(*)``.
@@ -370,9 +409,11 @@ class SoftMarginLoss(_Loss):
 
 
 class CosineSimilarity(Module):
-    """Cosine similarity along ``dim``: ``x1 . x2 / max(||x1|| * ||x2||, eps)``. See :func:`dyngrad.nn.functional.cosine_similarity`.
+    """Cosine similarity along ``dim``: ``x1 . x2 / max(||x1|| * ||x2||, eps)``. See
+    :func:`dyngrad.nn.functional.cosine_similarity`.
 
-    Derivative: the quotient rule: ``grad_x1 = (x2 / (|x1| |x2|) - cos * x1 / |x1|**2) * grad_output`` (composed, as PyTorch's ``cosine_similarity``).
+    Derivative: the quotient rule: ``grad_x1 = (x2 / (|x1| |x2|) - cos * x1 / |x1|**2) *
+    grad_output`` (composed, as PyTorch's ``cosine_similarity``).
 
     Args:
         dim (int): the dimension reduced. Default: ``1``.
@@ -400,9 +441,11 @@ class CosineSimilarity(Module):
 
 
 class PairwiseDistance(Module):
-    """The p-norm distance of rows: ``||x1 - x2 + eps||_p`` over the last dim. See :func:`dyngrad.nn.functional.pairwise_distance`.
+    """The p-norm distance of rows: ``||x1 - x2 + eps||_p`` over the last dim. See
+    :func:`dyngrad.nn.functional.pairwise_distance`.
 
-    Derivative: through ``sub`` and ``norm`` (``grad = sign(d) |d|**(p-1) / ||d||_p**(p-1) * grad_output``).
+    Derivative: through ``sub`` and ``norm`` (``grad = sign(d) |d|**(p-1) / ||d||_p**(p-1) *
+    grad_output``).
 
     Args:
         p (float): the norm degree. Default: ``2.0``.
@@ -455,9 +498,11 @@ class Softmax2d(Module):
 
 
 class Threshold(Module):
-    """``input`` where ``input > threshold``, else ``value``, elementwise. See :func:`dyngrad.nn.functional.threshold`.
+    """``input`` where ``input > threshold``, else ``value``, elementwise. See
+    :func:`dyngrad.nn.functional.threshold`.
 
-    Derivative: ``grad_input = grad_output * (input > threshold)`` (PyTorch's ``threshold_backward``).
+    Derivative: ``grad_input = grad_output * (input > threshold)`` (PyTorch's
+    ``threshold_backward``).
 
     Args:
         threshold (float): the threshold.
@@ -488,9 +533,11 @@ class Threshold(Module):
 
 
 class GLU(Module):
-    """Gated linear unit: ``a * sigmoid(b)`` where ``a, b`` are the two halves of ``input`` along ``dim`` (Dauphin et al. 2016). See :func:`dyngrad.nn.functional.glu`.
+    """Gated linear unit: ``a * sigmoid(b)`` where ``a, b`` are the two halves of ``input`` along
+    ``dim`` (Dauphin et al. 2016). See :func:`dyngrad.nn.functional.glu`.
 
-    Derivative: ``grad_a = sigmoid(b) * grad_output``, ``grad_b = a * sigmoid(b) * (1 - sigmoid(b)) * grad_output`` (PyTorch's ``glu_backward``).
+    Derivative: ``grad_a = sigmoid(b) * grad_output``, ``grad_b = a * sigmoid(b) * (1 - sigmoid(b))
+    * grad_output`` (PyTorch's ``glu_backward``).
 
     Args:
         dim (int): the dimension halved. Default: ``-1``.
@@ -520,14 +567,17 @@ class GLU(Module):
 
 
 class ChannelShuffle(Module):
-    """Interleave the channels of ``groups`` groups: ``(N, g * c, *)`` is viewed as ``(N, g, c, *)``, transposed to ``(N, c, g, *)`` and flattened back (ShuffleNet, Zhang et al. 2017). See :func:`dyngrad.nn.functional.channel_shuffle`.
+    """Interleave the channels of ``groups`` groups: ``(N, g * c, *)`` is viewed as ``(N, g, c, *)``,
+    transposed to ``(N, c, g, *)`` and flattened back (ShuffleNet, Zhang et al. 2017). See
+    :func:`dyngrad.nn.functional.channel_shuffle`.
 
     Derivative: a permutation, so ``grad_input`` is ``grad_output`` with the inverse permutation.
 
     Args:
         groups (int): the number of groups, dividing the channel count.
     Raises:
-        RuntimeError: (at call time) when ``groups`` is not positive or does not divide the channels, or the input has fewer than 3 dims.
+        RuntimeError: (at call time) when ``groups`` is not positive or does not divide the
+            channels, or the input has fewer than 3 dims.
     Shape:
         - Input: ``(N, C, *)``.
         - Output: ``(N, C, *)``.

@@ -46,21 +46,33 @@ class _NormBase(_BatchNorm):
 
 
 class BatchNorm3d(_NormBase):
-    """Batch normalisation over (N, C, D, H, W): ``y = (x - mean) / sqrt(var + eps) * weight + bias``, the statistics per channel ``C`` over the batch (and spatial) dims; in training the batch's (biased variance for normalising, unbiased for the running average), in eval the running ones (Ioffe & Szegedy 2015).
+    """Batch normalisation over (N, C, D, H, W): ``y = (x - mean) / sqrt(var + eps) * weight + bias``,
+    the statistics per channel ``C`` over the batch (and spatial) dims; in training the batch's
+    (biased variance for normalising, unbiased for the running average), in eval the running ones
+    (Ioffe & Szegedy 2015).
 
-    Derivative: in training, through the batch statistics: ``grad_input = (w / sigma) * (g - mean(g) - x_hat * mean(g * x_hat))`` with ``g = grad_output``, the means over all but the channel dim, ``x_hat`` the normalised input and ``sigma = sqrt(var + eps)``; in eval (running stats) the map is affine, ``grad_input = w / sigma * g``. ``grad_weight = sum(g * x_hat)``, ``grad_bias = sum(g)`` (PyTorch's ``native_batch_norm_backward``).
+    Derivative: in training, through the batch statistics: ``grad_input = (w / sigma) * (g - mean(g)
+    - x_hat * mean(g * x_hat))`` with ``g = grad_output``, the means over all but the channel dim,
+    ``x_hat`` the normalised input and ``sigma = sqrt(var + eps)``; in eval (running stats) the map
+    is affine, ``grad_input = w / sigma * g``. ``grad_weight = sum(g * x_hat)``, ``grad_bias =
+    sum(g)`` (PyTorch's ``native_batch_norm_backward``).
 
     Args:
         num_features (int): ``C``.
         eps (float): added to the variance. Default: ``1e-5``.
-        momentum (float or None): the running stats' update ``r = (1 - momentum) * r + momentum * batch``; ``None`` for a cumulative average. Default: ``0.1``.
-        affine (bool): learn ``weight`` (ones) and ``bias`` (zeros) of shape ``(C,)``. Default: ``True``.
-        track_running_stats (bool): keep ``running_mean``, ``running_var`` and ``num_batches_tracked`` buffers for eval mode (without them eval uses the batch statistics). Default: ``True``.
+        momentum (float or None): the running stats' update ``r = (1 - momentum) * r + momentum *
+            batch``; ``None`` for a cumulative average. Default: ``0.1``.
+        affine (bool): learn ``weight`` (ones) and ``bias`` (zeros) of shape ``(C,)``. Default:
+            ``True``.
+        track_running_stats (bool): keep ``running_mean``, ``running_var`` and
+            ``num_batches_tracked`` buffers for eval mode (without them eval uses the batch
+            statistics). Default: ``True``.
         device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
         dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
         bias (bool): learn the bias (with ``affine``); keyword-only. Default: ``True``.
     Raises:
-        ValueError: (at call time) for an input of the wrong rank, or a single value per channel in training.
+        ValueError: (at call time) for an input of the wrong rank, or a single value per channel in
+            training.
         RuntimeError: (at call time) when the input's channel count is not ``num_features``.
     Shape:
         - Input: ``(N, C, D, H, W)``.
@@ -132,21 +144,29 @@ class _InstanceNorm(_NormBase):
 
 
 class InstanceNorm1d(_InstanceNorm):
-    """Instance normalisation over (N, C, L) or (C, L) (unbatched): each channel of each sample normalised over its spatial dims (Ulyanov et al. 2016); batch statistics in training or without running stats, the running stats in eval. PyTorch's defaults: ``affine=False``, ``track_running_stats=False``. See :func:`dyngrad.nn.functional.instance_norm`.
+    """Instance normalisation over (N, C, L) or (C, L) (unbatched): each channel of each sample
+    normalised over its spatial dims (Ulyanov et al. 2016); batch statistics in training or without
+    running stats, the running stats in eval. PyTorch's defaults: ``affine=False``,
+    ``track_running_stats=False``. See :func:`dyngrad.nn.functional.instance_norm`.
 
-    Derivative: the layer-norm derivative per sample and channel (``grad_input = (w / sigma) * (g - mean(g) - x_hat * mean(g * x_hat))``, the means over the spatial dims; PyTorch computes it as a batch norm of the reshaped input).
+    Derivative: the layer-norm derivative per sample and channel (``grad_input = (w / sigma) * (g -
+    mean(g) - x_hat * mean(g * x_hat))``, the means over the spatial dims; PyTorch computes it as a
+    batch norm of the reshaped input).
 
     Args:
         num_features (int): ``C``.
         eps (float): added to the variance. Default: ``1e-5``.
         momentum (float or None): the running stats' update factor. Default: ``0.1``.
         affine (bool): learn per-channel ``weight`` (ones) and ``bias`` (zeros). Default: ``False``.
-        track_running_stats (bool): keep running mean and variance for eval mode. Default: ``False``.
+        track_running_stats (bool): keep running mean and variance for eval mode. Default:
+            ``False``.
         device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
         dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
         bias (bool): learn the bias (with ``affine``); keyword-only. Default: ``True``.
     Raises:
-        ValueError: (at call time) for an input of the wrong rank, a channel count other than ``num_features`` with ``affine`` (a warning without), or a single spatial element in training.
+        ValueError: (at call time) for an input of the wrong rank, a channel count other than
+            ``num_features`` with ``affine`` (a warning without), or a single spatial element in
+            training.
     Shape:
         - Input: ``(N, C, L)`` or ``(C, L)``.
         - Output: the input's shape.
@@ -163,21 +183,29 @@ class InstanceNorm1d(_InstanceNorm):
 
 
 class InstanceNorm2d(_InstanceNorm):
-    """Instance normalisation over (N, C, H, W) or (C, H, W) (unbatched): each channel of each sample normalised over its spatial dims (Ulyanov et al. 2016); batch statistics in training or without running stats, the running stats in eval. PyTorch's defaults: ``affine=False``, ``track_running_stats=False``. See :func:`dyngrad.nn.functional.instance_norm`.
+    """Instance normalisation over (N, C, H, W) or (C, H, W) (unbatched): each channel of each sample
+    normalised over its spatial dims (Ulyanov et al. 2016); batch statistics in training or without
+    running stats, the running stats in eval. PyTorch's defaults: ``affine=False``,
+    ``track_running_stats=False``. See :func:`dyngrad.nn.functional.instance_norm`.
 
-    Derivative: the layer-norm derivative per sample and channel (``grad_input = (w / sigma) * (g - mean(g) - x_hat * mean(g * x_hat))``, the means over the spatial dims; PyTorch computes it as a batch norm of the reshaped input).
+    Derivative: the layer-norm derivative per sample and channel (``grad_input = (w / sigma) * (g -
+    mean(g) - x_hat * mean(g * x_hat))``, the means over the spatial dims; PyTorch computes it as a
+    batch norm of the reshaped input).
 
     Args:
         num_features (int): ``C``.
         eps (float): added to the variance. Default: ``1e-5``.
         momentum (float or None): the running stats' update factor. Default: ``0.1``.
         affine (bool): learn per-channel ``weight`` (ones) and ``bias`` (zeros). Default: ``False``.
-        track_running_stats (bool): keep running mean and variance for eval mode. Default: ``False``.
+        track_running_stats (bool): keep running mean and variance for eval mode. Default:
+            ``False``.
         device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
         dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
         bias (bool): learn the bias (with ``affine``); keyword-only. Default: ``True``.
     Raises:
-        ValueError: (at call time) for an input of the wrong rank, a channel count other than ``num_features`` with ``affine`` (a warning without), or a single spatial element in training.
+        ValueError: (at call time) for an input of the wrong rank, a channel count other than
+            ``num_features`` with ``affine`` (a warning without), or a single spatial element in
+            training.
     Shape:
         - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
         - Output: the input's shape.
@@ -194,21 +222,29 @@ class InstanceNorm2d(_InstanceNorm):
 
 
 class InstanceNorm3d(_InstanceNorm):
-    """Instance normalisation over (N, C, D, H, W) or (C, D, H, W) (unbatched): each channel of each sample normalised over its spatial dims (Ulyanov et al. 2016); batch statistics in training or without running stats, the running stats in eval. PyTorch's defaults: ``affine=False``, ``track_running_stats=False``. See :func:`dyngrad.nn.functional.instance_norm`.
+    """Instance normalisation over (N, C, D, H, W) or (C, D, H, W) (unbatched): each channel of each
+    sample normalised over its spatial dims (Ulyanov et al. 2016); batch statistics in training or
+    without running stats, the running stats in eval. PyTorch's defaults: ``affine=False``,
+    ``track_running_stats=False``. See :func:`dyngrad.nn.functional.instance_norm`.
 
-    Derivative: the layer-norm derivative per sample and channel (``grad_input = (w / sigma) * (g - mean(g) - x_hat * mean(g * x_hat))``, the means over the spatial dims; PyTorch computes it as a batch norm of the reshaped input).
+    Derivative: the layer-norm derivative per sample and channel (``grad_input = (w / sigma) * (g -
+    mean(g) - x_hat * mean(g * x_hat))``, the means over the spatial dims; PyTorch computes it as a
+    batch norm of the reshaped input).
 
     Args:
         num_features (int): ``C``.
         eps (float): added to the variance. Default: ``1e-5``.
         momentum (float or None): the running stats' update factor. Default: ``0.1``.
         affine (bool): learn per-channel ``weight`` (ones) and ``bias`` (zeros). Default: ``False``.
-        track_running_stats (bool): keep running mean and variance for eval mode. Default: ``False``.
+        track_running_stats (bool): keep running mean and variance for eval mode. Default:
+            ``False``.
         device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
         dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
         bias (bool): learn the bias (with ``affine``); keyword-only. Default: ``True``.
     Raises:
-        ValueError: (at call time) for an input of the wrong rank, a channel count other than ``num_features`` with ``affine`` (a warning without), or a single spatial element in training.
+        ValueError: (at call time) for an input of the wrong rank, a channel count other than
+            ``num_features`` with ``affine`` (a warning without), or a single spatial element in
+            training.
     Shape:
         - Input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
         - Output: the input's shape.
@@ -224,13 +260,18 @@ class InstanceNorm3d(_InstanceNorm):
 
 
 class RMSNorm(Module):
-    """Root-mean-square normalisation over the last dims ``normalized_shape``: ``y = x / sqrt(mean(x**2) + eps) * weight`` (Zhang & Sennrich 2019); ``weight`` ones when ``elementwise_affine``. See :func:`dyngrad.nn.functional.rms_norm`.
+    """Root-mean-square normalisation over the last dims ``normalized_shape``: ``y = x /
+    sqrt(mean(x**2) + eps) * weight`` (Zhang & Sennrich 2019); ``weight`` ones when
+    ``elementwise_affine``. See :func:`dyngrad.nn.functional.rms_norm`.
 
-    Derivative: ``grad_input = (w * g - x_hat * mean(w * g * x_hat)) / rms`` with ``x_hat = x / rms`` and the mean over the normalised dims (composed of ``pow``, ``mean``, ``rsqrt`` and ``mul``, as PyTorch's ``rms_norm``).
+    Derivative: ``grad_input = (w * g - x_hat * mean(w * g * x_hat)) / rms`` with ``x_hat = x /
+    rms`` and the mean over the normalised dims (composed of ``pow``, ``mean``, ``rsqrt`` and
+    ``mul``, as PyTorch's ``rms_norm``).
 
     Args:
         normalized_shape (int or tuple of int): the trailing shape to normalise over.
-        eps (float, optional): added to the mean square; ``None`` means ``finfo(input.dtype).eps`` at call time. Default: ``None``.
+        eps (float, optional): added to the mean square; ``None`` means ``finfo(input.dtype).eps``
+            at call time. Default: ``None``.
         elementwise_affine (bool): learn ``weight`` of ``normalized_shape``. Default: ``True``.
         device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
         dtype (dyngrad.dtype, optional): the weight's dtype. Default: the default float dtype.
@@ -280,9 +321,12 @@ class RMSNorm(Module):
 
 
 class LocalResponseNorm(Module):
-    """Local response normalisation across channels: ``b_c = a_c / (k + alpha / size * sum_{c'} a_{c'}**2) ** beta``, the sum over the ``size`` neighbouring channels (zero-padded; Krizhevsky et al. 2012). See :func:`dyngrad.nn.functional.local_response_norm`. No parameters.
+    """Local response normalisation across channels: ``b_c = a_c / (k + alpha / size * sum_{c'}
+    a_{c'}**2) ** beta``, the sum over the ``size`` neighbouring channels (zero-padded; Krizhevsky
+    et al. 2012). See :func:`dyngrad.nn.functional.local_response_norm`. No parameters.
 
-    Derivative: through the ops it is built from (``pow``, an average pooling over channels, ``div``), as PyTorch's ``local_response_norm``.
+    Derivative: through the ops it is built from (``pow``, an average pooling over channels,
+    ``div``), as PyTorch's ``local_response_norm``.
 
     Args:
         size (int): the number of neighbouring channels summed, ``>= 1``.

@@ -61,13 +61,16 @@ class _ConstantPadNd(_PadNd):
 class ConstantPad1d(_ConstantPadNd):
     """Pad the last dim with ``value`` (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
 
-    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's ``constant_pad_nd`` backward).
+    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's
+    ``constant_pad_nd`` backward).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths
+            crop.
         value (float): the fill value.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank.
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank.
     Shape:
         - Input: ``(*, W)``.
         - Output: ``(*, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
@@ -85,13 +88,16 @@ class ConstantPad1d(_ConstantPadNd):
 class ConstantPad2d(_ConstantPadNd):
     """Pad the last 2 dims with ``value`` (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
 
-    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's ``constant_pad_nd`` backward).
+    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's
+    ``constant_pad_nd`` backward).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``;
+            negative widths crop.
         value (float): the fill value.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank.
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank.
     Shape:
         - Input: ``(*, H, W)``.
         - Output: ``(*, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
@@ -109,16 +115,20 @@ class ConstantPad2d(_ConstantPadNd):
 class ConstantPad3d(_ConstantPadNd):
     """Pad the last 3 dims with ``value`` (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
 
-    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's ``constant_pad_nd`` backward).
+    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's
+    ``constant_pad_nd`` backward).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front, back)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front,
+            back)``; negative widths crop.
         value (float): the fill value.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank.
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank.
     Shape:
         - Input: ``(*, D, H, W)``.
-        - Output: ``(*, D_out, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+        - Output: ``(*, D_out, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``,
+          ``D``).
 
     Example:
         >>> import dyngrad
@@ -139,14 +149,18 @@ class _ZeroPadNd(_ConstantPadNd):
 
 
 class ZeroPad1d(_ZeroPadNd):
-    """Pad the last dim with zeros (``ConstantPad1d(padding, 0.0)``) (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
+    """Pad the last dim with zeros (``ConstantPad1d(padding, 0.0)``) (:func:`dyngrad.nn.functional.pad`
+    with mode ``'constant'``).
 
-    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's ``constant_pad_nd`` backward).
+    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's
+    ``constant_pad_nd`` backward).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths
+            crop.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank.
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank.
     Shape:
         - Input: ``(*, W)``.
         - Output: ``(*, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
@@ -164,14 +178,18 @@ class ZeroPad1d(_ZeroPadNd):
 
 
 class ZeroPad2d(_ZeroPadNd):
-    """Pad the last 2 dims with zeros (``ConstantPad2d(padding, 0.0)``) (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
+    """Pad the last 2 dims with zeros (``ConstantPad2d(padding, 0.0)``)
+    (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
 
-    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's ``constant_pad_nd`` backward).
+    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's
+    ``constant_pad_nd`` backward).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``;
+            negative widths crop.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank.
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank.
     Shape:
         - Input: ``(*, H, W)``.
         - Output: ``(*, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
@@ -187,17 +205,22 @@ class ZeroPad2d(_ZeroPadNd):
 
 
 class ZeroPad3d(_ZeroPadNd):
-    """Pad the last 3 dims with zeros (``ConstantPad3d(padding, 0.0)``) (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
+    """Pad the last 3 dims with zeros (``ConstantPad3d(padding, 0.0)``)
+    (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
 
-    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's ``constant_pad_nd`` backward).
+    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's
+    ``constant_pad_nd`` backward).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front, back)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front,
+            back)``; negative widths crop.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank.
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank.
     Shape:
         - Input: ``(*, D, H, W)``.
-        - Output: ``(*, D_out, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+        - Output: ``(*, D_out, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``,
+          ``D``).
 
     Example:
         >>> import dyngrad
@@ -210,17 +233,23 @@ class ZeroPad3d(_ZeroPadNd):
 
 
 class ReflectionPad1d(_PadNd):
-    """Reflect the last dim at its borders (the border element not repeated); each width must be smaller than the dim (:func:`dyngrad.nn.functional.pad` with mode ``'reflect'``).
+    """Reflect the last dim at its borders (the border element not repeated); each width must be
+    smaller than the dim (:func:`dyngrad.nn.functional.pad` with mode ``'reflect'``).
 
-    Derivative: ``grad_input`` adds each padded element's gradient back onto the element it reflects (PyTorch's ``reflection_pad1d_backward``).
+    Derivative: ``grad_input`` adds each padded element's gradient back onto the element it reflects
+    (PyTorch's ``reflection_pad1d_backward``).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths
+            crop.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank, a width not smaller than its dim, and for an input that is not ``(k+1)``-d or ``(k+2)``-d (``NotImplementedError``).
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, a width not smaller than its dim, and for an input that is not
+            ``(k+1)``-d or ``(k+2)``-d (``NotImplementedError``).
     Shape:
         - Input: ``(N, C, W)`` or ``(C, W)``.
-        - Output: ``(N, C, W_out)`` or ``(C, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+        - Output: ``(N, C, W_out)`` or ``(C, W_out)``, with ``W_out = W + left + right`` (likewise
+          ``H``, ``D``).
 
     Example:
         >>> import dyngrad
@@ -233,17 +262,23 @@ class ReflectionPad1d(_PadNd):
 
 
 class ReflectionPad2d(_PadNd):
-    """Reflect the last 2 dims at their borders; each width must be smaller than its dim (:func:`dyngrad.nn.functional.pad` with mode ``'reflect'``).
+    """Reflect the last 2 dims at their borders; each width must be smaller than its dim
+    (:func:`dyngrad.nn.functional.pad` with mode ``'reflect'``).
 
-    Derivative: ``grad_input`` adds each padded element's gradient back onto the element it reflects (PyTorch's ``reflection_pad2d_backward``).
+    Derivative: ``grad_input`` adds each padded element's gradient back onto the element it reflects
+    (PyTorch's ``reflection_pad2d_backward``).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``;
+            negative widths crop.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank, a width not smaller than its dim, and for an input that is not ``(k+1)``-d or ``(k+2)``-d (``NotImplementedError``).
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, a width not smaller than its dim, and for an input that is not
+            ``(k+1)``-d or ``(k+2)``-d (``NotImplementedError``).
     Shape:
         - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
-        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, with ``W_out = W + left +
+          right`` (likewise ``H``, ``D``).
 
     Example:
         >>> import dyngrad
@@ -256,17 +291,23 @@ class ReflectionPad2d(_PadNd):
 
 
 class ReflectionPad3d(_PadNd):
-    """Reflect the last 3 dims at their borders; each width must be smaller than its dim (:func:`dyngrad.nn.functional.pad` with mode ``'reflect'``).
+    """Reflect the last 3 dims at their borders; each width must be smaller than its dim
+    (:func:`dyngrad.nn.functional.pad` with mode ``'reflect'``).
 
-    Derivative: ``grad_input`` adds each padded element's gradient back onto the element it reflects (PyTorch's ``reflection_pad3d_backward``).
+    Derivative: ``grad_input`` adds each padded element's gradient back onto the element it reflects
+    (PyTorch's ``reflection_pad3d_backward``).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front, back)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front,
+            back)``; negative widths crop.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank, a width not smaller than its dim, and for an input that is not ``(k+1)``-d or ``(k+2)``-d (``NotImplementedError``).
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, a width not smaller than its dim, and for an input that is not
+            ``(k+1)``-d or ``(k+2)``-d (``NotImplementedError``).
     Shape:
         - Input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
-        - Output: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+        - Output: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``, with ``W_out = W
+          + left + right`` (likewise ``H``, ``D``).
 
     Example:
         >>> import dyngrad
@@ -279,17 +320,23 @@ class ReflectionPad3d(_PadNd):
 
 
 class ReplicationPad1d(_PadNd):
-    """Repeat the border elements of the last dim (:func:`dyngrad.nn.functional.pad` with mode ``'replicate'``).
+    """Repeat the border elements of the last dim (:func:`dyngrad.nn.functional.pad` with mode
+    ``'replicate'``).
 
-    Derivative: ``grad_input`` adds each padded element's gradient onto the border element it repeats (PyTorch's ``replication_pad1d_backward``).
+    Derivative: ``grad_input`` adds each padded element's gradient onto the border element it
+    repeats (PyTorch's ``replication_pad1d_backward``).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths
+            crop.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank, and for an input that is not ``(k+1)``-d or ``(k+2)``-d (``NotImplementedError``).
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, and for an input that is not ``(k+1)``-d or ``(k+2)``-d
+            (``NotImplementedError``).
     Shape:
         - Input: ``(N, C, W)`` or ``(C, W)``.
-        - Output: ``(N, C, W_out)`` or ``(C, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+        - Output: ``(N, C, W_out)`` or ``(C, W_out)``, with ``W_out = W + left + right`` (likewise
+          ``H``, ``D``).
 
     Example:
         >>> import dyngrad
@@ -302,17 +349,23 @@ class ReplicationPad1d(_PadNd):
 
 
 class ReplicationPad2d(_PadNd):
-    """Repeat the border elements of the last 2 dims (:func:`dyngrad.nn.functional.pad` with mode ``'replicate'``).
+    """Repeat the border elements of the last 2 dims (:func:`dyngrad.nn.functional.pad` with mode
+    ``'replicate'``).
 
-    Derivative: ``grad_input`` adds each padded element's gradient onto the border element it repeats (PyTorch's ``replication_pad2d_backward``).
+    Derivative: ``grad_input`` adds each padded element's gradient onto the border element it
+    repeats (PyTorch's ``replication_pad2d_backward``).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``;
+            negative widths crop.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank, and for an input that is not ``(k+1)``-d or ``(k+2)``-d (``NotImplementedError``).
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, and for an input that is not ``(k+1)``-d or ``(k+2)``-d
+            (``NotImplementedError``).
     Shape:
         - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
-        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, with ``W_out = W + left +
+          right`` (likewise ``H``, ``D``).
 
     Example:
         >>> import dyngrad
@@ -325,17 +378,23 @@ class ReplicationPad2d(_PadNd):
 
 
 class ReplicationPad3d(_PadNd):
-    """Repeat the border elements of the last 3 dims (:func:`dyngrad.nn.functional.pad` with mode ``'replicate'``).
+    """Repeat the border elements of the last 3 dims (:func:`dyngrad.nn.functional.pad` with mode
+    ``'replicate'``).
 
-    Derivative: ``grad_input`` adds each padded element's gradient onto the border element it repeats (PyTorch's ``replication_pad3d_backward``).
+    Derivative: ``grad_input`` adds each padded element's gradient onto the border element it
+    repeats (PyTorch's ``replication_pad3d_backward``).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front, back)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front,
+            back)``; negative widths crop.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank, and for an input that is not ``(k+1)``-d or ``(k+2)``-d (``NotImplementedError``).
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, and for an input that is not ``(k+1)``-d or ``(k+2)``-d
+            (``NotImplementedError``).
     Shape:
         - Input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
-        - Output: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+        - Output: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``, with ``W_out = W
+          + left + right`` (likewise ``H``, ``D``).
 
     Example:
         >>> import dyngrad
@@ -357,17 +416,23 @@ class _CircularPadNd(_PadNd):
 
 
 class CircularPad1d(_CircularPadNd):
-    """Wrap the last dim around; each width at most the dim (:func:`dyngrad.nn.functional.pad` with mode ``'circular'``).
+    """Wrap the last dim around; each width at most the dim (:func:`dyngrad.nn.functional.pad` with
+    mode ``'circular'``).
 
-    Derivative: ``grad_input`` adds each padded element's gradient onto the element it wraps from (the transposed gather).
+    Derivative: ``grad_input`` adds each padded element's gradient onto the element it wraps from
+    (the transposed gather).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths
+            crop.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank, or a width that wraps more than once; ValueError for an input that is not 2-d or 3-d.
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, or a width that wraps more than once; ValueError for an input
+            that is not 2-d or 3-d.
     Shape:
         - Input: ``(N, C, W)`` or ``(C, W)``.
-        - Output: ``(N, C, W_out)`` or ``(C, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+        - Output: ``(N, C, W_out)`` or ``(C, W_out)``, with ``W_out = W + left + right`` (likewise
+          ``H``, ``D``).
 
     Example:
         >>> import dyngrad
@@ -380,17 +445,23 @@ class CircularPad1d(_CircularPadNd):
 
 
 class CircularPad2d(_CircularPadNd):
-    """Wrap the last 2 dims around; each width at most its dim (:func:`dyngrad.nn.functional.pad` with mode ``'circular'``).
+    """Wrap the last 2 dims around; each width at most its dim (:func:`dyngrad.nn.functional.pad` with
+    mode ``'circular'``).
 
-    Derivative: ``grad_input`` adds each padded element's gradient onto the element it wraps from (the transposed gather).
+    Derivative: ``grad_input`` adds each padded element's gradient onto the element it wraps from
+    (the transposed gather).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``;
+            negative widths crop.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank, or a width that wraps more than once; ValueError for an input that is not 3-d or 4-d.
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, or a width that wraps more than once; ValueError for an input
+            that is not 3-d or 4-d.
     Shape:
         - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
-        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, with ``W_out = W + left +
+          right`` (likewise ``H``, ``D``).
 
     Example:
         >>> import dyngrad
@@ -403,17 +474,23 @@ class CircularPad2d(_CircularPadNd):
 
 
 class CircularPad3d(_CircularPadNd):
-    """Wrap the last 3 dims around; each width at most its dim (:func:`dyngrad.nn.functional.pad` with mode ``'circular'``).
+    """Wrap the last 3 dims around; each width at most its dim (:func:`dyngrad.nn.functional.pad` with
+    mode ``'circular'``).
 
-    Derivative: ``grad_input`` adds each padded element's gradient onto the element it wraps from (the transposed gather).
+    Derivative: ``grad_input`` adds each padded element's gradient onto the element it wraps from
+    (the transposed gather).
 
     Args:
-        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front, back)``; negative widths crop.
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front,
+            back)``; negative widths crop.
     Raises:
-        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than twice the input's rank, or a width that wraps more than once; ValueError for an input that is not 4-d or 5-d.
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, or a width that wraps more than once; ValueError for an input
+            that is not 4-d or 5-d.
     Shape:
         - Input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
-        - Output: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+        - Output: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``, with ``W_out = W
+          + left + right`` (likewise ``H``, ``D``).
 
     Example:
         >>> import dyngrad

@@ -20,7 +20,9 @@ __all__ = ["RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 
 class RNNCellBase(Module):
-    """The base of the three cells: parameters ``weight_ih`` ``(G*H, H_in)``, ``weight_hh`` ``(G*H, H)``, ``bias_ih``/``bias_hh`` ``(G*H,)``, all ``U(-1/sqrt(H), 1/sqrt(H))``, and the input checks (PyTorch's ``torch.nn.RNNCellBase``).
+    """The base of the three cells: parameters ``weight_ih`` ``(G*H, H_in)``, ``weight_hh`` ``(G*H,
+    H)``, ``bias_ih``/``bias_hh`` ``(G*H,)``, all ``U(-1/sqrt(H), 1/sqrt(H))``, and the input checks
+    (PyTorch's ``torch.nn.RNNCellBase``).
 
     Args:
         input_size (int): ``H_in``.
@@ -100,9 +102,11 @@ class RNNCellBase(Module):
 
 
 class RNNCell(RNNCellBase):
-    """One Elman RNN step: ``h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)`` (or relu); ``forward(input, hx=None)`` returns ``h'`` (``hx`` zeros by default).
+    """One Elman RNN step: ``h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)`` (or relu); ``forward(input,
+    hx=None)`` returns ``h'`` (``hx`` zeros by default).
 
-    Derivative: composed of ``F.linear``, the gate activations and elementwise ops (PyTorch's cells are compositions too).
+    Derivative: composed of ``F.linear``, the gate activations and elementwise ops (PyTorch's cells
+    are compositions too).
 
     Args:
         input_size (int): ``H_in``.
@@ -114,7 +118,8 @@ class RNNCell(RNNCellBase):
     Raises:
         ValueError: for an unknown nonlinearity (PyTorch accepts it at construction).
         ValueError: (at call time) for an input or hidden state that is not 1-d or 2-d.
-        RuntimeError: (at call time) when the input's last dim is not ``input_size`` or a hidden state's shape does not fit.
+        RuntimeError: (at call time) when the input's last dim is not ``input_size`` or a hidden
+            state's shape does not fit.
     Shape:
         - Input: ``(N, H_in)`` or ``(H_in)``.
         - hx: ``(N, H)`` or ``(H)``.
@@ -142,9 +147,12 @@ class RNNCell(RNNCellBase):
 
 
 class LSTMCell(RNNCellBase):
-    """One LSTM step (the gates of :class:`LSTM`); ``forward(input, hx=None)`` with ``hx = (h, c)`` (zeros by default) returns ``(h', c')``.
+    """One LSTM step (the gates of :class:`LSTM`); ``forward(input, hx=None)`` with ``hx = (h, c)``
+    (zeros by default) returns ``(h', c')``.
 
-    Derivative: composed of ``F.linear``, the gate activations and elementwise ops; the four gates are one fused op with a hand-written derivative (``ops/recurrent.py``) (PyTorch's cells are compositions too).
+    Derivative: composed of ``F.linear``, the gate activations and elementwise ops; the four gates
+    are one fused op with a hand-written derivative (``ops/recurrent.py``) (PyTorch's cells are
+    compositions too).
 
     Args:
         input_size (int): ``H_in``.
@@ -154,7 +162,8 @@ class LSTMCell(RNNCellBase):
         dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
     Raises:
         ValueError: (at call time) for an input or hidden state that is not 1-d or 2-d.
-        RuntimeError: (at call time) when the input's last dim is not ``input_size`` or a hidden state's shape does not fit.
+        RuntimeError: (at call time) when the input's last dim is not ``input_size`` or a hidden
+            state's shape does not fit.
     Shape:
         - Input: ``(N, H_in)`` or ``(H_in)``.
         - hx: ``(h, c)``, each ``(N, H)`` or ``(H)``.
@@ -183,7 +192,8 @@ class LSTMCell(RNNCellBase):
 class GRUCell(RNNCellBase):
     """One GRU step (the gates of :class:`GRU`); ``forward(input, hx=None)`` returns ``h'``.
 
-    Derivative: composed of ``F.linear``, the gate activations and elementwise ops (PyTorch's cells are compositions too).
+    Derivative: composed of ``F.linear``, the gate activations and elementwise ops (PyTorch's cells
+    are compositions too).
 
     Args:
         input_size (int): ``H_in``.
@@ -193,7 +203,8 @@ class GRUCell(RNNCellBase):
         dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
     Raises:
         ValueError: (at call time) for an input or hidden state that is not 1-d or 2-d.
-        RuntimeError: (at call time) when the input's last dim is not ``input_size`` or a hidden state's shape does not fit.
+        RuntimeError: (at call time) when the input's last dim is not ``input_size`` or a hidden
+            state's shape does not fit.
     Shape:
         - Input: ``(N, H_in)`` or ``(H_in)``.
         - hx: ``(N, H)`` or ``(H)``.
