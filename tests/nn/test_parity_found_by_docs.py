@@ -34,3 +34,23 @@ def test_unflatten_module_checks_dim_and_sizes():
     with pytest.raises(TypeError, match="unflattened_size must be a tuple"):
         dyngrad.nn.Unflatten(1, 3)
     assert dyngrad.nn.Unflatten(-1, (2, -1))(dyngrad.zeros(4, 6)).shape == (4, 2, 3)
+
+
+@pytest.mark.parametrize(("p", "want"), [(float("inf"), 4.0), (float("-inf"), 3.0), (0, 2.0), (3, 4.4979)])
+def test_pairwise_distance_and_normalize_take_every_p(p, want):
+    # PyTorch 2.13's values; p=inf gave 1.0 (x ** inf) and p=0 a ZeroDivisionError before
+    d = F.pairwise_distance(dyngrad.tensor([[0.0, 0.0]]), dyngrad.tensor([[3.0, 4.0]]), p=p, eps=0.0)
+    assert d.tolist() == pytest.approx([want], abs=1e-4)
+    n = F.normalize(dyngrad.tensor([[-5.0, 3.0]]), p=float("inf"))
+    assert n.flatten().tolist() == pytest.approx([-1.0, 0.6])
+
+
+def test_weighted_mse_and_l1_mean_divide_by_the_weights_sum():
+    x, y, w = dyngrad.tensor([1.0, -1.0]), dyngrad.tensor([0.0, 1.0]), dyngrad.tensor([1.0, 0.5])
+    # PyTorch 2.13: sum(w * loss) / sum(w) (was: / numel, 1.0 and 1.5)
+    assert F.l1_loss(x, y, weight=w).item() == pytest.approx(2.0 / 1.5)
+    assert F.mse_loss(x, y, weight=w).item() == pytest.approx(3.0 / 1.5)
+    # huber_loss keeps the mean over elements, as PyTorch's
+    assert F.huber_loss(x, y, weight=w).item() == pytest.approx((0.5 + 0.5 * 1.5) / 2)
+    with pytest.raises(ValueError, match="Weights and input must have the same size"):
+        F.l1_loss(x, y, weight=dyngrad.ones(1))

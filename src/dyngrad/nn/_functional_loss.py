@@ -214,6 +214,24 @@ def _weighted(loss: Tensor, weight: Tensor | None) -> Tensor:
     return loss if weight is None else loss * weight
 
 
+def _elementwise_weighted(loss: Tensor, input: Tensor, weight: Tensor | None, reduction: str, op: str,
+                          mean_over_weights: bool) -> Tensor:
+    """``loss * weight`` reduced as PyTorch 2.13's weighted ``mse_loss``/``l1_loss``
+    (``'mean'`` = ``sum(w * loss) / sum(w)``) or ``huber_loss`` (``'mean'`` over elements);
+    ``weight`` must have ``input``'s shape (ValueError, as PyTorch)."""
+    if weight is None:
+        return _reduce(loss, reduction, op)
+    _check_reduction(reduction, op)
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError(
+            f"{op}: Weights and input must have the same size (weight {list(weight.shape)}, input {list(input.shape)})"
+        )
+    w = loss * weight
+    if reduction == "mean" and mean_over_weights:
+        return w.sum() / weight.sum()
+    return _reduce(w, reduction, op)
+
+
 def mse_loss(
     input: Tensor,
     target: Tensor,
@@ -225,7 +243,7 @@ def mse_loss(
     """Squared error ``(input - target)^2`` (times ``weight``), reduced.
 
     Shapes: ``input (*)``, ``target (*)`` (broadcast, with a warning when shapes differ).
-    Raises: ValueError for a bad reduction.
+    Raises: ValueError for a bad reduction or a ``weight`` not of ``input``'s shape.
 
     Derivative: ``grad_input = 2 * (input - target) * grad_output`` (divided by the number of
     elements for ``'mean'``); ``target`` gets the negative.
@@ -236,7 +254,8 @@ def mse_loss(
         size_average: deprecated (use ``reduction``).
         reduce: deprecated (use ``reduction``).
         reduction (str): ``'mean'`` (default), ``'sum'`` or ``'none'``.
-        weight (Tensor, optional): multiplies each squared error.
+        weight (Tensor, optional): ``input``'s shape; multiplies each squared error, and
+            ``'mean'`` then divides by ``weight.sum()`` (PyTorch 2.13). Default: ``None``.
     Returns:
         Tensor: ``()``, or ``(*)`` with ``'none'``.
 
@@ -254,7 +273,7 @@ def mse_loss(
     reduction = _legacy(size_average, reduce, reduction)
     _same_size(input, target, "mse_loss")
     d = input - target
-    return _reduce(_weighted(d * d, weight), reduction, "mse_loss")
+    return _elementwise_weighted(d * d, input, weight, reduction, "mse_loss", True)
 
 
 def l1_loss(
@@ -268,7 +287,7 @@ def l1_loss(
     """Absolute error ``|input - target|`` (times ``weight``), reduced (grad ``sign``, 0 at 0)."""
     reduction = _legacy(size_average, reduce, reduction)
     _same_size(input, target, "l1_loss")
-    return _reduce(_weighted((input - target).abs(), weight), reduction, "l1_loss")
+    return _elementwise_weighted((input - target).abs(), input, weight, reduction, "l1_loss", True)
 
 
 def smooth_l1_loss(
@@ -310,7 +329,7 @@ def huber_loss(
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = _common(input, target)
     loss = _fused.SmoothL1.apply(input, target, float(delta)) * delta
-    return _reduce(_weighted(loss, weight), reduction, "huber_loss")
+    return _elementwise_weighted(loss, input, weight, reduction, "huber_loss", False)
 
 
 def _common(a: Tensor, b: Any) -> tuple[Tensor, Tensor]:

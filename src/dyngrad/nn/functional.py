@@ -428,7 +428,9 @@ def _vnorm(x: Tensor, p: float, dim: int) -> Tensor:
         return (x * x).sum(dim, keepdim=True).sqrt()
     if p == 1:
         return x.abs().sum(dim, keepdim=True)
-    return (x.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
+    from ..linalg import vector_norm  # deferred: linalg imports the op library
+
+    return vector_norm(x, p, dim, keepdim=True)  # p = 0, +-inf and the rest, as PyTorch's
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Any = None) -> Tensor:

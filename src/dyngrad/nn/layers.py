@@ -436,8 +436,7 @@ class Embedding(Module):
     :func:`dyngrad.nn.functional.embedding`.
 
     Derivative: ``grad_weight[i] = sum of grad_output over the positions holding index i``
-    (none for ``padding_idx``; divided by the index's count with ``scale_grad_by_freq``;
-    PyTorch's ``embedding_dense_backward``). Indices get no gradient.
+    (none for ``padding_idx``; PyTorch's ``embedding_dense_backward``). Indices get no gradient.
 
     Args:
         num_embeddings (int): the number of rows (the vocabulary size).
@@ -447,9 +446,10 @@ class Embedding(Module):
         max_norm (float, optional): renormalise looked-up rows (in place) to at most this norm.
             Default: ``None``.
         norm_type (float): the p of the norm for ``max_norm``. Default: ``2.0``.
-        scale_grad_by_freq (bool): divide gradients by the indices' frequency in the batch. Default:
-            ``False``.
-        sparse (bool): accepted; gradients are dense. Default: ``False``.
+        scale_grad_by_freq (bool): PyTorch divides gradients by the indices' frequency in the batch;
+            not supported here (``True`` raises at call time). Default: ``False``.
+        sparse (bool): PyTorch's sparse gradients; not supported here (``True`` raises at call
+            time). Default: ``False``.
         device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
         dtype (dyngrad.dtype, optional): the weight's dtype. Default: the default float dtype.
     Raises:
@@ -457,6 +457,7 @@ class Embedding(Module):
             PyTorch).
         IndexError: (at call time) for an index outside ``[0, num_embeddings)``.
         RuntimeError: (at call time) for indices that are not integers.
+        NotImplementedError: (at call time) with ``scale_grad_by_freq=True`` or ``sparse=True``.
     Shape:
         - Input: ``(*)``, int64 or int32 indices.
         - Output: ``(*, embedding_dim)``.
