@@ -54,3 +54,10 @@ def test_weighted_mse_and_l1_mean_divide_by_the_weights_sum():
     assert F.huber_loss(x, y, weight=w).item() == pytest.approx((0.5 + 0.5 * 1.5) / 2)
     with pytest.raises(ValueError, match="Weights and input must have the same size"):
         F.l1_loss(x, y, weight=dyngrad.ones(1))
+
+
+def test_distribution_shapes_are_sizes_as_pytorchs():
+    d = dyngrad.distributions.Dirichlet(dyngrad.ones(2, 3))
+    assert type(d.event_shape) is dyngrad.Size and type(d.batch_shape) is dyngrad.Size
+    assert d.batch_shape == (2,) and d.event_shape == (3,)
+    assert repr(d.event_shape) == "dyngrad.Size([3])"

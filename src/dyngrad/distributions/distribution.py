@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .._tensor.metadata import Size
 from ..tensor import Tensor
 from . import constraints
 
@@ -78,12 +79,12 @@ class Distribution:
     @property
     def batch_shape(self) -> tuple[int, ...]:
         """The shape over which parameters are batched."""
-        return self._batch_shape
+        return Size(self._batch_shape)  # a Size, as PyTorch's torch.Size
 
     @property
     def event_shape(self) -> tuple[int, ...]:
         """The shape of a single sample (without batching)."""
-        return self._event_shape
+        return Size(self._event_shape)
 
     def _extended_shape(self, sample_shape: Any = ()) -> tuple[int, ...]:
         return _shape(sample_shape) + self._batch_shape + self._event_shape

@@ -493,7 +493,6 @@ def stack_module_state(models: Any) -> tuple[dict, dict]:
         >>> params, buffers = stack_module_state([dyngrad.nn.Linear(2, 1) for _ in range(3)])
         >>> {k: tuple(v.shape) for k, v in params.items()}, buffers
         ({'weight': (3, 1, 2), 'bias': (3, 1)}, {})
-
     """
     from ..ops import stack
 
