@@ -39,6 +39,20 @@ class Distribution:
     Raises:
         ValueError: with validation on, a parameter outside its constraint (PyTorch's
             message).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Distribution, constraints
+        >>> class Unit(Distribution):                 # the standard normal, batch shape (2,)
+        ...     arg_constraints = {}
+        ...     support = constraints.real
+        ...     def __init__(self):
+        ...         super().__init__(batch_shape=(2,))
+        ...     def log_prob(self, value):
+        ...         return -0.5 * value ** 2 - 0.9189385332046727
+        >>> d = Unit()
+        >>> d.batch_shape, d.log_prob(dyngrad.zeros(2))
+        (dyngrad.Size([2]), tensor([-0.9189, -0.9189]))
     """
 
     has_rsample = False
