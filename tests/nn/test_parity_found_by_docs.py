@@ -61,3 +61,10 @@ def test_distribution_shapes_are_sizes_as_pytorchs():
     assert type(d.event_shape) is dyngrad.Size and type(d.batch_shape) is dyngrad.Size
     assert d.batch_shape == (2,) and d.event_shape == (3,)
     assert repr(d.event_shape) == "dyngrad.Size([3])"
+
+
+def test_set_detect_anomaly_takes_only_bools():
+    for bad in (("yes",), (True, "x")):
+        with pytest.raises(TypeError, match="must be bool"):
+            dyngrad.autograd.set_detect_anomaly(*bad)  # a string turned anomaly mode on before
+    assert not dyngrad.autograd.is_anomaly_enabled()
