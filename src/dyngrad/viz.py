@@ -229,6 +229,10 @@ def to_dot(output: Any, params: dict | None = None, show_saved: bool = False) ->
     Returns:
         the DOT text (``digraph { ... }``).
 
+    Raises:
+        TypeError: ``output`` that is not a Tensor or a sequence of Tensors (naming the type).
+        AttributeError: ``params`` that is not a dict.
+
     Example:
         >>> import dyngrad
         >>> from dyngrad.viz import to_dot

@@ -1,5 +1,5 @@
 """The API reference's docstrings: every public name (tests/docs/docstring_audit.py says
-exactly which) has Args / Returns / an Example, except those in the committed baseline,
+exactly which) has Args / Returns / Raises / shapes / an Example, except those in the committed baseline,
 which may only shrink; and every Example in them runs and prints what it says."""
 
 import doctest
@@ -12,23 +12,103 @@ from . import docstring_audit as audit
 FOUND = audit.audit()
 BASELINE = audit.read_baseline()
 PUBLIC = dict(audit.public_names())
+_REGEN = "python -m tests.docs.docstring_audit --write-baseline"
 
 
 def test_every_public_name_outside_the_baseline_has_its_docstring_sections():
-    new = sorted(set(FOUND) - BASELINE)
+    new = sorted(set(FOUND) - set(BASELINE))
     assert not new, (
-        "public names without Args/Returns/Example in their docstrings (write them; see "
-        "tests/docs/docstring_audit.py for the rules):\n"
+        "public names without Args/Returns/Raises/Shape/Example in their docstrings (write "
+        "them; see tests/docs/docstring_audit.py for the rules):\n"
         + "\n".join(f"  {q}: missing {', '.join(FOUND[q])}" for q in new)
     )
 
 
-def test_the_baseline_lists_only_names_that_still_lack_sections():
-    done = sorted(BASELINE - set(FOUND))
+def test_no_name_in_the_baseline_lost_a_section():
+    lost = {q: sorted(set(m) - BASELINE[q]) for q, m in FOUND.items() if q in BASELINE}
+    lost = {q: m for q, m in lost.items() if m}
+    assert not lost, (
+        "these docstrings lack sections the baseline says they have (restore them):\n"
+        + "\n".join(f"  {q}: missing {', '.join(m)}" for q, m in sorted(lost.items()))
+    )
+
+
+def test_the_baseline_lists_only_the_sections_names_still_lack():
+    done = sorted(BASELINE.keys() - FOUND.keys())
     assert not done, (
         "these names now have their docstring sections or are no longer public: remove them "
-        f"from {audit.BASELINE.name}:\n" + "\n".join(f"  {q}" for q in done)
+        f"from {audit.BASELINE.name} (or run `{_REGEN}`):\n" + "\n".join(f"  {q}" for q in done)
     )
+    stale = {q: sorted(BASELINE[q] - set(m)) for q, m in FOUND.items() if q in BASELINE}
+    stale = {q: m for q, m in stale.items() if m}
+    assert not stale, (
+        f"these names gained sections: drop them from their lines in {audit.BASELINE.name} "
+        f"(or run `{_REGEN}`):\n"
+        + "\n".join(f"  {q}: now has {', '.join(m)}" for q, m in sorted(stale.items()))
+    )
+
+
+def _with_doc(doc, fn):
+    fn.__doc__ = doc
+    return fn
+
+
+def test_the_audit_rules_on_small_examples():
+    from dyngrad import Tensor, nn
+
+    def f(input: Tensor, dim: int = 0) -> Tensor: ...
+
+    full = """Sum.
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int): Default: ``0``.
+    Returns:
+        Tensor: ``(*)``.
+    Raises:
+        IndexError: when dim is out of range.
+
+    Example:
+        >>> 1
+        1
+    """
+    assert audit.missing_sections(_with_doc(full, f)) == []
+    assert audit.missing_sections(_with_doc(full.replace("``(*)``", "a tensor"), f)) == ["Shape"]
+    assert audit.missing_sections(_with_doc(full.replace("Raises:", "Notes:"), f)) == ["Raises"]
+    # a header only counts on its own line (or Returns:/Raises:/Shape: with text after it)
+    assert audit.missing_sections(_with_doc(full.replace("    Args:\n", "    See Args: below\n"), f)) == ["Args"]
+    inline = full.replace("Raises:\n        IndexError", "Raises: IndexError")
+    assert audit.missing_sections(_with_doc(inline, f)) == []
+
+    def g(n: int) -> int: ...  # no Tensor in the annotations: no shape needed
+
+    assert audit.missing_sections(_with_doc(full.replace("``(*)``", "x"), g)) == []
+
+    class Mod(nn.Module):
+        """Doubles.
+
+        Args:
+            k (int): factor.
+        Raises:
+            ValueError: never.
+        Shape:
+            - Input: ``(*)``
+            - Output: ``(*)``
+
+        Example:
+            >>> 1
+            1
+        """
+
+        def __init__(self, k: int) -> None:
+            super().__init__()
+
+        def forward(self, input: Tensor) -> Tensor: ...
+
+    assert audit.missing_sections(Mod) == []
+    Mod.__doc__ = Mod.__doc__.replace("Shape:", "Sizes:")
+    assert audit.missing_sections(Mod) == ["Shape"]
+    assert audit.needs_shape(nn.Sequential) is None  # forward(input: Any): no Shape section
 
 
 def test_the_audit_sees_the_documented_modules_names():

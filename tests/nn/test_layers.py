@@ -238,7 +238,7 @@ def test_loss_misuse_raises() -> None:
         F.binary_cross_entropy(dyngrad.tensor([1.5]), dyngrad.tensor([1.0]))
     with pytest.raises(ValueError, match="different to the input size"):
         F.binary_cross_entropy(dyngrad.tensor([0.5]), dyngrad.tensor([1.0, 0.0]))
-    with pytest.raises(ValueError, match="label_smoothing"):
+    with pytest.raises(RuntimeError, match="label_smoothing"):  # PyTorch 2.13: RuntimeError
         F.cross_entropy(dyngrad.randn(2, 3), dyngrad.tensor([0, 1]), label_smoothing=1.5)
     with pytest.warns(UserWarning, match="target size"):
         F.mse_loss(dyngrad.ones(2, 1), dyngrad.ones(2))
@@ -253,3 +253,14 @@ def test_embedding_misuse_and_padding_row_gets_no_gradient() -> None:
         emb(dyngrad.tensor([4]))
     with pytest.raises(RuntimeError, match="integer"):
         emb(dyngrad.tensor([1.0]))
+
+
+def test_prelu_module_matches_pytorch_at_zero_and_checks_channels():
+    # d/dx at x == 0 is the slope (PyTorch's prelu backward: input > 0 ? grad : weight * grad)
+    x = dyngrad.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+    dyngrad.nn.PReLU()(x).sum().backward()
+    assert x.grad.tolist() == [0.25, 0.25, 1.0]
+    with pytest.raises(RuntimeError, match="channel size"):
+        dyngrad.nn.PReLU(3)(dyngrad.zeros(2, 4))
+    with pytest.raises(TypeError, match="ReLU: input must be a Tensor"):
+        dyngrad.nn.ReLU()([1.0])

@@ -144,6 +144,9 @@ class detect_anomaly:  # noqa: N801
     Args:
         check_nan: also check each backward's outputs for NaN/inf.
 
+    Raises:
+        RuntimeError: inside the block, from a backward that returns NaN/inf (with ``check_nan``), naming the node and the forward line; other errors of a backward get the forward stack added.
+
     Example:
         >>> import warnings, dyngrad
         >>> x = dyngrad.tensor([0.0, 4.0], requires_grad=True)
@@ -189,6 +192,9 @@ class set_detect_anomaly:  # noqa: N801
         mode: on (True) or off.
         check_nan: also check backward outputs for NaN/inf.
 
+    Raises:
+        TypeError: ``mode`` or ``check_nan`` not a bool (as PyTorch).
+
     Example:
         >>> import warnings, dyngrad
         >>> with warnings.catch_warnings():
@@ -201,8 +207,11 @@ class set_detect_anomaly:  # noqa: N801
     """
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        for name, v in (("mode", mode), ("check_nan", check_nan)):
+            if not isinstance(v, bool):  # as PyTorch's; a string would silently turn it on
+                raise TypeError(f"set_detect_anomaly(): argument '{name}' must be bool, not {type(v).__name__}")
         self.prev = (state.anomaly, state.anomaly_check_nan)
-        _set(bool(mode), check_nan)
+        _set(mode, check_nan)
 
     def __enter__(self) -> set_detect_anomaly:
         return self

@@ -50,6 +50,9 @@ def set_strict_shapes(mode: bool) -> None:
     Args:
         mode (bool): True: a custom Function's gradient must have its input's shape.
 
+    Raises:
+        Nothing itself; with the mode on, a backward whose custom-Function gradient does not have its input's shape raises RuntimeError (naming the Function and both shapes).
+
     Example:
         >>> import dyngrad
         >>> dyngrad.autograd.set_strict_shapes(True)
@@ -75,6 +78,10 @@ def atomic_accumulation(enabled: bool = True) -> Iterator[None]:
 
     Returns:
         A context manager.
+
+    Raises:
+        Nothing of its own: an error of a backward inside the block propagates, with every
+        .grad left as it was before that backward.
 
     Example:
         >>> import dyngrad

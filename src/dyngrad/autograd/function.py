@@ -580,7 +580,31 @@ def _is_local_leaf(t: Tensor) -> bool:
 
 
 class InplaceFunction(Function):
-    """Base for Functions that may work in place (PyTorch's name; ``inplace`` flag)."""
+    """Base for Functions that may work in place (PyTorch's
+    ``torch.autograd.function.InplaceFunction``): a :class:`Function` whose instances carry an
+    ``inplace`` flag for ``forward`` to honour (mark the modified input with ``ctx.mark_dirty``).
+
+    Derivative: whatever the subclass's ``backward`` returns.
+
+    Args:
+        inplace (bool): whether the Function should modify its input. Default: ``False``.
+    Raises:
+        Nothing itself; ``apply`` raises what :class:`Function` raises (e.g. RuntimeError for an
+            in-place op on a leaf that requires grad).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.autograd.function import InplaceFunction
+        >>> class Double(InplaceFunction):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         return x * 2
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         return g * 2
+        >>> Double(inplace=True).inplace, Double.apply(dyngrad.tensor([1.0, 3.0]))
+        (True, tensor([2., 6.]))
+    """
 
     def __init__(self, inplace: bool = False) -> None:
         self.inplace = inplace
@@ -607,6 +631,9 @@ def once_differentiable(fn: Callable) -> Callable:
         fn: the ``backward`` staticmethod to wrap.
     Returns:
         Callable: ``fn`` running under ``no_grad``, whose results raise on a second derivative.
+
+    Raises:
+        RuntimeError: (from the second backward) differentiating the result of the wrapped ``backward``.
 
     Example:
         >>> import dyngrad

@@ -37,6 +37,15 @@ class Bernoulli(Distribution):
 
     Raises:
         ValueError: both or neither of ``probs`` and ``logits``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Bernoulli
+        >>> d = Bernoulli(dyngrad.tensor(0.3))
+        >>> round(float(d.log_prob(dyngrad.tensor(1.0))), 4)                    # PyTorch 2.13: the same
+        -1.204
+        >>> d.sample((2,)).shape
+        dyngrad.Size([2])
     """
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}

@@ -35,6 +35,15 @@ class Binomial(Distribution):
 
     Raises:
         ValueError: both or neither of ``probs`` and ``logits``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Binomial
+        >>> d = Binomial(10, dyngrad.tensor(0.3))
+        >>> round(float(d.log_prob(dyngrad.tensor(3.0))), 4)                    # PyTorch 2.13: the same
+        -1.3212
+        >>> round(float(d.mean), 4)
+        3.0
     """
 
     arg_constraints = {"total_count": constraints.nonnegative_integer, "probs": constraints.unit_interval,

@@ -27,6 +27,15 @@ class Categorical(Distribution):
 
     Raises:
         ValueError: both or neither of ``probs`` and ``logits``; a 0-d parameter.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Categorical
+        >>> d = Categorical(dyngrad.tensor([0.2, 0.3, 0.5]))
+        >>> round(float(d.log_prob(dyngrad.tensor(2))), 4)                    # PyTorch 2.13: the same
+        -0.6931
+        >>> d.sample((4,)).shape
+        dyngrad.Size([4])
     """
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}

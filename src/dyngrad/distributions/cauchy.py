@@ -24,6 +24,18 @@ class Cauchy(Distribution):
         loc: the median.
         scale: the half width at half maximum, positive.
         validate_args: see :class:`~.distribution.Distribution`.
+
+    Raises:
+        ValueError: with ``validate_args`` (on by default, as PyTorch's), ``scale <= 0``; and from ``log_prob`` a value outside the support.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Cauchy
+        >>> d = Cauchy(dyngrad.tensor(0.0), dyngrad.tensor(2.0))
+        >>> round(float(d.log_prob(dyngrad.tensor(1.0))), 4)                    # PyTorch 2.13: the same
+        -2.061
+        >>> d.sample((2,)).shape
+        dyngrad.Size([2])
     """
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

@@ -30,7 +30,16 @@ def _data(value: Any) -> np.ndarray:
 
 class Constraint:
     """A region of values. ``is_discrete`` and ``event_dim`` as PyTorch's: ``event_dim`` is
-    how many rightmost dims make one event (``check`` reduces them)."""
+    how many rightmost dims make one event (``check`` reduces them).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import constraints
+        >>> constraints.positive.check(dyngrad.tensor([-1.0, 2.0]))
+        tensor([False,  True])
+        >>> constraints.interval(0.0, 1.0).check(dyngrad.tensor([0.5, 2.0]))
+        tensor([ True, False])
+    """
 
     is_discrete = False
     event_dim = 0

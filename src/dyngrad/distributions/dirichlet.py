@@ -30,6 +30,15 @@ class Dirichlet(Distribution):
 
     Raises:
         ValueError: ``concentration`` with fewer than one dimension.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Dirichlet
+        >>> d = Dirichlet(dyngrad.tensor([1.0, 2.0, 3.0]))
+        >>> round(float(d.log_prob(dyngrad.tensor([0.2, 0.3, 0.5]))), 4)                    # PyTorch 2.13: the same
+        1.5041
+        >>> d.sample((2,)).shape, d.event_shape
+        (dyngrad.Size([2, 3]), dyngrad.Size([3]))
     """
 
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}

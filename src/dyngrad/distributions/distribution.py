@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .._tensor.metadata import Size
 from ..tensor import Tensor
 from . import constraints
 
@@ -38,6 +39,20 @@ class Distribution:
     Raises:
         ValueError: with validation on, a parameter outside its constraint (PyTorch's
             message).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Distribution, constraints
+        >>> class Unit(Distribution):                 # the standard normal, batch shape (2,)
+        ...     arg_constraints = {}
+        ...     support = constraints.real
+        ...     def __init__(self):
+        ...         super().__init__(batch_shape=(2,))
+        ...     def log_prob(self, value):
+        ...         return -0.5 * value ** 2 - 0.9189385332046727
+        >>> d = Unit()
+        >>> d.batch_shape, d.log_prob(dyngrad.zeros(2))
+        (dyngrad.Size([2]), tensor([-0.9189, -0.9189]))
     """
 
     has_rsample = False
@@ -78,12 +93,12 @@ class Distribution:
     @property
     def batch_shape(self) -> tuple[int, ...]:
         """The shape over which parameters are batched."""
-        return self._batch_shape
+        return Size(self._batch_shape)  # a Size, as PyTorch's torch.Size
 
     @property
     def event_shape(self) -> tuple[int, ...]:
         """The shape of a single sample (without batching)."""
-        return self._event_shape
+        return Size(self._event_shape)
 
     def _extended_shape(self, sample_shape: Any = ()) -> tuple[int, ...]:
         return _shape(sample_shape) + self._batch_shape + self._event_shape

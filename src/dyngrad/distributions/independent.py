@@ -30,6 +30,15 @@ class Independent(Distribution):
 
     Raises:
         ValueError: more dims than the base's batch has (PyTorch's message).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Independent, Normal
+        >>> d = Independent(Normal(dyngrad.zeros(3), dyngrad.ones(3)), 1)
+        >>> d.batch_shape, d.event_shape
+        (dyngrad.Size([]), dyngrad.Size([3]))
+        >>> round(float(d.log_prob(dyngrad.zeros(3))), 4)                   # 3 * log N(0; 0, 1)
+        -2.7568
     """
 
     arg_constraints: dict[str, constraints.Constraint] = {}

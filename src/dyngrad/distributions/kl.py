@@ -44,11 +44,28 @@ _INF = float("inf")
 
 
 def register_kl(type_p: type, type_q: type) -> Callable[[Callable], Callable]:
-    """Decorator registering ``fn(p, q)`` as ``kl_divergence`` for ``p: type_p``,
-    ``q: type_q`` (subclasses included, unless a more specific pair is registered).
+    """Decorator registering ``fn(p, q)`` as ``kl_divergence`` for ``p: type_p``, ``q: type_q``
+    (subclasses included, unless a more specific pair is registered).
 
+    Args:
+        type_p (type): a :class:`Distribution` subclass.
+        type_q (type): a :class:`Distribution` subclass.
+    Returns:
+        callable: the decorator; it registers and returns ``fn`` unchanged.
     Raises:
-        TypeError: a type that is not a :class:`Distribution` subclass.
+        TypeError: a type that is not a :class:`Distribution` subclass (PyTorch accepts it
+            silently).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Normal, kl_divergence, register_kl
+        >>> class MyNormal(Normal):
+        ...     pass
+        >>> @register_kl(MyNormal, MyNormal)
+        ... def _kl_mine(p, q):
+        ...     return dyngrad.zeros(p.batch_shape) + 42.0
+        >>> kl_divergence(MyNormal(0.0, 1.0), MyNormal(1.0, 2.0))
+        tensor(42.)
     """
     if not (isinstance(type_p, type) and issubclass(type_p, Distribution)):
         raise TypeError(f"Expected type_p to be a Distribution subclass but got {type_p}")
@@ -81,10 +98,25 @@ def _dispatch_kl(type_p: type, type_q: type) -> Callable | None:
 
 
 def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
-    """``KL(p || q) = E_p[log p(x) - log q(x)]``, of the broadcast batch shape.
+    """``KL(p || q) = E_p[log p(x) - log q(x)]`` by the closed form registered for the pair of types
+    (:func:`register_kl`), of the broadcast batch shape.
 
+    Derivative: the registered formula is composed of differentiable ops, so gradients flow to both
+    distributions' parameters.
+
+    Args:
+        p (Distribution): the first distribution.
+        q (Distribution): the second, with a broadcastable batch shape.
+    Returns:
+        Tensor: ``(*batch)``, the broadcast of ``p.batch_shape`` and ``q.batch_shape``.
     Raises:
         NotImplementedError: no formula is registered for the pair (PyTorch's message).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Normal, kl_divergence
+        >>> kl_divergence(Normal(dyngrad.tensor([0.0]), dyngrad.tensor([1.0])), Normal(dyngrad.tensor([1.0]), dyngrad.tensor([2.0])))
+        tensor([0.4431])
     """
     fun = _dispatch_kl(type(p), type(q))  # type: ignore[arg-type]  # classes are hashable
     if fun is None:

@@ -23,6 +23,16 @@ class Laplace(Distribution):
         loc: the location (Tensor or number).
         scale: the scale, positive.
         validate_args: see :class:`Distribution`.
+
+    Raises:
+        ValueError: with ``validate_args`` (on by default, as PyTorch's), ``scale <= 0``; and from ``log_prob`` a value outside the support.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Laplace
+        >>> d = Laplace(dyngrad.tensor(0.0), dyngrad.tensor(2.0))
+        >>> round(float(d.log_prob(dyngrad.tensor(1.0))), 4)                    # PyTorch 2.13: the same
+        -1.8863
     """
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

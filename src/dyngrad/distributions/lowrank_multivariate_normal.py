@@ -57,6 +57,16 @@ class LowRankMultivariateNormal(Distribution):
         ValueError: a 0-d ``loc``, ``cov_factor`` not ``(*, n, m)``, ``cov_diag`` not
             ``(*, n)``, batch shapes that do not broadcast (PyTorch's messages), or a
             parameter outside its constraint.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import LowRankMultivariateNormal
+        >>> d = LowRankMultivariateNormal(dyngrad.zeros(2), dyngrad.ones(2, 1), dyngrad.ones(2))
+        >>> round(float(d.log_prob(dyngrad.tensor([1.0, 0.0]))), 4)                    # PyTorch 2.13: the same
+        -2.7205
+        >>> d.covariance_matrix                  # W W^T + diag(D)
+        tensor([[2., 1.],
+                [1., 2.]])
     """
 
     arg_constraints = {"loc": constraints.real_vector, "cov_factor": constraints.independent(constraints.real, 2),

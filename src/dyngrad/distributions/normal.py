@@ -25,6 +25,9 @@ class Normal(Distribution):
         scale: the standard deviation, positive.
         validate_args: see :class:`Distribution`.
 
+    Raises:
+        ValueError: with ``validate_args`` (on by default, as PyTorch's), ``scale <= 0``; and from ``log_prob`` a value outside the support.
+
     Example::
 
         >>> m = Normal(dyngrad.tensor([0.0]), dyngrad.tensor([1.0]))

@@ -17,8 +17,30 @@ __all__ = ["OneHotCategorical"]
 
 
 class OneHotCategorical(Distribution):
-    """:class:`Categorical` with its samples as one-hot vectors of length ``K``
-    (``event_shape == (K,)``). Arguments as :class:`Categorical`."""
+    """:class:`Categorical` with its samples as one-hot vectors of length ``K`` (``event_shape ==
+    (K,)``).
+
+    Not reparameterisable (``has_rsample`` is False); ``log_prob`` is differentiable in the
+    parameters.
+
+    Args:
+        probs (Tensor, optional): ``(*batch, K)``, non-negative (normalised to sum to 1).
+        logits (Tensor, optional): ``(*batch, K)`` unnormalised log probabilities (give exactly one
+            of the two).
+        validate_args (bool, optional): see :class:`Distribution`. Default: ``None``.
+    Raises:
+        ValueError: both or neither of ``probs`` and ``logits``; with validation, negative
+            probabilities, or a ``log_prob`` value that is not one-hot.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import OneHotCategorical
+        >>> d = OneHotCategorical(dyngrad.tensor([0.2, 0.3, 0.5]))
+        >>> d.sample((4,)).shape, d.event_shape
+        (dyngrad.Size([4, 3]), dyngrad.Size([3]))
+        >>> round(float(d.log_prob(dyngrad.tensor([0.0, 0.0, 1.0]))), 4)    # log 0.5
+        -0.6931
+    """
 
     arg_constraints = Categorical.arg_constraints
     support = constraints.one_hot

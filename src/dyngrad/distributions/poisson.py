@@ -22,6 +22,16 @@ class Poisson(Distribution):
     Args:
         rate: the mean, non-negative.
         validate_args: see :class:`Distribution`.
+
+    Raises:
+        ValueError: with ``validate_args`` (on by default, as PyTorch's), ``rate < 0``; and from ``log_prob`` a value outside the support (non-negative integers).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Poisson
+        >>> d = Poisson(dyngrad.tensor(3.0))
+        >>> round(float(d.log_prob(dyngrad.tensor(2.0))), 4)                    # PyTorch 2.13: the same
+        -1.4959
     """
 
     arg_constraints = {"rate": constraints.nonnegative}

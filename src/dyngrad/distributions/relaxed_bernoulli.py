@@ -82,8 +82,27 @@ class LogitRelaxedBernoulli(Distribution):
 
 
 class RelaxedBernoulli(TransformedDistribution):
-    """A relaxed Bernoulli on ``(0, 1)``: ``sigmoid`` of a :class:`LogitRelaxedBernoulli`.
-    Arguments as :class:`LogitRelaxedBernoulli`."""
+    """A relaxed Bernoulli on ``(0, 1)``: ``sigmoid`` of a :class:`LogitRelaxedBernoulli` (the binary
+    Concrete distribution, Maddison et al. 2017); ``rsample`` is differentiable in the parameters.
+
+    Args:
+        temperature (Tensor or float): ``> 0``; small values approach a Bernoulli.
+        probs (Tensor or float, optional): in [0, 1], shape ``(*batch)``.
+        logits (Tensor or float, optional): log-odds (give exactly one of the two).
+        validate_args (bool, optional): see :class:`Distribution`. Default: ``None``.
+    Raises:
+        ValueError: both or neither of ``probs`` and ``logits``; with validation, probabilities
+            outside [0, 1], or a ``log_prob`` value outside ``(0, 1)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import RelaxedBernoulli
+        >>> d = RelaxedBernoulli(dyngrad.tensor(0.5), probs=dyngrad.tensor(0.3))
+        >>> round(float(d.log_prob(dyngrad.tensor(0.4))), 4)                  # PyTorch 2.13: the same
+        -0.7544
+        >>> d.rsample((2,)).shape
+        dyngrad.Size([2])
+    """
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval

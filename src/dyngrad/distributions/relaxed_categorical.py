@@ -79,9 +79,28 @@ class ExpRelaxedCategorical(Distribution):
 
 
 class RelaxedOneHotCategorical(TransformedDistribution):
-    """A relaxed one-hot categorical on the simplex: ``softmax((logits + g) / T)`` (the
-    Gumbel-softmax / Concrete distribution), ``exp`` of an :class:`ExpRelaxedCategorical`.
-    Arguments as :class:`ExpRelaxedCategorical`."""
+    """A relaxed one-hot categorical on the simplex: ``softmax((logits + g) / T)`` with Gumbel noise
+    ``g`` (the Gumbel-softmax / Concrete distribution, Jang et al. 2017, Maddison et al. 2017),
+    ``exp`` of an :class:`ExpRelaxedCategorical`; ``rsample`` is differentiable.
+
+    Args:
+        temperature (Tensor or float): ``T > 0``.
+        probs (Tensor, optional): ``(*batch, K)``, non-negative.
+        logits (Tensor, optional): ``(*batch, K)`` (give exactly one of the two).
+        validate_args (bool, optional): see :class:`Distribution`. Default: ``None``.
+    Raises:
+        ValueError: both or neither of ``probs`` and ``logits``; with validation, negative
+            probabilities, or a ``log_prob`` value off the simplex.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import RelaxedOneHotCategorical
+        >>> d = RelaxedOneHotCategorical(dyngrad.tensor(0.5), probs=dyngrad.tensor([0.2, 0.8]))
+        >>> round(float(d.log_prob(dyngrad.tensor([0.4, 0.6]))), 4)           # PyTorch 2.13: the same
+        -0.9838
+        >>> d.rsample((3,)).shape
+        dyngrad.Size([3, 2])
+    """
 
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     support = constraints.simplex

@@ -26,6 +26,16 @@ class StudentT(Distribution):
         loc: the location (default 0).
         scale: the scale, positive (default 1).
         validate_args: see :class:`~.distribution.Distribution`.
+
+    Raises:
+        ValueError: with ``validate_args`` (on by default, as PyTorch's), ``df <= 0`` or ``scale <= 0``; and from ``log_prob`` a value outside the support.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import StudentT
+        >>> d = StudentT(dyngrad.tensor(3.0))
+        >>> round(float(d.log_prob(dyngrad.tensor(1.0))), 4)                    # PyTorch 2.13: the same
+        -1.5763
     """
 
     arg_constraints = {"df": constraints.positive, "loc": constraints.real, "scale": constraints.positive}

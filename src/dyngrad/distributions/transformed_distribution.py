@@ -28,6 +28,13 @@ class TransformedDistribution(Distribution):
     Raises:
         ValueError: ``transforms`` of the wrong type, or a base with fewer dims than the
             transforms' domain needs (PyTorch's messages).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import ExpTransform, Normal, TransformedDistribution
+        >>> d = TransformedDistribution(Normal(dyngrad.tensor(0.0), dyngrad.tensor(1.0)), [ExpTransform()])
+        >>> round(float(d.log_prob(dyngrad.tensor(2.0))), 4)                # the log-normal density
+        -1.8523
     """
 
     arg_constraints: dict[str, constraints.Constraint] = {}

@@ -37,6 +37,22 @@ class Transform:
 
     Raises:
         ValueError: another ``cache_size``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Transform, constraints
+        >>> class Square(Transform):                  # y = x**2 on (0, inf)
+        ...     domain = codomain = constraints.positive
+        ...     bijective = True
+        ...     def _call(self, x):
+        ...         return x * x
+        ...     def _inverse(self, y):
+        ...         return y.sqrt()
+        ...     def log_abs_det_jacobian(self, x, y):
+        ...         return (2 * x).log()
+        >>> t = Square()
+        >>> t(dyngrad.tensor([3.0])), t.inv(dyngrad.tensor([4.0]))
+        (tensor([9.]), tensor([2.]))
     """
 
     bijective = False
@@ -154,6 +170,19 @@ class ComposeTransform(Transform):
     Args:
         parts: the transforms.
         cache_size: see :class:`Transform`.
+
+    Raises:
+        ValueError: a ``cache_size`` other than 0 or 1.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import AffineTransform, ComposeTransform, ExpTransform
+        >>> t = ComposeTransform([ExpTransform(), AffineTransform(0.0, 3.0)])
+        >>> x = dyngrad.tensor([0.0, 1.0])
+        >>> [round(v, 4) for v in t(x).tolist()], [round(v, 4) for v in t.log_abs_det_jacobian(x, t(x)).tolist()]
+        ([3.0, 8.1548], [1.0986, 2.0986])
+        >>> [round(v, 4) for v in t.inv(t(x)).tolist()]
+        [0.0, 1.0]
     """
 
     def __init__(self, parts: list[Transform], cache_size: int = 0) -> None:
@@ -220,7 +249,23 @@ identity_transform = ComposeTransform([])
 
 
 class ExpTransform(Transform):
-    """``y = exp(x)``; ``log |dy/dx| = x``."""
+    """``y = exp(x)``; ``log |dy/dx| = x``; the inverse is ``log``.
+
+    Args:
+        cache_size (int): 0 (no cache) or 1 (remember the last ``(x, y)``). Default: ``0``.
+    Raises:
+        ValueError: a ``cache_size`` other than 0 or 1.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import ExpTransform
+        >>> t = ExpTransform()
+        >>> x = dyngrad.tensor([0.0, 1.0])
+        >>> [round(v, 4) for v in t(x).tolist()], [round(v, 4) for v in t.log_abs_det_jacobian(x, t(x)).tolist()]
+        ([1.0, 2.7183], [0.0, 1.0])
+        >>> [round(v, 4) for v in t.inv(t(x)).tolist()]
+        [0.0, 1.0]
+    """
 
     domain = constraints.real
     codomain = constraints.positive
@@ -238,8 +283,24 @@ class ExpTransform(Transform):
 
 
 class SigmoidTransform(Transform):
-    """``y = sigmoid(x)``; ``log |dy/dx| = -softplus(-x) - softplus(x)``; the inverse clamps
-    ``y`` into ``[tiny, 1 - eps]`` before the logit (PyTorch's)."""
+    """``y = sigmoid(x)``; ``log |dy/dx| = -softplus(-x) - softplus(x)``; the inverse clamps ``y`` into
+    ``[tiny, 1 - eps]`` before the logit (PyTorch's).
+
+    Args:
+        cache_size (int): 0 (no cache) or 1 (remember the last ``(x, y)``). Default: ``0``.
+    Raises:
+        ValueError: a ``cache_size`` other than 0 or 1.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import SigmoidTransform
+        >>> t = SigmoidTransform()
+        >>> x = dyngrad.tensor([0.0, 1.0])
+        >>> [round(v, 4) for v in t(x).tolist()], [round(v, 4) for v in t.log_abs_det_jacobian(x, t(x)).tolist()]
+        ([0.5, 0.7311], [-1.3863, -1.6265])
+        >>> [round(v, 4) for v in t.inv(t(x)).tolist()]
+        [0.0, 1.0]
+    """
 
     domain = constraints.real
     codomain = constraints.unit_interval
@@ -260,8 +321,24 @@ class SigmoidTransform(Transform):
 
 
 class TanhTransform(Transform):
-    """``y = tanh(x)``; ``log |dy/dx| = 2 (log 2 - x - softplus(-2x))`` (stable form, as
-    PyTorch's); the inverse is ``atanh``."""
+    """``y = tanh(x)``; ``log |dy/dx| = 2 (log 2 - x - softplus(-2x))`` (stable form, as PyTorch's);
+    the inverse is ``atanh``.
+
+    Args:
+        cache_size (int): 0 (no cache) or 1 (remember the last ``(x, y)``). Default: ``0``.
+    Raises:
+        ValueError: a ``cache_size`` other than 0 or 1.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import TanhTransform
+        >>> t = TanhTransform()
+        >>> x = dyngrad.tensor([0.0, 1.0])
+        >>> [round(v, 4) for v in t(x).tolist()], [round(v, 4) for v in t.log_abs_det_jacobian(x, t(x)).tolist()]
+        ([0.0, 0.7616], [0.0, -0.8676])
+        >>> [round(v, 4) for v in t.inv(t(x)).tolist()]
+        [0.0, 1.0]
+    """
 
     domain = constraints.real
     codomain = constraints.interval(-1.0, 1.0)
@@ -287,6 +364,19 @@ class AffineTransform(Transform):
         scale: Tensor or number (non-zero).
         event_dim: the number of rightmost dims that form one event.
         cache_size: see :class:`Transform`.
+
+    Raises:
+        ValueError: a ``cache_size`` other than 0 or 1.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import AffineTransform
+        >>> t = AffineTransform(1.0, 2.0)
+        >>> x = dyngrad.tensor([0.0, 1.0])
+        >>> [round(v, 4) for v in t(x).tolist()], [round(v, 4) for v in t.log_abs_det_jacobian(x, t(x)).tolist()]
+        ([1.0, 3.0], [0.6931, 0.6931])
+        >>> [round(v, 4) for v in t.inv(t(x)).tolist()]
+        [0.0, 1.0]
     """
 
     bijective = True

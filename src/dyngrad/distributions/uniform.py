@@ -20,6 +20,18 @@ class Uniform(Distribution):
         low: the lower bound (inclusive).
         high: the upper bound (exclusive), greater than ``low``.
         validate_args: see :class:`Distribution`.
+
+    Raises:
+        ValueError: with ``validate_args`` (on by default, as PyTorch's), ``low >= high``; and from ``log_prob`` a value outside the support ``[low, high)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.distributions import Uniform
+        >>> d = Uniform(dyngrad.tensor(0.0), dyngrad.tensor(2.0))
+        >>> round(float(d.log_prob(dyngrad.tensor(0.5))), 4)                    # PyTorch 2.13: the same
+        -0.6931
+        >>> round(float(d.mean), 4)
+        1.0
     """
 
     has_rsample = True

@@ -153,8 +153,29 @@ def _norm_argnums(argnums: Any, nargs: int, fn: str) -> tuple[bool, tuple[int, .
 
 # ------------------------------------------------------------------ grad
 def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False, *, _name: str = "grad_and_value") -> Callable:
-    """Like :func:`grad` but the new function returns ``(gradient, value)`` (with
-    ``has_aux``: ``((gradient), (value, aux))``)."""
+    """Like :func:`grad` but the new function returns ``(gradient, value)`` (with ``has_aux``:
+    ``(gradient, (value, aux))``), as ``torch.func.grad_and_value``.
+
+    Derivative: one backward pass of ``func``'s graph from its scalar output.
+
+    Args:
+        func (callable): returns a scalar Tensor ``()`` (with ``has_aux``: ``(scalar, aux)``).
+        argnums (int or tuple of int): the positional arguments to differentiate with respect to.
+            Default: ``0``.
+        has_aux (bool): ``func`` also returns auxiliary data. Default: ``False``.
+    Returns:
+        callable: a function returning ``(gradient, value)``; the gradient has the argument's shape
+            ``(*)`` (a tuple for tuple argnums), the value is ``()``.
+    Raises:
+        RuntimeError: (when called) an output that is not a scalar Tensor, or an ``argnums`` that
+            does not index the positional arguments.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.func import grad_and_value
+        >>> grad_and_value(lambda x: (x ** 2).sum())(dyngrad.tensor([1.0, 2.0]))
+        (tensor([2., 4.]), tensor(5.))
+    """
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         is_int, nums = _norm_argnums(argnums, len(args), _name)
@@ -301,12 +322,33 @@ def _flat_primals(primals: Any) -> tuple[list, Callable]:
 
 
 def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
-    """``(output, vjp_fn)``: ``vjp_fn(cotangents)`` returns ``v^T J``, a tuple with one
-    entry per primal (ndarrays for ndarray primals).
+    """The vector-Jacobian product of ``func`` at ``primals`` (reverse mode, as ``torch.func.vjp``):
+    ``(output, vjp_fn)`` where ``vjp_fn(cotangents)`` returns ``v^T J``, a tuple with one entry per
+    primal (ndarrays for ndarray primals).
 
+    Derivative: ``vjp_fn`` runs one backward pass of the recorded graph (each op's backward
+    formula); it is itself differentiable, so vjps nest with the other transforms.
+
+    Args:
+        func (callable): takes the primals, returns a Tensor or a (nested) tuple of Tensors (with
+            ``has_aux``: ``(output, aux)``).
+        *primals (Tensor): the point; shapes ``(*)`` of any kind.
+        has_aux (bool): ``func`` also returns auxiliary data, passed through undifferentiated.
+            Default: ``False``.
+    Returns:
+        tuple: ``(output, vjp_fn)`` (``(output, vjp_fn, aux)`` with ``has_aux``); ``vjp_fn(v)``
+            takes cotangents of the output's structure and shapes and returns a tuple of
+            ``len(primals)`` Tensors shaped like the primals, ``(*)``.
     Raises:
-        RuntimeError: from ``vjp_fn`` when the cotangent structure or shapes differ from
-            the output's (naming the entry).
+        RuntimeError: from ``vjp_fn`` when the cotangent structure or shapes differ from the
+            output's (naming the entry).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.func import vjp
+        >>> out, vjp_fn = vjp(lambda x: x ** 2, dyngrad.tensor([1.0, 2.0]))
+        >>> out, vjp_fn(dyngrad.ones(2))
+        (tensor([1., 4.]), (tensor([2., 4.]),))
     """
     leaves, rebuild = _flat_primals(primals)  # each primal may be a pytree
     ts = [_to_tensor(x, f"vjp: primals[{i}]") for i, x in leaves]
@@ -347,13 +389,30 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
 
 
 def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -> tuple:
-    """``(func(*primals), J @ tangents)`` by forward-mode AD.
+    """The Jacobian-vector product by forward-mode AD (as ``torch.func.jvp``): ``(func(*primals), J @
+    tangents)``.
+
+    Derivative: each op's forward-mode formula (its ``jvp``), propagated with the primal; forward
+    transforms nest to any depth.
 
     Args:
-        primals, tangents: tuples (or lists) of equal length with equally shaped entries.
+        func (callable): takes the primals, returns a Tensor or a tuple of Tensors (with
+            ``has_aux``: ``(output, aux)``).
+        primals (tuple of Tensor): the point (a tuple or list).
+        tangents (tuple of Tensor): one per primal, each of its primal's shape ``(*)``.
+        has_aux (bool): ``func`` also returns auxiliary data; keyword-only. Default: ``False``.
+    Returns:
+        tuple: ``(output, jvp_out)`` (``(output, jvp_out, aux)`` with ``has_aux``), ``jvp_out``
+            shaped like the output.
     Raises:
-        RuntimeError: primals/tangents not tuples, of different lengths, or an entry whose
-            shapes differ (naming it).
+        RuntimeError: primals/tangents not tuples, of different lengths, or an entry whose shapes
+            differ (naming it).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.func import jvp
+        >>> jvp(lambda x: x ** 2, (dyngrad.tensor([1.0, 2.0]),), (dyngrad.ones(2),))
+        (tensor([1., 4.]), tensor([2., 4.]))
     """
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to be tuples")
@@ -399,8 +458,28 @@ def jvp(func: Callable, primals: Any, tangents: Any, *, has_aux: bool = False) -
 
 
 def linearize(func: Callable, *primals: Any) -> tuple:
-    """``(func(*primals), jvp_fn)`` with ``jvp_fn(*tangents) = J(primals) @ tangents``.
-    (Each call re-runs forward mode at ``primals``; nothing is cached.)"""
+    """``(func(*primals), jvp_fn)`` with ``jvp_fn(*tangents) = J(primals) @ tangents`` (as
+    ``torch.func.linearize``). Each call re-runs forward mode at ``primals``; nothing is cached.
+
+    Derivative: forward mode (each op's jvp formula) at the fixed primals.
+
+    Args:
+        func (callable): takes the primals, returns a Tensor or a tuple of Tensors.
+        *primals (Tensor): the point.
+    Returns:
+        tuple: ``(output, jvp_fn)``; ``jvp_fn`` takes one tangent per primal, each of its primal's
+            shape ``(*)``, and returns the output's shape.
+    Raises:
+        RuntimeError: (from ``jvp_fn``) tangents whose number or shapes differ from the primals'
+            (naming the entry).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.func import linearize
+        >>> out, jvp_fn = linearize(lambda x: x ** 2, dyngrad.tensor([1.0, 2.0]))
+        >>> out, jvp_fn(dyngrad.ones(2))
+        (tensor([1., 4.]), tensor([2., 4.]))
+    """
     out = jvp(func, primals, tuple(np.zeros_like(np.asarray(getattr(p, "_data", p))) for p in primals))[0]
 
     def jvp_fn(*tangents: Any) -> Any:
@@ -462,32 +541,72 @@ def _jac(func: Callable, argnums: Any, has_aux: bool, strategy: str, name: str, 
 
 
 def jacrev(func: Callable, argnums: Any = 0, *, has_aux: bool = False, chunk_size: Any = None) -> Callable:
-    """The Jacobian transform by reverse mode: one backward pass over the batch of all
-    basis vectors (vectorised, as ``torch.func.jacrev``; a loop of vjps where an op
-    cannot be batched).
+    """The Jacobian transform by reverse mode: one backward pass over the batch of all basis vectors
+    (vectorised, as ``torch.func.jacrev``; a loop of vjps where an op cannot be batched).
 
+    Derivative: rows of the Jacobian are vjps with the basis cotangents; the returned function is
+    differentiable again (``jacrev(jacrev(f))`` is the Hessian).
+
+    Args:
+        func (callable): returns a Tensor or a tuple of Tensors (with ``has_aux``: ``(output,
+            aux)``).
+        argnums (int or tuple of int): the positional arguments to differentiate with respect to.
+            Default: ``0``.
+        has_aux (bool): ``func`` also returns auxiliary data. Default: ``False``.
+        chunk_size (int, optional): basis vectors per batched backward (``None``: all at once).
+            Default: ``None``.
     Returns:
-        A function returning, for output shape ``O`` and argument shape ``I``, a Tensor
-        (ndarray for ndarray arguments) of shape ``O + I``; tuples for tuple outputs or
-        argnums, as ``torch.func.jacrev``.
+        callable: a function returning, for output shape ``(*O)`` and argument shape ``(*I)``, a
+            Tensor of shape ``(*O, *I)`` (ndarray for ndarray arguments); tuples for tuple outputs
+            or argnums, as ``torch.func.jacrev``.
+    Raises:
+        RuntimeError: (when called) an ``argnums`` that does not index the positional arguments, or
+            contains duplicates.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.func import jacrev
+        >>> jacrev(lambda x: x ** 2)(dyngrad.tensor([1.0, 2.0]))
+        tensor([[2., 0.],
+                [0., 4.]])
     """
     return _jac(func, argnums, has_aux, "reverse-mode", "jacrev")
 
 
 def jacfwd(func: Callable, argnums: Any = 0, has_aux: bool = False, *, randomness: str = "error") -> Callable:
-    """The Jacobian transform by forward mode: one forward pass carrying all basis tangents
-    of an argument (vectorised; one jvp per input element where an op cannot be batched);
-    same result layout as :func:`jacrev`. Forward transforms nest to any depth
-    (``jacfwd(jacfwd(jacfwd(f)))``, mixed with ``jacrev``; see
-    :mod:`dyngrad.autograd.forward_ad`).
+    """The Jacobian transform by forward mode: one forward pass carrying all basis tangents of an
+    argument (vectorised; one jvp per input element where an op cannot be batched); same result
+    layout as :func:`jacrev`. Forward transforms nest to any depth (``jacfwd(jacfwd(jacfwd(f)))``,
+    mixed with ``jacrev``; see :mod:`dyngrad.autograd.forward_ad`).
 
     ``randomness`` is the mode of the vmap over the basis tangents, as in ``torch.func``:
-    ``'error'`` (random ops inside raise), ``'same'`` (every column sees the same draws:
-    the Jacobian of one sampled function) or ``'different'`` (each column draws its own).
+    ``'error'`` (random ops inside raise), ``'same'`` (every column sees the same draws: the
+    Jacobian of one sampled function) or ``'different'`` (each column draws its own).
 
+    Derivative: columns of the Jacobian are jvps with the basis tangents (each op's forward-mode
+    formula).
+
+    Args:
+        func (callable): returns a Tensor or a tuple of Tensors (with ``has_aux``: ``(output,
+            aux)``).
+        argnums (int or tuple of int): the positional arguments to differentiate with respect to.
+            Default: ``0``.
+        has_aux (bool): ``func`` also returns auxiliary data. Default: ``False``.
+        randomness (str): ``'error'``, ``'same'`` or ``'different'``; keyword-only. Default:
+            ``'error'``.
+    Returns:
+        callable: a function returning the Jacobian, shape ``(*O, *I)`` for output shape ``(*O)``
+            and argument shape ``(*I)`` (tuples for tuple outputs or argnums).
     Raises:
-        ValueError: a randomness other than 'error', 'same' or 'different' (as vmap; PyTorch
-            raises RuntimeError when the function is called).
+        ValueError: a randomness other than 'error', 'same' or 'different' (as vmap; PyTorch raises
+            RuntimeError when the function is called).
+        RuntimeError: (when called) an ``argnums`` that does not index the positional arguments.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.func import jacfwd
+        >>> jacfwd(lambda x: x.sin().sum())(dyngrad.tensor([1.0, 2.0]))          # cos(x)
+        tensor([ 0.5403, -0.4161])
     """
     if randomness not in ("error", "different", "same"):
         raise ValueError(f"jacfwd: randomness must be 'error', 'different' or 'same', got {randomness!r}")
@@ -497,7 +616,27 @@ def jacfwd(func: Callable, argnums: Any = 0, has_aux: bool = False, *, randomnes
 def hessian(func: Callable, argnums: Any = 0) -> Callable:
     """The Hessian of ``func`` w.r.t. the ``argnums`` arguments: ``jacrev(jacrev(func))``.
 
-    PyTorch composes ``jacfwd(jacrev(func))``; both give the same values, and both work in
-    dyngrad, but here the vectorised reverse-over-reverse (all rows in one batched backward
-    pass) is the faster one (benchmarks/hessian.py)."""
+    PyTorch composes ``jacfwd(jacrev(func))``; both give the same values, and both work in dyngrad,
+    but here the vectorised reverse-over-reverse (all rows in one batched backward pass) is the
+    faster one (benchmarks/hessian.py).
+
+    Derivative: the second derivatives come from differentiating each op's backward formula again
+    (double backward).
+
+    Args:
+        func (callable): returns a scalar Tensor ``()``.
+        argnums (int or tuple of int): the positional arguments. Default: ``0``.
+    Returns:
+        callable: a function returning the Hessian, shape ``(*I, *I)`` for an argument of shape
+            ``(*I)`` (nested tuples for tuple argnums).
+    Raises:
+        RuntimeError: (when called) an ``argnums`` that does not index the positional arguments.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.func import hessian
+        >>> hessian(lambda x: (x ** 3).sum())(dyngrad.tensor([1.0, 2.0]))          # diag(6 x)
+        tensor([[ 6.,  0.],
+                [ 0., 12.]])
+    """
     return jacrev(jacrev(func, argnums), argnums)

@@ -407,16 +407,39 @@ def _tie(module: Any, merged: dict) -> dict:
 
 def functional_call(module: Any, parameter_and_buffer_dicts: Any, args: Any = (), kwargs: Any = None, *,
                     tie_weights: bool = True, strict: bool = False) -> Any:
-    """Call ``module(*args, **kwargs)`` with some parameters/buffers replaced by the given
-    tensors (dotted names, as in ``named_parameters()``); the module is restored afterwards,
-    even on error. Gradients flow to the given tensors, so ``grad(lambda p:
-    loss(functional_call(model, p, x)))(params)`` differentiates w.r.t. a parameter dict.
-    With ``tie_weights`` (the default), a value given for one name of a tied parameter
-    (shared by several submodules) replaces it everywhere.
+    """Call ``module(*args, **kwargs)`` with some parameters/buffers replaced by the given tensors
+    (dotted names, as in ``named_parameters()``); the module is restored afterwards, even on error.
+    Gradients flow to the given tensors, so ``grad(lambda p: loss(functional_call(model, p,
+    x)))(params)`` differentiates w.r.t. a parameter dict. With ``tie_weights`` (the default), a
+    value given for one name of a tied parameter (shared by several submodules) replaces it
+    everywhere.
 
+    Gradient flows to the given tensors (the module's own parameters are not used for the replaced
+    names).
+
+    Args:
+        module (nn.Module): the module to call.
+        parameter_and_buffer_dicts (dict or tuple of dict): ``{dotted name: Tensor}``; several dicts
+            are merged.
+        args (Any): the positional arguments (a single non-tuple value is one argument). Default:
+            ``()``.
+        kwargs (dict, optional): the keyword arguments. Default: ``None``.
+        tie_weights (bool): replace tied parameters everywhere; keyword-only. Default: ``True``.
+        strict (bool): require a value for every parameter and buffer; keyword-only. Default:
+            ``False``.
+    Returns:
+        Any: what ``module`` returns.
     Raises:
         AttributeError: a name that does not resolve to a submodule.
         RuntimeError: with strict, when some parameter or buffer of the module is missing.
+        ValueError: a name given in more than one dict.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.func import functional_call
+        >>> m = dyngrad.nn.Linear(2, 1)
+        >>> functional_call(m, {"weight": dyngrad.ones(1, 2), "bias": dyngrad.zeros(1)}, (dyngrad.tensor([1.0, 2.0]),))
+        tensor([3.])
     """
     dicts = parameter_and_buffer_dicts
     if isinstance(dicts, dict):
@@ -463,6 +486,13 @@ def stack_module_state(models: Any) -> tuple[dict, dict]:
     Raises:
         RuntimeError: no models, or models whose parameter/buffer names or shapes differ
             (naming the first difference).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.func import stack_module_state
+        >>> params, buffers = stack_module_state([dyngrad.nn.Linear(2, 1) for _ in range(3)])
+        >>> {k: tuple(v.shape) for k, v in params.items()}, buffers
+        ({'weight': (3, 1, 2), 'bias': (3, 1)}, {})
     """
     from ..ops import stack
 

@@ -84,7 +84,7 @@ def _convnd(op: str, nd: int, input: Tensor, weight: Tensor, bias: Tensor | None
                 t = di * (k - 1)  # the extra pixel of an odd total goes to the end, as PyTorch
                 pad += (t // 2, t - t // 2)
         else:
-            raise ValueError(
+            raise RuntimeError(  # PyTorch 2.13: RuntimeError (the nn.Conv constructors: ValueError)
                 f"{op}: Invalid padding string '{padding}', should be one of {{'valid', 'same'}}"
             )
     else:
@@ -132,7 +132,18 @@ def conv2d(
         ``(N, C_out, H_out, W_out)``, ``H_out = (H + 2p - d (k - 1) - 1) // s + 1``.
     Raises:
         RuntimeError: wrong ranks, channel counts not matching ``groups``, a kernel larger
-            than the padded input, or 'same' with stride > 1. ValueError: unknown padding string.
+            than the padded input, 'same' with stride > 1, or an unknown padding string.
+
+    Derivative: ``grad_input`` is the transposed convolution of ``grad_output`` with
+    ``weight``; ``grad_weight`` correlates ``input`` with ``grad_output``; ``grad_bias`` sums
+    ``grad_output`` over all but the channel dim (PyTorch's ``convolution_backward``).
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.conv2d(dyngrad.ones(1, 1, 3, 3), dyngrad.ones(1, 1, 2, 2))
+        tensor([[[[4., 4.],
+                  [4., 4.]]]])
     """
     return _convnd("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
 
@@ -158,7 +169,7 @@ def conv3d(
         ``(N, C_out, D_out, H_out, W_out)``, ``D_out = (D + 2p - d (k - 1) - 1) // s + 1``.
     Raises:
         RuntimeError: wrong ranks, channel counts not matching ``groups``, a kernel larger
-            than the padded input, or 'same' with stride > 1. ValueError: unknown padding string.
+            than the padded input, 'same' with stride > 1, or an unknown padding string.
 
     Example:
         >>> import dyngrad
@@ -178,9 +189,35 @@ def conv1d(
     dilation: Any = 1,
     groups: int = 1,
 ) -> Tensor:
-    """1-D cross-correlation: ``input (N, C_in, L)`` or ``(C_in, L)``, ``weight (C_out,
-    C_in / groups, k)`` -> ``(N, C_out, L_out)``; computed as :func:`conv2d` with height 1.
-    Same arguments and errors as :func:`conv2d` (int or 1-tuples)."""
+    """1-D cross-correlation (PyTorch's convolution), computed as :func:`conv2d` with height 1.
+
+    Derivative: ``grad_input`` is the transposed convolution of ``grad_output`` with ``weight``;
+    ``grad_weight`` correlates ``input`` with ``grad_output``; ``grad_bias = grad_output.sum((0,
+    2))`` (PyTorch's ``convolution_backward``).
+
+    Args:
+        input (Tensor): ``(N, C_in, L)`` or ``(C_in, L)``.
+        weight (Tensor): ``(C_out, C_in / groups, k)``.
+        bias (Tensor, optional): ``(C_out,)``. Default: ``None``.
+        stride (int or tuple): the step. Default: ``1``.
+        padding (int, tuple or str): zeros on both sides, or ``'valid'`` / ``'same'`` (stride 1
+            only). Default: ``0``.
+        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
+        groups (int): split the channels into groups convolved separately. Default: ``1``.
+    Returns:
+        Tensor: ``(N, C_out, L_out)`` or ``(C_out, L_out)``, ``L_out = floor((L + 2 * padding -
+            dilation * (k - 1) - 1) / stride) + 1``.
+    Raises:
+        RuntimeError: wrong ranks, channel counts not matching ``groups``, a kernel larger than the
+            padded input, ``'same'`` with a stride, a bias that does not fit, or an unknown padding
+            string.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.conv1d(dyngrad.ones(1, 2, 5), dyngrad.ones(3, 2, 3), padding=1)[0, 0]
+        tensor([4., 6., 6., 6., 4.])
+    """
     if weight.ndim != 3:
         raise RuntimeError(f"conv1d: expected weight to be 3-D, but got weight of shape {list(weight.shape)}")
     if input.ndim not in (2, 3):

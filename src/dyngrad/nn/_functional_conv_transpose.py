@@ -157,15 +157,40 @@ def conv_transpose1d(
     groups: int = 1,
     dilation: Any = 1,
 ) -> Tensor:
-    """1-D transposed convolution: ``input (N, C_in, L)`` or ``(C_in, L)``, ``weight (C_in,
-    C_out / groups, k)`` -> ``(N, C_out, L_out)``; :func:`conv_transpose2d` with height 1
-    (same arguments and errors, ints or 1-tuples).
+    """1-D transposed convolution (the gradient of :func:`conv1d` with respect to its input), computed
+    as :func:`conv_transpose2d` with height 1; note PyTorch's argument order, ``groups`` before
+    ``dilation``.
+
+    Derivative: ``grad_input`` is the convolution of ``grad_output`` with ``weight``;
+    ``grad_weight`` correlates ``grad_output`` with ``input``; ``grad_bias = grad_output.sum((0,
+    2))`` (PyTorch's ``convolution_backward``).
+
+    Args:
+        input (Tensor): ``(N, C_in, L)`` or ``(C_in, L)``.
+        weight (Tensor): ``(C_in, C_out / groups, k)``.
+        bias (Tensor, optional): ``(C_out,)``. Default: ``None``.
+        stride (int or tuple): Default: ``1``.
+        padding (int or tuple): ``dilation * (k - 1) - padding`` zeros are added to each side of the
+            input. Default: ``0``.
+        output_padding (int or tuple): extra size on one side of the output, smaller than the stride
+            or the dilation. Default: ``0``.
+        groups (int): ``C_in`` split into groups. Default: ``1``.
+        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
+    Returns:
+        Tensor: ``(N, C_out, L_out)`` or ``(C_out, L_out)``, ``L_out = (L - 1) * stride - 2 *
+            padding + dilation * (k - 1) + output_padding + 1``.
+    Raises:
+        RuntimeError: wrong ranks, ``C_in`` not the weight's first dim, channels not divisible by
+            ``groups``, ``output_padding`` too large, a non-positive output size.
+        ValueError: a string padding (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
         >>> import dyngrad.nn.functional as F
         >>> list(F.conv_transpose1d(dyngrad.ones(1, 2, 5), dyngrad.ones(2, 3, 3)).shape)
         [1, 3, 7]
+        >>> F.conv_transpose1d(dyngrad.ones(1, 2, 5), dyngrad.ones(2, 3, 3), stride=2, output_padding=1).shape
+        dyngrad.Size([1, 3, 12])
     """
     if weight.ndim != 3 or input.ndim not in (2, 3):
         raise RuntimeError(

@@ -226,11 +226,27 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
 
 
 def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
-    """1-D adaptive max pooling ``(N, C, L) -> (N, C, Lo)`` (or ``(C, L)``); see
-    :func:`adaptive_max_pool2d`.
+    """1-D adaptive max pooling: output ``i`` is the maximum over PyTorch's bin ``[floor(i * L /
+    L_out), ceil((i + 1) * L / L_out))``; see :func:`adaptive_max_pool2d`.
 
+    Derivative: each output's gradient goes to its bin's (first) maximal element (PyTorch's
+    ``adaptive_max_pool2d_backward``).
+
+    Args:
+        input (Tensor): ``(N, C, L)`` or ``(C, L)``.
+        output_size (int): ``L_out``.
+        return_indices (bool): also return the int64 index of each maximum. Default: ``False``.
+    Returns:
+        Tensor: ``(N, C, L_out)`` or ``(C, L_out)``; with ``return_indices`` a pair ``(values,
+            indices)`` of that shape.
     Raises:
-        RuntimeError: a rank other than 2 or 3.
+        RuntimeError: a rank other than 2 or 3, or a non-positive output size.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.adaptive_max_pool1d(dyngrad.tensor([[1.0, 3.0, 2.0, 0.0, 5.0]]), 2)
+        tensor([[3., 5.]])
     """
     if input.ndim not in (2, 3):
         raise RuntimeError(
@@ -245,11 +261,20 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = 
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
-    """Average over PyTorch's adaptive bins of the last dim: ``(N, C, L) -> (N, C, Lo)``
-    (or ``(C, L)``), as ``input @ A^T`` with a constant averaging matrix.
+    """Average over PyTorch's adaptive bins of the last dim: output ``i`` averages ``[floor(i * L /
+    L_out), ceil((i + 1) * L / L_out))``, computed as ``input @ A^T`` with a constant averaging
+    matrix ``A``.
 
+    Derivative: linear, ``grad_input = grad_output @ A``.
+
+    Args:
+        input (Tensor): ``(N, C, L)`` or ``(C, L)``.
+        output_size (int): ``L_out``.
+    Returns:
+        Tensor: ``(N, C, L_out)`` or ``(C, L_out)``.
     Raises:
-        RuntimeError: a rank other than 2 or 3, or a non-positive output size.
+        RuntimeError: a rank other than 2 or 3, or a non-positive output size (PyTorch returns an
+            empty tensor for 0).
 
     Example:
         >>> import dyngrad
@@ -276,18 +301,23 @@ def _lp_finish(out: Tensor, norm_type: float, area: int) -> Tensor:
 
 
 def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False) -> Tensor:
-    """Power-average pooling: ``(sum over the window of x ** p) ** (1 / p)``; ``p = inf``
-    is max pooling of ``|x|`` (as PyTorch). Computed as PyTorch's, from
-    :func:`avg_pool2d` of ``x ** p``.
+    """Power-average pooling: ``(sum over the window of x ** p) ** (1 / p)``; ``p = inf`` is max
+    pooling of ``|x|`` (as PyTorch). Computed as PyTorch's, from :func:`avg_pool2d` of ``x ** p``.
+
+    Derivative: composed of ``pow``, :func:`avg_pool2d`, ``sign``/``relu`` and ``pow(1 / p)``
+    (PyTorch's ``lp_pool2d``).
 
     Args:
         input (Tensor): ``(N, C, H, W)`` or ``(C, H, W)``.
         norm_type (float): ``p``.
-        kernel_size, stride (int or (int, int)): stride defaults to the kernel size.
-        ceil_mode (bool): keep partial windows at the end.
-
+        kernel_size (int or tuple): the window, an int or a pair.
+        stride (int or tuple, optional): the step. Default: ``kernel_size``.
+        ceil_mode (bool): keep partial windows at the end. Default: ``False``.
     Returns:
-        Tensor: ``(N, C, Ho, Wo)`` (or ``(C, Ho, Wo)``).
+        Tensor: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``.
+    Raises:
+        RuntimeError: an input that is not 3-d or 4-d (PyTorch: IndexError for 2-d), or one smaller
+            than the kernel.
 
     Example:
         >>> import dyngrad
@@ -305,7 +335,30 @@ def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = N
 
 
 def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Any = None, ceil_mode: bool = False) -> Tensor:
-    """1-D power-average pooling ``(N, C, L)`` or ``(C, L)``; see :func:`lp_pool2d`."""
+    """1-D power-average pooling: ``(sum over the window of x ** p) ** (1 / p)``; ``p = inf`` is max
+    pooling of ``|x|``; see :func:`lp_pool2d`.
+
+    Derivative: composed of ``pow``, :func:`avg_pool1d`, ``sign``/``relu`` and ``pow(1 / p)``, as
+    PyTorch's ``lp_pool1d``.
+
+    Args:
+        input (Tensor): ``(N, C, L)`` or ``(C, L)``.
+        norm_type (float): ``p``.
+        kernel_size (int): the window.
+        stride (int, optional): the step. Default: ``kernel_size``.
+        ceil_mode (bool): keep a last, partial window. Default: ``False``.
+    Returns:
+        Tensor: ``(N, C, L_out)`` or ``(C, L_out)``, ``L_out = floor((L - kernel_size) / stride) +
+            1``.
+    Raises:
+        RuntimeError: an input that is not 2-d or 3-d, or one shorter than the kernel.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.lp_pool1d(dyngrad.tensor([[3.0, 4.0, 0.0, 1.0]]), 2, 2)
+        tensor([[5., 1.]])
+    """
     if norm_type == float("inf"):
         return max_pool1d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
     if norm_type == -float("inf"):
@@ -316,9 +369,16 @@ def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Any = N
 
 
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
-    """Interleave the channels of ``groups`` groups: ``(N, C, *)`` viewed as ``(N, g, C/g,
-    *)``, dims 1 and 2 swapped, flattened back (ShuffleNet).
+    """Interleave the channels of ``groups`` groups: ``(N, C, *)`` viewed as ``(N, g, C/g, *)``, dims 1
+    and 2 swapped, flattened back (ShuffleNet, Zhang et al. 2017).
 
+    Derivative: a permutation, so ``grad_input`` is ``grad_output`` with the inverse permutation.
+
+    Args:
+        input (Tensor): ``(N, C, *)``, at least 3 dims.
+        groups (int): ``g``, dividing ``C``.
+    Returns:
+        Tensor: ``(N, C, *)``, the input's shape.
     Raises:
         RuntimeError: fewer than 3 dims, ``groups <= 0`` or ``C`` not divisible by it.
 

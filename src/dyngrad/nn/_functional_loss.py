@@ -84,18 +84,33 @@ def nll_loss(
     reduce: Any = None,
     reduction: str = "mean",
 ) -> Tensor:
-    """Negative log likelihood: ``l_n = -weight[t_n] * input[n, t_n]``.
+    """Negative log likelihood: ``l_n = -weight[t_n] * input[n, t_n]``; ``'mean'`` divides the sum by
+    the summed weights of the non-ignored targets.
+
+    Derivative: ``grad_input[n, t_n] = -weight[t_n] * grad_output`` (divided by the summed weights
+    for ``'mean'``), 0 elsewhere (PyTorch's ``nll_loss_backward``).
 
     Args:
-        input: log-probabilities ``(N, C)``, ``(C)`` or ``(N, C, d1, ...)``.
-        target: int64 class indices ``(N)``, ``()`` or ``(N, d1, ...)``.
-        weight: ``(C)`` per-class weights. ignore_index: targets with this value add nothing.
-        reduction: 'none' | 'mean' (sum divided by the summed weights) | 'sum'.
+        input (Tensor): log-probabilities ``(N, C)``, ``(C,)`` or ``(N, C, d1, ...)``.
+        target (Tensor): int64 class indices ``(N,)``, ``()`` or ``(N, d1, ...)``.
+        weight (Tensor, optional): ``(C,)`` per-class weights. Default: ``None``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        ignore_index (int): targets with this value add nothing. Default: ``-100``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
     Returns:
-        A scalar, or ``target``'s shape for 'none'.
+        Tensor: ``()``, or ``target``'s shape for ``'none'``.
     Raises:
-        ValueError: mismatched batch sizes, bad reduction. RuntimeError: float target, bad
-        dims or weight size. IndexError: a target outside ``[0, C)``.
+        ValueError: mismatched batch sizes, bad reduction.
+        RuntimeError: a float target, bad dims or weight size.
+        IndexError: a target outside ``[0, C)``.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> logp = dyngrad.log(dyngrad.tensor([[0.5, 0.25, 0.25], [0.1, 0.1, 0.8]]))
+        >>> F.nll_loss(logp, dyngrad.tensor([1, -100]))          # the second is ignored: -log(0.25)
+        tensor(1.3863)
     """
     reduction = _legacy(size_average, reduce, reduction)
     _check_reduction(reduction, "nll_loss")
@@ -151,7 +166,8 @@ def cross_entropy(
     Returns:
         A scalar, or per-sample losses for 'none'.
     Raises:
-        ValueError: label_smoothing outside [0, 1], bad reduction, mismatched batch sizes.
+        RuntimeError: label_smoothing outside [0, 1] (as PyTorch).
+        ValueError: bad reduction, mismatched batch sizes.
     Formula source: aten/src/ATen/native/LossNLL.cpp (cross_entropy_loss_*).
 
     Example:
@@ -164,7 +180,7 @@ def cross_entropy(
     reduction = _legacy(size_average, reduce, reduction)
     _check_reduction(reduction, "cross_entropy")
     if not 0.0 <= label_smoothing <= 1.0:
-        raise ValueError(
+        raise RuntimeError(
             f"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}"
         )
     cdim = 0 if input.ndim == 1 else 1
@@ -213,6 +229,24 @@ def _weighted(loss: Tensor, weight: Tensor | None) -> Tensor:
     return loss if weight is None else loss * weight
 
 
+def _elementwise_weighted(loss: Tensor, input: Tensor, weight: Tensor | None, reduction: str, op: str,
+                          mean_over_weights: bool) -> Tensor:
+    """``loss * weight`` reduced as PyTorch 2.13's weighted ``mse_loss``/``l1_loss``
+    (``'mean'`` = ``sum(w * loss) / sum(w)``) or ``huber_loss`` (``'mean'`` over elements);
+    ``weight`` must have ``input``'s shape (ValueError, as PyTorch)."""
+    if weight is None:
+        return _reduce(loss, reduction, op)
+    _check_reduction(reduction, op)
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError(
+            f"{op}: Weights and input must have the same size (weight {list(weight.shape)}, input {list(input.shape)})"
+        )
+    w = loss * weight
+    if reduction == "mean" and mean_over_weights:
+        return w.sum() / weight.sum()
+    return _reduce(w, reduction, op)
+
+
 def mse_loss(
     input: Tensor,
     target: Tensor,
@@ -224,7 +258,7 @@ def mse_loss(
     """Squared error ``(input - target)^2`` (times ``weight``), reduced.
 
     Shapes: ``input (*)``, ``target (*)`` (broadcast, with a warning when shapes differ).
-    Raises: ValueError for a bad reduction.
+    Raises: ValueError for a bad reduction or a ``weight`` not of ``input``'s shape.
 
     Derivative: ``grad_input = 2 * (input - target) * grad_output`` (divided by the number of
     elements for ``'mean'``); ``target`` gets the negative.
@@ -235,7 +269,8 @@ def mse_loss(
         size_average: deprecated (use ``reduction``).
         reduce: deprecated (use ``reduction``).
         reduction (str): ``'mean'`` (default), ``'sum'`` or ``'none'``.
-        weight (Tensor, optional): multiplies each squared error.
+        weight (Tensor, optional): ``input``'s shape; multiplies each squared error, and
+            ``'mean'`` then divides by ``weight.sum()`` (PyTorch 2.13). Default: ``None``.
     Returns:
         Tensor: ``()``, or ``(*)`` with ``'none'``.
 
@@ -253,7 +288,7 @@ def mse_loss(
     reduction = _legacy(size_average, reduce, reduction)
     _same_size(input, target, "mse_loss")
     d = input - target
-    return _reduce(_weighted(d * d, weight), reduction, "mse_loss")
+    return _elementwise_weighted(d * d, input, weight, reduction, "mse_loss", True)
 
 
 def l1_loss(
@@ -264,10 +299,34 @@ def l1_loss(
     reduction: str = "mean",
     weight: Tensor | None = None,
 ) -> Tensor:
-    """Absolute error ``|input - target|`` (times ``weight``), reduced (grad ``sign``, 0 at 0)."""
+    """Absolute error ``|input - target|`` (times ``weight``), reduced.
+
+    Derivative: ``grad_input = sign(input - target) * grad_output`` (0 where equal; divided by
+    ``numel`` for ``'mean'``, or by ``weight.sum()`` with a weight); ``target`` gets the negative.
+
+    Args:
+        input (Tensor): ``(*)``.
+        target (Tensor): ``(*)``, broadcastable (a warning when the shapes differ).
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+        weight (Tensor, optional): ``input``'s shape; multiplies each error, and ``'mean'`` divides
+            by ``weight.sum()`` (PyTorch 2.13). Default: ``None``.
+    Returns:
+        Tensor: ``()``, or the loss per element (``(*)``) with ``reduction='none'``.
+    Raises:
+        ValueError: a bad reduction. ValueError: a ``weight`` not of ``input``'s shape.
+        RuntimeError: shapes that do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.l1_loss(dyngrad.tensor([1.0, -1.0]), dyngrad.tensor([0.0, 1.0]))
+        tensor(1.5000)
+    """
     reduction = _legacy(size_average, reduce, reduction)
     _same_size(input, target, "l1_loss")
-    return _reduce(_weighted((input - target).abs(), weight), reduction, "l1_loss")
+    return _elementwise_weighted((input - target).abs(), input, weight, reduction, "l1_loss", True)
 
 
 def smooth_l1_loss(
@@ -278,9 +337,30 @@ def smooth_l1_loss(
     reduction: str = "mean",
     beta: float = 1.0,
 ) -> Tensor:
-    """``0.5 d^2 / beta`` for ``|d| < beta`` else ``|d| - 0.5 beta`` with ``d = input - target``.
+    """Smooth L1: ``0.5 d^2 / beta`` for ``|d| < beta`` else ``|d| - 0.5 beta``, with ``d = input -
+    target`` (``beta = 0`` is L1; Girshick 2015).
 
-    Raises: RuntimeError for ``beta < 0``; ValueError for a bad reduction.
+    Derivative: ``grad_input = d / beta * grad_output`` where ``|d| < beta``, else ``sign(d) *
+    grad_output`` (PyTorch's ``smooth_l1_loss_backward``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        target (Tensor): ``(*)``, broadcastable.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+        beta (float): where the quadratic becomes linear, ``>= 0``. Default: ``1.0``.
+    Returns:
+        Tensor: ``()``, or the loss per element (``(*)``) with ``reduction='none'``.
+    Raises:
+        RuntimeError: ``beta < 0``.
+        ValueError: a bad reduction.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.smooth_l1_loss(dyngrad.tensor([0.0, 0.0]), dyngrad.tensor([0.2, 2.0]), beta=0.5)
+        tensor(0.8950)
     """
     reduction = _legacy(size_average, reduce, reduction)
     _same_size(input, target, "smooth_l1_loss")
@@ -299,17 +379,37 @@ def huber_loss(
     delta: float = 1.0,
     weight: Tensor | None = None,
 ) -> Tensor:
-    """``0.5 d^2`` for ``|d| < delta`` else ``delta (|d| - 0.5 delta)``, i.e.
-    ``delta * smooth_l1(beta=delta)``.
+    """Huber loss: ``0.5 d^2`` for ``|d| <= delta`` else ``delta (|d| - 0.5 delta)``, i.e. ``delta *
+    smooth_l1(beta=delta)`` (Huber 1964).
 
-    Raises: RuntimeError for ``delta <= 0``; ValueError for a bad reduction.
+    Derivative: ``grad_input = d * grad_output`` where ``|d| <= delta``, else ``delta * sign(d) *
+    grad_output`` (PyTorch's ``huber_loss_backward``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        target (Tensor): ``(*)``, broadcastable.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+        delta (float): where the quadratic becomes linear, ``> 0``. Default: ``1.0``.
+        weight (Tensor, optional): ``input``'s shape; multiplies each element's loss (``'mean'``
+            stays over elements, as PyTorch). Default: ``None``.
+    Returns:
+        Tensor: ``()``, or the loss per element (``(*)``) with ``reduction='none'``.
+    Raises:
+        RuntimeError: ``delta <= 0``.
+        ValueError: a bad reduction. ValueError: a ``weight`` not of ``input``'s shape.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.huber_loss(dyngrad.tensor([0.0, 0.0]), dyngrad.tensor([0.2, 2.0]), weight=dyngrad.tensor([1.0, 2.0]))
+        tensor(1.5100)
     """
     _same_size(input, target, "huber_loss")
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = _common(input, target)
     loss = _fused.SmoothL1.apply(input, target, float(delta)) * delta
-    return _reduce(_weighted(loss, weight), reduction, "huber_loss")
+    return _elementwise_weighted(loss, input, weight, reduction, "huber_loss", False)
 
 
 def _common(a: Tensor, b: Any) -> tuple[Tensor, Tensor]:
@@ -334,12 +434,30 @@ def binary_cross_entropy(
     reduce: Any = None,
     reduction: str = "mean",
 ) -> Tensor:
-    """``-w (t log(x) + (1 - t) log(1 - x))`` with logs clamped at -100 (as PyTorch).
+    """Binary cross entropy of probabilities: ``-w (t log(x) + (1 - t) log(1 - x))`` with the logs
+    clamped at -100 (as PyTorch).
+
+    Derivative: ``grad_input = w * (x - t) / max(x * (1 - x), 1e-12) * grad_output`` (PyTorch's
+    ``binary_cross_entropy_backward``).
 
     Args:
-        input: probabilities ``(*)`` in [0, 1]; target: ``(*)``, same shape; weight: broadcastable.
+        input (Tensor): probabilities ``(*)`` in [0, 1].
+        target (Tensor): ``(*)``, the same shape.
+        weight (Tensor, optional): broadcastable to the input. Default: ``None``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Returns:
+        Tensor: ``()``, or the loss per element (``(*)``) with ``reduction='none'``.
     Raises:
-        ValueError: target shape differs from input's. RuntimeError: input outside [0, 1].
+        ValueError: a target shape that differs from the input's; a bad reduction.
+        RuntimeError: input outside [0, 1].
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.binary_cross_entropy(dyngrad.tensor([0.8, 0.2]), dyngrad.tensor([1.0, 0.0]))
+        tensor(0.2231)
     """
     reduction = _legacy(size_average, reduce, reduction)
     if tuple(target.shape) != tuple(input.shape):
@@ -360,14 +478,31 @@ def binary_cross_entropy_with_logits(
     reduction: str = "mean",
     pos_weight: Tensor | None = None,
 ) -> Tensor:
-    """``-w (pos_weight t log(sigmoid(x)) + (1 - t) log(1 - sigmoid(x)))``, computed from a
-    stable ``log_sigmoid``.
+    """Binary cross entropy of logits: ``-w (pos_weight t log(sigmoid(x)) + (1 - t) log(1 -
+    sigmoid(x)))``, computed from a stable ``log_sigmoid``.
+
+    Derivative: ``grad_input = w * ((pos_weight * t + 1 - t) * sigmoid(x) - pos_weight * t) *
+    grad_output`` (PyTorch's ``binary_cross_entropy_with_logits`` backward).
 
     Args:
-        input: logits ``(*)``; target: ``(*)`` same shape; weight: broadcastable;
-        pos_weight: ``(C)`` broadcast along the last dim.
+        input (Tensor): logits ``(*)``.
+        target (Tensor): ``(*)``, the same shape.
+        weight (Tensor, optional): broadcastable. Default: ``None``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+        pos_weight (Tensor, optional): ``(C,)``, broadcast along the last dim. Default: ``None``.
+    Returns:
+        Tensor: ``()``, or the loss per element (``(*)``) with ``reduction='none'``.
     Raises:
-        ValueError: target shape differs from input's.
+        ValueError: a target shape that differs from the input's; a bad reduction.
+        RuntimeError: a weight or pos_weight that does not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.binary_cross_entropy_with_logits(dyngrad.tensor([2.0, -1.0]), dyngrad.tensor([1.0, 0.0]), pos_weight=dyngrad.tensor([3.0]))
+        tensor(0.3470)
     """
     reduction = _legacy(size_average, reduce, reduction)
     if tuple(target.shape) != tuple(input.shape):
@@ -391,14 +526,33 @@ def kl_div(
     reduction: str = "mean",
     log_target: bool = False,
 ) -> Tensor:
-    """Kullback-Leibler divergence with ``input`` as log-probabilities:
-    ``target * (log(target) - input)`` (0 where ``target == 0``), or
-    ``exp(target) * (target - input)`` when ``log_target``.
+    """Kullback-Leibler divergence with ``input`` as log-probabilities: ``target * (log(target) -
+    input)`` (0 where ``target == 0``), or ``exp(target) * (target - input)`` when ``log_target``.
+
+    Derivative: ``grad_input = -target * grad_output`` (``-exp(target) * grad_output`` with
+    ``log_target``); the target gets ``(log(target) + 1 - input) * grad_output`` (PyTorch's
+    ``kl_div`` composite).
 
     Args:
-        reduction: 'none' | 'batchmean' (sum / N, the mathematically correct KL) | 'sum' |
-            'mean' (over all elements, with PyTorch's warning).
-    Raises: ValueError for a bad reduction.
+        input (Tensor): ``(*)``, log-probabilities.
+        target (Tensor): ``(*)``, probabilities (log-probabilities with ``log_target``).
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'batchmean'`` (sum / N, the mathematically correct KL),
+            ``'sum'`` or ``'mean'`` (over all elements, with PyTorch's warning). Default:
+            ``'mean'``.
+        log_target (bool): the target is given as log-probabilities. Default: ``False``.
+    Returns:
+        Tensor: ``()``, or the loss per element (``(*)``) with ``reduction='none'``.
+    Raises:
+        ValueError: a bad reduction.
+        RuntimeError: shapes that do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.kl_div(dyngrad.log(dyngrad.tensor([0.5, 0.5])), dyngrad.tensor([0.25, 0.75]), reduction='sum')
+        tensor(0.1308)
     """
     reduction = _legacy(size_average, reduce, reduction)
     if reduction == "mean":

@@ -63,11 +63,30 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
 
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: Any = None,
                          reduce: Any = None, reduction: str = "mean") -> Tensor:
-    """``x`` where ``target == 1``, ``max(0, margin - x)`` where ``target == -1`` (other
-    target values add both, as PyTorch), reduced.
+    """``x`` where ``target == 1``, ``max(0, margin - x)`` where ``target == -1`` (other target values
+    add both, as PyTorch), reduced.
 
+    Derivative: ``grad_input = grad_output`` for ``target == 1``, ``-grad_output`` where the hinge
+    is active for ``target == -1``.
+
+    Args:
+        input (Tensor): ``(*)``, usually distances.
+        target (Tensor): ``(*)``, 1 or -1.
+        margin (float): Default: ``1.0``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Returns:
+        Tensor: ``()``, or the loss per element (``(*)``) with ``reduction='none'``.
     Raises:
         ValueError: a bad reduction.
+        RuntimeError: shapes that do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.hinge_embedding_loss(dyngrad.tensor([0.3, 2.0]), dyngrad.tensor([1.0, -1.0]), margin=3.0)
+        tensor(0.6500)
     """
     reduction = _red(size_average, reduce, reduction, "hinge_embedding_loss")
     zeros = _zeros_like(input)
@@ -78,11 +97,29 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, siz
 
 def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
                      reduction: str = "mean") -> Tensor:
-    """``log(1 + exp(-target * input))``, reduced (PyTorch's formula: it overflows to inf
-    where ``-target * input`` is above ~88 in float32, as PyTorch's does).
+    """``log(1 + exp(-target * input))``, reduced (PyTorch's formula: it overflows to inf where
+    ``-target * input`` is above ~88 in float32, as PyTorch's does).
 
+    Derivative: ``grad_input = -target * sigmoid(-target * input) * grad_output`` (PyTorch's
+    ``soft_margin_loss_backward``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        target (Tensor): ``(*)``, 1 or -1.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Returns:
+        Tensor: ``()``, or the loss per element (``(*)``) with ``reduction='none'``.
     Raises:
-        ValueError: a bad reduction. RuntimeError: shapes that do not broadcast.
+        ValueError: a bad reduction.
+        RuntimeError: shapes that do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.soft_margin_loss(dyngrad.tensor([0.0, 2.0]), dyngrad.tensor([1.0, -1.0]), reduction='sum')
+        tensor(2.8201)
     """
     reduction = _red(size_average, reduce, reduction, "soft_margin_loss")
     return _reduce((-input * target).exp().log1p(), reduction, "soft_margin_loss")
@@ -90,13 +127,30 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, re
 
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
                           size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
-    """``1 - cos(x1, x2)`` where ``target == 1``, ``max(0, cos(x1, x2) - margin)`` where
-    ``target == -1``; ``cos = <x1, x2> / sqrt((|x1|^2 + 1e-12) (|x2|^2 + 1e-12))``.
+    """``1 - cos(x1, x2)`` where ``target == 1``, ``max(0, cos(x1, x2) - margin)`` where ``target ==
+    -1``; ``cos = <x1, x2> / sqrt((|x1|^2 + 1e-12) (|x2|^2 + 1e-12))`` (PyTorch's).
+
+    Derivative: through the cosine (the quotient rule), composed of the ops it is built from.
 
     Args:
-        input1, input2 (Tensor): ``(N, D)`` with target ``(N)``, or ``(D)`` with target ``()``.
+        input1 (Tensor): ``(N, D)`` or ``(D,)``.
+        input2 (Tensor): the same shape.
+        target (Tensor): ``(N,)`` (or ``()``), 1 or -1.
+        margin (float): in [-1, 1]. Default: ``0``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Returns:
+        Tensor: ``()``, or ``(N,)`` with ``reduction='none'``.
     Raises:
-        RuntimeError: target of rank > 1 or inputs of the wrong rank. ValueError: reduction.
+        RuntimeError: a target of rank > 1 or inputs of the wrong rank.
+        ValueError: a bad reduction.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.cosine_embedding_loss(dyngrad.tensor([[1.0, 0.0]]), dyngrad.tensor([[1.0, 1.0]]), dyngrad.tensor([1.0]))
+        tensor(0.2929)
     """
     reduction = _red(size_average, reduce, reduction, "cosine_embedding_loss")
     td = target.ndim
@@ -128,13 +182,34 @@ def _pdist(a: Tensor, b: Tensor, p: float, eps: float) -> Tensor:
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
                         eps: float = 1e-6, swap: bool = False, size_average: Any = None, reduce: Any = None,
                         reduction: str = "mean") -> Tensor:
-    """``max(d(a, p) - d(a, n) + margin, 0)`` with ``d`` the pairwise ``p``-distance
-    (``swap``: ``d(a, n)`` replaced by ``min(d(a, n), d(p, n))``).
+    """``max(d(a, p) - d(a, n) + margin, 0)`` with ``d`` the pairwise ``p``-distance (``swap``: ``d(a,
+    n)`` replaced by ``min(d(a, n), d(p, n))``; Balntas et al. 2016).
+
+    Derivative: through :func:`pairwise_distance` and ``clamp_min`` (composed).
 
     Args:
-        anchor, positive, negative (Tensor): ``(N, D)`` or ``(D)``, the same rank.
+        anchor (Tensor): ``(N, D)`` or ``(D,)``.
+        positive (Tensor): the same rank.
+        negative (Tensor): the same rank.
+        margin (float): ``> 0``. Default: ``1.0``.
+        p (float): the norm degree. Default: ``2``.
+        eps (float): added to the differences. Default: ``1e-6``.
+        swap (bool): the distance swap. Default: ``False``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Returns:
+        Tensor: ``()``, or ``(N,)`` with ``reduction='none'``.
     Raises:
-        ValueError: ``margin <= 0``, a bad reduction. RuntimeError: different ranks.
+        ValueError: ``margin <= 0``, a bad reduction.
+        RuntimeError: different ranks.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> a, p, n = dyngrad.tensor([[0.0, 0.0]]), dyngrad.tensor([[1.0, 0.0]]), dyngrad.tensor([[1.5, 0.0]])
+        >>> F.triplet_margin_loss(a, p, n, swap=True)
+        tensor(1.5000)
     """
     reduction = _red(size_average, reduce, reduction, "triplet_margin_loss")
     if margin <= 0:
@@ -154,12 +229,33 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
                      size_average: Any = None, eps: float = 1e-8, reduce: Any = None,
                      reduction: str = "mean") -> Tensor:
-    """Poisson negative log likelihood: ``exp(input) - target * input`` (``log_input``) or
-    ``input - target * log(input + eps)``; ``full`` adds the Stirling term
-    ``t log t - t + 0.5 log(2 pi t)`` where ``target > 1``.
+    """Poisson negative log likelihood: ``exp(input) - target * input`` (``log_input``) or ``input -
+    target * log(input + eps)``; ``full`` adds the Stirling term ``t log t - t + 0.5 log(2 pi t)``
+    where ``target > 1``.
 
+    Derivative: ``grad_input = (exp(input) - target) * grad_output`` (log input) or ``(1 - target /
+    (input + eps)) * grad_output`` (composed).
+
+    Args:
+        input (Tensor): ``(*)``, the (log) rate.
+        target (Tensor): ``(*)``, counts.
+        log_input (bool): the input is the log of the rate. Default: ``True``.
+        full (bool): add the Stirling term. Default: ``False``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        eps (float): avoids ``log(0)`` without ``log_input``. Default: ``1e-8``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Returns:
+        Tensor: ``()``, or the loss per element (``(*)``) with ``reduction='none'``.
     Raises:
         ValueError: a bad reduction.
+        RuntimeError: shapes that do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.poisson_nll_loss(dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([1.0, 3.0]), log_input=False, full=True, reduction='none')
+        tensor([1.0000, 1.6846])
     """
     reduction = _red(size_average, reduce, reduction, "poisson_nll_loss")
     if log_input:
@@ -176,16 +272,31 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
 
 def gaussian_nll_loss(input: Tensor, target: Tensor, var: Any, full: bool = False, eps: float = 1e-6,
                       reduction: str = "mean") -> Tensor:
-    """Gaussian negative log likelihood ``0.5 (log(var) + (input - target)^2 / var)`` (+
-    ``0.5 log(2 pi)`` with ``full``); ``var`` is clamped to ``>= eps`` without changing its
-    gradient (as PyTorch's no-grad clamp).
+    """Gaussian negative log likelihood ``0.5 (log(var) + (input - target)^2 / var)`` (+ ``0.5 log(2
+    pi)`` with ``full``); ``var`` is clamped to ``>= eps`` without changing its gradient (as
+    PyTorch's no-grad clamp).
+
+    Derivative: ``grad_input = (input - target) / var * grad_output``, ``grad_var = 0.5 * (1 / var -
+    (input - target)^2 / var^2) * grad_output`` (composed).
 
     Args:
-        input, target (Tensor): ``(N, *)``.
+        input (Tensor): ``(N, *)`` or ``(*)``, the predicted means.
+        target (Tensor): the input's shape.
         var (Tensor or float): ``input``'s shape, or one dim short / with one size-1 dim
-            (homoscedastic).
+            (homoscedastic), or a float.
+        full (bool): add the constant. Default: ``False``.
+        eps (float): the clamp of ``var``. Default: ``1e-6``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Returns:
+        Tensor: ``()``, or the loss per element (``(*)``) with ``reduction='none'``.
     Raises:
         ValueError: negative variances, a var of incorrect size, a bad reduction.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.gaussian_nll_loss(dyngrad.tensor([0.0, 1.0]), dyngrad.tensor([1.0, 1.0]), 2.0, full=True)
+        tensor(1.3905)
     """
     if isinstance(var, (int, float)):
         if var < 0:
@@ -227,14 +338,31 @@ def _class_target(input: Tensor, target: Tensor, op: str) -> tuple[Tensor, Tenso
 
 def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
                       size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
-    """Multi-class hinge: ``sum_{i != y} w[y] max(0, margin - x[y] + x[i]) ** p / C``.
+    """Multi-class hinge: ``sum_{i != y} w[y] max(0, margin - x[y] + x[i]) ** p / C`` per sample.
+
+    Derivative: ``grad_x[i] = p * h_i^(p-1) * w[y] / C`` for each active hinge ``h_i > 0``,
+    ``grad_x[y]`` minus their sum (PyTorch's ``multi_margin_loss_backward``).
 
     Args:
-        input (Tensor): ``(N, C)`` or ``(C)``; target (Tensor): int64 ``(N)`` or ``()``.
-        p (int): 1 or 2. weight (Tensor, optional): ``(C)``.
+        input (Tensor): ``(N, C)`` or ``(C,)``.
+        target (Tensor): int64 ``(N,)`` or ``()``.
+        p (int): 1 or 2. Default: ``1``.
+        margin (float): Default: ``1.0``.
+        weight (Tensor, optional): ``(C,)``. Default: ``None``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Returns:
+        Tensor: ``()``, or ``(N,)`` with ``reduction='none'``.
     Raises:
-        ValueError: ``p`` not 1 or 2, a weight not 1-D, a bad reduction. RuntimeError: a
-            target of the wrong size or out of range.
+        ValueError: ``p`` not 1 or 2, a weight not 1-D, a bad reduction.
+        RuntimeError: a target of the wrong size or out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.multi_margin_loss(dyngrad.tensor([[0.1, 0.2, 0.4, 0.8]]), dyngrad.tensor([3]), p=2, weight=dyngrad.tensor([1.0, 1.0, 1.0, 2.0]))
+        tensor(0.3050)
     """
     reduction = _red(size_average, reduce, reduction, "multi_margin_loss")
     if p != 1 and p != 2:
@@ -268,14 +396,30 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
 
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
                            reduction: str = "mean") -> Tensor:
-    """Multi-label hinge: ``sum_{j in y} sum_{i not in y} max(0, 1 - (x[j] - x[i])) / C``,
-    the labels ``y`` of a sample being its target's entries before the first ``-1``.
+    """Multi-label hinge: ``sum_{j in y} sum_{i not in y} max(0, 1 - (x[j] - x[i])) / C``, the labels
+    ``y`` of a sample being its target's entries before the first ``-1``.
+
+    Derivative: ``+1/C`` per active pair to a non-label, ``-1/C`` per active pair to a label
+    (PyTorch's ``multilabel_margin_loss_backward``).
 
     Args:
-        input (Tensor): ``(N, C)`` or ``(C)``; target (Tensor): int64, ``input``'s shape.
+        input (Tensor): ``(N, C)`` or ``(C,)``.
+        target (Tensor): int64, ``input``'s shape, padded with -1.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Returns:
+        Tensor: ``()``, or ``(N,)`` with ``reduction='none'``.
     Raises:
         RuntimeError: a target of another size, a float target, labels out of range.
         ValueError: a bad reduction.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> loss = F.multilabel_margin_loss(dyngrad.tensor([[0.1, 0.2, 0.4, 0.8]]), dyngrad.tensor([[3, 0, -1, 1]]))
+        >>> round(loss.item(), 4)
+        0.85
     """
     reduction = _red(size_average, reduce, reduction, "multilabel_margin_loss")
     x, target, one = _class_target(input, target, "multilabel_margin_loss")
@@ -301,11 +445,29 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = No
 
 def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
                                 size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
-    """``-mean_c(w_c (t log(sigmoid(x)) + (1 - t) log(sigmoid(-x))))`` over the class
-    (last) dim, reduced over samples.
+    """``-mean_c(w_c (t log(sigmoid(x)) + (1 - t) log(sigmoid(-x))))`` over the class (last) dim,
+    reduced over samples.
 
+    Derivative: ``grad_x = w * (sigmoid(x) - t) / C * grad_output`` (composed of ``logsigmoid``).
+
+    Args:
+        input (Tensor): ``(N, C)`` or ``(C,)``.
+        target (Tensor): the input's shape, 0 or 1.
+        weight (Tensor, optional): ``(C,)``. Default: ``None``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Returns:
+        Tensor: ``()``, or ``(N,)`` with ``reduction='none'``.
     Raises:
         ValueError: a bad reduction.
+        RuntimeError: shapes that do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.multilabel_soft_margin_loss(dyngrad.tensor([[0.0, 1.0]]), dyngrad.tensor([[1.0, 0.0]]), weight=dyngrad.tensor([1.0, 2.0]))
+        tensor(1.6598)
     """
     reduction = _legacy(size_average, reduce, reduction)
     loss = -(target * _fused.log_sigmoid(input) + (1 - target) * _fused.log_sigmoid(-input))

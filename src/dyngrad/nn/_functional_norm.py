@@ -48,11 +48,31 @@ def layer_norm(
     bias: Tensor | None = None,
     eps: float = 1e-5,
 ) -> Tensor:
-    """Normalise over the last ``len(normalized_shape)`` dims (biased variance), then
-    ``* weight + bias``.
+    """Layer normalisation: normalise over the last ``len(normalized_shape)`` dims with the (biased)
+    mean and variance, then ``* weight + bias`` (Ba et al. 2016).
 
-    Args: input ``(*, *normalized_shape)``; weight, bias ``normalized_shape``.
-    Raises: RuntimeError when the trailing dims differ from ``normalized_shape``.
+    Derivative: ``grad_input = (w / sigma) * (g - mean(g) - x_hat * mean(g * x_hat))`` with ``g =
+    grad_output``, ``x_hat`` the normalised input, ``sigma = sqrt(var + eps)`` and the means over
+    the normalised elements; ``grad_weight = sum(g * x_hat)``, ``grad_bias = sum(g)`` (PyTorch's
+    ``native_layer_norm_backward``).
+
+    Args:
+        input (Tensor): ``(*, *normalized_shape)``, floating.
+        normalized_shape (int or tuple of int): the trailing shape normalised over.
+        weight (Tensor, optional): ``normalized_shape``. Default: ``None``.
+        bias (Tensor, optional): ``normalized_shape``. Default: ``None``.
+        eps (float): added to the variance. Default: ``1e-5``.
+    Returns:
+        Tensor: the input's shape.
+    Raises:
+        RuntimeError: when the trailing dims differ from ``normalized_shape``, or
+            ``weight``/``bias`` have another shape.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.layer_norm(dyngrad.tensor([[1.0, 3.0]]), (2,), dyngrad.tensor([2.0, 1.0]), dyngrad.tensor([0.0, 1.0]))
+        tensor([[-2.0000,  2.0000]])
     """
     ns = (
         (int(normalized_shape),)
@@ -83,15 +103,40 @@ def batch_norm(
     momentum: float = 0.1,
     eps: float = 1e-5,
 ) -> Tensor:
-    """Batch normalisation over all dims but the channel dim 1.
+    """Batch normalisation over all dims but the channel dim 1. In training, normalise with the batch's
+    mean and biased variance and update the running stats in place: ``running = (1 - momentum) *
+    running + momentum * batch`` (unbiased variance, as PyTorch). In eval, use the running stats
+    (Ioffe & Szegedy 2015).
 
-    In training, normalise with the batch's mean and biased variance and update the running
-    stats in place: ``running = (1 - momentum) * running + momentum * batch`` (unbiased
-    variance, as PyTorch). In eval, use the running stats.
-    Args: input ``(N, C)`` or ``(N, C, *)``; running_mean/var, weight, bias ``(C)``.
+    Derivative: ``grad_input = (w / sigma) * (g - mean(g) - x_hat * mean(g * x_hat))`` with ``g =
+    grad_output``, ``x_hat`` the normalised input, ``sigma = sqrt(var + eps)`` and the means over
+    the normalised elements; ``grad_weight = sum(g * x_hat)``, ``grad_bias = sum(g)``, the means per
+    channel over the batch and spatial dims, in training (PyTorch's ``native_batch_norm_backward``);
+    in eval the map is affine, ``grad_input = w / sigma * g``.
+
+    Args:
+        input (Tensor): ``(N, C)`` or ``(N, C, *)``.
+        running_mean (Tensor or None): ``(C,)``, updated in training.
+        running_var (Tensor or None): ``(C,)``, updated in training.
+        weight (Tensor, optional): ``(C,)``. Default: ``None``.
+        bias (Tensor, optional): ``(C,)``. Default: ``None``.
+        training (bool): use (and record) the batch statistics. Default: ``False``.
+        momentum (float): the running stats' update factor. Default: ``0.1``.
+        eps (float): added to the variance. Default: ``1e-5``.
+    Returns:
+        Tensor: the input's shape.
     Raises:
-        ValueError: training with one value per channel. RuntimeError: wrong stat sizes or
-        eval without running stats.
+        ValueError: training with one value per channel.
+        RuntimeError: wrong stat sizes, or eval without running stats.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> mean, var = dyngrad.zeros(1), dyngrad.ones(1)
+        >>> F.batch_norm(dyngrad.tensor([[1.0], [3.0]]), mean, var, training=True, momentum=0.5).flatten().tolist()
+        [-0.9999949932098389, 0.9999949932098389]
+        >>> mean, var
+        (tensor([1.]), tensor([1.5000]))
     """
     if input.ndim < 2:
         raise ValueError(f"batch_norm: expected at least 2D input (got {input.ndim}D input)")
@@ -164,10 +209,31 @@ def group_norm(
     bias: Tensor | None = None,
     eps: float = 1e-5,
 ) -> Tensor:
-    """Normalise each of ``num_groups`` channel groups per sample, then per-channel affine.
+    """Group normalisation: normalise each of ``num_groups`` channel groups per sample (over its
+    channels and spatial dims), then a per-channel affine map (Wu & He 2018).
 
-    Args: input ``(N, C, *)``; weight, bias ``(C)``.
-    Raises: RuntimeError when ``C`` is not divisible by ``num_groups``.
+    Derivative: ``grad_input = (w / sigma) * (g - mean(g) - x_hat * mean(g * x_hat))`` with ``g =
+    grad_output``, ``x_hat`` the normalised input, ``sigma = sqrt(var + eps)`` and the means over
+    the normalised elements; ``grad_weight = sum(g * x_hat)``, ``grad_bias = sum(g)``, the means per
+    sample and group (PyTorch's ``native_group_norm_backward``).
+
+    Args:
+        input (Tensor): ``(N, C, *)``.
+        num_groups (int): dividing ``C``.
+        weight (Tensor, optional): ``(C,)``. Default: ``None``.
+        bias (Tensor, optional): ``(C,)``. Default: ``None``.
+        eps (float): added to the variance. Default: ``1e-5``.
+    Returns:
+        Tensor: the input's shape.
+    Raises:
+        RuntimeError: when ``C`` is not divisible by ``num_groups``, or ``weight``/``bias`` do not
+            have ``C`` elements.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.group_norm(dyngrad.arange(4.0).reshape(1, 4), 2)
+        tensor([[-1.0000,  1.0000, -1.0000,  1.0000]])
     """
     if input.ndim < 2:
         raise RuntimeError(
@@ -255,11 +321,32 @@ def embedding(
 ) -> Tensor:
     """Look up rows of ``weight`` at the integer indices ``input``.
 
-    Args: input ``(*)`` int; weight ``(num_embeddings, embedding_dim)``; padding_idx: its row
-    gets no gradient. ``max_norm`` renormalises the looked-up rows in place (no grad).
-    Returns: ``(*, embedding_dim)``.
-    Raises: IndexError out-of-range indices; RuntimeError non-integer indices or bad weight.
-    NotImplementedError: ``scale_grad_by_freq`` or ``sparse``.
+    Derivative: ``grad_weight[i] = sum of grad_output over the positions holding index i`` (none for
+    ``padding_idx``; PyTorch's ``embedding_dense_backward``); indices get no gradient.
+
+    Args:
+        input (Tensor): ``(*)``, int64 or int32 indices in ``[0, num_embeddings)``.
+        weight (Tensor): ``(num_embeddings, embedding_dim)``.
+        padding_idx (int, optional): its row gets no gradient. Default: ``None``.
+        max_norm (float, optional): renormalise the looked-up rows of ``weight`` in place (without
+            gradient) to at most this norm. Default: ``None``.
+        norm_type (float): the p of the norm for ``max_norm``. Default: ``2.0``.
+        scale_grad_by_freq (bool): not supported (``True`` raises). Default: ``False``.
+        sparse (bool): not supported (``True`` raises). Default: ``False``.
+    Returns:
+        Tensor: ``(*, embedding_dim)``.
+    Raises:
+        IndexError: out-of-range indices.
+        RuntimeError: non-integer indices or a weight that is not 2-d.
+        NotImplementedError: ``scale_grad_by_freq`` or ``sparse``.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> w = dyngrad.arange(6.0).reshape(3, 2)
+        >>> F.embedding(dyngrad.tensor([[2, 0]]), w)
+        tensor([[[4., 5.],
+                 [0., 1.]]])
     """
     if scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding: scale_grad_by_freq and sparse are not supported by dyngrad")
@@ -331,9 +418,24 @@ class OneHot(Function):
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
-    """int64 ``(*, num_classes)`` with a 1 at each index of ``tensor (*)`` (int64).
+    """One-hot encoding: an int64 tensor ``(*, num_classes)`` with a 1 at each index of ``tensor``.
 
-    Raises: RuntimeError for non-int64 input, negative values or values >= num_classes.
+    Not differentiable (an integer result).
+
+    Args:
+        tensor (Tensor): ``(*)``, int64 class indices.
+        num_classes (int): the classes; -1 means ``tensor.max() + 1``. Default: ``-1``.
+    Returns:
+        Tensor: ``(*, num_classes)``, int64.
+    Raises:
+        RuntimeError: a non-int64 input, negative values or values ``>= num_classes``.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.one_hot(dyngrad.tensor([0, 2]), 3)
+        tensor([[1, 0, 0],
+                [0, 0, 1]])
     """
     if num_classes != -1 and tensor._is_wrapper:  # a transform's wrapper: through OneHot's rules
         with grad_mode.no_grad():

@@ -91,12 +91,32 @@ def max_pool2d(
 ) -> Any:
     """2-D max pooling over ``(N, C, H, W)`` or ``(C, H, W)``; padding counts as ``-inf``.
 
-    The gradient goes to the (first) maximal element of each window.
+    Derivative: each output's gradient goes to the (first) maximal element of its window (PyTorch's
+    ``max_pool2d_with_indices_backward``).
+
+    Args:
+        input (Tensor): ``(N, C, H, W)`` or ``(C, H, W)``.
+        kernel_size (int or tuple): the window, an int or a pair.
+        stride (int or tuple, optional): the step. Default: ``kernel_size``.
+        padding (int or tuple): implicit ``-inf`` padding on both sides, at most half the kernel.
+            Default: ``0``.
+        dilation (int or tuple): spacing between window elements. Default: ``1``.
+        ceil_mode (bool): round the output size up (a last, partial window). Default: ``False``.
+        return_indices (bool): also return the indices of the maxima. Default: ``False``.
     Returns:
-        ``(N, C, H_out, W_out)``, and with ``return_indices`` also int64 flat indices into
-        ``H * W`` of each maximum (as PyTorch).
+        Tensor: ``(N, C, H_out, W_out)`` (or unbatched), ``H_out = floor((H + 2 * padding - dilation
+            * (kernel_size - 1) - 1) / stride) + 1``; with ``return_indices`` also the int64 flat
+            indices into ``H * W`` of each maximum (as PyTorch).
     Raises:
-        RuntimeError: bad ranks, padding above half the kernel, an empty output.
+        RuntimeError: bad ranks, padding above half the kernel, a non-positive kernel or stride, an
+            empty output.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.max_pool2d(dyngrad.arange(16.0).reshape(1, 1, 4, 4), 2)
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
     """
     return _max_poolnd("max_pool2d", 2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
@@ -147,6 +167,12 @@ def _avg_poolnd(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, 
     sym = pad
     if ceil_mode:
         pad = _ceil_pad(x, k, s, pad, (1,) * nd)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError(f"{op}: divisor must be not zero")
+    if any(n + pad[2 * i] + pad[2 * i + 1] < k[i] for i, n in enumerate(x.shape[2:])):
+        raise RuntimeError(
+            f"{op}: Output size is too small (input {list(input.shape)}, kernel_size {list(k)})"
+        )
     c = x.shape[1]
     if not x.is_floating_point():
         raise RuntimeError(f"{op}: not implemented for '{x.dtype.name}'")
@@ -178,14 +204,35 @@ def avg_pool2d(
     count_include_pad: bool = True,
     divisor_override: int | None = None,
 ) -> Tensor:
-    """2-D average pooling (a depthwise convolution with a constant kernel).
+    """2-D average pooling: the mean of each window (a depthwise convolution with a constant kernel).
 
-    Args: as PyTorch; ``count_include_pad=False`` divides by the number of real pixels;
-    ``divisor_override`` replaces the divisor.
-    Returns: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``.
-    ``ceil_mode=True`` keeps the partial windows at the bottom/right; their divisor counts
-    only the positions inside the (padded) input, as PyTorch's.
-    Raises: RuntimeError for bad ranks/padding.
+    Derivative: each output's gradient spread evenly over its window, divided by the same divisor
+    (PyTorch's ``avg_pool2d_backward``).
+
+    Args:
+        input (Tensor): ``(N, C, H, W)`` or ``(C, H, W)``.
+        kernel_size (int or tuple): the window, an int or a pair.
+        stride (int or tuple, optional): the step. Default: ``kernel_size``.
+        padding (int or tuple): implicit zero padding on both sides, at most half the kernel.
+            Default: ``0``.
+        ceil_mode (bool): keep the partial windows at the bottom/right; their divisor counts only
+            the positions inside the (padded) input, as PyTorch's. Default: ``False``.
+        count_include_pad (bool): count the padding zeros in the divisor (``False``: only real
+            pixels). Default: ``True``.
+        divisor_override (int, optional): divide every window's sum by this instead. Default:
+            ``None``.
+    Returns:
+        Tensor: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, ``H_out = floor((H + 2 * padding
+            - kernel_size) / stride) + 1``.
+    Raises:
+        RuntimeError: bad ranks, padding above half the kernel, an empty output, ``divisor_override
+            == 0``, an integer input.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.avg_pool2d(dyngrad.ones(1, 1, 3, 3), 2, padding=1, count_include_pad=False).flatten().tolist()
+        [1.0, 1.0, 1.0, 1.0]
     """
     return _avg_poolnd("avg_pool2d", 2, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                        divisor_override)
@@ -238,18 +285,33 @@ def _adaptive_matrix(n_in: int, n_out: int, dtype: np.dtype) -> np.ndarray:
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
-    """Average over the windows ``[floor(i H / Ho), ceil((i + 1) H / Ho))`` (PyTorch's
-    bins), computed as ``A_h @ x @ A_w^T`` with constant averaging matrices.
+    """Average over the windows ``[floor(i H / H_out), ceil((i + 1) H / H_out))`` (PyTorch's bins;
+    likewise for ``W``), computed as ``A_h @ x @ A_w^T`` with constant averaging matrices.
 
-    Args: input ``(N, C, H, W)`` or ``(C, H, W)``; output_size int or pair (None keeps a dim).
-    Returns: ``(N, C, Ho, Wo)`` or ``(C, Ho, Wo)``.
-    Raises: RuntimeError for bad ranks or a non-positive output size.
+    Derivative: linear, ``grad_input = A_h^T @ grad_output @ A_w``.
+
+    Args:
+        input (Tensor): ``(N, C, H, W)`` or ``(C, H, W)``.
+        output_size (int or tuple): an int (both) or a pair; ``None`` in the pair keeps that dim.
+    Returns:
+        Tensor: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``.
+    Raises:
+        RuntimeError: bad ranks or a non-positive output size.
+        ValueError: an ``output_size`` that is neither an int nor a pair.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.adaptive_avg_pool2d(dyngrad.arange(8.0).reshape(1, 2, 4), (1, 2))
+        tensor([[[2.5000, 4.5000]]])
     """
     if input.ndim not in (3, 4):
         raise RuntimeError(f"adaptive_avg_pool2d: Expected 3D or 4D tensor, but got: {list(input.shape)}")
     h, w = input.shape[-2:]
     if output_size is None or isinstance(output_size, (int, np.integer)):
         output_size = (output_size, output_size)
+    if len(output_size) != 2:
+        raise ValueError(f"adaptive_avg_pool2d: output_size must be an int or a pair, got {output_size!r}")
     oh, ow = (
         (h if output_size[0] is None else int(output_size[0])),
         (w if output_size[1] is None else int(output_size[1])),
@@ -307,7 +369,32 @@ def max_pool1d(
     ceil_mode: bool = False,
     return_indices: bool = False,
 ) -> Any:
-    """1-D max pooling ``(N, C, L)`` via :func:`max_pool2d` with height 1."""
+    """1-D max pooling over ``(N, C, L)`` or ``(C, L)`` (:func:`max_pool2d` with height 1); padding
+    counts as ``-inf``.
+
+    Derivative: each output's gradient goes to the (first) maximal element of its window.
+
+    Args:
+        input (Tensor): ``(N, C, L)`` or ``(C, L)``.
+        kernel_size (int or tuple): the window, an int.
+        stride (int or tuple, optional): the step. Default: ``kernel_size``.
+        padding (int or tuple): implicit ``-inf`` padding on both sides, at most half the kernel.
+            Default: ``0``.
+        dilation (int): spacing between window elements. Default: ``1``.
+        ceil_mode (bool): round the output size up. Default: ``False``.
+        return_indices (bool): also return the int64 index of each maximum. Default: ``False``.
+    Returns:
+        Tensor: ``(N, C, L_out)`` or ``(C, L_out)``, ``L_out = floor((L + 2 * padding - dilation *
+            (kernel_size - 1) - 1) / stride) + 1``; with ``return_indices`` a pair.
+    Raises:
+        RuntimeError: bad ranks, padding above half the kernel, an empty output.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.max_pool1d(dyngrad.tensor([[[1.0, 3.0, 2.0, 0.0, 5.0]]]), 2, ceil_mode=True)
+        tensor([[[3., 2., 5.]]])
+    """
 
     st = None if stride is None else (1, _single(stride))
     r = max_pool2d(
@@ -332,7 +419,30 @@ def avg_pool1d(
     ceil_mode: bool = False,
     count_include_pad: bool = True,
 ) -> Tensor:
-    """1-D average pooling ``(N, C, L)`` via :func:`avg_pool2d` with height 1."""
+    """1-D average pooling over ``(N, C, L)`` or ``(C, L)`` (:func:`avg_pool2d` with height 1).
+
+    Derivative: each output's gradient spread evenly over its window.
+
+    Args:
+        input (Tensor): ``(N, C, L)`` or ``(C, L)``.
+        kernel_size (int or tuple): the window, an int.
+        stride (int or tuple, optional): the step. Default: ``kernel_size``.
+        padding (int or tuple): implicit zero padding on both sides, at most half the kernel.
+            Default: ``0``.
+        ceil_mode (bool): keep a last, partial window. Default: ``False``.
+        count_include_pad (bool): count the padding zeros in the divisor. Default: ``True``.
+    Returns:
+        Tensor: ``(N, C, L_out)`` or ``(C, L_out)``, ``L_out = floor((L + 2 * padding - kernel_size)
+            / stride) + 1``.
+    Raises:
+        RuntimeError: bad ranks, padding above half the kernel, an empty output.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.avg_pool1d(dyngrad.tensor([[[1.0, 3.0, 2.0, 0.0, 5.0]]]), 2, ceil_mode=True)
+        tensor([[[2., 1., 5.]]])
+    """
 
     st = None if stride is None else (1, _single(stride))
     return avg_pool2d(

@@ -199,13 +199,46 @@ def interpolate(
 
 def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
              align_corners: bool | None = None) -> Tensor:
-    """Deprecated alias of :func:`interpolate` (as PyTorch's ``F.upsample``)."""
+    """Deprecated alias of :func:`interpolate` (as PyTorch's ``F.upsample``): resize to ``size`` or by
+    ``scale_factor`` with ``mode``.
+
+    Derivative: the transposed interpolation of ``grad_output`` (interpolation is linear in the
+    input).
+
+    Args:
+        input (Tensor): ``(N, C, W)``, ``(N, C, H, W)`` or ``(N, C, D, H, W)``.
+        size (int or tuple, optional): the output's spatial size. Default: ``None``.
+        scale_factor (float or tuple, optional): the multiplier of the spatial size. Default:
+            ``None``.
+        mode (str): as :func:`interpolate`. Default: ``'nearest'``.
+        align_corners (bool, optional): for the interpolating modes. Default: ``None``.
+    Returns:
+        Tensor: ``(N, C, *out)`` with the new spatial sizes.
+    Raises:
+        ValueError: neither or both of ``size`` and ``scale_factor``, or ``align_corners`` with a
+            non-interpolating mode.
+        NotImplementedError: a mode / rank combination that does not exist.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.upsample(dyngrad.tensor([[[1.0, 2.0]]]), size=3, mode='linear', align_corners=True)
+        tensor([[[1.0000, 1.5000, 2.0000]]])
+    """
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
-    """``(*, C r^2, H, W) -> (*, C, H r, W r)`` (sub-pixel convolution's rearrangement).
+    """Rearrange channels into space: ``(*, C r^2, H, W) -> (*, C, H r, W r)`` (sub-pixel convolution's
+    rearrangement, Shi et al. 2016).
 
+    Derivative: a permutation, so ``grad_input = pixel_unshuffle(grad_output, r)``.
+
+    Args:
+        input (Tensor): ``(*, C * r**2, H, W)``, at least 3 dims.
+        upscale_factor (int): ``r``.
+    Returns:
+        Tensor: ``(*, C, H * r, W * r)``.
     Raises:
         RuntimeError: fewer than 3 dims, channels not divisible by ``r^2``.
 
@@ -214,6 +247,9 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
         >>> import dyngrad.nn.functional as F
         >>> list(F.pixel_shuffle(dyngrad.zeros(1, 8, 2, 3), 2).shape)
         [1, 2, 4, 6]
+        >>> F.pixel_shuffle(dyngrad.arange(4.0).reshape(1, 4, 1, 1), 2)
+        tensor([[[[0., 1.],
+                  [2., 3.]]]])
     """
     r = int(upscale_factor)
     if input.dim() < 3:
@@ -231,10 +267,24 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
 
 
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
-    """``(*, C, H r, W r) -> (*, C r^2, H, W)``, the inverse of :func:`pixel_shuffle`.
+    """Rearrange space into channels, the inverse of :func:`pixel_shuffle`: ``(*, C, H r, W r) -> (*, C
+    r^2, H, W)``.
 
+    Derivative: a permutation, so ``grad_input = pixel_shuffle(grad_output, r)``.
+
+    Args:
+        input (Tensor): ``(*, C, H * r, W * r)``, at least 3 dims.
+        downscale_factor (int): ``r``.
+    Returns:
+        Tensor: ``(*, C * r**2, H, W)``.
     Raises:
         RuntimeError: fewer than 3 dims, spatial sizes not divisible by ``r``.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.pixel_unshuffle(dyngrad.arange(16.0).reshape(1, 1, 4, 4), 2).shape
+        dyngrad.Size([1, 4, 2, 2])
     """
     r = int(downscale_factor)
     if input.dim() < 3:

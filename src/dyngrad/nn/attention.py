@@ -53,8 +53,23 @@ class MultiheadAttention(Module):
     (E, vdim)``), ``in_proj_bias (3E)`` zeros, ``bias_k``/``bias_v (1, 1, E)`` xavier normal,
     ``out_proj`` a Linear with zero bias.
 
+    Derivative: composed of ``F.linear``, ``softmax``, ``bmm`` and ``dropout``, so the
+    gradients are theirs (the attention derivative of Vaswani et al. 2017, as PyTorch's
+    ``multi_head_attention_forward`` composite).
+
     Raises:
-        AssertionError: ``embed_dim`` not divisible by ``num_heads`` (PyTorch's type).
+        AssertionError: ``embed_dim`` not divisible by ``num_heads`` (PyTorch's type), and
+            (at call time) a query size other than ``embed_dim``.
+        ValueError: ``embed_dim`` or ``num_heads`` not positive.
+        RuntimeError: (at call time) ``is_causal`` without ``attn_mask``, mask shapes that do
+            not fit.
+    Shape:
+        - query: ``(L, N, E)``, ``(N, L, E)`` with ``batch_first``, or ``(L, E)`` unbatched.
+        - key: ``(S, N, kdim)``; value: ``(S, N, vdim)`` (batch first / unbatched alike).
+        - key_padding_mask: ``(N, S)`` (bool: True ignores the key; float: added).
+        - attn_mask: ``(L, S)`` or ``(N * num_heads, L, S)`` (bool: True blocks; float: added).
+        - Output: ``(L, N, E)`` (``(N, L, E)`` with ``batch_first``); the weights
+          ``(N, L, S)`` averaged over heads, or ``(N, num_heads, L, S)``.
 
     Example:
         >>> import dyngrad
@@ -149,8 +164,8 @@ class MultiheadAttention(Module):
             with ``average_attn_weights=False``), after dropout, as PyTorch returns them.
 
         Raises:
-            RuntimeError: ``is_causal`` without ``attn_mask``; mask shapes that do not fit;
-                a query size that is not ``embed_dim``.
+            RuntimeError: ``is_causal`` without ``attn_mask``; mask shapes that do not fit.
+            AssertionError: a query size that is not ``embed_dim`` (PyTorch's type).
         """
         if is_causal and attn_mask is None:
             raise RuntimeError(
@@ -166,7 +181,7 @@ class MultiheadAttention(Module):
                 key_padding_mask = key_padding_mask.unsqueeze(0)
         L, N, E = query.shape
         if E != self.embed_dim:
-            raise RuntimeError(f"was expecting embedding dimension of {self.embed_dim}, but got {E}")
+            raise AssertionError(f"was expecting embedding dimension of {self.embed_dim}, but got {E}")  # PyTorch's type
         Hn, hd = self.num_heads, self.head_dim
         q, k, v = self._project(query, key, value)
         dt = q.dtype

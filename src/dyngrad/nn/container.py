@@ -100,10 +100,15 @@ class Sequential(Module):
 
 
 class ModuleList(Module):
-    """A list of modules, registered (so their parameters are the container's).
+    """A list of modules, registered (so their parameters are the container's); indexing, slicing (a
+    new ModuleList), ``append``, ``extend``, ``insert``, ``+=``, ``len`` and iteration as a Python
+    list.
 
     Args:
-        modules (iterable of Module, optional): the initial modules.
+        modules (iterable of Module, optional): the initial modules. Default: ``None``.
+    Raises:
+        TypeError: when an element is not a Module, or ``modules`` is not iterable.
+        IndexError: when an index is out of range.
 
     Example:
         >>> import dyngrad
@@ -160,7 +165,24 @@ class ModuleList(Module):
 
 
 class ModuleDict(Module):
-    """An ordered dict of modules, registered under their keys."""
+    """An ordered dict of modules, registered under their keys (so their parameters are the
+    container's, named ``key.param``); ``[]``, ``in``, ``keys``, ``values``, ``items``, ``pop``,
+    ``clear`` and ``update`` as a dict.
+
+    Args:
+        modules (mapping or iterable of (str, Module) pairs, optional): the initial modules.
+            Default: ``None``.
+    Raises:
+        TypeError: when a value is not a Module or a key is not a string (or an element of
+            ``modules`` is not a pair).
+        KeyError: when a key contains ``"."`` or is empty, and when looking up a missing key.
+
+    Example:
+        >>> from dyngrad import nn
+        >>> d = nn.ModuleDict({"enc": nn.Linear(2, 3), "act": nn.ReLU()})
+        >>> list(d), "act" in d, [n for n, _ in d.named_parameters()]
+        (['enc', 'act'], True, ['enc.weight', 'enc.bias'])
+    """
 
     def __init__(self, modules: Any = None) -> None:
         super().__init__()
@@ -216,6 +238,9 @@ class DataParallel(Module):
         device_ids: accepted and ignored (there are no devices to scatter to).
         output_device: accepted and ignored.
         dim: the batch dimension PyTorch would scatter along (ignored here).
+    Raises:
+        Nothing of its own: calls raise what ``module`` raises (like PyTorch, a ``module``
+        that is not a Module is accepted and fails when called).
 
     Example:
         >>> import dyngrad

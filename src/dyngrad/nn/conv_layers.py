@@ -123,7 +123,48 @@ class _ConvNd(Module):
 
 
 class Conv1d(_ConvNd):
-    """1-D convolution ``(N, C_in, L) -> (N, C_out, L_out)``; see ``functional.conv1d``."""
+    """1-D convolution (cross-correlation, as PyTorch) over a batch of 1-D signals with learnable
+    ``weight`` and ``bias``; see :func:`dyngrad.nn.functional.conv1d`.
+
+    Derivative: ``grad_input`` is the transposed convolution of ``grad_output`` with the same
+    weight; ``grad_weight`` correlates input and ``grad_output``; ``grad_bias = grad_output.sum``
+    over all but the channel dim (PyTorch's ``convolution_backward``). Parameters start as
+    PyTorch's: ``kaiming_uniform_(a=sqrt(5))`` weight, ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))`` bias.
+
+    Args:
+        in_channels (int): ``C_in``, divisible by ``groups``.
+        out_channels (int): ``C_out``, divisible by ``groups``.
+        kernel_size (int or tuple): the window, an int or a 1-tuple.
+        stride (int or tuple): the step. Default: ``1``.
+        padding (int, tuple or str): zeros (or ``padding_mode``) added to both sides, or ``'valid'``
+            (none) or ``'same'`` (output size = input size, stride 1 only). Default: ``0``.
+        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
+        groups (int): split the channels into this many independent convolutions. Default: ``1``.
+        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.
+        padding_mode (str): ``'zeros'``, ``'reflect'``, ``'replicate'`` or ``'circular'``. Default:
+            ``'zeros'``.
+        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default dtype.
+    Raises:
+        ValueError: when ``groups`` is not positive or does not divide both channel counts, for
+            an unknown ``padding`` string or ``padding_mode``, or ``padding='same'`` with a stride.
+        RuntimeError: (at call time) for an input of the wrong rank or channel count, or one
+            smaller than the (dilated) kernel.
+    Shape:
+        - Input: ``(N, C_in, L)`` or ``(C_in, L)``.
+        - Output: ``(N, C_out, L_out)`` or ``(C_out, L_out)``, with
+          ``L_out = floor((L + 2 * padding - dilation * (kernel_size - 1) - 1) / stride) + 1`` (per
+              dimension).
+        - weight: ``(C_out, C_in / groups, kL)``; bias: ``(C_out,)``.
+
+    Example:
+        >>> import dyngrad
+        >>> m = dyngrad.nn.Conv1d(2, 4, 3, padding=1)
+        >>> m(dyngrad.ones(1, 2, 5)).shape
+        dyngrad.Size([1, 4, 5])
+        >>> m.weight.shape
+        dyngrad.Size([4, 2, 3])
+    """
 
     _nd = 1
 
@@ -133,8 +174,46 @@ class Conv1d(_ConvNd):
 
 
 class Conv2d(_ConvNd):
-    """2-D convolution ``(N, C_in, H, W) -> (N, C_out, H_out, W_out)``; weight
-    ``(C_out, C_in / groups, kH, kW)``; see ``functional.conv2d``."""
+    """2-D convolution (cross-correlation, as PyTorch) over a batch of 2-D signals with learnable
+    ``weight`` and ``bias``; see :func:`dyngrad.nn.functional.conv2d`.
+
+    Derivative: ``grad_input`` is the transposed convolution of ``grad_output`` with the same
+    weight; ``grad_weight`` correlates input and ``grad_output``; ``grad_bias = grad_output.sum``
+    over all but the channel dim (PyTorch's ``convolution_backward``). Parameters start as
+    PyTorch's: ``kaiming_uniform_(a=sqrt(5))`` weight, ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))`` bias.
+
+    Args:
+        in_channels (int): ``C_in``, divisible by ``groups``.
+        out_channels (int): ``C_out``, divisible by ``groups``.
+        kernel_size (int or tuple): the window, an int or a pair.
+        stride (int or tuple): the step. Default: ``1``.
+        padding (int, tuple or str): zeros (or ``padding_mode``) added to both sides, or ``'valid'``
+            (none) or ``'same'`` (output size = input size, stride 1 only). Default: ``0``.
+        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
+        groups (int): split the channels into this many independent convolutions. Default: ``1``.
+        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.
+        padding_mode (str): ``'zeros'``, ``'reflect'``, ``'replicate'`` or ``'circular'``. Default:
+            ``'zeros'``.
+        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default dtype.
+    Raises:
+        ValueError: when ``groups`` is not positive or does not divide both channel counts, for
+            an unknown ``padding`` string or ``padding_mode``, or ``padding='same'`` with a stride.
+        RuntimeError: (at call time) for an input of the wrong rank or channel count, or one
+            smaller than the (dilated) kernel.
+    Shape:
+        - Input: ``(N, C_in, H, W)`` or ``(C_in, H, W)``.
+        - Output: ``(N, C_out, H_out, W_out)`` or ``(C_out, H_out, W_out)``, with
+          ``H_out = floor((H + 2 * padding - dilation * (kernel_size - 1) - 1) / stride) + 1`` (per
+              dimension).
+        - weight: ``(C_out, C_in / groups, kH, kW)``; bias: ``(C_out,)``.
+
+    Example:
+        >>> import dyngrad
+        >>> m = dyngrad.nn.Conv2d(2, 4, 3, padding="same", padding_mode="circular")
+        >>> m(dyngrad.ones(1, 2, 5, 6)).shape
+        dyngrad.Size([1, 4, 5, 6])
+    """
 
     _nd = 2
 
@@ -144,17 +223,39 @@ class Conv2d(_ConvNd):
 
 
 class Conv3d(_ConvNd):
-    """3-D convolution ``(N, C_in, D, H, W) -> (N, C_out, D_out, H_out, W_out)``; weight
-    ``(C_out, C_in / groups, kD, kH, kW)``; see ``functional.conv3d``.
+    """3-D convolution (cross-correlation, as PyTorch) over a batch of 3-D signals with learnable
+    ``weight`` and ``bias``; see :func:`dyngrad.nn.functional.conv3d`.
+
+    Derivative: ``grad_input`` is the transposed convolution of ``grad_output`` with the same
+    weight; ``grad_weight`` correlates input and ``grad_output``; ``grad_bias = grad_output.sum``
+    over all but the channel dim (PyTorch's ``convolution_backward``). Parameters start as
+    PyTorch's: ``kaiming_uniform_(a=sqrt(5))`` weight, ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))`` bias.
 
     Args:
-        in_channels, out_channels: ``C_in`` and ``C_out``, each divisible by ``groups``.
-        kernel_size: an int or a triple ``(kD, kH, kW)``.
-        stride, padding, dilation: ints or triples; ``padding`` may be ``'same'`` or ``'valid'``.
-        groups: split the channels into this many independent convolutions.
-        bias: add a learnable ``(C_out,)`` bias.
-        padding_mode: ``'zeros'``, ``'reflect'``, ``'replicate'`` or ``'circular'``.
-        device, dtype: of the parameters (CPU only).
+        in_channels (int): ``C_in``, divisible by ``groups``.
+        out_channels (int): ``C_out``, divisible by ``groups``.
+        kernel_size (int or tuple): the window, an int or a triple.
+        stride (int or tuple): the step. Default: ``1``.
+        padding (int, tuple or str): zeros (or ``padding_mode``) added to both sides, or ``'valid'``
+            (none) or ``'same'`` (output size = input size, stride 1 only). Default: ``0``.
+        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
+        groups (int): split the channels into this many independent convolutions. Default: ``1``.
+        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.
+        padding_mode (str): ``'zeros'``, ``'reflect'``, ``'replicate'`` or ``'circular'``. Default:
+            ``'zeros'``.
+        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default dtype.
+    Raises:
+        ValueError: when ``groups`` is not positive or does not divide both channel counts, for
+            an unknown ``padding`` string or ``padding_mode``, or ``padding='same'`` with a stride.
+        RuntimeError: (at call time) for an input of the wrong rank or channel count, or one
+            smaller than the (dilated) kernel.
+    Shape:
+        - Input: ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)``.
+        - Output: ``(N, C_out, D_out, H_out, W_out)`` or ``(C_out, D_out, H_out, W_out)``, with
+          ``D_out = floor((D + 2 * padding - dilation * (kernel_size - 1) - 1) / stride) + 1`` (per
+              dimension).
+        - weight: ``(C_out, C_in / groups, kD, kH, kW)``; bias: ``(C_out,)``.
 
     Example:
         >>> import dyngrad
@@ -210,14 +311,53 @@ class _ConvTransposeNd(_ConvNd):
 
 
 class ConvTranspose1d(_ConvTransposeNd):
-    """1-D transposed convolution ``(N, C_in, L) -> (N, C_out, L_out)``; see
-    ``functional.conv_transpose1d``.
+    """1-D transposed convolution (the gradient of a convolution with respect to its input;
+    "deconvolution") over a batch of 1-D signals with learnable ``weight`` and ``bias``; see
+    :func:`dyngrad.nn.functional.conv_transpose1d`.
+
+    ``forward(input, output_size=None)``: ``output_size`` (the spatial sizes, or with ``N, C``)
+    picks ``output_padding``.
+
+    Derivative: ``grad_input`` is the convolution of ``grad_output`` with the same weight;
+    ``grad_weight`` correlates input and ``grad_output``; ``grad_bias = grad_output.sum`` over all
+    but the channel dim (PyTorch's ``convolution_backward``). Parameters start as PyTorch's:
+    ``kaiming_uniform_(a=sqrt(5))`` weight, ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))`` bias.
+
+    Args:
+        in_channels (int): ``C_in``, divisible by ``groups``.
+        out_channels (int): ``C_out``, divisible by ``groups``.
+        kernel_size (int or tuple): the window, an int or a 1-tuple.
+        stride (int or tuple): the step. Default: ``1``.
+        padding (int or tuple): ``dilation * (kernel_size - 1) - padding`` zeros are added to each
+            side of the input (so the output shrinks by ``2 * padding``); strings are not accepted.
+            Default: ``0``.
+        output_padding (int or tuple): extra size on one side of the output, below ``stride`` or
+            ``dilation``; ``forward(input, output_size=...)`` computes it for you. Default: ``0``.
+        groups (int): split the channels into this many independent convolutions. Default: ``1``.
+        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.
+        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
+        padding_mode (str): only ``'zeros'``, as PyTorch. Default: ``'zeros'``.
+        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default dtype.
+    Raises:
+        ValueError: when ``groups`` does not divide both channel counts, for a string
+            ``padding`` or a ``padding_mode`` other than ``'zeros'``, and (at call time) for an
+            ``output_size`` outside the reachable range.
+        RuntimeError: (at call time) for an input of the wrong rank or channel count.
+    Shape:
+        - Input: ``(N, C_in, L)`` or ``(C_in, L)``.
+        - Output: ``(N, C_out, L_out)`` or ``(C_out, L_out)``, with
+          ``L_out = (L - 1) * stride - 2 * padding + dilation * (kernel_size - 1) + output_padding +
+              1`` (per dimension).
+        - weight: ``(C_in, C_out / groups, kL)``; bias: ``(C_out,)``.
 
     Example:
         >>> import dyngrad
         >>> m = dyngrad.nn.ConvTranspose1d(2, 3, 3, stride=2)
         >>> list(m(dyngrad.randn(1, 2, 5)).shape)
         [1, 3, 11]
+        >>> m.weight.shape
+        dyngrad.Size([2, 3, 3])
     """
 
     _nd = 1
@@ -229,8 +369,45 @@ class ConvTranspose1d(_ConvTransposeNd):
 
 
 class ConvTranspose2d(_ConvTransposeNd):
-    """2-D transposed convolution ``(N, C_in, H, W) -> (N, C_out, H_out, W_out)``; weight
-    ``(C_in, C_out / groups, kH, kW)``; see ``functional.conv_transpose2d``.
+    """2-D transposed convolution (the gradient of a convolution with respect to its input;
+    "deconvolution") over a batch of 2-D signals with learnable ``weight`` and ``bias``; see
+    :func:`dyngrad.nn.functional.conv_transpose2d`.
+
+    ``forward(input, output_size=None)``: ``output_size`` (the spatial sizes, or with ``N, C``)
+    picks ``output_padding``.
+
+    Derivative: ``grad_input`` is the convolution of ``grad_output`` with the same weight;
+    ``grad_weight`` correlates input and ``grad_output``; ``grad_bias = grad_output.sum`` over all
+    but the channel dim (PyTorch's ``convolution_backward``). Parameters start as PyTorch's:
+    ``kaiming_uniform_(a=sqrt(5))`` weight, ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))`` bias.
+
+    Args:
+        in_channels (int): ``C_in``, divisible by ``groups``.
+        out_channels (int): ``C_out``, divisible by ``groups``.
+        kernel_size (int or tuple): the window, an int or a pair.
+        stride (int or tuple): the step. Default: ``1``.
+        padding (int or tuple): ``dilation * (kernel_size - 1) - padding`` zeros are added to each
+            side of the input (so the output shrinks by ``2 * padding``); strings are not accepted.
+            Default: ``0``.
+        output_padding (int or tuple): extra size on one side of the output, below ``stride`` or
+            ``dilation``; ``forward(input, output_size=...)`` computes it for you. Default: ``0``.
+        groups (int): split the channels into this many independent convolutions. Default: ``1``.
+        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.
+        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
+        padding_mode (str): only ``'zeros'``, as PyTorch. Default: ``'zeros'``.
+        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default dtype.
+    Raises:
+        ValueError: when ``groups`` does not divide both channel counts, for a string
+            ``padding`` or a ``padding_mode`` other than ``'zeros'``, and (at call time) for an
+            ``output_size`` outside the reachable range.
+        RuntimeError: (at call time) for an input of the wrong rank or channel count.
+    Shape:
+        - Input: ``(N, C_in, H, W)`` or ``(C_in, H, W)``.
+        - Output: ``(N, C_out, H_out, W_out)`` or ``(C_out, H_out, W_out)``, with
+          ``H_out = (H - 1) * stride - 2 * padding + dilation * (kernel_size - 1) + output_padding +
+              1`` (per dimension).
+        - weight: ``(C_in, C_out / groups, kH, kW)``; bias: ``(C_out,)``.
 
     Example:
         >>> import dyngrad
@@ -248,20 +425,45 @@ class ConvTranspose2d(_ConvTransposeNd):
 
 
 class ConvTranspose3d(_ConvTransposeNd):
-    """3-D transposed convolution ``(N, C_in, D, H, W) -> (N, C_out, D_out, H_out, W_out)``;
-    weight ``(C_in, C_out / groups, kD, kH, kW)``; see ``functional.conv_transpose3d``.
+    """3-D transposed convolution (the gradient of a convolution with respect to its input;
+    "deconvolution") over a batch of 3-D signals with learnable ``weight`` and ``bias``; see
+    :func:`dyngrad.nn.functional.conv_transpose3d`.
+
+    ``forward(input, output_size=None)``: ``output_size`` (the spatial sizes, or with ``N, C``)
+    picks ``output_padding``.
+
+    Derivative: ``grad_input`` is the convolution of ``grad_output`` with the same weight;
+    ``grad_weight`` correlates input and ``grad_output``; ``grad_bias = grad_output.sum`` over all
+    but the channel dim (PyTorch's ``convolution_backward``). Parameters start as PyTorch's:
+    ``kaiming_uniform_(a=sqrt(5))`` weight, ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))`` bias.
 
     Args:
-        in_channels, out_channels: ``C_in`` and ``C_out``, each divisible by ``groups``.
-        kernel_size: an int or a triple.
-        stride, padding, output_padding, dilation: ints or triples; ``output_padding`` (below
-            the stride or the dilation) adds to one side of the output to pick among the sizes
-            that map back to the input; ``forward(input, output_size=...)`` chooses it for you.
-        groups: split the channels into this many independent convolutions.
-        bias: add a learnable ``(C_out,)`` bias.
-        dilation: spacing between kernel elements.
-        padding_mode: only ``'zeros'``, as PyTorch.
-        device, dtype: of the parameters (CPU only).
+        in_channels (int): ``C_in``, divisible by ``groups``.
+        out_channels (int): ``C_out``, divisible by ``groups``.
+        kernel_size (int or tuple): the window, an int or a triple.
+        stride (int or tuple): the step. Default: ``1``.
+        padding (int or tuple): ``dilation * (kernel_size - 1) - padding`` zeros are added to each
+            side of the input (so the output shrinks by ``2 * padding``); strings are not accepted.
+            Default: ``0``.
+        output_padding (int or tuple): extra size on one side of the output, below ``stride`` or
+            ``dilation``; ``forward(input, output_size=...)`` computes it for you. Default: ``0``.
+        groups (int): split the channels into this many independent convolutions. Default: ``1``.
+        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.
+        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
+        padding_mode (str): only ``'zeros'``, as PyTorch. Default: ``'zeros'``.
+        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default dtype.
+    Raises:
+        ValueError: when ``groups`` does not divide both channel counts, for a string
+            ``padding`` or a ``padding_mode`` other than ``'zeros'``, and (at call time) for an
+            ``output_size`` outside the reachable range.
+        RuntimeError: (at call time) for an input of the wrong rank or channel count.
+    Shape:
+        - Input: ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)``.
+        - Output: ``(N, C_out, D_out, H_out, W_out)`` or ``(C_out, D_out, H_out, W_out)``, with
+          ``D_out = (D - 1) * stride - 2 * padding + dilation * (kernel_size - 1) + output_padding +
+              1`` (per dimension).
+        - weight: ``(C_in, C_out / groups, kD, kH, kW)``; bias: ``(C_out,)``.
 
     Example:
         >>> import dyngrad
@@ -279,7 +481,38 @@ class ConvTranspose3d(_ConvTransposeNd):
 
 
 class MaxPool2d(Module):
-    """2-D max pooling; ``stride`` defaults to ``kernel_size``."""
+    """2-D max pooling: the maximum of each window; padding counts as ``-inf``. See
+    :func:`dyngrad.nn.functional.max_pool2d`.
+
+    Derivative: ``grad_input`` gets each output's gradient at the (first) maximal element of its
+    window, 0 elsewhere (PyTorch's ``max_pool2d_with_indices_backward``).
+
+    Args:
+        kernel_size (int or tuple): the window, an int or a pair.
+        stride (int or tuple, optional): the step. Default: ``kernel_size``.
+        padding (int or tuple): implicit ``-inf`` padding on both sides, at most half the kernel.
+            Default: ``0``.
+        dilation (int or tuple): spacing between window elements. Default: ``1``.
+        return_indices (bool): also return the int64 flat index (into the spatial dims) of each
+            maximum, for :class:`dyngrad.nn.MaxUnpool2d`-style use. Default: ``False``.
+        ceil_mode (bool): round the output size up (keep a last, partial window). Default:
+            ``False``.
+    Raises:
+        RuntimeError: (at call time) for an input of the wrong rank, ``padding`` above half the
+            kernel, a non-positive kernel or stride, or an empty output (input smaller than the
+            kernel).
+    Shape:
+        - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
+        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, with
+          ``H_out = floor((H + 2 * padding - dilation * (kernel_size - 1) - 1) / stride) + 1``
+          per dimension (``ceil`` with ``ceil_mode``; a last window must start inside the input).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.nn.MaxPool2d(2)(dyngrad.arange(16.0).reshape(1, 1, 4, 4))
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+    """
 
     def __init__(
         self,
@@ -317,13 +550,74 @@ class MaxPool2d(Module):
 
 
 class MaxPool1d(MaxPool2d):
-    """1-D max pooling ``(N, C, L)``."""
+    """1-D max pooling: the maximum of each window; padding counts as ``-inf``. See
+    :func:`dyngrad.nn.functional.max_pool1d`.
+
+    Derivative: ``grad_input`` gets each output's gradient at the (first) maximal element of its
+    window, 0 elsewhere (PyTorch's ``max_pool1d_with_indices_backward``).
+
+    Args:
+        kernel_size (int or tuple): the window, an int.
+        stride (int or tuple, optional): the step. Default: ``kernel_size``.
+        padding (int or tuple): implicit ``-inf`` padding on both sides, at most half the kernel.
+            Default: ``0``.
+        dilation (int or tuple): spacing between window elements. Default: ``1``.
+        return_indices (bool): also return the int64 flat index (into the spatial dims) of each
+            maximum, for :class:`dyngrad.nn.MaxUnpool1d`-style use. Default: ``False``.
+        ceil_mode (bool): round the output size up (keep a last, partial window). Default:
+            ``False``.
+    Raises:
+        RuntimeError: (at call time) for an input of the wrong rank, ``padding`` above half the
+            kernel, a non-positive kernel or stride, or an empty output (input smaller than the
+            kernel).
+    Shape:
+        - Input: ``(N, C, L)`` or ``(C, L)``.
+        - Output: ``(N, C, L_out)`` or ``(C, L_out)``, with
+          ``L_out = floor((L + 2 * padding - dilation * (kernel_size - 1) - 1) / stride) + 1``
+          per dimension (``ceil`` with ``ceil_mode``; a last window must start inside the input).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.nn.MaxPool1d(2, return_indices=True)(dyngrad.tensor([[[1.0, 3.0, 2.0, 0.0]]]))
+        (tensor([[[3., 2.]]]), tensor([[[1, 2]]]))
+    """
 
     _pool = staticmethod(F.max_pool1d)
 
 
 class AvgPool2d(Module):
-    """2-D average pooling; ``stride`` defaults to ``kernel_size``."""
+    """2-D average pooling: the mean of each window. See :func:`dyngrad.nn.functional.avg_pool2d`.
+
+    Derivative: ``grad_input`` spreads each output's gradient evenly over its window (divided by the
+    same divisor; PyTorch's ``avg_pool2d_backward``).
+
+    Args:
+        kernel_size (int or tuple): the window, an int or a pair.
+        stride (int or tuple, optional): the step. Default: ``kernel_size``.
+        padding (int or tuple): implicit zero padding on both sides, at most half the kernel.
+            Default: ``0``.
+        ceil_mode (bool): round the output size up (keep a last, partial window, whose divisor
+            counts only positions inside the padded input). Default: ``False``.
+        count_include_pad (bool): count the padding zeros in each window's divisor. Default:
+            ``True``.
+        divisor_override (int, optional): divide every window's sum by this instead. Default:
+            ``None``.
+    Raises:
+        RuntimeError: (at call time) for an input of the wrong rank, ``padding`` above half the
+            kernel, a non-positive kernel or stride, or an empty output (input smaller than the
+            kernel), or ``divisor_override == 0``.
+    Shape:
+        - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
+        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, with
+          ``H_out = floor((H + 2 * padding - kernel_size) / stride) + 1``
+          per dimension (``ceil`` with ``ceil_mode``; a last window must start inside the input).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.nn.AvgPool2d(2)(dyngrad.arange(16.0).reshape(1, 1, 4, 4))
+        tensor([[[[ 2.5000,  4.5000],
+                  [10.5000, 12.5000]]]])
+    """
 
     def __init__(
         self,
@@ -358,7 +652,35 @@ class AvgPool2d(Module):
 
 
 class AvgPool1d(Module):
-    """1-D average pooling ``(N, C, L)``."""
+    """1-D average pooling: the mean of each window. See :func:`dyngrad.nn.functional.avg_pool1d`.
+
+    Derivative: ``grad_input`` spreads each output's gradient evenly over its window (divided by the
+    same divisor; PyTorch's ``avg_pool1d_backward``).
+
+    Args:
+        kernel_size (int or tuple): the window, an int.
+        stride (int or tuple, optional): the step. Default: ``kernel_size``.
+        padding (int or tuple): implicit zero padding on both sides, at most half the kernel.
+            Default: ``0``.
+        ceil_mode (bool): round the output size up (keep a last, partial window, whose divisor
+            counts only positions inside the padded input). Default: ``False``.
+        count_include_pad (bool): count the padding zeros in each window's divisor. Default:
+            ``True``.
+    Raises:
+        RuntimeError: (at call time) for an input of the wrong rank, ``padding`` above half the
+            kernel, a non-positive kernel or stride, or an empty output (input smaller than the
+            kernel).
+    Shape:
+        - Input: ``(N, C, L)`` or ``(C, L)``.
+        - Output: ``(N, C, L_out)`` or ``(C, L_out)``, with
+          ``L_out = floor((L + 2 * padding - kernel_size) / stride) + 1``
+          per dimension (``ceil`` with ``ceil_mode``; a last window must start inside the input).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.nn.AvgPool1d(2)(dyngrad.tensor([[[1.0, 3.0, 2.0, 0.0]]]))
+        tensor([[[2., 1.]]])
+    """
 
     def __init__(
         self,
@@ -384,7 +706,29 @@ class AvgPool1d(Module):
 
 
 class AdaptiveAvgPool2d(Module):
-    """Average pooling to a fixed ``output_size`` whatever the input size."""
+    """2-D average pooling to a fixed ``output_size`` whatever the input size: output ``i`` averages
+    rows ``[floor(i * H / H_out), ceil((i + 1) * H / H_out))`` (PyTorch's bins), likewise columns.
+    See :func:`dyngrad.nn.functional.adaptive_avg_pool2d`.
+
+    Derivative: linear (``A_h @ x @ A_w^T`` with constant averaging matrices), so ``grad_input =
+    A_h^T @ grad_output @ A_w``.
+
+    Args:
+        output_size (int or tuple): ``H_out`` and ``W_out``, an int (both) or a pair; ``None`` in
+            the pair keeps that size.
+    Raises:
+        RuntimeError: (at call time) for an input that is not 3-d or 4-d, or a non-positive output
+            size (PyTorch returns an empty tensor for 0).
+        ValueError: (at call time) when ``output_size`` is neither an int nor a pair.
+    Shape:
+        - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
+        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.nn.AdaptiveAvgPool2d((1, 2))(dyngrad.arange(8.0).reshape(1, 2, 4))
+        tensor([[[2.5000, 4.5000]]])
+    """
 
     def __init__(self, output_size: Any) -> None:
         super().__init__()
@@ -400,12 +744,31 @@ class AdaptiveAvgPool2d(Module):
 
 
 class MaxPool3d(MaxPool2d):
-    """3-D max pooling ``(N, C, D, H, W)``; ``stride`` defaults to ``kernel_size``; see
-    ``functional.max_pool3d``.
+    """3-D max pooling: the maximum of each window; padding counts as ``-inf``. See
+    :func:`dyngrad.nn.functional.max_pool3d`.
+
+    Derivative: ``grad_input`` gets each output's gradient at the (first) maximal element of its
+    window, 0 elsewhere (PyTorch's ``max_pool3d_with_indices_backward``).
 
     Args:
-        kernel_size, stride, padding, dilation, ceil_mode, return_indices: as
-            :func:`dyngrad.nn.functional.max_pool3d`.
+        kernel_size (int or tuple): the window, an int or a triple.
+        stride (int or tuple, optional): the step. Default: ``kernel_size``.
+        padding (int or tuple): implicit ``-inf`` padding on both sides, at most half the kernel.
+            Default: ``0``.
+        dilation (int or tuple): spacing between window elements. Default: ``1``.
+        return_indices (bool): also return the int64 flat index (into the spatial dims) of each
+            maximum, for :class:`dyngrad.nn.MaxUnpool3d`-style use. Default: ``False``.
+        ceil_mode (bool): round the output size up (keep a last, partial window). Default:
+            ``False``.
+    Raises:
+        RuntimeError: (at call time) for an input of the wrong rank, ``padding`` above half the
+            kernel, a non-positive kernel or stride, or an empty output (input smaller than the
+            kernel).
+    Shape:
+        - Input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+        - Output: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``, with
+          ``D_out = floor((D + 2 * padding - dilation * (kernel_size - 1) - 1) / stride) + 1``
+          per dimension (``ceil`` with ``ceil_mode``; a last window must start inside the input).
 
     Example:
         >>> import dyngrad
@@ -417,12 +780,31 @@ class MaxPool3d(MaxPool2d):
 
 
 class AvgPool3d(AvgPool2d):
-    """3-D average pooling ``(N, C, D, H, W)``; ``stride`` defaults to ``kernel_size``; see
-    ``functional.avg_pool3d``.
+    """3-D average pooling: the mean of each window. See :func:`dyngrad.nn.functional.avg_pool3d`.
+
+    Derivative: ``grad_input`` spreads each output's gradient evenly over its window (divided by the
+    same divisor; PyTorch's ``avg_pool3d_backward``).
 
     Args:
-        kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override: as
-            :func:`dyngrad.nn.functional.avg_pool3d`.
+        kernel_size (int or tuple): the window, an int or a triple.
+        stride (int or tuple, optional): the step. Default: ``kernel_size``.
+        padding (int or tuple): implicit zero padding on both sides, at most half the kernel.
+            Default: ``0``.
+        ceil_mode (bool): round the output size up (keep a last, partial window, whose divisor
+            counts only positions inside the padded input). Default: ``False``.
+        count_include_pad (bool): count the padding zeros in each window's divisor. Default:
+            ``True``.
+        divisor_override (int, optional): divide every window's sum by this instead. Default:
+            ``None``.
+    Raises:
+        RuntimeError: (at call time) for an input of the wrong rank, ``padding`` above half the
+            kernel, a non-positive kernel or stride, or an empty output (input smaller than the
+            kernel), or ``divisor_override == 0``.
+    Shape:
+        - Input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+        - Output: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``, with
+          ``D_out = floor((D + 2 * padding - kernel_size) / stride) + 1``
+          per dimension (``ceil`` with ``ceil_mode``; a last window must start inside the input).
 
     Example:
         >>> import dyngrad
@@ -434,10 +816,21 @@ class AvgPool3d(AvgPool2d):
 
 
 class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
-    """3-D average pooling to a fixed ``output_size`` (PyTorch's adaptive bins).
+    """3-D average pooling to a fixed ``output_size`` (PyTorch's adaptive bins in ``D``, ``H`` and
+    ``W``; see :class:`AdaptiveAvgPool2d`).
+
+    Derivative: linear (three constant averaging matrices), so ``grad_input`` is their transposes
+    applied to ``grad_output``.
 
     Args:
-        output_size: an int or a triple ``(Do, Ho, Wo)``; ``None`` keeps that dim's size.
+        output_size (int or tuple): an int or a triple ``(D_out, H_out, W_out)``; ``None`` keeps
+            that dim's size.
+    Raises:
+        RuntimeError: (at call time) for an input that is not 4-d or 5-d, or a non-positive output
+            size.
+    Shape:
+        - Input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+        - Output: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``.
 
     Example:
         >>> import dyngrad

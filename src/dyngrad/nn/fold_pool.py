@@ -14,7 +14,26 @@ __all__ = ["Unfold", "Fold", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Adaptive
 
 
 class Unfold(Module):
-    """Extract sliding local blocks (:func:`dyngrad.nn.functional.unfold`).
+    """Extract sliding local blocks: each column of the output is one flattened
+    ``C * prod(kernel_size)`` block of the (padded) input ("im2col"). See
+    :func:`dyngrad.nn.functional.unfold`.
+
+    Derivative: ``grad_input = fold(grad_output, ...)`` with the same geometry (overlapping
+    blocks add; PyTorch's ``im2col`` backward is ``col2im``).
+
+    Args:
+        kernel_size (int or tuple): the block size, an int or a pair.
+        dilation (int or tuple): spacing between block elements. Default: ``1``.
+        padding (int or tuple): zeros added to both sides of each spatial dim. Default: ``0``.
+        stride (int or tuple): the step between blocks. Default: ``1``.
+    Raises:
+        RuntimeError: (at call time) for an input that is not 3-d or 4-d, or one too small for a
+            single block.
+    Shape:
+        - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
+        - Output: ``(N, C * prod(kernel_size), L)`` or ``(C * prod(kernel_size), L)``, ``L`` the
+          number of blocks, ``prod_d floor((size_d + 2 * padding_d - dilation_d * (kernel_size_d -
+              1) - 1) / stride_d + 1)``.
 
     Example:
         >>> import dyngrad
@@ -39,7 +58,26 @@ class Unfold(Module):
 
 
 class Fold(Module):
-    """Sum sliding local blocks into a tensor (:func:`dyngrad.nn.functional.fold`).
+    """Sum sliding local blocks into a tensor, the inverse arrangement of :class:`Unfold`
+    ("col2im"; overlapping blocks add). See :func:`dyngrad.nn.functional.fold`.
+
+    Derivative: ``grad_input = unfold(grad_output, ...)`` with the same geometry (PyTorch's
+    ``col2im`` backward is ``im2col``).
+
+    Args:
+        output_size (int or tuple): the spatial size ``(H, W)`` of the result.
+        kernel_size (int or tuple): the block size, an int or a pair.
+        dilation (int or tuple): spacing between block elements. Default: ``1``.
+        padding (int or tuple): the padding the blocks were taken with (cropped away). Default:
+            ``0``.
+        stride (int or tuple): the step between blocks. Default: ``1``.
+    Raises:
+        RuntimeError: (at call time) for an input that is not 2-d or 3-d, a channel size not
+            divisible by ``prod(kernel_size)``, or a block count that does not match
+            ``output_size``.
+    Shape:
+        - Input: ``(N, C * prod(kernel_size), L)`` or ``(C * prod(kernel_size), L)``.
+        - Output: ``(N, C, H, W)`` or ``(C, H, W)``, ``(H, W) = output_size``.
 
     Example:
         >>> import dyngrad
@@ -79,34 +117,82 @@ class _AdaptiveMaxPoolNd(Module):
 
 
 class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
-    """Adaptive max pooling ``(N, C, L) -> (N, C, output_size)``
-    (:func:`dyngrad.nn.functional.adaptive_max_pool1d`).
+    """Adaptive max pooling to a fixed length: output ``i`` is the maximum over
+    ``[floor(i * L / L_out), ceil((i + 1) * L / L_out))`` (PyTorch's bins). See
+    :func:`dyngrad.nn.functional.adaptive_max_pool1d`.
+
+    Derivative: each output's gradient goes to its window's (first) maximal element
+    (PyTorch's ``adaptive_max_pool2d_backward``).
+
+    Args:
+        output_size (int): ``L_out``.
+        return_indices (bool): also return the int64 index of each maximum. Default: ``False``.
+    Raises:
+        RuntimeError: (at call time) for an input that is not 2-d or 3-d, or ``output_size < 1``
+            (PyTorch returns an empty tensor for 0).
+    Shape:
+        - Input: ``(N, C, L)`` or ``(C, L)``.
+        - Output: ``(N, C, L_out)`` or ``(C, L_out)``.
 
     Example:
+        >>> import dyngrad
         >>> from dyngrad import nn
-        >>> nn.AdaptiveMaxPool1d(3)
-        AdaptiveMaxPool1d(output_size=3)
+        >>> nn.AdaptiveMaxPool1d(2, return_indices=True)(dyngrad.tensor([[[1.0, 3.0, 2.0, 0.0]]]))
+        (tensor([[[3., 2.]]]), tensor([[[1, 2]]]))
     """
 
     _fn = "adaptive_max_pool1d"
 
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
-    """Adaptive max pooling ``(N, C, H, W) -> (N, C, Ho, Wo)``
-    (:func:`dyngrad.nn.functional.adaptive_max_pool2d`); None in ``output_size`` keeps
-    that dim."""
+    """Adaptive max pooling to a fixed ``(H_out, W_out)`` (PyTorch's bins in each
+    dim; see :class:`AdaptiveMaxPool1d`). See :func:`dyngrad.nn.functional.adaptive_max_pool2d`.
+
+    Derivative: each output's gradient goes to its window's (first) maximal element
+    (PyTorch's ``adaptive_max_pool2d_backward``).
+
+    Args:
+        output_size (int or tuple): an int (both) or a pair; ``None`` in the pair keeps that size.
+        return_indices (bool): also return the int64 flat index (into ``H * W``) of each maximum.
+            Default: ``False``.
+    Raises:
+        RuntimeError: (at call time) for an input that is not 3-d or 4-d, or a non-positive output
+            size.
+    Shape:
+        - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
+        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.AdaptiveMaxPool2d((1, None))(dyngrad.arange(6.0).reshape(1, 2, 3))
+        tensor([[[3., 4., 5.]]])
+    """
 
     _fn = "adaptive_max_pool2d"
 
 
 class AdaptiveAvgPool1d(Module):
-    """Adaptive average pooling ``(N, C, L) -> (N, C, output_size)``
-    (:func:`dyngrad.nn.functional.adaptive_avg_pool1d`).
+    """Adaptive average pooling to a fixed length: output ``i`` averages
+    ``[floor(i * L / L_out), ceil((i + 1) * L / L_out))`` (PyTorch's bins). See
+    :func:`dyngrad.nn.functional.adaptive_avg_pool1d`.
+
+    Derivative: linear (a constant averaging matrix ``A``), so ``grad_input = grad_output @ A``.
+
+    Args:
+        output_size (int): ``L_out``.
+    Raises:
+        RuntimeError: (at call time) for an input that is not 2-d or 3-d, or ``output_size < 1``
+            (PyTorch returns an empty tensor for 0).
+    Shape:
+        - Input: ``(N, C, L)`` or ``(C, L)``.
+        - Output: ``(N, C, L_out)`` or ``(C, L_out)``.
 
     Example:
+        >>> import dyngrad
         >>> from dyngrad import nn
-        >>> nn.AdaptiveAvgPool1d(3)
-        AdaptiveAvgPool1d(output_size=3)
+        >>> nn.AdaptiveAvgPool1d(2)(dyngrad.tensor([[[1.0, 3.0, 2.0, 0.0]]]))
+        tensor([[[2., 1.]]])
     """
 
     def __init__(self, output_size: Any) -> None:
@@ -138,18 +224,63 @@ class _LPPoolNd(Module):
 
 
 class LPPool1d(_LPPoolNd):
-    """Power-average pooling over ``(N, C, L)`` (:func:`dyngrad.nn.functional.lp_pool1d`).
+    """Power-average pooling: ``(sum over the window of x ** p) ** (1 / p)`` with
+    ``p = norm_type`` (``p = 1``: sum pooling; large ``p``: close to max pooling). See
+    :func:`dyngrad.nn.functional.lp_pool1d`.
+
+    Derivative: composed of ``pow``, :func:`avg_pool1d <dyngrad.nn.functional.avg_pool1d>`,
+    ``sign``/``relu`` and ``pow(1 / p)``, as PyTorch's ``lp_pool1d`` (so the gradient at an
+    all-zero window is 0 or nan exactly as PyTorch's).
+
+    Args:
+        norm_type (float): ``p``.
+        kernel_size (int): the window.
+        stride (int, optional): the step. Default: ``kernel_size``.
+        ceil_mode (bool): round the output size up. Default: ``False``.
+    Raises:
+        RuntimeError: (at call time) for an input that is not 2-d or 3-d, or one shorter than the
+            kernel.
+    Shape:
+        - Input: ``(N, C, L)`` or ``(C, L)``.
+        - Output: ``(N, C, L_out)`` or ``(C, L_out)``, ``L_out = floor((L - kernel_size) / stride) +
+          1``.
 
     Example:
+        >>> import dyngrad
         >>> from dyngrad import nn
-        >>> nn.LPPool1d(2, 3)
-        LPPool1d(norm_type=2, kernel_size=3, stride=None, ceil_mode=False)
+        >>> nn.LPPool1d(2, 2)(dyngrad.tensor([[[3.0, 4.0, 0.0, 1.0]]]))
+        tensor([[[5., 1.]]])
     """
 
     _fn = "lp_pool1d"
 
 
 class LPPool2d(_LPPoolNd):
-    """Power-average pooling over ``(N, C, H, W)`` (:func:`dyngrad.nn.functional.lp_pool2d`)."""
+    """2-D power-average pooling: ``(sum over the window of x ** p) ** (1 / p)`` with
+    ``p = norm_type``. See :func:`dyngrad.nn.functional.lp_pool2d`.
+
+    Derivative: composed of ``pow``, :func:`avg_pool2d <dyngrad.nn.functional.avg_pool2d>`,
+    ``sign``/``relu`` and ``pow(1 / p)``, as PyTorch's ``lp_pool2d``.
+
+    Args:
+        norm_type (float): ``p``.
+        kernel_size (int or tuple): the window, an int or a pair.
+        stride (int or tuple, optional): the step. Default: ``kernel_size``.
+        ceil_mode (bool): round the output size up. Default: ``False``.
+    Raises:
+        RuntimeError: (at call time) for an input that is not 3-d or 4-d, or one smaller than the
+            kernel.
+    Shape:
+        - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
+        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, ``H_out = floor((H - kH) / sH)
+          + 1`` (likewise ``W_out``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.LPPool2d(1, 2)(dyngrad.arange(16.0).reshape(1, 1, 4, 4))
+        tensor([[[[10., 18.],
+                  [42., 50.]]]])
+    """
 
     _fn = "lp_pool2d"

@@ -193,15 +193,26 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """``out[..., o] = sum_ij x1[..., i] W[o, i, j] x2[..., j] + b[o]``.
+    """Bilinear map: ``out[..., o] = sum_ij x1[..., i] W[o, i, j] x2[..., j] + b[o]``.
+
+    Derivative: ``grad_x1 = sum_o g_o W[o] @ x2``, ``grad_x2 = sum_o g_o W[o]^T @ x1``, ``grad_W[o]
+    = sum g_o x1 x2^T``, ``grad_b = sum g`` (the product rule; PyTorch's ``bilinear`` composite).
 
     Args:
-        input1: ``(*, in1)``; input2: ``(*, in2)`` (same leading dims); weight ``(out, in1,
-        in2)``; bias ``(out)``.
+        input1 (Tensor): ``(*, in1)``.
+        input2 (Tensor): ``(*, in2)``, the same leading dims.
+        weight (Tensor): ``(out, in1, in2)``.
+        bias (Tensor, optional): ``(out,)``. Default: ``None``.
     Returns:
-        ``(*, out)``.
+        Tensor: ``(*, out)``.
     Raises:
         RuntimeError: mismatched feature or batch sizes (all shapes named).
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.bilinear(dyngrad.ones(1, 2), dyngrad.ones(1, 3), dyngrad.ones(4, 2, 3), dyngrad.zeros(4))
+        tensor([[6., 6., 6., 6.]])
     """
     if (
         weight.ndim != 3
@@ -225,7 +236,27 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
 
 
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
-    """``softmax(-input, dim)``."""
+    """Softmin along ``dim``: ``softmax(-input, dim)``, so small values get the large weights.
+
+    Derivative: the softmax derivative applied to ``-input``: ``grad_input = -y * (g - (g *
+    y).sum(dim, keepdim=True))``.
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int, optional): the dimension that sums to 1; ``None`` picks one by PyTorch's legacy
+            rule, with a warning. Default: ``None``.
+        dtype (dyngrad.dtype, optional): cast the input to this dtype first. Default: ``None``.
+    Returns:
+        Tensor: ``(*)``, the input's shape.
+    Raises:
+        IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.softmin(dyngrad.tensor([[0.0, 1.0]]), dim=1)
+        tensor([[0.7311, 0.2689]])
+    """
     return softmax(-input, dim, dtype=dtype)
 
 
@@ -332,11 +363,28 @@ def _unbatched(input: Tensor, inplace: bool, fn: Any) -> Tensor:
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Zero whole channels: each channel of each sample with probability ``p``, the rest
-    scaled by ``1 / (1 - p)``. ``input``: ``(N, C, L)`` or ``(C, L)``.
+    """Zero whole channels: each channel of each sample with probability ``p``, the rest scaled by ``1
+    / (1 - p)``; the identity unless ``training``.
 
+    Derivative: ``grad_input = grad_output * mask / (1 - p)``, the mask broadcast over ``L``.
+
+    Args:
+        input (Tensor): ``(N, C, L)`` or ``(C, L)``.
+        p (float): the probability of dropping, in [0, 1]. Default: ``0.5``.
+        training (bool): apply it. Default: ``True``.
+        inplace (bool): write the result into ``input``. Default: ``False``.
+    Returns:
+        Tensor: the input's shape.
     Raises:
-        RuntimeError: another number of dims. ValueError: ``p`` outside ``[0, 1]``.
+        RuntimeError: another number of dims.
+        ValueError: ``p`` outside ``[0, 1]``.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> y = F.dropout1d(dyngrad.ones(4, 8, 3), 0.5)
+        >>> bool(((y == 0) | (y == 2)).all())
+        True
     """
     _check_p(p)
     if input.ndim not in (2, 3):
@@ -351,12 +399,27 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Zero whole channels of ``(N, C, H, W)`` input (see :func:`dropout1d`). As PyTorch 2.13, a
-    3-D input is read as ``(N, C, L)`` (with a warning) and other ranks are deprecated (a
-    warning): the mask is drawn per entry of the first two dims.
+    """Zero whole channels of ``(N, C, H, W)`` input (see :func:`dropout1d`). As PyTorch 2.13, a 3-D
+    input is read as ``(N, C, L)`` (with a warning) and other ranks are deprecated (a warning): the
+    mask is drawn per entry of the first two dims.
 
+    Derivative: ``grad_input = grad_output * mask / (1 - p)``, the mask broadcast over ``H, W``.
+
+    Args:
+        input (Tensor): ``(N, C, H, W)`` (or ``(C, H, W)``, read as above).
+        p (float): the probability of dropping, in [0, 1]. Default: ``0.5``.
+        training (bool): apply it. Default: ``True``.
+        inplace (bool): write the result into ``input``. Default: ``False``.
+    Returns:
+        Tensor: the input's shape.
     Raises:
         ValueError: ``p`` outside ``[0, 1]``.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.dropout2d(dyngrad.ones(2, 3, 4, 5), 1.0).sum()
+        tensor(0.)
     """
     import warnings
 
@@ -382,12 +445,26 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Zero whole channels of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` input (see
-    :func:`dropout1d`); other ranks are deprecated (a warning, as PyTorch 2.13), and read
-    as unbatched unless 5-D.
+    """Zero whole channels of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` input (see :func:`dropout1d`);
+    other ranks are deprecated (a warning, as PyTorch 2.13), and read as unbatched unless 5-D.
 
+    Derivative: ``grad_input = grad_output * mask / (1 - p)``, the mask broadcast over ``D, H, W``.
+
+    Args:
+        input (Tensor): ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+        p (float): the probability of dropping, in [0, 1]. Default: ``0.5``.
+        training (bool): apply it. Default: ``True``.
+        inplace (bool): write the result into ``input``. Default: ``False``.
+    Returns:
+        Tensor: the input's shape.
     Raises:
         ValueError: ``p`` outside ``[0, 1]``.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.dropout3d(dyngrad.ones(1, 2, 2, 2, 2), 0.5, training=False).sum()
+        tensor(16.)
     """
     import warnings
 
@@ -406,23 +483,58 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 
 
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
-    """Dropout for SELU networks: a dropped unit takes SELU's negative saturation value and
-    the result is rescaled so that mean and variance are kept (PyTorch's formula:
-    ``a * (x * keep - k * (1 - keep)) + k * a * p`` with ``k = 1.7580993408473766`` and
-    ``a = 1 / sqrt((k^2 p + 1)(1 - p))``). The identity unless ``training`` (default False,
-    as PyTorch); zeros for ``p = 1``.
+    """Dropout for SELU networks: a dropped unit takes SELU's negative saturation value and the result
+    is rescaled so that mean and variance are kept (PyTorch's formula: ``a * (x * keep - k * (1 -
+    keep)) + k * a * p`` with ``k = 1.7580993408473766`` and ``a = 1 / sqrt((k^2 p + 1)(1 - p))``;
+    Klambauer et al. 2017). The identity unless ``training`` (default False, as PyTorch); zeros for
+    ``p = 1``.
 
+    Derivative: ``grad_input = a * keep * grad_output`` (the same mask).
+
+    Args:
+        input (Tensor): ``(*)``.
+        p (float): the probability of dropping, in [0, 1]. Default: ``0.5``.
+        training (bool): apply it (else the identity). Default: ``False``.
+        inplace (bool): write the result into ``input``. Default: ``False``.
+    Returns:
+        Tensor: ``(*)``, the input's shape.
     Raises:
         ValueError: ``p`` outside ``[0, 1]``.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.alpha_dropout(dyngrad.ones(3), 0.5)          # training=False: the identity
+        tensor([1., 1., 1.])
+        >>> F.alpha_dropout(dyngrad.randn(4, 5), 0.2, training=True).shape
+        dyngrad.Size([4, 5])
     """
     return _feature_dropout(input, p, training, inplace, alpha=True)
 
 
 def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
-    """:func:`alpha_dropout` with one draw per channel of each sample (``(N, C, *)`` input).
+    """:func:`alpha_dropout` with one draw per channel of each sample (whole channels take the
+    saturation value).
 
+    Derivative: ``grad_input = a * keep * grad_output``, the mask broadcast over the spatial dims.
+
+    Args:
+        input (Tensor): ``(N, C, *)``.
+        p (float): the probability of dropping, in [0, 1]. Default: ``0.5``.
+        training (bool): apply it (else the identity). Default: ``False``.
+        inplace (bool): write the result into ``input``. Default: ``False``.
+    Returns:
+        Tensor: ``(N, C, *)``, the input's shape.
     Raises:
-        RuntimeError: fewer than 2 dims. ValueError: ``p`` outside ``[0, 1]``.
+        RuntimeError: fewer than 2 dims (in training).
+        ValueError: ``p`` outside ``[0, 1]``.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> y = F.feature_alpha_dropout(dyngrad.ones(3, 4, 5), 0.5, training=True)
+        >>> all(len({float(v) for v in ch.flatten()}) == 1 for ch in y.reshape(12, 5))
+        True
     """
     return _feature_dropout(input, p, training, inplace, alpha="feature")
 
@@ -432,23 +544,67 @@ def _vnorm(x: Tensor, p: float, dim: int) -> Tensor:
         return (x * x).sum(dim, keepdim=True).sqrt()
     if p == 1:
         return x.abs().sum(dim, keepdim=True)
-    return (x.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
+    from ..linalg import vector_norm  # deferred: linalg imports the op library
+
+    return vector_norm(x, p, dim, keepdim=True)  # p = 0, +-inf and the rest, as PyTorch's
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Any = None) -> Tensor:
-    """``input / max(||input||_p, eps)`` along ``dim``.
+    """``input / max(||input||_p, eps)`` along ``dim`` (any ``p``, including ``inf``, ``-inf`` and 0,
+    as PyTorch).
 
-    Raises: IndexError: ``dim`` out of range.
+    Derivative: the quotient rule through :func:`dyngrad.linalg.vector_norm` (2 and 1 are composed
+    directly); where the norm is clamped, ``input / eps`` is linear.
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+        p (float): the norm's exponent. Default: ``2.0``.
+        dim (int): the dimension normalised over. Default: ``1``.
+        eps (float): the lower bound of the norm. Default: ``1e-12``.
+        out (Tensor, optional): not supported (must be ``None``). Default: ``None``.
+    Returns:
+        Tensor: ``(*)``, the input's shape.
+    Raises:
+        IndexError: ``dim`` out of range.
+        NotImplementedError: an ``out`` tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.normalize(dyngrad.tensor([[3.0, 4.0]]))
+        tensor([[0.6000, 0.8000]])
+        >>> F.normalize(dyngrad.tensor([[3.0, 4.0]]), p=1)
+        tensor([[0.4286, 0.5714]])
     """
     dim = norm_dim(dim, input.ndim, "normalize")
+    if out is not None:  # was silently ignored
+        raise NotImplementedError("normalize: out= is not supported by dyngrad (use the returned tensor)")
     return input / _vnorm(input, p, dim).clamp(min=eps)
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
-    """``sum(x1/||x1|| * x2/||x2||, dim)`` with each norm clamped to ``>= eps`` (PyTorch's
-    formulation, stable for large inputs). Inputs broadcast.
+    """Cosine similarity along ``dim``: ``sum(x1/||x1|| * x2/||x2||, dim)`` with each norm clamped to
+    ``>= eps`` (PyTorch's formulation, stable for large inputs). Inputs broadcast.
 
-    Raises: RuntimeError when the shapes do not broadcast; IndexError for a bad ``dim``.
+    Derivative: the quotient rule through the normalised inputs (composed of ``norm``,
+    ``clamp_min``, ``div`` and ``sum``, as PyTorch's).
+
+    Args:
+        x1 (Tensor): ``(*1, D, *2)``.
+        x2 (Tensor): broadcastable with ``x1``.
+        dim (int): the dimension reduced. Default: ``1``.
+        eps (float): the lower bound of each norm. Default: ``1e-8``.
+    Returns:
+        Tensor: the broadcast shape without ``dim``, ``(*1, *2)``.
+    Raises:
+        RuntimeError: shapes that do not broadcast.
+        IndexError: a bad ``dim``.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.cosine_similarity(dyngrad.tensor([1.0, 0.0]), dyngrad.tensor([1.0, 1.0]), dim=0)
+        tensor(0.7071)
     """
     shape = B.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
     dim = norm_dim(dim, len(shape), "cosine_similarity")
@@ -464,7 +620,31 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
 def pairwise_distance(
     x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
 ) -> Tensor:
-    """``||x1 - x2 + eps||_p`` over the last dim."""
+    """The p-norm distance of rows: ``||x1 - x2 + eps||_p`` over the last dim (any ``p``, including
+    ``inf``, ``-inf`` and 0).
+
+    Derivative: through ``sub`` and :func:`dyngrad.linalg.vector_norm`: ``grad_x1 = sign(d)
+    |d|**(p-1) / ||d||_p**(p-1) * grad_output``, ``grad_x2`` its negative.
+
+    Args:
+        x1 (Tensor): ``(N, D)`` or ``(D,)``.
+        x2 (Tensor): broadcastable with ``x1``.
+        p (float): the norm degree. Default: ``2.0``.
+        eps (float): added to the difference (avoids a zero norm). Default: ``1e-6``.
+        keepdim (bool): keep the reduced dim. Default: ``False``.
+    Returns:
+        Tensor: ``(N,)`` or ``()`` (``(N, 1)``/``(1,)`` with ``keepdim``).
+    Raises:
+        RuntimeError: shapes that do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> import dyngrad.nn.functional as F
+        >>> F.pairwise_distance(dyngrad.tensor([[0.0, 0.0]]), dyngrad.tensor([[3.0, 4.0]]))
+        tensor([5.0000])
+        >>> F.pairwise_distance(dyngrad.tensor([[0.0, 0.0]]), dyngrad.tensor([[3.0, 4.0]]), p=float('inf'))
+        tensor([4.0000])
+    """
     d = _vnorm(x1 - x2 + eps, p, -1)
     return d if keepdim else d.squeeze(-1)
 

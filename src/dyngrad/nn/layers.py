@@ -24,7 +24,17 @@ def _empty(shape: tuple, dtype: Any) -> Parameter:
 
 
 class Identity(Module):
-    """Returns its input unchanged (any constructor arguments are ignored)."""
+    """Returns its input unchanged (any constructor arguments are accepted and ignored, as PyTorch's).
+
+    Gradient flows through unchanged.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> x = dyngrad.ones(2)
+        >>> nn.Identity(54, unused="x")(x) is x
+        True
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
@@ -34,20 +44,28 @@ class Identity(Module):
 
 
 class Linear(Module):
-    """``y = x W^T + b``: ``(*, in_features) -> (*, out_features)``.
+    """Affine map ``y = x W^T + b`` over the last dimension.
 
     ``weight (out, in)`` ~ kaiming_uniform_(a=sqrt(5)) = ``U(-1/sqrt(in), 1/sqrt(in))`` and
     ``bias (out)`` ~ ``U(-1/sqrt(in), 1/sqrt(in))``, PyTorch's defaults.
 
+    Derivative: ``grad_input = grad_output @ W``, ``grad_weight = grad_output^T @ input``
+    (summed over the leading dims), ``grad_bias = grad_output.sum`` over all but the last dim
+    (PyTorch's ``addmm``/``linear`` entries).
+
     Args:
         in_features (int): size of each input's last dimension.
         out_features (int): size of each output's last dimension.
-        bias (bool): learn an additive bias (default True).
-        device: only ``"cpu"`` (or None) is accepted.
-        dtype: the parameters' dtype (default: the default float dtype).
-
+        bias (bool): learn an additive bias. Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+    Raises:
+        ValueError: when a feature count is negative (PyTorch: RuntimeError).
+        RuntimeError: (at call time) when the input's last dim is not ``in_features``.
     Shape:
-        input ``(*, in_features)``, output ``(*, out_features)``.
+        - Input: ``(*, in_features)``.
+        - Output: ``(*, out_features)``.
+        - weight: ``(out_features, in_features)``; bias: ``(out_features,)``.
 
     Example:
         >>> import dyngrad
@@ -93,8 +111,35 @@ class Linear(Module):
 
 
 class Bilinear(Module):
-    """``y = x1^T A x2 + b``: ``(*, in1), (*, in2) -> (*, out)``; weight and bias
-    ``U(-1/sqrt(in1), 1/sqrt(in1))`` as PyTorch."""
+    """Bilinear map ``y_k = x1^T A_k x2 + b_k`` for each output feature ``k``.
+
+    Weight and bias start ``U(-1/sqrt(in1), 1/sqrt(in1))`` as PyTorch's. See
+    :func:`dyngrad.nn.functional.bilinear`.
+
+    Derivative: ``grad_x1 = sum_k grad_k * A_k @ x2``, ``grad_x2 = sum_k grad_k * A_k^T @ x1``,
+    ``grad_A_k = sum grad_k * x1 x2^T``, ``grad_b = grad_output.sum`` (the product rule).
+
+    Args:
+        in1_features (int): size of ``input1``'s last dimension.
+        in2_features (int): size of ``input2``'s last dimension.
+        out_features (int): size of the output's last dimension.
+        bias (bool): learn an additive bias. Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+    Raises:
+        RuntimeError: (at call time) when the inputs' feature sizes or leading dims do not fit.
+    Shape:
+        - Input1: ``(*, in1_features)``; Input2: ``(*, in2_features)``, the same ``*``.
+        - Output: ``(*, out_features)``.
+        - weight: ``(out_features, in1_features, in2_features)``; bias: ``(out_features,)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> m = nn.Bilinear(2, 3, 4)
+        >>> m(dyngrad.randn(5, 2), dyngrad.randn(5, 3)).shape
+        dyngrad.Size([5, 4])
+    """
 
     def __init__(
         self,
@@ -131,11 +176,20 @@ class Bilinear(Module):
 
 
 class Flatten(Module):
-    """Flatten dims ``start_dim..end_dim`` into one: ``(N, *) -> (N, prod(*))`` by default.
+    """Flatten dims ``start_dim..end_dim`` into one (a view when possible): ``(N, *) -> (N, prod(*))``
+    by default.
+
+    Gradient flows through (a reshape back to the input's shape).
 
     Args:
-        start_dim (int): the first dim to flatten (default 1: keep the batch dim).
-        end_dim (int): the last dim to flatten (default -1).
+        start_dim (int): the first dim to flatten. Default: ``1`` (keep the batch dim).
+        end_dim (int): the last dim to flatten. Default: ``-1``.
+    Raises:
+        IndexError: (at call time) when a dim is out of range for the input.
+        RuntimeError: (at call time) when ``start_dim`` comes after ``end_dim``.
+    Shape:
+        - Input: ``(*, S_start, ..., S_end, *)``.
+        - Output: ``(*, S_start * ... * S_end, *)``.
 
     Example:
         >>> import dyngrad
@@ -156,16 +210,39 @@ class Flatten(Module):
 
 
 class Unflatten(Module):
-    """Expand dim ``dim`` into ``unflattened_size``: ``(*, S, *) -> (*, s1, s2, ..., *)``."""
+    """Expand dim ``dim`` into the sizes ``unflattened_size`` (:meth:`Tensor.unflatten`; one size may
+    be -1).
+
+    Gradient flows through (a reshape back to the input's shape).
+
+    Args:
+        dim (int): the dim to expand.
+        unflattened_size (tuple of int): the new sizes, whose product is ``input.shape[dim]``.
+    Raises:
+        TypeError: when ``unflattened_size`` is not a tuple or list.
+        IndexError: (at call time) when ``dim`` is out of range for the input.
+        RuntimeError: (at call time) when the sizes do not multiply up to ``input.shape[dim]``.
+    Shape:
+        - Input: ``(*, S_dim, *)``.
+        - Output: ``(*, U_1, ..., U_n, *)`` with ``U = unflattened_size``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.Unflatten(1, (2, -1))(dyngrad.zeros(4, 6)).shape
+        dyngrad.Size([4, 2, 3])
+    """
 
     def __init__(self, dim: int, unflattened_size: Any) -> None:
         super().__init__()
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError(
+                f"Unflatten: unflattened_size must be a tuple of ints, but found type {type(unflattened_size).__name__}"
+            )
         self.dim, self.unflattened_size = dim, tuple(unflattened_size)
 
     def forward(self, input: Tensor) -> Tensor:
-        d = self.dim % input.ndim
-        shape = tuple(input.shape[:d]) + self.unflattened_size + tuple(input.shape[d + 1 :])
-        return input.reshape(shape)
+        return input.unflatten(self.dim, self.unflattened_size)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
@@ -173,16 +250,20 @@ class Unflatten(Module):
 
 class Dropout(Module):
     """Zero elements with probability ``p`` in training (scaling the rest by
-    ``1 / (1 - p)``); the identity in eval mode.
+    ``1 / (1 - p)``, so the expectation is unchanged); the identity in eval mode. The mask
+    comes from the default Generator (``dyngrad.manual_seed``).
 
-    Raises: ValueError for ``p`` outside [0, 1].
+    Derivative: ``grad_input = grad_output * mask / (1 - p)`` (the same mask; PyTorch's
+    ``native_dropout_backward``).
 
     Args:
-        p (float): the probability of zeroing an element (default 0.5).
-        inplace (bool): overwrite the input.
-
+        p (float): the probability of zeroing an element. Default: ``0.5``.
+        inplace (bool): overwrite the input. Default: ``False``.
+    Raises:
+        ValueError: when ``p`` is outside [0, 1].
     Shape:
-        input ``(*)``, output ``(*)``.
+        - Input: ``(*)``.
+        - Output: ``(*)``, the input's shape.
 
     Example:
         >>> import dyngrad
@@ -210,14 +291,20 @@ class Dropout(Module):
 
 class Dropout1d(Dropout):
     """Zero whole channels with probability ``p`` in training (scaling the rest by
-    ``1 / (1 - p)``): input ``(N, C, L)`` or ``(C, L)``, one draw per ``(N, C)`` channel
-    (:func:`dyngrad.nn.functional.dropout1d`); the identity in eval mode.
+    ``1 / (1 - p)``): one draw per ``(N, C)`` channel (:func:`dyngrad.nn.functional.dropout1d`);
+    the identity in eval mode.
+
+    Derivative: ``grad_input = grad_output * mask / (1 - p)``, the mask broadcast over ``L``.
 
     Args:
-        p: probability of zeroing a channel, in [0, 1].
-        inplace: write the result into the input.
+        p (float): probability of zeroing a channel, in [0, 1]. Default: ``0.5``.
+        inplace (bool): write the result into the input. Default: ``False``.
     Raises:
-        ValueError: for ``p`` outside [0, 1].
+        ValueError: when ``p`` is outside [0, 1].
+        RuntimeError: (at call time) for an input that is not 2-d or 3-d.
+    Shape:
+        - Input: ``(N, C, L)`` or ``(C, L)``.
+        - Output: the input's shape.
 
     Example:
         >>> import dyngrad
@@ -232,12 +319,21 @@ class Dropout1d(Dropout):
 
 
 class Dropout2d(Dropout):
-    """:class:`Dropout1d` for ``(N, C, H, W)`` or ``(C, H, W)`` inputs: one draw per channel
-    (:func:`dyngrad.nn.functional.dropout2d`, with PyTorch's warning for 3-d inputs).
+    """:class:`Dropout1d` for 2-D feature maps: one draw per channel
+    (:func:`dyngrad.nn.functional.dropout2d`, with PyTorch's warning for 3-d inputs, which it
+    treats as unbatched ``(C, H, W)``).
+
+    Derivative: ``grad_input = grad_output * mask / (1 - p)``, the mask broadcast over ``H, W``.
 
     Args:
-        p: probability of zeroing a channel, in [0, 1].
-        inplace: write the result into the input.
+        p (float): probability of zeroing a channel, in [0, 1]. Default: ``0.5``.
+        inplace (bool): write the result into the input. Default: ``False``.
+    Raises:
+        ValueError: when ``p`` is outside [0, 1].
+        RuntimeError: (at call time) for an input with fewer than 2 dims.
+    Shape:
+        - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
+        - Output: the input's shape.
 
     Example:
         >>> import dyngrad
@@ -251,12 +347,19 @@ class Dropout2d(Dropout):
 
 
 class Dropout3d(Dropout):
-    """:class:`Dropout1d` for ``(N, C, D, H, W)`` or ``(C, D, H, W)`` inputs: one draw per
-    channel (:func:`dyngrad.nn.functional.dropout3d`).
+    """:class:`Dropout1d` for 3-D feature maps: one draw per channel
+    (:func:`dyngrad.nn.functional.dropout3d`).
+
+    Derivative: ``grad_input = grad_output * mask / (1 - p)``, the mask broadcast over ``D, H, W``.
 
     Args:
-        p: probability of zeroing a channel, in [0, 1].
-        inplace: write the result into the input.
+        p (float): probability of zeroing a channel, in [0, 1]. Default: ``0.5``.
+        inplace (bool): write the result into the input. Default: ``False``.
+    Raises:
+        ValueError: when ``p`` is outside [0, 1].
+    Shape:
+        - Input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+        - Output: the input's shape.
 
     Example:
         >>> import dyngrad
@@ -271,12 +374,20 @@ class Dropout3d(Dropout):
 
 class AlphaDropout(Dropout):
     """Dropout that keeps a SELU network's mean and variance (Klambauer et al. 2017):
-    dropped elements take SELU's negative saturation value and an affine map restores the
-    moments (:func:`dyngrad.nn.functional.alpha_dropout`); the identity in eval mode.
+    dropped elements take SELU's negative saturation value ``-scale * alpha`` and an affine
+    map ``a * x + b`` restores the moments (:func:`dyngrad.nn.functional.alpha_dropout`); the
+    identity in eval mode.
+
+    Derivative: ``grad_input = grad_output * a * keep_mask`` (PyTorch composes it the same way).
 
     Args:
-        p: probability of dropping an element, in [0, 1].
-        inplace: write the result into the input.
+        p (float): probability of dropping an element, in [0, 1]. Default: ``0.5``.
+        inplace (bool): write the result into the input. Default: ``False``.
+    Raises:
+        ValueError: when ``p`` is outside [0, 1].
+    Shape:
+        - Input: ``(*)``.
+        - Output: ``(*)``, the input's shape.
 
     Example:
         >>> import dyngrad
@@ -292,12 +403,21 @@ class AlphaDropout(Dropout):
 
 
 class FeatureAlphaDropout(Dropout):
-    """:class:`AlphaDropout` of whole channels
+    """:class:`AlphaDropout` of whole channels: one draw per ``(N, C)``
     (:func:`dyngrad.nn.functional.feature_alpha_dropout`).
 
+    Derivative: ``grad_input = grad_output * a * keep_mask``, the mask broadcast over the
+    spatial dims.
+
     Args:
-        p: probability of dropping a channel, in [0, 1].
-        inplace: write the result into the input.
+        p (float): probability of dropping a channel, in [0, 1]. Default: ``0.5``.
+        inplace (bool): write the result into the input. Default: ``False``.
+    Raises:
+        ValueError: when ``p`` is outside [0, 1].
+        RuntimeError: (at call time) for an input with fewer than 2 dims.
+    Shape:
+        - Input: ``(N, C, *)`` or ``(C, *)``.
+        - Output: the input's shape.
 
     Example:
         >>> import dyngrad
@@ -311,19 +431,37 @@ class FeatureAlphaDropout(Dropout):
 
 
 class Embedding(Module):
-    """A lookup table: int indices ``(*)`` -> ``(*, embedding_dim)``; weight ~ ``N(0, 1)``
-    with the ``padding_idx`` row zeroed (PyTorch's default).
+    """A lookup table: row ``i`` of ``weight`` for each int index ``i``; weight ~ ``N(0, 1)``
+    with the ``padding_idx`` row zeroed (PyTorch's default). See
+    :func:`dyngrad.nn.functional.embedding`.
+
+    Derivative: ``grad_weight[i] = sum of grad_output over the positions holding index i``
+    (none for ``padding_idx``; PyTorch's ``embedding_dense_backward``). Indices get no gradient.
 
     Args:
         num_embeddings (int): the number of rows (the vocabulary size).
         embedding_dim (int): the size of each row.
-        padding_idx (int, optional): a row that stays zero and gets no gradient.
-        max_norm (float, optional): renormalise looked-up rows to at most this norm.
-        norm_type (float): the p of the norm for ``max_norm``.
-        scale_grad_by_freq (bool): divide gradients by the indices' frequency in the batch.
-        sparse (bool): accepted; gradients are dense.
-        device: only ``"cpu"`` (or None) is accepted.
-        dtype: the weight's dtype.
+        padding_idx (int, optional): a row that stays zero and gets no gradient; negative counts
+            from the end. Default: ``None``.
+        max_norm (float, optional): renormalise looked-up rows (in place) to at most this norm.
+            Default: ``None``.
+        norm_type (float): the p of the norm for ``max_norm``. Default: ``2.0``.
+        scale_grad_by_freq (bool): PyTorch divides gradients by the indices' frequency in the batch;
+            not supported here (``True`` raises at call time). Default: ``False``.
+        sparse (bool): PyTorch's sparse gradients; not supported here (``True`` raises at call
+            time). Default: ``False``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the weight's dtype. Default: the default float dtype.
+    Raises:
+        AssertionError: when ``padding_idx`` is outside ``[-num_embeddings, num_embeddings)`` (as
+            PyTorch).
+        IndexError: (at call time) for an index outside ``[0, num_embeddings)``.
+        RuntimeError: (at call time) for indices that are not integers.
+        NotImplementedError: (at call time) with ``scale_grad_by_freq=True`` or ``sparse=True``.
+    Shape:
+        - Input: ``(*)``, int64 or int32 indices.
+        - Output: ``(*, embedding_dim)``.
+        - weight: ``(num_embeddings, embedding_dim)``.
 
     Example:
         >>> import dyngrad

@@ -47,15 +47,24 @@ class _WeightedLoss(_Loss):
 
 
 class MSELoss(_Loss):
-    """Mean squared error ``(x - y)^2``.
+    """Mean squared error: ``(input - target) ** 2``, reduced by ``reduction``. See
+    :func:`dyngrad.nn.functional.mse_loss`.
+
+    Derivative: ``grad_input = 2 * (input - target) * grad_output`` (divided by ``numel`` for
+    ``'mean'``; PyTorch's ``mse_loss_backward``).
 
     Args:
-        size_average: deprecated (use ``reduction``).
-        reduce: deprecated (use ``reduction``).
-        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
-
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Raises:
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
+        RuntimeError: (at call time) when input and target do not broadcast.
     Shape:
-        input ``(*)``, target ``(*)`` (the same shape); output ``()`` or ``(*)`` with ``"none"``.
+        - Input: ``(*)``.
+        - Target: ``(*)``, the input's shape.
+        - Output: ``()``, or ``(*)`` with ``reduction='none'``.
 
     Example:
         >>> import dyngrad
@@ -69,12 +78,24 @@ class MSELoss(_Loss):
 
 
 class L1Loss(_Loss):
-    """Mean absolute error ``|x - y|``.
+    """Mean absolute error: ``|input - target|``, reduced by ``reduction``. See
+    :func:`dyngrad.nn.functional.l1_loss`.
+
+    Derivative: ``grad_input = sign(input - target) * grad_output`` (0 where equal; divided by
+    ``numel`` for ``'mean'``).
 
     Args:
-        size_average: deprecated (use ``reduction``).
-        reduce: deprecated (use ``reduction``).
-        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Raises:
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
+        RuntimeError: (at call time) when input and target do not broadcast.
+    Shape:
+        - Input: ``(*)``.
+        - Target: ``(*)``, the input's shape.
+        - Output: ``()``, or ``(*)`` with ``reduction='none'``.
 
     Example:
         >>> import dyngrad
@@ -88,7 +109,32 @@ class L1Loss(_Loss):
 
 
 class SmoothL1Loss(_Loss):
-    """Smooth L1 with threshold ``beta``."""
+    """Smooth L1: ``0.5 * d**2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 * beta``, with ``d =
+    input - target`` (``beta = 0``: L1). See :func:`dyngrad.nn.functional.smooth_l1_loss`.
+
+    Derivative: ``grad_input = grad_output * d / beta`` where ``|d| < beta``, else ``grad_output *
+    sign(d)`` (PyTorch's ``smooth_l1_loss_backward``).
+
+    Args:
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+        beta (float): where the quadratic becomes linear, ``>= 0``. Default: ``1.0``.
+    Raises:
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
+        RuntimeError: (at call time) for ``beta < 0``, or when input and target do not broadcast.
+    Shape:
+        - Input: ``(*)``.
+        - Target: ``(*)``, the input's shape.
+        - Output: ``()``, or ``(*)`` with ``reduction='none'``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.SmoothL1Loss(beta=0.5)(dyngrad.tensor([0.0, 0.0]), dyngrad.tensor([0.2, 2.0]))
+        tensor(0.8950)
+    """
 
     def __init__(
         self, size_average: Any = None, reduce: Any = None, reduction: str = "mean", beta: float = 1.0
@@ -101,7 +147,31 @@ class SmoothL1Loss(_Loss):
 
 
 class HuberLoss(_Loss):
-    """Huber loss with threshold ``delta``."""
+    """Huber loss: ``0.5 * d**2`` where ``|d| <= delta``, else ``delta * (|d| - 0.5 * delta)``, with
+    ``d = input - target`` (``delta`` times :class:`SmoothL1Loss` with ``beta = delta``). See
+    :func:`dyngrad.nn.functional.huber_loss`.
+
+    Derivative: ``grad_input = grad_output * d`` where ``|d| <= delta``, else ``grad_output * delta
+    * sign(d)`` (PyTorch's ``huber_loss_backward``).
+
+    Args:
+        reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+        delta (float): where the quadratic becomes linear, ``> 0``. Default: ``1.0``.
+    Raises:
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
+        RuntimeError: (at call time) for ``delta <= 0``, or when input and target do not broadcast.
+    Shape:
+        - Input: ``(*)``.
+        - Target: ``(*)``, the input's shape.
+        - Output: ``()``, or ``(*)`` with ``reduction='none'``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.HuberLoss(delta=0.5)(dyngrad.tensor([0.0, 0.0]), dyngrad.tensor([0.2, 2.0]))
+        tensor(0.4475)
+    """
 
     def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
         super().__init__(reduction=reduction)
@@ -112,7 +182,36 @@ class HuberLoss(_Loss):
 
 
 class KLDivLoss(_Loss):
-    """KL divergence of log-probabilities ``input`` from ``target``."""
+    """Kullback-Leibler divergence of the target from the input: pointwise ``target * (log(target) -
+    input)`` with ``input`` log-probabilities (and ``target`` log-probabilities too with
+    ``log_target=True``). ``reduction='batchmean'`` (sum / batch size) is the true KL divergence;
+    ``'mean'`` divides by every element, as PyTorch (with its warning). See
+    :func:`dyngrad.nn.functional.kl_div`.
+
+    Derivative: ``grad_input = -target * grad_output`` (``-exp(target) * grad_output`` with
+    ``log_target``); the target gets ``(log(target) + 1 - input) * grad_output`` (PyTorch's
+    ``kl_div`` composite).
+
+    Args:
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'``, ``'batchmean'``, ``'sum'`` or ``'mean'``. Default: ``'mean'``.
+        log_target (bool): the target is given as log-probabilities. Default: ``False``.
+    Raises:
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
+        RuntimeError: (at call time) when input and target do not broadcast.
+    Shape:
+        - Input: ``(*)``.
+        - Target: ``(*)``, the input's shape.
+        - Output: ``()`` (also for ``'batchmean'``), or ``(*)`` with ``reduction='none'``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.KLDivLoss(reduction='batchmean')(dyngrad.log(dyngrad.tensor([[0.5, 0.5]])), dyngrad.tensor([[0.25, 0.75]]))
+        tensor(0.1308)
+    """
 
     def __init__(
         self, size_average: Any = None, reduce: Any = None, reduction: str = "mean", log_target: bool = False
@@ -125,17 +224,29 @@ class KLDivLoss(_Loss):
 
 
 class NLLLoss(_WeightedLoss):
-    """Negative log likelihood of log-probabilities and class indices.
+    """Negative log likelihood of log-probabilities and class indices: ``-weight[y] * input[n, y]`` per
+    sample, averaged over the weights of the non-ignored targets (``'mean'``) or summed. See
+    :func:`dyngrad.nn.functional.nll_loss`.
+
+    Derivative: ``grad_input[n, y_n] = -weight[y_n] * grad_output`` (divided by the total weight for
+    ``'mean'``), 0 elsewhere (PyTorch's ``nll_loss_backward``).
 
     Args:
-        weight (Tensor, optional): a weight per class, ``(C,)``.
-        size_average: deprecated (use ``reduction``).
-        ignore_index (int): a target index that contributes nothing (default -100).
-        reduce: deprecated (use ``reduction``).
-        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
-
+        weight (Tensor, optional): ``(C,)``, a weight per class. Default: ``None``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        ignore_index (int): a target value that contributes nothing. Default: ``-100``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Raises:
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
+        IndexError: (at call time) for a target outside ``[0, C)`` (other than ``ignore_index``).
+        RuntimeError: (at call time) for a non-integer target or a weight without ``C`` entries.
+        ValueError: (at call time) when input and target batch sizes differ.
     Shape:
-        input ``(N, C)`` log-probabilities, target ``(N,)`` int64; output ``()``.
+        - Input: ``(N, C)``, ``(C,)`` or ``(N, C, d1, ..., dK)`` log-probabilities.
+        - Target: ``(N,)``, ``()`` or ``(N, d1, ..., dK)`` int64 class indices.
+        - Output: ``()``, or the target's shape with ``reduction='none'``.
 
     Example:
         >>> import dyngrad
@@ -163,19 +274,32 @@ class NLLLoss(_WeightedLoss):
 
 
 class CrossEntropyLoss(_WeightedLoss):
-    """Cross entropy of logits with class indices or class probabilities.
+    """Cross entropy of logits with class indices or class probabilities: ``nll_loss(log_softmax(input,
+    1), target)``; ``label_smoothing = e`` mixes the target with the uniform distribution, ``(1 - e)
+    * target + e / C``. See :func:`dyngrad.nn.functional.cross_entropy`.
+
+    Derivative: ``grad_input = (softmax(input) - target_distribution) * grad_output`` (weighted, and
+    divided by the total weight for ``'mean'``; PyTorch's ``cross_entropy_loss`` composite).
 
     Args:
-        weight (Tensor, optional): a weight per class, ``(C,)``.
-        size_average: deprecated (use ``reduction``).
-        ignore_index (int): a target class index that contributes nothing (default -100).
-        reduce: deprecated (use ``reduction``).
-        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
-        label_smoothing (float): mix the target with the uniform distribution (0 to 1).
-
+        weight (Tensor, optional): ``(C,)``, a weight per class. Default: ``None``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        ignore_index (int): a target class index that contributes nothing. Default: ``-100``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+        label_smoothing (float): in [0, 1]. Default: ``0.0``.
+    Raises:
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
+        IndexError: (at call time) for a class index outside ``[0, C)``.
+        RuntimeError: (at call time) for ``label_smoothing`` outside [0, 1], or a probability target
+            not of the input's shape.
+        ValueError: (at call time) when input and target batch sizes differ.
     Shape:
-        input ``(N, C)`` or ``(C,)`` or ``(N, C, d1, ...)`` logits; target ``(N,)`` class
-        indices (int64) or ``(N, C)`` probabilities; output ``()`` (or ``(N,)`` with ``"none"``).
+        - Input: ``(N, C)``, ``(C,)`` or ``(N, C, d1, ..., dK)`` logits.
+        - Target: ``(N,)`` (or ``()``, ``(N, d1, ..., dK)``) int64 class indices, or float
+          probabilities of the input's shape.
+        - Output: ``()``, or ``(N,)`` (``(N, d1, ..., dK)``) with ``reduction='none'``.
 
     Example:
         >>> import dyngrad
@@ -213,13 +337,28 @@ class CrossEntropyLoss(_WeightedLoss):
 
 
 class BCELoss(_WeightedLoss):
-    """Binary cross entropy of probabilities.
+    """Binary cross entropy of probabilities: ``-weight * (target * log(input) + (1 - target) * log(1 -
+    input))``, with each log clamped at -100 (as PyTorch). See
+    :func:`dyngrad.nn.functional.binary_cross_entropy`.
+
+    Derivative: ``grad_input = weight * (input - target) / max(input * (1 - input), 1e-12) *
+    grad_output`` (PyTorch's ``binary_cross_entropy_backward``).
 
     Args:
-        weight (Tensor, optional): multiplies each element's loss.
-        size_average: deprecated (use ``reduction``).
-        reduce: deprecated (use ``reduction``).
-        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
+        weight (Tensor, optional): multiplies each element's loss (broadcast to the input). Default:
+            ``None``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+    Raises:
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
+        RuntimeError: (at call time) when an input element is outside [0, 1].
+        ValueError: (at call time) when target and input shapes differ.
+    Shape:
+        - Input: ``(*)``.
+        - Target: ``(*)``, the input's shape.
+        - Output: ``()``, or ``(*)`` with ``reduction='none'``.
 
     Example:
         >>> import dyngrad
@@ -233,14 +372,29 @@ class BCELoss(_WeightedLoss):
 
 
 class BCEWithLogitsLoss(_Loss):
-    """Binary cross entropy of logits (stable), with optional ``pos_weight``.
+    """Binary cross entropy of logits, computed stably: ``-weight * (pos_weight * target *
+    log(sigmoid(x)) + (1 - target) * log(1 - sigmoid(x)))``. See
+    :func:`dyngrad.nn.functional.binary_cross_entropy_with_logits`.
+
+    Derivative: ``grad_input = weight * ((pos_weight * target + 1 - target) * sigmoid(x) -
+    pos_weight * target) * grad_output`` (PyTorch's ``binary_cross_entropy_with_logits`` backward).
 
     Args:
-        weight (Tensor, optional): multiplies each element's loss.
-        size_average: deprecated (use ``reduction``).
-        reduce: deprecated (use ``reduction``).
-        reduction (str): ``"mean"`` (default), ``"sum"`` or ``"none"``.
-        pos_weight (Tensor, optional): a weight for positive examples, per class.
+        weight (Tensor, optional): multiplies each element's loss (broadcast). Default: ``None``.
+        size_average: deprecated (use ``reduction``). Default: ``None``.
+        reduce: deprecated (use ``reduction``). Default: ``None``.
+        reduction (str): ``'none'`` (per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+        pos_weight (Tensor, optional): ``(C,)`` (broadcast over the last dim), a weight for positive
+            examples. Default: ``None``.
+    Raises:
+        ValueError: when ``reduction`` is not a valid value (at construction; PyTorch raises at the
+            call).
+        ValueError: (at call time) when target and input shapes differ.
+        RuntimeError: (at call time) when ``weight`` or ``pos_weight`` does not broadcast.
+    Shape:
+        - Input: ``(*)``.
+        - Target: ``(*)``, the input's shape.
+        - Output: ``()``, or ``(*)`` with ``reduction='none'``.
 
     Example:
         >>> import dyngrad

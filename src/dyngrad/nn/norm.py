@@ -17,18 +17,28 @@ __all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d", "GroupNorm"]
 
 
 class LayerNorm(Module):
-    """Normalise the last dims ``normalized_shape``; ``weight`` ones, ``bias`` zeros.
+    """Layer normalisation over the last dims ``normalized_shape``: ``y = (x - mean) / sqrt(var + eps)
+    * weight + bias``, the (biased) statistics per sample (Ba et al. 2016); ``weight`` ones,
+    ``bias`` zeros. See :func:`dyngrad.nn.functional.layer_norm`.
+
+    Derivative: ``grad_input = (w / sigma) * (g - mean(g) - x_hat * mean(g * x_hat))`` with ``g =
+    grad_output``, the means over the normalised dims, ``x_hat`` the normalised input; ``grad_weight
+    = sum(g * x_hat)``, ``grad_bias = sum(g)`` over the leading dims (PyTorch's
+    ``native_layer_norm_backward``).
 
     Args:
         normalized_shape (int or tuple of int): the trailing shape to normalise over.
-        eps (float): added to the variance.
-        elementwise_affine (bool): learn ``weight`` and ``bias`` of ``normalized_shape``.
-        bias (bool): learn the bias (with ``elementwise_affine``).
-        device: only ``"cpu"`` (or None) is accepted.
-        dtype: the parameters' dtype.
-
+        eps (float): added to the variance. Default: ``1e-5``.
+        elementwise_affine (bool): learn ``weight`` and ``bias`` of ``normalized_shape``. Default:
+            ``True``.
+        bias (bool): learn the bias (with ``elementwise_affine``). Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+    Raises:
+        RuntimeError: (at call time) when the input's trailing shape is not ``normalized_shape``.
     Shape:
-        input ``(*, *normalized_shape)``, output the same.
+        - Input: ``(*, *normalized_shape)``.
+        - Output: the input's shape.
 
     Example:
         >>> import dyngrad
@@ -167,19 +177,36 @@ class _BatchNorm(Module):
 
 
 class BatchNorm1d(_BatchNorm):
-    """Batch norm over ``(N, C)`` or ``(N, C, L)`` (statistics per channel C).
+    """Batch normalisation over (N, C) or (N, C, L): ``y = (x - mean) / sqrt(var + eps) * weight +
+    bias``, the statistics per channel ``C`` over the batch (and spatial) dims; in training the
+    batch's (biased variance for normalising, unbiased for the running average), in eval the running
+    ones (Ioffe & Szegedy 2015).
+
+    Derivative: in training, through the batch statistics: ``grad_input = (w / sigma) * (g - mean(g)
+    - x_hat * mean(g * x_hat))`` with ``g = grad_output``, the means over all but the channel dim,
+    ``x_hat`` the normalised input and ``sigma = sqrt(var + eps)``; in eval (running stats) the map
+    is affine, ``grad_input = w / sigma * g``. ``grad_weight = sum(g * x_hat)``, ``grad_bias =
+    sum(g)`` (PyTorch's ``native_batch_norm_backward``).
 
     Args:
         num_features (int): ``C``.
-        eps (float): added to the variance.
-        momentum (float or None): the running stats' update factor (None: a cumulative average).
-        affine (bool): learn ``weight`` and ``bias`` of shape ``(C,)``.
-        track_running_stats (bool): keep running mean and variance for eval mode.
-        device: only ``"cpu"`` (or None) is accepted.
-        dtype: the parameters' dtype.
-
+        eps (float): added to the variance. Default: ``1e-5``.
+        momentum (float or None): the running stats' update ``r = (1 - momentum) * r + momentum *
+            batch``; ``None`` for a cumulative average. Default: ``0.1``.
+        affine (bool): learn ``weight`` (ones) and ``bias`` (zeros) of shape ``(C,)``. Default:
+            ``True``.
+        track_running_stats (bool): keep ``running_mean``, ``running_var`` and
+            ``num_batches_tracked`` buffers for eval mode (without them eval uses the batch
+            statistics). Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+    Raises:
+        ValueError: (at call time) for an input of the wrong rank, or a single value per channel in
+            training.
+        RuntimeError: (at call time) when the input's channel count is not ``num_features``.
     Shape:
-        input ``(N, C)`` or ``(N, C, L)``, output the same.
+        - Input: ``(N, C)`` or ``(N, C, L)``.
+        - Output: the input's shape.
 
     Example:
         >>> import dyngrad
@@ -197,15 +224,82 @@ class BatchNorm1d(_BatchNorm):
 
 
 class BatchNorm2d(_BatchNorm):
-    """Batch norm over ``(N, C, H, W)`` (statistics per channel C)."""
+    """Batch normalisation over (N, C, H, W): ``y = (x - mean) / sqrt(var + eps) * weight + bias``, the
+    statistics per channel ``C`` over the batch (and spatial) dims; in training the batch's (biased
+    variance for normalising, unbiased for the running average), in eval the running ones (Ioffe &
+    Szegedy 2015).
+
+    Derivative: in training, through the batch statistics: ``grad_input = (w / sigma) * (g - mean(g)
+    - x_hat * mean(g * x_hat))`` with ``g = grad_output``, the means over all but the channel dim,
+    ``x_hat`` the normalised input and ``sigma = sqrt(var + eps)``; in eval (running stats) the map
+    is affine, ``grad_input = w / sigma * g``. ``grad_weight = sum(g * x_hat)``, ``grad_bias =
+    sum(g)`` (PyTorch's ``native_batch_norm_backward``).
+
+    Args:
+        num_features (int): ``C``.
+        eps (float): added to the variance. Default: ``1e-5``.
+        momentum (float or None): the running stats' update ``r = (1 - momentum) * r + momentum *
+            batch``; ``None`` for a cumulative average. Default: ``0.1``.
+        affine (bool): learn ``weight`` (ones) and ``bias`` (zeros) of shape ``(C,)``. Default:
+            ``True``.
+        track_running_stats (bool): keep ``running_mean``, ``running_var`` and
+            ``num_batches_tracked`` buffers for eval mode (without them eval uses the batch
+            statistics). Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+    Raises:
+        ValueError: (at call time) for an input of the wrong rank, or a single value per channel in
+            training.
+        RuntimeError: (at call time) when the input's channel count is not ``num_features``.
+    Shape:
+        - Input: ``(N, C, H, W)``.
+        - Output: the input's shape.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> bn = nn.BatchNorm2d(2)
+        >>> y = bn(dyngrad.tensor([[[[1.0]], [[2.0]]], [[[3.0]], [[6.0]]]]))
+        >>> [round(v, 4) for v in y.flatten().tolist()]
+        [-1.0, -1.0, 1.0, 1.0]
+        >>> bn.running_var                           # 0.9 * 1 + 0.1 * unbiased batch variance
+        tensor([1.1000, 1.7000])
+    """
 
     _dims = (4,)
 
 
 class GroupNorm(Module):
-    """Group norm: ``num_channels`` split into ``num_groups`` normalised per sample.
+    """Group normalisation: the ``num_channels`` channels split into ``num_groups`` groups, each
+    normalised per sample over its channels and spatial dims, then a per-channel affine map (Wu & He
+    2018). See :func:`dyngrad.nn.functional.group_norm`.
 
-    Raises: ValueError when ``num_channels`` is not divisible by ``num_groups``."""
+    Derivative: the layer-norm derivative within each group (``grad_input = (w / sigma) * (g -
+    mean(g) - x_hat * mean(g * x_hat))``, the means per sample and group; PyTorch's
+    ``native_group_norm_backward``).
+
+    Args:
+        num_groups (int): the number of groups, dividing ``num_channels``.
+        num_channels (int): ``C``.
+        eps (float): added to the variance. Default: ``1e-5``.
+        affine (bool): learn per-channel ``weight`` (ones) and ``bias`` (zeros). Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+    Raises:
+        ValueError: when ``num_channels`` is not divisible by ``num_groups`` (``ZeroDivisionError``
+            for 0 groups, as PyTorch).
+        RuntimeError: (at call time) when the input's channels are not divisible by ``num_groups``.
+    Shape:
+        - Input: ``(N, C, *)``.
+        - Output: the input's shape.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> y = nn.GroupNorm(2, 4)(dyngrad.arange(8.0).reshape(1, 4, 2))
+        >>> [round(v, 4) for v in y[0, :2].flatten().tolist()]
+        [-1.3416, -0.4472, 0.4472, 1.3416]
+    """
 
     def __init__(
         self,

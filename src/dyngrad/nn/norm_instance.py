@@ -46,13 +46,46 @@ class _NormBase(_BatchNorm):
 
 
 class BatchNorm3d(_NormBase):
-    """Batch norm over ``(N, C, D, H, W)`` (statistics per channel C), as BatchNorm2d.
+    """Batch normalisation over (N, C, D, H, W): ``y = (x - mean) / sqrt(var + eps) * weight + bias``,
+    the statistics per channel ``C`` over the batch (and spatial) dims; in training the batch's
+    (biased variance for normalising, unbiased for the running average), in eval the running ones
+    (Ioffe & Szegedy 2015).
+
+    Derivative: in training, through the batch statistics: ``grad_input = (w / sigma) * (g - mean(g)
+    - x_hat * mean(g * x_hat))`` with ``g = grad_output``, the means over all but the channel dim,
+    ``x_hat`` the normalised input and ``sigma = sqrt(var + eps)``; in eval (running stats) the map
+    is affine, ``grad_input = w / sigma * g``. ``grad_weight = sum(g * x_hat)``, ``grad_bias =
+    sum(g)`` (PyTorch's ``native_batch_norm_backward``).
+
+    Args:
+        num_features (int): ``C``.
+        eps (float): added to the variance. Default: ``1e-5``.
+        momentum (float or None): the running stats' update ``r = (1 - momentum) * r + momentum *
+            batch``; ``None`` for a cumulative average. Default: ``0.1``.
+        affine (bool): learn ``weight`` (ones) and ``bias`` (zeros) of shape ``(C,)``. Default:
+            ``True``.
+        track_running_stats (bool): keep ``running_mean``, ``running_var`` and
+            ``num_batches_tracked`` buffers for eval mode (without them eval uses the batch
+            statistics). Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+        bias (bool): learn the bias (with ``affine``); keyword-only. Default: ``True``.
+    Raises:
+        ValueError: (at call time) for an input of the wrong rank, or a single value per channel in
+            training.
+        RuntimeError: (at call time) when the input's channel count is not ``num_features``.
+    Shape:
+        - Input: ``(N, C, D, H, W)``.
+        - Output: the input's shape.
 
     Example:
         >>> import dyngrad
         >>> from dyngrad import nn
-        >>> nn.BatchNorm3d(4)
+        >>> m = nn.BatchNorm3d(4)
+        >>> m
         BatchNorm3d(4, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+        >>> m(dyngrad.randn(2, 4, 2, 2, 2)).shape
+        dyngrad.Size([2, 4, 2, 2, 2])
     """
 
     _dims = (5,)
@@ -111,8 +144,32 @@ class _InstanceNorm(_NormBase):
 
 
 class InstanceNorm1d(_InstanceNorm):
-    """Instance norm over ``(N, C, L)`` or ``(C, L)``; PyTorch's defaults
-    (``affine=False``, ``track_running_stats=False``).
+    """Instance normalisation over (N, C, L) or (C, L) (unbatched): each channel of each sample
+    normalised over its spatial dims (Ulyanov et al. 2016); batch statistics in training or without
+    running stats, the running stats in eval. PyTorch's defaults: ``affine=False``,
+    ``track_running_stats=False``. See :func:`dyngrad.nn.functional.instance_norm`.
+
+    Derivative: the layer-norm derivative per sample and channel (``grad_input = (w / sigma) * (g -
+    mean(g) - x_hat * mean(g * x_hat))``, the means over the spatial dims; PyTorch computes it as a
+    batch norm of the reshaped input).
+
+    Args:
+        num_features (int): ``C``.
+        eps (float): added to the variance. Default: ``1e-5``.
+        momentum (float or None): the running stats' update factor. Default: ``0.1``.
+        affine (bool): learn per-channel ``weight`` (ones) and ``bias`` (zeros). Default: ``False``.
+        track_running_stats (bool): keep running mean and variance for eval mode. Default:
+            ``False``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+        bias (bool): learn the bias (with ``affine``); keyword-only. Default: ``True``.
+    Raises:
+        ValueError: (at call time) for an input of the wrong rank, a channel count other than
+            ``num_features`` with ``affine`` (a warning without), or a single spatial element in
+            training.
+    Shape:
+        - Input: ``(N, C, L)`` or ``(C, L)``.
+        - Output: the input's shape.
 
     Example:
         >>> import dyngrad
@@ -126,28 +183,111 @@ class InstanceNorm1d(_InstanceNorm):
 
 
 class InstanceNorm2d(_InstanceNorm):
-    """Instance norm over ``(N, C, H, W)`` or ``(C, H, W)`` (see :class:`InstanceNorm1d`)."""
+    """Instance normalisation over (N, C, H, W) or (C, H, W) (unbatched): each channel of each sample
+    normalised over its spatial dims (Ulyanov et al. 2016); batch statistics in training or without
+    running stats, the running stats in eval. PyTorch's defaults: ``affine=False``,
+    ``track_running_stats=False``. See :func:`dyngrad.nn.functional.instance_norm`.
+
+    Derivative: the layer-norm derivative per sample and channel (``grad_input = (w / sigma) * (g -
+    mean(g) - x_hat * mean(g * x_hat))``, the means over the spatial dims; PyTorch computes it as a
+    batch norm of the reshaped input).
+
+    Args:
+        num_features (int): ``C``.
+        eps (float): added to the variance. Default: ``1e-5``.
+        momentum (float or None): the running stats' update factor. Default: ``0.1``.
+        affine (bool): learn per-channel ``weight`` (ones) and ``bias`` (zeros). Default: ``False``.
+        track_running_stats (bool): keep running mean and variance for eval mode. Default:
+            ``False``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+        bias (bool): learn the bias (with ``affine``); keyword-only. Default: ``True``.
+    Raises:
+        ValueError: (at call time) for an input of the wrong rank, a channel count other than
+            ``num_features`` with ``affine`` (a warning without), or a single spatial element in
+            training.
+    Shape:
+        - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
+        - Output: the input's shape.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> y = nn.InstanceNorm2d(1)(dyngrad.tensor([[[[1.0, 3.0]]]]))
+        >>> [round(v, 4) for v in y.flatten().tolist()]
+        [-1.0, 1.0]
+    """
 
     _dims, _no_batch_dim = (3, 4), 3
 
 
 class InstanceNorm3d(_InstanceNorm):
-    """Instance norm over ``(N, C, D, H, W)`` or ``(C, D, H, W)`` (see
-    :class:`InstanceNorm1d`)."""
+    """Instance normalisation over (N, C, D, H, W) or (C, D, H, W) (unbatched): each channel of each
+    sample normalised over its spatial dims (Ulyanov et al. 2016); batch statistics in training or
+    without running stats, the running stats in eval. PyTorch's defaults: ``affine=False``,
+    ``track_running_stats=False``. See :func:`dyngrad.nn.functional.instance_norm`.
+
+    Derivative: the layer-norm derivative per sample and channel (``grad_input = (w / sigma) * (g -
+    mean(g) - x_hat * mean(g * x_hat))``, the means over the spatial dims; PyTorch computes it as a
+    batch norm of the reshaped input).
+
+    Args:
+        num_features (int): ``C``.
+        eps (float): added to the variance. Default: ``1e-5``.
+        momentum (float or None): the running stats' update factor. Default: ``0.1``.
+        affine (bool): learn per-channel ``weight`` (ones) and ``bias`` (zeros). Default: ``False``.
+        track_running_stats (bool): keep running mean and variance for eval mode. Default:
+            ``False``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+        bias (bool): learn the bias (with ``affine``); keyword-only. Default: ``True``.
+    Raises:
+        ValueError: (at call time) for an input of the wrong rank, a channel count other than
+            ``num_features`` with ``affine`` (a warning without), or a single spatial element in
+            training.
+    Shape:
+        - Input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+        - Output: the input's shape.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.InstanceNorm3d(2)(dyngrad.randn(2, 2, 2, 3)).shape     # unbatched (C, D, H, W)
+        dyngrad.Size([2, 2, 2, 3])
+    """
 
     _dims, _no_batch_dim = (4, 5), 4
 
 
 class RMSNorm(Module):
-    """Root-mean-square norm over the last dims ``normalized_shape``
-    (:func:`dyngrad.nn.functional.rms_norm`); ``weight`` (ones) when
-    ``elementwise_affine``. ``eps=None`` means ``finfo(input.dtype).eps`` at call time.
+    """Root-mean-square normalisation over the last dims ``normalized_shape``: ``y = x /
+    sqrt(mean(x**2) + eps) * weight`` (Zhang & Sennrich 2019); ``weight`` ones when
+    ``elementwise_affine``. See :func:`dyngrad.nn.functional.rms_norm`.
+
+    Derivative: ``grad_input = (w * g - x_hat * mean(w * g * x_hat)) / rms`` with ``x_hat = x /
+    rms`` and the mean over the normalised dims (composed of ``pow``, ``mean``, ``rsqrt`` and
+    ``mul``, as PyTorch's ``rms_norm``).
+
+    Args:
+        normalized_shape (int or tuple of int): the trailing shape to normalise over.
+        eps (float, optional): added to the mean square; ``None`` means ``finfo(input.dtype).eps``
+            at call time. Default: ``None``.
+        elementwise_affine (bool): learn ``weight`` of ``normalized_shape``. Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the weight's dtype. Default: the default float dtype.
+    Raises:
+        RuntimeError: (at call time) when the input's trailing shape is not ``normalized_shape``.
+    Shape:
+        - Input: ``(*, *normalized_shape)``.
+        - Output: the input's shape.
 
     Example:
         >>> import dyngrad
         >>> from dyngrad import nn
         >>> nn.RMSNorm([2, 3])
         RMSNorm((2, 3), eps=None, elementwise_affine=True)
+        >>> nn.RMSNorm(3)(dyngrad.tensor([[1.0, 2.0, 2.0]]))
+        tensor([[0.5774, 1.1547, 1.1547]], grad_fn=<MulBackward0>)
     """
 
     def __init__(
@@ -181,13 +321,32 @@ class RMSNorm(Module):
 
 
 class LocalResponseNorm(Module):
-    """Local response normalisation across channels
-    (:func:`dyngrad.nn.functional.local_response_norm`); no parameters.
+    """Local response normalisation across channels: ``b_c = a_c / (k + alpha / size * sum_{c'}
+    a_{c'}**2) ** beta``, the sum over the ``size`` neighbouring channels (zero-padded; Krizhevsky
+    et al. 2012). See :func:`dyngrad.nn.functional.local_response_norm`. No parameters.
+
+    Derivative: through the ops it is built from (``pow``, an average pooling over channels,
+    ``div``), as PyTorch's ``local_response_norm``.
+
+    Args:
+        size (int): the number of neighbouring channels summed, ``>= 1``.
+        alpha (float): the scale. Default: ``1e-4``.
+        beta (float): the exponent. Default: ``0.75``.
+        k (float): the additive constant. Default: ``1.0``.
+    Raises:
+        ValueError: (at call time) for an input with fewer than 3 dims.
+        RuntimeError: (at call time) for ``size < 1``.
+    Shape:
+        - Input: ``(N, C, *)``.
+        - Output: the input's shape.
 
     Example:
+        >>> import dyngrad
         >>> from dyngrad import nn
         >>> nn.LocalResponseNorm(3)
         LocalResponseNorm(3, alpha=0.0001, beta=0.75, k=1.0)
+        >>> nn.LocalResponseNorm(2)(dyngrad.arange(4.0).reshape(1, 4, 1)).flatten()
+        tensor([0.0000, 1.0000, 1.9996, 2.9985])
     """
 
     def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:

@@ -59,11 +59,21 @@ class _ConstantPadNd(_PadNd):
 
 
 class ConstantPad1d(_ConstantPadNd):
-    """Pad the last dim with ``value``: ``(*, W) -> (*, W + left + right)``.
+    """Pad the last dim with ``value`` (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
+
+    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's
+    ``constant_pad_nd`` backward).
 
     Args:
-        padding (int or (int, int)): ``(left, right)``; negative values crop.
+        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths
+            crop.
         value (float): the fill value.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank.
+    Shape:
+        - Input: ``(*, W)``.
+        - Output: ``(*, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
 
     Example:
         >>> import dyngrad
@@ -76,15 +86,56 @@ class ConstantPad1d(_ConstantPadNd):
 
 
 class ConstantPad2d(_ConstantPadNd):
-    """Pad the last 2 dims with ``value``; ``padding`` an int or ``(left, right, top,
-    bottom)`` (see :class:`ConstantPad1d`)."""
+    """Pad the last 2 dims with ``value`` (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
+
+    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's
+    ``constant_pad_nd`` backward).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``;
+            negative widths crop.
+        value (float): the fill value.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank.
+    Shape:
+        - Input: ``(*, H, W)``.
+        - Output: ``(*, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.ConstantPad2d(1, 1.0)(dyngrad.zeros(1, 1, 1)).tolist()
+        [[[1.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 1.0]]]
+    """
 
     _k = 2
 
 
 class ConstantPad3d(_ConstantPadNd):
-    """Pad the last 3 dims with ``value``; ``padding`` an int or ``(left, right, top,
-    bottom, front, back)`` (see :class:`ConstantPad1d`)."""
+    """Pad the last 3 dims with ``value`` (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
+
+    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's
+    ``constant_pad_nd`` backward).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front,
+            back)``; negative widths crop.
+        value (float): the fill value.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank.
+    Shape:
+        - Input: ``(*, D, H, W)``.
+        - Output: ``(*, D_out, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``,
+          ``D``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.ConstantPad3d((1, 1, 0, 0, 0, 0), 2.0)(dyngrad.zeros(1, 1, 1, 1)).tolist()
+        [[[[2.0, 0.0, 2.0]]]]
+    """
 
     _k = 3
 
@@ -98,32 +149,107 @@ class _ZeroPadNd(_ConstantPadNd):
 
 
 class ZeroPad1d(_ZeroPadNd):
-    """Pad the last dim with zeros (``ConstantPad1d(padding, 0.0)``).
+    """Pad the last dim with zeros (``ConstantPad1d(padding, 0.0)``) (:func:`dyngrad.nn.functional.pad`
+    with mode ``'constant'``).
+
+    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's
+    ``constant_pad_nd`` backward).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths
+            crop.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank.
+    Shape:
+        - Input: ``(*, W)``.
+        - Output: ``(*, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
 
     Example:
+        >>> import dyngrad
         >>> from dyngrad import nn
         >>> nn.ZeroPad1d(2)
         ZeroPad1d((2, 2))
+        >>> nn.ZeroPad1d(1)(dyngrad.ones(3)).tolist()
+        [0.0, 1.0, 1.0, 1.0, 0.0]
     """
 
     _k = 1
 
 
 class ZeroPad2d(_ZeroPadNd):
-    """Pad the last 2 dims with zeros (``ConstantPad2d(padding, 0.0)``)."""
+    """Pad the last 2 dims with zeros (``ConstantPad2d(padding, 0.0)``)
+    (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
+
+    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's
+    ``constant_pad_nd`` backward).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``;
+            negative widths crop.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank.
+    Shape:
+        - Input: ``(*, H, W)``.
+        - Output: ``(*, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``, ``D``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.ZeroPad2d((1, 0, 0, 1))(dyngrad.ones(1, 2, 2)).tolist()
+        [[[0.0, 1.0, 1.0], [0.0, 1.0, 1.0], [0.0, 0.0, 0.0]]]
+    """
 
     _k = 2
 
 
 class ZeroPad3d(_ZeroPadNd):
-    """Pad the last 3 dims with zeros (``ConstantPad3d(padding, 0.0)``)."""
+    """Pad the last 3 dims with zeros (``ConstantPad3d(padding, 0.0)``)
+    (:func:`dyngrad.nn.functional.pad` with mode ``'constant'``).
+
+    Derivative: ``grad_input`` is ``grad_output`` with the padding cropped off (a slice; PyTorch's
+    ``constant_pad_nd`` backward).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front,
+            back)``; negative widths crop.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank.
+    Shape:
+        - Input: ``(*, D, H, W)``.
+        - Output: ``(*, D_out, H_out, W_out)``, with ``W_out = W + left + right`` (likewise ``H``,
+          ``D``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.ZeroPad3d(1)(dyngrad.ones(1, 1, 1)).shape
+        dyngrad.Size([3, 3, 3])
+    """
 
     _k = 3
 
 
 class ReflectionPad1d(_PadNd):
-    """Reflect the last dim at its borders (the border element not repeated):
-    ``(C, W)`` or ``(N, C, W)``; each width must be smaller than the dim.
+    """Reflect the last dim at its borders (the border element not repeated); each width must be
+    smaller than the dim (:func:`dyngrad.nn.functional.pad` with mode ``'reflect'``).
+
+    Derivative: ``grad_input`` adds each padded element's gradient back onto the element it reflects
+    (PyTorch's ``reflection_pad1d_backward``).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths
+            crop.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, a width not smaller than its dim, and for an input that is not
+            ``(k+1)``-d or ``(k+2)``-d (``NotImplementedError``).
+    Shape:
+        - Input: ``(N, C, W)`` or ``(C, W)``.
+        - Output: ``(N, C, W_out)`` or ``(C, W_out)``, with ``W_out = W + left + right`` (likewise
+          ``H``, ``D``).
 
     Example:
         >>> import dyngrad
@@ -136,19 +262,81 @@ class ReflectionPad1d(_PadNd):
 
 
 class ReflectionPad2d(_PadNd):
-    """Reflection padding of the last 2 dims: ``(C, H, W)`` or ``(N, C, H, W)``."""
+    """Reflect the last 2 dims at their borders; each width must be smaller than its dim
+    (:func:`dyngrad.nn.functional.pad` with mode ``'reflect'``).
+
+    Derivative: ``grad_input`` adds each padded element's gradient back onto the element it reflects
+    (PyTorch's ``reflection_pad2d_backward``).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``;
+            negative widths crop.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, a width not smaller than its dim, and for an input that is not
+            ``(k+1)``-d or ``(k+2)``-d (``NotImplementedError``).
+    Shape:
+        - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
+        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, with ``W_out = W + left +
+          right`` (likewise ``H``, ``D``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.ReflectionPad2d(1)(dyngrad.arange(4.0).reshape(1, 2, 2)).tolist()
+        [[[3.0, 2.0, 3.0, 2.0], [1.0, 0.0, 1.0, 0.0], [3.0, 2.0, 3.0, 2.0], [1.0, 0.0, 1.0, 0.0]]]
+    """
 
     _k, _mode = 2, "reflect"
 
 
 class ReflectionPad3d(_PadNd):
-    """Reflection padding of the last 3 dims: ``(C, D, H, W)`` or ``(N, C, D, H, W)``."""
+    """Reflect the last 3 dims at their borders; each width must be smaller than its dim
+    (:func:`dyngrad.nn.functional.pad` with mode ``'reflect'``).
+
+    Derivative: ``grad_input`` adds each padded element's gradient back onto the element it reflects
+    (PyTorch's ``reflection_pad3d_backward``).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front,
+            back)``; negative widths crop.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, a width not smaller than its dim, and for an input that is not
+            ``(k+1)``-d or ``(k+2)``-d (``NotImplementedError``).
+    Shape:
+        - Input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+        - Output: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``, with ``W_out = W
+          + left + right`` (likewise ``H``, ``D``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.ReflectionPad3d(1)(dyngrad.zeros(1, 2, 2, 2)).shape
+        dyngrad.Size([1, 4, 4, 4])
+    """
 
     _k, _mode = 3, "reflect"
 
 
 class ReplicationPad1d(_PadNd):
-    """Repeat the border element of the last dim: ``(C, W)`` or ``(N, C, W)``.
+    """Repeat the border elements of the last dim (:func:`dyngrad.nn.functional.pad` with mode
+    ``'replicate'``).
+
+    Derivative: ``grad_input`` adds each padded element's gradient onto the border element it
+    repeats (PyTorch's ``replication_pad1d_backward``).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths
+            crop.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, and for an input that is not ``(k+1)``-d or ``(k+2)``-d
+            (``NotImplementedError``).
+    Shape:
+        - Input: ``(N, C, W)`` or ``(C, W)``.
+        - Output: ``(N, C, W_out)`` or ``(C, W_out)``, with ``W_out = W + left + right`` (likewise
+          ``H``, ``D``).
 
     Example:
         >>> import dyngrad
@@ -161,13 +349,59 @@ class ReplicationPad1d(_PadNd):
 
 
 class ReplicationPad2d(_PadNd):
-    """Replication padding of the last 2 dims: ``(C, H, W)`` or ``(N, C, H, W)``."""
+    """Repeat the border elements of the last 2 dims (:func:`dyngrad.nn.functional.pad` with mode
+    ``'replicate'``).
+
+    Derivative: ``grad_input`` adds each padded element's gradient onto the border element it
+    repeats (PyTorch's ``replication_pad2d_backward``).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``;
+            negative widths crop.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, and for an input that is not ``(k+1)``-d or ``(k+2)``-d
+            (``NotImplementedError``).
+    Shape:
+        - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
+        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, with ``W_out = W + left +
+          right`` (likewise ``H``, ``D``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.ReplicationPad2d((1, 0, 1, 0))(dyngrad.arange(4.0).reshape(1, 2, 2)).tolist()
+        [[[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [2.0, 2.0, 3.0]]]
+    """
 
     _k, _mode = 2, "replicate"
 
 
 class ReplicationPad3d(_PadNd):
-    """Replication padding of the last 3 dims: ``(C, D, H, W)`` or ``(N, C, D, H, W)``."""
+    """Repeat the border elements of the last 3 dims (:func:`dyngrad.nn.functional.pad` with mode
+    ``'replicate'``).
+
+    Derivative: ``grad_input`` adds each padded element's gradient onto the border element it
+    repeats (PyTorch's ``replication_pad3d_backward``).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front,
+            back)``; negative widths crop.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, and for an input that is not ``(k+1)``-d or ``(k+2)``-d
+            (``NotImplementedError``).
+    Shape:
+        - Input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+        - Output: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``, with ``W_out = W
+          + left + right`` (likewise ``H``, ``D``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.ReplicationPad3d(1)(dyngrad.zeros(1, 1, 1, 1)).shape
+        dyngrad.Size([1, 3, 3, 3])
+    """
 
     _k, _mode = 3, "replicate"
 
@@ -182,7 +416,23 @@ class _CircularPadNd(_PadNd):
 
 
 class CircularPad1d(_CircularPadNd):
-    """Wrap the last dim around: ``(C, W)`` or ``(N, C, W)``; widths at most the dim.
+    """Wrap the last dim around; each width at most the dim (:func:`dyngrad.nn.functional.pad` with
+    mode ``'circular'``).
+
+    Derivative: ``grad_input`` adds each padded element's gradient onto the element it wraps from
+    (the transposed gather).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right)``; negative widths
+            crop.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, or a width that wraps more than once; ValueError for an input
+            that is not 2-d or 3-d.
+    Shape:
+        - Input: ``(N, C, W)`` or ``(C, W)``.
+        - Output: ``(N, C, W_out)`` or ``(C, W_out)``, with ``W_out = W + left + right`` (likewise
+          ``H``, ``D``).
 
     Example:
         >>> import dyngrad
@@ -195,12 +445,58 @@ class CircularPad1d(_CircularPadNd):
 
 
 class CircularPad2d(_CircularPadNd):
-    """Circular padding of the last 2 dims: ``(C, H, W)`` or ``(N, C, H, W)``."""
+    """Wrap the last 2 dims around; each width at most its dim (:func:`dyngrad.nn.functional.pad` with
+    mode ``'circular'``).
+
+    Derivative: ``grad_input`` adds each padded element's gradient onto the element it wraps from
+    (the transposed gather).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom)``;
+            negative widths crop.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, or a width that wraps more than once; ValueError for an input
+            that is not 3-d or 4-d.
+    Shape:
+        - Input: ``(N, C, H, W)`` or ``(C, H, W)``.
+        - Output: ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``, with ``W_out = W + left +
+          right`` (likewise ``H``, ``D``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.CircularPad2d(1)(dyngrad.arange(4.0).reshape(1, 2, 2)).tolist()
+        [[[3.0, 2.0, 3.0, 2.0], [1.0, 0.0, 1.0, 0.0], [3.0, 2.0, 3.0, 2.0], [1.0, 0.0, 1.0, 0.0]]]
+    """
 
     _k = 2
 
 
 class CircularPad3d(_CircularPadNd):
-    """Circular padding of the last 3 dims: ``(C, D, H, W)`` or ``(N, C, D, H, W)``."""
+    """Wrap the last 3 dims around; each width at most its dim (:func:`dyngrad.nn.functional.pad` with
+    mode ``'circular'``).
+
+    Derivative: ``grad_input`` adds each padded element's gradient onto the element it wraps from
+    (the transposed gather).
+
+    Args:
+        padding (int or tuple): one width for every side, or ``(left, right, top, bottom, front,
+            back)``; negative widths crop.
+    Raises:
+        RuntimeError: (at call time) when the padding tuple has an odd length or more widths than
+            twice the input's rank, or a width that wraps more than once; ValueError for an input
+            that is not 4-d or 5-d.
+    Shape:
+        - Input: ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+        - Output: ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)``, with ``W_out = W
+          + left + right`` (likewise ``H``, ``D``).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> nn.CircularPad3d(1)(dyngrad.zeros(1, 2, 2, 2)).shape
+        dyngrad.Size([1, 4, 4, 4])
+    """
 
     _k = 3

@@ -71,7 +71,29 @@ class Parameter(Tensor):
 
 class Buffer(Tensor):
     """Marker for a Tensor that a Module registers as a buffer when assigned
-    (``self.x = nn.Buffer(t, persistent=False)``)."""
+    (``self.x = nn.Buffer(t, persistent=False)``), as PyTorch's ``nn.Buffer``.
+
+    Not differentiable (a buffer holds state such as running statistics, not parameters).
+
+    Args:
+        data (Tensor or array-like): the values (a Tensor's data is shared, not copied);
+            dyngrad also accepts array-likes, where PyTorch needs a Tensor.
+        persistent (bool): whether ``state_dict`` includes it; keyword-only. Default: ``True``.
+    Raises:
+        TypeError: when ``data`` cannot be made into a tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad import nn
+        >>> class Counter(nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.count = nn.Buffer(dyngrad.zeros(()))
+        ...         self.scratch = nn.Buffer(dyngrad.zeros(2), persistent=False)
+        >>> m = Counter()
+        >>> [n for n, _ in m.named_buffers()], list(m.state_dict())
+        (['count', 'scratch'], ['count'])
+    """
 
     __slots__ = ("persistent",)
 

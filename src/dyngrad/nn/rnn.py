@@ -108,15 +108,38 @@ def _run_direction(mode: str, X: Tensor, bsz: list[int], h0: Tensor, c0: Tensor 
 
 
 class RNNBase(Module):
-    """The base of :class:`RNN`, :class:`LSTM` and :class:`GRU` (PyTorch's
-    ``torch.nn.RNNBase``): parameters ``weight_ih_l{k}{_reverse}`` ``(G*H, In_k)``,
-    ``weight_hh_l{k}{_reverse}`` ``(G*H, H_out)``, ``bias_ih/bias_hh`` ``(G*H,)`` and (LSTM
-    with ``proj_size``) ``weight_hr_l{k}{_reverse}`` ``(proj_size, H)``, all
-    ``U(-1/sqrt(H), 1/sqrt(H))``; ``G`` is 1 (RNN), 4 (LSTM), 3 (GRU).
+    """The base of :class:`RNN`, :class:`LSTM` and :class:`GRU` (PyTorch's ``torch.nn.RNNBase``): the
+    constructor's checks and parameters ``weight_ih_l{k}{_reverse}`` ``(G*H, In_k)``,
+    ``weight_hh_l{k}{_reverse}`` ``(G*H, H_out)``, ``bias_ih/bias_hh`` ``(G*H,)`` and (LSTM with
+    ``proj_size``) ``weight_hr_l{k}{_reverse}`` ``(proj_size, H)``, all ``U(-1/sqrt(H),
+    1/sqrt(H))``; ``G`` is 1 (RNN), 4 (LSTM), 3 (GRU). It has no ``forward`` of its own.
 
+    Args:
+        mode (str): ``'RNN_TANH'``, ``'RNN_RELU'``, ``'LSTM'`` or ``'GRU'``.
+        input_size (int): ``H_in``, the features of each input step.
+        hidden_size (int): ``H``, the features of the hidden state.
+        num_layers (int): stacked layers, each fed the previous one's output. Default: ``1``.
+        bias (bool): learn ``bias_ih`` and ``bias_hh``. Default: ``True``.
+        batch_first (bool): input and output are ``(N, L, *)`` instead of ``(L, N, *)`` (not the
+            hidden state). Default: ``False``.
+        dropout (float): dropout on each layer's output except the last's, in [0, 1]. Default:
+            ``0.0``.
+        bidirectional (bool): also run each layer backwards and concatenate (``D = 2``). Default:
+            ``False``.
+        proj_size (int): LSTM only: project ``h`` to this size, below ``hidden_size``. Default:
+            ``0``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
     Raises:
-        ValueError: dropout outside [0, 1], non-positive sizes, a bad proj_size.
-        TypeError: bias/batch_first not bool, sizes not int.
+        ValueError: for ``dropout`` outside [0, 1], non-positive sizes, a ``proj_size`` that is
+            negative or not below ``hidden_size``.
+        TypeError: when ``bias`` or ``batch_first`` is not a bool, or a size is not an int.
+
+    Example:
+        >>> from dyngrad import nn
+        >>> m = nn.RNNBase("LSTM", 4, 3)
+        >>> m.weight_ih_l0.shape, m.weight_hh_l0.shape
+        (dyngrad.Size([12, 4]), dyngrad.Size([12, 3]))
     """
 
     def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
@@ -323,24 +346,42 @@ class RNNBase(Module):
 
 
 class RNN(RNNBase):
-    """Elman RNN: ``h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh)`` (or relu), per
-    layer; PyTorch's ``torch.nn.RNN``.
+    """Elman RNN: ``h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh)`` (or relu), per layer;
+    PyTorch's ``torch.nn.RNN``. ``forward(input, hx=None)`` returns ``(output, h_n)``; ``hx``
+    defaults to zeros.
+
+    Derivative: backpropagation through time: each layer is composed of differentiable ops (one
+    ``F.linear`` over all steps for the input projection, then per step ``h @ W_hh^T`` and the
+    gates), so backward, double backward, forward mode and vmap come from theirs.
 
     Args:
-        input_size, hidden_size, num_layers=1, nonlinearity='tanh', bias=True,
-        batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None.
-
-    Shapes:
-        input ``(L, N, H_in)`` (``(N, L, H_in)`` with batch_first; ``(L, H_in)`` unbatched)
-        or a PackedSequence; ``h_0`` ``(D*num_layers, N, H)``; output ``(L, N, D*H)``,
-        ``h_n`` ``(D*num_layers, N, H)``.
-
-    Returns:
-        (output, h_n).
-
+        input_size (int): ``H_in``, the features of each input step.
+        hidden_size (int): ``H``, the features of the hidden state.
+        num_layers (int): stacked layers, each fed the previous one's output. Default: ``1``.
+        nonlinearity (str): ``'tanh'`` or ``'relu'`` (4th positional, as PyTorch). Default:
+            ``'tanh'``.
+        bias (bool): learn ``bias_ih`` and ``bias_hh``. Default: ``True``.
+        batch_first (bool): input and output are ``(N, L, *)`` instead of ``(L, N, *)`` (not the
+            hidden state). Default: ``False``.
+        dropout (float): dropout on each layer's output except the last's, in [0, 1]. Default:
+            ``0.0``.
+        bidirectional (bool): also run each layer backwards and concatenate (``D = 2``). Default:
+            ``False``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
     Raises:
-        ValueError: an unknown nonlinearity, proj_size given, a bad input rank or dtype.
-        RuntimeError: input or hidden sizes that do not match.
+        ValueError: for an unknown nonlinearity, a ``proj_size`` argument, ``dropout`` outside [0,
+            1], non-positive sizes, or (at call time) an input that is not 2-d or 3-d.
+        TypeError: when ``bias`` or ``batch_first`` is not a bool, or a size is not an int.
+        RuntimeError: (at call time) when the input's last dim is not ``input_size`` or a hidden
+            state has the wrong shape.
+    Shape:
+        - Input: ``(L, N, H_in)``, ``(N, L, H_in)`` with ``batch_first``, ``(L, H_in)`` unbatched,
+          or a ``PackedSequence``.
+        - hx: ``(D * num_layers, N, H)`` or ``(D * num_layers, H)`` unbatched.
+        - Output: ``(L, N, D * H)`` (``(N, L, D * H)`` with ``batch_first``; a ``PackedSequence``
+          for one).
+        - h_n: ``(D * num_layers, N, H)``.
 
     Example:
         >>> import dyngrad
@@ -368,23 +409,43 @@ class RNN(RNNBase):
 
 
 class LSTM(RNNBase):
-    """Long short-term memory (PyTorch's ``torch.nn.LSTM``), gates ``i, f, g, o`` in that
-    order (module docstring); ``proj_size > 0`` projects ``h`` to ``proj_size``.
+    """Long short-term memory (PyTorch's ``torch.nn.LSTM``): ``i, f, g, o = chunk(x W_ih^T + b_ih + h
+    W_hh^T + b_hh, 4)``, ``c' = sigmoid(f) c + sigmoid(i) tanh(g)``, ``h' = sigmoid(o) tanh(c')``
+    (then ``h' W_hr^T`` with ``proj_size``; Hochreiter & Schmidhuber 1997). ``forward(input,
+    hx=None)`` with ``hx = (h_0, c_0)`` (zeros by default) returns ``(output, (h_n, c_n))``.
+
+    Derivative: backpropagation through time: each layer is composed of differentiable ops (one
+    ``F.linear`` over all steps for the input projection, then per step ``h @ W_hh^T`` and the
+    gates; the four gates of a step are one fused op with a hand-written derivative,
+    ``ops/recurrent.py``), so backward, double backward, forward mode and vmap come from theirs.
 
     Args:
-        input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
-        bidirectional=False, proj_size=0, device=None, dtype=None.
-
-    Shapes:
-        input as :class:`RNN`; ``h_0`` ``(D*num_layers, N, H_out)`` (``H_out = proj_size`` or
-        ``hidden_size``), ``c_0`` ``(D*num_layers, N, hidden_size)``; output
-        ``(L, N, D*H_out)``.
-
-    Returns:
-        (output, (h_n, c_n)).
-
+        input_size (int): ``H_in``, the features of each input step.
+        hidden_size (int): ``H``, the features of the hidden state.
+        num_layers (int): stacked layers, each fed the previous one's output. Default: ``1``.
+        bias (bool): learn ``bias_ih`` and ``bias_hh``. Default: ``True``.
+        batch_first (bool): input and output are ``(N, L, *)`` instead of ``(L, N, *)`` (not the
+            hidden state). Default: ``False``.
+        dropout (float): dropout on each layer's output except the last's, in [0, 1]. Default:
+            ``0.0``.
+        bidirectional (bool): also run each layer backwards and concatenate (``D = 2``). Default:
+            ``False``.
+        proj_size (int): project ``h`` to this size (``H_out``), below ``hidden_size``. Default:
+            ``0``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
     Raises:
-        ValueError, RuntimeError: as :class:`RNN` (hidden sizes named hidden[0]/hidden[1]).
+        ValueError: for a ``proj_size`` not below ``hidden_size``, ``dropout`` outside [0, 1],
+            non-positive sizes, or (at call time) an input that is not 2-d or 3-d.
+        TypeError: when ``bias`` or ``batch_first`` is not a bool, or a size is not an int.
+        RuntimeError: (at call time) when the input's last dim is not ``input_size`` or
+            ``h_0``/``c_0`` have the wrong shape.
+    Shape:
+        - Input: as :class:`RNN`.
+        - h_0: ``(D * num_layers, N, H_out)``, ``H_out = proj_size or hidden_size``; c_0: ``(D *
+          num_layers, N, H)``.
+        - Output: ``(L, N, D * H_out)`` (``(N, L, D * H_out)`` with ``batch_first``).
+        - h_n: ``(D * num_layers, N, H_out)``; c_n: ``(D * num_layers, N, H)``.
 
     Example:
         >>> import dyngrad
@@ -404,13 +465,38 @@ class LSTM(RNNBase):
 
 
 class GRU(RNNBase):
-    """Gated recurrent unit (PyTorch's ``torch.nn.GRU``), gates ``r, z, n`` in that order
-    (module docstring).
+    """Gated recurrent unit (PyTorch's ``torch.nn.GRU``, Cho et al. 2014): ``r, z = sigmoid(x
+    W_i{r,z}^T + b_i{r,z} + h W_h{r,z}^T + b_h{r,z})``, ``n = tanh(x W_in^T + b_in + r (h W_hn^T +
+    b_hn))``, ``h' = (1 - z) n + z h``. ``forward(input, hx=None)`` returns ``(output, h_n)``.
 
-    Args, shapes, raises: as :class:`RNN` (no nonlinearity argument).
+    Derivative: backpropagation through time: each layer is composed of differentiable ops (one
+    ``F.linear`` over all steps for the input projection, then per step ``h @ W_hh^T`` and the
+    gates), so backward, double backward, forward mode and vmap come from theirs.
 
-    Returns:
-        (output, h_n).
+    Args:
+        input_size (int): ``H_in``, the features of each input step.
+        hidden_size (int): ``H``, the features of the hidden state.
+        num_layers (int): stacked layers, each fed the previous one's output. Default: ``1``.
+        bias (bool): learn ``bias_ih`` and ``bias_hh``. Default: ``True``.
+        batch_first (bool): input and output are ``(N, L, *)`` instead of ``(L, N, *)`` (not the
+            hidden state). Default: ``False``.
+        dropout (float): dropout on each layer's output except the last's, in [0, 1]. Default:
+            ``0.0``.
+        bidirectional (bool): also run each layer backwards and concatenate (``D = 2``). Default:
+            ``False``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+    Raises:
+        ValueError: for a ``proj_size`` argument, ``dropout`` outside [0, 1], non-positive sizes, or
+            (at call time) an input that is not 2-d or 3-d.
+        TypeError: when ``bias`` or ``batch_first`` is not a bool, or a size is not an int.
+        RuntimeError: (at call time) when the input's last dim is not ``input_size`` or a hidden
+            state has the wrong shape.
+    Shape:
+        - Input: ``(L, N, H_in)``, ``(N, L, H_in)`` with ``batch_first``, ``(L, H_in)`` unbatched,
+          or a ``PackedSequence``.
+        - hx: ``(D * num_layers, N, H)``.
+        - Output: ``(L, N, D * H)``; h_n: ``(D * num_layers, N, H)``.
 
     Example:
         >>> import dyngrad

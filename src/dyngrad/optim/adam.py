@@ -117,6 +117,10 @@ class AdamW(Adam):
 
     Args:
         same as :class:`Adam`, but ``weight_decay`` defaults to 1e-2.
+    Raises:
+        ValueError: a negative lr, eps or weight_decay, a beta outside [0, 1), or an empty
+            parameter list (as :class:`Adam`).
+        TypeError: ``params`` given as a single Tensor.
 
     Example:
         >>> import dyngrad

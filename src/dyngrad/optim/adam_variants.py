@@ -42,6 +42,17 @@ class NAdam(Optimizer):
             gradient; the others are accepted and change nothing on NumPy).
     Raises:
         ValueError: a negative lr/eps/weight_decay/momentum_decay or a beta outside [0, 1).
+
+    Example:
+        >>> import dyngrad
+        >>> p = dyngrad.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = dyngrad.optim.NAdam([p], lr=0.1)
+        >>> for _ in range(2):
+        ...     opt.zero_grad()
+        ...     (p ** 2).sum().backward()
+        ...     opt.step()
+        >>> [round(v, 4) for v in p.tolist()]              # PyTorch 2.13 gives the same
+        [0.82, -1.8179]
     """
 
     def __init__(self, params: Iterable[Any], lr: float = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
@@ -111,6 +122,17 @@ class RAdam(Optimizer):
         foreach, maximize, capturable, differentiable: as PyTorch's.
     Raises:
         ValueError: a negative lr/eps/weight_decay or a beta outside [0, 1).
+
+    Example:
+        >>> import dyngrad
+        >>> p = dyngrad.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = dyngrad.optim.RAdam([p], lr=0.1)
+        >>> for _ in range(2):
+        ...     opt.zero_grad()
+        ...     (p ** 2).sum().backward()
+        ...     opt.step()
+        >>> [round(v, 4) for v in p.tolist()]              # PyTorch 2.13 gives the same
+        [0.6211, -1.2421]
     """
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
@@ -174,6 +196,17 @@ class Adamax(Optimizer):
         foreach, maximize, differentiable, capturable: as PyTorch's.
     Raises:
         ValueError: a negative lr/eps/weight_decay or a beta outside [0, 1).
+
+    Example:
+        >>> import dyngrad
+        >>> p = dyngrad.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = dyngrad.optim.Adamax([p], lr=0.1)
+        >>> for _ in range(2):
+        ...     opt.zero_grad()
+        ...     (p ** 2).sum().backward()
+        ...     opt.step()
+        >>> [round(v, 4) for v in p.tolist()]              # PyTorch 2.13 gives the same
+        [0.8052, -1.8025]
     """
 
     def __init__(self, params: Iterable[Any], lr: float = 2e-3, betas: tuple[float, float] = (0.9, 0.999),

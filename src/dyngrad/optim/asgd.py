@@ -41,6 +41,17 @@ class ASGD(Optimizer):
         foreach, maximize, differentiable, capturable: as PyTorch's.
     Raises:
         ValueError: a negative lr or weight_decay.
+
+    Example:
+        >>> import dyngrad
+        >>> p = dyngrad.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = dyngrad.optim.ASGD([p], lr=0.1)
+        >>> for _ in range(2):
+        ...     opt.zero_grad()
+        ...     (p ** 2).sum().backward()
+        ...     opt.step()
+        >>> [round(v, 4) for v in p.tolist()]              # PyTorch 2.13 gives the same
+        [0.64, -1.28]
     """
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, lambd: float = 1e-4, alpha: float = 0.75,

@@ -141,6 +141,20 @@ class LBFGS(Optimizer):
         line_search_fn: None (fixed steps) or ``"strong_wolfe"``.
     Raises:
         ValueError: a negative lr, or more than one parameter group.
+
+    Example:
+        >>> import dyngrad
+        >>> p = dyngrad.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = dyngrad.optim.LBFGS([p], lr=1.0)
+        >>> def closure():
+        ...     opt.zero_grad()
+        ...     loss = (p ** 2).sum()
+        ...     loss.backward()
+        ...     return loss
+        >>> float(opt.step(closure))                        # the loss before the step
+        5.0
+        >>> [abs(round(v, 4)) for v in p.tolist()]          # a quadratic: solved in one step
+        [0.0, 0.0]
     """
 
     def __init__(self, params: Iterable[Any], lr: float = 1, max_iter: int = 20, max_eval: int | None = None,

@@ -48,6 +48,26 @@ class Optimizer:
             non-floating dtype (the message names the parameter's index).
         ValueError: an empty parameter list, a parameter that is not a leaf, a parameter in
             two groups, or a group missing a required hyper-parameter.
+
+    Example:
+        >>> import dyngrad
+        >>> class PlainSGD(dyngrad.optim.Optimizer):
+        ...     def __init__(self, params, lr=0.1):
+        ...         super().__init__(params, {"lr": lr})
+        ...     @dyngrad.no_grad()
+        ...     def step(self, closure=None):
+        ...         for group in self.param_groups:
+        ...             for p in group["params"]:
+        ...                 if p.grad is not None:
+        ...                     p.add_(p.grad, alpha=-group["lr"])
+        >>> w = dyngrad.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = PlainSGD([w])
+        >>> (w ** 2).sum().backward()
+        >>> opt.step()
+        >>> w
+        tensor([ 0.8000, -1.6000], requires_grad=True)
+        >>> len(opt.state_dict()["param_groups"])
+        1
     """
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:

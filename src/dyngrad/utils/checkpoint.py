@@ -261,9 +261,9 @@ def checkpoint_sequential(
     Args:
         functions: a list of callables or a ``Sequential`` (anything with ``children()``).
         segments: number of chunks (1 <= segments <= len(functions)).
-        input: the input of the first function.
+        input: ``(*)``, the input of the first function (any shape it takes).
     Returns:
-        the output of the last function.
+        Tensor: the output of the last function, of whatever shape it returns, ``(*)``.
     Raises:
         ValueError: ``segments`` out of range.
 

@@ -39,14 +39,23 @@ MP_STATUS_CHECK_INTERVAL = 1.0
 # --------------------------------------------------------------------- worker info
 @dataclass(frozen=True)
 class WorkerInfo:
-    """What :func:`get_worker_info` returns in a worker process.
+    """What :func:`get_worker_info` returns in a worker process (a frozen dataclass; PyTorch keeps its
+    class private, ``torch.utils.data._utils.worker.WorkerInfo``).
 
-    Attributes:
-        id: this worker's index in ``[0, num_workers)``.
-        num_workers: the loader's number of workers.
-        seed: the seed this worker's ``random`` and dyngrad's default Generator got
+    Args:
+        id (int): this worker's index in ``[0, num_workers)``.
+        num_workers (int): the loader's number of workers.
+        seed (int): the seed this worker's ``random`` and dyngrad's default Generator got
             (``base_seed + id``).
-        dataset: this worker's copy of the dataset.
+        dataset (Any): this worker's copy of the dataset.
+    Raises:
+        dataclasses.FrozenInstanceError: when an attribute is assigned.
+
+    Example:
+        >>> from dyngrad.utils.data import WorkerInfo
+        >>> info = WorkerInfo(id=1, num_workers=4, seed=7, dataset=None)
+        >>> info.id, info.num_workers
+        (1, 4)
     """
 
     id: int
@@ -65,6 +74,11 @@ def get_worker_info() -> WorkerInfo | None:
 
     Returns:
         WorkerInfo or None.
+
+    Example:
+        >>> from dyngrad.utils.data import get_worker_info
+        >>> get_worker_info() is None                     # in the main process
+        True
     """
     return _worker_info
 

@@ -36,6 +36,15 @@ def default_convert(data: Any) -> Any:
         data: a sample.
     Returns:
         the sample with its arrays as tensors.
+
+    Raises:
+        Nothing of its own: any value it cannot convert is returned unchanged.
+
+    Example:
+        >>> import numpy as np
+        >>> from dyngrad.utils.data import default_convert
+        >>> default_convert({"a": np.array([1.0, 2.0])}), default_convert((np.int64(3), "s"))
+        ({'a': tensor([1., 2.], dtype=dyngrad.float64)}, [tensor(3), 's'])
     """
     if isinstance(data, Tensor):
         return data

@@ -25,6 +25,18 @@ class Dataset:
 
     A subclass may also define ``__getitems__(indices) -> list`` to load a whole batch at once;
     the DataLoader then calls it instead of ``__getitem__`` once per index (as PyTorch).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.utils.data import Dataset
+        >>> class Squares(Dataset):
+        ...     def __len__(self):
+        ...         return 4
+        ...     def __getitem__(self, i):
+        ...         return dyngrad.tensor(float(i * i))
+        >>> ds = Squares()
+        >>> len(ds), ds[3], len(ds + ds)
+        (4, tensor(9.), 8)
     """
 
     def __getitem__(self, index: Any) -> Any:
@@ -64,6 +76,13 @@ class TensorDataset(Dataset):
         *tensors: tensors with the same first dimension ``(N, *)``.
     Raises:
         ValueError: no tensors, or first dimensions that differ (all sizes named).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.utils.data import TensorDataset
+        >>> ds = TensorDataset(dyngrad.arange(6.0).reshape(3, 2), dyngrad.tensor([0, 1, 0]))
+        >>> len(ds), ds[1]
+        (3, (tensor([2., 3.]), tensor(1)))
     """
 
     def __init__(self, *tensors: Tensor) -> None:
@@ -87,6 +106,11 @@ class StackDataset(Dataset):
 
     Raises:
         ValueError: both positional and keyword datasets, none at all, or lengths that differ.
+
+    Example:
+        >>> from dyngrad.utils.data import StackDataset
+        >>> StackDataset(range(2), [10, 11])[1], StackDataset(x=range(2), y=[10, 11])[0]
+        ((1, 11), {'x': 0, 'y': 10})
     """
 
     def __init__(self, *args: Dataset, **kwargs: Dataset) -> None:
@@ -111,12 +135,20 @@ class StackDataset(Dataset):
 
 
 class ConcatDataset(Dataset):
-    """The datasets one after another: index ``i`` reaches the dataset whose cumulative size
-    first exceeds ``i`` (negative indices count from the end).
+    """The datasets one after another: index ``i`` reaches the dataset whose cumulative size first
+    exceeds ``i`` (negative indices count from the end). ``a + b`` on datasets builds one.
 
+    Args:
+        datasets (iterable of Dataset): map-style datasets with lengths.
     Raises:
         AssertionError: no datasets, or an IterableDataset among them (PyTorch's checks).
         ValueError: a negative index beyond the total length.
+
+    Example:
+        >>> from dyngrad.utils.data import ConcatDataset
+        >>> ds = ConcatDataset([range(2), range(3)])
+        >>> len(ds), ds[3]
+        (5, 1)
     """
 
     def __init__(self, datasets: Iterable[Dataset]) -> None:
@@ -146,8 +178,20 @@ class ConcatDataset(Dataset):
 class ChainDataset(IterableDataset):
     """Iterable datasets chained one after another (lazily, as ``itertools.chain``).
 
+    Args:
+        datasets (iterable of IterableDataset): the datasets, in order.
     Raises:
         AssertionError: on ``len()`` when a member is not an IterableDataset.
+
+    Example:
+        >>> from dyngrad.utils.data import ChainDataset, IterableDataset
+        >>> class Count(IterableDataset):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __iter__(self):
+        ...         return iter(range(self.n))
+        >>> list(ChainDataset([Count(2), Count(3)]))
+        [0, 1, 0, 1, 2]
     """
 
     def __init__(self, datasets: Iterable[Dataset]) -> None:
@@ -167,7 +211,22 @@ class ChainDataset(IterableDataset):
 
 
 class Subset(Dataset):
-    """The samples of ``dataset`` at ``indices`` (``Subset(ds, idx)[i] == ds[idx[i]]``)."""
+    """The samples of ``dataset`` at ``indices`` (``Subset(ds, idx)[i] == ds[idx[i]]``), as
+    :func:`random_split` returns.
+
+    Args:
+        dataset (Dataset): the whole dataset.
+        indices (sequence of int): the indices in ``dataset`` to keep, in order.
+    Raises:
+        IndexError: (on access) an index outside ``indices`` or an entry of ``indices`` outside the
+            dataset (the dataset's own error).
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.utils.data import Subset
+        >>> [int(x) for x in Subset(dyngrad.arange(10), [2, 5])]
+        [2, 5]
+    """
 
     def __init__(self, dataset: Dataset, indices: Sequence[int]) -> None:
         self.dataset, self.indices = dataset, indices
@@ -199,6 +258,13 @@ def random_split(dataset: Dataset, lengths: Sequence[int | float], generator: Ge
         list[Subset]: one Subset per length.
     Raises:
         ValueError: a fraction outside [0, 1]; lengths that do not sum to ``len(dataset)``.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.utils.data import random_split
+        >>> parts = random_split(range(10), [0.5, 0.3, 0.2], generator=dyngrad.Generator().manual_seed(0))
+        >>> [len(p) for p in parts], sorted(i for p in parts for i in p) == list(range(10))
+        ([5, 3, 2], True)
     """
     n = len(dataset)  # type: ignore[arg-type]
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:

@@ -25,7 +25,27 @@ __all__ = [
 
 
 class Sampler:
-    """Base class: yields dataset indices (or, for a batch sampler, lists of them)."""
+    """Base class: yields dataset indices (or, for a batch sampler, lists of them); subclasses
+    implement ``__iter__`` and, when they can, ``__len__``.
+
+    Args:
+        data_source (Any, optional): accepted and ignored (PyTorch 2.13's ``Sampler()`` takes no
+            arguments; older versions took one). Default: ``None``.
+    Raises:
+        NotImplementedError: iterating the base class itself.
+
+    Example:
+        >>> from dyngrad.utils.data import Sampler
+        >>> class Backwards(Sampler):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __iter__(self):
+        ...         return iter(range(self.n - 1, -1, -1))
+        ...     def __len__(self):
+        ...         return self.n
+        >>> list(Backwards(3))
+        [2, 1, 0]
+    """
 
     def __init__(self, data_source: Any = None) -> None:
         pass
@@ -35,7 +55,18 @@ class Sampler:
 
 
 class SequentialSampler(Sampler):
-    """Indices ``0 .. len(data_source) - 1`` in order."""
+    """Indices ``0 .. len(data_source) - 1`` in order (the DataLoader's default without ``shuffle``).
+
+    Args:
+        data_source (Sized): the dataset; only its length is read, at each iteration.
+    Raises:
+        TypeError: (when iterated) a ``data_source`` without ``len()``.
+
+    Example:
+        >>> from dyngrad.utils.data import SequentialSampler
+        >>> list(SequentialSampler(range(3)))
+        [0, 1, 2]
+    """
 
     def __init__(self, data_source: Any) -> None:
         self.data_source = data_source
@@ -69,6 +100,14 @@ class RandomSampler(Sampler):
     Raises:
         TypeError: ``replacement`` not a bool.
         ValueError: ``num_samples`` not a positive int.
+
+    Example:
+        >>> import dyngrad
+        >>> from dyngrad.utils.data import RandomSampler
+        >>> sorted(RandomSampler(range(4)))                                  # a permutation
+        [0, 1, 2, 3]
+        >>> len(list(RandomSampler(range(4), replacement=True, num_samples=7)))
+        7
     """
 
     def __init__(self, data_source: Any, replacement: bool = False, num_samples: int | None = None,
@@ -107,6 +146,14 @@ class SubsetRandomSampler(Sampler):
     Args:
         indices: the indices to sample from.
         generator: the Generator for the permutation (default: the default Generator).
+
+    Raises:
+        TypeError: (when iterated) ``indices`` without ``len()``.
+
+    Example:
+        >>> from dyngrad.utils.data import SubsetRandomSampler
+        >>> sorted(SubsetRandomSampler([3, 7, 9]))
+        [3, 7, 9]
     """
 
     def __init__(self, indices: Sequence[int], generator: Generator | None = None) -> None:
@@ -125,7 +172,8 @@ class WeightedRandomSampler(Sampler):
     (``dyngrad.multinomial``).
 
     Args:
-        weights: non-negative weights, one per index (need not sum to 1).
+        weights (sequence of float or Tensor): ``(N,)``, non-negative, one per index (need not
+            sum to 1).
         num_samples: indices per epoch.
         replacement: draw with replacement (default); without, each index at most once.
         generator: the Generator to draw from.
@@ -134,6 +182,11 @@ class WeightedRandomSampler(Sampler):
             not 1-d.
         RuntimeError: (when iterated) negative weights, or more samples than non-zero weights
             without replacement (from ``multinomial``).
+
+    Example:
+        >>> from dyngrad.utils.data import WeightedRandomSampler
+        >>> list(WeightedRandomSampler([0.0, 1.0, 0.0], 4))                 # only index 1 has weight
+        [1, 1, 1, 1]
     """
 
     def __init__(self, weights: Sequence[float] | Tensor, num_samples: int, replacement: bool = True,
