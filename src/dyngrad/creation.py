@@ -25,10 +25,22 @@ class Generator:
     """A random number generator (NumPy's PCG64 behind PyTorch's API).
 
     Random values do not match PyTorch's bit for bit (a different algorithm); seeding makes
-    them reproducible within dyngrad.
+    them reproducible within dyngrad. Pass one as ``generator=`` to the sampling functions
+    (``rand``, ``randn``, ``randint``, ``randperm``, ``bernoulli``, ``normal``, the in-place
+    fills such as ``uniform_``). A new generator starts from a fixed seed, as PyTorch's.
 
     Args:
-        device: accepted for compatibility; only 'cpu'.
+        device (str or device, optional): only ``'cpu'``. Default: ``'cpu'``.
+    Raises:
+        RuntimeError: for a device other than the CPU.
+
+    Example:
+        >>> import dyngrad
+        >>> g = dyngrad.Generator().manual_seed(0)
+        >>> a = dyngrad.rand(3, generator=g)
+        >>> b = dyngrad.rand(3, generator=g.manual_seed(0))
+        >>> bool(dyngrad.equal(a, b)), g.initial_seed()
+        (True, 0)
     """
 
     def __init__(self, device: Any = "cpu") -> None:
