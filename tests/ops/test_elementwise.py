@@ -210,3 +210,12 @@ def test_atan2_gradient_at_the_origin_is_zero_as_torch():
     np.testing.assert_allclose(ga._data, [0.0, -0.0, 0.4])
     np.testing.assert_allclose(gb._data, [-0.0, -0.0, -0.2])
     assert np.signbit(ga._data).tolist() == [False, True, False]
+
+
+def test_abs_of_a_bool_tensor_raises_as_torch():
+    # torch 2.13: NotImplementedError: "abs_cpu" not implemented for 'Bool' (was: a bool copy)
+    with pytest.raises(NotImplementedError, match="abs_cpu"):
+        dg.abs(dg.tensor([True, False]))
+    with pytest.raises(NotImplementedError):
+        dg.tensor([True]).abs_()
+    assert dg.abs(dg.tensor([-2, 3])).tolist() == [2, 3]
