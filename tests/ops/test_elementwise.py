@@ -232,3 +232,19 @@ def test_addcmul_casts_value_to_an_integer_result_dtype_as_torch():
     assert dg.addcmul(a, dg.tensor([2.0]), c, value=0.5).tolist() == [4.0, 6.0]  # a float result keeps 0.5
     with pytest.raises(NotImplementedError, match="Bool"):
         dg.addcmul(dg.tensor([True]), dg.tensor([True]), dg.tensor([True]))
+
+
+@pytest.mark.parametrize("name", ["floor", "ceil", "trunc", "fix", "round"])
+def test_rounding_a_bool_tensor_raises_as_torch(name):
+    # torch 2.13: NotImplementedError "<op>_vml_cpu" not implemented for 'Bool' (was: a bool copy)
+    with pytest.raises(NotImplementedError, match="Bool"):
+        getattr(dg, name)(dg.tensor([True, False]))
+    assert getattr(dg, name)(dg.tensor([-1, 2])).tolist() == [-1, 2]  # integers: a copy
+
+
+def test_frac_of_inf_is_nan_without_a_numpy_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert math.isnan(dg.frac(dg.tensor([float("inf")])).item())
