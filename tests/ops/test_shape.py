@@ -316,3 +316,10 @@ def test_chunk_of_an_empty_dim_gives_chunks_empty_pieces_and_checks_its_type_as_
     with pytest.raises(TypeError, match="not bool"):
         dg.chunk(dg.arange(5), True)
     assert [p.tolist() for p in dg.chunk(dg.arange(5), 2)] == [[0, 1, 2], [3, 4]]
+
+
+def test_expand_to_a_negative_size_is_a_runtimeerror_as_torch():
+    with pytest.raises(RuntimeError, match="negative"):  # was NumPy's ValueError
+        dg.tensor([1]).expand(-2)
+    with pytest.raises(RuntimeError, match="negative"):
+        dg.broadcast_to(dg.tensor([[1], [2]]), (2, -3))
