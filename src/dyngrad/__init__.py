@@ -121,7 +121,27 @@ __version__ = "0.1.0"
 
 
 def device(spec: object = "cpu") -> object:
-    """``dyngrad.device('cpu')``: the only device. Raises RuntimeError for others."""
+    """The device object for ``spec``: dyngrad has only the CPU, ``device(type='cpu')``.
+
+    PyTorch's ``torch.device`` is a class that also names devices that are not present
+    (``'cuda'``); dyngrad's is a function that accepts only the CPU (an index such as
+    ``'cpu:0'`` is accepted and dropped). Not differentiable.
+
+    Args:
+        spec (str or device, optional): ``'cpu'``, ``'cpu:N'`` or a device. Default: ``'cpu'``.
+    Returns:
+        device: the CPU device (``str(...)`` is ``'cpu'``, ``.type`` is ``'cpu'``).
+    Raises:
+        RuntimeError: for any other device.
+        TypeError: for more than one argument (PyTorch's ``device('cpu', 0)`` form is not taken).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.device("cpu")
+        device(type='cpu')
+        >>> dyngrad.device("cpu").type, dyngrad.ones(2).device == dyngrad.device("cpu")
+        ('cpu', True)
+    """
     from .tensor import check_device
 
     check_device(spec)
