@@ -280,6 +280,15 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
 
 
 # ---------------------------------------------------------------------------- creation
+def int_fill_value(value: int, dt: np.dtype) -> int:
+    """PyTorch's conversion of a Python int for an integer tensor: out of range is an error,
+    except that a negative value wraps into an unsigned dtype (``uint8`` ``fill_(-1)`` is 255)."""
+    info = np.iinfo(dt)
+    if value > info.max or value < (-(2**63) if dt.kind == "u" else info.min):
+        raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
+    return int(np.array(value).astype(dt)) if value < 0 and dt.kind == "u" else value
+
+
 def asarray(obj: Any, dtype: Any = None) -> np.ndarray:
     """Make a fresh-or-shared ndarray from user data (lists, scalars, arrays) with PyTorch's
     inference: Python floats give the default dtype, ints int64, bools bool."""

@@ -570,9 +570,7 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any 
     """
     nd = np.dtype(_like(input, dtype))
     if type(fill_value) is int and nd.kind in "iu":  # PyTorch's int conversion (uint8 -1 is 255)
-        from .ops.copying import _int_fill_value
-
-        fill_value = _int_fill_value(fill_value, nd)
+        fill_value = B.int_fill_value(fill_value, nd)
     if input._is_wrapper and isinstance(fill_value, (bool, int, float)):  # (see zeros_like)
         return input._full_like(fill_value, _like(input, dtype))
     return _finish(np.full(input._data.shape, fill_value, dtype=_like(input, dtype)), requires_grad)

@@ -58,15 +58,6 @@ class Fill(Op):
         return ua * 0 if uv is None else uv
 
 
-def _int_fill_value(value: int, dt: np.dtype) -> int:
-    """PyTorch's conversion of a Python int for an integer tensor: out of range is an error,
-    except that a negative value wraps into an unsigned dtype (``uint8`` ``fill_(-1)`` is 255)."""
-    info = np.iinfo(dt)
-    if value > info.max or value < (-(2**63) if dt.kind == "u" else info.min):
-        raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
-    return int(np.array(value).astype(dt)) if value < 0 and dt.kind == "u" else value
-
-
 def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill ``self`` with ``value`` in place (cast to ``self``'s dtype); bumps the version, returns ``self``.
 
@@ -103,7 +94,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
             f"fill_ only supports 0-dimension value tensor but got tensor with {value._data.ndim} dimensions."
         )
     if type(value) is int and self._data.dtype.kind in "iu":
-        value = _int_fill_value(value, self._data.dtype)
+        value = B.int_fill_value(value, self._data.dtype)
     if not recording(self, value) and not _ctx.interpreters:  # a transform (forward mode's tangents) goes via inplace()
         if not self._data.flags.writeable:
             raise RuntimeError("fill_: the tensor's memory is read-only (an expanded view); clone() it first")
