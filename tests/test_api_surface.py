@@ -91,6 +91,20 @@ def test_torch_functional_holds_the_composites_and_reexports():
         assert torch.chain_matmul(torch.eye(2), torch.ones(2, 2)).tolist() == [[1.0, 1.0], [1.0, 1.0]]
 
 
+def test_block_diag_promotes_and_cartesian_prod_checks_its_inputs_as_torch():
+    # torch 2.13: result_type of the inputs (int64 and float32 give float32; dyngrad gave float64)
+    bd = torch.block_diag(torch.tensor([[1, 2], [3, 4]]), torch.tensor([5.0]), torch.tensor(6))
+    assert bd.dtype == torch.float32 and bd.shape == (4, 4)
+    assert torch.block_diag(torch.ones(1, 1), torch.tensor(1.5, dtype=torch.float64)).dtype == torch.float32
+    with pytest.raises(RuntimeError, match="Input 0 has 3 dimensions"):
+        torch.block_diag(torch.ones(2, 2, 2))
+    for bad in ((torch.ones(2, 2),), (torch.tensor(1), torch.ones(2))):  # torch: 1-d inputs only
+        with pytest.raises(RuntimeError, match="Expect a 1D vector"):
+            torch.cartesian_prod(*bad)
+    with pytest.raises(RuntimeError, match="same dtype"):
+        torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([3.0]))
+
+
 def test_profiler_key_averages_table_and_record_function_rows():
     from dyngrad.profiler import ProfilerActivity, profile, record_function
 

@@ -152,3 +152,11 @@ def test_random_floats_refuse_integer_dtypes():
     with pytest.raises(RuntimeError, match="randn_like"):
         dyngrad.randn_like(dyngrad.ones(2), dtype=dyngrad.int32)
     assert dyngrad.rand_like(dyngrad.tensor([1, 2]), dtype=dyngrad.float64).dtype == dyngrad.float64
+
+
+def test_full_like_converts_an_int_fill_value_as_torch():
+    # torch 2.13: a negative int wraps into uint8, out of range raises (was NumPy's OverflowError)
+    assert dyngrad.full_like(dyngrad.ones(2, dtype=dyngrad.uint8), -1).tolist() == [255, 255]
+    with pytest.raises(RuntimeError, match="without overflow"):
+        dyngrad.full_like(dyngrad.ones(2, dtype=dyngrad.int8), 300)
+    assert dyngrad.full_like(dyngrad.ones(2, dtype=dyngrad.int64), 2.7).tolist() == [2, 2]

@@ -395,6 +395,10 @@ REPR_CASES = {
     "summarized_float": lambda: dyngrad.arange(2000).float(),
     "summarized_int_3d": lambda: dyngrad.arange(3 * 40 * 40).reshape(3, 40, 40),
     "summarized_matrix": lambda: dyngrad.arange(40 * 40).reshape(40, 40).float() / 7,
+    "bool_all_true": lambda: dyngrad.tensor([True, True]),
+    "bool_matrix": lambda: dyngrad.tensor([[True, False], [True, True]]),
+    "empty_int64": lambda: dyngrad.tensor([], dtype=dyngrad.int64),
+    "empty_bool_2d": lambda: dyngrad.zeros(0, 2, dtype=dyngrad.bool),
 }
 
 

@@ -64,12 +64,48 @@ pi = 3.141592653589793
 e = 2.718281828459045
 
 
-def finfo(type: object = None) -> object:
-    """Machine limits of a floating dtype (``eps``, ``max``, ``min``, ``tiny``, ``bits``);
-    NumPy's ``finfo`` for the dtype (default: the default dtype)."""
-    import numpy as _np
+class finfo:  # noqa: N801 - PyTorch's name
+    """Machine limits of a floating dtype, as PyTorch's ``torch.finfo`` (Python numbers).
 
-    return _np.finfo(_backend.to_np_dtype(type) if type is not None else get_default_dtype().np)
+    Attributes: ``bits`` (int), ``eps`` (the gap between 1 and the next value), ``max``,
+    ``min`` (the most negative), ``tiny`` and ``smallest_normal`` (the smallest positive
+    normal value), ``resolution`` (``10 ** -precision``), all Python floats; ``dtype``, the
+    dtype's name. Not differentiable (no tensors involved).
+
+    Args:
+        type (dtype, optional): a floating dtype. Default: ``None`` (the default dtype).
+    Raises:
+        TypeError: when ``type`` is not a floating dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.finfo(dyngrad.float32).eps == 2.0 ** -23
+        True
+        >>> dyngrad.finfo(dyngrad.float16)
+        finfo(resolution=0.001, min=-65504, max=65504, eps=0.000976562, smallest_normal=6.10352e-05, tiny=6.10352e-05, dtype=float16)
+    """
+
+    def __init__(self, type: object = None) -> None:
+        import builtins  # this module rebinds ``float`` to float32, as PyTorch
+
+        import numpy as _np
+
+        nd = _np.dtype(_backend.to_np_dtype(type) if type is not None else get_default_dtype().np)
+        if nd.kind != "f":
+            raise TypeError("dyngrad.finfo() requires a floating point input type. Use dyngrad.iinfo to handle "
+                            "'dyngrad.finfo'")
+        fi = _np.finfo(nd)
+        self.bits = builtins.int(fi.bits)
+        self.eps = builtins.float(fi.eps)
+        self.max = builtins.float(fi.max)
+        self.min = builtins.float(fi.min)
+        self.tiny = self.smallest_normal = builtins.float(fi.smallest_normal)
+        self.resolution = 10.0 ** -fi.precision
+        self.dtype = _backend.from_np_dtype(nd).name
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
 
 
 def iinfo(type: object) -> object:
@@ -90,7 +126,27 @@ __version__ = "0.1.0"
 
 
 def device(spec: object = "cpu") -> object:
-    """``dyngrad.device('cpu')``: the only device. Raises RuntimeError for others."""
+    """The device object for ``spec``: dyngrad has only the CPU, ``device(type='cpu')``.
+
+    PyTorch's ``torch.device`` is a class that also names devices that are not present
+    (``'cuda'``); dyngrad's is a function that accepts only the CPU (an index such as
+    ``'cpu:0'`` is accepted and dropped). Not differentiable.
+
+    Args:
+        spec (str or device, optional): ``'cpu'``, ``'cpu:N'`` or a device. Default: ``'cpu'``.
+    Returns:
+        device: the CPU device (``str(...)`` is ``'cpu'``, ``.type`` is ``'cpu'``).
+    Raises:
+        RuntimeError: for any other device.
+        TypeError: for more than one argument (PyTorch's ``device('cpu', 0)`` form is not taken).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.device("cpu")
+        device(type='cpu')
+        >>> dyngrad.device("cpu").type, dyngrad.ones(2).device == dyngrad.device("cpu")
+        ('cpu', True)
+    """
     from .tensor import check_device
     from ._tensor.metadata import is_meta_device, meta
 

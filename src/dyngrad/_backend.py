@@ -41,11 +41,29 @@ class dtype:  # noqa: N801 - PyTorch's name
     Compares equal to itself, to the NumPy dtype it wraps, and to that dtype's name, so
     ``x.dtype == dyngrad.float32`` and ``x.dtype == np.float32`` both hold.
 
+    The dtypes are the module's instances (``dyngrad.float32``, ``dyngrad.int64``, ...; the
+    aliases ``dyngrad.float``, ``dyngrad.long`` ... are the same objects); user code never
+    constructs one, as with ``torch.dtype``. Not differentiable (no tensors involved).
+
     Attributes:
         np: the wrapped ``numpy.dtype``.
         is_floating_point: True for float16/32/64.
         is_signed: True for signed integers and floats.
         itemsize: bytes per element.
+
+    Args:
+        np_dtype (numpy.dtype or type): the NumPy dtype to wrap.
+        name (str): PyTorch's name for it (``'float32'``).
+    Raises:
+        TypeError: when ``np_dtype`` is not a NumPy dtype (from ``numpy.dtype``).
+        KeyError: for a NumPy dtype kind dyngrad has no category for (complex, strings).
+
+    Example:
+        >>> import dyngrad, numpy as np
+        >>> dyngrad.float32, dyngrad.float is dyngrad.float32
+        (dyngrad.float32, True)
+        >>> dyngrad.tensor([1.0]).dtype == np.float32, dyngrad.int8.is_signed, dyngrad.uint8.itemsize
+        (True, True, 1)
     """
 
     __slots__ = ("np", "name", "is_floating_point", "is_signed", "itemsize", "_category")
@@ -262,6 +280,15 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
 
 
 # ---------------------------------------------------------------------------- creation
+def int_fill_value(value: int, dt: np.dtype) -> int:
+    """PyTorch's conversion of a Python int for an integer tensor: out of range is an error,
+    except that a negative value wraps into an unsigned dtype (``uint8`` ``fill_(-1)`` is 255)."""
+    info = np.iinfo(dt)
+    if value > info.max or value < (-(2**63) if dt.kind == "u" else info.min):
+        raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
+    return int(np.array(value).astype(dt)) if value < 0 and dt.kind == "u" else value
+
+
 def asarray(obj: Any, dtype: Any = None) -> np.ndarray:
     """Make a fresh-or-shared ndarray from user data (lists, scalars, arrays) with PyTorch's
     inference: Python floats give the default dtype, ints int64, bools bool."""

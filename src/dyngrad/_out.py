@@ -97,8 +97,24 @@ def _with_out(fn: Callable, name: str) -> Callable:
             result = fn(*args, **kwargs)
         return write_out(out, result, name)
 
-    op.__doc__ = (fn.__doc__ or "") + "\n\n    Also takes ``out=``: see dyngrad/_out.py.\n"
+    op.__doc__ = _doc_with_out(fn.__doc__ or "")
     return op
+
+
+_OUT_ARG = ("        out (Tensor, optional): keyword-only; the result is written into it (resized if its shape\n"
+            "            differs; not differentiable). Default: ``None``.\n")
+
+
+def _doc_with_out(doc: str) -> str:
+    """``doc`` with the ``out`` keyword listed last under ``Args:`` (or a note when it has none)."""
+    lines = doc.splitlines(keepends=True)
+    start = next((i for i, ln in enumerate(lines) if ln.strip() == "Args:"), None)
+    if start is None:
+        return doc + "\n\n    Also takes ``out=``: see dyngrad/_out.py.\n"
+    end = start + 1
+    while end < len(lines) and lines[end].startswith("        "):  # the Args entries end at a blank
+        end += 1                                                      # line or the next section
+    return "".join(lines[:end]) + _OUT_ARG + "".join(lines[end:])
 
 
 #: the wrapped functions, by name (re-exported by the dyngrad namespace)

@@ -15,15 +15,31 @@ _deterministic = [False, False]  # (mode, warn_only): reported back, nothing to 
 
 def compile(model: Any = None, *, fullgraph: bool = False, dynamic: Any = None, backend: Any = "inductor",  # noqa: A001
             mode: Any = None, options: Any = None, disable: bool = False) -> Any:
-    """``torch.compile`` as a semantics-preserving pass-through: returns ``model`` (a module
-    or a function) unchanged, or, called without one, a decorator that does so. dyngrad has
-    no compiler; the values are the ones the compiled code would compute.
+    """``torch.compile`` as a semantics-preserving pass-through: returns ``model`` unchanged.
+
+    Called without ``model`` it returns a decorator that does the same. dyngrad has no
+    compiler; the values are the ones the compiled code would compute. Not differentiable
+    itself (gradients flow through ``model`` as usual).
+
+    Args:
+        model (callable or Module, optional): what to "compile". Default: ``None`` (return a
+            decorator).
+        fullgraph, dynamic, backend, mode, options, disable: keyword-only; accepted and
+            ignored. Defaults: ``False``, ``None``, ``'inductor'``, ``None``, ``None``,
+            ``False``.
+    Returns:
+        callable: ``model`` itself, or a decorator returning its argument.
+    Raises:
+        TypeError: for a keyword that PyTorch's ``compile`` does not take here (e.g. ``name``).
 
     Example:
         >>> import dyngrad
         >>> f = dyngrad.compile(lambda x: x + 1)
         >>> f(dyngrad.zeros(2))
         tensor([1., 1.])
+        >>> g = dyngrad.compile(fullgraph=True)(lambda x: x * 2)
+        >>> g(dyngrad.ones(2))
+        tensor([2., 2.])
     """
     if model is None:
         return lambda m: m
@@ -56,5 +72,23 @@ def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None
 
 
 def are_deterministic_algorithms_enabled() -> bool:
-    """What :func:`use_deterministic_algorithms` last set (False by default, as PyTorch)."""
+    """Whether :func:`use_deterministic_algorithms` last enabled deterministic mode.
+
+    ``False`` by default, as PyTorch. The setting changes nothing in dyngrad: every kernel is
+    deterministic already (NumPy on the CPU). Not differentiable (no tensors involved).
+
+    Returns:
+        bool: the mode last set.
+    Raises:
+        Nothing: it only reads the setting.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.are_deterministic_algorithms_enabled()
+        False
+        >>> dyngrad.use_deterministic_algorithms(True)
+        >>> dyngrad.are_deterministic_algorithms_enabled()
+        True
+        >>> dyngrad.use_deterministic_algorithms(False)
+    """
     return _deterministic[0]

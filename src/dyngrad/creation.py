@@ -25,10 +25,22 @@ class Generator:
     """A random number generator (NumPy's PCG64 behind PyTorch's API).
 
     Random values do not match PyTorch's bit for bit (a different algorithm); seeding makes
-    them reproducible within dyngrad.
+    them reproducible within dyngrad. Pass one as ``generator=`` to the sampling functions
+    (``rand``, ``randn``, ``randint``, ``randperm``, ``bernoulli``, ``normal``, the in-place
+    fills such as ``uniform_``). A new generator starts from a fixed seed, as PyTorch's.
 
     Args:
-        device: accepted for compatibility; only 'cpu'.
+        device (str or device, optional): only ``'cpu'``. Default: ``'cpu'``.
+    Raises:
+        RuntimeError: for a device other than the CPU.
+
+    Example:
+        >>> import dyngrad
+        >>> g = dyngrad.Generator().manual_seed(0)
+        >>> a = dyngrad.rand(3, generator=g)
+        >>> b = dyngrad.rand(3, generator=g.manual_seed(0))
+        >>> bool(dyngrad.equal(a, b)), g.initial_seed()
+        (True, 0)
     """
 
     def __init__(self, device: Any = "cpu") -> None:
@@ -210,8 +222,38 @@ def scalar_tensor(s: Any, *, dtype: Any = None, device: Any = None, requires_gra
 
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
-    """Like ``tensor`` but shares memory with an ndarray or returns a Tensor itself when no
-    conversion is needed."""
+    """``data`` as a Tensor, sharing memory where it can (``tensor`` always copies).
+
+    A Tensor of the wanted dtype is returned itself; an ndarray of the wanted dtype is wrapped
+    without a copy (writes show both ways, as ``from_numpy``); anything else (lists, numbers,
+    a cast) is copied. A Tensor cast to another dtype keeps its graph (``ToCopyBackward0``).
+
+    Derivative: ``grad_data = grad_output`` (cast back) when ``data`` is a Tensor that requires
+    grad; otherwise the result does not require grad.
+
+    Args:
+        data (Tensor, ndarray, sequence or number): the values ``(*)``.
+        dtype (dtype, optional): the wanted dtype. Default: ``None`` (``data``'s own, or the
+            inferred one: floats give the default dtype, ints int64).
+        device (str or device, optional): only ``'cpu'``. Default: ``None``.
+    Returns:
+        Tensor: ``(*)``, ``data``'s shape.
+    Raises:
+        RuntimeError: for a device other than the CPU.
+        TypeError: when ``data`` holds strings or other non-numbers.
+        ValueError: for ragged nested lists.
+
+    Example:
+        >>> import dyngrad, numpy as np
+        >>> a = np.zeros(2)
+        >>> t = dyngrad.as_tensor(a)
+        >>> t.add_(1)
+        tensor([1., 1.], dtype=dyngrad.float64)
+        >>> a
+        array([1., 1.])
+        >>> dyngrad.as_tensor(t) is t, dyngrad.as_tensor([1, 2], dtype=dyngrad.float32)
+        (True, tensor([1., 2.]))
+    """
     check_device(device)
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(dtype)
@@ -470,12 +512,65 @@ def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_
 
 
 def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    """Zeros with ``input``'s shape (dyngrad never returns uninitialised memory)."""
+    """A tensor with ``input``'s shape whose values are unspecified in PyTorch; dyngrad gives zeros.
+
+    dyngrad never returns uninitialised memory, so this is :func:`zeros_like`. Not
+    differentiable (a new leaf).
+
+    Args:
+        input (Tensor): ``(*)``; only its shape and dtype are used.
+        dtype (dtype, optional): keyword-only. Default: ``None`` (``input``'s dtype).
+        device (str or device, optional): keyword-only; only the CPU. Default: ``None``.
+        requires_grad (bool, optional): keyword-only; make the result a leaf that requires
+            grad. Default: ``False``.
+        memory_format (optional): keyword-only; accepted for compatibility. Default: ``None``.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape.
+    Raises:
+        RuntimeError: when ``requires_grad`` is set for a non-floating dtype.
+        AttributeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.empty_like(dyngrad.ones(2, 3), dtype=dyngrad.int64)
+        tensor([[0, 0, 0],
+                [0, 0, 0]])
+    """
     return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
 
 
 def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    """``fill_value`` with ``input``'s shape."""
+    """A tensor with ``input``'s shape filled with ``fill_value``.
+
+    The value is converted to the dtype (a float truncates toward zero into an integer dtype;
+    an int that does not fit raises, except that a negative int wraps into ``uint8``, as
+    PyTorch). Not differentiable (a new leaf).
+
+    Args:
+        input (Tensor): ``(*)``; only its shape and dtype are used.
+        fill_value (number or 0-d Tensor): the value.
+        dtype (dtype, optional): keyword-only. Default: ``None`` (``input``'s dtype).
+        device (str or device, optional): keyword-only; only the CPU. Default: ``None``.
+        requires_grad (bool, optional): keyword-only; make the result a leaf that requires
+            grad. Default: ``False``.
+        memory_format (optional): keyword-only; accepted for compatibility. Default: ``None``.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape.
+    Raises:
+        RuntimeError: when an int ``fill_value`` does not fit the dtype, or ``requires_grad``
+            is set for a non-floating dtype.
+        ValueError: when ``fill_value`` is not a number (PyTorch: TypeError).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.full_like(dyngrad.ones(2, dtype=dyngrad.int64), 2.7)
+        tensor([2, 2])
+        >>> dyngrad.full_like(dyngrad.ones(2), 7, requires_grad=True)
+        tensor([7., 7.], requires_grad=True)
+    """
+    nd = np.dtype(_like(input, dtype))
+    if type(fill_value) is int and nd.kind in "iu":  # PyTorch's int conversion (uint8 -1 is 255)
+        fill_value = B.int_fill_value(fill_value, nd)
     if input._is_wrapper and isinstance(fill_value, (bool, int, float)):  # (see zeros_like)
         return input._full_like(fill_value, _like(input, dtype))
     return _finish(np.full(input._data.shape, fill_value, dtype=_like(input, dtype)), requires_grad)

@@ -37,18 +37,39 @@ __all__ = ["custom_gradient"]
 
 
 def custom_gradient(f: Callable) -> Callable:
-    """Decorate ``f(*inputs, **kwargs) -> (output, grad_fn)``.
+    """Decorate ``f(*inputs, **kwargs) -> (output, grad_fn)``: a function with a hand-written gradient.
+
+    TensorFlow's ``tf.custom_gradient``, built on :class:`dyngrad.autograd.Function` (see the
+    module docstring for how it composes with double backward, forward mode and the
+    ``dyngrad.func`` transforms).
+
+    Derivative: whatever ``grad_fn`` returns: ``grad_input_i = grad_fn(*grad_outputs)[i]``
+    (deliberately not checked against the true derivative).
 
     Args:
-        f: returns a Tensor (or a tuple of Tensors) and ``grad_fn(*upstream)``, which gets
-            one gradient per output and returns one gradient per positional input (a single
-            Tensor when there is one input, else a tuple/list; None where there is none).
+        f (callable): returns a Tensor (or a tuple of Tensors) and ``grad_fn(*upstream)``, which
+            gets one gradient per output and returns one gradient per positional input (a
+            single Tensor when there is one input, else a tuple/list; None where there is none).
     Returns:
-        A function with ``f``'s signature returning only the output(s).
+        callable: a function with ``f``'s signature returning only the output(s); its node is
+        named ``<f's name>Backward``.
     Raises:
         TypeError: when ``f`` does not return ``(output, grad_fn)``.
         RuntimeError: at backward, when ``grad_fn`` returns the wrong number of gradients
             (naming ``f``).
+
+    Example:
+        >>> import dyngrad
+        >>> @dyngrad.custom_gradient
+        ... def log1pexp(x):
+        ...     e = x.exp()
+        ...     def grad_fn(upstream):
+        ...         return upstream * (1 - 1 / (1 + e))  # stable where exp(x) overflows
+        ...     return (1 + e).log(), grad_fn
+        >>> x = dyngrad.tensor([0.0, 100.0], requires_grad=True)
+        >>> log1pexp(x).sum().backward()
+        >>> x.grad
+        tensor([0.5000, 1.0000])
     """
     name = getattr(f, "__name__", "custom_gradient")
 

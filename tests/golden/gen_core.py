@@ -52,6 +52,10 @@ REPR_CASES = {
     "summarized_float": lambda: torch.arange(2000).float(),
     "summarized_int_3d": lambda: torch.arange(3 * 40 * 40).reshape(3, 40, 40),
     "summarized_matrix": lambda: torch.arange(40 * 40).reshape(40, 40).float() / 7,
+    "bool_all_true": lambda: torch.tensor([True, True]),
+    "bool_matrix": lambda: torch.tensor([[True, False], [True, True]]),
+    "empty_int64": lambda: torch.tensor([], dtype=torch.int64),
+    "empty_bool_2d": lambda: torch.zeros(0, 2, dtype=torch.bool),
 }
 for name, make in REPR_CASES.items():
     data[f"repr/{name}"] = np.array(repr(make()))

@@ -135,7 +135,7 @@ def test_errors_name_the_problem():
         dyngrad.tensor([1, 2]) // 0
     with pytest.raises(RuntimeError, match="ZeroDivisionError"):
         dyngrad.tensor([1, 2]) % 0
-    with pytest.raises(ValueError, match="rounding_mode"):
+    with pytest.raises(RuntimeError, match="rounding_mode"):  # torch 2.13: RuntimeError
         dyngrad.div(dyngrad.ones(1), 2, rounding_mode="round")
     with pytest.raises((RuntimeError, ValueError)):
         dyngrad.ones(2) + dyngrad.ones(3)
@@ -292,3 +292,22 @@ def test_arithmetic_with_out_of_range_python_ints_wraps_as_torch():
     y = i.clone()
     y *= 200
     assert y.tolist() == [-56, 32]
+
+
+def test_add_and_sub_check_alpha_as_torch():
+    # torch 2.13 refuses a float alpha for an integral result (dyngrad truncated it: 1 + 0.5 * 1 gave 1)
+    i = dyngrad.tensor([1, 2])
+    for f in (dyngrad.add, dyngrad.sub):
+        with pytest.raises(RuntimeError, match="alpha must not be a floating point"):
+            f(i, dyngrad.tensor([1, 1]), alpha=0.5)
+        with pytest.raises(RuntimeError, match="alpha must not be a floating point"):
+            f(dyngrad.tensor([True]), dyngrad.tensor([True]), alpha=0.5)
+        with pytest.raises(RuntimeError, match="Boolean alpha"):
+            f(dyngrad.tensor([1.0]), dyngrad.tensor([1.0]), alpha=True)
+    with pytest.raises(RuntimeError, match="alpha must not be a floating point"):
+        i.clone().add_(dyngrad.tensor([1, 1]), alpha=0.5)
+    # what torch allows: a float alpha when the result is floating, an int alpha for ints
+    assert dyngrad.add(i, 2.0, alpha=0.5).tolist() == [2.0, 3.0]
+    assert dyngrad.add(i, i, alpha=2).tolist() == [3, 6]
+    assert dyngrad.sub(dyngrad.tensor([1.0]), dyngrad.tensor([1.0]), alpha=0.5).tolist() == [0.5]
+    assert dyngrad.add(dyngrad.tensor([True]), dyngrad.tensor([False]), alpha=True).tolist() == [True]

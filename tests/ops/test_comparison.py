@@ -53,3 +53,19 @@ def test_forward_mode_through_a_mask_gives_the_masked_derivative() -> None:
 def test_a_bitwise_op_on_floating_tensors_raises_as_pytorch() -> None:
     with pytest.raises(NotImplementedError, match='"bitwise_and_cpu" not implemented for \'Float\''):
         dyngrad.bitwise_and(dyngrad.ones(2), dyngrad.ones(2))
+
+
+def test_bitwise_not_of_a_float_tensor_raises_notimplementederror_as_pytorch() -> None:
+    # torch 2.13: NotImplementedError "bitwise_not_cpu" not implemented for 'Float' (was TypeError)
+    with pytest.raises(NotImplementedError, match="'Float'"):
+        dyngrad.bitwise_not(dyngrad.ones(2))
+    with pytest.raises(NotImplementedError, match="'Double'"):
+        ~dyngrad.ones(2, dtype=dyngrad.float64)
+
+
+def test_equal_refuses_a_non_tensor_with_typeerror_as_pytorch() -> None:
+    with pytest.raises(TypeError, match="'other' must be Tensor, not list"):
+        dyngrad.equal(dyngrad.tensor([1]), [1])
+    with pytest.raises(TypeError, match="'input' must be Tensor, not int"):
+        dyngrad.equal(1, dyngrad.tensor([1]))
+    assert dyngrad.equal(dyngrad.tensor([1, 2]), dyngrad.tensor([1.0, 2.0])) is True

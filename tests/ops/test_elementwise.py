@@ -210,3 +210,41 @@ def test_atan2_gradient_at_the_origin_is_zero_as_torch():
     np.testing.assert_allclose(ga._data, [0.0, -0.0, 0.4])
     np.testing.assert_allclose(gb._data, [-0.0, -0.0, -0.2])
     assert np.signbit(ga._data).tolist() == [False, True, False]
+
+
+def test_abs_of_a_bool_tensor_raises_as_torch():
+    # torch 2.13: NotImplementedError: "abs_cpu" not implemented for 'Bool' (was: a bool copy)
+    with pytest.raises(NotImplementedError, match="abs_cpu"):
+        dg.abs(dg.tensor([True, False]))
+    with pytest.raises(NotImplementedError):
+        dg.tensor([True]).abs_()
+    assert dg.abs(dg.tensor([-2, 3])).tolist() == [2, 3]
+
+
+def test_addcmul_casts_value_to_an_integer_result_dtype_as_torch():
+    # torch 2.13 truncates value into the integer dtype: 1 + int(0.5) * 6 = 1 (dyngrad gave 4)
+    a, b, c = dg.tensor([1, 2]), dg.tensor([2]), dg.tensor([3, 4])
+    assert dg.addcmul(a, b, c, value=0.5).tolist() == [1, 2]
+    assert dg.addcmul(a, b, c, value=2.7).tolist() == [13, 18]
+    assert dg.addcmul(a, b, c, value=-1.5).tolist() == [-5, -6]
+    u = dg.tensor([1, 2], dtype=dg.uint8)
+    assert dg.addcmul(u, u[:1] * 2, dg.tensor([3, 4], dtype=dg.uint8), value=-1).tolist() == [251, 250]
+    assert dg.addcmul(a, dg.tensor([2.0]), c, value=0.5).tolist() == [4.0, 6.0]  # a float result keeps 0.5
+    with pytest.raises(NotImplementedError, match="Bool"):
+        dg.addcmul(dg.tensor([True]), dg.tensor([True]), dg.tensor([True]))
+
+
+@pytest.mark.parametrize("name", ["floor", "ceil", "trunc", "fix", "round"])
+def test_rounding_a_bool_tensor_raises_as_torch(name):
+    # torch 2.13: NotImplementedError "<op>_vml_cpu" not implemented for 'Bool' (was: a bool copy)
+    with pytest.raises(NotImplementedError, match="Bool"):
+        getattr(dg, name)(dg.tensor([True, False]))
+    assert getattr(dg, name)(dg.tensor([-1, 2])).tolist() == [-1, 2]  # integers: a copy
+
+
+def test_frac_of_inf_is_nan_without_a_numpy_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert math.isnan(dg.frac(dg.tensor([float("inf")])).item())

@@ -134,3 +134,17 @@ ERRORS = [
 def test_misuse_raises_pytorch_type_with_clear_message(fn, exc, words):
     with pytest.raises(exc, match=words):
         fn()
+
+
+def test_diag_of_a_matrix_is_a_copy_as_torch_while_diagonal_is_a_view():
+    # torch 2.13: diag(2-d) returns a new tensor (writes to it leave the input alone);
+    # dyngrad returned a view, so diag(a).add_(10) silently changed a
+    a = dg.tensor([[1, 2], [3, 4]])
+    dg.diag(a).add_(10)
+    assert a.tolist() == [[1, 2], [3, 4]]
+    dg.diagonal(a).add_(10)
+    assert a.tolist() == [[11, 2], [3, 14]]
+    x = dg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    (g,) = dg.autograd.grad(dg.diag(x, 1).sum(), x)
+    assert g.tolist() == [[0.0, 1.0], [0.0, 0.0]]
+    assert dg.diag(x).grad_fn.name() == "DiagonalBackward0_copy"

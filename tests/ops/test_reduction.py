@@ -203,3 +203,19 @@ def test_gradcheck_with_broadcast_batch_through_a_reduction():
     y = _t(np.random.default_rng(4).standard_normal((2, 1)), requires_grad=True)
     assert gradcheck(lambda a, b: (a * b).logsumexp((0, 2)), (x, y))
     assert gradcheck(lambda a, b: (a + b).std(0), (x, y))
+
+
+def test_argmax_and_argmin_refuse_bool_input_as_torch():
+    # torch 2.13: RuntimeError "argmax(): does not support bool input" (dyngrad returned an index)
+    for f in (dg.argmax, dg.argmin):
+        with pytest.raises(RuntimeError, match="does not support bool input"):
+            f(dg.tensor([True, False]))
+
+
+def test_all_and_any_of_a_uint8_tensor_give_uint8_as_torch():
+    # torch keeps uint8 for all/any of uint8 input (legacy); dyngrad returned bool
+    u = dg.tensor([[1, 0], [2, 3]], dtype=dg.uint8)
+    r = dg.all(u, dim=1)
+    assert r.dtype == dg.uint8 and r.tolist() == [0, 1]
+    assert u.any().dtype == dg.uint8 and u.any().item() == 1
+    assert dg.all(dg.tensor([1, 0]), dim=0).dtype == dg.bool

@@ -306,3 +306,20 @@ def test_view_of_a_non_contiguous_but_viewable_layout_shares_memory(make, shape)
     assert v._data.size == x._data.size and (v._data.size == 0 or np.shares_memory(v._data, x._data))
     if v._data.size:  # make_view links only overlapping memory (a 0-size view gets its own counter)
         assert v._vc is x._vc
+
+
+def test_chunk_of_an_empty_dim_gives_chunks_empty_pieces_and_checks_its_type_as_torch():
+    pieces = dg.chunk(dg.zeros(2, 0), 3, dim=1)  # torch 2.13: three (2, 0) pieces (dyngrad gave one)
+    assert [tuple(p.shape) for p in pieces] == [(2, 0)] * 3
+    with pytest.raises(TypeError, match="'chunks' must be int, not float"):
+        dg.chunk(dg.arange(5), 2.5)
+    with pytest.raises(TypeError, match="not bool"):
+        dg.chunk(dg.arange(5), True)
+    assert [p.tolist() for p in dg.chunk(dg.arange(5), 2)] == [[0, 1, 2], [3, 4]]
+
+
+def test_expand_to_a_negative_size_is_a_runtimeerror_as_torch():
+    with pytest.raises(RuntimeError, match="negative"):  # was NumPy's ValueError
+        dg.tensor([1]).expand(-2)
+    with pytest.raises(RuntimeError, match="negative"):
+        dg.broadcast_to(dg.tensor([[1], [2]]), (2, -3))

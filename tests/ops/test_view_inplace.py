@@ -165,3 +165,14 @@ def test_in_place_op_on_a_view_whose_base_got_a_history_after_it_was_made_raises
     with pytest.raises(RuntimeError, match="in-place operation"):
         v.mul_(2)  # torch 2.13: RuntimeError (never a base history missing the *2)
 
+
+
+def test_fill_with_an_int_converts_as_torch():
+    # torch 2.13: a negative int wraps into uint8; otherwise out of range is a RuntimeError
+    # (dyngrad raised NumPy's OverflowError for uint8 fill_(-1))
+    assert torch.ones(2, dtype=torch.uint8).fill_(-1).tolist() == [255, 255]
+    assert torch.ones(1, dtype=torch.uint8).fill_(-200).tolist() == [56]
+    for dt, v in ((torch.uint8, 256), (torch.int8, 128), (torch.int8, -129)):
+        with pytest.raises(RuntimeError, match="without overflow"):
+            torch.ones(1, dtype=dt).fill_(v)
+    assert torch.ones(2, dtype=torch.int64).fill_(-2.7).tolist() == [-2, -2]

@@ -268,14 +268,60 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    """``input`` where positive, ``alpha * (exp(input) - 1)`` elsewhere."""
+    """Exponential linear unit: ``input`` where ``input > 0``, else ``alpha * (exp(input) - 1)``.
+
+    The same function as ``nn.functional.elu`` (Clevert et al. 2015).
+
+    Derivative: ``grad_input = grad_output`` where ``input > 0``, else
+    ``grad_output * alpha * exp(input)`` (source: PyTorch's derivatives.yaml ``elu_backward``).
+
+    Args:
+        input (Tensor): ``(*)``, floating (an integer input computes in the default float dtype; PyTorch raises NotImplementedError).
+        alpha (float, optional): the negative saturation value. Default: ``1.0``.
+        inplace (bool, optional): overwrite ``input`` and return it (as :func:`elu_`).
+            Default: ``False``.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and floating dtype.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+        RuntimeError: with ``inplace=True``, as :func:`elu_`.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+        >>> dyngrad.elu(x, alpha=0.5)
+        tensor([-0.3161,  0.0000,  2.0000], grad_fn=<EluBackward0>)
+        >>> dyngrad.elu(x, alpha=0.5).sum().backward()
+        >>> x.grad
+        tensor([0.1839, 0.5000, 1.0000])
+    """
     if inplace:
         return _inplace(elu, input, alpha)
     return Elu.apply(input, alpha)
 
 
 def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
-    """In-place :func:`elu`."""
+    """In-place :func:`elu`: overwrites ``input`` with ``elu(input, alpha)`` and returns it.
+
+    Derivative: as :func:`elu`'s (the graph records the in-place op).
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+        alpha (float, optional): the negative saturation value. Default: ``1.0``.
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        RuntimeError: when ``input`` is an integer tensor (the float result cannot be written
+            back; PyTorch raises NotImplementedError), or a leaf that requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.0, 0.0, 2.0])
+        >>> dyngrad.elu_(x) is x
+        True
+        >>> x
+        tensor([-0.6321,  0.0000,  2.0000])
+    """
     return elu(input, alpha, inplace=True)
 
 
@@ -292,10 +338,33 @@ def selu_(input: Tensor) -> Tensor:
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.
+    """Continuously differentiable ELU: ``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.
 
+    The same function as ``nn.functional.celu`` (Barron 2017); ``alpha = 1`` is :func:`elu`.
+
+    Derivative: ``grad_input = grad_output`` where ``input > 0``, else
+    ``grad_output * exp(input / alpha)`` (source: PyTorch's derivatives.yaml, ``celu`` via
+    ``elu_backward`` with ``input_scale = 1 / alpha``).
+
+    Args:
+        input (Tensor): ``(*)``, floating (an integer input computes in the default float dtype; PyTorch raises NotImplementedError).
+        alpha (float, optional): the negative saturation value, not 0. Default: ``1.0``.
+        inplace (bool, optional): overwrite ``input`` and return it (as :func:`celu_`).
+            Default: ``False``.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and floating dtype.
     Raises:
         RuntimeError: when ``alpha == 0``.
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+        >>> dyngrad.celu(x, alpha=0.5)
+        tensor([-0.4323,  0.0000,  2.0000], grad_fn=<CeluBackward0>)
+        >>> dyngrad.celu(x, alpha=0.5).sum().backward()
+        >>> x.grad
+        tensor([0.1353, 1.0000, 1.0000])
     """
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: celu: alpha must not be 0")
@@ -305,7 +374,27 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
 
 
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
-    """In-place :func:`celu`."""
+    """In-place :func:`celu`: overwrites ``input`` with ``celu(input, alpha)`` and returns it.
+
+    Derivative: as :func:`celu`'s.
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+        alpha (float, optional): the negative saturation value, not 0. Default: ``1.0``.
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        RuntimeError: when ``alpha == 0``; when ``input`` is an integer tensor (PyTorch raises
+            NotImplementedError) or a leaf that requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.0, 0.0, 2.0])
+        >>> dyngrad.celu_(x, alpha=0.5) is x
+        True
+        >>> x
+        tensor([-0.4323,  0.0000,  2.0000])
+    """
     return celu(input, alpha, inplace=True)
 
 

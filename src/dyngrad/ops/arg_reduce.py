@@ -61,12 +61,23 @@ def _keepdims(fn: Any) -> Any:
     return lambda d, dims, keepdim: fn(d, axis=dims, keepdims=keepdim)
 
 
-_all, _any = _keepdims(np.all), _keepdims(np.any)
+def _logical(fn: Any) -> Any:
+    """all/any: bool, except that a uint8 input gives uint8 0/1 (PyTorch keeps that legacy dtype)."""
+    def run(d: np.ndarray, dims: tuple | None, keepdim: bool) -> np.ndarray:
+        r = fn(d, axis=dims, keepdims=keepdim)
+        return np.asarray(r).astype(np.uint8) if d.dtype == np.uint8 else r
+
+    return run
+
+
+_all, _any = _logical(np.all), _logical(np.any)
 _count_nonzero = _keepdims(lambda d, axis, keepdims: np.asarray(np.count_nonzero(d, axis=axis), dtype=np.int64))
 
 
 def _arg_reduce(op: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     d = input._data
+    if d.dtype == np.bool_:
+        raise RuntimeError(f"{op}(): does not support bool input")
     if dim is None:
         if d.size == 0:
             raise IndexError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.")
@@ -78,26 +89,149 @@ def _arg_reduce(op: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Ten
 
 
 def argmax(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    """Index (int64) of the maximum over ``dim``, or in the flattened input when None.
-    Not differentiable. Raises: IndexError for a bad or empty dim."""
+    """The index (int64) of the maximum of ``input`` along ``dim``, or in the flattened input.
+
+    The first occurrence wins on ties; ``nan`` counts as the maximum (as PyTorch).
+    Not differentiable.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype but bool.
+        dim (int, optional): the dim to reduce (negative counts from the end); ``None``: the
+            flattened input. Default: ``None``. (``axis`` is accepted as an alias.)
+        keepdim (bool, optional): keep the reduced dim with size 1. Default: ``False``.
+            (``keepdims`` is accepted as an alias.)
+    Returns:
+        Tensor: int64; ``input``'s shape without ``dim`` (with ``keepdim``: size 1 there), or
+        ``()`` for the flattened input (``(1, ..., 1)`` with ``keepdim``).
+    Raises:
+        IndexError: when ``dim`` is out of range, the reduced dim is empty, or ``dim`` is None
+            and ``input`` has no elements.
+        TypeError: when ``dim`` is a tuple.
+        RuntimeError: when ``input`` is a bool tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1, 5, 2], [7, 0, 7]])
+        >>> dyngrad.argmax(x)
+        tensor(3)
+        >>> dyngrad.argmax(x, dim=1)
+        tensor([1, 0])
+        >>> dyngrad.argmax(x, dim=0, keepdim=True)
+        tensor([[1, 0, 1]])
+    """
     return _arg_reduce("argmax", _ARGMAX, input, dim, keepdim)
 
 
 def argmin(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    """Index (int64) of the minimum over ``dim`` (flattened when None). Not differentiable."""
+    """The index (int64) of the minimum of ``input`` along ``dim``, or in the flattened input.
+
+    The first occurrence wins on ties; ``nan`` counts as the minimum (as PyTorch).
+    Not differentiable.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype but bool.
+        dim (int, optional): the dim to reduce (negative counts from the end); ``None``: the
+            flattened input. Default: ``None``. (``axis`` is accepted as an alias.)
+        keepdim (bool, optional): keep the reduced dim with size 1. Default: ``False``.
+            (``keepdims`` is accepted as an alias.)
+    Returns:
+        Tensor: int64; ``input``'s shape without ``dim`` (with ``keepdim``: size 1 there), or
+        ``()`` for the flattened input (``(1, ..., 1)`` with ``keepdim``).
+    Raises:
+        IndexError: when ``dim`` is out of range, the reduced dim is empty, or ``dim`` is None
+            and ``input`` has no elements.
+        TypeError: when ``dim`` is a tuple.
+        RuntimeError: when ``input`` is a bool tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1, 5, 2], [7, 0, 7]])
+        >>> dyngrad.argmin(x)
+        tensor(4)
+        >>> dyngrad.argmin(x, dim=1)
+        tensor([0, 1])
+    """
     return _arg_reduce("argmin", _ARGMIN, input, dim, keepdim)
 
 
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
-    """True where every element over ``dim`` is non-zero (bool result, no gradient)."""
+    """Whether every element of ``input`` over ``dim`` is non-zero (``nan`` counts as non-zero).
+
+    The result is bool, except for a uint8 input, which gives uint8 0/1 (as PyTorch). An empty
+    reduction gives True. Not differentiable.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype.
+        dim (int or tuple of ints, optional): the dims to reduce; ``None``: all. Default:
+            ``None``. (``axis`` is accepted as an alias.)
+        keepdim (bool, optional): keep the reduced dims with size 1. Default: ``False``.
+            (``keepdims`` is accepted as an alias.)
+    Returns:
+        Tensor: ``input``'s shape without the reduced dims (size 1 with ``keepdim``); bool (uint8
+        for a uint8 input).
+    Raises:
+        IndexError: when a dim is out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1, 0], [2, 3]])
+        >>> dyngrad.all(x)
+        tensor(False)
+        >>> dyngrad.all(x, dim=1)
+        tensor([False,  True])
+    """
     return NoGradReduce.apply(input, _all, rdims(dim, input._data.ndim, "all"), keepdim)
 
 
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
-    """True where some element over ``dim`` is non-zero (bool result, no gradient)."""
+    """Whether some element of ``input`` over ``dim`` is non-zero (``nan`` counts as non-zero).
+
+    The result is bool, except for a uint8 input, which gives uint8 0/1 (as PyTorch). An empty
+    reduction gives False. Not differentiable.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype.
+        dim (int or tuple of ints, optional): the dims to reduce; ``None``: all. Default:
+            ``None``. (``axis`` is accepted as an alias.)
+        keepdim (bool, optional): keep the reduced dims with size 1. Default: ``False``.
+            (``keepdims`` is accepted as an alias.)
+    Returns:
+        Tensor: ``input``'s shape without the reduced dims (size 1 with ``keepdim``); bool (uint8
+        for a uint8 input).
+    Raises:
+        IndexError: when a dim is out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1, 0], [0, 0]])
+        >>> dyngrad.any(x)
+        tensor(True)
+        >>> dyngrad.any(x, dim=1)
+        tensor([ True, False])
+    """
     return NoGradReduce.apply(input, _any, rdims(dim, input._data.ndim, "any"), keepdim)
 
 
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
-    """Number (int64) of non-zero elements over ``dim`` (int, tuple or None). No gradient."""
+    """The number (int64) of non-zero elements of ``input`` over ``dim`` (``nan`` counts).
+
+    Not differentiable.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype.
+        dim (int or tuple of ints, optional): the dims to count over; ``None``: all. Default:
+            ``None``. (``axis`` is accepted as an alias.)
+    Returns:
+        Tensor: int64, ``input``'s shape without the counted dims.
+    Raises:
+        IndexError: when a dim is out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1, 0], [2, 3]])
+        >>> dyngrad.count_nonzero(x)
+        tensor(3)
+        >>> dyngrad.count_nonzero(x, dim=0)
+        tensor([2, 1])
+    """
     return NoGradReduce.apply(input, _count_nonzero, rdims(dim, input._data.ndim, "count_nonzero"), False)

@@ -66,6 +66,21 @@ def _wrap_ints(a: Any, b: Any) -> tuple[Any, Any]:
     return a, b
 
 
+def _check_alpha(a: Any, b: Any, alpha: Any) -> None:
+    """PyTorch's checks of ``add``/``sub``'s ``alpha`` (an int alpha is always fine).
+
+    Raises:
+        RuntimeError: a float alpha with an integral (or bool) result; a bool alpha with a
+            non-bool result.
+    """
+    kind = np.dtype(B.result_type(a, b)).kind
+    if isinstance(alpha, (bool, np.bool_)):
+        if kind != "b":
+            raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    elif isinstance(alpha, (float, np.floating)) and kind in "iub":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
 class Add(Op):
     """``out = a + alpha * b`` (broadcast). ``grad_a = grad``, ``grad_b = alpha * grad``."""
 
@@ -96,15 +111,35 @@ class Add(Op):
 
 
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
-    """``input + alpha * other`` with broadcasting and type promotion.
+    """``input + alpha * other``, broadcast, with PyTorch's type promotion.
+
+    Derivative: ``grad_input = grad_output``, ``grad_other = alpha * grad_output``, each summed
+    over the dims it was broadcast along (source: PyTorch's derivatives.yaml).
 
     Args:
-        input, other: Tensors (``(*)``, broadcastable) or Python numbers.
-        alpha: scalar multiplier of ``other``.
+        input (Tensor or number): ``(*)``.
+        other (Tensor or number): broadcastable with ``input``.
+        alpha (number, optional): keyword-only multiplier of ``other``. Default: ``1``.
     Returns:
-        Tensor of the broadcast shape and promoted dtype.
+        Tensor: the broadcast shape; the promoted dtype of ``input`` and ``other`` (a Python
+        number does not widen a tensor's dtype category: int tensor + 2.5 is float32).
+    Raises:
+        RuntimeError: when the shapes do not broadcast; a float ``alpha`` with an integral or bool
+            result; a bool ``alpha`` with a non-bool result.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> b = dyngrad.tensor([3.0], requires_grad=True)
+        >>> dyngrad.add(a, b, alpha=2)
+        tensor([7., 8.], grad_fn=<AddBackward0>)
+        >>> dyngrad.add(a, b, alpha=2).sum().backward()
+        >>> a.grad, b.grad
+        (tensor([1., 1.]), tensor([4.]))
     """
     input, other = _wrap_ints(input, other)
+    if alpha.__class__ is not int:
+        _check_alpha(input, other, alpha)
     return Add.apply(input, other, alpha) if alpha != 1 else Add.apply(input, other)
 
 
@@ -145,6 +180,8 @@ class Sub(Op):
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """``input - alpha * other`` (broadcast, promoted). Bool - bool is a RuntimeError."""
     input, other = _wrap_ints(input, other)
+    if alpha.__class__ is not int:
+        _check_alpha(input, other, alpha)
     return Sub.apply(input, other, alpha) if alpha != 1 else Sub.apply(input, other)
 
 
@@ -219,7 +256,7 @@ class Div(Op):
             with np.errstate(divide="ignore", invalid="ignore"):
                 out = np.floor_divide(ad, bd) if rt.kind == "f" else _int_div(ad, bd, "floor")
         else:
-            raise ValueError(
+            raise RuntimeError(
                 f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
             )
         ctx.rounding = rounding_mode
@@ -269,8 +306,40 @@ def _int_div(a: Any, b: Any, mode: str) -> np.ndarray:
 
 
 def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
-    """``input / other``. ``rounding_mode``: None (true division, float result), 'trunc'
-    or 'floor' (result keeps the promoted dtype; zero gradient almost everywhere)."""
+    """``input / other``, broadcast; ``rounding_mode`` picks true, truncating or floor division.
+
+    ``divide`` and ``true_divide`` are the same function. ``rounding_mode=None`` is true
+    division: integer inputs give the default float dtype, ``x / 0`` is ``inf``/``nan``.
+    ``'trunc'`` rounds toward zero and ``'floor'`` toward minus infinity, keeping the promoted
+    dtype (integer division by zero raises).
+
+    Derivative: ``grad_input = grad_output / other``, ``grad_other = -grad_output * input /
+    other**2`` (summed over broadcast dims; source: PyTorch's derivatives.yaml); 0 with a
+    rounding mode (the rounded quotient is piecewise constant).
+
+    Args:
+        input (Tensor or number): ``(*)``.
+        other (Tensor or number): broadcastable with ``input``.
+        rounding_mode (str, optional): keyword-only: ``None``, ``'trunc'`` or ``'floor'``.
+            Default: ``None``.
+    Returns:
+        Tensor: the broadcast shape; floating for true division, else the promoted dtype.
+    Raises:
+        RuntimeError: for another ``rounding_mode``, shapes that do not broadcast, or an integer
+            division by zero with a rounding mode.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.div(dyngrad.tensor([5, -5]), 2)
+        tensor([ 2.5000, -2.5000])
+        >>> dyngrad.div(dyngrad.tensor([5, -5]), 2, rounding_mode="floor")
+        tensor([ 2, -3])
+        >>> a = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> b = dyngrad.tensor([4.0], requires_grad=True)
+        >>> dyngrad.div(a, b).sum().backward()
+        >>> a.grad, b.grad
+        (tensor([0.2500, 0.2500]), tensor([-0.1875]))
+    """
     if rounding_mode is None:
         return Div.apply(input, other)
     return Div.apply(*_wrap_ints(input, other), rounding_mode)
@@ -281,7 +350,29 @@ true_divide = div
 
 
 def floor_divide(input: Any, other: Any) -> Tensor:
-    """``input // other`` rounding toward minus infinity (PyTorch >= 1.13 semantics)."""
+    """``input // other``: the quotient rounded toward minus infinity (PyTorch >= 1.13), broadcast.
+
+    The same as ``div(input, other, rounding_mode='floor')``; the promoted dtype is kept.
+
+    Derivative: ``grad_input = grad_other = 0`` (the result is piecewise constant). PyTorch
+    raises "derivative for aten::floor_divide is not implemented" instead; dyngrad returns the
+    zero gradient, as PyTorch does for ``div(..., rounding_mode='floor')``.
+
+    Args:
+        input (Tensor or number): ``(*)``.
+        other (Tensor or number): broadcastable with ``input``.
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype.
+    Raises:
+        RuntimeError: on an integer division by zero, or shapes that do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.floor_divide(dyngrad.tensor([5, -5]), 2)
+        tensor([ 2, -3])
+        >>> dyngrad.floor_divide(dyngrad.tensor([5.0, -5.0]), 2.5)
+        tensor([ 2., -2.])
+    """
     return Div.apply(*_wrap_ints(input, other), "floor")
 
 
@@ -386,7 +477,31 @@ def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001 - PyTorch's name
 
 
 def float_power(input: Any, exponent: Any) -> Tensor:
-    """``pow`` computed in float64."""
+    """``input ** exponent`` computed in float64 (both are converted to float64 first).
+
+    Derivative: ``grad_input = grad_output * exponent * input ** (exponent - 1)``,
+    ``grad_exponent = grad_output * input ** exponent * log(input)`` (as :func:`pow`; source:
+    PyTorch's derivatives.yaml), in float64; the gradient reaches ``input`` through the cast.
+
+    Args:
+        input (Tensor or number): ``(*)``, any dtype.
+        exponent (Tensor or number): broadcastable with ``input``.
+    Returns:
+        Tensor: the broadcast shape, float64 (``nan`` for a negative base to a non-integer
+        power).
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+        TypeError: when an operand is neither a Tensor nor a number.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.float_power(dyngrad.tensor([2, 3]), 2)
+        tensor([4., 9.], dtype=dyngrad.float64)
+        >>> x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> dyngrad.float_power(x, 2).sum().backward()
+        >>> x.grad
+        tensor([2., 4.])
+    """
     a = input.to(B.float64) if isinstance(input, Tensor) else float(input)
     e = exponent.to(B.float64) if isinstance(exponent, Tensor) else float(exponent)
     return Pow.apply(a, e)
@@ -429,7 +544,29 @@ def remainder(input: Any, other: Any) -> Tensor:
 
 
 def fmod(input: Any, other: Any) -> Tensor:
-    """C-style remainder (result has the sign of ``input``)."""
+    """C-style remainder ``input - trunc(input / other) * other``: the sign of ``input``, broadcast.
+
+    Compare :func:`remainder`, whose result has the sign of ``other``. A float ``x fmod 0`` is
+    ``nan``.
+
+    Derivative: ``grad_input = grad_output``, ``grad_other = -grad_output * trunc(input /
+    other)`` (source: PyTorch's derivatives.yaml).
+
+    Args:
+        input (Tensor or number): ``(*)``.
+        other (Tensor or number): the divisor, broadcastable with ``input``.
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype.
+    Raises:
+        RuntimeError: on an integer remainder by zero, or shapes that do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.fmod(dyngrad.tensor([-3, 3]), 2)
+        tensor([-1,  1])
+        >>> dyngrad.remainder(dyngrad.tensor([-3, 3]), 2)
+        tensor([1, 1])
+    """
     return Remainder.apply(*_wrap_ints(input, other), True)
 
 
@@ -457,7 +594,31 @@ def _fast_inplace(self: Tensor, ufunc: Any, other: Any, name: str) -> Tensor | N
 
 
 def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-    """In-place ``self += alpha * other``; bumps the version; returns self."""
+    """In-place ``self += alpha * other``: bumps ``self``'s version and returns ``self``.
+
+    Derivative: as :func:`add`'s, ``grad_self = grad_output``, ``grad_other = alpha * grad_output``
+    (summed over broadcast dims).
+
+    Args:
+        self (Tensor): ``(*)``, written in place.
+        other (Tensor or number): broadcastable to ``self``'s shape.
+        alpha (number, optional): keyword-only multiplier of ``other``. Default: ``1``.
+    Returns:
+        Tensor: ``self``, ``(*)``.
+    Raises:
+        RuntimeError: when the promoted dtype cannot be cast to ``self``'s (an int tensor plus a
+            float), ``other`` would broadcast ``self`` to a larger shape, ``self`` is read-only (an
+            expanded view), the checks of ``alpha`` fail (see :func:`add`), or ``self`` is a leaf
+            that requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0])
+        >>> x.add_(dyngrad.tensor([1.0, 2.0]), alpha=3) is x
+        True
+        >>> x
+        tensor([4., 8.])
+    """
     if alpha == 1:
         r = _fast_inplace(self, np.add, other, "add_")
         if r is not None:
@@ -481,7 +642,33 @@ def mul_(self: Tensor, other: Any) -> Tensor:
 
 
 def div_(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tensor:
-    """In-place ``self /= other``; integer tensors refuse true division (the result is float)."""
+    """In-place ``self /= other`` (``rounding_mode`` as :func:`div`); returns ``self``.
+
+    Derivative: as :func:`div`'s, ``grad_self = grad_output / other``, ``grad_other =
+    -grad_output * self / other**2`` (0 with a rounding mode).
+
+    Args:
+        self (Tensor): ``(*)``, written in place.
+        other (Tensor or number): broadcastable to ``self``'s shape.
+        rounding_mode (str, optional): keyword-only: ``None``, ``'trunc'`` or ``'floor'``.
+            Default: ``None``.
+    Returns:
+        Tensor: ``self``, ``(*)``.
+    Raises:
+        RuntimeError: true division of an integer or bool ``self`` (the float result cannot be
+            written back); another ``rounding_mode``; ``other`` would broadcast ``self`` larger; an
+            integer division by zero; ``self`` is a leaf that requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([5.0, 4.0])
+        >>> x.div_(2) is x
+        True
+        >>> x
+        tensor([2.5000, 2.0000])
+        >>> dyngrad.tensor([5, -5]).div_(2, rounding_mode="trunc")
+        tensor([ 2, -2])
+    """
     if rounding_mode is None and self._data.dtype.kind != "f":
         raise RuntimeError(
             f"div_: result type Float can't be cast to the desired output type {self.dtype.name}"

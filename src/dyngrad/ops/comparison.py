@@ -127,9 +127,51 @@ def _compare(ufunc: Any, name: str) -> Any:
         return _apply(cls, *_wrap_ints(input, other))
 
     op.__name__ = name
-    op.__doc__ = f"Elementwise ``{name}`` comparison (broadcast); a bool tensor, never requiring grad."
+    op.__doc__ = _compare_doc(name)
     op.function = cls
     return op
+
+
+#: per comparison: what it computes, its aliases, and its example's output for the operands
+#: ``[1, 2, 3]`` and ``[2, 2, 2]`` (logical ops: ``[0, 1, 2]`` and ``[1.0, 1.0, 0.0]``)
+_COMPARE_DOCS = {
+    "eq": ("``input == other``", "", "tensor([False,  True, False])"),
+    "ne": ("``input != other``", " ``not_equal`` is the same function.", "tensor([ True, False,  True])"),
+    "lt": ("``input < other``", " ``less`` is the same function.", "tensor([ True, False, False])"),
+    "le": ("``input <= other``", " ``less_equal`` is the same function.", "tensor([ True,  True, False])"),
+    "gt": ("``input > other``", " ``greater`` is the same function.", "tensor([False, False,  True])"),
+    "ge": ("``input >= other``", " ``greater_equal`` is the same function.", "tensor([False,  True,  True])"),
+    "logical_and": ("``bool(input) and bool(other)``", "", "tensor([False,  True, False])"),
+    "logical_or": ("``bool(input) or bool(other)``", "", "tensor([True, True, True])"),
+    "logical_xor": ("``bool(input) != bool(other)``", "", "tensor([ True, False,  True])"),
+}
+
+
+def _compare_doc(name: str) -> str:
+    what, alias, shown = _COMPARE_DOCS[name]
+    logical = name.startswith("logical")
+    a, b = ("[0, 1, 2]", "[1.0, 1.0, 0.0]") if logical else ("[1, 2, 3]", "[2, 2, 2]")
+    rule = ("Each operand is true where non-zero; any dtypes." if logical else
+            "The operands are compared in their promoted dtype; ``nan`` is unequal to everything.")
+    return f"""Elementwise {what}, broadcast; a bool tensor.
+
+    {rule}{alias}
+    Not differentiable: the result never requires grad.
+
+    Args:
+        input (Tensor or number): ``(*)``.
+        other (Tensor or number): broadcastable with ``input``. (PyTorch requires ``input``
+            to be a Tensor; dyngrad also takes a number there.)
+    Returns:
+        Tensor: the broadcast shape, dtype bool.
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.{name}(dyngrad.tensor({a}), dyngrad.tensor({b}))
+        {shown}
+    """
 
 
 eq = _compare(np.equal, "eq")
@@ -169,15 +211,33 @@ class BitwiseNot(_NoGrad):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = data_of(x)
-        if d.dtype.kind == "f":
-            raise TypeError("bitwise_not is only supported for integer and bool tensors")
+        if d.dtype.kind == "f":  # PyTorch's error (the type dyngrad raised before was TypeError)
+            tname = _TORCH_TYPE_NAMES.get(d.dtype.name, d.dtype.name)
+            raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for '{tname}'")
         out = Tensor._make(np.invert(d))
         ctx.mark_non_differentiable(out)
         return out
 
 
 def bitwise_not(input: Tensor) -> Tensor:
-    """Bitwise not of an integer or bool tensor."""
+    """Elementwise bitwise not ``~input`` of an integer tensor; logical not of a bool tensor.
+
+    Not differentiable: the result never requires grad.
+
+    Args:
+        input (Tensor): ``(*)``, integer or bool.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype.
+    Raises:
+        NotImplementedError: when ``input`` is floating (as PyTorch).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.bitwise_not(dyngrad.tensor([0, -1, 5]))
+        tensor([-1,  0, -6])
+        >>> dyngrad.bitwise_not(dyngrad.tensor([True, False]))
+        tensor([False,  True])
+    """
     return _apply(BitwiseNot, input)
 
 
@@ -213,17 +273,41 @@ def _bitwise(ufunc: Any, name: str, kernel: str) -> Any:
         return _apply(cls, *_wrap_ints(input, other))
 
     op.__name__ = name
-    op.__doc__ = f"""Elementwise ``{name}`` of integer or bool tensors (broadcast, type-promoted; no grad).
+    what, note, (a, b, shown) = _BITWISE_DOCS[name]
+    op.__doc__ = f"""Elementwise {what} of integer or bool tensors, broadcast and promoted.
+
+    {note}Not differentiable: the result never requires grad.
 
     Args:
-        input, other: integer/bool Tensors (``(*)``, broadcastable) or Python ints/bools.
+        input (Tensor or int or bool): ``(*)``, integer or bool.
+        other (Tensor or int or bool): broadcastable with ``input``, integer or bool.
     Returns:
-        Tensor of the broadcast shape and promoted dtype (bool only when both are bool).
+        Tensor: the broadcast shape, the promoted dtype (bool only when both are bool).
     Raises:
-        NotImplementedError (a RuntimeError): when the promoted dtype is floating, as PyTorch.
+        NotImplementedError: when the promoted dtype is floating (a RuntimeError subclass, as
+            PyTorch's).
+        RuntimeError: when the shapes do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.{name}(dyngrad.tensor({a}), dyngrad.tensor({b}))
+        {shown}
     """
     op.function = cls
     return op
+
+
+#: per bitwise op: what it computes, a note, and its example (input, other, the output)
+_BITWISE_DOCS = {
+    "bitwise_and": ("``input & other``", "", ("[12, 10]", "[10]", "tensor([ 8, 10])")),
+    "bitwise_or": ("``input | other``", "", ("[12, 10]", "[10]", "tensor([14, 10])")),
+    "bitwise_xor": ("``input ^ other``", "", ("[12, 10]", "[10]", "tensor([6, 0])")),
+    "bitwise_left_shift": ("``input << other``", "A shift by a negative amount or by the bit width or more "
+                           "gives 0, as\n    PyTorch.\n    ", ("[1, 3]", "[2, 70]", "tensor([4, 0])")),
+    "bitwise_right_shift": ("``input >> other``", "An arithmetic shift (the sign bit fills); a shift by a "
+                            "negative amount or by the\n    bit width or more gives 0, or -1 for a negative "
+                            "``input``, as PyTorch.\n    ", ("[-8, 8]", "[1, 70]", "tensor([-4,  0])")),
+}
 
 
 bitwise_and = _bitwise(np.bitwise_and, "bitwise_and", "bitwise_and")
@@ -256,32 +340,159 @@ bitwise_right_shift = _bitwise(_shift(False), "bitwise_right_shift", "rshift")
 
 
 def bitwise_and_(self: Tensor, other: Any) -> Tensor:
-    """In-place ``self &= other``; bumps the version; returns self."""
+    """In-place :func:`bitwise_and`: ``self &= other``; bumps ``self``'s version and returns ``self``.
+
+    Not differentiable (integer and bool tensors carry no gradient).
+
+    Args:
+        self (Tensor): ``(*)``, integer or bool, written in place.
+        other (Tensor or int or bool): broadcastable to ``self``'s shape, integer or bool.
+    Returns:
+        Tensor: ``self``, ``(*)``.
+    Raises:
+        NotImplementedError: when the promoted dtype is floating.
+        RuntimeError: when the promoted dtype cannot be cast to ``self``'s (a bool ``self`` with
+            an int ``other``), or ``other`` would broadcast ``self`` to a larger shape.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([12, 10])
+        >>> x.bitwise_and_(dyngrad.tensor([10])) is x
+        True
+        >>> x
+        tensor([ 8, 10])
+    """
     return inplace(bitwise_and, self, other)
 
 
 def bitwise_or_(self: Tensor, other: Any) -> Tensor:
-    """In-place ``self |= other``; bumps the version; returns self."""
+    """In-place :func:`bitwise_or`: ``self |= other``; bumps ``self``'s version and returns ``self``.
+
+    Not differentiable (integer and bool tensors carry no gradient).
+
+    Args:
+        self (Tensor): ``(*)``, integer or bool, written in place.
+        other (Tensor or int or bool): broadcastable to ``self``'s shape, integer or bool.
+    Returns:
+        Tensor: ``self``, ``(*)``.
+    Raises:
+        NotImplementedError: when the promoted dtype is floating.
+        RuntimeError: when the promoted dtype cannot be cast to ``self``'s (a bool ``self`` with
+            an int ``other``), or ``other`` would broadcast ``self`` to a larger shape.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([12, 10])
+        >>> x.bitwise_or_(dyngrad.tensor([10])) is x
+        True
+        >>> x
+        tensor([14, 10])
+    """
     return inplace(bitwise_or, self, other)
 
 
 def bitwise_xor_(self: Tensor, other: Any) -> Tensor:
-    """In-place ``self ^= other``; bumps the version; returns self."""
+    """In-place :func:`bitwise_xor`: ``self ^= other``; bumps ``self``'s version and returns ``self``.
+
+    Not differentiable (integer and bool tensors carry no gradient).
+
+    Args:
+        self (Tensor): ``(*)``, integer or bool, written in place.
+        other (Tensor or int or bool): broadcastable to ``self``'s shape, integer or bool.
+    Returns:
+        Tensor: ``self``, ``(*)``.
+    Raises:
+        NotImplementedError: when the promoted dtype is floating.
+        RuntimeError: when the promoted dtype cannot be cast to ``self``'s (a bool ``self`` with
+            an int ``other``), or ``other`` would broadcast ``self`` to a larger shape.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([12, 10])
+        >>> x.bitwise_xor_(dyngrad.tensor([10])) is x
+        True
+        >>> x
+        tensor([6, 0])
+    """
     return inplace(bitwise_xor, self, other)
 
 
 def bitwise_left_shift_(self: Tensor, other: Any) -> Tensor:
-    """In-place ``self <<= other``; bumps the version; returns self."""
+    """In-place :func:`bitwise_left_shift`: ``self <<= other``; bumps ``self``'s version and returns ``self``.
+
+    Not differentiable (integer and bool tensors carry no gradient).
+
+    Args:
+        self (Tensor): ``(*)``, integer or bool, written in place.
+        other (Tensor or int or bool): broadcastable to ``self``'s shape, integer or bool.
+    Returns:
+        Tensor: ``self``, ``(*)``.
+    Raises:
+        NotImplementedError: when the promoted dtype is floating.
+        RuntimeError: when the promoted dtype cannot be cast to ``self``'s (a bool ``self`` with
+            an int ``other``), or ``other`` would broadcast ``self`` to a larger shape.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1, 2])
+        >>> x.bitwise_left_shift_(dyngrad.tensor([2])) is x
+        True
+        >>> x
+        tensor([4, 8])
+    """
     return inplace(bitwise_left_shift, self, other)
 
 
 def bitwise_right_shift_(self: Tensor, other: Any) -> Tensor:
-    """In-place ``self >>= other``; bumps the version; returns self."""
+    """In-place :func:`bitwise_right_shift`: ``self >>= other``; bumps ``self``'s version and returns ``self``.
+
+    Not differentiable (integer and bool tensors carry no gradient).
+
+    Args:
+        self (Tensor): ``(*)``, integer or bool, written in place.
+        other (Tensor or int or bool): broadcastable to ``self``'s shape, integer or bool.
+    Returns:
+        Tensor: ``self``, ``(*)``.
+    Raises:
+        NotImplementedError: when the promoted dtype is floating.
+        RuntimeError: when the promoted dtype cannot be cast to ``self``'s (a bool ``self`` with
+            an int ``other``), or ``other`` would broadcast ``self`` to a larger shape.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([8, -16])
+        >>> x.bitwise_right_shift_(dyngrad.tensor([1])) is x
+        True
+        >>> x
+        tensor([ 4, -8])
+    """
     return inplace(bitwise_right_shift, self, other)
 
 
 def equal(input: Tensor, other: Tensor) -> bool:
-    """True if both tensors have the same shape and elements."""
+    """``True`` if both tensors have the same shape and the same elements (a Python bool).
+
+    The dtypes may differ (values are compared, ``tensor([1]) == tensor([1.0])``); ``nan`` is
+    never equal. Not differentiable.
+
+    Args:
+        input (Tensor): ``(*)``.
+        other (Tensor): any shape (a different shape gives ``False``).
+    Returns:
+        bool: whether the shapes and all elements are equal.
+    Raises:
+        TypeError: when ``input`` or ``other`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.equal(dyngrad.tensor([1, 2]), dyngrad.tensor([1.0, 2.0]))
+        True
+        >>> dyngrad.equal(dyngrad.tensor([1, 2]), dyngrad.tensor([[1, 2]]))
+        False
+    """
+    for name, t in (("input", input), ("other", other)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"equal(): argument '{name}' must be Tensor, not {type(t).__name__}")
     return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
 
 

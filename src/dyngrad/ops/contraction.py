@@ -182,13 +182,36 @@ def _operand_grad(g: Tensor, ops_: tuple, ins: list, out: list, i: int) -> Tenso
 
 
 def einsum(equation: str, *operands: Any) -> Tensor:
-    """Einstein summation: ``einsum('ij,jk->ik', a, b)``; the implicit form (no ``->``),
-    ``...`` for broadcast dims and any number of operands are supported. Operands may also
-    be passed as one list (``einsum(eq, [a, b])``).
+    """Einstein summation: the sum of products of ``operands`` over the subscripts not in the output.
 
+    ``einsum('ij,jk->ik', a, b)`` is ``a @ b``. The implicit form (no ``->``: the output holds
+    the subscripts seen once, sorted), ``...`` for broadcast leading dims, spaces, any number
+    of operands, and the operands as one list (``einsum(eq, [a, b])``) are supported. Mixed
+    dtypes are promoted with NumPy's rules (PyTorch refuses them).
+
+    Derivative: each operand's gradient is the einsum of ``grad_output`` with the other
+    operands, mapped back to its subscripts (repeated subscripts: on the diagonal).
+
+    Args:
+        equation (str): the subscripts, e.g. ``'bij,bjk->bik'``.
+        *operands (Tensor): one per comma-separated term, each with as many dims as its
+            subscripts (more with ``...``).
+    Returns:
+        Tensor: one dim per output subscript (and the broadcast ``...`` dims).
     Raises:
-        RuntimeError: a malformed equation, a wrong operand count, or shapes that do not
-            fit (the equation and all shapes named).
+        RuntimeError: for a malformed equation, a wrong number of operands, or shapes that do
+            not fit it (the equation and shapes are named).
+        TypeError: when an operand is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> dyngrad.einsum('ii', a)
+        tensor(5., grad_fn=<EinsumBackward0>)
+        >>> dyngrad.einsum('ij,j->i', a, dyngrad.tensor([1.0, -1.0])).sum().backward()
+        >>> a.grad
+        tensor([[ 1., -1.],
+                [ 1., -1.]])
     """
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])

@@ -59,15 +59,42 @@ class Fill(Op):
 
 
 def fill_(self: Tensor, value: Any) -> Tensor:
-    """Fill ``self`` with ``value`` (a number or a 0-d tensor) in place; returns self.
+    """Fill ``self`` with ``value`` in place (cast to ``self``'s dtype); bumps the version, returns ``self``.
 
+    A float value truncates toward zero into an integer tensor; an int that does not fit raises,
+    except that a negative int wraps into ``uint8`` (as PyTorch).
+
+    Derivative: ``grad_self = 0`` (every element is overwritten); a 0-d tensor ``value`` gets
+    ``grad_value = grad_output.sum()``.
+
+    Args:
+        self (Tensor): ``(*)``, written in place.
+        value (number or Tensor): a number or a 0-d tensor.
+    Returns:
+        Tensor: ``self``, ``(*)``.
     Raises:
-        RuntimeError: when ``value`` is a tensor with more than one element.
+        RuntimeError: when ``value`` is a tensor with dims, an int does not fit ``self``'s dtype,
+            ``self`` is read-only (an expanded view), or ``self`` is a leaf that requires grad.
+        ValueError: when ``value`` is not a number (PyTorch: TypeError).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.ones(2, dtype=dyngrad.int64)
+        >>> dyngrad.fill_(x, 2.7) is x
+        True
+        >>> x
+        tensor([2, 2])
+        >>> v = dyngrad.tensor(2.0, requires_grad=True)
+        >>> dyngrad.zeros(3).fill_(v).sum().backward()
+        >>> v.grad
+        tensor(3.)
     """
     if isinstance(value, Tensor) and value._data.ndim:
         raise RuntimeError(
             f"fill_ only supports 0-dimension value tensor but got tensor with {value._data.ndim} dimensions."
         )
+    if type(value) is int and self._data.dtype.kind in "iu":
+        value = B.int_fill_value(value, self._data.dtype)
     if not recording(self, value) and not _ctx.interpreters:  # a transform (forward mode's tangents) goes via inplace()
         if not self._data.flags.writeable:
             raise RuntimeError("fill_: the tensor's memory is read-only (an expanded view); clone() it first")
@@ -135,7 +162,35 @@ def _batched_target(a: Tensor, d: Any, n: int) -> Tensor:
 
 
 def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
-    """Copy ``src`` into ``self`` in place (broadcast, cast to ``self``'s dtype)."""
+    """Copy ``src``'s values into ``self`` in place (broadcast to ``self``'s shape, cast to its dtype).
+
+    Returns ``self`` with its version bumped; ``self`` keeps its dtype (a float ``src`` truncates
+    toward zero into an integer ``self``). ``non_blocking`` is accepted and ignored (one
+    device). dyngrad also takes a number or a nested list as ``src`` (PyTorch requires a
+    Tensor).
+
+    Derivative: ``grad_self = 0`` (overwritten); ``grad_src = grad_output`` summed to ``src``'s
+    shape and cast back to ``src``'s dtype.
+
+    Args:
+        self (Tensor): ``(*)``, written in place.
+        src (Tensor or number): broadcastable to ``self``'s shape.
+        non_blocking (bool, optional): ignored. Default: ``False``.
+    Returns:
+        Tensor: ``self``, ``(*)``.
+    Raises:
+        RuntimeError: when ``src`` does not broadcast to ``self``'s shape, or ``self`` is a leaf
+            that requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.ones(2, 2)
+        >>> dyngrad.copy_(x, dyngrad.tensor([3, 4])) is x
+        True
+        >>> x
+        tensor([[3., 4.],
+                [3., 4.]])
+    """
     return inplace(Copy.apply, self, src)
 
 
@@ -187,12 +242,57 @@ class Clone(Linear):
 
 
 def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
-    """A copy with its own memory, differentiable (``grad_input = grad``)."""
+    """A copy of ``input`` with its own memory (writes to it leave ``input`` alone).
+
+    Derivative: ``grad_input = grad_output`` (source: PyTorch's derivatives.yaml ``clone``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        memory_format (optional): keyword-only; accepted for compatibility (the copy is always
+            C-contiguous). Default: ``None``.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype.
+    Raises:
+        AttributeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = dyngrad.clone(x)
+        >>> y
+        tensor([1., 2.], grad_fn=<CloneBackward0>)
+        >>> (y * 3).sum().backward()
+        >>> x.grad
+        tensor([3., 3.])
+    """
     return Clone.apply(input)
 
 
 def contiguous(input: Tensor, memory_format: Any = None) -> Tensor:
-    """``input`` itself when C-contiguous, else a contiguous copy (differentiable)."""
+    """``input`` itself when its memory is C-contiguous, else a C-contiguous copy.
+
+    (PyTorch has only the method ``Tensor.contiguous``; ``dyngrad.contiguous`` is the same
+    function.)
+
+    Derivative: ``grad_input = grad_output`` (the copy is a :func:`clone`).
+
+    Args:
+        input (Tensor): ``(*)``.
+        memory_format (optional): accepted for compatibility. Default: ``None``.
+    Returns:
+        Tensor: ``(*)``, ``input`` or a copy of it.
+    Raises:
+        AttributeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.ones(2, 3)
+        >>> dyngrad.contiguous(x) is x
+        True
+        >>> y = dyngrad.contiguous(x.t())
+        >>> y.is_contiguous(), y.shape
+        (True, dyngrad.Size([3, 2]))
+    """
     if input._data.flags.c_contiguous:
         return input
     return Clone.apply(input)

@@ -141,10 +141,29 @@ class Det(Op):
 
 
 def det(A: Tensor) -> Tensor:
-    """``linalg.det``: determinant of ``(*, n, n)`` -> ``(*)``.
+    """The determinant of each square matrix in ``A`` (``linalg.det``), via an LU factorization.
 
+    Derivative: ``grad_A = grad_output * adj(A)^T`` (the cofactor matrix; ``det(A) * A^{-T}`` when
+    ``A`` is invertible; Jacobi's formula). At a singular ``A`` dyngrad returns the cofactor
+    matrix, the true derivative, where PyTorch 2.13 returns zeros (for ``[[1, 2], [2, 4]]``
+    dyngrad gives ``[[4, -2], [-2, 1]]``).
+
+    Args:
+        A (Tensor): ``(*, n, n)``, floating.
+    Returns:
+        Tensor: ``(*)``, ``A``'s dtype (an empty ``(0, 0)`` matrix has determinant 1).
     Raises:
-        RuntimeError: non-square, fewer than 2 dims or integer input.
+        RuntimeError: when ``A`` has fewer than 2 dims, is not square, or is not floating.
+
+    Example:
+        >>> import dyngrad
+        >>> A = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> dyngrad.det(A)
+        tensor(-2., grad_fn=<LinalgDetBackward0>)
+        >>> dyngrad.det(A).backward()
+        >>> A.grad
+        tensor([[ 4., -3.],
+                [-2.,  1.]])
     """
     _check("linalg.det", A)
     return Det.apply(A)

@@ -134,7 +134,27 @@ class Cos(Elementwise):
 
 
 def cos(input: Tensor) -> Tensor:
-    """Elementwise cosine (radians)."""
+    """Elementwise cosine of ``input`` in radians.
+
+    Derivative: ``grad_input = -grad_output * sin(input)`` (source: PyTorch's derivatives.yaml).
+
+    Args:
+        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
+            dtype).
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 1.0], requires_grad=True)
+        >>> dyngrad.cos(x)
+        tensor([1.0000, 0.5403], grad_fn=<CosBackward0>)
+        >>> dyngrad.cos(x).sum().backward()
+        >>> bool(dyngrad.allclose(x.grad, -dyngrad.sin(x.detach())))
+        True
+    """
     return Cos.apply(input)
 
 
@@ -255,6 +275,8 @@ class Abs(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
+        if x._data.dtype == np.bool_:  # PyTorch has no bool kernel
+            raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
         ctx.save_for_backward(x)
         return wrap(np.abs(x._data))
 
@@ -264,7 +286,29 @@ class Abs(Elementwise):
 
 
 def abs(input: Tensor) -> Tensor:  # noqa: A001
-    """Elementwise absolute value."""
+    """Elementwise absolute value ``|input|`` (``absolute`` is the same function).
+
+    Derivative: ``grad_input = grad_output * sign(input)`` (0 at ``input = 0``, as PyTorch's
+    derivatives.yaml ``abs: grad * self.sgn()``).
+
+    Args:
+        input (Tensor): ``(*)``, any numeric dtype but bool (the dtype is kept; the most negative
+            integer stays negative, as two's complement and PyTorch).
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype.
+    Raises:
+        NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-2.0, 0.0, 3.0], requires_grad=True)
+        >>> dyngrad.abs(x)
+        tensor([2., 0., 3.], grad_fn=<AbsBackward0>)
+        >>> dyngrad.abs(x).sum().backward()
+        >>> x.grad
+        tensor([-1.,  0.,  1.])
+    """
     return Abs.apply(input)
 
 
@@ -377,17 +421,88 @@ clip = clamp
 
 
 def clamp_min(input: Tensor, min: Any) -> Tensor:  # noqa: A002
-    """``clamp(input, min=min)``."""
+    """Elementwise ``max(input, min)``: :func:`clamp` with only a lower bound.
+
+    Derivative: ``grad_input = grad_output`` where ``input >= min``, 0 elsewhere (the gradient
+    passes at the bound, as PyTorch); a tensor ``min`` gets ``grad_output`` where ``input < min``.
+
+    Args:
+        input (Tensor): ``(*)``.
+        min (number or Tensor): the lower bound; a tensor broadcasts with ``input``. The result
+            dtype is PyTorch's promotion of ``input`` and ``min`` (an int tensor with a float
+            bound gives a float result).
+    Returns:
+        Tensor: ``(*)``, the broadcast shape.
+    Raises:
+        RuntimeError: when ``min`` is None (PyTorch: TypeError), or a tensor ``min`` does not
+            broadcast with ``input``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-2.0, 0.0, 3.0], requires_grad=True)
+        >>> dyngrad.clamp_min(x, 0.0)
+        tensor([0., 0., 3.], grad_fn=<ClampBackward1>)
+        >>> dyngrad.clamp_min(x, 0.0).sum().backward()
+        >>> x.grad
+        tensor([0., 1., 1.])
+    """
     return Clamp.apply(input, min, None)
 
 
 def clamp_max(input: Tensor, max: Any) -> Tensor:  # noqa: A002
-    """``clamp(input, max=max)``."""
+    """Elementwise ``min(input, max)``: :func:`clamp` with only an upper bound.
+
+    Derivative: ``grad_input = grad_output`` where ``input <= max``, 0 elsewhere (the gradient
+    passes at the bound, as PyTorch); a tensor ``max`` gets ``grad_output`` where ``input > max``.
+
+    Args:
+        input (Tensor): ``(*)``.
+        max (number or Tensor): the upper bound; a tensor broadcasts with ``input``. The result
+            dtype is PyTorch's promotion of ``input`` and ``max``.
+    Returns:
+        Tensor: ``(*)``, the broadcast shape.
+    Raises:
+        RuntimeError: when ``max`` is None (PyTorch: TypeError), or a tensor ``max`` does not
+            broadcast with ``input``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-2.0, 0.0, 3.0], requires_grad=True)
+        >>> dyngrad.clamp_max(x, 0.0)
+        tensor([-2.,  0.,  0.], grad_fn=<ClampBackward1>)
+        >>> dyngrad.clamp_max(x, 0.0).sum().backward()
+        >>> x.grad
+        tensor([1., 1., 0.])
+    """
     return Clamp.apply(input, None, max)
 
 
 def clamp_(input: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
-    """In-place ``clamp``; returns input."""
+    """In-place :func:`clamp` into ``[min, max]``; returns ``input`` (``clip_`` is the same function).
+
+    Derivative: as :func:`clamp`'s: ``grad_input = grad_output`` where ``min <= input <= max``,
+    0 elsewhere.
+
+    Args:
+        input (Tensor): ``(*)``.
+        min (number or Tensor, optional): the lower bound (broadcast to ``input``'s shape).
+            Default: ``None``.
+        max (number or Tensor, optional): the upper bound. Default: ``None``.
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        RuntimeError: when both bounds are None; when the promoted dtype cannot be written back
+            (an int ``input`` with a float bound); when a tensor bound would broadcast ``input``
+            to a larger shape; when ``input`` is a leaf that requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-2.0, 0.5, 3.0])
+        >>> dyngrad.clamp_(x, min=-1, max=1) is x
+        True
+        >>> x
+        tensor([-1.0000,  0.5000,  1.0000])
+    """
     return inplace(clamp, input, min, max)
 
 
@@ -395,7 +510,27 @@ clip_ = clamp_
 
 
 def exp_(input: Tensor) -> Tensor:
-    """In-place ``exp``."""
+    """In-place :func:`exp`: overwrites ``input`` with ``e ** input`` and returns it.
+
+    Derivative: as :func:`exp`'s, ``grad_input = grad_output * exp(input)``.
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        RuntimeError: when the result's dtype cannot be written back into ``input`` (an integer
+            ``input`` of a float-valued op), or ``input`` is a leaf that requires grad (outside
+            ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 1.0])
+        >>> dyngrad.exp_(x) is x
+        True
+        >>> x
+        tensor([1.0000, 2.7183])
+    """
     return inplace(exp, input)
 
 
@@ -410,7 +545,27 @@ def sin_(input: Tensor) -> Tensor:
 
 
 def cos_(input: Tensor) -> Tensor:
-    """In-place ``cos``."""
+    """In-place :func:`cos`: overwrites ``input`` with ``cos(input)`` and returns it.
+
+    Derivative: as :func:`cos`'s, ``grad_input = -grad_output * sin(input)``.
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        RuntimeError: when the result's dtype cannot be written back into ``input`` (an integer
+            ``input`` of a float-valued op), or ``input`` is a leaf that requires grad (outside
+            ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 1.0])
+        >>> dyngrad.cos_(x) is x
+        True
+        >>> x
+        tensor([1.0000, 0.5403])
+    """
     return inplace(cos, input)
 
 
@@ -430,7 +585,26 @@ def relu_(input: Tensor) -> Tensor:
 
 
 def abs_(input: Tensor) -> Tensor:
-    """In-place ``abs``."""
+    """In-place :func:`abs`: overwrites ``input`` with ``|input|`` and returns it.
+
+    Derivative: as :func:`abs`'s, ``grad_input = grad_output * sign(input)``.
+
+    Args:
+        input (Tensor): ``(*)``, any numeric dtype but bool.
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        NotImplementedError: when ``input`` is a bool tensor.
+        RuntimeError: when ``input`` is a leaf that requires grad (outside ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-2, 3])
+        >>> dyngrad.abs_(x) is x
+        True
+        >>> x
+        tensor([2, 3])
+    """
     return inplace(abs, input)
 
 

@@ -164,14 +164,29 @@ def lgamma(input: Tensor) -> Tensor:
 
 
 def digamma(input: Tensor) -> Tensor:
-    """Elementwise digamma ``psi(input)``, the derivative of ``lgamma``
-    (``-inf`` at ``+0``, ``inf`` at ``-0``, ``nan`` at negative integers, as PyTorch).
+    """Elementwise digamma ``psi(input) = Gamma'(input) / Gamma(input)``, the derivative of ``lgamma``.
+
+    ``-inf`` at ``+0``, ``inf`` at ``-0`` and ``nan`` at the negative integers, as PyTorch.
+
+    Derivative: ``grad_input = grad_output * polygamma(1, input)`` (trigamma; source: PyTorch's
+    derivatives.yaml, Abramowitz & Stegun 6.4.1), itself differentiable.
 
     Args:
-        input: a tensor ``(*)``.
-
+        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
+            dtype).
     Returns:
-        A tensor ``(*)`` of the input's float dtype.
+        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.digamma(dyngrad.tensor([1.0, 0.5, 0.0, -0.0, -1.0, -1.5]))
+        tensor([-0.5772, -1.9635,    -inf,     inf,     nan,  0.7032])
+        >>> x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> dyngrad.digamma(x).sum().backward()
+        >>> x.grad
+        tensor([1.6449, 0.6449])
     """
     return Digamma.apply(input)
 
@@ -228,7 +243,26 @@ def lgamma_(input: Tensor) -> Tensor:
 
 
 def digamma_(input: Tensor) -> Tensor:
-    """In-place :func:`digamma`."""
+    """In-place :func:`digamma`: overwrites ``input`` with ``psi(input)`` and returns it.
+
+    Derivative: as :func:`digamma`'s, ``grad_input = grad_output * polygamma(1, input)``.
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
+            written back), or is a leaf that requires grad (outside ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0])
+        >>> dyngrad.digamma_(x) is x
+        True
+        >>> x
+        tensor([-0.5772,  0.4228])
+    """
     return inplace(digamma, input)
 
 

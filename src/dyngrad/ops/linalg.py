@@ -237,10 +237,31 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
 
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
-    """``(b, n, m) @ (b, m, p) -> (b, n, p)``; both 3-D with equal batch sizes.
+    """Batched matrix product: ``out[b] = input[b] @ mat2[b]``, no broadcasting.
 
+    Derivative: ``grad_input = grad_output @ mat2^T``, ``grad_mat2 = input^T @ grad_output``
+    (per batch; source: PyTorch's derivatives.yaml).
+
+    Args:
+        input (Tensor): ``(B, n, m)``.
+        mat2 (Tensor): ``(B, m, p)``, ``input``'s dtype.
+    Returns:
+        Tensor: ``(B, n, p)``, ``input``'s dtype.
     Raises:
-        RuntimeError: wrong ranks, different batch sizes or inner sizes (shapes named).
+        RuntimeError: when an operand is not 3-d, the batch or inner sizes differ, or the dtypes
+            differ (the shapes are named).
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.ones(1, 2, 2, requires_grad=True)
+        >>> b = dyngrad.tensor([[[1.0, 2.0], [3.0, 4.0]]])
+        >>> dyngrad.bmm(a, b)
+        tensor([[[4., 6.],
+                 [4., 6.]]], grad_fn=<BmmBackward0>)
+        >>> dyngrad.bmm(a, b).sum().backward()
+        >>> a.grad
+        tensor([[[3., 7.],
+                 [3., 7.]]])
     """
     _check_mm("bmm", input, mat2)
     _need("bmm", input, 3, "batch1")
@@ -267,10 +288,27 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
 
 
 def dot(input: Tensor, tensor: Tensor) -> Tensor:
-    """``(n,) . (n,) -> ()``; both 1-D of the same size and dtype.
+    """The inner product ``sum(input * tensor)`` of two 1-d tensors (no broadcasting).
 
+    Derivative: ``grad_input = grad_output * tensor``, ``grad_tensor = grad_output * input``
+    (source: PyTorch's derivatives.yaml).
+
+    Args:
+        input (Tensor): ``(n,)``.
+        tensor (Tensor): ``(n,)``, ``input``'s dtype.
+    Returns:
+        Tensor: ``()``, ``input``'s dtype.
     Raises:
-        RuntimeError: wrong ranks, sizes or dtypes.
+        RuntimeError: when an operand is not 1-d, the sizes differ, or the dtypes differ.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> dyngrad.dot(x, dyngrad.tensor([3.0, 4.0]))
+        tensor(11., grad_fn=<DotBackward0>)
+        >>> dyngrad.dot(x, dyngrad.tensor([3.0, 4.0])).backward()
+        >>> x.grad
+        tensor([3., 4.])
     """
     _check_mm("dot", input, tensor)
     if input._data.ndim != 1 or tensor._data.ndim != 1:
@@ -350,6 +388,18 @@ class Diagonal(Linear):
         return DiagonalScatter.apply(g, *ctx.args), None, None, None
 
 
+class _DiagonalCopy(Diagonal):
+    """``diag`` of a matrix: :class:`Diagonal`'s values as a new tensor, not a view (PyTorch's
+    ``diag`` copies; its node is ``DiagonalBackward0_copy``)."""
+
+    _node_name = "DiagonalBackward0_copy"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, offset: int, dim1: int, dim2: int) -> Tensor:
+        ctx.args = (x._data.shape, offset, dim1, dim2)
+        return wrap(np.diagonal(x._data, offset, dim1, dim2).copy())
+
+
 class DiagonalScatter(Linear):
     """Zeros of ``shape`` with ``g`` written on the ``(offset, dim1, dim2)`` diagonal (the
     adjoint of :class:`Diagonal`); ``grad_g = diagonal(grad, offset, dim1, dim2)``."""
@@ -380,12 +430,35 @@ class DiagonalScatter(Linear):
 
 
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
-    """The diagonal of ``input`` w.r.t. ``dim1`` and ``dim2`` (a view): those dims are
-    removed and a last dim of the diagonal's length added. ``offset > 0``: above the main
-    diagonal.
+    """The ``offset`` diagonal of ``input`` over dims ``dim1`` and ``dim2``, as a view.
 
+    Those two dims are removed and a last dim holding the diagonal is appended; ``offset > 0``
+    is above the main diagonal, ``< 0`` below (an offset beyond the matrix gives length 0).
+
+    Derivative: ``grad_input`` is ``grad_output`` placed on that diagonal, zeros elsewhere
+    (``diagonal_backward`` in PyTorch's derivatives.yaml).
+
+    Args:
+        input (Tensor): ``(*)``, at least 2-d.
+        offset (int, optional): which diagonal. Default: ``0``.
+        dim1 (int, optional): the first dim. Default: ``0``.
+        dim2 (int, optional): the second dim. Default: ``1``.
+    Returns:
+        Tensor: ``input``'s shape without ``dim1`` and ``dim2``, plus the diagonal's length last.
     Raises:
-        IndexError: dims out of range. RuntimeError: ``dim1 == dim2``.
+        RuntimeError: when ``dim1 == dim2``.
+        IndexError: when a dim is out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.arange(9.0).reshape(3, 3).requires_grad_()
+        >>> dyngrad.diagonal(x, 1)
+        tensor([1., 5.], grad_fn=<DiagonalBackward0>)
+        >>> dyngrad.diagonal(x).sum().backward()
+        >>> x.grad
+        tensor([[1., 0., 0.],
+                [0., 1., 0.],
+                [0., 0., 1.]])
     """
     nd = input._data.ndim
     d1, d2 = norm_dim(dim1, nd, "diagonal"), norm_dim(dim2, nd, "diagonal")
@@ -395,8 +468,39 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
 
 
 def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
-    """``(*, n) -> (*, n+|offset|, n+|offset|)`` (at ``dim1, dim2``) with ``input`` on the
-    ``offset`` diagonal; ``grad = diagonal(grad, offset, dim1, dim2)``."""
+    """Tensors whose ``offset`` diagonals (over dims ``dim1``, ``dim2``) hold the last dim of ``input``.
+
+    The inverse of ``diagonal``: ``diagonal(diag_embed(x, o, d1, d2), o, d1, d2) == x``; the
+    other entries are zero.
+
+    Derivative: ``grad_input = diagonal(grad_output, offset, dim1, dim2)``.
+
+    Args:
+        input (Tensor): ``(*, n)``, at least 1-d.
+        offset (int, optional): which diagonal (``> 0`` above the main one). Default: ``0``.
+        dim1 (int, optional): the first dim of the new matrices, in the output's dims.
+            Default: ``-2``.
+        dim2 (int, optional): the second dim. Default: ``-1``.
+    Returns:
+        Tensor: ``input.ndim + 1`` dims: ``(*)`` with two dims of size ``n + |offset|`` at
+        ``dim1`` and ``dim2``.
+    Raises:
+        RuntimeError: when ``dim1 == dim2``.
+        IndexError: when a dim is out of range (also for a 0-d input with the default dims).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.diag_embed(dyngrad.tensor([[1, 2], [3, 4]]))
+        tensor([[[1, 0],
+                 [0, 2]],
+        <BLANKLINE>
+                [[3, 0],
+                 [0, 4]]])
+        >>> dyngrad.diag_embed(dyngrad.tensor([1, 2]), offset=1)
+        tensor([[0, 1, 0],
+                [0, 0, 2],
+                [0, 0, 0]])
+    """
     shape = input._data.shape
     nd = len(shape) + 1
     d1, d2 = norm_dim(dim1, nd, "diag_embed"), norm_dim(dim2, nd, "diag_embed")
@@ -417,17 +521,38 @@ class _DiagEmbed(DiagonalScatter):
 
 
 def diag(input: Tensor, diagonal: int = 0) -> Tensor:
-    """1-D ``(n,)`` -> 2-D ``(n+|k|, n+|k|)`` with ``input`` on diagonal ``k``; 2-D ->
-    its ``k``-th diagonal (1-D).
+    """A 1-d ``input`` as the ``diagonal``-th diagonal of a square matrix; a 2-d ``input``'s diagonal.
 
+    ``diagonal = 0`` is the main diagonal, ``> 0`` above it, ``< 0`` below. For a 2-d input
+    the result is a new tensor (``diagonal`` gives a view); an offset beyond the matrix gives
+    ``(0,)``.
+
+    Derivative: for a 1-d input, ``grad_input = diagonal(grad_output, diagonal)``; for a 2-d
+    input, ``grad_input`` is ``grad_output`` placed on that diagonal, zeros elsewhere.
+
+    Args:
+        input (Tensor): ``(n,)`` or ``(m, n)``.
+        diagonal (int, optional): which diagonal. Default: ``0``.
+    Returns:
+        Tensor: ``(n + |diagonal|, n + |diagonal|)`` for a 1-d input; the diagonal ``(k,)`` for a
+        2-d input.
     Raises:
-        RuntimeError: input that is not 1-D or 2-D.
+        RuntimeError: when ``input`` is not 1-d or 2-d.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.diag(dyngrad.tensor([1, 2]), 1)
+        tensor([[0, 1, 0],
+                [0, 0, 2],
+                [0, 0, 0]])
+        >>> dyngrad.diag(dyngrad.tensor([[1, 2], [3, 4]]))
+        tensor([1, 4])
     """
     nd = input._data.ndim
     if nd == 1:
         return diag_embed(input, diagonal, 0, 1)
     if nd == 2:
-        return Diagonal.apply(input, int(diagonal), 0, 1)
+        return _DiagonalCopy.apply(input, int(diagonal), 0, 1)
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
 
 

@@ -173,6 +173,10 @@ class Addcmul(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
         rt = B.result_type(x, t1, t2)
+        if rt.kind in "iu":  # PyTorch casts value to the integer dtype (truncating, wrapping)
+            value = np.array(int(value)).astype(rt)[()]
+        elif rt.kind == "b":
+            raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
         ctx.save_for_backward(t1, t2)
         ctx.value = value
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
@@ -275,13 +279,68 @@ def minimum(input: Any, other: Any) -> Tensor:
 
 
 def fmax(input: Any, other: Any) -> Tensor:
-    """Elementwise maximum ignoring ``nan`` (``nan`` only when both are); ties send the
-    gradient to ``input``."""
+    """Elementwise maximum that ignores ``nan``: ``nan`` only where both operands are ``nan``.
+
+    Compare :func:`maximum`, which propagates ``nan``.
+
+    Derivative: ``grad_input = grad_output`` where ``input >= other`` or ``other`` is ``nan``, else
+    0; ``grad_other = grad_output`` elsewhere (a tie sends the whole gradient to ``input``, as
+    PyTorch's derivatives.yaml ``fmax``).
+
+    Args:
+        input (Tensor or number): ``(*)``.
+        other (Tensor or number): broadcastable with ``input``; promoted together. (PyTorch
+            requires both to be Tensors; dyngrad also takes one number.)
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype.
+    Raises:
+        TypeError: when an operand is neither a Tensor nor a number, or neither is a Tensor.
+        RuntimeError: when the shapes do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> nan = float("nan")
+        >>> dyngrad.fmax(dyngrad.tensor([1.0, nan, 3.0, nan]), dyngrad.tensor([2.0, 1.0, nan, nan]))
+        tensor([2., 1., 3., nan])
+        >>> a = dyngrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> b = dyngrad.tensor([2.0, 2.0, 1.0], requires_grad=True)
+        >>> dyngrad.fmax(a, b).sum().backward()
+        >>> a.grad, b.grad
+        (tensor([0., 1., 1.]), tensor([1., 0., 0.]))
+    """
     return Fmax.apply(*_operands("fmax", input, other)[0])
 
 
 def fmin(input: Any, other: Any) -> Tensor:
-    """Elementwise minimum ignoring ``nan``; ties send the gradient to ``input``."""
+    """Elementwise minimum that ignores ``nan``: ``nan`` only where both operands are ``nan``.
+
+    Compare :func:`minimum`, which propagates ``nan``.
+
+    Derivative: ``grad_input = grad_output`` where ``input <= other`` or ``other`` is ``nan``, else
+    0; ``grad_other = grad_output`` elsewhere (a tie sends the whole gradient to ``input``, as
+    PyTorch's derivatives.yaml ``fmin``).
+
+    Args:
+        input (Tensor or number): ``(*)``.
+        other (Tensor or number): broadcastable with ``input``; promoted together. (PyTorch
+            requires both to be Tensors; dyngrad also takes one number.)
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype.
+    Raises:
+        TypeError: when an operand is neither a Tensor nor a number, or neither is a Tensor.
+        RuntimeError: when the shapes do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> nan = float("nan")
+        >>> dyngrad.fmin(dyngrad.tensor([1.0, nan, 3.0]), dyngrad.tensor([2.0, 1.0, nan]))
+        tensor([1., 1., 3.])
+        >>> a = dyngrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> b = dyngrad.tensor([2.0, 2.0, 1.0], requires_grad=True)
+        >>> dyngrad.fmin(a, b).sum().backward()
+        >>> a.grad, b.grad
+        (tensor([1., 1., 0.]), tensor([0., 0., 1.]))
+    """
     return Fmin.apply(*_operands("fmin", input, other)[0])
 
 
@@ -331,16 +390,72 @@ def lerp(input: Any, end: Any, weight: Any) -> Tensor:
 
 
 def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
-    """``input + value * tensor1 * tensor2`` (all broadcast together)."""
+    """``input + value * tensor1 * tensor2``, all three broadcast together.
+
+    With an integer result dtype, ``value`` is first cast to it (``0.5`` becomes ``0``), as
+    PyTorch.
+
+    Derivative: ``grad_input = grad_output``, ``grad_tensor1 = grad_output * value * tensor2``,
+    ``grad_tensor2 = grad_output * value * tensor1``, each summed to its operand's shape
+    (source: PyTorch's derivatives.yaml).
+
+    Args:
+        input (Tensor or number): ``(*)``.
+        tensor1 (Tensor or number): broadcastable with ``input``.
+        tensor2 (Tensor or number): broadcastable with ``input``.
+        value (number, optional): keyword-only multiplier. Default: ``1``.
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype of the three.
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+        NotImplementedError: when the promoted dtype is bool (as PyTorch).
+        TypeError: for an operand that is neither a Tensor nor a number, or ``value`` given
+            positionally.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> t1 = dyngrad.tensor([2.0], requires_grad=True)
+        >>> t2 = dyngrad.tensor([3.0, 4.0])
+        >>> dyngrad.addcmul(x, t1, t2, value=0.5)
+        tensor([4., 6.], grad_fn=<AddcmulBackward0>)
+        >>> dyngrad.addcmul(x, t1, t2, value=0.5).sum().backward()
+        >>> x.grad, t1.grad
+        (tensor([1., 1.]), tensor([3.5000]))
+    """
     (x, t1, t2), _ = _operands("addcmul", input, tensor1, tensor2)
     return Addcmul.apply(x, t1, t2, value)
 
 
 def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor:
-    """``input + value * tensor1 / tensor2`` (true division).
+    """``input + value * tensor1 / tensor2`` (true division), all three broadcast together.
 
+    Derivative: ``grad_input = grad_output``, ``grad_tensor1 = grad_output * value / tensor2``,
+    ``grad_tensor2 = -grad_output * value * tensor1 / tensor2**2``, each summed to its operand's
+    shape (source: PyTorch's derivatives.yaml).
+
+    Args:
+        input (Tensor or number): ``(*)``.
+        tensor1 (Tensor or number): broadcastable with ``input``.
+        tensor2 (Tensor or number): broadcastable with ``input`` (``x / 0`` gives ``inf``/``nan``).
+        value (number, optional): keyword-only multiplier. Default: ``1``.
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype of the three.
     Raises:
-        RuntimeError: when both ``tensor1`` and ``tensor2`` are integer (as PyTorch).
+        RuntimeError: when ``tensor1`` and ``tensor2`` are both integer or bool (as PyTorch), or
+            the shapes do not broadcast.
+        TypeError: for an operand that is neither a Tensor nor a number.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0])
+        >>> t1 = dyngrad.tensor([2.0], requires_grad=True)
+        >>> t2 = dyngrad.tensor([4.0, 8.0], requires_grad=True)
+        >>> dyngrad.addcdiv(x, t1, t2, value=0.5)
+        tensor([1.2500, 2.1250], grad_fn=<AddcdivBackward0>)
+        >>> dyngrad.addcdiv(x, t1, t2, value=0.5).sum().backward()
+        >>> t1.grad, t2.grad
+        (tensor([0.1875]), tensor([-0.0625, -0.0156]))
     """
     (x, t1, t2), _ = _operands("addcdiv", input, tensor1, tensor2)
     if t1._data.dtype.kind in "biu" and t2._data.dtype.kind in "biu":
@@ -357,7 +472,34 @@ def hypot(input: Any, other: Any) -> Tensor:
 
 
 def atan2(input: Any, other: Any) -> Tensor:
-    """Elementwise ``atan2(input, other)``: the angle of ``(other, input)`` in ``[-pi, pi]``."""
+    """Elementwise ``atan2(input, other)``: the angle of the point ``(other, input)``, in ``[-pi, pi]``.
+
+    ``arctan2`` is the same function. Integer inputs compute in the default float dtype.
+
+    Derivative: ``grad_input = grad_output * other / (input**2 + other**2)``, ``grad_other =
+    -grad_output * input / (input**2 + other**2)``; both 0 at the origin (source: PyTorch's
+    ``atan2_backward`` in FunctionsManual.cpp).
+
+    Args:
+        input (Tensor or number): ``(*)``, the y coordinate.
+        other (Tensor or number): the x coordinate, broadcastable with ``input`` (PyTorch
+            requires a Tensor; dyngrad also takes a number).
+    Returns:
+        Tensor: the broadcast shape, the promoted floating dtype.
+    Raises:
+        TypeError: when an operand is neither a Tensor nor a number, or neither is a Tensor.
+        RuntimeError: when the shapes do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.atan2(dyngrad.tensor([1.0, -1.0, 0.0]), dyngrad.tensor([1.0, -1.0, -1.0]))
+        tensor([ 0.7854, -2.3562,  3.1416])
+        >>> y = dyngrad.tensor([1.0], requires_grad=True)
+        >>> x = dyngrad.tensor([1.0], requires_grad=True)
+        >>> dyngrad.atan2(y, x).backward()
+        >>> y.grad, x.grad
+        (tensor([0.5000]), tensor([-0.5000]))
+    """
     return Atan2.apply(*_operands("atan2", input, other)[0])
 
 

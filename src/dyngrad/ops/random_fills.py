@@ -124,11 +124,30 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Gen
 
 
 def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Generator | None = None) -> Tensor:
-    """Fill ``self`` in place with 1 with probability ``p`` (a number, or a tensor that
-    broadcasts to ``self``), else 0; any dtype. Returns self.
+    """Fill ``self`` in place with Bernoulli samples: 1 with probability ``p``, else 0; returns ``self``.
 
+    ``p`` is a number or a floating tensor of probabilities that broadcasts to ``self``'s shape;
+    ``self`` may have any dtype (bool: ``True``/``False``). Not differentiable (overwrites).
+
+    Args:
+        self (Tensor): ``(*)``, any dtype, written in place.
+        p (float or Tensor, optional): the probability. Default: ``0.5``.
+        generator (Generator, optional): keyword-only; the generator to draw from. Default:
+            ``None``.
+    Returns:
+        Tensor: ``self``, ``(*)``.
     Raises:
-        RuntimeError: ``p`` outside ``[0, 1]``.
+        RuntimeError: when ``p`` (or an element of it) is outside ``[0, 1]``, or ``self`` is a
+            leaf that requires grad.
+        NotImplementedError: when ``p`` is a non-floating tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.zeros(3, dtype=dyngrad.int64).bernoulli_(1.0)
+        tensor([1, 1, 1])
+        >>> x = dyngrad.zeros(3)
+        >>> dyngrad.bernoulli_(x, dyngrad.tensor([0.0, 1.0, 1.0])) is x, x
+        (True, tensor([0., 1., 1.]))
     """
     if isinstance(p, Tensor):
         from .copying import copy_
@@ -172,8 +191,27 @@ def random_(self: Tensor, from_: Any = None, to: Any = None, *, generator: Gener
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Generator | None = None) -> Tensor:
     """Fill ``self`` in place with samples of the exponential distribution of rate ``lambd``.
 
+    The density is ``lambd * exp(-lambd * x)`` for ``x >= 0`` (mean ``1 / lambd``); returns
+    ``self``. Random values differ from PyTorch's (another generator). Not differentiable
+    (overwrites).
+
+    Args:
+        self (Tensor): ``(*)``, floating, written in place.
+        lambd (float, optional): the rate, ``> 0``. Default: ``1.0``.
+        generator (Generator, optional): keyword-only; the generator to draw from. Default:
+            ``None``.
+    Returns:
+        Tensor: ``self``, ``(*)``, non-negative values.
     Raises:
-        RuntimeError: ``lambd <= 0``; an integer or bool tensor.
+        RuntimeError: when ``lambd <= 0``, ``self`` is not floating, or ``self`` is a leaf that
+            requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> g = dyngrad.Generator().manual_seed(0)
+        >>> x = dyngrad.empty(10000).exponential_(2.0, generator=g)
+        >>> bool((x >= 0).all()), abs(x.mean().item() - 0.5) < 0.05
+        (True, True)
     """
     if self._data.dtype.kind != "f":
         raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
@@ -196,10 +234,29 @@ def geometric_(self: Tensor, p: float, *, generator: Generator | None = None) ->
 
 
 def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator: Generator | None = None) -> Tensor:
-    """Fill ``self`` in place with samples of the Cauchy distribution.
+    """Fill ``self`` in place with samples of the Cauchy distribution of location ``median``, scale ``sigma``.
 
+    The density is ``1 / (pi * sigma * (1 + ((x - median) / sigma)**2))``; returns ``self``. Random values differ from PyTorch's (another generator). Not
+    differentiable (overwrites).
+
+    Args:
+        self (Tensor): ``(*)``, floating, written in place.
+        median (float, optional): the location. Default: ``0.0``.
+        sigma (float, optional): the scale, ``> 0``. Default: ``1.0``.
+        generator (Generator, optional): keyword-only; the generator to draw from. Default:
+            ``None``.
+    Returns:
+        Tensor: ``self``, ``(*)``.
     Raises:
-        RuntimeError: ``sigma <= 0``; an integer or bool tensor.
+        RuntimeError: when ``sigma <= 0``, ``self`` is not floating, or ``self`` is a leaf that
+            requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> g = dyngrad.Generator().manual_seed(0)
+        >>> x = dyngrad.empty(10001).cauchy_(median=2.0, generator=g)
+        >>> abs(x.median().item() - 2.0) < 0.1
+        True
     """
     if self._data.dtype.kind != "f":
         raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a "

@@ -87,11 +87,33 @@ class Flip(Linear):
 
 
 def flip(input: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
-    """Reverse the order of elements along ``dims`` (positional, or ``dims=`` as PyTorch).
+    """``input`` with the order of its elements reversed along ``dims`` (a copy, as PyTorch).
 
+    ``dims`` may be given as separate ints, one sequence, or ``dims=`` (PyTorch's function
+    takes only a sequence; ``Tensor.flip`` also separate ints). No dims gives a copy (PyTorch
+    raises).
+
+    Derivative: ``grad_input = flip(grad_output, dims)``.
+
+    Args:
+        input (Tensor): ``(*)``.
+        *dims (int or sequence of ints): the dims to reverse.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype.
     Raises:
-        IndexError: dim out of range. RuntimeError: a dim given twice. TypeError: ``dims``
-            given both ways, or another keyword.
+        IndexError: when a dim is out of range.
+        RuntimeError: when a dim is given twice.
+        TypeError: when ``dims`` is given both ways, or another keyword is passed.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.arange(4).reshape(2, 2)
+        >>> dyngrad.flip(x, [0, 1])
+        tensor([[3, 2],
+                [1, 0]])
+        >>> dyngrad.flip(x, dims=(1,))
+        tensor([[1, 0],
+                [3, 2]])
     """
     if kwargs:
         if set(kwargs) != {"dims"} or dims:
@@ -103,14 +125,46 @@ def flip(input: Tensor, *dims: Any, **kwargs: Any) -> Tensor:
 
 
 def fliplr(input: Tensor) -> Tensor:
-    """``flip(input, 1)`` (input at least 2-d)."""
+    """``input`` with its columns (dim 1) reversed: ``flip(input, [1])`` (a copy).
+
+    Derivative: ``grad_input = fliplr(grad_output)``.
+
+    Args:
+        input (Tensor): ``(m, n, *)``, at least 2-d.
+    Returns:
+        Tensor: ``input``'s shape and dtype.
+    Raises:
+        RuntimeError: when ``input`` has fewer than 2 dims.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.fliplr(dyngrad.arange(4).reshape(2, 2))
+        tensor([[1, 0],
+                [3, 2]])
+    """
     if input._data.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
     return flip(input, 1)
 
 
 def flipud(input: Tensor) -> Tensor:
-    """``flip(input, 0)`` (input at least 1-d)."""
+    """``input`` with its rows (dim 0) reversed: ``flip(input, [0])`` (a copy).
+
+    Derivative: ``grad_input = flipud(grad_output)``.
+
+    Args:
+        input (Tensor): ``(m, *)``, at least 1-d.
+    Returns:
+        Tensor: ``input``'s shape and dtype.
+    Raises:
+        RuntimeError: when ``input`` is 0-d.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.flipud(dyngrad.arange(4).reshape(2, 2))
+        tensor([[2, 3],
+                [0, 1]])
+    """
     if input._data.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return flip(input, 0)

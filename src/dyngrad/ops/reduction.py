@@ -338,19 +338,71 @@ class MinAll(Amax):
 
 
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
-    """Maximum over ``dim`` (int or tuple; ``()``/None: all dims). Ties share the gradient.
+    """The maximum of ``input`` over ``dim`` (an int or a tuple; ``()`` or ``None``: all dims).
 
+    Unlike ``max(input, dim)``, no indices are returned and several dims may be reduced; ``nan``
+    propagates.
+
+    Derivative: ``grad_input = grad_output / count`` at every element equal to the maximum
+    (tied extrema share the gradient evenly, as PyTorch's derivatives.yaml ``amax``), 0
+    elsewhere.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype.
+        dim (int or tuple of ints, optional): the dims to reduce. Default: ``()`` (all).
+            (``axis`` is accepted as an alias.)
+        keepdim (bool, optional): keep the reduced dims with size 1. Default: ``False``.
+            (``keepdims`` is accepted as an alias.)
+    Returns:
+        Tensor: ``input``'s shape without the reduced dims (size 1 with ``keepdim``), ``input``'s
+        dtype.
     Raises:
-        IndexError: dim out of range, or reducing an empty dim.
+        IndexError: when a dim is out of range, or a reduced dim is empty.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 5.0, 5.0], [7.0, 0.0, 7.0]], requires_grad=True)
+        >>> dyngrad.amax(x, dim=1)
+        tensor([5., 7.], grad_fn=<AmaxBackward0>)
+        >>> dyngrad.amax(x, dim=1).sum().backward()
+        >>> x.grad
+        tensor([[0.0000, 0.5000, 0.5000],
+                [0.5000, 0.0000, 0.5000]])
     """
     return Amax.apply(input, rdims(dim, input._data.ndim, "amax"), keepdim)
 
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
-    """Minimum over ``dim`` (int or tuple; ``()``/None: all dims). Ties share the gradient.
+    """The minimum of ``input`` over ``dim`` (an int or a tuple; ``()`` or ``None``: all dims).
 
+    Unlike ``min(input, dim)``, no indices are returned and several dims may be reduced; ``nan``
+    propagates.
+
+    Derivative: ``grad_input = grad_output / count`` at every element equal to the minimum
+    (tied extrema share the gradient evenly, as PyTorch's derivatives.yaml ``amin``), 0
+    elsewhere.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype.
+        dim (int or tuple of ints, optional): the dims to reduce. Default: ``()`` (all).
+            (``axis`` is accepted as an alias.)
+        keepdim (bool, optional): keep the reduced dims with size 1. Default: ``False``.
+            (``keepdims`` is accepted as an alias.)
+    Returns:
+        Tensor: ``input``'s shape without the reduced dims (size 1 with ``keepdim``), ``input``'s
+        dtype.
     Raises:
-        IndexError: dim out of range, or reducing an empty dim.
+        IndexError: when a dim is out of range, or a reduced dim is empty.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 1.0, 5.0], [7.0, 0.0, 7.0]], requires_grad=True)
+        >>> dyngrad.amin(x, dim=(0, 1))
+        tensor(0., grad_fn=<AminBackward0>)
+        >>> dyngrad.amin(x, dim=1).sum().backward()
+        >>> x.grad
+        tensor([[0.5000, 0.5000, 0.0000],
+                [0.0000, 1.0000, 0.0000]])
     """
     return Amin.apply(input, rdims(dim, input._data.ndim, "amin"), keepdim)
 

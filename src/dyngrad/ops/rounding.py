@@ -59,12 +59,19 @@ class Sign(_ZeroDerivative):
         return wrap(np.sign(d))
 
 
+def _refuse_bool(d: np.ndarray, kernel: str) -> None:
+    """PyTorch has no bool kernel for the rounding functions (NotImplementedError)."""
+    if d.dtype == np.bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 class Floor(_ZeroDerivative):
     """``out = floor(x)``; ``grad_x = 0``."""
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x._data
+        _refuse_bool(d, "floor_vml_cpu")
         return wrap(np.floor(d) if d.dtype.kind == "f" else d.copy())
 
 
@@ -74,6 +81,7 @@ class Ceil(_ZeroDerivative):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x._data
+        _refuse_bool(d, "ceil_vml_cpu")
         return wrap(np.ceil(d) if d.dtype.kind == "f" else d.copy())
 
 
@@ -83,6 +91,7 @@ class Trunc(_ZeroDerivative):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x._data
+        _refuse_bool(d, "trunc_vml_cpu")
         return wrap(np.trunc(d) if d.dtype.kind == "f" else d.copy())
 
 
@@ -95,6 +104,7 @@ class Round(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, decimals: int = 0) -> Tensor:
         d = x._data
+        _refuse_bool(d, "round_vml_cpu")
         if d.dtype.kind != "f":
             if decimals:
                 raise NotImplementedError(f'"round_cpu" (decimals={decimals}) not implemented for {x.dtype.name}')
@@ -173,17 +183,80 @@ def sign(input: Tensor) -> Tensor:
 
 
 def floor(input: Tensor) -> Tensor:
-    """Elementwise floor (integer inputs are returned as a copy)."""
+    """Elementwise floor: the largest integer value ``<= input``.
+
+    Derivative: ``grad_input = 0`` (piecewise constant; PyTorch's derivatives.yaml
+    ``floor: zeros_like(grad)``).
+
+    Args:
+        input (Tensor): ``(*)``, floating or integer (integers are returned as a copy).
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype.
+    Raises:
+        NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.5, 0.5, 2.0], requires_grad=True)
+        >>> dyngrad.floor(x)
+        tensor([-2.,  0.,  2.], grad_fn=<FloorBackward0>)
+        >>> dyngrad.floor(x).sum().backward()
+        >>> x.grad
+        tensor([0., 0., 0.])
+    """
     return Floor.apply(input)
 
 
 def ceil(input: Tensor) -> Tensor:
-    """Elementwise ceiling (integer inputs are returned as a copy)."""
+    """Elementwise ceiling: the smallest integer value ``>= input``.
+
+    Derivative: ``grad_input = 0`` (piecewise constant; PyTorch's derivatives.yaml
+    ``ceil: zeros_like(grad)``).
+
+    Args:
+        input (Tensor): ``(*)``, floating or integer (integers are returned as a copy).
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype.
+    Raises:
+        NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.5, 0.5, 2.0], requires_grad=True)
+        >>> dyngrad.ceil(x)
+        tensor([-1.,  1.,  2.], grad_fn=<CeilBackward0>)
+        >>> dyngrad.ceil(x).sum().backward()
+        >>> x.grad
+        tensor([0., 0., 0.])
+    """
     return Ceil.apply(input)
 
 
 def trunc(input: Tensor) -> Tensor:
-    """Elementwise rounding toward zero (integer inputs are returned as a copy)."""
+    """Elementwise rounding toward zero (the integer part; ``fix`` is the same function).
+
+    Derivative: ``grad_input = 0`` (piecewise constant; PyTorch's derivatives.yaml
+    ``trunc: zeros_like(grad)``).
+
+    Args:
+        input (Tensor): ``(*)``, floating or integer (integers are returned as a copy).
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype.
+    Raises:
+        NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.5, 0.5, 2.7], requires_grad=True)
+        >>> dyngrad.trunc(x)
+        tensor([-1.,  0.,  2.], grad_fn=<TruncBackward0>)
+        >>> dyngrad.trunc(x).sum().backward()
+        >>> x.grad
+        tensor([0., 0., 0.])
+    """
     return Trunc.apply(input)
 
 
@@ -202,10 +275,26 @@ def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001 - PyTorc
 
 
 def frac(input: Tensor) -> Tensor:
-    """Fractional part ``input - trunc(input)`` (keeps the sign of ``input``).
+    """Fractional part ``input - trunc(input)``, with the sign of ``input`` (``nan`` for ``+-inf``).
 
+    Derivative: ``grad_input = grad_output`` (PyTorch's derivatives.yaml ``frac: grad``).
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype.
     Raises:
         NotImplementedError: for integer or bool tensors (as PyTorch).
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.5, 0.25, 2.0], requires_grad=True)
+        >>> dyngrad.frac(x)
+        tensor([-0.5000,  0.2500,  0.0000], grad_fn=<FracBackward0>)
+        >>> dyngrad.frac(x).sum().backward()
+        >>> x.grad
+        tensor([1., 1., 1.])
     """
     return Frac.apply(input)
 
@@ -287,12 +376,50 @@ def sign_(input: Tensor) -> Tensor:
 
 
 def floor_(input: Tensor) -> Tensor:
-    """In-place :func:`floor`."""
+    """In-place :func:`floor`: overwrites ``input`` with ``floor(input)`` and returns it.
+
+    Derivative: as :func:`floor`'s, ``grad_input = 0``.
+
+    Args:
+        input (Tensor): ``(*)``, floating or integer (an integer tensor is left as it is).
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
+        RuntimeError: when ``input`` is a leaf that requires grad (outside ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.5, 0.5])
+        >>> dyngrad.floor_(x) is x
+        True
+        >>> x
+        tensor([-2.,  0.])
+    """
     return inplace(floor, input)
 
 
 def ceil_(input: Tensor) -> Tensor:
-    """In-place :func:`ceil`."""
+    """In-place :func:`ceil`: overwrites ``input`` with ``ceil(input)`` and returns it.
+
+    Derivative: as :func:`ceil`'s, ``grad_input = 0``.
+
+    Args:
+        input (Tensor): ``(*)``, floating or integer (an integer tensor is left as it is).
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
+        RuntimeError: when ``input`` is a leaf that requires grad (outside ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.5, 0.5])
+        >>> dyngrad.ceil_(x) is x
+        True
+        >>> x
+        tensor([-1.,  1.])
+    """
     return inplace(ceil, input)
 
 
@@ -310,7 +437,26 @@ def round_(input: Tensor, *, decimals: int = 0) -> Tensor:
 
 
 def frac_(input: Tensor) -> Tensor:
-    """In-place :func:`frac`."""
+    """In-place :func:`frac`: overwrites ``input`` with ``frac(input)`` and returns it.
+
+    Derivative: as :func:`frac`'s, ``grad_input = grad_output``.
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        NotImplementedError: when ``input`` has an integer or bool dtype (as PyTorch).
+        RuntimeError: when ``input`` is a leaf that requires grad (outside ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([-1.5, 0.25])
+        >>> dyngrad.frac_(x) is x
+        True
+        >>> x
+        tensor([-0.5000,  0.2500])
+    """
     return inplace(frac, input)
 
 

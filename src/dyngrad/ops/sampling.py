@@ -153,12 +153,34 @@ def _check_broadcast(a: tuple, b: tuple) -> None:
 
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Generator | None = None, out: Any = None) -> Tensor:
-    """1 with probability ``input`` (elementwise; or with probability ``p`` for every
-    element when given), else 0, in ``input``'s floating dtype. The result requires grad
-    when ``input`` does, with a zero gradient (as PyTorch).
+    """Samples of Bernoulli distributions: 1 with probability ``input`` (elementwise), else 0.
 
+    With ``p`` given, every element is 1 with probability ``p`` instead (``input`` gives only the
+    shape and dtype). Random values differ from PyTorch's (another generator); seeded draws are
+    reproducible.
+
+    Derivative: ``grad_input = 0`` (the sample is not reparameterised; the result requires grad
+    when ``input`` does, as PyTorch's ``BernoulliBackward0``).
+
+    Args:
+        input (Tensor): ``(*)``, floating, the probabilities in ``[0, 1]``.
+        p (float, optional): one probability for every element. Default: ``None``.
+        generator (Generator, optional): keyword-only; the generator to draw from. Default:
+            ``None`` (the default generator).
+        out (Tensor, optional): keyword-only; the result is written into it. Default: ``None``.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype, of 0s and 1s.
     Raises:
-        RuntimeError: probabilities outside ``[0, 1]``; an integer input (NotImplementedError).
+        RuntimeError: when a probability is outside ``[0, 1]``.
+        NotImplementedError: when ``input`` is not floating (a RuntimeError subclass).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.bernoulli(dyngrad.tensor([0.0, 1.0, 1.0]))
+        tensor([0., 1., 1.])
+        >>> g = dyngrad.Generator().manual_seed(0)
+        >>> dyngrad.bernoulli(dyngrad.full((1000,), 0.3), generator=g).mean().item() < 0.4
+        True
     """
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"bernoulli: only floating dtypes are supported, got {input.dtype.name}")

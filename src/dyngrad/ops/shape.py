@@ -214,10 +214,34 @@ class Expand(Linear):
 
 
 def expand(input: Tensor, *sizes: Any) -> Tensor:
-    """Broadcast to ``sizes`` (-1 keeps a dim); a read-only view.
+    """``input`` broadcast to ``sizes``: size-1 dims repeat and new dims are added on the left.
 
+    A read-only view, no copy (an in-place write to it raises; ``clone()`` it first). ``-1``
+    keeps a dim's size. (PyTorch has only the method ``Tensor.expand``; ``dyngrad.expand`` is
+    the same function.)
+
+    Derivative: ``grad_input = grad_output`` summed over the expanded dims
+    (``sum_to_size(input.shape)``).
+
+    Args:
+        input (Tensor): ``(*S)``.
+        *sizes (int or tuple of ints): the target shape, ``len(sizes) >= input.ndim``.
+    Returns:
+        Tensor: ``(*sizes)``, a view of ``input``.
     Raises:
-        RuntimeError: when a non-singleton dim would change.
+        RuntimeError: when a non-singleton dim would change size, there are fewer sizes than
+            ``input`` has dims, ``-1`` is given for a new leading dim, or a size is negative.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0], [2.0]], requires_grad=True)
+        >>> dyngrad.expand(x, 2, 3)
+        tensor([[1., 1., 1.],
+                [2., 2., 2.]], grad_fn=<ExpandBackward0>)
+        >>> dyngrad.expand(x, -1, 3).sum().backward()
+        >>> x.grad
+        tensor([[3.],
+                [3.]])
     """
     sizes = shape_arg(sizes)
     shape = input._data.shape
@@ -233,6 +257,9 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
             if i < lead:
                 raise RuntimeError("expand: -1 is not allowed in a leading, non-existing dimension")
             s = shape[i - lead]
+        elif s < 0:  # PyTorch: RuntimeError (NumPy would raise ValueError)
+            raise RuntimeError(f"expand: the size {s} at dimension {i} is negative (only -1, keep the size, is "
+                               f"allowed).  Target sizes: {list(sizes)}")
         elif i >= lead and shape[i - lead] != 1 and shape[i - lead] != s:
             raise RuntimeError(
                 f"The expanded size of the tensor ({s}) must match the existing size "
@@ -245,12 +272,56 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
 
 
 def expand_as(input: Tensor, other: Tensor) -> Tensor:
-    """``input.expand(other.shape)``."""
+    """``input`` expanded to ``other``'s shape: ``expand(input, other.shape)``.
+
+    A read-only view (see :func:`expand`). (PyTorch has only the method ``Tensor.expand_as``.)
+
+    Derivative: ``grad_input = grad_output`` summed over the expanded dims.
+
+    Args:
+        input (Tensor): ``(*S)``, broadcastable to ``other``'s shape.
+        other (Tensor): any tensor ``(*T)``; only its shape is used.
+    Returns:
+        Tensor: ``(*T)``, a view of ``input``.
+    Raises:
+        RuntimeError: when a non-singleton dim would change size, there are fewer sizes than
+            ``input`` has dims, ``-1`` is given for a new leading dim, or a size is negative.
+        AttributeError: when ``other`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.expand_as(dyngrad.tensor([[1], [2]]), dyngrad.ones(2, 3))
+        tensor([[1, 1, 1],
+                [2, 2, 2]])
+    """
     return expand(input, other._data.shape)
 
 
 def broadcast_to(input: Tensor, size: Any) -> Tensor:
-    """``input.expand(size)``."""
+    """``input`` broadcast to the shape ``size``: ``expand(input, size)``.
+
+    A read-only view (see :func:`expand`); ``-1`` keeps a dim's size.
+
+    Derivative: ``grad_input = grad_output`` summed over the broadcast dims.
+
+    Args:
+        input (Tensor): ``(*S)``.
+        size (tuple of ints): the target shape (an int is taken as ``(size,)``; PyTorch
+            requires a tuple).
+    Returns:
+        Tensor: ``(*size)``, a view of ``input``.
+    Raises:
+        RuntimeError: when a non-singleton dim would change size, there are fewer sizes than
+            ``input`` has dims, ``-1`` is given for a new leading dim, or a size is negative.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.broadcast_to(dyngrad.tensor([1, 2]), (2, 2))
+        tensor([[1, 2],
+                [1, 2]])
+        >>> dyngrad.broadcast_to(dyngrad.tensor([1, 2]), (3, -1)).shape
+        dyngrad.Size([3, 2])
+    """
     return expand(input, size)
 
 
@@ -275,7 +346,28 @@ def unsqueeze(input: Tensor, dim: int) -> Tensor:
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-    """Merge dims ``start_dim..end_dim`` into one."""
+    """``input`` with dims ``start_dim`` to ``end_dim`` merged into one (a 0-d input becomes ``(1,)``).
+
+    A view when the memory allows it (as ``reshape``), else a copy.
+
+    Derivative: ``grad_input = grad_output.reshape(input.shape)``.
+
+    Args:
+        input (Tensor): ``(*)``.
+        start_dim (int, optional): the first dim to merge. Default: ``0``.
+        end_dim (int, optional): the last dim to merge. Default: ``-1``.
+    Returns:
+        Tensor: ``(*before, prod(merged sizes), *after)``.
+    Raises:
+        IndexError: when a dim is out of range.
+        RuntimeError: when ``start_dim`` comes after ``end_dim``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.ones(2, 3, 4)
+        >>> dyngrad.flatten(x).shape, dyngrad.flatten(x, 1).shape, dyngrad.flatten(x, 0, 1).shape
+        (dyngrad.Size([24]), dyngrad.Size([2, 12]), dyngrad.Size([6, 4]))
+    """
     shape = input._data.shape
     if not shape:
         return Reshape.apply(input, (1,))

@@ -95,7 +95,30 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
 
 
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
-    """The int64 indices that sort ``input`` along ``dim`` (stable)."""
+    """The int64 indices that sort ``input`` along ``dim`` (``sort(input, dim, descending)[1]``).
+
+    dyngrad's sort is always stable (ties keep their order, also when descending), so
+    ``stable`` changes nothing; ``nan`` sorts last (first when descending), as PyTorch.
+    Not differentiable.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype.
+        dim (int, optional): the dim to sort along. Default: ``-1``.
+        descending (bool, optional): largest first. Default: ``False``.
+        stable (bool, optional): accepted; the sort is always stable. Default: ``False``.
+    Returns:
+        Tensor: int64, ``input``'s shape.
+    Raises:
+        IndexError: when ``dim`` is out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.argsort(dyngrad.tensor([[3, 1, 2], [0, 5, 5]]))
+        tensor([[1, 2, 0],
+                [0, 1, 2]])
+        >>> dyngrad.argsort(dyngrad.tensor([3, 1, 3, 1]), descending=True)
+        tensor([0, 2, 1, 3])
+    """
     from ..autograd.grad_mode import no_grad
 
     d = norm_dim(dim, input._data.ndim, "argsort")
@@ -140,5 +163,22 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
 
 
 def argwhere(input: Tensor) -> Tensor:
-    """``nonzero(input)``."""
+    """The indices of the non-zero elements of ``input``, one row per element, in C order.
+
+    The same as ``nonzero(input)`` (``nan`` counts as non-zero). Not differentiable.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype.
+    Returns:
+        Tensor: ``(n, input.ndim)``, int64, ``n`` the number of non-zero elements (a 0-d input
+        gives ``(1, 0)`` or ``(0, 0)``).
+    Raises:
+        AttributeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.argwhere(dyngrad.tensor([[1, 0], [0, 3]]))
+        tensor([[0, 0],
+                [1, 1]])
+    """
     return nonzero(input)

@@ -249,12 +249,53 @@ class Erfinv(Elementwise):
 
 
 def exp2(input: Tensor) -> Tensor:
-    """Elementwise ``2 ** input``."""
+    """Elementwise ``2 ** input``.
+
+    Derivative: ``grad_input = grad_output * 2**input * ln 2`` (source: PyTorch's derivatives.yaml).
+
+    Args:
+        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
+            dtype).
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.exp2(dyngrad.tensor([0, 3, -1]))
+        tensor([1.0000, 8.0000, 0.5000])
+        >>> x = dyngrad.tensor([0.0, 1.0], requires_grad=True)
+        >>> dyngrad.exp2(x).sum().backward()
+        >>> x.grad
+        tensor([0.6931, 1.3863])
+    """
     return Exp2.apply(input)
 
 
 def expm1(input: Tensor) -> Tensor:
-    """Elementwise ``exp(input) - 1``, accurate for small inputs."""
+    """Elementwise ``exp(input) - 1``, accurate for small ``input`` (no cancellation near 0).
+
+    Derivative: ``grad_input = grad_output * exp(input) = grad_output * (output + 1)`` (source: PyTorch's
+    derivatives.yaml).
+
+    Args:
+        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
+            dtype).
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 1e-10, 1.0], dtype=dyngrad.float64, requires_grad=True)
+        >>> dyngrad.expm1(x)[1].item(), (dyngrad.exp(x) - 1)[1].item()  # exp(x) - 1 cancels
+        (1.00000000005e-10, 1.000000082740371e-10)
+        >>> dyngrad.expm1(x).sum().backward()
+        >>> x.grad
+        tensor([1.0000, 1.0000, 2.7183], dtype=dyngrad.float64)
+    """
     return Expm1.apply(input)
 
 
@@ -297,36 +338,132 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:
 
 
 def erf(input: Tensor) -> Tensor:
-    """Elementwise Gauss error function (float64 error below 1 ulp; see module notes)."""
+    """Elementwise Gauss error function ``erf(x) = 2/sqrt(pi) * int_0^x exp(-t**2) dt``.
+
+    In float64 the error is below 1 ulp (see dyngrad/ops/_specfun.py).
+
+    Derivative: ``grad_input = grad_output * 2/sqrt(pi) * exp(-input**2)`` (source: PyTorch's
+    derivatives.yaml, Abramowitz & Stegun 7.1.19).
+
+    Args:
+        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
+            dtype).
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 0.5, -1.0], requires_grad=True)
+        >>> dyngrad.erf(x)
+        tensor([ 0.0000,  0.5205, -0.8427], grad_fn=<ErfBackward0>)
+        >>> dyngrad.erf(x).sum().backward()
+        >>> x.grad
+        tensor([1.1284, 0.8788, 0.4151])
+    """
     return Erf.apply(input)
 
 
 def erfc(input: Tensor) -> Tensor:
-    """Elementwise complementary error function ``1 - erf(input)``, accurate in the tail."""
+    """Elementwise complementary error function ``1 - erf(input)``, accurate in the tail.
+
+    Derivative: ``grad_input = -grad_output * 2/sqrt(pi) * exp(-input**2)`` (source: PyTorch's
+    derivatives.yaml).
+
+    Args:
+        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
+            dtype).
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 0.5, 10.0], requires_grad=True)
+        >>> dyngrad.erfc(x)
+        tensor([1.0000e+00, 4.7950e-01, 1.4013e-45], grad_fn=<ErfcBackward0>)
+        >>> dyngrad.erfc(x)[:2].sum().backward()
+        >>> x.grad
+        tensor([-1.1284, -0.8788, -0.0000])
+    """
     return Erfc.apply(input)
 
 
 def erfinv(input: Tensor) -> Tensor:
-    """Elementwise inverse error function: ``erf(erfinv(y)) = y`` on ``(-1, 1)``,
-    ``+-inf`` at ``+-1``, ``nan`` outside (as PyTorch).
+    """Elementwise inverse error function: ``erf(erfinv(y)) = y`` on ``(-1, 1)``, ``+-inf`` at ``+-1``,
+    ``nan`` outside (as PyTorch).
+
+    Derivative: ``grad_input = grad_output * sqrt(pi)/2 * exp(output**2)`` (the inverse function's
+    derivative; source: PyTorch's derivatives.yaml).
 
     Args:
-        input: a tensor ``(*)``.
-
+        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
+            dtype).
     Returns:
-        A tensor ``(*)`` of the input's float dtype.
+        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.erfinv(dyngrad.tensor([0.0, 0.5, 1.0, -1.0, 2.0]))
+        tensor([0.0000, 0.4769,    inf,   -inf,    nan])
+        >>> x = dyngrad.tensor([0.0, 0.5], requires_grad=True)
+        >>> dyngrad.erfinv(x).sum().backward()
+        >>> x.grad
+        tensor([0.8862, 1.1126])
     """
     return Erfinv.apply(input)
 
 
 # ---------------------------------------------------------------- in-place forms
 def exp2_(input: Tensor) -> Tensor:
-    """In-place :func:`exp2`."""
+    """In-place :func:`exp2`: overwrites ``input`` with ``exp2(input)`` and returns it.
+
+    Derivative: as :func:`exp2`'s (the graph records the in-place op).
+
+    Args:
+        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
+            written back), or is a leaf that requires grad (outside ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 3.0])
+        >>> dyngrad.exp2_(x) is x
+        True
+        >>> x
+        tensor([1., 8.])
+    """
     return inplace(exp2, input)
 
 
 def expm1_(input: Tensor) -> Tensor:
-    """In-place :func:`expm1`."""
+    """In-place :func:`expm1`: overwrites ``input`` with ``expm1(input)`` and returns it.
+
+    Derivative: as :func:`expm1`'s (the graph records the in-place op).
+
+    Args:
+        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
+            written back), or is a leaf that requires grad (outside ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 1.0])
+        >>> dyngrad.expm1_(x) is x
+        True
+        >>> x
+        tensor([0.0000, 1.7183])
+    """
     return inplace(expm1, input)
 
 
@@ -366,15 +503,72 @@ def logit_(input: Tensor, eps: float | None = None) -> Tensor:
 
 
 def erf_(input: Tensor) -> Tensor:
-    """In-place :func:`erf`."""
+    """In-place :func:`erf`: overwrites ``input`` with ``erf(input)`` and returns it.
+
+    Derivative: as :func:`erf`'s (the graph records the in-place op).
+
+    Args:
+        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
+            written back), or is a leaf that requires grad (outside ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 0.5])
+        >>> dyngrad.erf_(x) is x
+        True
+        >>> x
+        tensor([0.0000, 0.5205])
+    """
     return inplace(erf, input)
 
 
 def erfc_(input: Tensor) -> Tensor:
-    """In-place :func:`erfc`."""
+    """In-place :func:`erfc`: overwrites ``input`` with ``erfc(input)`` and returns it.
+
+    Derivative: as :func:`erfc`'s (the graph records the in-place op).
+
+    Args:
+        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
+            written back), or is a leaf that requires grad (outside ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 0.5])
+        >>> dyngrad.erfc_(x) is x
+        True
+        >>> x
+        tensor([1.0000, 0.4795])
+    """
     return inplace(erfc, input)
 
 
 def erfinv_(input: Tensor) -> Tensor:
-    """In-place :func:`erfinv`."""
+    """In-place :func:`erfinv`: overwrites ``input`` with ``erfinv(input)`` and returns it.
+
+    Derivative: as :func:`erfinv`'s (the graph records the in-place op).
+
+    Args:
+        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
+    Returns:
+        Tensor: ``input`` itself, ``(*)``.
+    Raises:
+        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
+            written back), or is a leaf that requires grad (outside ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 0.5])
+        >>> dyngrad.erfinv_(x) is x
+        True
+        >>> x
+        tensor([0.0000, 0.4769])
+    """
     return inplace(erfinv, input)

@@ -259,19 +259,45 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
-    """Split into ``chunks`` pieces of ``ceil(size / chunks)`` along ``dim`` (possibly fewer
-    pieces, as PyTorch).
+    """Split ``input`` into ``chunks`` pieces along ``dim``, each of ``ceil(size / chunks)`` elements.
 
+    As PyTorch, the last piece may be smaller and there may be fewer than ``chunks`` pieces
+    (``chunk(arange(6), 4)`` gives three of 2); an empty dim gives ``chunks`` empty pieces.
+    The pieces are views.
+
+    Derivative: ``grad_input = cat(grad of each piece, dim)`` (zeros for unused pieces).
+
+    Args:
+        input (Tensor): ``(*)``, at least 1-d.
+        chunks (int): the number of pieces wanted, ``> 0``.
+        dim (int, optional): the dim to split. Default: ``0``.
+    Returns:
+        tuple of Tensor: the pieces, ``input``'s shape except along ``dim``.
     Raises:
-        RuntimeError: ``chunks <= 0`` or a 0-d input.
+        RuntimeError: when ``chunks <= 0`` or ``input`` is 0-d.
+        TypeError: when ``chunks`` is not an int.
+        IndexError: when ``dim`` is out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.chunk(dyngrad.arange(5), 2)
+        (tensor([0, 1, 2]), tensor([3, 4]))
+        >>> x = dyngrad.arange(5.0, requires_grad=True)
+        >>> dyngrad.chunk(x, 2)[1].sum().backward()
+        >>> x.grad
+        tensor([0., 0., 0., 1., 1.])
     """
+    if isinstance(chunks, (bool, np.bool_)) or not isinstance(chunks, (int, np.integer)):
+        raise TypeError(f"chunk(): argument 'chunks' must be int, not {type(chunks).__name__}")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     if input._data.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     d = norm_dim(dim, input._data.ndim, "chunk")
     n = input._data.shape[d]
-    return split(input, max(-(-n // chunks), 1) if n else 0, d)
+    if n == 0:  # PyTorch: ``chunks`` empty pieces
+        return split_with_sizes(input, (0,) * int(chunks), d)
+    return split(input, -(-n // chunks), d)
 
 
 def hstack(tensors: Any) -> Tensor:

@@ -360,7 +360,34 @@ class Cumsum(Linear):
 
 
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
-    """Cumulative sum along ``dim``. Raises: IndexError for a bad dim."""
+    """The cumulative sum of ``input`` along ``dim``: ``out[i] = input[0] + ... + input[i]``.
+
+    Integer and bool inputs accumulate in int64 (as PyTorch), unless ``dtype`` is given; the
+    input is cast to ``dtype`` first.
+
+    Derivative: ``grad_input = reverse cumulative sum of grad_output along dim`` (source:
+    PyTorch's derivatives.yaml ``cumsum_backward``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int): the dim to accumulate along.
+        dtype (dtype, optional): keyword-only; the result's dtype. Default: ``None``.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape.
+    Raises:
+        IndexError: when ``dim`` is out of range.
+        TypeError: when ``dim`` is missing.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.cumsum(dyngrad.tensor([[1, 2], [3, 4]]), dim=1)
+        tensor([[1, 3],
+                [3, 7]])
+        >>> x = dyngrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> dyngrad.cumsum(x, 0).sum().backward()
+        >>> x.grad
+        tensor([3., 2., 1.])
+    """
     return Cumsum.apply(input, norm_dim(dim, input._data.ndim, "cumsum"), _dtype_arg(dtype))
 
 
@@ -469,5 +496,32 @@ def _cumprod_grad_pairs(x: Tensor, g: Tensor, dim: int) -> Tensor:
 
 
 def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
-    """Cumulative product along ``dim`` (zeros handled in backward). Raises: IndexError."""
+    """The cumulative product of ``input`` along ``dim``: ``out[i] = input[0] * ... * input[i]``.
+
+    Integer and bool inputs accumulate in int64 (as PyTorch), unless ``dtype`` is given.
+
+    Derivative: ``grad_input[i] = sum_{j >= i} grad_output[j] * prod_{k <= j, k != i} input[k]``;
+    computed as ``rev_cumsum(grad_output * output) / input`` without zeros, and division-free
+    where ``input`` has zeros, matching PyTorch's ``cumprod_backward`` (exact also at zeros
+    and for double backward).
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int): the dim to accumulate along.
+        dtype (dtype, optional): keyword-only; the result's dtype. Default: ``None``.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape.
+    Raises:
+        IndexError: when ``dim`` is out of range.
+        TypeError: when ``dim`` is missing.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([2.0, 0.0, 3.0], requires_grad=True)
+        >>> dyngrad.cumprod(x, 0)
+        tensor([2., 0., 0.], grad_fn=<CumprodBackward0>)
+        >>> dyngrad.cumprod(x, 0).sum().backward()
+        >>> x.grad
+        tensor([1., 8., 0.])
+    """
     return Cumprod.apply(input, norm_dim(dim, input._data.ndim, "cumprod"), _dtype_arg(dtype))
