@@ -127,9 +127,55 @@ def _compare(ufunc: Any, name: str) -> Any:
         return _apply(cls, *_wrap_ints(input, other))
 
     op.__name__ = name
-    op.__doc__ = f"Elementwise ``{name}`` comparison (broadcast); a bool tensor, never requiring grad."
+    op.__doc__ = _compare_doc(name)
     op.function = cls
     return op
+
+
+#: per op: (what it computes, an example's ``other``, the example's printed result) for
+#: ``input = dyngrad.tensor([1.0, 2.0, 3.0])``
+_COMPARE_TABLE = {
+    "eq": ("``input == other``", "2.0", "tensor([False,  True, False])"),
+    "ne": ("``input != other``", "2.0", "tensor([ True, False,  True])"),
+    "lt": ("``input < other``", "2.0", "tensor([ True, False, False])"),
+    "le": ("``input <= other``", "2.0", "tensor([ True,  True, False])"),
+    "gt": ("``input > other``", "2.0", "tensor([False, False,  True])"),
+    "ge": ("``input >= other``", "2.0", "tensor([False,  True,  True])"),
+    "logical_and": ("``bool(input) and bool(other)`` (nonzero is true)", "dyngrad.tensor([0, 1, 1])",
+                    "tensor([False,  True,  True])"),
+    "logical_or": ("``bool(input) or bool(other)`` (nonzero is true)", "dyngrad.tensor([0, 0, 0])",
+                   "tensor([ True,  True,  True])"),
+    "logical_xor": ("``bool(input) != bool(other)`` (nonzero is true)", "dyngrad.tensor([0, 1, 0])",
+                    "tensor([ True, False,  True])"),
+}
+
+
+def _compare_doc(name: str) -> str:
+    """The docstring of the comparison / logical function ``name`` (from ``_COMPARE_TABLE``)."""
+    what, other, result = _COMPARE_TABLE[name]
+    return f"""Elementwise {what}, broadcast; a bool tensor.
+
+    Operands are compared in their promoted dtype (PyTorch's type promotion: ``int`` vs
+    ``float`` compares as float); a Python int outside an integer tensor's range wraps into
+    its dtype, as in PyTorch.
+
+    Not differentiable: the result never requires grad (gradient flows through neither
+    operand).
+
+    Args:
+        input (Tensor): ``(*)``, any dtype.
+        other (Tensor or number): broadcastable with ``input``.
+    Returns:
+        Tensor: bool, the broadcast shape of ``input`` and ``other``.
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``other`` is neither a Tensor nor a number (e.g. a str).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.{name}(dyngrad.tensor([1.0, 2.0, 3.0]), {other})
+        {result}
+    """
 
 
 eq = _compare(np.equal, "eq")
@@ -157,7 +203,22 @@ class LogicalNot(_NoGrad):
 
 
 def logical_not(input: Tensor) -> Tensor:
-    """Elementwise logical not; a bool tensor."""
+    """Elementwise logical not: ``input == 0``; a bool tensor.
+
+    Not differentiable: the result never requires grad.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype (nonzero is true).
+    Returns:
+        Tensor: bool, ``(*)``, ``input``'s shape.
+    Raises:
+        TypeError: when ``input`` is a str or another object that is not array-like.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.logical_not(dyngrad.tensor([0.0, 2.0, -1.0]))
+        tensor([ True, False, False])
+    """
     return _apply(LogicalNot, input)
 
 
@@ -297,7 +358,32 @@ class IsClose(_NoGrad):
 
 
 def isclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
-    """Elementwise ``|input - other| <= atol + rtol * |other|``; a bool tensor."""
+    """Elementwise ``|input - other| <= atol + rtol * |other|``; a bool tensor.
+
+    Infinities are close only to an equal infinity; ``nan`` is close to nothing unless
+    ``equal_nan``. Not differentiable: the result never requires grad.
+
+    Args:
+        input (Tensor): ``(*)``.
+        other (Tensor): broadcastable with ``input``. (PyTorch requires a Tensor of
+            ``input``'s dtype; dyngrad also accepts a number or another dtype.)
+        rtol (float): relative tolerance, ``>= 0``. Default: ``1e-05``.
+        atol (float): absolute tolerance, ``>= 0``. Default: ``1e-08``.
+        equal_nan (bool): count ``nan`` as close to ``nan``. Default: ``False``.
+    Returns:
+        Tensor: bool, the broadcast shape of ``input`` and ``other``.
+    Raises:
+        RuntimeError: when ``rtol`` or ``atol`` is negative, or the shapes do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.isclose(dyngrad.tensor([1.0, 1.1]), dyngrad.tensor([1.0 + 1e-6, 1.0]))
+        tensor([ True, False])
+    """
+    if rtol < 0:
+        raise RuntimeError(f"isclose(): rtol must be greater than or equal to zero, but got {rtol}")
+    if atol < 0:
+        raise RuntimeError(f"isclose(): atol must be greater than or equal to zero, but got {atol}")
     return _apply(IsClose, input, other, rtol, atol, equal_nan)
 
 

@@ -1,0 +1,28 @@
+"""Behaviours that differed from PyTorch 2.13, found while writing the docstrings of the
+``dyngrad.[g-z]*`` functions (issue 17), each now PyTorch's."""
+
+import pytest
+
+import dyngrad
+
+
+@pytest.mark.parametrize("kw", ["rtol", "atol"])
+def test_isclose_refuses_a_negative_tolerance(kw):
+    x = dyngrad.tensor([1.0])
+    with pytest.raises(RuntimeError, match=f"{kw} must be greater than or equal to zero"):
+        dyngrad.isclose(x, x, **{kw: -1.0})
+
+
+@pytest.mark.parametrize("name", ["isnan", "isinf", "isfinite", "isposinf", "isneginf"])
+def test_float_predicates_refuse_a_non_tensor(name):
+    with pytest.raises(TypeError, match=f"{name}\\(\\): argument 'input'"):
+        getattr(dyngrad, name)([1.0])
+
+
+def test_logit_with_eps_has_zero_gradient_at_0_and_1_not_nan():
+    # PyTorch's logit_backward: 0 outside [eps, 1 - eps]; 1 / (x (1 - x)) is infinite at 0 and 1
+    x = dyngrad.tensor([0.5, 0.0, 1.0, 0.05], requires_grad=True)
+    dyngrad.logit(x, eps=0.1).sum().backward()
+    assert x.grad.tolist() == [4.0, 0.0, 0.0, 0.0]
+    x64 = dyngrad.tensor([0.3, 0.02, 0.6], dtype=dyngrad.float64, requires_grad=True)
+    assert dyngrad.autograd.gradgradcheck(lambda t: dyngrad.logit(t, eps=0.1), (x64,))
