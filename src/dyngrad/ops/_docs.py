@@ -7,12 +7,13 @@ __all__ = ["inplace_doc", "unary_doc"]
 
 
 def inplace_doc(name: str, example: str, result: str, *, args: str = "", call: str = "",
-                grad: str = "as :func:`dyngrad.{name}`'s") -> str:
+                grad: str = "as :func:`dyngrad.{name}`'s", raises: str = "") -> str:
     """The docstring of ``name_``, the in-place form of ``dyngrad.name``.
 
     ``args`` documents the arguments after ``input`` (Args lines, indented 8 spaces); ``call``
     is what the example passes after ``x`` (``", 2.0"``); ``example`` is the example tensor's
-    literal and ``result`` what ``x`` prints afterwards (both checked by the doctest).
+    literal and ``result`` what ``x`` prints afterwards (both checked by the doctest);
+    ``raises`` more Raises lines.
     """
     grad = grad.format(name=name)
     return f"""In-place :func:`dyngrad.{name}`: writes ``{name}(input, ...)`` into ``input``'s memory.
@@ -28,7 +29,7 @@ def inplace_doc(name: str, example: str, result: str, *, args: str = "", call: s
     Raises:
         RuntimeError: when ``input`` is a leaf that requires grad (outside ``no_grad``), or
             its dtype cannot hold the result's.
-
+{raises}
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor({example})
