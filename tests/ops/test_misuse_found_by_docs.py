@@ -26,3 +26,8 @@ def test_logit_with_eps_has_zero_gradient_at_0_and_1_not_nan():
     assert x.grad.tolist() == [4.0, 0.0, 0.0, 0.0]
     x64 = dyngrad.tensor([0.3, 0.02, 0.6], dtype=dyngrad.float64, requires_grad=True)
     assert dyngrad.autograd.gradgradcheck(lambda t: dyngrad.logit(t, eps=0.1), (x64,))
+
+
+def test_rrelu_refuses_lower_above_upper():
+    with pytest.raises(RuntimeError, match="Lower bound should be less than or equal to the upper bound"):
+        dyngrad.rrelu(dyngrad.tensor([-1.0]), 0.5, 0.1)
