@@ -31,3 +31,12 @@ def test_logit_with_eps_has_zero_gradient_at_0_and_1_not_nan():
 def test_rrelu_refuses_lower_above_upper():
     with pytest.raises(RuntimeError, match="Lower bound should be less than or equal to the upper bound"):
         dyngrad.rrelu(dyngrad.tensor([-1.0]), 0.5, 0.1)
+
+
+@pytest.mark.parametrize("name", ["index_add", "index_copy"])
+def test_index_add_and_copy_refuse_a_source_of_another_dtype(name):
+    # PyTorch raises; dyngrad used to promote (index_add) or silently cast (index_copy)
+    x, i = dyngrad.zeros(3), dyngrad.tensor([0])
+    with pytest.raises(RuntimeError, match=f"{name}\\(\\): self"):
+        getattr(dyngrad, name)(x, 0, i, dyngrad.tensor([1.0], dtype=dyngrad.float64))
+    assert getattr(dyngrad, name)(x, 0, i, dyngrad.tensor([1.0])).tolist() == [1.0, 0.0, 0.0]
