@@ -40,3 +40,12 @@ def test_index_add_and_copy_refuse_a_source_of_another_dtype(name):
     with pytest.raises(RuntimeError, match=f"{name}\\(\\): self"):
         getattr(dyngrad, name)(x, 0, i, dyngrad.tensor([1.0], dtype=dyngrad.float64))
     assert getattr(dyngrad, name)(x, 0, i, dyngrad.tensor([1.0])).tolist() == [1.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("name", ["max", "min", "amax", "amin"])
+def test_reducing_an_empty_tensor_without_a_dim_is_a_runtime_error(name):
+    # PyTorch: RuntimeError without a dim, IndexError for an empty dim
+    with pytest.raises(RuntimeError, match="Expected reduction dim to be specified"):
+        getattr(dyngrad, name)(dyngrad.zeros(0, 2))
+    with pytest.raises(IndexError, match="Expected reduction dim 1 to have non-zero size"):
+        getattr(dyngrad, name)(dyngrad.zeros(2, 0), 1)
