@@ -49,3 +49,8 @@ def test_reducing_an_empty_tensor_without_a_dim_is_a_runtime_error(name):
         getattr(dyngrad, name)(dyngrad.zeros(0, 2))
     with pytest.raises(IndexError, match="Expected reduction dim 1 to have non-zero size"):
         getattr(dyngrad, name)(dyngrad.zeros(2, 0), 1)
+
+
+def test_masked_fill_inplace_with_a_mask_larger_than_input_is_a_runtime_error():
+    with pytest.raises(RuntimeError, match=r"output with shape \[3\] doesn't match the broadcast shape \[2, 3\]"):
+        dyngrad.zeros(3).masked_fill_(dyngrad.tensor([[True], [False]]), 1.0)
