@@ -54,3 +54,8 @@ def test_reducing_an_empty_tensor_without_a_dim_is_a_runtime_error(name):
 def test_masked_fill_inplace_with_a_mask_larger_than_input_is_a_runtime_error():
     with pytest.raises(RuntimeError, match=r"output with shape \[3\] doesn't match the broadcast shape \[2, 3\]"):
         dyngrad.zeros(3).masked_fill_(dyngrad.tensor([[True], [False]]), 1.0)
+
+
+def test_nonzero_refuses_a_non_tensor():
+    with pytest.raises(TypeError, match="nonzero\\(\\): argument 'input'"):
+        dyngrad.nonzero([1, 0])
