@@ -59,3 +59,20 @@ def test_masked_fill_inplace_with_a_mask_larger_than_input_is_a_runtime_error():
 def test_nonzero_refuses_a_non_tensor():
     with pytest.raises(TypeError, match="nonzero\\(\\): argument 'input'"):
         dyngrad.nonzero([1, 0])
+
+
+@pytest.mark.parametrize("call", [
+    lambda: dyngrad.iinfo(dyngrad.float32),
+    lambda: dyngrad.iinfo(dyngrad.bool),
+    lambda: dyngrad.is_floating_point([1.0]),
+    lambda: dyngrad.numel([1]),
+    lambda: dyngrad.set_rng_state(3),
+])
+def test_namespace_helpers_raise_type_error_for_a_wrong_argument_type(call):
+    # PyTorch's TypeError (dyngrad raised ValueError / AttributeError)
+    with pytest.raises(TypeError):
+        call()
+
+
+def test_iinfo_still_gives_integer_limits():
+    assert (dyngrad.iinfo(dyngrad.int8).min, dyngrad.iinfo(dyngrad.uint8).max) == (-128, 255)
