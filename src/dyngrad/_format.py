@@ -57,6 +57,9 @@ def format_tensor(t: object) -> str:
     kw = {}
     if data.dtype.kind == "f":
         kw = _float_formatter(data)
+    elif data.dtype == np.bool_ and data.size and data.all():
+        # PyTorch pads to the widest printed element: "True" alone when there is no "False"
+        kw = {"formatter": {"bool": lambda v: "True"}}
     body = np.array2string(
         data, separator=", ", prefix="tensor(", threshold=1000, edgeitems=3, max_line_width=80, **kw
     )
@@ -68,7 +71,8 @@ def format_tensor(t: object) -> str:
     if data.size == 0 and data.ndim != 1:
         extras.append(f"size={tuple(data.shape)}")
     default_float = B.get_default_dtype().np
-    if not (dt == default_float or dt == np.int64 or dt == np.bool_):
+    # PyTorch names every dtype but the default float one; int64 and bool only when empty
+    if not (dt == default_float or (data.size and (dt == np.int64 or dt == np.bool_))):
         extras.append(f"dtype={B.from_np_dtype(dt)!r}")
     if t.grad_fn is not None:  # type: ignore[attr-defined]
         extras.append(f"grad_fn=<{t.grad_fn.name()}>")  # type: ignore[attr-defined]

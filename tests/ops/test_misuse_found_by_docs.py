@@ -76,3 +76,14 @@ def test_namespace_helpers_raise_type_error_for_a_wrong_argument_type(call):
 
 def test_iinfo_still_gives_integer_limits():
     assert (dyngrad.iinfo(dyngrad.int8).min, dyngrad.iinfo(dyngrad.uint8).max) == (-128, 255)
+
+
+def test_repr_of_all_true_and_of_empty_integer_tensors_is_pytorchs():
+    # PyTorch pads to the widest printed element and names the dtype of an empty tensor
+    assert repr(dyngrad.tensor([True, True])) == "tensor([True, True])"
+    assert repr(dyngrad.tensor([True, False])) == "tensor([ True, False])"
+    assert repr(dyngrad.tensor([], dtype=dyngrad.int64)) == "tensor([], dtype=dyngrad.int64)"
+    assert repr(dyngrad.zeros(1, 0, dtype=dyngrad.int64)) == "tensor([], size=(1, 0), dtype=dyngrad.int64)"
+    assert repr(dyngrad.tensor([], dtype=dyngrad.bool)) == "tensor([], dtype=dyngrad.bool)"
+    assert repr(dyngrad.zeros(2, 0)) == "tensor([], size=(2, 0))"
+    assert repr(dyngrad.tensor([1, 2])) == "tensor([1, 2])"

@@ -144,7 +144,7 @@ _COMPARE_TABLE = {
     "logical_and": ("``bool(input) and bool(other)`` (nonzero is true)", "dyngrad.tensor([0, 1, 1])",
                     "tensor([False,  True,  True])"),
     "logical_or": ("``bool(input) or bool(other)`` (nonzero is true)", "dyngrad.tensor([0, 0, 0])",
-                   "tensor([ True,  True,  True])"),
+                   "tensor([True, True, True])"),
     "logical_xor": ("``bool(input) != bool(other)`` (nonzero is true)", "dyngrad.tensor([0, 1, 0])",
                     "tensor([ True, False,  True])"),
 }
