@@ -1,6 +1,13 @@
-"""A griffe extension for the docs build: read a Google-style ``Example:`` section (PyTorch's
-spelling, used throughout dyngrad's docstrings) as griffe's ``Examples:`` section, so its
-``>>>`` lines render as code rather than as Markdown text."""
+"""A griffe extension for the docs build, adapting dyngrad's Google-style docstrings to
+griffe's parser:
+
+- read an ``Example:`` section (PyTorch's spelling, used throughout dyngrad's docstrings)
+  as griffe's ``Examples:`` section, so its ``>>>`` lines render as code rather than as
+  Markdown text;
+- put a blank line before each section header (``Returns:``, ``Raises:``, ...): griffe
+  starts a section only after a blank line, and dyngrad's docstrings (docs/DOCSTYLE) write
+  ``Args:``, ``Returns:`` and ``Raises:`` on consecutive lines, which griffe would otherwise
+  render as one block of text after the parameter table."""
 
 from __future__ import annotations
 
@@ -10,10 +17,20 @@ from typing import Any
 import griffe
 
 _EXAMPLE = re.compile(r"^(\s*)Example:\s*$", re.M)
+# a section header at the docstring's left margin, right after a non-blank line
+_SECTION = re.compile(
+    r"(?<=\S)([ \t]*\n)(?=(?:Args|Arguments|Parameters|Keyword Args|Keyword Arguments|Other Parameters|"
+    r"Returns|Return|Yields|Receives|Raises|Warns|Examples|Example|Attributes|Note|Notes|Warning|Warnings)"
+    r":[ \t]*\n)"
+)
 
 
 class ExampleSections(griffe.Extension):
     def on_object(self, *, obj: Any, **kwargs: Any) -> None:
         doc = getattr(obj, "docstring", None)
-        if doc is not None and "Example:" in doc.value:
-            doc.value = _EXAMPLE.sub(r"\1Examples:", doc.value)
+        if doc is None:
+            return
+        value = _SECTION.sub(r"\1\n", doc.value)
+        if "Example:" in value:
+            value = _EXAMPLE.sub(r"\1Examples:", value)
+        doc.value = value

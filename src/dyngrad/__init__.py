@@ -109,10 +109,27 @@ class finfo:  # noqa: N801 - PyTorch's name
 
 
 def iinfo(type: object) -> object:
-    """Machine limits of an integer dtype (NumPy's ``iinfo``)."""
+    """Machine limits of an integer dtype (NumPy's ``iinfo``: ``min``, ``max``, ``bits``).
+
+    Args:
+        type (dtype): an integer dtype (not bool), e.g. ``dyngrad.int8``.
+    Returns:
+        numpy.iinfo: its limits (PyTorch returns ``torch.iinfo``, with the same attributes).
+    Raises:
+        TypeError: a floating or non-dtype argument (use :func:`finfo` for floating dtypes).
+
+    Example:
+        >>> import dyngrad
+        >>> info = dyngrad.iinfo(dyngrad.int8)
+        >>> info.min, info.max, info.bits
+        (-128, 127, 8)
+    """
     import numpy as _np
 
-    return _np.iinfo(_backend.to_np_dtype(type))
+    nd = _backend.to_np_dtype(type)
+    if nd.kind not in "iu":
+        raise TypeError(f"dyngrad.iinfo() requires an integer input type, got {type}; use dyngrad.finfo for it")
+    return _np.iinfo(nd)
 
 
 double = float64
@@ -157,22 +174,87 @@ def device(spec: object = "cpu") -> object:
 
 
 def is_floating_point(input: Tensor) -> object:
-    """True for tensors of a floating dtype."""
+    """True for tensors of a floating dtype (float16, float32, float64).
+
+    Args:
+        input (Tensor): any tensor.
+    Returns:
+        bool: whether ``input.dtype`` is floating.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.is_floating_point(dyngrad.tensor([1.0])), dyngrad.is_floating_point(dyngrad.tensor([1]))
+        (True, False)
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_floating_point(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     return input.is_floating_point()
 
 
 def numel(input: Tensor) -> object:
-    """Number of elements."""
+    """Number of elements: the product of ``input``'s sizes.
+
+    Args:
+        input (Tensor): ``(*)``.
+    Returns:
+        int: ``prod(input.shape)`` (1 for a 0-d tensor).
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.numel(dyngrad.zeros(2, 3)), dyngrad.numel(dyngrad.tensor(1.0))
+        (6, 1)
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"numel(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     return input.numel()
 
 
 def result_type(tensor1: object, tensor2: object) -> dtype:
-    """The dtype PyTorch's promotion gives ``tensor1 op tensor2``."""
+    """The dtype PyTorch's promotion gives ``tensor1 op tensor2``.
+
+    Dimensioned tensors outrank 0-d tensors, which outrank Python numbers, within a category
+    (bool < integer < floating): ``int64 tensor + 1.5`` is the default float dtype, a 0-d
+    float64 tensor does not widen a float32 vector.
+
+    Args:
+        tensor1 (Tensor or number): an operand.
+        tensor2 (Tensor or number): the other.
+    Returns:
+        dtype: the result dtype.
+    Raises:
+        TypeError: an operand that is neither a Tensor nor a number.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.result_type(dyngrad.tensor([1]), 1.5)
+        dyngrad.float32
+        >>> dyngrad.result_type(dyngrad.tensor(1.0, dtype=dyngrad.float64), dyngrad.tensor([1.0]))
+        dyngrad.float32
+    """
     return _backend.from_np_dtype(_backend.result_type(tensor1, tensor2))
 
 
 def promote_types(type1: dtype, type2: dtype) -> dtype:
-    """The smallest dtype both promote to."""
+    """The smallest dtype both promote to (PyTorch's table: ``uint8`` and ``int8`` give
+    ``int16``, an integer and ``float16`` give ``float16``).
+
+    Args:
+        type1 (dtype): a dyngrad dtype.
+        type2 (dtype): another.
+    Returns:
+        dtype: the promoted dtype.
+    Raises:
+        TypeError: an argument that is not a dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.promote_types(dyngrad.uint8, dyngrad.int8), dyngrad.promote_types(dyngrad.int32, dyngrad.float16)
+        (dyngrad.int16, dyngrad.float16)
+    """
     return _backend.from_np_dtype(_backend.promote_types(type1, type2))
 
 

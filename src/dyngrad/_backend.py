@@ -139,15 +139,40 @@ def to_np_dtype(d: Any) -> np.dtype:
 
 
 def get_default_dtype() -> dtype:
-    """The dtype of floating tensors created from Python floats (float32 unless changed)."""
+    """The dtype of floating tensors created from Python floats (float32 unless changed).
+
+    Returns:
+        dtype: what :func:`set_default_dtype` last set (``dyngrad.float32`` initially).
+    Raises:
+        Nothing: it cannot fail.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.get_default_dtype()
+        dyngrad.float32
+        >>> dyngrad.tensor([1.0]).dtype
+        dyngrad.float32
+    """
     return _default_float[0]
 
 
 def set_default_dtype(d: Any) -> None:
     """Set the default floating dtype (float32 or float64; float16 too).
 
+    It applies to tensors made from Python floats, to ``zeros``/``randn``/... without a
+    dtype, and to integer inputs of floating ops.
+
+    Args:
+        d (dtype): ``dyngrad.float16``, ``float32`` or ``float64``.
     Raises:
         TypeError: when ``d`` is not a floating dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.set_default_dtype(dyngrad.float64)
+        >>> dyngrad.tensor([1.0]).dtype
+        dyngrad.float64
+        >>> dyngrad.set_default_dtype(dyngrad.float32)
     """
     nd = from_np_dtype(to_np_dtype(d))
     if not nd.is_floating_point:

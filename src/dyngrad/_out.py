@@ -119,3 +119,25 @@ def _doc_with_out(doc: str) -> str:
 
 #: the wrapped functions, by name (re-exported by the dyngrad namespace)
 WRAPPED = {name: _with_out(getattr(_ops, name), name) for name in OUT_OPS}
+
+# ``true_divide`` is ``div`` (as in PyTorch); its face gets its own short docstring.
+WRAPPED["true_divide"].__doc__ = """Alias of :func:`dyngrad.div` (true division, PyTorch's ``torch.true_divide``).
+
+    Derivative: as :func:`dyngrad.div`'s: ``grad_input = grad_output / other``,
+    ``grad_other = -grad_output * input / other ** 2``.
+
+    Args:
+        input (Tensor or number): ``(*)``, the dividend.
+        other (Tensor or number): broadcastable with ``input``, the divisor.
+        out (Tensor, optional): keyword only; write the result here (see dyngrad/_out.py).
+    Returns:
+        Tensor: the broadcast shape; floating (integers divide in the default float dtype).
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+        TypeError: when an operand is neither a Tensor nor a number.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.true_divide(dyngrad.tensor([1, 2]), 2)
+        tensor([0.5000, 1.0000])
+    """

@@ -49,8 +49,17 @@ def compile(model: Any = None, *, fullgraph: bool = False, dynamic: Any = None, 
 def set_default_device(device: Any) -> None:
     """Accept ``'cpu'`` (or None): the only device.
 
+    Args:
+        device (str or device or None): ``'cpu'``, ``dyngrad.device('cpu')`` or None.
     Raises:
-        RuntimeError: any other device (dyngrad computes with NumPy on the CPU).
+        RuntimeError: any other device (dyngrad computes with NumPy on the CPU; PyTorch also
+            takes ``'cuda'`` or ``'meta'``).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.set_default_device("cpu")
+        >>> dyngrad.get_default_device()
+        device(type='cpu')
     """
     if device is None:
         return
@@ -60,14 +69,42 @@ def set_default_device(device: Any) -> None:
 
 
 def get_default_device() -> Any:
-    """``device('cpu')``."""
+    """``device('cpu')``: where new tensors live (always the CPU).
+
+    Returns:
+        device: ``dyngrad.device('cpu')``.
+    Raises:
+        Nothing: it cannot fail.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.get_default_device()
+        device(type='cpu')
+    """
     from .tensor import cpu
 
     return cpu
 
 
 def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
-    """Accepted and recorded: every dyngrad kernel is deterministic already (NumPy on the CPU)."""
+    """Accepted and recorded: every dyngrad kernel is deterministic already (NumPy on the CPU).
+
+    :func:`are_deterministic_algorithms_enabled` reports what was set.
+
+    Args:
+        mode (bool): as PyTorch's flag.
+        warn_only (bool): keyword only; as PyTorch's. Default: ``False``.
+    Raises:
+        Nothing: every value is accepted (no kernel needs refusing).
+
+    Example:
+        >>> import dyngrad
+        >>> before = dyngrad.are_deterministic_algorithms_enabled()
+        >>> dyngrad.use_deterministic_algorithms(True)
+        >>> dyngrad.are_deterministic_algorithms_enabled()
+        True
+        >>> dyngrad.use_deterministic_algorithms(before)
+    """
     _deterministic[0], _deterministic[1] = bool(mode), bool(warn_only)
 
 

@@ -125,20 +125,81 @@ def manual_seed(seed: int) -> Generator:
 
 
 def seed() -> int:
+    """Seed the default generator from fresh OS entropy (non-deterministic) and return the seed.
+
+    Returns:
+        int: the new seed, in ``[0, 2**63)`` (what :func:`initial_seed` reports after).
+    Raises:
+        Nothing: it cannot fail.
+
+    Example:
+        >>> import dyngrad
+        >>> s = dyngrad.seed()
+        >>> dyngrad.initial_seed() == s
+        True
+    """
     return default_generator.seed()
 
 
 def initial_seed() -> int:
+    """The seed the default generator was last seeded with (``manual_seed`` or ``seed``).
+
+    Before any seeding it is 67280421310721, ``torch.Generator()``'s default (PyTorch's
+    process-wide default generator starts from a random seed instead).
+
+    Returns:
+        int: the seed.
+    Raises:
+        Nothing: it cannot fail.
+
+    Example:
+        >>> import dyngrad
+        >>> _ = dyngrad.manual_seed(7)
+        >>> dyngrad.initial_seed()
+        7
+    """
     return default_generator.initial_seed()
 
 
 def get_rng_state() -> Tensor:
-    """State of the default generator."""
+    """State of the default generator, as a uint8 tensor for :func:`set_rng_state`.
+
+    The bytes are dyngrad's own (NumPy's PCG64 state), not interchangeable with PyTorch's.
+
+    Returns:
+        Tensor: ``(k)``, uint8.
+    Raises:
+        Nothing: it cannot fail.
+
+    Example:
+        >>> import dyngrad
+        >>> state = dyngrad.get_rng_state()
+        >>> a = dyngrad.rand(3)
+        >>> dyngrad.set_rng_state(state)
+        >>> bool(dyngrad.equal(a, dyngrad.rand(3)))
+        True
+    """
     return default_generator.get_state()
 
 
 def set_rng_state(state: Tensor) -> None:
-    """Restore the default generator's state."""
+    """Restore the default generator's state (from :func:`get_rng_state`).
+
+    Args:
+        state (Tensor): ``(k)``, uint8, a state :func:`get_rng_state` returned.
+    Raises:
+        TypeError: when ``state`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> state = dyngrad.get_rng_state()
+        >>> a = dyngrad.randn(2)
+        >>> dyngrad.set_rng_state(state)
+        >>> bool(dyngrad.equal(a, dyngrad.randn(2)))
+        True
+    """
+    if not isinstance(state, Tensor):
+        raise TypeError(f"set_rng_state(): expected a uint8 Tensor (from get_rng_state()), but got {type(state).__name__}")
     default_generator.set_state(state)
 
 
@@ -217,7 +278,24 @@ def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: b
 
 
 def scalar_tensor(s: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """A 0-d tensor (float by default)."""
+    """A 0-d tensor (the default float dtype unless ``dtype`` is given).
+
+    Args:
+        s (number): the value.
+        dtype (dtype, optional): keyword only. Default: ``None`` (the default float dtype,
+            also for an int ``s``).
+        device: keyword only; ``None`` or ``'cpu'``.
+        requires_grad (bool): keyword only. Default: ``False``.
+    Returns:
+        Tensor: ``()``.
+    Raises:
+        ValueError: when ``s`` is not a number (e.g. a str; PyTorch: TypeError).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.scalar_tensor(3), dyngrad.scalar_tensor(3, dtype=dyngrad.int64)
+        (tensor(3.), tensor(3))
+    """
     return tensor(float(s) if dtype is None else s, dtype=dtype, requires_grad=requires_grad)
 
 

@@ -341,10 +341,23 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
 def unravel_index(indices: Any, shape: Any) -> tuple:
     """The multi-index of each flat index into a tensor of ``shape`` (C order).
 
+    Negative indices count from the end. Not differentiable (integer results).
+
+    Args:
+        indices (Tensor or array-like): integer flat indices, any shape ``(*)``, in
+            ``[-numel, numel)``.
+        shape (int or sequence of int): the shape they index into.
     Returns:
-        a tuple of int64 tensors, one per dim of ``shape``, each of ``indices``' shape.
+        tuple of Tensor: int64 tensors, one per dim of ``shape``, each ``(*)``.
     Raises:
-        RuntimeError: an index out of range for ``shape``. TypeError: a non-integer index.
+        RuntimeError: an index out of range for ``shape`` (PyTorch 2.13 does not check and
+            wraps it).
+        TypeError: a non-integer index.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.unravel_index(dyngrad.tensor([5, -1, 1]), (2, 3))
+        (tensor([1, 1, 0]), tensor([2, 2, 1]))
     """
     from .creation import tensor
 

@@ -627,7 +627,20 @@ def _keep_tangents(t: Tensor, value: Tensor, old: np.ndarray) -> None:
 
 
 def is_tensor(obj: Any) -> bool:
-    """True when ``obj`` is a dyngrad Tensor."""
+    """True when ``obj`` is a dyngrad Tensor (also a subclass such as ``nn.Parameter``).
+
+    Args:
+        obj (object): anything.
+    Returns:
+        bool: ``isinstance(obj, dyngrad.Tensor)``.
+    Raises:
+        Nothing: it cannot fail.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.is_tensor(dyngrad.zeros(1)), dyngrad.is_tensor(1.0)
+        (True, False)
+    """
     return isinstance(obj, Tensor)
 
 

@@ -65,6 +65,13 @@ def get_num_threads() -> int:
 
     Returns:
         int: at least 1.
+    Raises:
+        Nothing: without threadpoolctl it falls back to ``os.cpu_count()``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.get_num_threads() >= 1
+        True
     """
     ctl = _controller()
     if ctl is None:

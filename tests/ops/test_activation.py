@@ -22,7 +22,8 @@ def test_gradients_at_kinks_match_pytorch_conventions():
     assert _grad(A.relu6, [0.0, 6.0, 3.0]) == [0.0, 0.0, 1.0]
     assert _grad(A.hardtanh, [-1.0, 1.0, 0.0]) == [0.0, 0.0, 1.0]
     assert _grad(A.leaky_relu, [0.0, 1.0], negative_slope=0.1) == [0.1, 1.0]
-    assert _grad(A.hardswish, [-3.0, 3.0, -4.0, 4.0]) == [0.0, 1.0, 0.0, 1.0]  # PyTorch 2.13
+    # PyTorch >= 2.7 (pytorch/pytorch#148049): 0 at -3 and 1 at 3, the outer pieces' slopes
+    assert _grad(A.hardswish, [-3.0, 3.0, -4.0, 4.0, 2.0]) == pytest.approx([0.0, 1.0, 0.0, 1.0, 7 / 6])
     assert _grad(A.hardsigmoid, [-3.0, 3.0, 0.0]) == pytest.approx([0.0, 0.0, 1 / 6])
     assert _grad(A.elu, [0.0]) == [1.0]
 

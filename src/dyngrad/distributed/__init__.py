@@ -92,6 +92,9 @@ class Work:
         seq (int): the call's number on the group.
         finish: run once the requests completed (writes results back into the tensors).
         result (list[Tensor]): what ``result()`` returns.
+    Raises:
+        RuntimeError: from ``wait()``, when the collective times out or another rank failed
+            (naming the operation and the ranks).
 
     Example:
         >>> import dyngrad.distributed as dist

@@ -73,6 +73,9 @@ class DebugLevel(enum.IntEnum):
     Args:
         value (int): ``0`` (OFF), ``1`` (INFO) or ``2`` (DETAIL); or look a level up by
             name, ``DebugLevel["DETAIL"]``.
+    Raises:
+        ValueError: for a value that is not a level (``DebugLevel(5)``); KeyError for an
+            unknown name.
 
     Example:
         >>> from dyngrad.distributed import DebugLevel
@@ -115,6 +118,8 @@ class ProcessGroup:
         ranks (list[int]): the members' ranks in the world, in group-rank order.
         timeout (float): seconds a collective may wait before it raises.
         name (str): shown in error messages.
+    Raises:
+        RuntimeError: from its collectives, on a timeout or when another rank failed.
 
     Example:
         >>> import dyngrad.distributed as dist

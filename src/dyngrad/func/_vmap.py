@@ -253,23 +253,37 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
     Results, gradients and composition with grad/jvp/jacrev are exact either way.
 
     Args:
-        func: a function of Tensors (or of ndarrays, written with operators/array methods).
-        in_dims: int (same dim for every input), None (not mapped) or a tuple with one
+        func (Callable): a function of Tensors (or of ndarrays, written with operators/array methods).
+        in_dims (int, None or tuple): int (same dim for every input), None (not mapped) or a tuple with one
             int/None per positional argument.
-        out_dims: where the batch dim goes in each output (int, None for an output that
+        out_dims (int, None or tuple): where the batch dim goes in each output (int, None for an output that
             does not depend on the mapped inputs, or a tuple per output).
-        randomness: ``"error"`` (random ops inside raise, PyTorch's default),
+        randomness (str): ``"error"`` (random ops inside raise, PyTorch's default),
             ``"different"`` (each example draws its own numbers) or ``"same"`` (every
             example gets the same numbers; a random op whose distribution parameters are
             batched, such as ``normal(batched_mean)``, then raises, as in PyTorch).
-        chunk_size: run at most this many examples at a time (memory bound).
+        chunk_size (int, optional): keyword only; run at most this many examples at a time
+            (memory bound). Default: ``None`` (all at once).
     Returns:
-        A function returning ``func``'s outputs with the batch dim added. When every mapped
+        Callable: a function returning ``func``'s outputs with the batch dim added. When every mapped
         input is an ndarray, Tensor outputs come back as ndarrays.
     Raises:
         ValueError: inconsistent batch sizes (naming each argument and its size), no mapped
             input, an in_dim out of range for its argument, or a bad randomness/chunk_size.
         RuntimeError: a random op under ``randomness="error"``.
+
+    Derivative: gradients flow through the batched ops as through ``func`` per example
+    (each op's own backward); ``vmap(grad(f))`` gives per-example gradients.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        >>> dyngrad.vmap(dyngrad.dot, in_dims=(0, None))(x, dyngrad.tensor([1.0, -1.0]))
+        tensor([-1., -1., -1.])
+        >>> dyngrad.vmap(dyngrad.func.grad(lambda r: (r * r).sum()))(x)
+        tensor([[ 2.,  4.],
+                [ 6.,  8.],
+                [10., 12.]])
     """
     if randomness not in ("error", "different", "same"):
         raise ValueError(f"vmap: randomness must be 'error', 'different' or 'same', got {randomness!r}")

@@ -18,6 +18,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import thresholding as _thresholding
 from ._bases import Elementwise
+from ._docs import inplace_doc, unary_doc
 from ._util import inplace as _inplace
 from ._util import wrap
 from .pointwise import where
@@ -196,7 +197,8 @@ class Mish(Elementwise):
 
 class Hardswish(Elementwise):
     """``out = x * relu6(x + 3) / 6``; ``grad_x = 0`` for ``x <= -3``, ``grad * (x / 3 + 1/2)``
-    for ``-3 < x < 3``, ``grad`` for ``x >= 3`` (PyTorch ``hardswish_backward``)."""
+    for ``-3 < x < 3``, ``grad`` from 3 up (PyTorch 2.x's ``hardswish_backward``: at the kinks
+    the one-sided derivative of the outer piece, 0 at -3 and 1 at 3)."""
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -467,3 +469,74 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
         return _inplace(hardsigmoid, input)
     return Hardsigmoid.apply(input)
+
+
+# ---------------------------------------------------------------- docstrings (ops/_docs.py)
+_INT_NOTE = ("floating (an integer input computes in the default float dtype; PyTorch "
+             "refuses it)")
+_INPLACE_ARG = "        inplace (bool): overwrite ``input`` (as ``{}_``). Default: ``False``.\n"
+softplus.__doc__ = unary_doc(
+    "softplus", "``log(1 + exp(beta * input)) / beta``, linear where ``beta * input > threshold``.",
+    "``grad_input = grad_output * sigmoid(beta * input)``, ``grad_output`` where linear "
+    "(derivatives.yaml ``softplus_backward``).",
+    "[-1.0, 0.0, 30.0]", "tensor([ 0.3133,  0.6931, 30.0000])", "tensor([0.2689, 0.5000, 1.0000])",
+    input=_INT_NOTE,
+    args="        beta (float): the sharpness. Default: ``1.0``.\n"
+         "        threshold (float): above ``beta * input > threshold`` the result is ``input``.\n"
+         "            Default: ``20.0``.\n")
+hardtanh.__doc__ = unary_doc(
+    "hardtanh", "Clamp into ``[min_val, max_val]`` (gradient 0 at and beyond the bounds, as PyTorch).",
+    "``grad_input = grad_output`` where ``min_val < input < max_val`` (strictly), else 0 "
+    "(derivatives.yaml ``hardtanh_backward``).",
+    "[-2.0, 0.5, 1.0]", "tensor([-1.0000,  0.5000,  1.0000])", "tensor([0., 1., 0.])",
+    input="floating (an integer input gives the default float dtype; PyTorch keeps it)",
+    args="        min_val (float): the lower bound. Default: ``-1.0``.\n"
+         "        max_val (float): the upper bound. Default: ``1.0``.\n" + _INPLACE_ARG.format("hardtanh"),
+    raises="        ValueError: when ``max_val < min_val``.\n")
+relu6.__doc__ = unary_doc(
+    "relu6", "``min(max(input, 0), 6)`` (``hardtanh(input, 0, 6)``).",
+    "``grad_input = grad_output`` where ``0 < input < 6``, else 0 (as ``hardtanh``).",
+    "[-1.0, 3.0, 7.0]", "tensor([0., 3., 6.])", "tensor([0., 1., 0.])",
+    input="floating (an integer input gives the default float dtype; PyTorch keeps it)",
+    args=_INPLACE_ARG.format("relu6"))
+leaky_relu.__doc__ = unary_doc(
+    "leaky_relu", "``input`` where positive, ``negative_slope * input`` elsewhere.",
+    "``grad_input = grad_output`` where ``input > 0``, else ``negative_slope * grad_output`` "
+    "(at 0 too; derivatives.yaml ``leaky_relu_backward``).",
+    "[-2.0, 0.0, 3.0]", "tensor([-0.4000,  0.0000,  3.0000])", "tensor([0.2000, 0.2000, 1.0000])",
+    input=_INT_NOTE, call=", negative_slope=0.2",
+    args="        negative_slope (float): the slope below 0. Default: ``0.01``.\n" + _INPLACE_ARG.format("leaky_relu"))
+selu.__doc__ = unary_doc(
+    "selu", "``scale * elu(input, alpha)`` with the self-normalising constants ``alpha = "
+    "1.6732632...``, ``scale = 1.0507009...`` (Klambauer et al. 2017).",
+    "``grad_input = scale * grad_output`` where ``input > 0``, else ``grad_output * (output + "
+    "scale * alpha)`` (derivatives.yaml ``elu_backward``).",
+    "[-1.0, 2.0]", "tensor([-1.1113,  2.1014])", "tensor([0.6468, 1.0507])",
+    input=_INT_NOTE, args=_INPLACE_ARG.format("selu"))
+mish.__doc__ = unary_doc(
+    "mish", "``input * tanh(softplus(input))`` (Misra 2019).",
+    "``grad_input = grad_output * (t + input * sigmoid(input) * (1 - t ** 2))``, ``t = "
+    "tanh(softplus(input))`` (derivatives.yaml ``mish_backward``).",
+    "[-1.0, 0.0, 1.0]", "tensor([-0.3034,  0.0000,  0.8651])", "tensor([0.0592, 0.6000, 1.0490])",
+    input=_INT_NOTE, args=_INPLACE_ARG.format("mish"))
+hardswish.__doc__ = unary_doc(
+    "hardswish", "``input * relu6(input + 3) / 6`` (Howard et al. 2019, MobileNetV3).",
+    "``grad_input = 0`` for ``input <= -3``, ``grad_output * (input / 3 + 0.5)`` for ``-3 < "
+    "input < 3``, ``grad_output`` from 3 up (PyTorch 2.x's ``hardswish_backward``).",
+    "[-4.0, 0.0, 1.0, 3.0]", "tensor([-0.0000, 0.0000, 0.6667, 3.0000])",
+    "tensor([0.0000, 0.5000, 0.8333, 1.0000])",
+    input=_INT_NOTE, args=_INPLACE_ARG.format("hardswish"))
+hardsigmoid.__doc__ = unary_doc(
+    "hardsigmoid", "``relu6(input + 3) / 6``.",
+    "``grad_input = grad_output / 6`` for ``-3 < input < 3``, else 0 (derivatives.yaml "
+    "``hardsigmoid_backward``).",
+    "[-4.0, 0.0, 3.0]", "tensor([0.0000, 0.5000, 1.0000])", "tensor([0.0000, 0.1667, 0.0000])",
+    input=_INT_NOTE, args=_INPLACE_ARG.format("hardsigmoid"))
+hardtanh_.__doc__ = inplace_doc(
+    "hardtanh", "[-2.0, 0.5]", "tensor([-1.0000,  0.5000])",
+    args="        min_val, max_val (float): the bounds. Defaults: ``-1.0``, ``1.0``.\n",
+    raises="        ValueError: when ``max_val < min_val``.\n")
+leaky_relu_.__doc__ = inplace_doc(
+    "leaky_relu", "[-2.0, 3.0]", "tensor([-0.0200,  3.0000])",
+    args="        negative_slope (float): the slope below 0. Default: ``0.01``.\n")
+selu_.__doc__ = inplace_doc("selu", "[-1.0, 2.0]", "tensor([-1.1113,  2.1014])")

@@ -18,6 +18,7 @@ from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching import pointwise_promoting, unary
+from ._docs import inplace_doc
 from ._util import binary_operands, data_of, float_dtype, inplace, inplace_shape_error, recording, wrap
 
 __all__ = [
@@ -178,7 +179,36 @@ class Sub(Op):
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
-    """``input - alpha * other`` (broadcast, promoted). Bool - bool is a RuntimeError."""
+    """``input - alpha * other`` (broadcast, promoted). Bool - bool is a RuntimeError.
+
+    ``dyngrad.subtract`` is this function.
+
+    Derivative: ``grad_input = grad_output``, ``grad_other = -alpha * grad_output``
+    (derivatives.yaml ``sub.Tensor``), each summed to its operand's shape.
+
+    Args:
+        input (Tensor or number): ``(*)``.
+        other (Tensor or number): broadcastable with ``input``; promoted with it
+            (PyTorch's type promotion: an int tensor minus a float gives the default float
+            dtype).
+        alpha (number): keyword only, the multiplier of ``other``. Default: ``1``.
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype.
+    Raises:
+        RuntimeError: when both operands are bool, or the shapes do not broadcast.
+        TypeError: when an operand is neither a Tensor nor a number.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> b = dyngrad.tensor([3.0, 4.0], requires_grad=True)
+        >>> y = dyngrad.sub(a, b, alpha=2)
+        >>> y.detach()
+        tensor([-5., -6.])
+        >>> y.sum().backward()
+        >>> a.grad, b.grad
+        (tensor([1., 1.]), tensor([-2., -2.]))
+    """
     input, other = _wrap_ints(input, other)
     if alpha.__class__ is not int:
         _check_alpha(input, other, alpha)
@@ -189,7 +219,26 @@ subtract = sub
 
 
 def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
-    """``other - alpha * input``."""
+    """``other - alpha * input`` (``sub`` with the operands swapped).
+
+    Derivative: ``grad_input = -alpha * grad_output``, ``grad_other = grad_output``
+    (derivatives.yaml ``rsub``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``input``; promoted with it.
+        alpha (number): keyword only, the multiplier of ``input``. Default: ``1``.
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype.
+    Raises:
+        RuntimeError: when both operands are bool, or the shapes do not broadcast.
+        TypeError: when an operand is neither a Tensor nor a number.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.rsub(dyngrad.tensor([1, 2]), 5)
+        tensor([4, 3])
+    """
     return sub(other, input * alpha if alpha != 1 else input)
 
 
@@ -229,7 +278,34 @@ class Mul(Op):
 
 
 def mul(input: Any, other: Any) -> Tensor:
-    """Elementwise product with broadcasting and type promotion."""
+    """Elementwise product ``input * other`` with broadcasting and type promotion.
+
+    ``dyngrad.multiply`` is this function.
+
+    Derivative: ``grad_input = grad_output * other``, ``grad_other = grad_output * input``
+    (the product rule; derivatives.yaml ``mul.Tensor``), each summed to its operand's shape.
+
+    Args:
+        input (Tensor or number): ``(*)``.
+        other (Tensor or number): broadcastable with ``input``; promoted with it (an int
+            tensor times a float gives the default float dtype).
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype.
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+        TypeError: when an operand is neither a Tensor nor a number.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> b = dyngrad.tensor([3.0, 4.0], requires_grad=True)
+        >>> y = dyngrad.mul(a, b)
+        >>> y.detach()
+        tensor([3., 8.])
+        >>> y.sum().backward()
+        >>> a.grad, b.grad
+        (tensor([3., 4.]), tensor([1., 2.]))
+    """
     return Mul.apply(*_wrap_ints(input, other))
 
 
@@ -396,7 +472,29 @@ class Neg(Linear):
 
 
 def neg(input: Tensor) -> Tensor:
-    """Elementwise negation ``-input``."""
+    """Elementwise negation ``-input``.
+
+    ``dyngrad.negative`` is this function.
+
+    Derivative: ``grad_input = -grad_output`` (derivatives.yaml ``neg``).
+
+    Args:
+        input (Tensor): ``(*)``, any dtype but bool.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype.
+    Raises:
+        RuntimeError: when ``input`` is bool (use ``~`` or ``logical_not`` to invert a mask).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, -2.0], requires_grad=True)
+        >>> y = dyngrad.neg(x)
+        >>> y.detach()
+        tensor([-1.,  2.])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([-1., -1.])
+    """
     return Neg.apply(input)
 
 
@@ -470,8 +568,30 @@ class Pow(Op):
 def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001 - PyTorch's name
     """``input ** exponent`` (either may be a Python number), broadcast and promoted.
 
+    Derivative: ``grad_input = grad_output * exponent * input ** (exponent - 1)`` (0 where
+    ``exponent == 0``), ``grad_exponent = grad_output * output * log(input)`` (0 where
+    ``input == 0`` and ``exponent >= 0``): PyTorch's ``pow_backward_self`` and
+    ``pow_backward_exponent``.
+
+    Args:
+        input (Tensor or number): ``(*)``, the base.
+        exponent (Tensor or number): broadcastable with ``input``; promoted with it.
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype.
     Raises:
-        RuntimeError: integer tensors to negative integer powers.
+        RuntimeError: integer tensors to negative integer powers, or shapes that do not
+            broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([2.0, 4.0], requires_grad=True)
+        >>> b = dyngrad.tensor([3.0, 0.5], requires_grad=True)
+        >>> y = dyngrad.pow(a, b)
+        >>> y.detach()
+        tensor([8., 2.])
+        >>> y.sum().backward()
+        >>> a.grad, b.grad
+        (tensor([12.0000,  0.2500]), tensor([5.5452, 2.7726]))
     """
     return Pow.apply(input, exponent)
 
@@ -539,7 +659,31 @@ class Remainder(Op):
 
 
 def remainder(input: Any, other: Any) -> Tensor:
-    """Python-style modulus ``input % other`` (result has the sign of ``other``)."""
+    """Python-style modulus ``input % other`` (result has the sign of ``other``; ``fmod``
+    keeps the sign of ``input``).
+
+    Derivative: ``grad_input = grad_output``, ``grad_other = -grad_output *
+    floor(input / other)`` (derivatives.yaml ``remainder.Tensor``).
+
+    Args:
+        input (Tensor or number): ``(*)``, the dividend.
+        other (Tensor or number): broadcastable with ``input``, the divisor; promoted with it.
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype (``nan`` for a floating divisor 0).
+    Raises:
+        RuntimeError: an integer remainder by zero, or shapes that do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([5.0, -5.0], requires_grad=True)
+        >>> b = dyngrad.tensor([3.0, 3.0], requires_grad=True)
+        >>> y = dyngrad.remainder(a, b)
+        >>> y.detach()
+        tensor([2., 1.])
+        >>> y.sum().backward()
+        >>> a.grad, b.grad
+        (tensor([1., 1.]), tensor([-1.,  2.]))
+    """
     return Remainder.apply(*_wrap_ints(input, other))
 
 
@@ -684,3 +828,18 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
 def neg_(self: Tensor) -> Tensor:
     """In-place negation; returns self."""
     return inplace(neg, self)
+
+
+# ---------------------------------------------------------------- docstrings (ops/_docs.py)
+_SHAPE_RAISES = "        RuntimeError: when ``other`` does not broadcast to ``input``'s shape.\n"
+sub_.__doc__ = inplace_doc(
+    "sub", "[1.0, 2.0]", "tensor([-2., -1.])", call=", 1, alpha=3", raises=_SHAPE_RAISES,
+    args="        other (Tensor or number): broadcastable to ``input``'s shape.\n"
+         "        alpha (number): keyword only, the multiplier of ``other``. Default: ``1``.\n")
+mul_.__doc__ = inplace_doc(
+    "mul", "[1.0, 2.0]", "tensor([2.5000, 5.0000])", call=", 2.5", raises=_SHAPE_RAISES,
+    args="        other (Tensor or number): broadcastable to ``input``'s shape.\n")
+pow_.__doc__ = inplace_doc(
+    "pow", "[2, 3]", "tensor([4, 9])", call=", 2", raises=_SHAPE_RAISES,
+    args="        exponent (Tensor or number): broadcastable to ``input``'s shape.\n")
+neg_.__doc__ = inplace_doc("neg", "[1, -2]", "tensor([-1,  2])")

@@ -199,7 +199,22 @@ class LogicalNot(_NoGrad):
 
 
 def logical_not(input: Tensor) -> Tensor:
-    """Elementwise logical not; a bool tensor."""
+    """Elementwise logical not: ``input == 0``; a bool tensor.
+
+    Not differentiable: the result never requires grad.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype (nonzero is true).
+    Returns:
+        Tensor: bool, ``(*)``, ``input``'s shape.
+    Raises:
+        TypeError: when ``input`` is a str or another object that is not array-like.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.logical_not(dyngrad.tensor([0.0, 2.0, -1.0]))
+        tensor([ True, False, False])
+    """
     return _apply(LogicalNot, input)
 
 
@@ -508,7 +523,32 @@ class IsClose(_NoGrad):
 
 
 def isclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
-    """Elementwise ``|input - other| <= atol + rtol * |other|``; a bool tensor."""
+    """Elementwise ``|input - other| <= atol + rtol * |other|``; a bool tensor.
+
+    Infinities are close only to an equal infinity; ``nan`` is close to nothing unless
+    ``equal_nan``. Not differentiable: the result never requires grad.
+
+    Args:
+        input (Tensor): ``(*)``.
+        other (Tensor): broadcastable with ``input``. (PyTorch requires a Tensor of
+            ``input``'s dtype; dyngrad also accepts a number or another dtype.)
+        rtol (float): relative tolerance, ``>= 0``. Default: ``1e-05``.
+        atol (float): absolute tolerance, ``>= 0``. Default: ``1e-08``.
+        equal_nan (bool): count ``nan`` as close to ``nan``. Default: ``False``.
+    Returns:
+        Tensor: bool, the broadcast shape of ``input`` and ``other``.
+    Raises:
+        RuntimeError: when ``rtol`` or ``atol`` is negative, or the shapes do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.isclose(dyngrad.tensor([1.0, 1.1]), dyngrad.tensor([1.0 + 1e-6, 1.0]))
+        tensor([ True, False])
+    """
+    if rtol < 0:
+        raise RuntimeError(f"isclose(): rtol must be greater than or equal to zero, but got {rtol}")
+    if atol < 0:
+        raise RuntimeError(f"isclose(): atol must be greater than or equal to zero, but got {atol}")
     return _apply(IsClose, input, other, rtol, atol, equal_nan)
 
 

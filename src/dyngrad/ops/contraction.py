@@ -235,8 +235,33 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     ``dims`` of ``a`` with the first ``dims`` of ``b`` when an int); the result has
     ``a``'s free dims then ``b``'s. Implemented as an :func:`einsum` (same gradient).
 
+    Derivative: ``grad_a`` is ``grad_output`` contracted with ``b`` over ``b``'s free dims
+    (and ``grad_b`` likewise with ``a``), the einsum rule.
+
+    Args:
+        a (Tensor): ``(*)``.
+        b (Tensor): ``(*)``, promoted with ``a``.
+        dims (int or pair of sequences of int): how many trailing dims of ``a`` meet the
+            leading dims of ``b``, or ``(dims_a, dims_b)`` listing them. Default: ``2``.
+    Returns:
+        Tensor: ``a``'s free dims then ``b``'s.
     Raises:
-        RuntimeError: contracted sizes differ or a negative dims count. IndexError: bad dim.
+        RuntimeError: contracted sizes differ, a negative dims count, or more dims than
+            either operand has.
+        IndexError: bad dim.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> b = dyngrad.tensor([1.0, -1.0], requires_grad=True)
+        >>> y = dyngrad.tensordot(a, b, ([0], [0]))
+        >>> y.detach()
+        tensor([-2., -2.])
+        >>> y.sum().backward()
+        >>> b.grad
+        tensor([3., 7.])
+        >>> dyngrad.tensordot(dyngrad.ones(2, 3, 4), dyngrad.ones(3, 4, 5)).shape
+        dyngrad.Size([2, 5])
     """
     na, nb = a._data.ndim, b._data.ndim
     if isinstance(dims, Tensor):

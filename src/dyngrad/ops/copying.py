@@ -105,7 +105,26 @@ def fill_(self: Tensor, value: Any) -> Tensor:
 
 
 def zero_(self: Tensor) -> Tensor:
-    """Fill with zeros in place; returns self."""
+    """Fill with zeros in place; returns self.
+
+    Derivative: ``grad_self = 0`` (the old values are gone; derivatives.yaml ``zero_``).
+
+    Args:
+        self (Tensor): ``(*)``, any dtype, overwritten.
+    Returns:
+        Tensor: ``self`` itself.
+    Raises:
+        RuntimeError: when ``self`` is a leaf that requires grad (outside ``no_grad``).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.ones(2, 2)
+        >>> dyngrad.zero_(x) is x
+        True
+        >>> x
+        tensor([[0., 0.],
+                [0., 0.]])
+    """
     return fill_(self, 0)
 
 
@@ -214,9 +233,29 @@ class ToDtype(Linear):
 def to_dtype(input: Tensor, dtype: Any) -> Tensor:
     """Cast to ``dtype`` (a copy); differentiable between floating dtypes.
 
+    What ``Tensor.to(dtype)`` does; dyngrad's name (not PyTorch's). Floating to integer
+    truncates toward zero, as PyTorch.
+
+    Derivative: ``grad_input = grad_output.to(input.dtype)`` between floating dtypes; a cast
+    to a non-floating dtype keeps no history (the result does not require grad, as PyTorch).
+
+    Args:
+        input (Tensor): ``(*)``.
+        dtype (dtype): the target dtype.
+    Returns:
+        Tensor: ``(*)``, ``dtype``, a new tensor.
     Raises:
-        RuntimeError: casting a tensor that requires grad to a non-floating dtype keeps no
-            history (as PyTorch: the result simply does not require grad).
+        TypeError: when ``dtype`` is not a dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.to_dtype(dyngrad.tensor([1.5, -2.5]), dyngrad.int64)
+        tensor([ 1, -2])
+        >>> x = dyngrad.tensor([1.0], requires_grad=True)
+        >>> y = dyngrad.to_dtype(x, dyngrad.float64)
+        >>> y.backward(dyngrad.tensor([2.0], dtype=dyngrad.float64))
+        >>> x.grad
+        tensor([2.])
     """
     nd = B.to_np_dtype(dtype)
     if nd.kind != "f" and input._is_wrapper:

@@ -82,8 +82,29 @@ class Inv(Op):
 def inv(A: Tensor) -> Tensor:
     """``linalg.inv``: inverse of square matrices ``(*, n, n)``.
 
+    ``dyngrad.inverse`` and ``dyngrad.linalg.inv`` are this function.
+
+    Derivative: ``grad_A = -A^{-T} grad_output A^{-T}`` (Giles 2008, "An extended collection
+    of matrix derivative results", sec. 3.1; derivatives.yaml ``linalg_inv_ex``).
+
+    Args:
+        A (Tensor): ``(*, n, n)``, floating, invertible.
+    Returns:
+        Tensor: ``(*, n, n)``, ``A``'s dtype.
     Raises:
-        RuntimeError: non-square, fewer than 2 dims, integer dtype, or singular input.
+        RuntimeError: non-square, fewer than 2 dims, integer dtype, or singular input
+            (PyTorch raises ``torch.linalg.LinAlgError``, a RuntimeError subclass, for the
+            last).
+
+    Example:
+        >>> import dyngrad
+        >>> A = dyngrad.tensor([[2.0, 0.0], [1.0, 1.0]], requires_grad=True)
+        >>> Ainv = dyngrad.inverse(A)
+        >>> Ainv.detach()
+        tensor([[ 0.5000,  0.0000],
+                [-0.5000,  1.0000]])
+        >>> bool(dyngrad.allclose(A @ Ainv, dyngrad.eye(2)))
+        True
     """
     _check("linalg.inv", A)
     return Inv.apply(A)
@@ -202,7 +223,28 @@ class Slogdet(Op):
 
 def slogdet(A: Tensor) -> Any:
     """``linalg.slogdet``: namedtuple ``(sign, logabsdet)`` of ``(*, n, n)``, each ``(*)``.
-    A singular matrix gives ``(0, -inf)`` (its backward raises: singular inverse)."""
+    A singular matrix gives ``(0, -inf)`` (its backward raises: singular inverse).
+
+    Derivative: ``grad_A = grad_logabsdet * A^{-T}`` (Jacobi's formula, ``d log|det A| =
+    tr(A^{-1} dA)``; derivatives.yaml ``slogdet_backward``); ``sign`` has no gradient.
+
+    Args:
+        A (Tensor): ``(*, n, n)``, floating.
+    Returns:
+        tuple of Tensor: ``(sign, logabsdet)`` namedtuple, each ``(*)``; ``sign`` is -1, 0 or 1.
+    Raises:
+        RuntimeError: non-square, fewer than 2 dims, or an integer dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> A = dyngrad.tensor([[-2.0, 0.0], [1.0, 3.0]], requires_grad=True)
+        >>> sign, logabsdet = dyngrad.slogdet(A)
+        >>> sign, logabsdet.detach()
+        (tensor(-1.), tensor(1.7918))
+        >>> logabsdet.backward()
+        >>> bool(dyngrad.allclose(A.grad, dyngrad.inverse(A).mT.detach()))
+        True
+    """
     _check("linalg.slogdet", A)
     return slogdet_return(*Slogdet.apply(A))
 
@@ -210,7 +252,29 @@ def slogdet(A: Tensor) -> Any:
 def logdet(A: Tensor) -> Tensor:
     """``log(det(A))``: nan (with a zero gradient, as in PyTorch) for a negative
     determinant, -inf for a singular matrix. Written with tensor ops only (no branch on
-    ``sign``'s values); under vmap it batches once ``<`` has a batching rule."""
+    ``sign``'s values); under vmap it batches once ``<`` has a batching rule.
+
+    Derivative: ``grad_A = grad_output * A^{-T}`` (Jacobi's formula, through
+    :func:`slogdet`'s ``logabsdet``).
+
+    Args:
+        A (Tensor): ``(*, n, n)``, floating.
+    Returns:
+        Tensor: ``(*)``, ``A``'s dtype.
+    Raises:
+        RuntimeError: non-square, fewer than 2 dims, or an integer dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> A = dyngrad.tensor([[2.0, 0.0], [1.0, 3.0]], requires_grad=True)
+        >>> y = dyngrad.logdet(A)
+        >>> y.backward()
+        >>> y.detach(), A.grad
+        (tensor(1.7918), tensor([[ 0.5000, -0.1667],
+                [ 0.0000,  0.3333]]))
+        >>> dyngrad.logdet(dyngrad.tensor([[-1.0, 0.0], [0.0, 1.0]]))
+        tensor(nan)
+    """
     sign, la = slogdet(A)
     return la.masked_fill(sign < 0, float("nan"))
 

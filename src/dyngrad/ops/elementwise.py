@@ -11,6 +11,7 @@ from .. import _backend as B
 from ..tensor import Tensor
 from . import pointwise, rounding, special, trig
 from ._bases import Elementwise
+from ._docs import inplace_doc, unary_doc
 from ._util import data_of, float_data, inplace, wrap
 from .pointwise import *  # noqa: F403 - re-exported until ops/__init__ lists these modules
 from .rounding import *  # noqa: F403
@@ -611,3 +612,20 @@ def abs_(input: Tensor) -> Tensor:
 def sqrt_(input: Tensor) -> Tensor:
     """In-place ``sqrt``."""
     return inplace(sqrt, input)
+
+
+# ---------------------------------------------------------------- docstrings (ops/_docs.py)
+sin.__doc__ = unary_doc(
+    "sin", "Elementwise sine (radians).",
+    "``grad_input = grad_output * cos(input)`` (derivatives.yaml ``sin``).",
+    "[0.0, 1.5707964]", "tensor([0., 1.])", "tensor([ 1.0000e+00, -4.3711e-08])")
+sqrt.__doc__ = unary_doc(
+    "sqrt", "Elementwise square root (``nan`` for negative inputs, as PyTorch).",
+    "``grad_input = grad_output / (2 * output)`` (derivatives.yaml ``sqrt``; ``inf`` at 0).",
+    "[4.0, 0.25]", "tensor([2.0000, 0.5000])", "tensor([0.2500, 1.0000])")
+log_.__doc__ = inplace_doc("log", "[1.0, 4.0]", "tensor([0.0000, 1.3863])")
+sin_.__doc__ = inplace_doc("sin", "[0.0, 1.5707964]", "tensor([0., 1.])")
+tanh_.__doc__ = inplace_doc("tanh", "[0.0, 1.0]", "tensor([0.0000, 0.7616])")
+sigmoid_.__doc__ = inplace_doc("sigmoid", "[0.0, 2.0]", "tensor([0.5000, 0.8808])")
+relu_.__doc__ = inplace_doc("relu", "[-1, 2]", "tensor([0, 2])")
+sqrt_.__doc__ = inplace_doc("sqrt", "[4.0, 0.25]", "tensor([2.0000, 0.5000])")

@@ -499,7 +499,7 @@ def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
     Derivative: through :func:`flip` and :func:`transpose` (a permutation of the elements).
 
     Args:
-        input (Tensor): at least 2 dims.
+        input (Tensor): ``(N, M, *)``, at least 2 dims.
         k (int): quarter turns (negative: the other way). Default: ``1``.
         dims (Sequence[int]): two distinct dims. Default: ``(0, 1)``.
     Returns:
@@ -582,7 +582,7 @@ def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple
     Derivative: each part is a slice (:func:`narrow`); the gradient is scattered back.
 
     Args:
-        input (Tensor): at least 1 dim.
+        input (Tensor): ``(*)``, at least 1 dim.
         indices_or_sections (int or Sequence[int] or Tensor): the number of parts, or the
             split points (a 0-d integer tensor is a count, a 1-d one the points).
         dim (int): the dim to split. Default: ``0``.
@@ -636,7 +636,7 @@ def hsplit(input: Tensor, indices_or_sections: Any) -> tuple:
     Derivative: each part is a slice; the gradient is scattered back.
 
     Args:
-        input (Tensor): at least 1 dim.
+        input (Tensor): ``(*)``, at least 1 dim.
         indices_or_sections (int or Sequence[int]): a count that divides the size, or the
             split points.
     Returns:
@@ -658,7 +658,7 @@ def vsplit(input: Tensor, indices_or_sections: Any) -> tuple:
     Derivative: each part is a slice; the gradient is scattered back.
 
     Args:
-        input (Tensor): at least 2 dims.
+        input (Tensor): ``(N, M, *)``, at least 2 dims.
         indices_or_sections (int or Sequence[int]): a count that divides the size, or the
             split points.
     Returns:
@@ -680,7 +680,7 @@ def dsplit(input: Tensor, indices_or_sections: Any) -> tuple:
     Derivative: each part is a slice; the gradient is scattered back.
 
     Args:
-        input (Tensor): at least 3 dims.
+        input (Tensor): ``(N, M, K, *)``, at least 3 dims.
         indices_or_sections (int or Sequence[int]): a count that divides the size, or the
             split points.
     Returns:
@@ -729,9 +729,9 @@ def row_stack(tensors: Any) -> Tensor:
     Derivative: through :func:`cat`.
 
     Args:
-        tensors (Sequence[Tensor]): with the same trailing shape.
+        tensors (Sequence[Tensor]): ``(M_i, *)`` each (a 1-d ``(K,)`` counts as ``(1, K)``), with the same trailing shape.
     Returns:
-        Tensor: the rows stacked.
+        Tensor: ``(sum M_i, *)``, the rows stacked.
     Raises:
         RuntimeError: no tensors, or shapes that differ.
 

@@ -20,6 +20,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import _specfun
 from ._bases import Elementwise
+from ._docs import inplace_doc
 from ._util import float_data, inplace, wrap
 
 __all__ = ["lgamma", "digamma", "polygamma", "mvlgamma", "igamma", "igammac", "lgamma_", "digamma_", "mvlgamma_"]
@@ -130,13 +131,33 @@ def igamma(input: Any, other: Any) -> Tensor:
     """The regularised lower incomplete gamma function ``P(input, other)``
     (``torch.special.gammainc``).
 
-    Args:
-        input: ``a`` (Tensor or number), ``>= 0``.
-        other: ``x`` (Tensor or number), ``>= 0``; at least one of the two is a Tensor.
+    ``P(a, x) = (1 / Gamma(a)) * int_0^x t^(a-1) e^-t dt``.
 
+    Derivative: ``grad_other = grad_output * other^(input-1) * exp(-other) / Gamma(input)``;
+    no derivative in ``input`` (backward raises NotImplementedError, as PyTorch's
+    derivatives.yaml ``igamma``).
+
+    Args:
+        input (Tensor or number): ``a``, ``(*)``, ``>= 0``.
+        other (Tensor or number): ``x``, broadcastable with ``input``, ``>= 0``; at least one
+            of the two is a Tensor. (PyTorch wants two floating Tensors; dyngrad also takes
+            numbers and integer tensors.)
     Returns:
-        The broadcast result in the promoted float dtype (``nan`` for negative arguments).
-        Differentiable in ``other`` only.
+        Tensor: the broadcast shape, the promoted float dtype (``nan`` for negative arguments).
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+        TypeError: when neither operand is a Tensor.
+        NotImplementedError: in backward, when ``input`` requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 3.0], requires_grad=True)
+        >>> y = dyngrad.igamma(dyngrad.tensor([1.0, 2.0]), x)
+        >>> y.detach()
+        tensor([0.6321, 0.8009])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([0.3679, 0.1494])
     """
     from .pointwise import _operands
 
@@ -145,7 +166,27 @@ def igamma(input: Any, other: Any) -> Tensor:
 
 def igammac(input: Any, other: Any) -> Tensor:
     """The regularised upper incomplete gamma function ``Q(input, other) = 1 - P``
-    (``torch.special.gammaincc``); arguments as :func:`igamma`."""
+    (``torch.special.gammaincc``); arguments as :func:`igamma`.
+
+    Derivative: ``grad_other = -grad_output * other^(input-1) * exp(-other) /
+    Gamma(input)``; no derivative in ``input`` (as PyTorch's derivatives.yaml ``igammac``).
+
+    Args:
+        input (Tensor or number): ``a``, ``(*)``, ``>= 0``.
+        other (Tensor or number): ``x``, broadcastable with ``input``, ``>= 0``; at least one
+            of the two is a Tensor.
+    Returns:
+        Tensor: the broadcast shape, the promoted float dtype (``nan`` for negative arguments).
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+        TypeError: when neither operand is a Tensor.
+        NotImplementedError: in backward, when ``input`` requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.igammac(dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([1.0, 3.0]))
+        tensor([0.3679, 0.1991])
+    """
     from .pointwise import _operands
 
     return Igammac.apply(*_operands("igammac", input, other)[0])
@@ -154,11 +195,24 @@ def igammac(input: Any, other: Any) -> Tensor:
 def lgamma(input: Tensor) -> Tensor:
     """Elementwise ``log|Gamma(input)|`` (``inf`` at 0, -1, -2, ... and at ``+-inf``).
 
-    Args:
-        input: a tensor ``(*)``.
+    Derivative: ``grad_input = grad_output * digamma(input)`` (derivatives.yaml ``lgamma``).
 
+    Args:
+        input (Tensor): ``(*)``, floating (integers compute in the default dtype).
     Returns:
-        A tensor ``(*)`` of the input's float dtype (integers: the default dtype).
+        Tensor: ``(*)``, the input's float dtype.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.5, 3.0], requires_grad=True)
+        >>> y = dyngrad.lgamma(x)
+        >>> y.detach()
+        tensor([0.5724, 0.6931])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([-1.9635,  0.9228])
     """
     return Lgamma.apply(input)
 
@@ -194,17 +248,28 @@ def digamma(input: Tensor) -> Tensor:
 def polygamma(n: int, input: Tensor) -> Tensor:
     """Elementwise ``n``-th derivative of digamma; ``polygamma(0, x)`` is ``digamma(x)``.
 
+    Derivative: ``grad_input = grad_output * polygamma(n + 1, input)`` (derivatives.yaml
+    ``polygamma``); none in ``n``.
+
     Args:
-        n: the order, an int ``>= 0``.
-        input: a tensor ``(*)``.
-
+        n (int): the order, ``>= 0``.
+        input (Tensor): ``(*)``, floating (integers compute in the default dtype).
     Returns:
-        A tensor ``(*)`` of the input's float dtype (``inf``/``-inf`` at the poles
-        0, -1, -2, ..., with the sign of ``(-1)**(n+1)``).
-
+        Tensor: ``(*)``, the input's float dtype (``inf``/``-inf`` at the poles 0, -1, -2, ...,
+        with the sign of ``(-1)**(n+1)``).
     Raises:
         RuntimeError: ``n`` negative (PyTorch's message).
         TypeError: ``n`` not an int.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.5, 3.0], requires_grad=True)
+        >>> y = dyngrad.polygamma(1, x)
+        >>> y.detach()
+        tensor([4.9348, 0.3949])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([-16.8288,  -0.1541])
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"polygamma(): argument 'n' must be int, not {type(n).__name__}")
@@ -219,21 +284,31 @@ def mvlgamma(input: Tensor, p: int) -> Tensor:
     """Elementwise multivariate log-gamma of dimension ``p``:
     ``sum_{i<p} lgamma(input - i/2) + p(p-1)/4 log(pi)``.
 
+    Derivative: ``grad_input = grad_output * sum_{i<p} digamma(input - i/2)``
+    (derivatives.yaml ``mvlgamma_backward``).
+
     Args:
-        input: a tensor ``(*)``, every element greater than ``(p - 1) / 2``.
-        p: the dimension, an int ``>= 1``.
-
+        input (Tensor): ``(*)``, floating; the function's domain is ``input > (p - 1) / 2``
+            (below it the sum of ``log|Gamma|`` is returned, as PyTorch 2.13 does).
+        p (int): the dimension, ``>= 1``.
     Returns:
-        A tensor ``(*)`` of the input's float dtype.
-
+        Tensor: ``(*)``, the input's float dtype.
     Raises:
-        RuntimeError: ``p < 1``, or an element not greater than ``(p - 1) / 2`` (PyTorch's
-            messages).
+        RuntimeError: ``p < 1`` (PyTorch's message).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.5, 3.0], requires_grad=True)
+        >>> y = dyngrad.mvlgamma(x, 2)
+        >>> y.detach()
+        tensor([0.4516, 1.5502])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([-0.5407,  1.6259])
     """
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
-    if not bool(np.all(float_data(input) > (p - 1) / 2)):
-        raise RuntimeError("All elements must be greater than (p-1)/2")
+    # (PyTorch 2.13 no longer refuses elements <= (p - 1) / 2: it returns the sum of log|Gamma|)
     return Mvlgamma.apply(input, int(p))
 
 
@@ -274,3 +349,10 @@ def polygamma_(input: Tensor, n: int) -> Tensor:
 def mvlgamma_(input: Tensor, p: int) -> Tensor:
     """In-place :func:`mvlgamma`."""
     return inplace(mvlgamma, input, p)
+
+
+# ---------------------------------------------------------------- docstrings (ops/_docs.py)
+lgamma_.__doc__ = inplace_doc("lgamma", "[0.5, 3.0]", "tensor([0.5724, 0.6931])")
+mvlgamma_.__doc__ = inplace_doc("mvlgamma", "[1.5, 3.0]", "tensor([0.4516, 1.5502])", call=", 2",
+                                args="        p (int): the dimension, ``>= 1``.\n",
+                                raises="        RuntimeError: ``p < 1``.\n")

@@ -118,16 +118,36 @@ class Gather(Linear):
 
 
 def gather(input: Tensor, dim: int, index: Any, *, sparse_grad: bool = False) -> Tensor:
-    """Gather values along ``dim`` at ``index``.
+    """Gather values along ``dim`` at ``index``: ``out[i][j] = input[i][index[i][j]]`` for
+    ``dim == 1`` (and likewise for other dims and ranks).
+
+    Derivative: ``grad_input = zeros_like(input).scatter_add(dim, index, grad_output)``
+    (repeated indices accumulate; derivatives.yaml ``gather_backward``).
 
     Args:
-        input: ``(*)``; index: integer tensor with the same number of dims and
-            ``index.size(d) <= input.size(d)`` for ``d != dim``.
+        input (Tensor): ``(*)``, ``n`` dims.
+        dim (int): the dim to index along (negative counts from the end).
+        index (Tensor): int64/int32, ``n`` dims, ``index.size(d) <= input.size(d)`` for
+            ``d != dim``; entries in ``[0, input.size(dim))``.
+        sparse_grad (bool): keyword only; accepted for PyTorch's signature, the gradient is
+            dense. Default: ``False``.
     Returns:
-        Tensor of ``index.shape``, ``input``'s dtype.
+        Tensor: ``index.shape``, ``input``'s dtype.
     Raises:
         RuntimeError: non-integer index, dims mismatch, size too large, index out of bounds.
         IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> y = dyngrad.gather(x, 1, dyngrad.tensor([[0, 0], [1, 0]]))
+        >>> y.detach()
+        tensor([[1., 1.],
+                [4., 3.]])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([[2., 0.],
+                [1., 1.]])
     """
     if is_wrapper(index):  # differs per example under vmap: the rule checks it
         return Gather.apply(input, norm_dim(dim, input._data.ndim, "gather"), index)
@@ -185,13 +205,29 @@ def _check_src(op: str, x: Tensor, src: Tensor) -> None:
 
 
 def scatter_add(input: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
-    """``input`` with ``src`` added at ``index`` along ``dim`` (repeated indices accumulate).
+    """``input`` with ``src`` added at ``index`` along ``dim`` (repeated indices accumulate):
+    ``out[i][index[i][j]] += src[i][j]`` for ``dim == 1``.
 
-    Shapes: ``index`` has ``input``'s number of dims, ``index.size(d) <= src.size(d)`` and
-    ``<= input.size(d)`` for ``d != dim``. Returns a tensor of ``input``'s shape and dtype.
+    Derivative: ``grad_input = grad_output``; ``grad_src = grad_output.gather(dim, index)``
+    (zero where ``src`` is larger than ``index``; derivatives.yaml ``scatter_add``).
 
+    Args:
+        input (Tensor): ``(*)``, ``n`` dims.
+        dim (int): the dim to index along (negative counts from the end).
+        index (Tensor): int64/int32, ``n`` dims, ``index.size(d) <= input.size(d)`` for
+            ``d != dim`` and ``<= src.size(d)`` for every ``d``; entries in
+            ``[0, input.size(dim))``.
+        src (Tensor): ``input``'s dtype, at least ``index``'s size in every dim.
+    Returns:
+        Tensor: ``input``'s shape and dtype.
     Raises:
         RuntimeError: dtype mismatch of ``src``, non-integer index, bad sizes, index out of bounds.
+        IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.scatter_add(dyngrad.zeros(3), 0, dyngrad.tensor([0, 0, 2]), dyngrad.tensor([1.0, 2.0, 3.0]))
+        tensor([3., 0., 3.])
     """
     batched = is_wrapper(index)  # differs per example under vmap: the rule checks it
     idx = index if batched else _int_index(index, "scatter_add")
@@ -244,13 +280,40 @@ class Scatter(Op):
 
 
 def scatter(input: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:
-    """``input`` with ``src`` (a tensor, or the number ``value``) written at ``index`` along ``dim``.
+    """``input`` with ``src`` (a tensor, or the number ``value``) written at ``index`` along
+    ``dim``: ``out[i][index[i][j]] = src[i][j]`` for ``dim == 1``. With repeated indices the
+    last write wins (PyTorch leaves it unspecified).
+
+    Derivative: ``grad_input = grad_output.scatter(dim, index, 0)``; ``grad_src =
+    grad_output.gather(dim, index)`` (derivatives.yaml ``scatter.src``).
 
     Args:
-        reduce: None, or ``'add'`` (same as :func:`scatter_add`); ``'multiply'`` is not supported.
+        input (Tensor): ``(*)``, ``n`` dims.
+        dim (int): the dim to index along (negative counts from the end).
+        index (Tensor): int64/int32, ``n`` dims, ``index.size(d) <= input.size(d)`` for
+            ``d != dim`` and ``<= src.size(d)`` for every ``d``; entries in
+            ``[0, input.size(dim))``.
+        src (Tensor or number, optional): the values, ``input``'s dtype. Default: ``None``.
+        value (number, optional): keyword only, a scalar to write instead of ``src``.
+        reduce (str, optional): keyword only; ``None``, or ``'add'`` (same as
+            :func:`scatter_add`); ``'multiply'`` is not supported. Default: ``None``.
+    Returns:
+        Tensor: ``input``'s shape and dtype.
     Raises:
         RuntimeError: dtype mismatch, bad sizes, index out of bounds, unsupported reduce.
         TypeError: neither ``src`` nor ``value`` given.
+        IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> src = dyngrad.tensor([5.0, 6.0], requires_grad=True)
+        >>> y = dyngrad.scatter(x, 0, dyngrad.tensor([2, 0]), src)
+        >>> y.detach()
+        tensor([6., 2., 5.])
+        >>> y.sum().backward()
+        >>> x.grad, src.grad
+        (tensor([0., 1., 0.]), tensor([1., 1.]))
     """
     if src is None:
         src = value
@@ -273,12 +336,51 @@ def scatter(input: Tensor, dim: int, index: Any, src: Any = None, *, value: Any 
 
 
 def scatter_(input: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None, reduce: str | None = None) -> Tensor:
-    """In-place :func:`scatter` (bumps the version)."""
+    """In-place :func:`scatter` (bumps the version).
+
+    Derivative: as :func:`scatter`'s; ``input`` takes over the new history.
+
+    Args:
+        input (Tensor): ``(*)``, overwritten.
+        dim, index, src, value, reduce: as :func:`scatter`.
+    Returns:
+        Tensor: ``input`` itself.
+    Raises:
+        RuntimeError: as :func:`scatter`, and when ``input`` is a leaf that requires grad.
+        TypeError: neither ``src`` nor ``value`` given.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.zeros(3)
+        >>> dyngrad.scatter_(x, 0, dyngrad.tensor([2, 0]), dyngrad.tensor([5.0, 6.0])) is x
+        True
+        >>> x
+        tensor([6., 0., 5.])
+    """
     return inplace(scatter, input, dim, index, src, value=value, reduce=reduce)
 
 
 def scatter_add_(input: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
-    """In-place :func:`scatter_add` (bumps the version)."""
+    """In-place :func:`scatter_add` (bumps the version).
+
+    Derivative: as :func:`scatter_add`'s; ``input`` takes over the new history.
+
+    Args:
+        input (Tensor): ``(*)``, overwritten.
+        dim, index, src: as :func:`scatter_add`.
+    Returns:
+        Tensor: ``input`` itself.
+    Raises:
+        RuntimeError: as :func:`scatter_add`, and when ``input`` is a leaf that requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.zeros(3)
+        >>> dyngrad.scatter_add_(x, 0, dyngrad.tensor([2, 2]), dyngrad.tensor([5.0, 6.0])) is x
+        True
+        >>> x
+        tensor([ 0.,  0., 11.])
+    """
     return inplace(scatter_add, input, dim, index, src)
 
 
@@ -329,9 +431,28 @@ class IndexSelect(Linear):
 def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
     """The entries of ``input`` at positions ``index`` (a 0-d or 1-d integer tensor) along ``dim``.
 
+    Derivative: ``grad_input = zeros_like(input).index_add(dim, index, grad_output)``
+    (repeated indices accumulate; derivatives.yaml ``index_select_backward``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int): the dim to index along (negative counts from the end).
+        index (Tensor): int64/int32, ``(k)`` or ``()``, entries in ``[0, input.size(dim))``.
+    Returns:
+        Tensor: ``input``'s shape with size ``k`` at ``dim`` (a copy).
     Raises:
         RuntimeError: non-integer index.
         IndexError: index with more than one dim, index out of range, dim out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> y = dyngrad.index_select(x, 0, dyngrad.tensor([1, 1, 0]))
+        >>> y.detach()
+        tensor([2., 2., 1.])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([1., 2., 0.])
     """
     if is_wrapper(index):  # differs per example under vmap: the rule checks it
         return _index_select_batched(input, dim, index)
@@ -362,9 +483,27 @@ def take_along_dim(input: Tensor, indices: Any, dim: int | None = None) -> Tenso
     """``gather`` after broadcasting ``input`` and ``indices`` in every dim but ``dim``;
     with ``dim=None`` both are flattened first. Differentiable through :func:`gather`.
 
+    Derivative: as :func:`gather`'s (``grad_input`` is ``grad_output`` scatter-added at
+    ``indices``, summed over the broadcast).
+
+    Args:
+        input (Tensor): ``(*)``, ``n`` dims.
+        indices (Tensor): int64/int32, ``n`` dims (any shape when ``dim`` is None), e.g. from
+            ``argsort`` or ``argmax(keepdim=True)``.
+        dim (int, optional): the dim to select along. Default: ``None`` (the flattened input).
+    Returns:
+        Tensor: the broadcast shape with ``indices.size(dim)`` at ``dim``; ``indices``'s
+        flattened shape when ``dim`` is None.
     Raises:
-        RuntimeError: shapes that do not broadcast; non-integer indices.
+        RuntimeError: shapes that do not broadcast, different numbers of dims, non-integer
+            indices, indices out of bounds.
         IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[10, 30, 20]])
+        >>> dyngrad.take_along_dim(x, dyngrad.argsort(x, dim=1), 1)
+        tensor([[10, 20, 30]])
     """
     batched = is_wrapper(indices)  # differs per example under vmap: gather's rule checks it
     idx = indices if batched else _int_index(indices, "take_along_dim")
@@ -412,14 +551,41 @@ def _dim_index(input: Tensor, dim: int, index: Any, op: str, negative: bool = Fa
 
 def index_add(input: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any = 1) -> Tensor:
     """``input`` with ``alpha * source[i]`` added to slice ``index[i]`` along ``dim``
-    (repeated indices accumulate). ``grad_input = grad``; ``grad_source = alpha *
-    grad.index_select(dim, index)`` (through the differentiable index-put-add).
+    (repeated indices accumulate).
 
+    Derivative: ``grad_input = grad_output``; ``grad_source = alpha *
+    grad_output.index_select(dim, index)`` (derivatives.yaml ``index_add``; through the
+    differentiable index-put-add).
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int): the dim to index along.
+        index (Tensor): int64/int32, ``(k)``, entries in ``[0, input.size(dim))`` (dyngrad
+            also takes negative entries, counting from the end; PyTorch refuses them).
+        source (Tensor): ``input``'s dtype and shape, with size ``k`` at ``dim``.
+        alpha (number): keyword only, the multiplier of ``source``. Default: ``1``.
+    Returns:
+        Tensor: ``input``'s shape and dtype.
     Raises:
-        RuntimeError: non-integer index. IndexError: index or dim out of range.
+        RuntimeError: non-integer index, or ``source``'s dtype is not ``input``'s.
+        IndexError: index or dim out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> src = dyngrad.tensor([5.0, 6.0], requires_grad=True)
+        >>> y = dyngrad.index_add(x, 0, dyngrad.tensor([0, 0]), src, alpha=2)
+        >>> y.detach()
+        tensor([23.,  2.,  3.])
+        >>> y.sum().backward()
+        >>> src.grad
+        tensor([2., 2.])
     """
     from .indexing import IndexPutAdd
 
+    if isinstance(source, Tensor) and source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"index_add(): self ({input.dtype}) and source ({source.dtype}) must have the same "
+                           "scalar type")
     d, adv = _dim_index(input, dim, index, "index_add")
     src = source * alpha if alpha != 1 else source
     return input + IndexPutAdd.apply(src, input._data.shape, adv, False)
@@ -427,9 +593,38 @@ def index_add(input: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any
 
 def index_copy(input: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
     """``input`` with slice ``index[i]`` along ``dim`` replaced by ``source[i]``.
-    ``grad_input`` is zero on the replaced slices; ``grad_source = grad.index_select(dim, index)``."""
+
+    Derivative: ``grad_input = grad_output`` with the replaced slices zeroed; ``grad_source =
+    grad_output.index_select(dim, index)`` (derivatives.yaml ``index_copy``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int): the dim to index along.
+        index (Tensor): int64/int32, ``(k)``, entries in ``[0, input.size(dim))`` (dyngrad
+            also takes negative entries, counting from the end; PyTorch refuses them).
+        source (Tensor): ``input``'s dtype and shape, with size ``k`` at ``dim``.
+    Returns:
+        Tensor: ``input``'s shape and dtype.
+    Raises:
+        RuntimeError: non-integer index, or ``source``'s dtype is not ``input``'s.
+        IndexError: index or dim out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> src = dyngrad.tensor([5.0, 6.0], requires_grad=True)
+        >>> y = dyngrad.index_copy(x, 0, dyngrad.tensor([2, 0]), src)
+        >>> y.detach()
+        tensor([6., 2., 5.])
+        >>> y.sum().backward()
+        >>> x.grad, src.grad
+        (tensor([0., 1., 0.]), tensor([1., 1.]))
+    """
     from .indexing import IndexPut
 
+    if isinstance(source, Tensor) and source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"index_copy(): self and source expected to have the same dtype, but got (self) "
+                           f"{input.dtype} and (source) {source.dtype}")
     d, adv = _dim_index(input, dim, index, "index_copy")
     return IndexPut.apply(input, source, (None, adv))
 
@@ -437,8 +632,28 @@ def index_copy(input: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
 def take(input: Tensor, index: Any) -> Tensor:
     """``input.flatten()[index]``: the result has ``index``'s shape.
 
+    Derivative: ``grad_input`` is ``grad_output`` accumulated into the flattened positions
+    ``index`` (derivatives.yaml ``take``: ``put(zeros, index, grad, accumulate=True)``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        index (Tensor): int64/int32, any shape; entries in ``[-input.numel(), input.numel())``.
+    Returns:
+        Tensor: ``index.shape``, ``input``'s dtype.
     Raises:
         IndexError: index out of range for the number of elements.
+        RuntimeError: non-integer index.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> y = dyngrad.take(x, dyngrad.tensor([[3, 0, 3]]))
+        >>> y.detach()
+        tensor([[4., 1., 4.]])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([[1., 0.],
+                [0., 2.]])
     """
     from .indexing import getitem
 

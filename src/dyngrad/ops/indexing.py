@@ -264,7 +264,27 @@ def _basic_cls(idx: tuple) -> type:
 
 
 def index_put_add(g: Tensor, shape: tuple, idx: Any) -> Tensor:
-    """Scatter-add ``g`` into zeros of ``shape`` at ``idx`` (the adjoint of ``x[idx]``)."""
+    """Scatter-add ``g`` into zeros of ``shape`` at ``idx`` (the adjoint of ``x[idx]``).
+
+    What backward of :func:`getitem` computes (repeated indices accumulate); dyngrad's own
+    name, not PyTorch's (``zeros(shape).index_put_(idx, g, accumulate=True)`` there).
+
+    Derivative: ``grad_g = grad_output[idx]`` (the op is linear in ``g``).
+
+    Args:
+        g (Tensor): ``zeros(shape)[idx].shape``, the values to add.
+        shape (tuple of int): the result's shape.
+        idx: any index :func:`getitem` accepts for a tensor of ``shape``.
+    Returns:
+        Tensor: ``shape``, ``g``'s dtype.
+    Raises:
+        IndexError: as :func:`getitem`, for an index out of range of ``shape``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.index_put_add(dyngrad.tensor([1.0, 2.0, 3.0]), (4,), (dyngrad.tensor([0, 0, 3]),))
+        tensor([3., 0., 0., 3.])
+    """
     basic, adv = plan_index(idx, tuple(shape))
     if adv is not None:
         mid = np.empty(shape, dtype=np.bool_)[basic].shape if basic is not None else tuple(shape)
@@ -277,15 +297,32 @@ def index_put_add(g: Tensor, shape: tuple, idx: Any) -> Tensor:
 def getitem(input: Tensor, index: Any) -> Tensor:
     """``input[index]`` (see the module docstring for the index forms).
 
+    What ``Tensor.__getitem__`` calls; dyngrad's name for it (PyTorch has no function).
+
+    Derivative: ``grad_input = zeros_like(input)`` with ``grad_output`` added at ``index``
+    (repeated advanced indices accumulate; :func:`index_put_add`).
+
     Args:
-        input: ``(*)`` tensor of any dtype.
+        input (Tensor): ``(*)``, any dtype.
         index: int, slice, None, Ellipsis, bool, bool mask, integer Tensor/array/list, or a
             tuple of these. Negative indices count from the end.
     Returns:
-        A view for basic indices, a copy when an advanced index is present; same dtype.
+        Tensor: a view for basic indices, a copy when an advanced index is present; same dtype.
     Raises:
         IndexError: out-of-range index (naming the dim and its size), float index, too
             many indices, mask of the wrong shape.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.arange(6.0).reshape(2, 3).requires_grad_()
+        >>> y = dyngrad.getitem(x, (slice(None), [0, 0, 2]))
+        >>> y.detach()
+        tensor([[0., 0., 2.],
+                [3., 3., 5.]])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([[2., 0., 1.],
+                [2., 0., 1.]])
     """
     plan = bx.plan_batched(index, input._data.shape, plan_index)  # index tensors that differ per example
     basic, adv = plan_index(index, input._data.shape) if plan is None else plan
@@ -385,17 +422,32 @@ _index_put.__name__ = "index_put"
 def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
     """``input[index] = value`` in place (bumps the version counter shared with views).
 
+    What ``Tensor.__setitem__`` calls; dyngrad's name for it (PyTorch's is ``index_put_``
+    for tensor indices).
+
+    Derivative: ``grad_input = grad_output`` with the written positions zeroed; ``grad_value
+    = grad_output[index]`` summed to ``value``'s shape (``input`` takes over the new history).
+
     Args:
-        input: ``(*)`` tensor.
+        input (Tensor): ``(*)``, overwritten.
         index: any index accepted by :func:`getitem`.
-        value: a number or a tensor broadcastable to ``input[index].shape`` (cast to
+        value (Tensor or number): broadcastable to ``input[index].shape`` (cast to
             ``input``'s dtype).
     Returns:
-        ``input``.
+        Tensor: ``input`` itself.
     Raises:
         RuntimeError: on a leaf that requires grad (outside no_grad), on a read-only
             (expanded) tensor, or when ``value`` does not broadcast to the indexed shape.
         IndexError: as :func:`getitem`.
+
+    Example:
+        >>> import dyngrad
+        >>> z = dyngrad.zeros(2, 3)
+        >>> dyngrad.setitem_(z, (0, slice(1, None)), 5.0) is z
+        True
+        >>> z
+        tensor([[0., 5., 5.],
+                [0., 0., 0.]])
     """
     plan = bx.plan_batched(index, input._data.shape, plan_index) or plan_index(index, input._data.shape)
     # the fast path writes ._data and tells no one: with an interpreter active (a transform
@@ -415,9 +467,26 @@ def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
 def narrow(input: Tensor, dim: int, start: Any, length: int) -> Tensor:
     """The slice ``start:start+length`` of ``dim`` (a view sharing memory).
 
+    Derivative: ``grad_input`` is ``grad_output`` placed in that slice of zeros
+    (derivatives.yaml ``narrow`` / ``slice_backward``).
+
+    Args:
+        input (Tensor): ``(*)``, at least 1-d.
+        dim (int): the dim to narrow (negative counts from the end).
+        start (int or 0-d Tensor): the first index, in ``[-size, size]`` (negative counts
+            from the end).
+        length (int): how many elements, ``>= 0``.
+    Returns:
+        Tensor: ``input``'s shape with ``length`` at ``dim``, a view.
     Raises:
         IndexError: dim out of range, start out of range.
         RuntimeError: ``start + length`` past the end, negative length, 0-d input.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.arange(5)
+        >>> dyngrad.narrow(x, 0, 1, 3), dyngrad.narrow(x, 0, -2, 2)
+        (tensor([1, 2, 3]), tensor([3, 4]))
     """
     if input._data.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
@@ -437,8 +506,28 @@ def narrow(input: Tensor, dim: int, start: Any, length: int) -> Tensor:
 def select(input: Tensor, dim: int, index: int) -> Tensor:
     """``input`` indexed with ``index`` along ``dim`` (that dim removed; a view).
 
+    Derivative: ``grad_input`` is ``grad_output`` placed at ``index`` of ``dim`` in zeros
+    (derivatives.yaml ``select_backward``).
+
+    Args:
+        input (Tensor): ``(*)``, at least 1-d.
+        dim (int): the dim to index (negative counts from the end).
+        index (int): in ``[-size, size)``.
+    Returns:
+        Tensor: ``input``'s shape without ``dim``, a view.
     Raises:
-        IndexError: dim or index out of range (naming the dim and the size).
+        IndexError: dim or index out of range (naming the dim and the size), or a 0-d input.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        >>> y = dyngrad.select(x, 1, -1)
+        >>> y.detach()
+        tensor([3., 6.])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([[0., 0., 1.],
+                [0., 0., 1.]])
     """
     if input._data.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")

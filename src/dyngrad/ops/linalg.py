@@ -225,10 +225,32 @@ def _need(op: str, t: Tensor, nd: int, name: str) -> None:
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
-    """``(n, m) @ (m, p) -> (n, p)``; both must be 2-D (no broadcasting).
+    """Matrix product ``(n, m) @ (m, p) -> (n, p)``; both must be 2-D (no broadcasting).
 
+    Derivative: ``grad_input = grad_output @ mat2.T``, ``grad_mat2 = input.T @ grad_output``
+    (derivatives.yaml ``mm``).
+
+    Args:
+        input (Tensor): ``(n, m)``.
+        mat2 (Tensor): ``(m, p)``, ``input``'s dtype.
+    Returns:
+        Tensor: ``(n, p)``, ``input``'s dtype.
     Raises:
-        RuntimeError: an operand that is not 2-D, or inner sizes that differ (shapes named).
+        RuntimeError: an operand that is not 2-D, inner sizes that differ (shapes named), or
+            different dtypes.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> b = dyngrad.tensor([[1.0, 0.0], [1.0, 1.0]], requires_grad=True)
+        >>> y = dyngrad.mm(a, b)
+        >>> y.detach()
+        tensor([[3., 2.],
+                [7., 4.]])
+        >>> y.sum().backward()
+        >>> a.grad
+        tensor([[1., 2.],
+                [1., 2.]])
     """
     _check_mm("mm", input, mat2)
     _need("mm", input, 2, "self")
@@ -276,10 +298,29 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
 
 
 def mv(input: Tensor, vec: Tensor) -> Tensor:
-    """``(n, m) @ (m,) -> (n,)``.
+    """Matrix-vector product ``(n, m) @ (m,) -> (n,)``.
 
+    Derivative: ``grad_input = outer(grad_output, vec)``, ``grad_vec = input.T @
+    grad_output`` (derivatives.yaml ``mv``).
+
+    Args:
+        input (Tensor): ``(n, m)``.
+        vec (Tensor): ``(m)``, ``input``'s dtype.
+    Returns:
+        Tensor: ``(n)``, ``input``'s dtype.
     Raises:
-        RuntimeError: wrong ranks or sizes (shapes named).
+        RuntimeError: wrong ranks or sizes (shapes named), or different dtypes.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> v = dyngrad.tensor([1.0, -1.0], requires_grad=True)
+        >>> y = dyngrad.mv(a, v)
+        >>> y.detach()
+        tensor([-1., -1.])
+        >>> y.sum().backward()
+        >>> v.grad
+        tensor([4., 6.])
     """
     _check_mm("mv", input, vec)
     _need("mv", input, 2, "self")
@@ -322,7 +363,26 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
 
 
 def inner(input: Tensor, other: Tensor) -> Tensor:
-    """Inner product over the last dims: ``(*a, k), (*b, k) -> (*a, *b)`` (0-d: product)."""
+    """Inner product over the last dims: ``(*a, k), (*b, k) -> (*a, *b)`` (0-d: product).
+
+    Derivative: that of ``tensordot(input, other, dims=([-1], [-1]))`` (each gradient is
+    ``grad_output`` contracted with the other operand over its remaining dims).
+
+    Args:
+        input (Tensor): ``(*a, k)``, or 0-d.
+        other (Tensor): ``(*b, k)``, or 0-d.
+    Returns:
+        Tensor: ``(*a, *b)`` (``input * other`` when either is 0-d).
+    Raises:
+        RuntimeError: when the last dims differ in size.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.inner(dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([3.0, 4.0]))
+        tensor(11.)
+        >>> dyngrad.inner(dyngrad.ones(2, 3), dyngrad.ones(4, 3)).shape
+        dyngrad.Size([2, 4])
+    """
     if input._data.ndim == 0 or other._data.ndim == 0:
         return input * other
     from .contraction import tensordot
@@ -331,10 +391,31 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
 
 
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
-    """``(n,), (m,) -> (n, m)``, ``out_ij = a_i b_j`` (``a.unsqueeze(1) * b``, as PyTorch).
+    """Outer product ``(n,), (m,) -> (n, m)``, ``out_ij = a_i b_j`` (``a.unsqueeze(1) * b``,
+    as PyTorch). ``dyngrad.ger`` is this function.
 
+    Derivative: ``grad_input = grad_output @ vec2``, ``grad_vec2 = grad_output.T @ input``
+    (the product rule on ``input.unsqueeze(1) * vec2``).
+
+    Args:
+        input (Tensor): ``(n)``.
+        vec2 (Tensor): ``(m)``; promoted with ``input``.
+    Returns:
+        Tensor: ``(n, m)``, the promoted dtype.
     Raises:
         RuntimeError: a non-1-D operand.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> b = dyngrad.tensor([3.0, 4.0, 5.0], requires_grad=True)
+        >>> y = dyngrad.outer(a, b)
+        >>> y.detach()
+        tensor([[ 3.,  4.,  5.],
+                [ 6.,  8., 10.]])
+        >>> y.sum().backward()
+        >>> a.grad, b.grad
+        (tensor([12., 12.]), tensor([3., 3., 3.]))
     """
     if input._data.ndim != 1 or vec2._data.ndim != 1:
         raise RuntimeError(f"outer: expected 1D tensors, but got {input._data.ndim}D and {vec2._data.ndim}D")
@@ -362,7 +443,26 @@ class Trace(Linear):
 
 
 def trace(input: Tensor) -> Tensor:
-    """Sum of the main diagonal of a 2-D ``input``. Raises: RuntimeError if not 2-D."""
+    """Sum of the main diagonal of a 2-D ``input`` (also of a non-square one).
+
+    Derivative: ``grad_input = grad_output * eye(n, m)`` (derivatives.yaml ``trace_backward``).
+
+    Args:
+        input (Tensor): ``(n, m)``.
+    Returns:
+        Tensor: ``()``, ``input``'s dtype (PyTorch refuses bool; dyngrad counts it in int64).
+    Raises:
+        RuntimeError: if not 2-D.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> y = dyngrad.trace(x)
+        >>> y.backward()
+        >>> y.detach(), x.grad
+        (tensor(5.), tensor([[1., 0.],
+                [0., 1.]]))
+    """
     if input._data.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input._data.ndim}")
     return Trace.apply(input)
@@ -579,18 +679,59 @@ class Triu(Tril):
 
 
 def tril(input: Tensor, diagonal: int = 0) -> Tensor:
-    """Lower triangle (on and below diagonal ``k``) of the last two dims ``(*, m, n)``.
+    """Lower triangle (on and below diagonal ``diagonal``) of the last two dims ``(*, m, n)``;
+    the rest is zeroed.
 
-    Raises: RuntimeError for inputs with fewer than 2 dims."""
+    Derivative: ``grad_input = grad_output.tril(diagonal)`` (derivatives.yaml ``tril``).
+
+    Args:
+        input (Tensor): ``(*, m, n)``.
+        diagonal (int): which diagonal bounds the triangle: 0 the main one, positive above
+            it, negative below. Default: ``0``.
+    Returns:
+        Tensor: ``(*, m, n)``, ``input``'s dtype.
+    Raises:
+        RuntimeError: for inputs with fewer than 2 dims.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tril(dyngrad.ones(3, 3), -1)
+        tensor([[0., 0., 0.],
+                [1., 0., 0.],
+                [1., 1., 0.]])
+    """
     if input._data.ndim < 2:
         raise RuntimeError("tril: input tensor must have at least 2 dimensions")
     return Tril.apply(input, int(diagonal))
 
 
 def triu(input: Tensor, diagonal: int = 0) -> Tensor:
-    """Upper triangle (on and above diagonal ``k``) of the last two dims ``(*, m, n)``.
+    """Upper triangle (on and above diagonal ``diagonal``) of the last two dims ``(*, m, n)``;
+    the rest is zeroed.
 
-    Raises: RuntimeError for inputs with fewer than 2 dims."""
+    Derivative: ``grad_input = grad_output.triu(diagonal)`` (derivatives.yaml ``triu``).
+
+    Args:
+        input (Tensor): ``(*, m, n)``.
+        diagonal (int): which diagonal bounds the triangle: 0 the main one, positive above
+            it, negative below. Default: ``0``.
+    Returns:
+        Tensor: ``(*, m, n)``, ``input``'s dtype.
+    Raises:
+        RuntimeError: for inputs with fewer than 2 dims.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        >>> y = dyngrad.triu(x, 1)
+        >>> y.detach()
+        tensor([[0., 2., 3.],
+                [0., 0., 6.]])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([[0., 1., 1.],
+                [0., 0., 1.]])
+    """
     if input._data.ndim < 2:
         raise RuntimeError("triu: input tensor must have at least 2 dimensions")
     return Triu.apply(input, int(diagonal))

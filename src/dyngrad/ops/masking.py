@@ -82,14 +82,30 @@ class MaskedFill(Op):
 def masked_fill(input: Tensor, mask: Any, value: Any) -> Tensor:
     """Fill positions where ``mask`` is True with ``value``.
 
+    Derivative: ``grad_input = grad_output.masked_fill(mask, 0)``; ``grad_value =
+    sum(grad_output * mask)`` for a 0-d tensor value (derivatives.yaml ``masked_fill``).
+
     Args:
-        input: ``(*)``.
-        mask: bool tensor broadcastable with ``input``.
-        value: a number or a 0-d tensor (differentiable: ``grad_value = sum(grad * mask)``).
+        input (Tensor): ``(*)``.
+        mask (Tensor): bool, broadcastable with ``input``.
+        value (number or Tensor): a number or a 0-d tensor, cast to ``input``'s dtype
+            (differentiable).
     Returns:
-        Tensor of the broadcast shape, ``input``'s dtype.
+        Tensor: the broadcast shape, ``input``'s dtype.
     Raises:
-        RuntimeError: non-bool mask; value tensor with more than one element.
+        RuntimeError: non-bool mask; value tensor with more than one element; shapes that do
+            not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> v = dyngrad.tensor(-1.0, requires_grad=True)
+        >>> y = dyngrad.masked_fill(x, dyngrad.tensor([True, False, True]), v)
+        >>> y.detach()
+        tensor([-1.,  2., -1.])
+        >>> y.sum().backward()
+        >>> x.grad, v.grad
+        (tensor([0., 1., 0.]), tensor(2.))
     """
     if isinstance(value, Tensor) and value._data.ndim != 0:
         raise RuntimeError(
@@ -99,12 +115,39 @@ def masked_fill(input: Tensor, mask: Any, value: Any) -> Tensor:
 
 
 def masked_fill_(input: Tensor, mask: Any, value: Any) -> Tensor:
-    """In-place :func:`masked_fill` (``mask`` must broadcast to ``input``'s shape)."""
+    """In-place :func:`masked_fill` (``mask`` must broadcast to ``input``'s shape).
+
+    Derivative: as :func:`masked_fill`'s; ``input`` takes over the new history.
+
+    Args:
+        input (Tensor): ``(*)``, overwritten.
+        mask (Tensor): bool, broadcastable to ``input``'s shape.
+        value (number or Tensor): a number or a 0-d tensor, cast to ``input``'s dtype.
+    Returns:
+        Tensor: ``input`` itself.
+    Raises:
+        RuntimeError: non-bool mask, a mask that does not broadcast to ``input``'s shape, or
+            ``input`` a leaf that requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.zeros(2, 2)
+        >>> dyngrad.masked_fill_(x, dyngrad.tensor([True, False]), 5.0) is x
+        True
+        >>> x
+        tensor([[5., 0.],
+                [5., 0.]])
+    """
     if not recording(input, value) and not _ctx.interpreters:  # a transform (forward mode's tangents) goes via inplace()
         m = data_of(mask)
         if m.dtype != np.bool_:
             raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {m.dtype}")
-        np.copyto(input._data, np.asarray(data_of(value), dtype=input._data.dtype), where=m)
+        try:
+            np.copyto(input._data, np.asarray(data_of(value), dtype=input._data.dtype), where=m)
+        except ValueError:  # a mask that does not broadcast to input's shape: PyTorch's RuntimeError
+            from ._util import inplace_shape_error
+
+            raise RuntimeError(f"masked_fill_: {inplace_shape_error(input._data.shape, m.shape)}") from None
         input._vc[0] += 1
         return input
     return inplace(masked_fill, input, mask, value)
@@ -112,10 +155,27 @@ def masked_fill_(input: Tensor, mask: Any, value: Any) -> Tensor:
 
 def masked_select(input: Tensor, mask: Any) -> Tensor:
     """The 1-d tensor of ``input``'s entries where ``mask`` (bool, broadcast with ``input``)
-    is True, in C order. ``grad_input`` scatters ``grad`` back to those positions.
+    is True, in C order.
 
+    Derivative: ``grad_input`` scatters ``grad_output`` back to those positions (zeros
+    elsewhere, summed over the broadcast; derivatives.yaml ``masked_select_backward``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        mask (Tensor): bool, broadcastable with ``input``.
+    Returns:
+        Tensor: ``(k)``, ``k`` the number of True entries of the broadcast mask; ``input``'s
+        dtype.
     Raises:
         RuntimeError: non-bool mask, shapes that do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1, 2], [3, 4]])
+        >>> dyngrad.masked_select(x, dyngrad.tensor([[True, False], [False, True]]))
+        tensor([1, 4])
+        >>> dyngrad.masked_select(x, dyngrad.tensor([True, False]))
+        tensor([1, 3])
     """
     m = data_of(mask)
     m = np.asarray(m) if not isinstance(m, np.ndarray) else m
@@ -138,7 +198,28 @@ def masked_select(input: Tensor, mask: Any) -> Tensor:
 
 def index_fill(input: Tensor, dim: int, index: Any, value: Any) -> Tensor:
     """``input`` with the slices ``index`` along ``dim`` set to ``value`` (a number or 0-d
-    tensor, differentiable as in :func:`masked_fill`)."""
+    tensor, differentiable as in :func:`masked_fill`).
+
+    Derivative: ``grad_input = grad_output`` with the filled slices zeroed; ``grad_value`` is
+    the sum of ``grad_output`` over them (derivatives.yaml ``index_fill``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int): the dim to index along.
+        index (Tensor): int64/int32, ``(k)``, entries in ``[-size, size)``.
+        value (number or Tensor): a number or a 0-d tensor.
+    Returns:
+        Tensor: ``input``'s shape and dtype.
+    Raises:
+        RuntimeError: non-integer index, a value tensor with more than one element.
+        IndexError: index or dim out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.index_fill(dyngrad.zeros(2, 3), 1, dyngrad.tensor([0, 2]), 7.0)
+        tensor([[7., 0., 7.],
+                [7., 0., 7.]])
+    """
     from .gather import _dim_index
 
     d, adv = _dim_index(input, dim, index, "index_fill", negative=True)

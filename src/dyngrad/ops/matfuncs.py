@@ -102,12 +102,28 @@ class MatrixExp(Op):
 def matrix_exp(A: Tensor) -> Tensor:
     """``torch.matrix_exp`` / ``linalg.matrix_exp``: the exponential of square matrices.
 
+    Derivative: ``grad_A`` is the top-right block of ``exp([[A^T, grad_output], [0, A^T]])``
+    (the block-triangular identity of Mathias 1996; PyTorch's ``linalg_matrix_exp_differential``).
+
     Args:
-        A: ``(*, n, n)`` floating tensor.
+        A (Tensor): ``(*, n, n)``, floating.
     Returns:
-        ``(*, n, n)``: ``exp(A)`` (Padé [13/13] with scaling and squaring, in float64).
+        Tensor: ``(*, n, n)``: ``exp(A)`` (Padé [13/13] with scaling and squaring, in float64),
+        ``A``'s dtype.
     Raises:
         RuntimeError: fewer than 2 dims, non-square, or an integer dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> A = dyngrad.tensor([[0.0, 1.0], [0.0, 0.0]], requires_grad=True)
+        >>> E = dyngrad.matrix_exp(A)
+        >>> E.detach()
+        tensor([[1., 1.],
+                [0., 1.]])
+        >>> E.sum().backward()
+        >>> A.grad
+        tensor([[1.5000, 1.0000],
+                [2.1667, 1.5000]])
     """
     d = A._data
     if d.ndim < 2:

@@ -268,13 +268,62 @@ class Logaddexp(Elementwise):
 def maximum(input: Any, other: Any) -> Tensor:
     """Elementwise maximum of two broadcastable operands (``nan`` if either is ``nan``).
 
-    Gradients on ties are split evenly between the operands, as PyTorch does.
+    Derivative: ``grad_input = grad_output`` where ``input > other``, ``grad_other =
+    grad_output`` where ``other > input``; ties split it evenly, half each (derivatives.yaml
+    ``maximum``: ``masked_fill`` of ``grad / 2`` at ties).
+
+    Args:
+        input (Tensor): ``(*)``.
+        other (Tensor): broadcastable with ``input``; promoted with it. (PyTorch requires a
+            Tensor; dyngrad also takes a number.)
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype.
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+        TypeError: when an operand is neither a Tensor nor a number.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> b = dyngrad.tensor([2.0, 2.0, 1.0], requires_grad=True)
+        >>> y = dyngrad.maximum(a, b)
+        >>> y.detach()
+        tensor([2., 2., 3.])
+        >>> y.sum().backward()
+        >>> a.grad, b.grad
+        (tensor([0.0000, 0.5000, 1.0000]), tensor([1.0000, 0.5000, 0.0000]))
     """
     return Maximum.apply(*_operands("maximum", input, other)[0])
 
 
 def minimum(input: Any, other: Any) -> Tensor:
-    """Elementwise minimum (``nan`` if either is ``nan``); ties split the gradient evenly."""
+    """Elementwise minimum of two broadcastable operands (``nan`` if either is ``nan``).
+
+    Derivative: ``grad_input = grad_output`` where ``input < other``, ``grad_other =
+    grad_output`` where ``other < input``; ties split it evenly, half each (derivatives.yaml
+    ``minimum``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        other (Tensor): broadcastable with ``input``; promoted with it. (PyTorch requires a
+            Tensor; dyngrad also takes a number.)
+    Returns:
+        Tensor: the broadcast shape, the promoted dtype.
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+        TypeError: when an operand is neither a Tensor nor a number.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> b = dyngrad.tensor([2.0, 2.0, 1.0], requires_grad=True)
+        >>> y = dyngrad.minimum(a, b)
+        >>> y.detach()
+        tensor([1., 2., 1.])
+        >>> y.sum().backward()
+        >>> a.grad, b.grad
+        (tensor([1.0000, 0.5000, 0.0000]), tensor([0.0000, 0.5000, 1.0000]))
+    """
     return Minimum.apply(*_operands("minimum", input, other)[0])
 
 
@@ -383,7 +432,34 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:
 
 def lerp(input: Any, end: Any, weight: Any) -> Tensor:
     """Linear interpolation ``input + weight * (end - input)``; ``weight`` is a number or a
-    broadcastable tensor (differentiable)."""
+    broadcastable tensor (differentiable).
+
+    Derivative: ``grad_input = grad_output * (1 - weight)``, ``grad_end = grad_output *
+    weight``, ``grad_weight = grad_output * (end - input)`` (derivatives.yaml ``lerp``), each
+    summed to its operand's shape.
+
+    Args:
+        input (Tensor): ``(*)``, the start points.
+        end (Tensor): broadcastable with ``input``, the end points.
+        weight (float or Tensor): broadcastable with both. (PyTorch requires floating operands
+            of one dtype; dyngrad promotes them, integers to the default float dtype.)
+    Returns:
+        Tensor: the broadcast shape, the promoted float dtype.
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+        TypeError: when an operand is neither a Tensor nor a number.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([0.0, 1.0], requires_grad=True)
+        >>> b = dyngrad.tensor([4.0, 3.0], requires_grad=True)
+        >>> y = dyngrad.lerp(a, b, 0.25)
+        >>> y.detach()
+        tensor([1.0000, 1.5000])
+        >>> y.sum().backward()
+        >>> a.grad, b.grad
+        (tensor([0.7500, 0.7500]), tensor([0.2500, 0.2500]))
+    """
     (s, e, w), _ = _operands("lerp", input, end, weight)
     B.broadcast_shapes(s.shape, e.shape, w.shape)
     return (Lerp if isinstance(weight, Tensor) else LerpScalar).apply(s, e, w)
@@ -467,7 +543,32 @@ def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor
 
 
 def hypot(input: Any, other: Any) -> Tensor:
-    """Elementwise ``sqrt(input**2 + other**2)`` without intermediate overflow."""
+    """Elementwise ``sqrt(input**2 + other**2)`` without intermediate overflow.
+
+    Derivative: ``grad_input = grad_output * input / output``, ``grad_other = grad_output *
+    other / output`` (derivatives.yaml ``hypot``).
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+        other (Tensor): broadcastable with ``input``. (PyTorch refuses integer tensors and
+            numbers; dyngrad promotes them, integers to the default float dtype.)
+    Returns:
+        Tensor: the broadcast shape, the promoted float dtype.
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+        TypeError: when an operand is neither a Tensor nor a number.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([3.0, 0.0], requires_grad=True)
+        >>> b = dyngrad.tensor([4.0, 2.0], requires_grad=True)
+        >>> y = dyngrad.hypot(a, b)
+        >>> y.detach()
+        tensor([5., 2.])
+        >>> y.sum().backward()
+        >>> a.grad, b.grad
+        (tensor([0.6000, 0.0000]), tensor([0.8000, 1.0000]))
+    """
     return Hypot.apply(*_operands("hypot", input, other)[0])
 
 
@@ -507,5 +608,31 @@ arctan2 = atan2
 
 
 def logaddexp(input: Any, other: Any) -> Tensor:
-    """Elementwise ``log(exp(input) + exp(other))`` without overflow."""
+    """Elementwise ``log(exp(input) + exp(other))`` without overflow.
+
+    Derivative: ``grad_input = grad_output * sigmoid(input - other)``, ``grad_other =
+    grad_output * sigmoid(other - input)`` (derivatives.yaml ``logaddexp``:
+    ``grad / (1 + exp(other - input))``).
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+        other (Tensor): broadcastable with ``input``. (PyTorch refuses integer tensors;
+            dyngrad computes them in the default float dtype.)
+    Returns:
+        Tensor: the broadcast shape, the promoted float dtype.
+    Raises:
+        RuntimeError: when the shapes do not broadcast.
+        TypeError: when an operand is neither a Tensor nor a number.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([0.0, 1.0], requires_grad=True)
+        >>> b = dyngrad.tensor([0.0, -1.0], requires_grad=True)
+        >>> y = dyngrad.logaddexp(a, b)
+        >>> y.detach()
+        tensor([0.6931, 1.1269])
+        >>> y.sum().backward()
+        >>> a.grad, b.grad
+        (tensor([0.5000, 0.8808]), tensor([0.5000, 0.1192]))
+    """
     return Logaddexp.apply(*_operands("logaddexp", input, other)[0])

@@ -312,8 +312,26 @@ def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, d
              requires_grad: bool = False) -> Tensor:
     """A random permutation of ``0..n-1`` (int64 by default).
 
+    Not differentiable (an integer result; with a floating ``dtype`` and ``requires_grad`` a
+    leaf).
+
+    Args:
+        n (int): the number of elements, ``>= 0``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+        dtype (dtype, optional): keyword only. Default: ``None`` (int64).
+        device: keyword only; ``None`` or ``'cpu'``.
+        requires_grad (bool): keyword only. Default: ``False``.
+    Returns:
+        Tensor: ``(n)``.
     Raises:
         RuntimeError: ``n < 0``.
+
+    Example:
+        >>> import dyngrad
+        >>> p = dyngrad.randperm(5)
+        >>> p.dtype, sorted(p.tolist())
+        (dyngrad.int64, [0, 1, 2, 3, 4])
     """
     check_device(device)
     if n < 0:
@@ -383,8 +401,25 @@ def rand_like(input: Tensor, *, dtype: Any = None, generator: Generator | None =
               device: Any = None, memory_format: Any = None, layout: Any = None) -> Tensor:
     """Uniform ``[0, 1)`` samples with ``input``'s shape (and dtype unless given).
 
+    Not differentiable: no gradient flows to ``input`` (the result is a new leaf).
+
+    Args:
+        input (Tensor): ``(*)``; only its shape (and dtype) are used.
+        dtype (dtype, optional): keyword only. Default: ``None`` (``input``'s).
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+        requires_grad (bool): keyword only; the result is a leaf. Default: ``False``.
+        device, memory_format, layout: keyword only; accepted for PyTorch's signature.
+    Returns:
+        Tensor: ``input``'s shape.
     Raises:
-        RuntimeError: a non-floating dtype (NotImplementedError, as PyTorch).
+        NotImplementedError: a non-floating dtype (a RuntimeError subclass, as PyTorch).
+
+    Example:
+        >>> import dyngrad
+        >>> u = dyngrad.rand_like(dyngrad.zeros(2, 3))
+        >>> u.shape, bool(((u >= 0) & (u < 1)).all())
+        (dyngrad.Size([2, 3]), True)
     """
     nd = _need_float(_like_dtype(input, dtype), "rand_like")
     return _finish(RandLike.apply(input, nd, generator), requires_grad)
@@ -392,7 +427,28 @@ def rand_like(input: Tensor, *, dtype: Any = None, generator: Generator | None =
 
 def randn_like(input: Tensor, *, dtype: Any = None, generator: Generator | None = None, requires_grad: bool = False,
                device: Any = None, memory_format: Any = None, layout: Any = None) -> Tensor:
-    """Standard normal samples with ``input``'s shape (see :func:`rand_like`)."""
+    """Standard normal samples with ``input``'s shape (see :func:`rand_like`).
+
+    Not differentiable: no gradient flows to ``input`` (the result is a new leaf).
+
+    Args:
+        input (Tensor): ``(*)``; only its shape (and dtype) are used.
+        dtype (dtype, optional): keyword only. Default: ``None`` (``input``'s).
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+        requires_grad (bool): keyword only; the result is a leaf. Default: ``False``.
+        device, memory_format, layout: keyword only; accepted for PyTorch's signature.
+    Returns:
+        Tensor: ``input``'s shape.
+    Raises:
+        NotImplementedError: a non-floating dtype (a RuntimeError subclass, as PyTorch).
+
+    Example:
+        >>> import dyngrad
+        >>> z = dyngrad.randn_like(dyngrad.zeros(2000, dtype=dyngrad.float64))
+        >>> z.dtype, abs(z.mean().item()) < 0.1
+        (dyngrad.float64, True)
+    """
     nd = _need_float(_like_dtype(input, dtype), "randn_like")
     return _finish(RandnLike.apply(input, nd, generator), requires_grad)
 
@@ -402,8 +458,29 @@ def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: Any = None
     """Integers uniform on ``[low, high)`` with ``input``'s shape and dtype (a float input
     gives integral floats, as PyTorch); ``randint_like(input, high)`` from ``[0, high)``.
 
+    Not differentiable: no gradient flows to ``input`` (the result is a new leaf).
+
+    Args:
+        input (Tensor): ``(*)``; only its shape (and dtype) are used.
+        low (int): the lower bound, or the upper one when ``high`` is None.
+        high (int, optional): the upper bound (exclusive). Default: ``None``.
+        dtype (dtype, optional): keyword only. Default: ``None`` (``input``'s).
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+        requires_grad (bool): keyword only. Default: ``False``.
+        device, memory_format: keyword only; accepted for PyTorch's signature.
+    Returns:
+        Tensor: ``input``'s shape.
     Raises:
         RuntimeError: ``low >= high``.
+
+    Example:
+        >>> import dyngrad
+        >>> r = dyngrad.randint_like(dyngrad.zeros(100, dtype=dyngrad.int64), 3, 6)
+        >>> sorted(set(r.tolist()))
+        [3, 4, 5]
+        >>> dyngrad.randint_like(dyngrad.zeros(2), 5).dtype
+        dyngrad.float32
     """
     if high is None:
         low, high = 0, low

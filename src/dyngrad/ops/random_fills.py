@@ -96,12 +96,28 @@ def _float_fill(self: Tensor, op: str) -> None:
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: Generator | None = None, **kw: Any) -> Tensor:
     """Fill ``self`` in place with samples of ``U[from, to)``; returns self.
 
+    Derivative: the draw does not depend on the old values: ``grad_self = 0`` (derivatives.yaml
+    ``uniform_``: ``zeros_like(grad)``).
+
     Args:
-        from_: the lower bound (PyTorch's ``from``, also accepted as a keyword).
-        to: the upper bound.
-        generator: the Generator to draw from.
+        self (Tensor): ``(*)``, floating, overwritten.
+        from_ (float): the lower bound (PyTorch's ``from``, also accepted as a keyword).
+            Default: ``0.0``.
+        to (float): the upper bound. Default: ``1.0``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+    Returns:
+        Tensor: ``self`` itself, ``(*)``.
     Raises:
         RuntimeError: ``from > to``; an integer or bool tensor (NotImplementedError).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.empty(1000)
+        >>> dyngrad.uniform_(x, -1.0, 1.0) is x
+        True
+        >>> bool(((x >= -1) & (x < 1)).all()), abs(x.mean().item()) < 0.1
+        (True, True)
     """
     from_ = kw.pop("from", from_)
     _no_extra("uniform_", kw)
@@ -114,8 +130,27 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: Ge
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Generator | None = None) -> Tensor:
     """Fill ``self`` in place with samples of ``N(mean, std^2)``; returns self.
 
+    Derivative: the draw does not depend on the old values: ``grad_self = 0`` (derivatives.yaml
+    ``normal_``: ``zeros_like(grad)``).
+
+    Args:
+        self (Tensor): ``(*)``, floating, overwritten.
+        mean (float): the mean. Default: ``0.0``.
+        std (float): the standard deviation, ``>= 0``. Default: ``1.0``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+    Returns:
+        Tensor: ``self`` itself, ``(*)``.
     Raises:
         RuntimeError: ``std < 0``; an integer or bool tensor (NotImplementedError).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.empty(2000)
+        >>> dyngrad.normal_(x, 3.0, 0.5) is x
+        True
+        >>> abs(x.mean().item() - 3.0) < 0.1, abs(x.std().item() - 0.5) < 0.1
+        (True, True)
     """
     _float_fill(self, "normal_")
     if std < 0:
@@ -165,8 +200,28 @@ def random_(self: Tensor, from_: Any = None, to: Any = None, *, generator: Gener
     ``[0, to)``; ``random_()`` covers ``[0, 2**mantissa]`` for floats (every integer the
     dtype holds exactly) and ``[0, max]`` for integer dtypes, as PyTorch. Returns self.
 
+    Derivative: the draw does not depend on the old values: ``grad_self = 0`` (derivatives.yaml
+    ``random_``: ``zeros_like(grad)``).
+
+    Args:
+        self (Tensor): ``(*)``, any dtype, overwritten.
+        from_ (int, optional): the lower bound (``from`` as a keyword), or the upper bound
+            when ``to`` is None. Default: ``None``.
+        to (int, optional): the upper bound (exclusive). Default: ``None``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+    Returns:
+        Tensor: ``self`` itself, ``(*)``.
     Raises:
         RuntimeError: ``from >= to``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.empty(100, dtype=dyngrad.int64)
+        >>> dyngrad.random_(x, 3, 6) is x
+        True
+        >>> sorted(set(x.tolist()))
+        [3, 4, 5]
     """
     from_ = kw.pop("from", from_)
     _no_extra("random_", kw)
@@ -225,8 +280,26 @@ def geometric_(self: Tensor, p: float, *, generator: Generator | None = None) ->
     """Fill ``self`` in place with the number of Bernoulli(``p``) trials up to the first
     success (1, 2, ...); any dtype.
 
+    Derivative: the draw does not depend on the old values: ``grad_self = 0`` (derivatives.yaml
+    ``geometric_``: ``zeros_like(grad)``).
+
+    Args:
+        self (Tensor): ``(*)``, any dtype, overwritten.
+        p (float): the success probability, in ``(0, 1)``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+    Returns:
+        Tensor: ``self`` itself, ``(*)``.
     Raises:
         RuntimeError: ``p`` outside ``(0, 1)``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.empty(1000)
+        >>> dyngrad.geometric_(x, 0.5) is x
+        True
+        >>> bool((x >= 1).all()), abs(x.mean().item() - 2.0) < 0.2
+        (True, True)
     """
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_num(p)}")
@@ -269,11 +342,32 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator:
 def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator: Generator | None = None) -> Tensor:
     """Fill ``self`` in place with ``exp(N(mean, std^2))`` samples.
 
+    Derivative: the draw does not depend on the old values: ``grad_self = 0`` (derivatives.yaml
+    ``log_normal_``: ``zeros_like(grad)``).
+
+    Args:
+        self (Tensor): ``(*)``, floating, overwritten.
+        mean (float): the mean of the underlying normal. Default: ``1.0``.
+        std (float): its standard deviation, ``> 0``. Default: ``2.0``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+    Returns:
+        Tensor: ``self`` itself, ``(*)``.
     Raises:
-        RuntimeError: ``std <= 0``; an integer or bool tensor.
+        RuntimeError: ``std <= 0``.
+        NotImplementedError: an integer or bool tensor (a RuntimeError subclass).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.empty(2000)
+        >>> dyngrad.log_normal_(x, 0.0, 0.25) is x
+        True
+        >>> bool((x > 0).all()), abs(x.log().mean().item()) < 0.05
+        (True, True)
     """
     if self._data.dtype.kind != "f":
-        raise RuntimeError("log_normal_ expects a floating point tensor, but got " + self.dtype.name)
+        # (PyTorch's NotImplementedError, a RuntimeError subclass: "log_normal_cpu" not implemented)
+        raise NotImplementedError("log_normal_ expects a floating point tensor, but got " + self.dtype.name)
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_num(std)}")
     return _fill(LogNormal, self, float(mean), float(std), generator)

@@ -51,8 +51,30 @@ class Repeat(Linear):
 def repeat(input: Tensor, *sizes: Any) -> Tensor:
     """Repeat ``input`` ``sizes[i]`` times along dim ``i`` (a copy, as ``numpy.tile``).
 
+    ``Tensor.repeat`` in PyTorch; dyngrad also has the function. Extra leading sizes add
+    leading dims.
+
+    Derivative: ``grad_input`` is the sum of ``grad_output``'s tiles (each copy's gradient
+    added back; derivatives.yaml ``repeat_backward``).
+
+    Args:
+        input (Tensor): ``(*)``, ``n`` dims.
+        *sizes (int or sequence of int): at least ``n`` repeat counts, ``>= 0``.
+    Returns:
+        Tensor: ``(s_0 * d_0, s_1 * d_1, ...)`` with ``input``'s shape left-padded with 1s.
     Raises:
         RuntimeError: fewer sizes than dims, or a negative size.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = dyngrad.repeat(x, 2, 2)
+        >>> y.detach()
+        tensor([[1., 2., 1., 2.],
+                [1., 2., 1., 2.]])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([4., 4.])
     """
     reps = shape_arg(sizes)
     if len(reps) < input._data.ndim:
@@ -65,7 +87,26 @@ def repeat(input: Tensor, *sizes: Any) -> Tensor:
 
 
 def tile(input: Tensor, dims: Any) -> Tensor:
-    """Like :func:`repeat`, but ``dims`` shorter than ``input.ndim`` is left-padded with 1s."""
+    """Like :func:`repeat`, but ``dims`` shorter than ``input.ndim`` is left-padded with 1s.
+
+    Derivative: as :func:`repeat`'s (the tiles' gradients summed).
+
+    Args:
+        input (Tensor): ``(*)``.
+        dims (int or sequence of int): repeat counts for the last dims, ``>= 0``. (PyTorch
+            wants a tuple; dyngrad also takes one int.)
+    Returns:
+        Tensor: each dim ``i`` of ``input`` (left-padded with 1s) times ``dims[i]``.
+    Raises:
+        RuntimeError: a negative count.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tile(dyngrad.tensor([[1, 2]]), (2,))
+        tensor([[1, 2, 1, 2]])
+        >>> dyngrad.tile(dyngrad.tensor([1, 2]), (2, 1)).shape
+        dyngrad.Size([2, 2])
+    """
     reps = shape_arg((dims,) if isinstance(dims, int) else tuple(dims))
     reps = (1,) * (input._data.ndim - len(reps)) + reps
     return repeat(input, reps)
@@ -199,8 +240,28 @@ class Roll(Linear):
 def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     """Shift elements cyclically by ``shifts`` along ``dims`` (flattened when ``dims`` is None).
 
+    Derivative: ``grad_input = roll(grad_output, -shifts, dims)`` (derivatives.yaml ``roll``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        shifts (int or sequence of int): how far to shift each dim (negative: backwards).
+        dims (int or sequence of int, optional): the dims, as many as ``shifts``. Default:
+            ``None`` (the flattened tensor, reshaped back).
+    Returns:
+        Tensor: ``input``'s shape and dtype.
     Raises:
-        RuntimeError: ``shifts`` and ``dims`` of different lengths. IndexError: bad dim.
+        RuntimeError: ``shifts`` and ``dims`` of different lengths.
+        IndexError: bad dim.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1, 2], [3, 4]])
+        >>> dyngrad.roll(x, 1)
+        tensor([[4, 1],
+                [2, 3]])
+        >>> dyngrad.roll(x, (1, 1), (0, 1))
+        tensor([[4, 3],
+                [2, 1]])
     """
     sh = (shifts,) if isinstance(shifts, int) else tuple(int(s) for s in shifts)
     if dims is None:
@@ -303,19 +364,36 @@ for _mode, _name in (("reflect", "ReflectionPad"), ("replicate", "ReplicationPad
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last ``len(pad) // 2`` dims of ``input`` (``torch.nn.functional.pad``).
 
+    Derivative: constant mode: ``grad_input`` is ``grad_output`` cropped back (cropping's
+    adjoint is zero-padding); reflect / replicate / circular: the gradient of each copied
+    element is added to its source (derivatives.yaml ``reflection_pad*_backward`` etc.).
+
     Args:
-        input: ``(*)``.
-        pad: ``(left, right)`` for the last dim, then ``(top, bottom)`` for the one before, ...
-            Negative widths crop (constant mode only).
-        mode: ``'constant'``, ``'reflect'``, ``'replicate'`` or ``'circular'``.
-        value: fill value for constant mode (default 0).
+        input (Tensor): ``(*)``; non-constant modes take ``(C, W)``/``(N, C, W)`` and up to 3
+            padded dims, as PyTorch.
+        pad (sequence of int): ``(left, right)`` for the last dim, then ``(top, bottom)`` for
+            the one before, ... Negative widths crop (constant mode only).
+        mode (str): ``'constant'``, ``'reflect'``, ``'replicate'`` or ``'circular'``. Default:
+            ``'constant'``.
+        value (float, optional): fill value for constant mode. Default: ``None`` (0).
     Returns:
-        Tensor of ``input``'s dtype with each padded dim grown by ``left + right``.
+        Tensor: ``input``'s dtype, each padded dim grown by ``left + right``.
     Raises:
         RuntimeError: odd or too long ``pad``; reflect width >= dim size; circular width >
             dim size; a value with a non-constant mode; a dim cropped below size 0.
         NotImplementedError: unknown mode, unsupported input rank for non-constant modes,
             negative widths with non-constant modes.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.pad(dyngrad.tensor([[1, 2]]), (1, 2))
+        tensor([[0, 1, 2, 0, 0]])
+        >>> dyngrad.pad(dyngrad.tensor([[1.0, 2.0, 3.0]]), (2, 1), mode="reflect")
+        tensor([[3., 2., 1., 2., 3., 2.]])
+        >>> x = dyngrad.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+        >>> dyngrad.pad(x, (-1, 1), value=9.0).sum().backward()
+        >>> x.grad
+        tensor([[0., 1., 1.]])
     """
     widths = tuple(int(w) for w in pad)
     if len(widths) % 2:

@@ -254,11 +254,32 @@ class ProdAll(Prod):
 def prod(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Product of elements over ``dim`` (one int) or of all elements (``dim=None``).
 
+    Derivative: ``grad_input = grad_output * output / input``, computed without dividing by
+    zero: with one zero in the product its gradient is the product of the others, with two
+    or more every gradient is 0 (derivatives.yaml ``prod_backward``).
+
     Args:
-        input: ``(*)``. dim: int or None. keepdim: keep the reduced dim as size 1.
-        dtype: result dtype (bool/int inputs default to int64).
+        input (Tensor): ``(*)``.
+        dim (int, optional): the dim to reduce (one int; PyTorch has no tuple form). Default:
+            ``None`` (all elements).
+        keepdim (bool): keep the reduced dim with size 1. Default: ``False``.
+        dtype (dtype, optional): keyword only; the result dtype. Default: ``None`` (``input``'s;
+            bool and integer inputs give int64).
+    Returns:
+        Tensor: ``()`` for ``dim=None``, else ``input``'s shape without ``dim``.
     Raises:
         IndexError: dim out of range.
+        TypeError: a tuple ``dim``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([2.0, 0.0, 4.0], requires_grad=True)
+        >>> y = dyngrad.prod(x)
+        >>> y.backward()
+        >>> y.detach(), x.grad
+        (tensor(0.), tensor([0., 8., 0.]))
+        >>> dyngrad.prod(dyngrad.tensor([[1, 2], [3, 4]]), 1)
+        tensor([ 2, 12])
     """
     if dim is None:
         return ProdAll.apply(input, None, keepdim, _dtype_arg(dtype))
@@ -269,13 +290,13 @@ def prod(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
 
 
 def _extreme(op: str, d: np.ndarray, dims: tuple | None, keepdim: bool) -> np.ndarray:
-    if d.size == 0 and (dims is None or builtins.any(d.shape[i] == 0 for i in dims)):
-        raise IndexError(
+    if d.size == 0 and dims is None:  # PyTorch: a RuntimeError without a dim, an IndexError with one
+        raise RuntimeError(
             f"{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
             "the reduction dim with the 'dim' argument."
-            if dims is None
-            else f"{op}(): Expected reduction dim {dims[0]} to have non-zero size."
         )
+    if d.size == 0 and builtins.any(d.shape[i] == 0 for i in dims):
+        raise IndexError(f"{op}(): Expected reduction dim {dims[0]} to have non-zero size.")
     fn = np.max if op in ("amax", "max") else np.min
     return fn(d, axis=dims, keepdims=keepdim)
 
@@ -482,14 +503,72 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: 
     ``max(input, dim, keepdim=False)``: namedtuple ``(values, indices)``; the gradient goes
     to the returned index. ``max(input, other)``: elementwise ``maximum``.
 
+    ``nan`` is the largest value (it propagates), as in PyTorch.
+
+    Derivative: ``max(input)``: ``grad_output`` split evenly between the tied maxima
+    (derivatives.yaml ``evenly_distribute_backward``); with ``dim``: ``grad_output`` at the
+    returned index, 0 elsewhere (``value_selecting_reduction_backward``); with ``other``: as
+    :func:`maximum`.
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int or Tensor, optional): the dim to reduce, or the Tensor ``other`` to compare
+            with elementwise. Default: ``None`` (all elements).
+        keepdim (bool): keep the reduced dim with size 1. Default: ``False``.
+    Returns:
+        Tensor or tuple of Tensor: ``()`` without ``dim``; with ``dim`` a namedtuple
+        ``(values, indices)``, each ``input``'s shape without ``dim`` (indices int64); with
+        ``other`` the broadcast shape.
     Raises:
-        IndexError: dim out of range; reducing an empty tensor or dim.
+        IndexError: dim out of range, or a dim of size 0.
+        RuntimeError: an empty tensor without ``dim``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 3.0, 3.0], [4.0, 0.0, 1.0]], requires_grad=True)
+        >>> dyngrad.max(x).detach()
+        tensor(4.)
+        >>> values, indices = dyngrad.max(x, 1)
+        >>> values.sum().backward()
+        >>> values.detach(), indices
+        (tensor([3., 4.]), tensor([1, 0]))
+        >>> x.grad
+        tensor([[0., 1., 0.],
+                [1., 0., 0.]])
     """
     return _max_min("max", input, dim, keepdim)
 
 
 def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
-    """``min`` counterpart of :func:`max` (``(values, indices)`` with ``dim``)."""
+    """``min`` counterpart of :func:`max` (``(values, indices)`` with ``dim``).
+
+    ``min(input)``: the smallest element; ``min(input, dim, keepdim=False)``: namedtuple
+    ``(values, indices)``; ``min(input, other)``: elementwise :func:`minimum`. ``nan``
+    propagates.
+
+    Derivative: as :func:`max`'s: ties share it evenly without ``dim``; with ``dim`` it goes
+    to the returned index.
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int or Tensor, optional): the dim to reduce, or the Tensor ``other``. Default:
+            ``None`` (all elements).
+        keepdim (bool): keep the reduced dim with size 1. Default: ``False``.
+    Returns:
+        Tensor or tuple of Tensor: ``()`` without ``dim``; with ``dim`` a namedtuple
+        ``(values, indices)``; with ``other`` the broadcast shape.
+    Raises:
+        IndexError: dim out of range, or a dim of size 0.
+        RuntimeError: an empty tensor without ``dim``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1, 5], [4, 2]])
+        >>> dyngrad.min(x)
+        tensor(1)
+        >>> dyngrad.min(x, dim=0, keepdim=True)
+        min(values=tensor([[1, 2]]), indices=tensor([[0, 1]]))
+    """
     return _max_min("min", input, dim, keepdim)
 
 
@@ -524,10 +603,22 @@ class SumToSize(Linear):
 
 def sum_to_size(input: Tensor, *size: Any) -> Tensor:
     """Sum ``input`` down to ``size``, which must broadcast to ``input.shape`` (the inverse of
-    ``expand``). ``grad_input = expand(grad, input.shape)``.
+    ``expand``). ``Tensor.sum_to_size`` in PyTorch; dyngrad also has the function.
 
+    Derivative: ``grad_input = grad_output.expand(input.shape)``.
+
+    Args:
+        input (Tensor): ``(*)``.
+        *size (int or sequence of int): the target shape, broadcastable to ``input.shape``.
+    Returns:
+        Tensor: ``size``, ``input``'s dtype (``input`` itself when the shapes are equal).
     Raises:
         RuntimeError: when ``size`` is not expandable to ``input.shape``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.sum_to_size(dyngrad.tensor([[1.0, 2.0], [3.0, 4.0]]), 1, 2)
+        tensor([[4., 6.]])
     """
     from ._util import shape_arg
 

@@ -15,6 +15,7 @@ import numpy as np
 from ..tensor import Tensor
 from ._bases import Elementwise, Op
 from ._batching import unary
+from ._docs import inplace_doc
 from ._util import inplace, wrap, is_wrapper
 
 __all__ = [
@@ -178,7 +179,23 @@ class NanToNum(Elementwise):
 
 # ---------------------------------------------------------------- public functions
 def sign(input: Tensor) -> Tensor:
-    """Elementwise sign: -1, 0 or 1 in the input dtype (bool stays bool, ``nan`` gives 0)."""
+    """Elementwise sign: -1, 0 or 1 in the input dtype (bool stays bool, ``nan`` gives 0).
+
+    Derivative: ``grad_input = 0`` (piecewise constant; PyTorch's derivatives.yaml
+    ``sign: zeros_like(grad)``).
+
+    Args:
+        input (Tensor): ``(*)``, any dtype.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype.
+    Raises:
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.sign(dyngrad.tensor([-2.0, 0.0, 3.0]))
+        tensor([-1.,  0.,  1.])
+    """
     return Sign.apply(input)
 
 
@@ -266,8 +283,24 @@ fix = trunc
 def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001 - PyTorch's name
     """Round half to even, to ``decimals`` decimal places (negative: to tens, hundreds...).
 
+    Derivative: ``grad_input = 0`` (piecewise constant; derivatives.yaml ``round:
+    zeros_like(grad)``).
+
+    Args:
+        input (Tensor): ``(*)``, floating (an integer tensor is returned as a copy when
+            ``decimals == 0``).
+        decimals (int): keyword only; the number of decimal places. Default: ``0``.
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype.
     Raises:
         NotImplementedError: ``decimals != 0`` on an integer tensor (as PyTorch).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.round(dyngrad.tensor([0.5, 1.5, 2.567]))
+        tensor([0., 2., 3.])
+        >>> dyngrad.round(dyngrad.tensor([1.25, 1250.0]), decimals=-2)
+        tensor([   0., 1200.])
     """
     if decimals == 0:
         return Round.apply(input)
@@ -301,7 +334,33 @@ def frac(input: Tensor) -> Tensor:
 
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:
     """Replace ``nan`` by ``nan``, ``+inf`` by ``posinf`` and ``-inf`` by ``neginf``
-    (defaults: 0 and the dtype's largest/lowest finite values)."""
+    (defaults: 0 and the dtype's largest/lowest finite values).
+
+    Derivative: ``grad_input = grad_output * isfinite(input)`` (derivatives.yaml
+    ``nan_to_num``): no gradient reaches the replaced elements.
+
+    Args:
+        input (Tensor): ``(*)``; integer and bool tensors are returned as a copy.
+        nan (float): the value for ``nan``. Default: ``0.0``.
+        posinf (float, optional): the value for ``+inf``. Default: ``None`` (the dtype's
+            largest finite value).
+        neginf (float, optional): the value for ``-inf``. Default: ``None`` (the dtype's
+            lowest finite value).
+    Returns:
+        Tensor: ``(*)``, ``input``'s shape and dtype.
+    Raises:
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([float("nan"), float("inf"), 2.0], requires_grad=True)
+        >>> y = dyngrad.nan_to_num(x, posinf=9.0)
+        >>> y
+        tensor([0., 9., 2.], grad_fn=<NanToNumBackward0>)
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([0., 0., 1.])
+    """
     return NanToNum.apply(input, nan, posinf, neginf)
 
 
@@ -339,33 +398,115 @@ class FloatPredicate(Op):
 
 
 def _float_predicate(input: Tensor, which: str) -> Tensor:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{which}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     if is_wrapper(input):  # inside vmap: its values are batched
         return FloatPredicate.apply(input, which)
     return wrap(_predicate(which, input._data))
 
 
 def isnan(input: Tensor) -> Tensor:
-    """Bool tensor, True where ``input`` is ``nan`` (never for integer dtypes)."""
+    """Bool tensor, True where ``input`` is ``nan`` (never for integer dtypes).
+
+    Not differentiable: the result never requires grad.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype (an integer or bool tensor is never ``nan`` or
+            infinite).
+    Returns:
+        Tensor: bool, ``(*)``, ``input``'s shape.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.isnan(dyngrad.tensor([1.0, float('nan'), float('inf')]))
+        tensor([False,  True, False])
+    """
     return _float_predicate(input, "isnan")
 
 
 def isinf(input: Tensor) -> Tensor:
-    """Bool tensor, True where ``input`` is ``+inf`` or ``-inf``."""
+    """Bool tensor, True where ``input`` is ``+inf`` or ``-inf``.
+
+    Not differentiable: the result never requires grad.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype (an integer or bool tensor is never ``nan`` or
+            infinite).
+    Returns:
+        Tensor: bool, ``(*)``, ``input``'s shape.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.isinf(dyngrad.tensor([1.0, float('-inf'), float('inf')]))
+        tensor([False,  True,  True])
+    """
     return _float_predicate(input, "isinf")
 
 
 def isfinite(input: Tensor) -> Tensor:
-    """Bool tensor, True where ``input`` is neither infinite nor ``nan``."""
+    """Bool tensor, True where ``input`` is neither infinite nor ``nan``.
+
+    Not differentiable: the result never requires grad.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype (an integer or bool tensor is never ``nan`` or
+            infinite).
+    Returns:
+        Tensor: bool, ``(*)``, ``input``'s shape.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.isfinite(dyngrad.tensor([1.0, float('nan'), float('inf')]))
+        tensor([ True, False, False])
+    """
     return _float_predicate(input, "isfinite")
 
 
 def isposinf(input: Tensor) -> Tensor:
-    """Bool tensor, True where ``input`` is ``+inf``."""
+    """Bool tensor, True where ``input`` is ``+inf``.
+
+    Not differentiable: the result never requires grad.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype (an integer or bool tensor is never ``nan`` or
+            infinite).
+    Returns:
+        Tensor: bool, ``(*)``, ``input``'s shape.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.isposinf(dyngrad.tensor([1.0, float('-inf'), float('inf')]))
+        tensor([False, False,  True])
+    """
     return _float_predicate(input, "isposinf")
 
 
 def isneginf(input: Tensor) -> Tensor:
-    """Bool tensor, True where ``input`` is ``-inf``."""
+    """Bool tensor, True where ``input`` is ``-inf``.
+
+    Not differentiable: the result never requires grad.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype (an integer or bool tensor is never ``nan`` or
+            infinite).
+    Returns:
+        Tensor: bool, ``(*)``, ``input``'s shape.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.isneginf(dyngrad.tensor([1.0, float('-inf'), float('inf')]))
+        tensor([False,  True, False])
+    """
     return _float_predicate(input, "isneginf")
 
 
@@ -463,3 +604,13 @@ def frac_(input: Tensor) -> Tensor:
 def nan_to_num_(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:
     """In-place :func:`nan_to_num`."""
     return inplace(nan_to_num, input, nan, posinf, neginf)
+
+
+sign_.__doc__ = inplace_doc("sign", "[-2.0, 0.0, 3.0]", "tensor([-1.,  0.,  1.])")
+trunc_.__doc__ = inplace_doc("trunc", "[-2.5, 1.5]", "tensor([-2.,  1.])")
+round_.__doc__ = inplace_doc("round", "[0.5, 1.5, 2.567]", "tensor([0.5000, 1.5000, 2.5700])", call=", decimals=2",
+                             args="        decimals (int): keyword only, as :func:`dyngrad.round`. Default: ``0``.\n")
+nan_to_num_.__doc__ = inplace_doc(
+    "nan_to_num", "[float('nan'), float('-inf'), 2.0]", "tensor([ 0., -9.,  2.])", call=", neginf=-9.0",
+    args="        nan, posinf, neginf (float, optional): the replacements, as :func:`dyngrad.nan_to_num`.\n"
+         "            Defaults: ``0.0``, ``None``, ``None``.\n")

@@ -112,9 +112,38 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Gene
     With tensor arguments the result has their (promoted) dtype and requires grad when they
     do, with a zero gradient (PyTorch: the sample is not reparameterised).
 
+    Derivative: ``grad_mean = 0``, ``grad_std = 0`` (derivatives.yaml ``normal``:
+    ``zeros_like``; use ``mean + std * randn_like(mean)`` for a reparameterised sample).
+
+    Args:
+        mean (Tensor or float): the means, ``(*)``. Default: ``0.0``.
+        std (Tensor or float): the standard deviations, ``>= 0``, broadcastable with
+            ``mean``. Default: ``1.0``.
+        size (sequence of int, optional): the result's shape, only with two numbers.
+            Default: ``None``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+        dtype (dtype, optional): keyword only, with two numbers: the result's floating
+            dtype. Default: ``None`` (the default dtype).
+        device: keyword only; ``None`` or ``'cpu'``.
+        requires_grad (bool): keyword only, with two numbers. Default: ``False``.
+        out (Tensor, optional): keyword only; write the result here (see dyngrad/_out.py).
+    Returns:
+        Tensor: the broadcast shape of ``mean`` and ``std``, or ``size``.
     Raises:
         RuntimeError: a negative std; shapes that do not broadcast.
-        TypeError: two numbers and no size.
+        TypeError: two numbers and no size, or ``size`` with a Tensor argument.
+        NotImplementedError: an integer ``mean`` or ``std`` tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.normal(0.0, 1.0, (2, 3)).shape
+        dyngrad.Size([2, 3])
+        >>> dyngrad.normal(dyngrad.tensor([0.0, 10.0]), 0.0)
+        tensor([ 0., 10.])
+        >>> x = dyngrad.normal(dyngrad.full((2000,), 3.0), dyngrad.tensor(0.5))
+        >>> abs(x.mean().item() - 3.0) < 0.1
+        True
     """
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         if size is not None:
@@ -194,8 +223,24 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Generator | None = Non
 def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
     """Poisson samples with rates ``input`` (floating), in its dtype; zero gradient.
 
+    Derivative: ``grad_input = 0`` (derivatives.yaml ``poisson``: ``zeros_like(self)``).
+
+    Args:
+        input (Tensor): ``(*)``, floating, the rates ``>= 0``.
+        generator (Generator, optional): the Generator to draw from. Default: ``None``
+            (``dyngrad.default_generator``).
+    Returns:
+        Tensor: ``(*)``, ``input``'s dtype, non-negative integral values.
     Raises:
         RuntimeError: a negative rate; an integer input (NotImplementedError).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.poisson(dyngrad.full((2000,), 4.0))
+        >>> bool((x == x.round()).all()), abs(x.mean().item() - 4.0) < 0.2
+        (True, True)
+        >>> dyngrad.poisson(dyngrad.zeros(2))
+        tensor([0., 0.])
     """
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"poisson: only floating dtypes are supported, got {input.dtype.name}")
@@ -208,10 +253,33 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
     ``input`` (``(k,)`` gives ``(num_samples,)``; ``(n, k)`` one row of samples per row),
     int64, without replacement unless ``replacement``.
 
+    Not differentiable: the result is an int64 index tensor.
+
+    Args:
+        input (Tensor): ``(k)`` or ``(n, k)``, floating, non-negative weights (need not sum
+            to 1).
+        num_samples (int): how many indices per row, ``> 0``.
+        replacement (bool): draw with replacement. Default: ``False``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+        out (Tensor, optional): keyword only; write the result here.
+    Returns:
+        Tensor: int64, ``(num_samples)`` or ``(n, num_samples)``.
     Raises:
         RuntimeError: ``input`` not 1-d or 2-d, a non-floating dtype, negative/inf/nan
             weights, a row summing to 0, ``num_samples <= 0``, or more samples than
-            categories without replacement.
+            categories without replacement; also (unlike PyTorch 2.13, which then returns
+            zero-weight categories) more samples than nonzero weights without replacement.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.multinomial(dyngrad.tensor([0.0, 1.0, 0.0]), 3, replacement=True)
+        tensor([1, 1, 1])
+        >>> dyngrad.multinomial(dyngrad.tensor([[0.0, 1.0], [1.0, 0.0]]), 1)
+        tensor([[1],
+                [0]])
+        >>> sorted(dyngrad.multinomial(dyngrad.tensor([1.0, 2.0, 3.0]), 3).tolist())
+        [0, 1, 2]
     """
     if input.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")

@@ -347,7 +347,34 @@ def index_put(input: Tensor, indices: Any, values: Any, accumulate: bool = False
 
 
 def index_put_(input: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
-    """In-place :func:`index_put`; returns ``input``."""
+    """In-place :func:`index_put`: ``input[indices] = values`` (``+=`` with ``accumulate``);
+    returns ``input``.
+
+    Derivative: ``grad_input = grad_output`` with the written positions zeroed (kept when
+    ``accumulate``); ``grad_values = grad_output[indices]`` summed to ``values``'s shape
+    (derivatives.yaml ``index_put``).
+
+    Args:
+        input (Tensor): ``(*)``, overwritten.
+        indices (tuple of Tensor or None): one integer or bool index tensor per leading dim
+            (None: the whole dim), broadcast together.
+        values (Tensor or number): broadcastable to ``input[indices].shape``.
+        accumulate (bool): add into ``input`` (repeated indices accumulate) instead of
+            writing. Default: ``False``.
+    Returns:
+        Tensor: ``input`` itself.
+    Raises:
+        IndexError: an index out of range.
+        RuntimeError: ``values`` that do not broadcast, or ``input`` a leaf that requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.zeros(3)
+        >>> dyngrad.index_put_(x, (dyngrad.tensor([0, 0]),), dyngrad.tensor([1.0, 2.0]), accumulate=True)
+        tensor([3., 0., 0.])
+        >>> dyngrad.index_put_(x, (dyngrad.tensor([2]),), dyngrad.tensor(9.0))
+        tensor([3., 0., 9.])
+    """
     from .indexing import setitem_
 
     idx = tuple(slice(None) if i is None else i for i in _index_tuple(indices))

@@ -82,8 +82,28 @@ class Unsqueeze(Reshape):
 def reshape(input: Tensor, *shape: Any) -> Tensor:
     """``input`` with shape ``shape`` (one entry may be -1); a view when possible.
 
+    Derivative: ``grad_input = grad_output.reshape(input.shape)`` (derivatives.yaml
+    ``_reshape_alias`` / ``view``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        *shape (int or sequence of int): the new shape, as separate ints or one tuple; one
+            entry may be ``-1`` (inferred).
+    Returns:
+        Tensor: ``shape``, the same elements in row-major order (a view of ``input`` when its
+        strides allow, else a copy).
     Raises:
-        RuntimeError: when the number of elements does not match.
+        RuntimeError: when the number of elements does not match, or more than one entry is -1.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.arange(6.0, requires_grad=True)
+        >>> y = dyngrad.reshape(x, (2, -1))
+        >>> y.shape
+        dyngrad.Size([2, 3])
+        >>> (y * dyngrad.tensor([1.0, 2.0, 3.0])).sum().backward()
+        >>> x.grad
+        tensor([1., 2., 3., 1., 2., 3.])
     """
     s = _infer_shape(shape_arg(shape), input._data.size, "reshape", input._data.shape)
     return Reshape.apply(input, s)
@@ -92,10 +112,30 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
 def view(input: Tensor, *shape: Any) -> Tensor:
     """Like :func:`reshape`, but always a view sharing memory (dtype views are not supported).
 
+    ``Tensor.view`` in PyTorch (there is no ``torch.view``); dyngrad also has the function.
+
+    Derivative: ``grad_input = grad_output.reshape(input.shape)`` (derivatives.yaml ``view``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        *shape (int or sequence of int): the new shape; one entry may be ``-1``.
+    Returns:
+        Tensor: ``shape``, a view sharing ``input``'s memory and version counter.
     Raises:
         RuntimeError: when the number of elements does not match, or when the new shape
             cannot be expressed with strides over ``input``'s memory (e.g. ``x.t().view(-1)``),
             as PyTorch; use :func:`reshape` there.
+        TypeError: when given a dtype (``view(dtype)`` is not supported).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.arange(6)
+        >>> v = dyngrad.view(x, 3, 2)
+        >>> v.shape
+        dyngrad.Size([3, 2])
+        >>> v[0, 0] = 9
+        >>> x
+        tensor([9, 1, 2, 3, 4, 5])
     """
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list, np.integer)):
         raise TypeError("view(dtype) is not supported by dyngrad; use .to(dtype)")
@@ -113,7 +153,25 @@ def view(input: Tensor, *shape: Any) -> Tensor:
 
 
 def view_as(input: Tensor, other: Tensor) -> Tensor:
-    """``input.view(other.shape)``; raises as :func:`view` when no view is possible."""
+    """``input.view(other.shape)``; raises as :func:`view` when no view is possible.
+
+    ``dyngrad.reshape_as`` is this function (so it too returns a view or raises).
+
+    Derivative: ``grad_input = grad_output.reshape(input.shape)``.
+
+    Args:
+        input (Tensor): ``(*)``.
+        other (Tensor): any tensor with ``input.numel()`` elements; only its shape is used.
+    Returns:
+        Tensor: ``other.shape``, a view of ``input``.
+    Raises:
+        RuntimeError: as :func:`view`: the element counts differ, or no view is possible.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.view_as(dyngrad.arange(6), dyngrad.zeros(2, 3)).shape
+        dyngrad.Size([2, 3])
+    """
     return view(input, other._data.shape)
 
 
@@ -152,7 +210,25 @@ class T(Permute):
 
 
 def permute(input: Tensor, *dims: Any) -> Tensor:
-    """Reorder dims (a view). Raises RuntimeError when ``dims`` is not a permutation."""
+    """Reorder dims: output dim ``i`` is input dim ``dims[i]`` (a view).
+
+    Derivative: ``grad_input = grad_output.permute(argsort(dims))`` (the inverse permutation).
+
+    Args:
+        input (Tensor): ``(*)``, ``n`` dims.
+        *dims (int or sequence of int): a permutation of ``0..n-1`` (negative dims count from
+            the end), as separate ints or one tuple.
+    Returns:
+        Tensor: ``input``'s sizes reordered, a view.
+    Raises:
+        RuntimeError: when ``len(dims) != n`` or a dim repeats.
+        IndexError: when a dim is out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.permute(dyngrad.zeros(2, 3, 4), (2, 0, 1)).shape
+        dyngrad.Size([4, 2, 3])
+    """
     dims = shape_arg(dims)
     nd = input._data.ndim
     if len(dims) != nd:
@@ -168,7 +244,25 @@ def permute(input: Tensor, *dims: Any) -> Tensor:
 
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
-    """Swap dims ``dim0`` and ``dim1`` (a view)."""
+    """Swap dims ``dim0`` and ``dim1`` (a view). ``swapaxes`` and ``swapdims`` are this function.
+
+    Derivative: ``grad_input = grad_output.transpose(dim0, dim1)``.
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim0 (int): a dim (negative counts from the end).
+        dim1 (int): the dim to swap it with.
+    Returns:
+        Tensor: ``input``'s shape with sizes ``dim0`` and ``dim1`` swapped, a view.
+    Raises:
+        IndexError: when a dim is out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.zeros(2, 3, 4)
+        >>> dyngrad.transpose(x, 0, -1).shape
+        dyngrad.Size([4, 3, 2])
+    """
     nd = input._data.ndim
     if nd == 0:
         return Permute.apply(input, ())
@@ -182,10 +276,23 @@ swapaxes = swapdims = transpose
 
 
 def t(input: Tensor) -> Tensor:
-    """Transpose a tensor of at most 2 dims.
+    """Transpose a tensor of at most 2 dims (0-d and 1-d tensors come back as they are); a view.
 
+    Derivative: ``grad_input = grad_output.t()``.
+
+    Args:
+        input (Tensor): ``(n, m)``, ``(n)`` or ``()``.
+    Returns:
+        Tensor: ``(m, n)`` (``(n)`` or ``()`` unchanged), a view.
     Raises:
         RuntimeError: for more than 2 dims.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.t(dyngrad.tensor([[1, 2, 3]]))
+        tensor([[1],
+                [2],
+                [3]])
     """
     if input._data.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input._data.ndim}D")
@@ -326,7 +433,27 @@ def broadcast_to(input: Tensor, size: Any) -> Tensor:
 
 
 def squeeze(input: Tensor, dim: Any = None) -> Tensor:
-    """Remove dims of size 1 (all, or those in ``dim``); a view."""
+    """Remove dims of size 1 (all, or those in ``dim``); a view.
+
+    A dim in ``dim`` whose size is not 1 is kept, as PyTorch does.
+
+    Derivative: ``grad_input = grad_output.reshape(input.shape)`` (the removed dims put back).
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int or tuple of int, optional): the dims to remove if of size 1. Default:
+            ``None`` (every size-1 dim).
+    Returns:
+        Tensor: ``input``'s shape without those size-1 dims, a view.
+    Raises:
+        IndexError: when a dim is out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.zeros(1, 2, 1)
+        >>> dyngrad.squeeze(x).shape, dyngrad.squeeze(x, 2).shape, dyngrad.squeeze(x, 1).shape
+        (dyngrad.Size([2]), dyngrad.Size([1, 2]), dyngrad.Size([1, 2, 1]))
+    """
     shape = input._data.shape
     cls = Squeeze if dim is None else SqueezeDim if isinstance(dim, int) else SqueezeDims
     if dim is None:
@@ -339,7 +466,25 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
-    """Insert a dim of size 1 at ``dim`` (``-ndim-1 <= dim <= ndim``); a view."""
+    """Insert a dim of size 1 at ``dim`` (``-ndim-1 <= dim <= ndim``); a view.
+
+    Derivative: ``grad_input = grad_output.squeeze(dim)``.
+
+    Args:
+        input (Tensor): ``(*)``, ``n`` dims.
+        dim (int): where the new dim goes, in ``[-n-1, n]`` (negative counts from the end of
+            the result).
+    Returns:
+        Tensor: ``n + 1`` dims, a view.
+    Raises:
+        IndexError: when ``dim`` is out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.zeros(2, 3)
+        >>> dyngrad.unsqueeze(x, 1).shape, dyngrad.unsqueeze(x, -1).shape
+        (dyngrad.Size([2, 1, 3]), dyngrad.Size([2, 3, 1]))
+    """
     shape = input._data.shape
     d = norm_dim(dim, len(shape) + 1, "unsqueeze")
     return Unsqueeze.apply(input, shape[:d] + (1,) + shape[d:])
@@ -382,8 +527,24 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
     """Split dim ``dim`` into ``sizes`` (one entry may be -1); a view.
 
+    Derivative: ``grad_input = grad_output.reshape(input.shape)``.
+
+    Args:
+        input (Tensor): ``(*)``, at least 1 dim.
+        dim (int): the dim to split (negative counts from the end).
+        sizes (sequence of int): its new sizes, whose product is ``input.size(dim)``; one may
+            be ``-1`` (inferred).
+    Returns:
+        Tensor: ``input``'s shape with size ``dim`` replaced by ``sizes``, a view.
     Raises:
-        RuntimeError: empty ``sizes``, more than one -1, or a product that is not ``input.size(dim)``.
+        RuntimeError: empty ``sizes``, more than one -1, a 0-d input, or a product that is not
+            ``input.size(dim)``.
+        IndexError: when ``dim`` is out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.unflatten(dyngrad.zeros(2, 6), 1, (3, -1)).shape
+        dyngrad.Size([2, 3, 2])
     """
     sizes = tuple(int(z) for z in sizes)
     if not sizes:
@@ -409,8 +570,25 @@ def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
 def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
     """Move dims ``source`` (int or sequence) to positions ``destination``; a view.
 
+    The other dims keep their order. ``dyngrad.moveaxis`` is this function.
+
+    Derivative: ``grad_input = grad_output.movedim(destination, source)``.
+
+    Args:
+        input (Tensor): ``(*)``.
+        source (int or sequence of int): the dims to move.
+        destination (int or sequence of int): their positions in the result, as many as
+            ``source``.
+    Returns:
+        Tensor: ``input``'s sizes reordered, a view.
     Raises:
-        RuntimeError: lengths differ or a dim repeats. IndexError: dim out of range.
+        RuntimeError: lengths differ or a dim repeats.
+        IndexError: dim out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.movedim(dyngrad.zeros(2, 3, 4), 0, -1).shape
+        dyngrad.Size([3, 4, 2])
     """
     src = (source,) if isinstance(source, int) else tuple(source)
     dst = (destination,) if isinstance(destination, int) else tuple(destination)

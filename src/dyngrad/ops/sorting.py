@@ -85,10 +85,32 @@ class Topk(Sort):
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     """Sort along ``dim``; always stable here (ties keep their order, also when descending).
 
+    ``nan`` sorts as the largest value, as in PyTorch.
+
+    Derivative: ``grad_input`` is ``grad_values`` scattered back to ``indices`` along ``dim``
+    (derivatives.yaml ``sort``: ``value_selecting_reduction_backward``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        dim (int): the dim to sort along. Default: ``-1``.
+        descending (bool): largest first. Default: ``False``.
+        stable (bool): accepted for PyTorch's signature; the sort is always stable. Default:
+            ``False``.
     Returns:
-        ``(values, indices)`` namedtuple; ``values`` keeps ``input``'s dtype, ``indices`` int64.
+        tuple of Tensor: ``(values, indices)`` namedtuple, both ``input``'s shape; ``values``
+        keeps ``input``'s dtype, ``indices`` int64.
     Raises:
         IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.sort(dyngrad.tensor([3, 1, 2, 1]))
+        sort(values=tensor([1, 1, 2, 3]), indices=tensor([1, 3, 2, 0]))
+        >>> x = dyngrad.tensor([3.0, 1.0, 2.0], requires_grad=True)
+        >>> values, indices = dyngrad.sort(x, descending=True)
+        >>> (values * dyngrad.tensor([1.0, 2.0, 3.0])).sum().backward()
+        >>> x.grad
+        tensor([1., 3., 2.])
     """
     d = norm_dim(dim, input._data.ndim, "sort")
     return SortResult(*Sort.apply(input, d, bool(descending), None))
@@ -127,18 +149,53 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool
 
 
 def msort(input: Tensor) -> Tensor:
-    """``sort(input, dim=0).values``."""
+    """``sort(input, dim=0).values``: each column sorted, ascending.
+
+    Derivative: as :func:`sort`'s values.
+
+    Args:
+        input (Tensor): ``(*)``.
+    Returns:
+        Tensor: ``input``'s shape and dtype.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.msort(dyngrad.tensor([[3, 1], [1, 2]]))
+        tensor([[1, 1],
+                [3, 2]])
+    """
     return sort(input, 0).values
 
 
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
     """The ``k`` largest (``largest=False``: smallest) entries along ``dim``.
 
+    Derivative: ``grad_input`` is ``grad_values`` scattered back to ``indices`` along ``dim``,
+    0 elsewhere (derivatives.yaml ``topk``).
+
+    Args:
+        input (Tensor): ``(*)``.
+        k (int): how many, ``0 <= k <= input.size(dim)``.
+        dim (int): the dim to select along. Default: ``-1``.
+        largest (bool): the largest entries (else the smallest). Default: ``True``.
+        sorted (bool): accepted for PyTorch's signature; the result is always sorted.
+            Default: ``True``.
     Returns:
-        ``(values, indices)`` namedtuple, ``size(dim) == k``, always in sorted order (also
-        with ``sorted=False``, which PyTorch leaves unspecified).
+        tuple of Tensor: ``(values, indices)`` namedtuple, ``input``'s shape with ``k`` at
+        ``dim``, always in sorted order (also with ``sorted=False``, which PyTorch leaves
+        unspecified); ``indices`` int64.
     Raises:
-        RuntimeError: ``k`` negative or larger than the dim size. IndexError: bad ``dim``.
+        RuntimeError: ``k`` negative or larger than the dim size.
+        IndexError: bad ``dim``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.topk(dyngrad.tensor([1, 5, 3, 5]), 2)
+        topk(values=tensor([5, 5]), indices=tensor([1, 3]))
+        >>> dyngrad.topk(dyngrad.tensor([1, 5, 3, 5]), 2, largest=False)
+        topk(values=tensor([1, 3]), indices=tensor([0, 2]))
     """
     d = norm_dim(dim, input._data.ndim, "topk")
     n = input._data.shape[d] if input._data.ndim else 1
@@ -150,10 +207,28 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
 def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
     """The indices of non-zero entries, in C order (not differentiable).
 
+    Not differentiable: the result is an int64 index tensor.
+
+    Args:
+        input (Tensor): ``(*)``, any dtype.
+        as_tuple (bool): keyword only; return one index tensor per dim. Default: ``False``.
     Returns:
-        ``(n, input.ndim)`` int64 tensor, or with ``as_tuple`` one ``(n,)`` tensor per dim
-        (a 0-d input is treated as 1-d there, as PyTorch).
+        Tensor or tuple of Tensor: ``(n, input.ndim)`` int64 tensor, or with ``as_tuple`` one
+        ``(n,)`` tensor per dim (a 0-d input is treated as 1-d there, as PyTorch).
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1, 0], [0, 2]])
+        >>> dyngrad.nonzero(x)
+        tensor([[0, 0],
+                [1, 1]])
+        >>> dyngrad.nonzero(x, as_tuple=True)
+        (tensor([0, 1]), tensor([0, 1]))
     """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"nonzero(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     d = input._data
     if as_tuple:
         return tuple(wrap(i.astype(np.int64)) for i in np.nonzero(d.reshape(1) if d.ndim == 0 else d))

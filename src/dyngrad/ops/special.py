@@ -17,6 +17,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import _specfun
 from ._bases import Elementwise
+from ._docs import inplace_doc, unary_doc
 from ._util import float_data, inplace, wrap
 
 __all__ = [
@@ -177,10 +178,13 @@ class Logit(Elementwise):
     @staticmethod
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        d = 1 / (x * (1 - x))
-        if ctx.eps is not None:
-            d = d * wrap((x._data >= ctx.eps) & (x._data <= 1 - ctx.eps))
-        return d
+        if ctx.eps is None:
+            return 1 / (x * (1 - x))
+        # 0 outside [eps, 1 - eps], also where 1 / (x * (1 - x)) is infinite (x = 0 or 1):
+        # there x is replaced by 0.5, so the masked-off value is 0 / 0.25, not 0 * inf = nan
+        m = wrap(((x._data >= ctx.eps) & (x._data <= 1 - ctx.eps)).astype(x._data.dtype))
+        xs = x * m + (1 - m) * 0.5
+        return m / (xs * (1 - xs))
 
 
 # erf/erfc: NumPy has no erf ufunc and SciPy is not a dependency: _specfun.erf/erfc
@@ -572,3 +576,50 @@ def erfinv_(input: Tensor) -> Tensor:
         tensor([0.0000, 0.4769])
     """
     return inplace(erfinv, input)
+
+
+# ---------------------------------------------------------------- docstrings (ops/_docs.py)
+log2.__doc__ = unary_doc(
+    "log2", "Elementwise base-2 logarithm (``-inf`` at 0, ``nan`` below, as PyTorch).",
+    "``grad_input = grad_output / (input * ln 2)`` (derivatives.yaml ``log2``).",
+    "[1.0, 8.0]", "tensor([0., 3.])", "tensor([1.4427, 0.1803])")
+log10.__doc__ = unary_doc(
+    "log10", "Elementwise base-10 logarithm (``-inf`` at 0, ``nan`` below, as PyTorch).",
+    "``grad_input = grad_output / (input * ln 10)`` (derivatives.yaml ``log10``).",
+    "[1.0, 10.0]", "tensor([0., 1.])", "tensor([0.4343, 0.0434])")
+log1p.__doc__ = unary_doc(
+    "log1p", "Elementwise ``log(1 + input)``, accurate for small inputs (``-inf`` at -1, ``nan`` below).",
+    "``grad_input = grad_output / (1 + input)`` (derivatives.yaml ``log1p``).",
+    "[0.0, 1.0]", "tensor([0.0000, 0.6931])", "tensor([1.0000, 0.5000])")
+rsqrt.__doc__ = unary_doc(
+    "rsqrt", "Elementwise ``1 / sqrt(input)`` (``inf`` at 0, ``nan`` below).",
+    "``grad_input = -0.5 * grad_output * output ** 3`` (derivatives.yaml ``rsqrt``; the output "
+    "is what backward saves).",
+    "[4.0, 0.25]", "tensor([0.5000, 2.0000])", "tensor([-0.0625, -4.0000])")
+square.__doc__ = unary_doc(
+    "square", "Elementwise ``input * input``.",
+    "``grad_input = 2 * input * grad_output`` (derivatives.yaml ``pow`` with exponent 2).",
+    "[-2.0, 3.0]", "tensor([4., 9.])", "tensor([-4.,  6.])",
+    input="any dtype (integer dtypes are kept and bool gives int64, as PyTorch)",
+    returns="``(*)``, ``input``'s shape and dtype")
+reciprocal.__doc__ = unary_doc(
+    "reciprocal", "Elementwise ``1 / input`` (``+-inf`` at 0).",
+    "``grad_input = -grad_output * output ** 2`` (derivatives.yaml ``reciprocal``).",
+    "[2.0, -0.5]", "tensor([ 0.5000, -2.0000])", "tensor([-0.2500, -4.0000])")
+logit.__doc__ = unary_doc(
+    "logit", "Elementwise ``log(p / (1 - p))`` of ``p = input``; ``eps`` clamps ``p`` into "
+    "``[eps, 1 - eps]`` first.",
+    "``grad_input = grad_output / (input * (1 - input))``, and 0 outside ``[eps, 1 - eps]`` "
+    "when ``eps`` is given (derivatives.yaml ``logit_backward``).",
+    "[0.5, 0.25, 0.0]", "tensor([ 0.0000, -1.0986, -2.1972])", "tensor([4.0000, 5.3333, 0.0000])",
+    args="        eps (float, optional): the clamp's bound. Default: ``None`` (no clamp: ``-inf`` at 0,\n"
+         "            ``inf`` at 1, ``nan`` outside ``[0, 1]``).\n",
+    call=", eps=0.1")
+log2_.__doc__ = inplace_doc("log2", "[1.0, 8.0]", "tensor([0., 3.])")
+log10_.__doc__ = inplace_doc("log10", "[1.0, 10.0]", "tensor([0., 1.])")
+log1p_.__doc__ = inplace_doc("log1p", "[0.0, 1.0]", "tensor([0.0000, 0.6931])")
+rsqrt_.__doc__ = inplace_doc("rsqrt", "[4.0, 0.25]", "tensor([0.5000, 2.0000])")
+square_.__doc__ = inplace_doc("square", "[-2, 3]", "tensor([4, 9])")
+reciprocal_.__doc__ = inplace_doc("reciprocal", "[2.0, -0.5]", "tensor([ 0.5000, -2.0000])")
+logit_.__doc__ = inplace_doc("logit", "[0.5, 0.0]", "tensor([ 0.0000, -2.1972])", call=", eps=0.1",
+                             args="        eps (float, optional): as :func:`dyngrad.logit`. Default: ``None``.\n")

@@ -54,7 +54,25 @@ class Unbind(Linear):
 
 
 def unbind(input: Tensor, dim: int = 0) -> tuple:
-    """Tuple of slices along ``dim`` (each without that dim)."""
+    """Tuple of slices along ``dim`` (each without that dim); views of ``input``.
+
+    Derivative: ``grad_input = stack(grad_outputs, dim)`` (a missing gradient counts as
+    zeros; derivatives.yaml ``unbind_backward``).
+
+    Args:
+        input (Tensor): ``(*)``, at least 1-d.
+        dim (int): the dim to remove. Default: ``0``.
+    Returns:
+        tuple of Tensor: ``input.size(dim)`` tensors, each ``input``'s shape without ``dim``.
+    Raises:
+        IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> a, b = dyngrad.unbind(dyngrad.tensor([[1, 2, 3], [4, 5, 6]]))
+        >>> a, b
+        (tensor([1, 2, 3]), tensor([4, 5, 6]))
+    """
     return Unbind.apply(input, norm_dim(dim, input._data.ndim, "unbind"))
 
 
@@ -217,8 +235,24 @@ class Split(SplitWithSizes):
 def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple:
     """Split into pieces of ``split_sizes`` along ``dim`` (views).
 
+    Derivative: ``grad_input = cat(grad_outputs, dim)`` (a missing gradient counts as zeros).
+
+    Args:
+        input (Tensor): ``(*)``, at least 1-d.
+        split_sizes (sequence of int): the pieces' sizes along ``dim``, summing to
+            ``input.size(dim)``.
+        dim (int): the dim to split. Default: ``0``.
+    Returns:
+        tuple of Tensor: one view per size, ``input``'s shape with ``split_sizes[i]`` at ``dim``.
     Raises:
-        RuntimeError: sizes that do not sum to ``input.size(dim)`` or are negative.
+        RuntimeError: sizes that do not sum to ``input.size(dim)`` or are negative, or a 0-d
+            input.
+        IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> [t.shape for t in dyngrad.split_with_sizes(dyngrad.zeros(5, 2), [2, 3])]
+        [dyngrad.Size([2, 2]), dyngrad.Size([3, 2])]
     """
     if input._data.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
@@ -235,11 +269,31 @@ def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple:
 
 def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
     """Split into pieces of ``split_size_or_sections`` elements along ``dim`` (the last
-    piece may be smaller), or into pieces of the listed sizes. Returns a tuple of views;
-    ``grad = cat(piece grads)``.
+    piece may be smaller), or into pieces of the listed sizes. Returns a tuple of views.
 
+    Derivative: ``grad_input = cat(grad_outputs, dim)`` (a missing gradient counts as zeros).
+
+    Args:
+        tensor (Tensor): ``(*)``, at least 1-d.
+        split_size_or_sections (int or sequence of int): each piece's size, or the list of
+            sizes (as :func:`split_with_sizes`).
+        dim (int): the dim to split. Default: ``0``.
+    Returns:
+        tuple of Tensor: views of ``tensor``, ``ceil(n / split_size)`` of them for an int.
     Raises:
-        RuntimeError: split size 0 on a non-empty dim, sizes that do not sum to the dim size.
+        RuntimeError: split size 0 on a non-empty dim, sizes that do not sum to the dim size,
+            or a 0-d input.
+        IndexError: ``dim`` out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.arange(5.0, requires_grad=True)
+        >>> a, b, c = dyngrad.split(x, 2)
+        >>> a, c
+        (tensor([0., 1.], grad_fn=<SplitBackward0>), tensor([4.], grad_fn=<SplitBackward0>))
+        >>> (c * 3).sum().backward()
+        >>> x.grad
+        tensor([0., 0., 0., 0., 3.])
     """
     if isinstance(split_size_or_sections, (list, tuple)):
         return split_with_sizes(tensor, split_size_or_sections, dim)
@@ -301,12 +355,49 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
 
 
 def hstack(tensors: Any) -> Tensor:
-    """Concatenate along dim 1 (dim 0 for 1-d tensors); 0-d tensors count as 1-d."""
+    """Concatenate along dim 1 (dim 0 for 1-d tensors); 0-d tensors count as 1-d.
+
+    Derivative: each input gets its slice of ``grad_output`` (as :func:`cat`).
+
+    Args:
+        tensors (sequence of Tensor): ``(n_i)`` or ``(m, n_i, *)``, equal in every dim but 1;
+            promoted together.
+    Returns:
+        Tensor: ``(sum n_i)`` for 1-d inputs, else ``(m, sum n_i, *)``.
+    Raises:
+        RuntimeError: an empty sequence, or sizes that differ outside the joined dim.
+        TypeError: ``tensors`` is not a list or tuple of Tensors.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.hstack([dyngrad.tensor([1, 2]), dyngrad.tensor([3])])
+        tensor([1, 2, 3])
+        >>> dyngrad.hstack([dyngrad.zeros(2, 1), dyngrad.ones(2, 2)]).shape
+        dyngrad.Size([2, 3])
+    """
     ts = [t.reshape(1) if t._data.ndim == 0 else t for t in _seq_check(tensors, "hstack")]
     return cat(ts, 0 if ts[0]._data.ndim == 1 else 1)
 
 
 def vstack(tensors: Any) -> Tensor:
-    """Concatenate along dim 0 after making every tensor at least 2-d (``(n,)`` -> ``(1, n)``)."""
+    """Concatenate along dim 0 after making every tensor at least 2-d (``(n,)`` -> ``(1, n)``).
+
+    Derivative: each input gets its slice of ``grad_output`` (as :func:`cat`).
+
+    Args:
+        tensors (sequence of Tensor): ``(n)`` or ``(m_i, n, *)``, equal in every dim but 0;
+            promoted together.
+    Returns:
+        Tensor: ``(sum m_i, n, *)`` (a 1-d input counts as ``m_i = 1``).
+    Raises:
+        RuntimeError: an empty sequence, or sizes that differ outside dim 0.
+        TypeError: ``tensors`` is not a list or tuple of Tensors.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.vstack([dyngrad.tensor([1, 2]), dyngrad.tensor([3, 4])])
+        tensor([[1, 2],
+                [3, 4]])
+    """
     ts = [t.reshape(1, -1) if t._data.ndim < 2 else t for t in _seq_check(tensors, "vstack")]
     return cat(ts, 0)

@@ -83,8 +83,32 @@ def var(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = Fa
     """Variance over ``dim`` with Bessel's ``correction`` (default 1; ``unbiased=False``
     means 0). ``N - correction <= 0`` gives inf/nan, as PyTorch.
 
+    Derivative: ``grad_input = grad_output * 2 * (input - mean) / (N - correction)``
+    (derivatives.yaml ``var_backward``).
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+        dim (int or tuple of int, optional): the dims to reduce. Default: ``None`` (all).
+        unbiased (bool, optional): the older spelling of ``correction``: ``True`` is 1,
+            ``False`` is 0. Default: ``None``.
+        keepdim (bool): keep the reduced dims with size 1. Default: ``False``.
+        correction (int or float, optional): keyword only; divide by ``N - correction``.
+            Default: ``None`` (1, Bessel's correction).
+    Returns:
+        Tensor: ``input``'s shape without the reduced dims (size 1 with ``keepdim``).
     Raises:
-        IndexError: dim out of range. RuntimeError: integer input, or both unbiased and correction.
+        IndexError: dim out of range.
+        RuntimeError: integer input, or both ``unbiased`` and ``correction`` (PyTorch: TypeError).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+        >>> y = dyngrad.var(x)
+        >>> y.backward()
+        >>> y.detach(), dyngrad.var(x, correction=0).detach()
+        (tensor(1.6667), tensor(1.2500))
+        >>> x.grad
+        tensor([-1.0000, -0.3333,  0.3333,  1.0000])
     """
     dim, c = _correction("var", dim, unbiased, correction)
     _check_float("var", input)
@@ -124,7 +148,38 @@ class Std(Op):
 
 
 def std(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> Tensor:
-    """Standard deviation over ``dim`` (same arguments as :func:`var`)."""
+    """Standard deviation ``sqrt(var(input, dim, correction))`` over ``dim`` (same arguments
+    as :func:`var`).
+
+    Derivative: ``grad_input = grad_output * (input - mean) / ((N - correction) * output)``,
+    0 where ``output == 0`` (derivatives.yaml ``std_backward``).
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+        dim (int or tuple of int, optional): the dims to reduce. Default: ``None`` (all).
+        unbiased (bool, optional): the older spelling of ``correction``: ``True`` is 1,
+            ``False`` is 0. Default: ``None``.
+        keepdim (bool): keep the reduced dims with size 1. Default: ``False``.
+        correction (int or float, optional): keyword only; divide by ``N - correction``.
+            Default: ``None`` (1, Bessel's correction).
+    Returns:
+        Tensor: ``input``'s shape without the reduced dims (size 1 with ``keepdim``).
+    Raises:
+        IndexError: dim out of range.
+        RuntimeError: integer input, or both ``unbiased`` and ``correction`` (PyTorch: TypeError).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[1.0, 3.0], [2.0, 2.0]], requires_grad=True)
+        >>> y = dyngrad.std(x, dim=1, keepdim=True)
+        >>> y.detach()
+        tensor([[1.4142],
+                [0.0000]])
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([[-0.7071,  0.7071],
+                [ 0.0000,  0.0000]])
+    """
     dim, c = _correction("std", dim, unbiased, correction)
     _check_float("std", input)
     return Std.apply(input, rdims(dim, input._data.ndim, "std"), c, keepdim)
@@ -178,14 +233,60 @@ class StdMean(VarMean):
 
 
 def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> tuple:
-    """``(var(input, dim), mean(input, dim))`` (arguments as :func:`var`)."""
+    """``(var(input, dim), mean(input, dim))`` in one pass (arguments as :func:`var`).
+
+    Derivative: ``grad_input = grad_var * 2 * (input - mean) / (N - correction) + grad_mean /
+    N`` (the two outputs' derivatives summed).
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+        dim (int or tuple of int, optional): the dims to reduce. Default: ``None`` (all).
+        unbiased (bool, optional): the older spelling of ``correction``: ``True`` is 1,
+            ``False`` is 0. Default: ``None``.
+        keepdim (bool): keep the reduced dims with size 1. Default: ``False``.
+        correction (int or float, optional): keyword only; divide by ``N - correction``.
+            Default: ``None`` (1, Bessel's correction).
+    Returns:
+        tuple of Tensor: ``(var, mean)``, each ``input``'s shape without the reduced dims.
+    Raises:
+        IndexError: dim out of range.
+        RuntimeError: integer input, or both ``unbiased`` and ``correction`` (PyTorch: TypeError).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.var_mean(dyngrad.tensor([[1.0, 2.0], [3.0, 5.0]]), dim=0)
+        (tensor([2.0000, 4.5000]), tensor([2.0000, 3.5000]))
+    """
     dim, c = _correction("var_mean", dim, unbiased, correction)
     _check_float("var_mean", input)
     return VarMean.apply(input, rdims(dim, input._data.ndim, "var_mean"), c, keepdim)
 
 
 def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *, correction: Any = None) -> tuple:
-    """``(std(input, dim), mean(input, dim))`` (arguments as :func:`var`)."""
+    """``(std(input, dim), mean(input, dim))`` in one pass (arguments as :func:`var`).
+
+    Derivative: ``grad_input = grad_std * (input - mean) / ((N - correction) * std) +
+    grad_mean / N`` (0 in the first term where ``std == 0``).
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+        dim (int or tuple of int, optional): the dims to reduce. Default: ``None`` (all).
+        unbiased (bool, optional): the older spelling of ``correction``: ``True`` is 1,
+            ``False`` is 0. Default: ``None``.
+        keepdim (bool): keep the reduced dims with size 1. Default: ``False``.
+        correction (int or float, optional): keyword only; divide by ``N - correction``.
+            Default: ``None`` (1, Bessel's correction).
+    Returns:
+        tuple of Tensor: ``(std, mean)``, each ``input``'s shape without the reduced dims.
+    Raises:
+        IndexError: dim out of range.
+        RuntimeError: integer input, or both ``unbiased`` and ``correction`` (PyTorch: TypeError).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.std_mean(dyngrad.tensor([1.0, 2.0, 3.0, 4.0]))
+        (tensor(1.2910), tensor(2.5000))
+    """
     dim, c = _correction("std_mean", dim, unbiased, correction)
     _check_float("std_mean", input)
     return StdMean.apply(input, rdims(dim, input._data.ndim, "std_mean"), c, keepdim)
@@ -231,9 +332,31 @@ class Logsumexp(Op):
 
 
 def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
-    """``log(sum(exp(input), dim))`` without overflow. ``dim``: int or tuple (``()``: all).
+    """``log(sum(exp(input), dim))`` without overflow (computed as ``m + log(sum(exp(input -
+    m)))``, ``m`` the max).
 
-    Raises: IndexError for a bad dim.
+    Derivative: ``grad_input = grad_output * exp(input - output)`` (the softmax;
+    derivatives.yaml ``logsumexp_backward``).
+
+    Args:
+        input (Tensor): ``(*)``; integer inputs compute in the default float dtype.
+        dim (int or tuple of int): the dims to reduce (``()``: all).
+        keepdim (bool): keep the reduced dims with size 1. Default: ``False``.
+    Returns:
+        Tensor: ``input``'s shape without the reduced dims, floating.
+    Raises:
+        IndexError: for a bad dim.
+        TypeError: when ``dim`` is missing (it is required, as in PyTorch).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 0.6931472], requires_grad=True)
+        >>> y = dyngrad.logsumexp(x, 0)
+        >>> y.backward()
+        >>> y.detach(), x.grad
+        (tensor(1.0986), tensor([0.3333, 0.6667]))
+        >>> dyngrad.logsumexp(dyngrad.tensor([1000.0, 1000.0]), 0)
+        tensor(1000.6932)
     """
     return Logsumexp.apply(input, rdims(dim, input._data.ndim, "logsumexp"), keepdim)
 
@@ -322,8 +445,36 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
     """``torch.norm``: ``p`` in {'fro', number, inf, -inf}; 'fro' is the 2-norm over
     ``dim`` (all elements when None, or a tuple of 2 dims). Nuclear norm not supported.
 
+    The vector ``p``-norm ``(sum |x|^p)^(1/p)`` of the elements over ``dim``
+    (``dyngrad.linalg.vector_norm``).
+
+    Derivative (PyTorch's ``linalg_vector_norm_backward``): p = 2: ``grad_output * input /
+    output`` (0 where ``output == 0``); p = 1: ``grad_output * sign(input)``; p = ±inf:
+    ``grad_output * sign(input)`` shared evenly by the elements that reach the max/min;
+    other p: ``grad_output * input * |input|^(p-2) / output^(p-1)``.
+
+    Args:
+        input (Tensor): ``(*)``, floating.
+        p (str or float): ``'fro'`` (the 2-norm) or a number, ``inf`` and ``-inf``
+            included. Default: ``'fro'``.
+        dim (int or tuple of int, optional): the dims to reduce. Default: ``None`` (all).
+        keepdim (bool): keep the reduced dims with size 1. Default: ``False``.
+        dtype (dtype, optional): compute and return in this dtype. Default: ``None``.
+    Returns:
+        Tensor: ``input``'s shape without the reduced dims.
     Raises:
-        RuntimeError: ``p='nuc'`` (not implemented) or an unknown string.
+        RuntimeError: ``p='nuc'`` (not implemented) or an unknown string, or an integer input.
+        IndexError: dim out of range.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([3.0, 4.0], requires_grad=True)
+        >>> y = dyngrad.norm(x)
+        >>> y.backward()
+        >>> y.detach(), x.grad
+        (tensor(5.), tensor([0.6000, 0.8000]))
+        >>> dyngrad.norm(dyngrad.tensor([[3.0, 4.0], [0.0, -1.0]]), 1, dim=1)
+        tensor([7., 1.])
     """
     if isinstance(p, str):
         if p != "fro":

@@ -16,6 +16,7 @@ import numpy as np
 from ..tensor import Tensor
 from ._bases import Elementwise, Op
 from ._batching import dims_at, front, only_first_batched, pointwise
+from ._docs import inplace_doc, unary_doc
 from ._util import float_data, wrap
 from ._util import inplace as _inplace
 from .indexing import narrow
@@ -282,11 +283,31 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """Leaky ReLU with a learned slope: one per channel (dim 1) or a single shared one.
 
+    Derivative: ``grad_input = grad_output * (1 if input > 0 else weight)``, ``grad_weight =
+    grad_output * (0 if input > 0 else input)`` summed over all dims but the channel dim
+    (derivatives.yaml ``_prelu_kernel_backward``).
+
     Args:
-        input: ``(N, C, *)``, ``(C,)``-less 1-D or 0-d tensors use one slope.
-        weight: ``(C,)`` or ``(1,)``.
+        input (Tensor): ``(N, C, *)``, floating; a 1-d or 0-d input has one channel.
+        weight (Tensor): ``(C,)`` or ``(1,)``, the slopes below 0 (one shared by all channels
+            when it has one element).
+    Returns:
+        Tensor: ``(N, C, *)``, ``input``'s shape.
     Raises:
-        RuntimeError: when ``weight.numel()`` is neither 1 nor the channel count.
+        RuntimeError: when ``weight.numel()`` is neither 1 nor the channel count, or
+            ``weight`` has more than one dim.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([[-2.0, 3.0], [-1.0, -4.0]], requires_grad=True)
+        >>> w = dyngrad.tensor([0.25, 0.5], requires_grad=True)
+        >>> y = dyngrad.prelu(x, w)
+        >>> y.detach()
+        tensor([[-0.5000,  3.0000],
+                [-0.2500, -2.0000]])
+        >>> y.sum().backward()
+        >>> w.grad
+        tensor([-3., -4.])
     """
     nw = weight.numel()
     channels = input.shape[1] if input.ndim >= 2 else 1
@@ -311,6 +332,9 @@ def rrelu(
     In training the slopes come from ``rand_like`` (a random op, so vmap's ``randomness``
     modes apply) and the result is ``where(x > 0, x, x * slope)``, whose gradient is
     ``grad * (1 or slope)``."""
+    if lower > upper:
+        raise RuntimeError(f"rrelu: Lower bound should be less than or equal to the upper bound (got lower={lower}, "
+                           f"upper={upper})")
     if training:
         from .random import rand_like  # deferred: the random family is built on these ops
 
@@ -371,3 +395,73 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {size}")
     return Glu.apply(input, d)
+
+
+# ---------------------------------------------------------------- docstrings (ops/_docs.py)
+_INT_NOTE = "floating (an integer input computes in the default float dtype)"
+threshold.__doc__ = unary_doc(
+    "threshold", "``input`` where ``input > threshold``, else ``value``.",
+    "``grad_input = grad_output`` where ``input > threshold``, else 0 (derivatives.yaml "
+    "``threshold_backward``).",
+    "[-1.0, 0.5, 2.0]", "tensor([-9., -9.,  2.])", "tensor([0., 0., 1.])",
+    input="any dtype", returns="``(*)``, ``input``'s shape and dtype", call=", 0.5, -9.0",
+    args="        threshold (float): the value to exceed.\n"
+         "        value (float): what replaces the elements ``<= threshold``.\n"
+         "        inplace (bool): overwrite ``input`` (as ``threshold_``). Default: ``False``.\n")
+hardshrink.__doc__ = unary_doc(
+    "hardshrink", "``input`` where ``|input| > lambd``, else 0.",
+    "``grad_input = grad_output`` where ``|input| > lambd``, else 0 (derivatives.yaml "
+    "``hardshrink_backward``).",
+    "[-1.0, 0.5, 2.0]", "tensor([-1.,  0.,  2.])", "tensor([1., 0., 1.])",
+    input=_INT_NOTE + "; PyTorch refuses it",
+    args="        lambd (float): the half-width of the zeroed band. Default: ``0.5``.\n")
+softshrink.__doc__ = unary_doc(
+    "softshrink", "Shrink toward 0 by ``lambd``: ``input - lambd * sign(input)`` where "
+    "``|input| > lambd``, else 0.",
+    "``grad_input = grad_output`` where ``|input| > lambd``, else 0 (derivatives.yaml "
+    "``softshrink_backward``).",
+    "[-1.0, 0.25, 2.0]", "tensor([-0.5000,  0.0000,  1.5000])", "tensor([1., 0., 1.])",
+    input=_INT_NOTE,
+    args="        lambd (float): the shrinkage, ``>= 0``. Default: ``0.5``.\n",
+    raises="        RuntimeError: when ``lambd < 0``.\n")
+rrelu.__doc__ = unary_doc(
+    "rrelu", "Randomized leaky ReLU (Xu et al. 2015): negative inputs are scaled by slopes drawn "
+    "from ``U(lower, upper)`` (the default Generator) in training, by ``(lower + upper) / 2`` in "
+    "eval.",
+    "``grad_input = grad_output`` where ``input > 0``, else ``grad_output * slope`` (the slope "
+    "drawn, or the mean in eval; derivatives.yaml ``rrelu_with_noise_backward``). In training "
+    "the slopes come from ``rand_like``, so vmap's ``randomness`` modes apply.",
+    "[-2.0, 3.0]", "tensor([-0.4583,  3.0000])", "tensor([0.2292, 1.0000])",
+    input=_INT_NOTE,
+    args="        lower (float): the slopes' lower bound. Default: ``1/8``.\n"
+         "        upper (float): the slopes' upper bound, ``>= lower``. Default: ``1/3``.\n"
+         "        training (bool): draw the slopes (else use their mean). Default: ``False``.\n"
+         "        inplace (bool): overwrite ``input`` (as ``rrelu_``). Default: ``False``.\n",
+    raises="        RuntimeError: when ``lower > upper``.\n")
+softsign.__doc__ = unary_doc(
+    "softsign", "``input / (1 + |input|)``.",
+    "``grad_input = grad_output / (1 + |input|) ** 2`` (the quotient rule on PyTorch's "
+    "composite ``input / (1 + input.abs())``).",
+    "[-1.0, 0.0, 3.0]", "tensor([-0.5000,  0.0000,  0.7500])", "tensor([0.2500, 1.0000, 0.0625])",
+    input=_INT_NOTE)
+logsigmoid.__doc__ = unary_doc(
+    "logsigmoid", "``log(sigmoid(input))``, computed without overflow as ``min(input, 0) - "
+    "log1p(exp(-|input|))``.",
+    "``grad_input = grad_output * sigmoid(-input)`` (derivatives.yaml ``log_sigmoid_backward``).",
+    "[-100.0, 0.0, 2.0]", "tensor([-100.0000,   -0.6931,   -0.1269])", "tensor([1.0000, 0.5000, 0.1192])",
+    input=_INT_NOTE + "; PyTorch refuses it")
+tanhshrink.__doc__ = unary_doc(
+    "tanhshrink", "``input - tanh(input)``.",
+    "``grad_input = grad_output * tanh(input) ** 2`` (``1 - (1 - tanh ** 2)``, PyTorch's "
+    "composite).",
+    "[0.0, 1.0]", "tensor([0.0000, 0.2384])", "tensor([0.0000, 0.5800])",
+    input=_INT_NOTE)
+threshold_.__doc__ = inplace_doc(
+    "threshold", "[-1.0, 2.0]", "tensor([-9.,  2.])", call=", 0.5, -9.0",
+    args="        threshold (float): the value to exceed.\n"
+         "        value (float): what replaces the elements ``<= threshold``.\n")
+rrelu_.__doc__ = inplace_doc(
+    "rrelu", "[-2.0, 3.0]", "tensor([-0.4583,  3.0000])",
+    args="        lower, upper (float): the slopes' bounds. Defaults: ``1/8``, ``1/3``.\n"
+         "        training (bool): draw the slopes (else use their mean). Default: ``False``.\n",
+    raises="        RuntimeError: when ``lower > upper``.\n")

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..tensor import Tensor
 from ._bases import Elementwise
+from ._docs import inplace_doc, unary_doc
 from ._util import float_data, inplace, wrap
 from .special import rsqrt
 
@@ -541,3 +542,16 @@ def atanh_(input: Tensor) -> Tensor:
         tensor([0.0000, 0.5493])
     """
     return inplace(atanh, input)
+
+
+# ---------------------------------------------------------------- docstrings (ops/_docs.py)
+tan.__doc__ = unary_doc(
+    "tan", "Elementwise tangent (radians).",
+    "``grad_input = grad_output * (1 + output ** 2)`` (derivatives.yaml ``tan``).",
+    "[0.0, 0.7853982]", "tensor([0., 1.])", "tensor([1., 2.])")
+sinh.__doc__ = unary_doc(
+    "sinh", "Elementwise hyperbolic sine.",
+    "``grad_input = grad_output * cosh(input)`` (derivatives.yaml ``sinh``).",
+    "[0.0, 1.0]", "tensor([0.0000, 1.1752])", "tensor([1.0000, 1.5431])")
+tan_.__doc__ = inplace_doc("tan", "[0.0, 0.7853982]", "tensor([0., 1.])")
+sinh_.__doc__ = inplace_doc("sinh", "[0.0, 1.0]", "tensor([0.0000, 1.1752])")

@@ -91,15 +91,30 @@ class SpecialEntr(Elementwise):
 def xlogy(input: Any, other: Any) -> Tensor:
     """Elementwise ``input * log(other)``, 0 where ``input == 0`` (unless ``other`` is nan).
 
+    Derivative: ``grad_input = grad_output * log(other)`` (0 where ``input == 0`` and
+    ``other`` is not nan), ``grad_other = grad_output * input / other`` (derivatives.yaml
+    ``xlogy.Tensor``).
+
     Args:
-        input: a tensor ``(*A)`` or a number.
-        other: a tensor ``(*B)`` or a number (at least one of the two is a tensor).
-
+        input (Tensor or number): ``(*A)``.
+        other (Tensor or number): ``(*B)``, broadcastable with ``input`` (at least one of the
+            two is a Tensor).
     Returns:
-        A tensor of the broadcast shape, of the promoted float dtype.
-
+        Tensor: the broadcast shape, the promoted float dtype.
     Raises:
         TypeError: neither operand is a tensor, or one is not a number.
+        RuntimeError: when the shapes do not broadcast.
+
+    Example:
+        >>> import dyngrad
+        >>> a = dyngrad.tensor([0.0, 2.0], requires_grad=True)
+        >>> b = dyngrad.tensor([0.0, 3.0], requires_grad=True)
+        >>> y = dyngrad.xlogy(a, b)
+        >>> y.detach()
+        tensor([0.0000, 2.1972])
+        >>> y.sum().backward()
+        >>> a.grad, b.grad
+        (tensor([0.0000, 1.0986]), tensor([   nan, 0.6667]))
     """
     return Xlogy.apply(*_operands("xlogy", input, other)[0])
 
@@ -124,5 +139,25 @@ def entr(input: Tensor) -> Tensor:
 
 
 def xlogy_(input: Tensor, other: Any) -> Tensor:
-    """In-place :func:`xlogy`."""
+    """In-place :func:`xlogy`: ``input = input * log(other)`` (0 where ``input == 0``).
+
+    Derivative: as :func:`xlogy`'s; ``input`` takes over the new history.
+
+    Args:
+        input (Tensor): ``(*)``, floating, overwritten.
+        other (Tensor or number): broadcastable to ``input``'s shape.
+    Returns:
+        Tensor: ``input`` itself.
+    Raises:
+        RuntimeError: when ``input`` is a leaf that requires grad, its dtype cannot hold the
+            result (an integer tensor), or ``other`` does not broadcast to it.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.tensor([0.0, 2.0])
+        >>> dyngrad.xlogy_(x, dyngrad.tensor([0.0, 3.0])) is x
+        True
+        >>> x
+        tensor([0.0000, 2.1972])
+    """
     return inplace(xlogy, input, other)
