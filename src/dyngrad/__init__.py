@@ -177,7 +177,7 @@ def is_floating_point(input: Tensor) -> object:
     """True for tensors of a floating dtype (float16, float32, float64).
 
     Args:
-        input (Tensor): any tensor.
+        input (Tensor): ``(*)``, any tensor.
     Returns:
         bool: whether ``input.dtype`` is floating.
     Raises:

@@ -105,16 +105,29 @@ _OUT_ARG = ("        out (Tensor, optional): keyword-only; the result is written
             "            differs; not differentiable). Default: ``None``.\n")
 
 
-def _doc_with_out(doc: str) -> str:
-    """``doc`` with the ``out`` keyword listed last under ``Args:`` (or a note when it has none)."""
-    lines = doc.splitlines(keepends=True)
-    start = next((i for i, ln in enumerate(lines) if ln.strip() == "Args:"), None)
+_OUT_RAISES = ("        RuntimeError: with ``out``, when an argument requires grad (grad mode on) or\n"
+               "            ``out``'s dtype cannot hold the result's (``same_kind`` casting).\n"
+               "        TypeError: when ``out`` is not a Tensor.\n")
+
+
+def _append_to_section(lines: list[str], header: str, text: str) -> list[str] | None:
+    """``lines`` with ``text`` added at the end of the ``header:`` section (None when absent)."""
+    start = next((i for i, ln in enumerate(lines) if ln.strip() == header), None)
     if start is None:
-        return doc + "\n\n    Also takes ``out=``: see dyngrad/_out.py.\n"
+        return None
     end = start + 1
-    while end < len(lines) and lines[end].startswith("        "):  # the Args entries end at a blank
+    while end < len(lines) and lines[end].startswith("        "):  # the entries end at a blank
         end += 1                                                      # line or the next section
-    return "".join(lines[:end]) + _OUT_ARG + "".join(lines[end:])
+    return lines[:end] + [text] + lines[end:]
+
+
+def _doc_with_out(doc: str) -> str:
+    """``doc`` with the ``out`` keyword listed last under ``Args:`` and its errors under
+    ``Raises:`` (or a note when it has no Args)."""
+    lines = _append_to_section(doc.splitlines(keepends=True), "Args:", _OUT_ARG)
+    if lines is None:
+        return doc + "\n\n    Also takes ``out=``: see dyngrad/_out.py.\n"
+    return "".join(_append_to_section(lines, "Raises:", _OUT_RAISES) or lines)
 
 
 #: the wrapped functions, by name (re-exported by the dyngrad namespace)

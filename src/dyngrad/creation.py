@@ -113,6 +113,9 @@ def manual_seed(seed: int) -> Generator:
         seed (int): the seed.
     Returns:
         Generator: the default generator (``dyngrad.default_generator``).
+    Raises:
+        ValueError: a seed that is not an integer (a str), or a negative one (PyTorch wraps
+            negative seeds; it rejects seeds of 2**64 and more, which dyngrad accepts).
 
     Example:
         >>> import dyngrad
@@ -254,10 +257,12 @@ def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: b
         requires_grad (bool): make the result a leaf that requires grad.
         pin_memory (bool): accepted for compatibility; no effect.
     Returns:
-        Tensor: a leaf of ``data``'s shape.
+        Tensor: a leaf of ``data``'s shape: ``()`` for a number, ``(2, 2)`` for
+            ``[[1, 2], [3, 4]]``.
     Raises:
         RuntimeError: ``requires_grad`` with a non-floating dtype.
-        TypeError: ``data`` that is not numeric.
+        TypeError: ``data`` that is not numeric (PyTorch: ValueError for strings).
+        ValueError: ragged nested lists.
 
     Example:
         >>> import dyngrad
@@ -346,7 +351,7 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     Args:
         ndarray (numpy.ndarray): the array; its dtype is kept (float64 stays float64).
     Returns:
-        Tensor: a leaf with ``ndarray``'s shape and dtype, not requiring grad.
+        Tensor: ``(*)``, a leaf with ``ndarray``'s shape and dtype, not requiring grad.
     Raises:
         TypeError: not an ndarray, or an unsupported dtype.
 
@@ -370,11 +375,15 @@ def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     Args:
         *size (int): the shape, as ints or one tuple/list: ``zeros(2, 3)`` or ``zeros((2, 3))``.
         dtype: the result's dtype (default: the default float dtype, float32).
-            device: only ``"cpu"`` (or None) is accepted.
-            requires_grad: make the result a leaf that requires grad.
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): make the result a leaf that requires grad.
         out: not supported (None).
     Returns:
-        Tensor: shape ``size``.
+        Tensor: ``(*size)``, e.g. ``(2, 3)`` for ``zeros(2, 3)``.
+    Raises:
+        RuntimeError: a negative size, ``requires_grad`` with a non-floating dtype, or a
+            device other than the CPU.
+        TypeError: a size that is not ints, or a ``dtype`` that is not a dyngrad dtype.
 
     Example:
         >>> import dyngrad
@@ -392,10 +401,14 @@ def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool 
     Args:
         *size (int): the shape, as ints or one tuple/list.
         dtype: the result's dtype (default: the default float dtype, float32).
-            device: only ``"cpu"`` (or None) is accepted.
-            requires_grad: make the result a leaf that requires grad.
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): make the result a leaf that requires grad.
     Returns:
-        Tensor: shape ``size``.
+        Tensor: ``(*size)``.
+    Raises:
+        RuntimeError: a negative size, ``requires_grad`` with a non-floating dtype, or a
+            device other than the CPU.
+        TypeError: a size that is not ints, or a ``dtype`` that is not a dyngrad dtype.
 
     Example:
         >>> import dyngrad
@@ -412,10 +425,14 @@ def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     Args:
         *size (int): the shape, as ints or one tuple/list.
         dtype: the result's dtype (default: the default float dtype, float32).
-            device: only ``"cpu"`` (or None) is accepted.
-            requires_grad: make the result a leaf that requires grad.
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): make the result a leaf that requires grad.
     Returns:
-        Tensor: shape ``size``, filled with zeros.
+        Tensor: ``(*size)``, filled with zeros.
+    Raises:
+        RuntimeError: a negative size, ``requires_grad`` with a non-floating dtype, or a
+            device other than the CPU.
+        TypeError: a size that is not ints, or a ``dtype`` that is not a dyngrad dtype.
 
     Example:
         >>> import dyngrad
@@ -436,7 +453,12 @@ def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, r
         device: only ``"cpu"`` (or None) is accepted.
         requires_grad (bool): make the result a leaf that requires grad.
     Returns:
-        Tensor: shape ``size``.
+        Tensor: ``(*size)`` (``(size,)`` for an int ``size``).
+    Raises:
+        RuntimeError: a negative size, ``requires_grad`` with a non-floating dtype, or a
+            device other than the CPU.
+        TypeError: a ``fill_value`` that is not a number (a str), or a ``dtype`` that is not a
+            dyngrad dtype.
 
     Example:
         >>> import dyngrad
@@ -464,9 +486,11 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, dev
         device: only ``"cpu"`` (or None) is accepted.
         requires_grad (bool): make the result a leaf that requires grad.
     Returns:
-        Tensor: 1-D, ``ceil((end - start) / step)`` values.
+        Tensor: ``(L,)`` with ``L = ceil((end - start) / step)``.
     Raises:
-        RuntimeError: step 0, or a step with the wrong sign.
+        RuntimeError: step 0, a step with the wrong sign, ``requires_grad`` with an integer
+            dtype, or a device other than the CPU.
+        TypeError: a bound or step that is not a number.
 
     Example:
         >>> import dyngrad
@@ -500,8 +524,8 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device:
         end (float): the last value.
         steps (int): how many values (0 gives an empty tensor).
         dtype: the result's dtype (default: the default float dtype, float32).
-            device: only ``"cpu"`` (or None) is accepted.
-            requires_grad: make the result a leaf that requires grad.
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): make the result a leaf that requires grad.
     Returns:
         Tensor: shape ``(steps,)``.
     Raises:
@@ -526,10 +550,15 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, 
         n (int): the number of rows.
         m (int, optional): the number of columns (default ``n``).
         dtype: the result's dtype (default: the default float dtype, float32).
-            device: only ``"cpu"`` (or None) is accepted.
-            requires_grad: make the result a leaf that requires grad.
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): make the result a leaf that requires grad.
     Returns:
-        Tensor: shape ``(n, m)``.
+        Tensor: ``(n, m)``.
+    Raises:
+        ValueError: a negative ``n`` or ``m`` (PyTorch: RuntimeError).
+        TypeError: a non-integer ``n`` or ``m``.
+        RuntimeError: ``requires_grad`` with a non-floating dtype, or a device other than
+            the CPU.
 
     Example:
         >>> import dyngrad
@@ -549,13 +578,18 @@ def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires
     """Zeros with ``input``'s shape (and dtype unless given).
 
     Args:
-        input (Tensor): the tensor whose shape (and dtype) to copy; its values are not read.
+        input (Tensor): ``(*)``, the tensor whose shape (and dtype) to copy; its values are
+            not read.
         dtype: the result's dtype (default: ``input.dtype``).
         device: only ``"cpu"`` (or None) is accepted.
         requires_grad (bool): make the result a leaf that requires grad.
         memory_format: accepted for compatibility; no effect.
     Returns:
-        Tensor: ``input``'s shape; a new leaf (never part of ``input``'s graph).
+        Tensor: ``(*)``, ``input``'s shape; a new leaf (never part of ``input``'s graph).
+    Raises:
+        AttributeError: ``input`` is not a Tensor (PyTorch: TypeError).
+        TypeError: a ``dtype`` that is not a dyngrad dtype.
+        RuntimeError: ``requires_grad`` with a non-floating dtype.
 
     Example:
         >>> import dyngrad
@@ -571,13 +605,18 @@ def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_
     """Ones with ``input``'s shape (and dtype unless given).
 
     Args:
-        input (Tensor): the tensor whose shape (and dtype) to copy; its values are not read.
+        input (Tensor): ``(*)``, the tensor whose shape (and dtype) to copy; its values are
+            not read.
         dtype: the result's dtype (default: ``input.dtype``).
         device: only ``"cpu"`` (or None) is accepted.
         requires_grad (bool): make the result a leaf that requires grad.
         memory_format: accepted for compatibility; no effect.
     Returns:
-        Tensor: ``input``'s shape; a new leaf.
+        Tensor: ``(*)``, ``input``'s shape; a new leaf.
+    Raises:
+        AttributeError: ``input`` is not a Tensor (PyTorch: TypeError).
+        TypeError: a ``dtype`` that is not a dyngrad dtype.
+        RuntimeError: ``requires_grad`` with a non-floating dtype.
 
     Example:
         >>> import dyngrad

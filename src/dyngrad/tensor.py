@@ -115,6 +115,11 @@ class Tensor(
     Args:
         data: an ndarray to wrap (not copied), or None for an empty float tensor.
         requires_grad (bool): make the tensor a leaf that requires grad.
+    Raises:
+        TypeError: ``Tensor(x)`` with a lone number or another non-sequence, or several
+            arguments that are not all ints.
+        RuntimeError: a negative size, ``Tensor(-1)``.
+        ValueError: data holding strings (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad

@@ -243,6 +243,8 @@ class inference_mode(_DecoratorContextManager):  # noqa: N801
 
     Args:
         mode (bool): True (default) to enter inference mode, False to do nothing.
+    Raises:
+        Nothing: any ``mode`` is accepted, its truth value deciding (as in PyTorch).
 
     Example:
         >>> import dyngrad

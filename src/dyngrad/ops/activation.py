@@ -437,6 +437,10 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
         inplace (bool): overwrite ``input``.
     Returns:
         Tensor: ``(*)``.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
+        RuntimeError: ``inplace=True`` on a leaf that requires grad. (An integer ``input``
+            computes in the default float dtype; PyTorch raises NotImplementedError.)
 
     Example:
         >>> import dyngrad

@@ -563,6 +563,10 @@ def allclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, 
         equal_nan (bool): count NaN as equal to NaN.
     Returns:
         bool: a Python bool (not a Tensor), as PyTorch's.
+    Raises:
+        ValueError: when the shapes do not broadcast (PyTorch: RuntimeError).
+        TypeError: when ``other`` holds strings or other non-numbers. (Unlike PyTorch, a
+            list ``other``, mixed dtypes and negative tolerances are accepted.)
 
     Example:
         >>> import dyngrad

@@ -186,6 +186,8 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
 
     Returns:
         tensor of shape ``input.shape * other.shape`` (elementwise).
+    Raises:
+        AttributeError: when an argument is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -367,6 +369,11 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
 
     Returns:
         the reduced tensor.
+    Raises:
+        IndexError: a ``dim`` out of range.
+        TypeError: a ``dim`` that is not an int or tuple of ints, or a ``dtype`` that is not a
+            dyngrad dtype.
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -472,6 +479,10 @@ def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False) -> A
 
     Returns:
         a 0-d tensor, or ``(values, indices)`` with ``dim``.
+    Raises:
+        IndexError: a ``dim`` out of range, an empty ``input`` (PyTorch returns NaN for an
+            empty ``input`` without ``dim``), or an empty slice along ``dim``.
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad

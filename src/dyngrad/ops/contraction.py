@@ -197,7 +197,8 @@ def einsum(equation: str, *operands: Any) -> Tensor:
         *operands (Tensor): one per comma-separated term, each with as many dims as its
             subscripts (more with ``...``).
     Returns:
-        Tensor: one dim per output subscript (and the broadcast ``...`` dims).
+        Tensor: one dim per output subscript (and the broadcast ``...`` dims):
+            ``(I, K)`` for ``'ij,jk->ik'`` with operands ``(I, J)`` and ``(J, K)``.
     Raises:
         RuntimeError: for a malformed equation, a wrong number of operands, or shapes that do
             not fit it (the equation and shapes are named).

@@ -55,6 +55,8 @@ def exp(input: Tensor) -> Tensor:
         input (Tensor): ``(*)``, floating (an integer input gives the default float dtype).
     Returns:
         Tensor: ``(*)``, ``input``'s shape.
+    Raises:
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -90,6 +92,8 @@ def log(input: Tensor) -> Tensor:
         input (Tensor): ``(*)``.
     Returns:
         Tensor: ``(*)``.
+    Raises:
+        TypeError: when ``input`` is not a Tensor.
 
     Example:
         >>> import dyngrad
@@ -183,6 +187,8 @@ def tanh(input: Tensor) -> Tensor:
         input (Tensor): ``(*)``.
     Returns:
         Tensor: ``(*)``, values in ``(-1, 1)``.
+    Raises:
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -222,6 +228,8 @@ def sigmoid(input: Tensor) -> Tensor:
         input (Tensor): ``(*)``.
     Returns:
         Tensor: ``(*)``, values in ``(0, 1)``.
+    Raises:
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -258,6 +266,10 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
         inplace (bool): overwrite ``input`` (``relu_``).
     Returns:
         Tensor: ``(*)``.
+    Raises:
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
+        RuntimeError: ``inplace=True`` on a leaf that requires grad. (A bool ``input`` is
+            accepted; PyTorch raises RuntimeError.)
 
     Example:
         >>> import dyngrad

@@ -273,10 +273,10 @@ def index_put_add(g: Tensor, shape: tuple, idx: Any) -> Tensor:
 
     Args:
         g (Tensor): ``zeros(shape)[idx].shape``, the values to add.
-        shape (tuple of int): the result's shape.
+        shape (tuple of int): the result's shape ``(*shape)``.
         idx: any index :func:`getitem` accepts for a tensor of ``shape``.
     Returns:
-        Tensor: ``shape``, ``g``'s dtype.
+        Tensor: ``(*shape)``, ``g``'s dtype.
     Raises:
         IndexError: as :func:`getitem`, for an index out of range of ``shape``.
 

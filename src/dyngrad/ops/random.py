@@ -222,14 +222,17 @@ def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, devi
     """Uniform samples on ``[0, 1)``.
 
     Args:
-        size: the shape (ints, or one tuple/list).
-        generator: the Generator to draw from (default: the default one).
+        *size (int): the shape (ints, or one tuple/list).
+        generator (Generator, optional): the Generator to draw from (default: the default one).
         dtype: a floating dtype (default: the default dtype).
-        requires_grad: make the result a leaf that requires grad.
+        device: only ``"cpu"`` (or None) is accepted.
+        requires_grad (bool): make the result a leaf that requires grad.
+        out: not supported (None).
     Returns:
-        A new Tensor of shape ``size``.
+        Tensor: ``(*size)``, a new leaf.
     Raises:
-        RuntimeError: an integer or bool dtype (NotImplementedError, as PyTorch); a negative size.
+        NotImplementedError: an integer or bool dtype (as PyTorch).
+        RuntimeError: a negative size, or a device other than the CPU.
 
     Example:
         >>> import dyngrad
@@ -256,9 +259,10 @@ def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, dev
         requires_grad (bool): make the result a leaf that requires grad.
         out: not supported (None).
     Returns:
-        Tensor: a new leaf of shape ``size``.
+        Tensor: ``(*size)``, a new leaf.
     Raises:
-        RuntimeError: an integer or bool dtype; a negative size.
+        NotImplementedError: an integer or bool dtype (as PyTorch).
+        RuntimeError: a negative size, or a device other than the CPU.
 
     Example:
         >>> import dyngrad
@@ -277,9 +281,6 @@ def randint(low: int, high: Any = None, size: Any = None, *, generator: Generato
     """Integers uniform on ``[low, high)`` of shape ``size`` (int64 by default);
     ``randint(high, size)`` draws from ``[0, high)``.
 
-    Raises:
-        TypeError: no size. RuntimeError: ``low >= high``; requires_grad on an integer dtype.
-
     Args:
         low (int): the lowest value (or, with ``size`` in the second place, the bound ``high``).
         high (int): one above the highest value.
@@ -289,7 +290,10 @@ def randint(low: int, high: Any = None, size: Any = None, *, generator: Generato
         device: only ``"cpu"`` (or None) is accepted.
         requires_grad (bool): only for floating dtypes.
     Returns:
-        Tensor: shape ``size``.
+        Tensor: ``(*size)``.
+    Raises:
+        TypeError: no size (an int ``size`` is accepted as ``(size,)``; PyTorch refuses it).
+        RuntimeError: ``low >= high``; ``requires_grad`` with an integer dtype.
 
     Example:
         >>> import dyngrad

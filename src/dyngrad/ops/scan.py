@@ -202,6 +202,10 @@ def cummin(input: Tensor, dim: int) -> Any:
 
     Returns:
         ``(values, indices)``, both of ``input``'s shape (indices int64).
+    Raises:
+        IndexError: a ``dim`` out of range.
+        TypeError: a ``dim`` that is not an int.
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad

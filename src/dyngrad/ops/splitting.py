@@ -125,7 +125,8 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
             skipped, as in PyTorch.
         dim (int): the dimension to join along (negative counts from the end).
     Returns:
-        Tensor: the inputs' shape with ``dim`` the sum of their sizes there.
+        Tensor: the inputs' shape with ``dim`` the sum of their sizes there: ``(N1 + N2, C)``
+            from ``(N1, C)`` and ``(N2, C)`` with ``dim=0``.
 
     Example:
         >>> import dyngrad
