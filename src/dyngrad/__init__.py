@@ -272,6 +272,12 @@ __all__ = [
 ] + list(_creation_all) + list(_ops_all) + list(_legacy_all)
 
 
+# the method forms' docstrings (x.exp()), derived from the functions' (dyngrad/_tensor/method_docs.py)
+from ._tensor._method_docstrings import install as _install_method_docs  # noqa: E402
+
+_install_method_docs(Tensor)
+
+
 def __getattr__(name: str) -> object:
     # dyngrad.distributions (31 modules) is imported on first use, not by ``import dyngrad``
     # (import time, benchmarks/RESULTS.md)

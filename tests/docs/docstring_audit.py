@@ -29,6 +29,18 @@ the lines below indented deeper than the header. A name passes when it has
   ````()```` (a 0-d tensor). Unannotated names are not checked for shapes,
 - an example: an ``Example:``/``Examples:`` section or a ``>>>`` line.
 
+Tensor methods are public names too: every attribute of ``dyngrad.Tensor`` whose name does
+not start with ``_`` and that is a function or a property defined in dyngrad (the class body
+or its mixins in dyngrad/_tensor/), listed as ``dyngrad.Tensor.name``. The same rules apply,
+with ``self`` not counted; a property has no arguments (it needs Returns, a shape when
+annotated with ``Tensor``, and an example). A method written as a bare forward
+``(self, *args, **kwargs)`` to the function it is the method form of (``x.exp()`` is
+``dyngrad.exp(x)``; dyngrad/_tensor/method_docs.py finds it) is checked against that
+function's signature, its first argument being ``self``. Dunder methods (``__add__``) are not
+checked: the operators are documented by their named functions (``add``), as in PyTorch.
+Slot attributes without a docstring of their own (``grad_fn``) are documented under the
+class's ``Attributes:``.
+
 The baseline (docstring_baseline.txt) lists, one line per name, ``name: Section, ...`` the
 sections each name still lacks; names are sorted and grouped by module and first letter
 (a blank line between groups), so engineers finishing different names merge cleanly. It
@@ -78,9 +90,49 @@ def public_names() -> Iterator[tuple[str, object]]:
                 continue
             seen.add(id(obj))
             yield f"{modname}.{name}", obj
+    for qual, fn in tensor_methods():
+        if id(fn) not in seen:
+            seen.add(id(fn))
+            yield qual, fn
+
+
+#: ``id(method) -> signature`` of the Tensor methods that forward to a function (public_names)
+_METHOD_SIGNATURES: dict[int, inspect.Signature] = {}
+
+
+def tensor_methods() -> Iterator[tuple[str, object]]:
+    """``("dyngrad.Tensor.name", function)`` for each public method and property of Tensor
+    (a property as its getter)."""
+    import dyngrad
+    from dyngrad._tensor import method_docs
+
+    for name in sorted(dir(dyngrad.Tensor)):
+        if name.startswith("_"):
+            continue
+        attr = next((vars(k)[name] for k in dyngrad.Tensor.__mro__ if name in vars(k)), None)
+        fn = attr.fget if isinstance(attr, property) else getattr(attr, "__func__", attr)
+        if not inspect.isfunction(fn) or not fn.__module__.startswith("dyngrad"):
+            continue
+        sig = inspect.signature(fn)
+        params = [q for q in sig.parameters.values() if q.name != "self"]
+        bare = params and all(q.kind in (q.VAR_POSITIONAL, q.VAR_KEYWORD) for q in params)
+        found = method_docs.source_function(name, dyngrad) or (
+            method_docs.source_function(name[:-1], dyngrad) if name.endswith("_") else None)
+        if bare and found is not None:
+            try:
+                fsig = inspect.signature(found[0])
+            except (TypeError, ValueError):
+                fsig = None
+            if fsig is not None and fsig.parameters:
+                rest = [q for q in list(fsig.parameters.values())[1:] if q.name != "out"]
+                self_ = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                _METHOD_SIGNATURES[id(fn)] = fsig.replace(parameters=[self_, *rest])
+        yield f"dyngrad.Tensor.{name}", fn
 
 
 def _signature(obj: object) -> inspect.Signature | None:
+    if id(obj) in _METHOD_SIGNATURES:
+        return _METHOD_SIGNATURES[id(obj)]
     target = obj.__init__ if inspect.isclass(obj) else obj  # type: ignore[misc]
     if inspect.isclass(obj) and target is object.__init__:
         return None
@@ -105,10 +157,10 @@ def _returns_something(obj: object) -> bool:
     if inspect.isclass(obj):
         return False
     try:
-        ann = inspect.signature(obj).return_annotation  # type: ignore[arg-type]
+        sig = _signature(obj)
     except (TypeError, ValueError):
         return True
-    return ann not in (None, "None")
+    return sig is None or sig.return_annotation not in (None, "None")
 
 
 def _mentions_tensor(sig: inspect.Signature | None, *, returns: bool = True) -> bool:
@@ -147,11 +199,7 @@ def needs_shape(obj: object) -> str | None:
                 fsig = None
             return "Shape" if _mentions_tensor(fsig) else None
         return "Args/Returns" if _mentions_tensor(_signature(obj), returns=False) else None
-    try:
-        sig = inspect.signature(obj)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return None
-    return "Args/Returns" if _mentions_tensor(sig) else None
+    return "Args/Returns" if _mentions_tensor(_signature(obj)) else None
 
 
 def _docstring(obj: object) -> str:

@@ -168,3 +168,30 @@ def test_docstring_example_runs(test, module):
     finally:
         dyngrad.default_generator.set_state(state)
     assert runner.summarize(verbose=False).failed == 0, "".join(out)
+
+
+def test_the_generated_tensor_method_docstrings_are_up_to_date():
+    """dyngrad/_tensor/_method_docstrings.py is what tools/tensor_method_docs.py writes from the
+    functions' docstrings today (rerun it after changing one)."""
+    import dyngrad
+    from dyngrad._tensor import method_docs
+
+    text = method_docs.render(method_docs.generate(dyngrad))
+    assert method_docs.GENERATED.read_text() == text, (
+        "dyngrad/_tensor/_method_docstrings.py is stale: run "
+        "`PYTHONPATH=src python tools/tensor_method_docs.py`")
+
+
+def test_a_method_form_docstring_is_derived_from_its_function():
+    import dyngrad
+    from dyngrad._tensor import method_docs
+
+    doc = dyngrad.Tensor.add.__doc__
+    assert doc.startswith("Method form of :func:`dyngrad.add`")
+    assert "        self (Tensor or number)" in doc and "        out (" not in doc
+    assert ">>> a.add(b, alpha=2)" in doc and "dyngrad.add(" not in doc.split("Example:")[1]
+    # a first argument that is not a name is parenthesised; keyword and nested calls survive
+    assert method_docs._to_method(">>> dyngrad.exp(x + 1) * dyngrad.exp(dyngrad.ones(2), k=f(1, 2))",
+                                  ("exp",), "exp") == ">>> (x + 1).exp() * dyngrad.ones(2).exp(k=f(1, 2))"
+    # in-place forms without a function of their own check themselves against the method form
+    assert "x.addcmul_(t1, t2, value=0.5) is x" in dyngrad.Tensor.addcmul_.__doc__
