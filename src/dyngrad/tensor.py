@@ -227,6 +227,8 @@ class Tensor(
         ``grad``, ``grad_fn``, ``requires_grad`` and version counter (pruning and weight
         surgery: ``p.data = p.data[:, :5]``). Views of ``x`` made before keep the old memory.
 
+        Returns:
+            Tensor: ``(*)``, this tensor's shape and dtype, a leaf without history.
         Raises:
             TypeError: assigning something that is not a Tensor.
             RuntimeError: assigning a non-floating tensor to a tensor that requires grad;
@@ -316,6 +318,19 @@ class Tensor(
     # ------------------------------------------------------------------ autograd state
     @property
     def requires_grad(self) -> bool:
+        """Whether operations on this tensor are recorded for backward (settable on leaves).
+
+        Returns:
+            bool: the flag; set it with ``x.requires_grad = True`` or :meth:`requires_grad_`
+            (RuntimeError on a non-floating tensor, or clearing it on a non-leaf).
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.ones(2)
+            >>> x.requires_grad = True
+            >>> x.requires_grad, (x * 2).requires_grad
+            (True, True)
+        """
         return self._requires_grad
 
     @requires_grad.setter
@@ -341,7 +356,7 @@ class Tensor(
         Args:
             requires_grad (bool): the new flag (default True).
         Returns:
-            Tensor: ``self``.
+            Tensor: ``self``, ``(*)``.
         Raises:
             RuntimeError: on a non-leaf tensor (asking to stop tracking it), or asking an
                 integer or bool tensor to require grad.
@@ -357,11 +372,32 @@ class Tensor(
 
     @property
     def is_leaf(self) -> bool:
-        """True for tensors created by the user (no ``grad_fn``)."""
+        """True for tensors created by the user (no ``grad_fn``).
+
+        Returns:
+            bool: ``grad_fn is None``.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.ones(2, requires_grad=True)
+            >>> x.is_leaf, (x * 2).is_leaf
+            (True, False)
+        """
         return self.grad_fn is None
 
     @property
     def output_nr(self) -> int:
+        """Which output of its ``grad_fn`` this tensor is (0 for leaves and single outputs).
+
+        Returns:
+            int: the index into ``grad_fn``'s outputs.
+
+        Example:
+            >>> import dyngrad
+            >>> a, b = dyngrad.ones(4, requires_grad=True).split(2)
+            >>> a.output_nr, b.output_nr
+            (0, 1)
+        """
         return self._output_nr
 
     @property
@@ -369,7 +405,22 @@ class Tensor(
         """The accumulated gradient (leaves, and non-leaves after ``retain_grad``).
 
         Reading it on a non-leaf that does not retain its grad warns (as PyTorch): backward
-        never fills it, the usual cause of a silent ``None``."""
+        never fills it, the usual cause of a silent ``None``.
+
+        Returns:
+            Tensor | None: ``(*)``, this tensor's shape and dtype, or None before any backward.
+            Assigning checks the value (TypeError for a non-Tensor, RuntimeError for another
+            shape or dtype); ``del x.grad`` or ``x.grad = None`` clears it.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.ones(2, requires_grad=True)
+            >>> x.grad is None
+            True
+            >>> (3 * x).sum().backward()
+            >>> x.grad
+            tensor([3., 3.])
+        """
         g = self._grad
         if g is None and self.grad_fn is not None and not self._retains_grad:
             import warnings
@@ -406,6 +457,18 @@ class Tensor(
 
     @property
     def retains_grad(self) -> bool:
+        """Whether :meth:`retain_grad` was called on this non-leaf (leaves: False).
+
+        Returns:
+            bool: True when backward will fill this non-leaf's ``.grad``.
+
+        Example:
+            >>> import dyngrad
+            >>> h = dyngrad.ones(2, requires_grad=True) * 2
+            >>> h.retain_grad()
+            >>> h.retains_grad
+            True
+        """
         return self._retains_grad
 
     def retain_grad(self) -> None:
@@ -459,8 +522,8 @@ class Tensor(
             RuntimeError: when the tensor does not require grad.
 
         Args:
-            hook (callable): ``hook(grad)`` returning None (to observe) or a Tensor of the same
-                shape (to replace the gradient).
+            hook (callable): ``hook(grad)``, ``grad`` of this tensor's shape ``(*)``,
+                returning None (to observe) or a Tensor ``(*)`` (to replace the gradient).
         Returns:
             RemovableHandle: ``handle.remove()`` unregisters the hook.
 
@@ -488,8 +551,21 @@ class Tensor(
         """Register ``hook(tensor)`` called after a gradient was accumulated into this leaf's
         ``.grad``.
 
+        Args:
+            hook (callable): ``hook(tensor)`` with this leaf (``tensor.grad`` holds the new sum,
+                ``(*)``, this tensor's shape); its return value is ignored.
+        Returns:
+            RemovableHandle: ``handle.remove()`` unregisters the hook.
         Raises:
             RuntimeError: on a non-leaf tensor or one that does not require grad.
+
+        Example:
+            >>> import dyngrad
+            >>> w = dyngrad.ones(2, requires_grad=True)
+            >>> handle = w.register_post_accumulate_grad_hook(lambda t: print("grad", t.grad))
+            >>> (w * 3).sum().backward()
+            grad tensor([3., 3.])
+            >>> handle.remove()
         """
         if self.grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
@@ -511,7 +587,7 @@ class Tensor(
 
         Args:
             gradient (Tensor, optional): the vector of the vector-Jacobian product, this tensor's
-                shape; may be omitted only for a one-element tensor (it means 1).
+                shape ``(*)``; may be omitted only for a one-element tensor (it means 1).
             retain_graph (bool, optional): keep the saved tensors for another backward
                 (default: ``create_graph``).
             create_graph (bool): record the backward pass, for higher-order derivatives.
@@ -536,8 +612,8 @@ class Tensor(
         """A new leaf sharing memory and the version counter, with no history.
 
         Returns:
-            Tensor: the same values and storage (writes show in both), ``requires_grad=False``,
-            no ``grad_fn``.
+            Tensor: ``(*)``, the same values and storage (writes show in both),
+            ``requires_grad=False``, no ``grad_fn``.
 
         Example:
             >>> import dyngrad
@@ -553,8 +629,16 @@ class Tensor(
     def detach_(self) -> Tensor:
         """Detach in place: drop ``grad_fn`` and ``requires_grad``; returns self.
 
+        Returns:
+            Tensor: ``self``, ``(*)``, now a leaf that does not require grad.
         Raises:
             RuntimeError: on a view (its history is its base's; use ``detach()``).
+
+        Example:
+            >>> import dyngrad
+            >>> y = dyngrad.ones(2, requires_grad=True) * 2
+            >>> y.detach_() is y, y.grad_fn, y.requires_grad
+            (True, None, False)
         """
         if self._base is not None:
             raise RuntimeError(

@@ -798,7 +798,7 @@ DOCS = {
         >>> r = x.arccos()
         >>> x.arccos_() is x
         True
-        >>> bool(dyngrad.equal(x, r))
+        >>> bool(dyngrad.allclose(x, r, equal_nan=True))
         True
     """,
     "arccosh": """Method form of :func:`dyngrad.arccosh`: ``x.arccosh(...)`` is ``dyngrad.arccosh(x, ...)``.
@@ -844,7 +844,7 @@ DOCS = {
         >>> r = x.arccosh()
         >>> x.arccosh_() is x
         True
-        >>> bool(dyngrad.equal(x, r))
+        >>> bool(dyngrad.allclose(x, r, equal_nan=True))
         True
     """,
     "arcsin": """Method form of :func:`dyngrad.arcsin`: ``x.arcsin(...)`` is ``dyngrad.arcsin(x, ...)``.
@@ -890,7 +890,7 @@ DOCS = {
         >>> r = x.arcsin()
         >>> x.arcsin_() is x
         True
-        >>> bool(dyngrad.equal(x, r))
+        >>> bool(dyngrad.allclose(x, r, equal_nan=True))
         True
     """,
     "arcsinh": """Method form of :func:`dyngrad.arcsinh`: ``x.arcsinh(...)`` is ``dyngrad.arcsinh(x, ...)``.
@@ -1090,7 +1090,7 @@ DOCS = {
         >>> r = x.arctanh()
         >>> x.arctanh_() is x
         True
-        >>> bool(dyngrad.equal(x, r))
+        >>> bool(dyngrad.allclose(x, r, equal_nan=True))
         True
     """,
     "argmax": """Method form of :func:`dyngrad.argmax`: ``x.argmax(...)`` is ``dyngrad.argmax(x, ...)``.
@@ -1489,6 +1489,63 @@ DOCS = {
         >>> bool(dyngrad.equal(x, r))
         True
     """,
+    "bernoulli": """Method form of :func:`dyngrad.bernoulli`: ``x.bernoulli(...)`` is ``dyngrad.bernoulli(x, ...)``.
+
+    Samples of Bernoulli distributions: 1 with probability ``self`` (elementwise), else 0.
+
+    With ``p`` given, every element is 1 with probability ``p`` instead (``self`` gives only the
+    shape and dtype). Random values differ from PyTorch's (another generator); seeded draws are
+    reproducible.
+
+    Derivative: ``grad_input = 0`` (the sample is not reparameterised; the result requires grad
+    when ``self`` does, as PyTorch's ``BernoulliBackward0``).
+
+    Args:
+        self (Tensor): ``(*)``, floating, the probabilities in ``[0, 1]``.
+        p (float, optional): one probability for every element. Default: ``None``.
+        generator (Generator, optional): keyword-only; the generator to draw from. Default:
+            ``None`` (the default generator).
+    Returns:
+        Tensor: ``(*)``, ``self``'s shape and dtype, of 0s and 1s.
+    Raises:
+        RuntimeError: when a probability is outside ``[0, 1]``.
+        NotImplementedError: when ``self`` is not floating (a RuntimeError subclass).
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([0.0, 1.0, 1.0]).bernoulli()
+        tensor([0., 1., 1.])
+        >>> g = dyngrad.Generator().manual_seed(0)
+        >>> dyngrad.full((1000,), 0.3).bernoulli(generator=g).mean().item() < 0.4
+        True
+    """,
+    "bernoulli_": """Method form of :func:`dyngrad.bernoulli_`: ``x.bernoulli_(...)`` is ``dyngrad.bernoulli_(x, ...)``.
+
+    Fill ``self`` in place with Bernoulli samples: 1 with probability ``p``, else 0; returns ``self``.
+
+    ``p`` is a number or a floating tensor of probabilities that broadcasts to ``self``'s shape;
+    ``self`` may have any dtype (bool: ``True``/``False``). Not differentiable (overwrites).
+
+    Args:
+        self (Tensor): ``(*)``, any dtype, written in place.
+        p (float or Tensor, optional): the probability. Default: ``0.5``.
+        generator (Generator, optional): keyword-only; the generator to draw from. Default:
+            ``None``.
+    Returns:
+        Tensor: ``self``, ``(*)``.
+    Raises:
+        RuntimeError: when ``p`` (or an element of it) is outside ``[0, 1]``, or ``self`` is a
+            leaf that requires grad.
+        NotImplementedError: when ``p`` is a non-floating tensor.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.zeros(3, dtype=dyngrad.int64).bernoulli_(1.0)
+        tensor([1, 1, 1])
+        >>> x = dyngrad.zeros(3)
+        >>> x.bernoulli_(dyngrad.tensor([0.0, 1.0, 1.0])) is x, x
+        (True, tensor([0., 1., 1.]))
+    """,
     "bincount": """Method form of :func:`dyngrad.bincount`: ``x.bincount(...)`` is ``dyngrad.bincount(x, ...)``.
 
     Count the occurrences of each value of a 1-d non-negative integer tensor.
@@ -1811,6 +1868,22 @@ DOCS = {
         tensor([[[3., 7.],
                  [3., 7.]]])
     """,
+    "bool": """``self`` cast to ``dyngrad.bool``: ``self.bool()`` is ``self.to(dyngrad.bool)``.
+
+    A floating value truncates toward zero into an integer dtype; a tensor that already has the
+    dtype is returned itself (no copy).
+
+    Derivative: ``grad_input = grad_output`` cast back to ``self``'s dtype (``ToCopyBackward0``)
+    when the result is floating; an integer or bool result is not differentiable.
+
+    Returns:
+        Tensor: ``(*)``, ``self``'s shape, dtype ``bool``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1.5, 0.0]).bool()
+        tensor([ True, False])
+    """,
     "broadcast_to": """Method form of :func:`dyngrad.broadcast_to`: ``x.broadcast_to(...)`` is ``dyngrad.broadcast_to(x, ...)``.
 
     ``self`` broadcast to the shape ``size``: ``expand(input, size)``.
@@ -1836,6 +1909,48 @@ DOCS = {
                 [1, 2]])
         >>> dyngrad.tensor([1, 2]).broadcast_to((3, -1)).shape
         dyngrad.Size([3, 2])
+    """,
+    "byte": """``self`` cast to ``dyngrad.uint8``: ``self.byte()`` is ``self.to(dyngrad.uint8)``.
+
+    A floating value truncates toward zero into an integer dtype; a tensor that already has the
+    dtype is returned itself (no copy).
+
+    Derivative: ``grad_input = grad_output`` cast back to ``self``'s dtype (``ToCopyBackward0``)
+    when the result is floating; an integer or bool result is not differentiable.
+
+    Returns:
+        Tensor: ``(*)``, ``self``'s shape, dtype ``uint8``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1.5, 0.0]).byte()
+        tensor([1, 0], dtype=dyngrad.uint8)
+    """,
+    "cauchy_": """Method form of :func:`dyngrad.cauchy_`: ``x.cauchy_(...)`` is ``dyngrad.cauchy_(x, ...)``.
+
+    Fill ``self`` in place with samples of the Cauchy distribution of location ``median``, scale ``sigma``.
+
+    The density is ``1 / (pi * sigma * (1 + ((x - median) / sigma)**2))``; returns ``self``. Random values differ from PyTorch's (another generator). Not
+    differentiable (overwrites).
+
+    Args:
+        self (Tensor): ``(*)``, floating, written in place.
+        median (float, optional): the location. Default: ``0.0``.
+        sigma (float, optional): the scale, ``> 0``. Default: ``1.0``.
+        generator (Generator, optional): keyword-only; the generator to draw from. Default:
+            ``None``.
+    Returns:
+        Tensor: ``self``, ``(*)``.
+    Raises:
+        RuntimeError: when ``sigma <= 0``, ``self`` is not floating, or ``self`` is a leaf that
+            requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> g = dyngrad.Generator().manual_seed(0)
+        >>> x = dyngrad.empty(10001).cauchy_(median=2.0, generator=g)
+        >>> abs(x.median().item() - 2.0) < 0.1
+        True
     """,
     "ceil": """Method form of :func:`dyngrad.ceil`: ``x.ceil(...)`` is ``dyngrad.ceil(x, ...)``.
 
@@ -2159,6 +2274,9 @@ DOCS = {
             C-contiguous). Default: ``None``.
     Returns:
         Tensor: ``(*)``, ``self``'s shape and dtype.
+    Raises:
+        Nothing else: ``memory_format`` is accepted and ignored, whatever its value
+            (PyTorch: TypeError for one that is not a ``memory_format``).
 
     Example:
         >>> import dyngrad
@@ -2184,6 +2302,9 @@ DOCS = {
         memory_format (optional): accepted for compatibility. Default: ``None``.
     Returns:
         Tensor: ``(*)``, ``self`` or a copy of it.
+    Raises:
+        Nothing else: ``memory_format`` is accepted and ignored, whatever its value
+            (PyTorch: TypeError for one that is not a ``memory_format``).
 
     Example:
         >>> import dyngrad
@@ -2193,6 +2314,37 @@ DOCS = {
         >>> y = x.t().contiguous()
         >>> y.is_contiguous(), y.shape
         (True, dyngrad.Size([3, 2]))
+    """,
+    "copy_": """Method form of :func:`dyngrad.copy_`: ``x.copy_(...)`` is ``dyngrad.copy_(x, ...)``.
+
+    Copy ``src``'s values into ``self`` in place (broadcast to ``self``'s shape, cast to its dtype).
+
+    Returns ``self`` with its version bumped; ``self`` keeps its dtype (a float ``src`` truncates
+    toward zero into an integer ``self``). ``non_blocking`` is accepted and ignored (one
+    device). dyngrad also takes a number or a nested list as ``src`` (PyTorch requires a
+    Tensor).
+
+    Derivative: ``grad_self = 0`` (overwritten); ``grad_src = grad_output`` summed to ``src``'s
+    shape and cast back to ``src``'s dtype.
+
+    Args:
+        self (Tensor): ``(*)``, written in place.
+        src (Tensor or number): broadcastable to ``self``'s shape.
+        non_blocking (bool, optional): ignored. Default: ``False``.
+    Returns:
+        Tensor: ``self``, ``(*)``.
+    Raises:
+        RuntimeError: when ``src`` does not broadcast to ``self``'s shape, or ``self`` is a leaf
+            that requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.ones(2, 2)
+        >>> x.copy_(dyngrad.tensor([3, 4])) is x
+        True
+        >>> x
+        tensor([[3., 4.],
+                [3., 4.]])
     """,
     "copysign": """Method form of :func:`dyngrad.copysign`: ``x.copysign(...)`` is ``dyngrad.copysign(x, ...)``.
 
@@ -2930,6 +3082,7 @@ DOCS = {
         >>> import dyngrad
         >>> x = dyngrad.as_tensor(dyngrad.tensor([5, -5])).detach().clone()
         >>> r = x.divide(2)
+        >>> x = x.to(r.dtype)
         >>> x.divide_(2) is x
         True
         >>> bool(dyngrad.equal(x, r))
@@ -2958,6 +3111,22 @@ DOCS = {
         >>> x.dot(dyngrad.tensor([3.0, 4.0])).backward()
         >>> x.grad
         tensor([3., 4.])
+    """,
+    "double": """``self`` cast to ``dyngrad.float64``: ``self.double()`` is ``self.to(dyngrad.float64)``.
+
+    A floating value truncates toward zero into an integer dtype; a tensor that already has the
+    dtype is returned itself (no copy).
+
+    Derivative: ``grad_input = grad_output`` cast back to ``self``'s dtype (``ToCopyBackward0``)
+    when the result is floating; an integer or bool result is not differentiable.
+
+    Returns:
+        Tensor: ``(*)``, ``self``'s shape, dtype ``float64``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1.5, 0.0]).double()
+        tensor([1.5000, 0.0000], dtype=dyngrad.float64)
     """,
     "dsplit": """Method form of :func:`dyngrad.dsplit`: ``x.dsplit(...)`` is ``dyngrad.dsplit(x, ...)``.
 
@@ -3370,6 +3539,64 @@ DOCS = {
         >>> x
         tensor([0.0000, 1.7183])
     """,
+    "exponential_": """Method form of :func:`dyngrad.exponential_`: ``x.exponential_(...)`` is ``dyngrad.exponential_(x, ...)``.
+
+    Fill ``self`` in place with samples of the exponential distribution of rate ``lambd``.
+
+    The density is ``lambd * exp(-lambd * x)`` for ``x >= 0`` (mean ``1 / lambd``); returns
+    ``self``. Random values differ from PyTorch's (another generator). Not differentiable
+    (overwrites).
+
+    Args:
+        self (Tensor): ``(*)``, floating, written in place.
+        lambd (float, optional): the rate, ``> 0``. Default: ``1.0``.
+        generator (Generator, optional): keyword-only; the generator to draw from. Default:
+            ``None``.
+    Returns:
+        Tensor: ``self``, ``(*)``, non-negative values.
+    Raises:
+        RuntimeError: when ``lambd <= 0``, ``self`` is not floating, or ``self`` is a leaf that
+            requires grad.
+
+    Example:
+        >>> import dyngrad
+        >>> g = dyngrad.Generator().manual_seed(0)
+        >>> x = dyngrad.empty(10000).exponential_(2.0, generator=g)
+        >>> bool((x >= 0).all()), abs(x.mean().item() - 0.5) < 0.05
+        (True, True)
+    """,
+    "fill_": """Method form of :func:`dyngrad.fill_`: ``x.fill_(...)`` is ``dyngrad.fill_(x, ...)``.
+
+    Fill ``self`` with ``value`` in place (cast to ``self``'s dtype); bumps the version, returns ``self``.
+
+    A float value truncates toward zero into an integer tensor; an int that does not fit raises,
+    except that a negative int wraps into ``uint8`` (as PyTorch).
+
+    Derivative: ``grad_self = 0`` (every element is overwritten); a 0-d tensor ``value`` gets
+    ``grad_value = grad_output.sum()``.
+
+    Args:
+        self (Tensor): ``(*)``, written in place.
+        value (number or Tensor): a number or a 0-d tensor.
+    Returns:
+        Tensor: ``self``, ``(*)``.
+    Raises:
+        RuntimeError: when ``value`` is a tensor with dims, an int does not fit ``self``'s dtype,
+            ``self`` is read-only (an expanded view), or ``self`` is a leaf that requires grad.
+        ValueError: when ``value`` is not a number (PyTorch: TypeError).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.ones(2, dtype=dyngrad.int64)
+        >>> x.fill_(2.7) is x
+        True
+        >>> x
+        tensor([2, 2])
+        >>> v = dyngrad.tensor(2.0, requires_grad=True)
+        >>> dyngrad.zeros(3).fill_(v).sum().backward()
+        >>> v.grad
+        tensor(3.)
+    """,
     "fix": """Method form of :func:`dyngrad.fix`: ``x.fix(...)`` is ``dyngrad.fix(x, ...)``.
 
     Elementwise rounding toward zero (the integer part; ``fix`` is the same function).
@@ -3509,6 +3736,22 @@ DOCS = {
         tensor([[2, 3],
                 [0, 1]])
     """,
+    "float": """``self`` cast to ``dyngrad.float32``: ``self.float()`` is ``self.to(dyngrad.float32)``.
+
+    A floating value truncates toward zero into an integer dtype; a tensor that already has the
+    dtype is returned itself (no copy).
+
+    Derivative: ``grad_input = grad_output`` cast back to ``self``'s dtype (``ToCopyBackward0``)
+    when the result is floating; an integer or bool result is not differentiable.
+
+    Returns:
+        Tensor: ``(*)``, ``self``'s shape, dtype ``float32``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1.5, 0.0]).float()
+        tensor([1.5000, 0.0000])
+    """,
     "float_power": """Method form of :func:`dyngrad.float_power`: ``x.float_power(...)`` is ``dyngrad.float_power(x, ...)``.
 
     ``input ** exponent`` computed in float64 (both are converted to float64 first).
@@ -3535,34 +3778,6 @@ DOCS = {
         >>> x.float_power(2).sum().backward()
         >>> x.grad
         tensor([2., 4.])
-    """,
-    "float_power_": """In-place :meth:`Tensor.float_power`: ``x.float_power_(...)`` writes ``dyngrad.float_power(x, ...)`` into ``x``'s memory and returns ``x``.
-
-    float_power: ``input ** exponent`` computed in float64 (both are converted to float64 first).
-
-    Derivative: as :func:`dyngrad.float_power`'s; ``self`` takes over the new history and its
-    version counter is bumped (a graph that saved the old values then refuses to
-    backward, as in PyTorch).
-
-    Args:
-        exponent (Tensor or number): broadcastable with ``self``.
-    Returns:
-        Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
-    Raises:
-        RuntimeError: when ``self`` is a leaf that requires grad (outside ``no_grad``), its
-            dtype cannot hold the result's, or the result's broadcast shape is not
-            ``self``'s.
-        RuntimeError: when the shapes do not broadcast.
-        TypeError: when an operand is neither a Tensor nor a number.
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.as_tensor(dyngrad.tensor([2, 3])).detach().clone()
-        >>> r = x.float_power(2)
-        >>> x.float_power_(2) is x
-        True
-        >>> bool(dyngrad.equal(x, r))
-        True
     """,
     "floor": """Method form of :func:`dyngrad.floor`: ``x.floor(...)`` is ``dyngrad.floor(x, ...)``.
 
@@ -3901,6 +4116,32 @@ DOCS = {
         >>> bool(dyngrad.equal(x, r))
         True
     """,
+    "geometric_": """Method form of :func:`dyngrad.geometric_`: ``x.geometric_(...)`` is ``dyngrad.geometric_(x, ...)``.
+
+    Fill ``self`` in place with the number of Bernoulli(``p``) trials up to the first
+    success (1, 2, ...); any dtype.
+
+    Derivative: the draw does not depend on the old values: ``grad_self = 0`` (derivatives.yaml
+    ``geometric_``: ``zeros_like(grad)``).
+
+    Args:
+        self (Tensor): ``(*)``, any dtype, overwritten.
+        p (float): the success probability, in ``(0, 1)``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+    Returns:
+        Tensor: ``self`` itself, ``(*)``.
+    Raises:
+        RuntimeError: ``p`` outside ``(0, 1)``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.empty(1000)
+        >>> x.geometric_(0.5) is x
+        True
+        >>> bool((x >= 1).all()), abs(x.mean().item() - 2.0) < 0.2
+        (True, True)
+    """,
     "ger": """Method form of :func:`dyngrad.ger`: ``x.ger(...)`` is ``dyngrad.ger(x, ...)``.
 
     Outer product ``(n,), (m,) -> (n, m)``, ``out_ij = a_i b_j`` (``a.unsqueeze(1) * b``,
@@ -4076,6 +4317,22 @@ DOCS = {
         >>> bool(dyngrad.equal(x, r))
         True
     """,
+    "half": """``self`` cast to ``dyngrad.float16``: ``self.half()`` is ``self.to(dyngrad.float16)``.
+
+    A floating value truncates toward zero into an integer dtype; a tensor that already has the
+    dtype is returned itself (no copy).
+
+    Derivative: ``grad_input = grad_output`` cast back to ``self``'s dtype (``ToCopyBackward0``)
+    when the result is floating; an integer or bool result is not differentiable.
+
+    Returns:
+        Tensor: ``(*)``, ``self``'s shape, dtype ``float16``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1.5, 0.0]).half()
+        tensor([1.5000, 0.0000], dtype=dyngrad.float16)
+    """,
     "hardshrink": """Method form of :func:`dyngrad.hardshrink`: ``x.hardshrink(...)`` is ``dyngrad.hardshrink(x, ...)``.
 
     ``self`` where ``|input| > lambd``, else 0.
@@ -4087,6 +4344,8 @@ DOCS = {
         lambd (float): the half-width of the zeroed band. Default: ``0.5``.
     Returns:
         Tensor: ``(*)``, ``self``'s shape and float dtype.
+    Raises:
+        ValueError: a ``lambd`` that is not a number (a str; PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -4609,32 +4868,6 @@ DOCS = {
         >>> x.index_reduce(0, dyngrad.tensor([0, 2, 0]), src, "prod").tolist()
         [[5.0, 12.0], [1.0, 1.0], [3.0, 4.0]]
     """,
-    "index_reduce_": """In-place :meth:`Tensor.index_reduce`: ``x.index_reduce_(...)`` writes ``dyngrad.index_reduce(x, ...)`` into ``x``'s memory and returns ``x``.
-
-    index_reduce: Reduce the slices of ``source`` into the slices of ``self`` that ``index`` names along ``dim``: ``out.select(dim, index[i]) = reduce(out.select(dim, index[i]), source.select(dim, i))`` for every ``i`` (repeated indices reduce together).
-
-    Derivative: as :func:`dyngrad.index_reduce`'s; ``self`` takes over the new history and its
-    version counter is bumped (a graph that saved the old values then refuses to
-    backward, as in PyTorch).
-
-    Args:
-        dim (int): the dim that ``index`` addresses.
-        index (Tensor): ``(k,)``, int64 or int32, each in ``[0, input.size(dim))``.
-        source (Tensor): ``self``'s shape with ``k`` at ``dim``; ``self``'s dtype.
-        reduce (str): ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``.
-        include_self (bool): whether ``self``'s own values take part at the indexed
-            slices. Default: ``True``.
-    Returns:
-        Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
-    Raises:
-        RuntimeError: when ``self`` is a leaf that requires grad (outside ``no_grad``), its
-            dtype cannot hold the result's, or the result's broadcast shape is not
-            ``self``'s.
-        RuntimeError: another ``reduce`` (``"sum"``: use :func:`index_add`), a non-integer
-            ``index``, ``len(index) != source.size(dim)``, or dtypes that differ.
-        IndexError: ``index`` not a vector, an index out of range (negative included), or
-            ``dim`` out of range.
-    """,
     "index_select": """Method form of :func:`dyngrad.index_select`: ``x.index_select(...)`` is ``dyngrad.index_select(x, ...)``.
 
     The entries of ``self`` at positions ``index`` (a 0-d or 1-d integer tensor) along ``dim``.
@@ -4683,6 +4916,22 @@ DOCS = {
         tensor(11.)
         >>> dyngrad.ones(2, 3).inner(dyngrad.ones(4, 3)).shape
         dyngrad.Size([2, 4])
+    """,
+    "int": """``self`` cast to ``dyngrad.int32``: ``self.int()`` is ``self.to(dyngrad.int32)``.
+
+    A floating value truncates toward zero into an integer dtype; a tensor that already has the
+    dtype is returned itself (no copy).
+
+    Derivative: ``grad_input = grad_output`` cast back to ``self``'s dtype (``ToCopyBackward0``)
+    when the result is floating; an integer or bool result is not differentiable.
+
+    Returns:
+        Tensor: ``(*)``, ``self``'s shape, dtype ``int32``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1.5, 0.0]).int()
+        tensor([1, 0], dtype=dyngrad.int32)
     """,
     "inverse": """Method form of :func:`dyngrad.inverse`: ``x.inverse(...)`` is ``dyngrad.inverse(x, ...)``.
 
@@ -5311,6 +5560,33 @@ DOCS = {
         >>> x
         tensor([0.0000, 1.3863])
     """,
+    "log_normal_": """Method form of :func:`dyngrad.log_normal_`: ``x.log_normal_(...)`` is ``dyngrad.log_normal_(x, ...)``.
+
+    Fill ``self`` in place with ``exp(N(mean, std^2))`` samples.
+
+    Derivative: the draw does not depend on the old values: ``grad_self = 0`` (derivatives.yaml
+    ``log_normal_``: ``zeros_like(grad)``).
+
+    Args:
+        self (Tensor): ``(*)``, floating, overwritten.
+        mean (float): the mean of the underlying normal. Default: ``1.0``.
+        std (float): its standard deviation, ``> 0``. Default: ``2.0``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+    Returns:
+        Tensor: ``self`` itself, ``(*)``.
+    Raises:
+        RuntimeError: ``std <= 0``.
+        NotImplementedError: an integer or bool tensor (a RuntimeError subclass).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.empty(2000)
+        >>> x.log_normal_(0.0, 0.25) is x
+        True
+        >>> bool((x > 0).all()), abs(x.log().mean().item()) < 0.05
+        (True, True)
+    """,
     "log_softmax": """Method form of :func:`dyngrad.log_softmax`: ``x.log_softmax(...)`` is ``dyngrad.log_softmax(x, ...)``.
 
     ``log(softmax(input, dim))`` computed as ``x - max - log(sum(exp(x - max)))``, without
@@ -5628,6 +5904,8 @@ DOCS = {
             ``inf`` at 1, ``nan`` outside ``[0, 1]``).
     Returns:
         Tensor: ``(*)``, ``self``'s shape and float dtype.
+    Raises:
+        ValueError: an ``eps`` that is not a number (a str; PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -5691,6 +5969,22 @@ DOCS = {
         (tensor(1.0986), tensor([0.3333, 0.6667]))
         >>> dyngrad.tensor([1000.0, 1000.0]).logsumexp(0)
         tensor(1000.6932)
+    """,
+    "long": """``self`` cast to ``dyngrad.int64``: ``self.long()`` is ``self.to(dyngrad.int64)``.
+
+    A floating value truncates toward zero into an integer dtype; a tensor that already has the
+    dtype is returned itself (no copy).
+
+    Derivative: ``grad_input = grad_output`` cast back to ``self``'s dtype (``ToCopyBackward0``)
+    when the result is floating; an integer or bool result is not differentiable.
+
+    Returns:
+        Tensor: ``(*)``, ``self``'s shape, dtype ``int64``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1.5, 0.0]).long()
+        tensor([1, 0])
     """,
     "lt": """Method form of :func:`dyngrad.lt`: ``x.lt(...)`` is ``dyngrad.lt(x, ...)``.
 
@@ -6285,6 +6579,39 @@ DOCS = {
         >>> x
         tensor([2.5000, 5.0000])
     """,
+    "multinomial": """Method form of :func:`dyngrad.multinomial`: ``x.multinomial(...)`` is ``dyngrad.multinomial(x, ...)``.
+
+    Category indices drawn with probabilities proportional to the non-negative weights
+    ``self`` (``(k,)`` gives ``(num_samples,)``; ``(n, k)`` one row of samples per row),
+    int64, without replacement unless ``replacement``.
+
+    Not differentiable: the result is an int64 index tensor.
+
+    Args:
+        self (Tensor): ``(k)`` or ``(n, k)``, floating, non-negative weights (need not sum
+            to 1).
+        num_samples (int): how many indices per row, ``> 0``.
+        replacement (bool): draw with replacement. Default: ``False``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+    Returns:
+        Tensor: int64, ``(num_samples)`` or ``(n, num_samples)``.
+    Raises:
+        RuntimeError: ``self`` not 1-d or 2-d, a non-floating dtype, negative/inf/nan
+            weights, a row summing to 0, ``num_samples <= 0``, or more samples than
+            categories without replacement; also (unlike PyTorch 2.13, which then returns
+            zero-weight categories) more samples than nonzero weights without replacement.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([0.0, 1.0, 0.0]).multinomial(3, replacement=True)
+        tensor([1, 1, 1])
+        >>> dyngrad.tensor([[0.0, 1.0], [1.0, 0.0]]).multinomial(1)
+        tensor([[1],
+                [0]])
+        >>> sorted(dyngrad.tensor([1.0, 2.0, 3.0]).multinomial(3).tolist())
+        [0, 1, 2]
+    """,
     "multiply": """Method form of :func:`dyngrad.multiply`: ``x.multiply(...)`` is ``dyngrad.multiply(x, ...)``.
 
     Elementwise product ``input * other`` with broadcasting and type promotion.
@@ -6442,6 +6769,8 @@ DOCS = {
             lowest finite value).
     Returns:
         Tensor: ``(*)``, ``self``'s shape and dtype.
+    Raises:
+        TypeError: a ``nan``, ``posinf`` or ``neginf`` that is not a number.
 
     Example:
         >>> import dyngrad
@@ -6747,6 +7076,72 @@ DOCS = {
         >>> bool(dyngrad.equal(x, r))
         True
     """,
+    "new_empty": """A new tensor of shape ``size`` filled with zeros (uninitialised memory in PyTorch; dyngrad never hands out any), of ``self``'s dtype unless ``dtype`` is given.
+
+    The result is a new leaf, not part of ``self``'s graph; only ``self``'s dtype is used.
+
+    Args:
+        *size (int): the shape, as ints or one tuple/list.
+        dtype (dtype, optional): keyword only. Default: ``None`` (``self.dtype``).
+        requires_grad (bool): keyword only; make the result a leaf that requires grad.
+            Default: ``False``.
+    Returns:
+        Tensor: ``(*size)``.
+    Raises:
+        ValueError: a negative size, or one that is not an int (PyTorch: RuntimeError for a
+            negative size, TypeError for a non-int).
+        RuntimeError: ``requires_grad`` with a non-floating dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1, 2]).new_empty(2, 3)
+        tensor([[0, 0, 0],
+                [0, 0, 0]])
+    """,
+    "new_ones": """A new tensor of shape ``size`` filled with ones, of ``self``'s dtype unless ``dtype`` is given.
+
+    The result is a new leaf, not part of ``self``'s graph; only ``self``'s dtype is used.
+
+    Args:
+        *size (int): the shape, as ints or one tuple/list.
+        dtype (dtype, optional): keyword only. Default: ``None`` (``self.dtype``).
+        requires_grad (bool): keyword only; make the result a leaf that requires grad.
+            Default: ``False``.
+    Returns:
+        Tensor: ``(*size)``.
+    Raises:
+        ValueError: a negative size, or one that is not an int (PyTorch: RuntimeError for a
+            negative size, TypeError for a non-int).
+        RuntimeError: ``requires_grad`` with a non-floating dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1, 2]).new_ones(2, 3)
+        tensor([[1, 1, 1],
+                [1, 1, 1]])
+    """,
+    "new_zeros": """A new tensor of shape ``size`` filled with zeros, of ``self``'s dtype unless ``dtype`` is given.
+
+    The result is a new leaf, not part of ``self``'s graph; only ``self``'s dtype is used.
+
+    Args:
+        *size (int): the shape, as ints or one tuple/list.
+        dtype (dtype, optional): keyword only. Default: ``None`` (``self.dtype``).
+        requires_grad (bool): keyword only; make the result a leaf that requires grad.
+            Default: ``False``.
+    Returns:
+        Tensor: ``(*size)``.
+    Raises:
+        ValueError: a negative size, or one that is not an int (PyTorch: RuntimeError for a
+            negative size, TypeError for a non-int).
+        RuntimeError: ``requires_grad`` with a non-floating dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1, 2]).new_zeros(2, 3)
+        tensor([[0, 0, 0],
+                [0, 0, 0]])
+    """,
     "nonzero": """Method form of :func:`dyngrad.nonzero`: ``x.nonzero(...)`` is ``dyngrad.nonzero(x, ...)``.
 
     The indices of non-zero entries, in C order (not differentiable).
@@ -6759,6 +7154,9 @@ DOCS = {
     Returns:
         Tensor or tuple of Tensor: ``(n, input.ndim)`` int64 tensor, or with ``as_tuple`` one
         ``(n,)`` tensor per dim (a 0-d input is treated as 1-d there, as PyTorch).
+    Raises:
+        TypeError: ``as_tuple`` given positionally (it is keyword-only); any value of it is
+            taken for its truth (PyTorch: TypeError for a non-bool).
 
     Example:
         >>> import dyngrad
@@ -6804,6 +7202,32 @@ DOCS = {
         (tensor(5.), tensor([0.6000, 0.8000]))
         >>> dyngrad.tensor([[3.0, 4.0], [0.0, -1.0]]).norm(1, dim=1)
         tensor([7., 1.])
+    """,
+    "normal_": """Method form of :func:`dyngrad.normal_`: ``x.normal_(...)`` is ``dyngrad.normal_(x, ...)``.
+
+    Fill ``self`` in place with samples of ``N(mean, std^2)``; returns self.
+
+    Derivative: the draw does not depend on the old values: ``grad_self = 0`` (derivatives.yaml
+    ``normal_``: ``zeros_like(grad)``).
+
+    Args:
+        self (Tensor): ``(*)``, floating, overwritten.
+        mean (float): the mean. Default: ``0.0``.
+        std (float): the standard deviation, ``>= 0``. Default: ``1.0``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+    Returns:
+        Tensor: ``self`` itself, ``(*)``.
+    Raises:
+        RuntimeError: ``std < 0``; an integer or bool tensor (NotImplementedError).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.empty(2000)
+        >>> x.normal_(3.0, 0.5) is x
+        True
+        >>> abs(x.mean().item() - 3.0) < 0.1, abs(x.std().item() - 0.5) < 0.1
+        (True, True)
     """,
     "not_equal": """Method form of :func:`dyngrad.not_equal`: ``x.not_equal(...)`` is ``dyngrad.not_equal(x, ...)``.
 
@@ -6916,35 +7340,6 @@ DOCS = {
         >>> import dyngrad
         >>> dyngrad.zeros(2, 3, 4).permute((2, 0, 1)).shape
         dyngrad.Size([4, 2, 3])
-    """,
-    "polygamma_": """In-place :meth:`Tensor.polygamma`: ``x.polygamma_(...)`` writes ``dyngrad.polygamma(x, ...)`` into ``x``'s memory and returns ``x``.
-
-    polygamma: Elementwise ``self``-th derivative of digamma; ``polygamma(0, x)`` is ``digamma(x)``.
-
-    Derivative: as :func:`dyngrad.polygamma`'s; ``self`` takes over the new history and its
-    version counter is bumped (a graph that saved the old values then refuses to
-    backward, as in PyTorch).
-
-    Args:
-        input (Tensor): ``(*)``, floating (integers compute in the default dtype).
-    Returns:
-        Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
-    Raises:
-        RuntimeError: when ``self`` is a leaf that requires grad (outside ``no_grad``), its
-            dtype cannot hold the result's, or the result's broadcast shape is not
-            ``self``'s.
-        RuntimeError: ``self`` negative (PyTorch's message).
-        TypeError: ``self`` not an int.
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.5, 3.0])
-        >>> x = dyngrad.as_tensor(1).detach().clone()
-        >>> r = x.polygamma(x)
-        >>> x.polygamma_(x) is x
-        True
-        >>> bool(dyngrad.equal(x, r))
-        True
     """,
     "pow": """Method form of :func:`dyngrad.pow`: ``x.pow(...)`` is ``dyngrad.pow(x, ...)``.
 
@@ -7106,6 +7501,35 @@ DOCS = {
         >>> import dyngrad
         >>> round(dyngrad.tensor([3.141592653589793]).rad2deg().item(), 3)
         180.0
+    """,
+    "random_": """Method form of :func:`dyngrad.random_`: ``x.random_(...)`` is ``dyngrad.random_(x, ...)``.
+
+    Fill ``self`` in place with integers uniform on ``[from, to)``; ``random_(to)`` is
+    ``[0, to)``; ``random_()`` covers ``[0, 2**mantissa]`` for floats (every integer the
+    dtype holds exactly) and ``[0, max]`` for integer dtypes, as PyTorch. Returns self.
+
+    Derivative: the draw does not depend on the old values: ``grad_self = 0`` (derivatives.yaml
+    ``random_``: ``zeros_like(grad)``).
+
+    Args:
+        self (Tensor): ``(*)``, any dtype, overwritten.
+        from_ (int, optional): the lower bound (``from`` as a keyword), or the upper bound
+            when ``to`` is None. Default: ``None``.
+        to (int, optional): the upper bound (exclusive). Default: ``None``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+    Returns:
+        Tensor: ``self`` itself, ``(*)``.
+    Raises:
+        RuntimeError: ``from >= to``.
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.empty(100, dtype=dyngrad.int64)
+        >>> x.random_(3, 6) is x
+        True
+        >>> sorted(set(x.tolist()))
+        [3, 4, 5]
     """,
     "reciprocal": """Method form of :func:`dyngrad.reciprocal`: ``x.reciprocal(...)`` is ``dyngrad.reciprocal(x, ...)``.
 
@@ -7648,30 +8072,6 @@ DOCS = {
         >>> dyngrad.zeros(2).scatter_reduce(0, dyngrad.tensor([0, 1, 0, 1]), src, 'amax').tolist()
         [3.0, 4.0]
     """,
-    "scatter_reduce_": """In-place :meth:`Tensor.scatter_reduce`: ``x.scatter_reduce_(...)`` writes ``dyngrad.scatter_reduce(x, ...)`` into ``x``'s memory and returns ``x``.
-
-    scatter_reduce: Reduce ``src`` into ``self`` at ``index`` along ``dim``: ``out[..., index[j], ...] = reduce(out[..., index[j], ...], src[j])`` (``dim`` shown).
-
-    Derivative: as :func:`dyngrad.scatter_reduce`'s; ``self`` takes over the new history and its
-    version counter is bumped (a graph that saved the old values then refuses to
-    backward, as in PyTorch).
-
-    Args:
-        dim: the dim that ``index`` addresses.
-        index: int64 tensor of ``self``'s rank, no larger than ``src`` (nor ``self`` off
-            ``dim``).
-        src: tensor of ``self``'s dtype.
-        reduce: ``"sum"``, ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``.
-        include_self: whether ``self``'s own values take part at the positions that receive
-            values.
-    Returns:
-        Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
-    Raises:
-        RuntimeError: when ``self`` is a leaf that requires grad (outside ``no_grad``), its
-            dtype cannot hold the result's, or the result's broadcast shape is not
-            ``self``'s.
-        RuntimeError: an unknown ``reduce``, dtype mismatch, bad index sizes or bounds.
-    """,
     "select": """Method form of :func:`dyngrad.select`: ``x.select(...)`` is ``dyngrad.select(x, ...)``.
 
     ``self`` indexed with ``index`` along ``dim`` (that dim removed; a view).
@@ -7698,6 +8098,22 @@ DOCS = {
         >>> x.grad
         tensor([[0., 0., 1.],
                 [0., 0., 1.]])
+    """,
+    "short": """``self`` cast to ``dyngrad.int16``: ``self.short()`` is ``self.to(dyngrad.int16)``.
+
+    A floating value truncates toward zero into an integer dtype; a tensor that already has the
+    dtype is returned itself (no copy).
+
+    Derivative: ``grad_input = grad_output`` cast back to ``self``'s dtype (``ToCopyBackward0``)
+    when the result is floating; an integer or bool result is not differentiable.
+
+    Returns:
+        Tensor: ``(*)``, ``self``'s shape, dtype ``int16``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1.5, 0.0]).short()
+        tensor([1, 0], dtype=dyngrad.int16)
     """,
     "sigmoid": """Method form of :func:`dyngrad.sigmoid`: ``x.sigmoid(...)`` is ``dyngrad.sigmoid(x, ...)``.
 
@@ -8982,6 +9398,7 @@ DOCS = {
         >>> import dyngrad
         >>> x = dyngrad.as_tensor(dyngrad.tensor([5, -5])).detach().clone()
         >>> r = x.true_divide(2)
+        >>> x = x.to(r.dtype)
         >>> x.true_divide_(2) is x
         True
         >>> bool(dyngrad.equal(x, r))
@@ -9077,6 +9494,33 @@ DOCS = {
         >>> import dyngrad
         >>> dyngrad.zeros(2, 6).unflatten(1, (3, -1)).shape
         dyngrad.Size([2, 3, 2])
+    """,
+    "uniform_": """Method form of :func:`dyngrad.uniform_`: ``x.uniform_(...)`` is ``dyngrad.uniform_(x, ...)``.
+
+    Fill ``self`` in place with samples of ``U[from, to)``; returns self.
+
+    Derivative: the draw does not depend on the old values: ``grad_self = 0`` (derivatives.yaml
+    ``uniform_``: ``zeros_like(grad)``).
+
+    Args:
+        self (Tensor): ``(*)``, floating, overwritten.
+        from_ (float): the lower bound (PyTorch's ``from``, also accepted as a keyword).
+            Default: ``0.0``.
+        to (float): the upper bound. Default: ``1.0``.
+        generator (Generator, optional): keyword only; the Generator to draw from. Default:
+            ``None`` (``dyngrad.default_generator``).
+    Returns:
+        Tensor: ``self`` itself, ``(*)``.
+    Raises:
+        RuntimeError: ``from > to``; an integer or bool tensor (NotImplementedError).
+
+    Example:
+        >>> import dyngrad
+        >>> x = dyngrad.empty(1000)
+        >>> x.uniform_(-1.0, 1.0) is x
+        True
+        >>> bool(((x >= -1) & (x < 1)).all()), abs(x.mean().item()) < 0.1
+        (True, True)
     """,
     "unique": """Method form of :func:`dyngrad.unique`: ``x.unique(...)`` is ``dyngrad.unique(x, ...)``.
 

@@ -130,6 +130,18 @@ class ConversionMethods:
         return self._data.reshape(()).item()
 
     def tolist(self) -> Any:
+        """The values as (nested) Python lists of Python numbers; a number for a 0-d tensor.
+
+        Not differentiable (Python numbers carry no history).
+
+        Returns:
+            list | number: nested ``len(shape)`` deep, of ``int``, ``float`` or ``bool``.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.tensor([[1, 2], [3, 4]]).tolist(), dyngrad.tensor(2.5).tolist()
+            ([[1, 2], [3, 4]], 2.5)
+        """
         return self._data.tolist()
 
     def __float__(self) -> float:
@@ -204,8 +216,29 @@ class ConversionMethods:
         """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``; a no-op
         returns self, as in PyTorch.
 
+        Derivative: a cast is differentiable: ``grad_input = grad_output`` cast back to
+        ``self``'s dtype (``ToCopyBackward0``); an integer or bool result has no gradient.
+
+        Args:
+            *args: a dtype, a device (``"cpu"``, ``"meta"``), a Tensor (its dtype), or a device
+                and a dtype.
+            dtype (dtype, optional): keyword form of the dtype.
+            device (str or device, optional): keyword form of the device.
+            copy (bool): copy even when nothing changes. Default: ``False``.
+            non_blocking (bool): accepted and ignored (one device).
+        Returns:
+            Tensor: ``(*)``, ``self``'s shape: ``self`` itself when nothing changes (and
+            ``copy`` is False), else a new tensor of the wanted dtype.
         Raises:
-            RuntimeError: for a device other than the CPU.
+            RuntimeError: for a device other than the CPU or meta.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.tensor([1.5, 2.5], requires_grad=True)
+            >>> x.to(dyngrad.float64)
+            tensor([1.5000, 2.5000], dtype=dyngrad.float64, grad_fn=<ToCopyBackward0>)
+            >>> x.to("cpu") is x, x.to(dyngrad.zeros(1, dtype=dyngrad.int64)).dtype
+            (True, dyngrad.int64)
         """
         dtype = kwargs.pop("dtype", None)
         device = kwargs.pop("device", None)
@@ -260,6 +293,20 @@ class ConversionMethods:
         return self.to(dtype)
 
     def type_as(self, other: Tensor) -> Tensor:
+        """``self`` cast to ``other``'s dtype: ``self.to(other.dtype)``.
+
+        Args:
+            other (Tensor): any shape; only its dtype is read.
+        Returns:
+            Tensor: ``(*)``, ``self``'s shape, ``other``'s dtype (``self`` itself when they match).
+        Raises:
+            AttributeError: when ``other`` is not a Tensor (PyTorch: TypeError).
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.tensor([1, 2]).type_as(dyngrad.zeros(1))
+            tensor([1., 2.])
+        """
         return self.to(other.dtype)
 
     def float(self) -> Tensor:
@@ -287,14 +334,57 @@ class ConversionMethods:
         return self.to(B.uint8)
 
     def cpu(self) -> Self:
+        """The tensor on the CPU: ``self`` itself (dyngrad's tensors always are).
+
+        Returns:
+            Tensor: ``self``.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.ones(2)
+            >>> x.cpu() is x
+            True
+        """
         return self
 
     def cuda(self, *args: Any, **kwargs: Any) -> Self:
+        """Refused: dyngrad has no CUDA device (``dyngrad.cuda.is_available()`` is False).
+
+        Returns:
+            Tensor: never; it raises.
+        Raises:
+            RuntimeError: always, naming the CPU as dyngrad's only device (PyTorch without
+                CUDA: AssertionError).
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.ones(2).cuda()
+            Traceback (most recent call last):
+            ...
+            RuntimeError: dyngrad runs on the CPU (NumPy arrays); device 'cuda' is not available
+        """
         check_device("cuda")
         return self
 
     # ---- new tensors with this one's dtype
     def new_tensor(self, data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+        """A new leaf copying ``data``, of ``self``'s dtype unless ``dtype`` is given.
+
+        Args:
+            data: a number, a (nested) list, an ndarray or a Tensor (its values, copied).
+            dtype (dtype, optional): Default: ``None`` (``self.dtype``, also for int ``data``).
+            requires_grad (bool): make the result a leaf that requires grad. Default: ``False``.
+        Returns:
+            Tensor: ``(*)``, ``data``'s shape.
+        Raises:
+            ValueError: ``data`` that is not numeric (PyTorch: ValueError too).
+            RuntimeError: ``requires_grad`` with a non-floating dtype.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.tensor([1.0, 2.0]).new_tensor([[1, 2]])
+            tensor([[1., 2.]])
+        """
         arr = np.array(getattr(data, "_data", data), dtype=B.to_np_dtype(dtype or self.dtype))
         return _fresh(arr, requires_grad)
 
@@ -305,6 +395,26 @@ class ConversionMethods:
         return _fresh(np.ones(_size(size), B.to_np_dtype(dtype or self.dtype)), requires_grad)
 
     def new_full(self, size: Any, fill_value: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+        """A new tensor of shape ``size`` filled with ``fill_value``, of ``self``'s dtype unless
+        ``dtype`` is given (a new leaf, not part of ``self``'s graph).
+
+        Args:
+            size (tuple of int): the shape.
+            fill_value (number): the value, cast to the dtype.
+            dtype (dtype, optional): Default: ``None`` (``self.dtype``).
+            requires_grad (bool): make the result a leaf that requires grad. Default: ``False``.
+        Returns:
+            Tensor: ``(*size)``.
+        Raises:
+            ValueError: a negative size, or a ``fill_value`` that is not a number
+                (PyTorch: RuntimeError, TypeError).
+            RuntimeError: ``requires_grad`` with a non-floating dtype.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.tensor([1.0, 2.0]).new_full((2,), 7)
+            tensor([7., 7.])
+        """
         arr = np.full(_size((size,)), fill_value, B.to_np_dtype(dtype or self.dtype))
         return _fresh(arr, requires_grad)
 
@@ -322,7 +432,18 @@ class ConversionMethods:
 
     def ravel(self) -> Tensor:
         """``torch.Tensor.ravel`` (and ndarray's, which NumPy code calls): the flattened
-        tensor, ``reshape(-1)``."""
+        tensor, ``reshape(-1)`` (a view when the memory allows, else a copy).
+
+        Derivative: ``grad_input = grad_output.reshape(self.shape)``.
+
+        Returns:
+            Tensor: ``(N,)``, ``N = self.numel()``.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.zeros(2, 3).ravel().shape
+            dyngrad.Size([6])
+        """
         return _core._ops.reshape(self, -1)
 
     # --- apisurface: PyTorch's legacy constructor on an instance
@@ -332,8 +453,19 @@ class ConversionMethods:
         ``x.new(t)`` (``t``'s storage; ``t`` must have ``x``'s dtype). Deprecated in PyTorch in
         favour of ``new_empty``/``new_tensor``; never requires grad.
 
+        Args:
+            *args: nothing, ints (a shape), one sequence (data) or one Tensor.
+            device: only ``"cpu"`` (or None) is accepted.
+        Returns:
+            Tensor: ``(0,)`` for ``x.new()``, ``(*args)`` for a shape, the data's shape else.
         Raises:
             TypeError: a lone number, or a Tensor of another dtype.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.tensor([1.0, 2.0])
+            >>> x.new([3, 4]), x.new(2, 3).shape
+            (tensor([3., 4.]), dyngrad.Size([2, 3]))
         """
         check_device(device)
         arr = _core.legacy_array(args, self._data.dtype, "new", like=self)

@@ -69,7 +69,27 @@ class IndexingMethods:
         return _core._ops.masked_select(self, *args, **kwargs)
 
     def where(self, condition: Any, other: Any) -> Tensor:
-        """``where(condition, self, other)`` (the method's argument order differs)."""
+        """``dyngrad.where(condition, self, other)``: ``self`` where ``condition``, else
+        ``other`` (the method's argument order differs from the function's).
+
+        Derivative: ``grad_self = grad_output`` where ``condition`` else 0, ``grad_other`` the
+        rest, each summed over broadcast dims (see :func:`dyngrad.where`).
+
+        Args:
+            condition (Tensor): bool, broadcastable with ``self`` and ``other``.
+            other (Tensor or number): the values where ``condition`` is False.
+        Returns:
+            Tensor: the broadcast shape of the three, e.g. ``(N, C)``; the promoted dtype.
+        Raises:
+            RuntimeError: when the shapes do not broadcast.
+            TypeError: an ``other`` that is neither a Tensor nor a number.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.tensor([1.0, -2.0, 3.0])
+            >>> x.where(x > 0, 0.0)
+            tensor([1., 0., 3.])
+        """
         return _core._ops.where(condition, self, other)
 
     # ---- ops.sorting (indices of the nonzero values)

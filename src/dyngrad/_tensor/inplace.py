@@ -60,15 +60,27 @@ class InplaceMethods:
 
     # ---- fill and copy
     def zero_(self) -> Tensor:
-        """Fill with zeros in place; bumps the version; returns self."""
+        """Fill with zeros in place; bumps the version; returns self (``self.fill_(0)``).
+
+        Derivative: ``grad_self = 0`` (the old values are gone).
+
+        Returns:
+            Tensor: ``self``, ``(*)``.
+        Raises:
+            RuntimeError: when ``self`` is a leaf that requires grad (outside ``no_grad``).
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.ones(2)
+            >>> x.zero_() is x, x
+            (True, tensor([0., 0.]))
+        """
         return _core._ops.fill_(self, 0)
 
     def fill_(self, value: Any) -> Tensor:
-        """Fill with ``value`` in place; bumps the version; returns self."""
         return _core._ops.fill_(self, value)
 
     def copy_(self, src: Any) -> Tensor:
-        """Copy ``src`` (broadcast to this shape) into self in place; returns self."""
         return _core._ops.copy_(self, src)
 
     # ---- ops.arithmetic
@@ -245,6 +257,27 @@ class InplaceMethods:
         return _core._ops.digamma_(self, *args, **kwargs)
 
     def polygamma_(self, n: int) -> Any:
+        """In-place :meth:`Tensor.polygamma`: ``x.polygamma_(n)`` writes ``polygamma(n, x)``
+        into ``x``'s memory and returns ``x``.
+
+        Derivative: as :func:`dyngrad.polygamma`'s, ``grad = grad_output * polygamma(n + 1, x)``
+        (derivatives.yaml ``polygamma``); ``x`` takes over the new history.
+
+        Args:
+            n (int): the order, ``>= 0``.
+        Returns:
+            Tensor: ``self``, ``(*)``.
+        Raises:
+            RuntimeError: a negative ``n``, a leaf that requires grad, or an integer ``self``
+                (it cannot hold the floating result).
+            TypeError: an ``n`` that is not an int.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.tensor([0.5, 3.0])
+            >>> x.polygamma_(1) is x, x
+            (True, tensor([4.9348, 0.3949]))
+        """
         return _core._ops.gamma.polygamma_(self, n)
 
     def mvlgamma_(self, *args: Any, **kwargs: Any) -> Any:
@@ -328,6 +361,26 @@ class InplaceMethods:
         return _core._ops.inplace_variants.divide_(self, *args, **kwargs)
 
     def float_power_(self, *args: Any, **kwargs: Any) -> Any:
+        """In-place :meth:`Tensor.float_power`: ``x.float_power_(e)`` writes ``x ** e``,
+        computed in float64, into ``x``'s memory and returns ``x``.
+
+        Derivative: as :func:`dyngrad.float_power`'s; ``x`` takes over the new history.
+
+        Args:
+            exponent (Tensor or number): broadcastable to ``self``'s shape.
+        Returns:
+            Tensor: ``self``, ``(*)``.
+        Raises:
+            RuntimeError: an integer ``self`` (it cannot hold the float64 result), a leaf that
+                requires grad, or an ``exponent`` that broadcasts ``self`` larger. (A float32
+                ``self`` is accepted and the result rounded; PyTorch requires float64.)
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.tensor([2.0, 3.0], dtype=dyngrad.float64)
+            >>> x.float_power_(2) is x, x
+            (True, tensor([4., 9.], dtype=dyngrad.float64))
+        """
         return _core._ops.inplace_variants.float_power_(self, *args, **kwargs)
 
     def floor_divide_(self, *args: Any, **kwargs: Any) -> Any:
@@ -367,6 +420,28 @@ class InplaceMethods:
         return _core._ops.inplace_variants.remainder_(self, *args, **kwargs)
 
     def scatter_reduce_(self, *args: Any, **kwargs: Any) -> Any:
+        """In-place :meth:`Tensor.scatter_reduce`: reduces ``src`` into ``self`` at ``index``
+        along ``dim`` and returns ``self`` (see :func:`dyngrad.scatter_reduce` for the Args,
+        the reductions and the derivative).
+
+        Args:
+            dim (int): the dimension ``index`` indexes.
+            index (Tensor): int64, ``src``'s shape (or smaller).
+            src (Tensor): the values to reduce in.
+            reduce (str): ``'sum'``, ``'prod'``, ``'mean'``, ``'amax'`` or ``'amin'``.
+            include_self (bool): keyword; count ``self``'s values in. Default: ``True``.
+        Returns:
+            Tensor: ``self``, ``(*)``.
+        Raises:
+            RuntimeError: an unknown ``reduce``, an index out of range, or a leaf that
+                requires grad.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.zeros(2)
+            >>> x.scatter_reduce_(0, dyngrad.tensor([0, 1, 0, 1]), dyngrad.tensor([1.0, 2.0, 3.0, 4.0]), 'amax')
+            tensor([3., 4.])
+        """
         return _core._ops.inplace_variants.scatter_reduce_(self, *args, **kwargs)
 
     def subtract_(self, *args: Any, **kwargs: Any) -> Any:
@@ -382,6 +457,31 @@ class InplaceMethods:
         return _core._ops.inplace_variants.true_divide_(self, *args, **kwargs)
 
     def index_reduce_(self, *args: Any, **kwargs: Any) -> Any:
+        """In-place :meth:`Tensor.index_reduce`: reduces the slices of ``source`` into the
+        slices of ``self`` that ``index`` names along ``dim`` and returns ``self`` (see
+        :func:`dyngrad.index_reduce` for the reductions and the derivative).
+
+        Args:
+            dim (int): the dimension.
+            index (Tensor): int64 ``(K,)``, one entry per slice of ``source``.
+            source (Tensor): ``self``'s shape with ``K`` along ``dim``.
+            reduce (str): ``'prod'``, ``'mean'``, ``'amax'`` or ``'amin'``.
+            include_self (bool): keyword; count ``self``'s values in. Default: ``True``.
+        Returns:
+            Tensor: ``self``, ``(*)``.
+        Raises:
+            RuntimeError: an unknown ``reduce``, an index out of range, or a leaf that
+                requires grad.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.ones(3, 2)
+            >>> src = dyngrad.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+            >>> x.index_reduce_(0, dyngrad.tensor([0, 2, 0]), src, 'prod')
+            tensor([[ 5., 12.],
+                    [ 1.,  1.],
+                    [ 3.,  4.]])
+        """
         return _core._ops.inplace_variants.index_reduce_(self, *args, **kwargs)
 
     def eq_(self, *args: Any, **kwargs: Any) -> Any:

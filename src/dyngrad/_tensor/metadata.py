@@ -188,45 +188,144 @@ class MetadataMethods:
     # ---- the array's description
     @property
     def shape(self) -> Size:
-        """The shape as a :class:`Size` (a tuple of ints), as PyTorch."""
+        """The shape as a :class:`Size` (a tuple of ints), as PyTorch.
+
+        Returns:
+            Size: one int per dim, ``Size([])`` for a 0-d tensor (also :meth:`size`).
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.zeros(2, 3).shape, dyngrad.tensor(1.0).shape
+            (dyngrad.Size([2, 3]), dyngrad.Size([]))
+        """
         return Size(self._data.shape)
 
     @property
     def dtype(self) -> B.dtype:
+        """The element type: ``dyngrad.float32``, ``dyngrad.int64``, ...
+
+        Returns:
+            dtype: what the values are stored as (cast with :meth:`to`).
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.tensor([1.0]).dtype, dyngrad.tensor([1]).dtype
+            (dyngrad.float32, dyngrad.int64)
+        """
         return B._FROM_NP[self._data.dtype]
 
     @property
     def ndim(self) -> int:
+        """The number of dimensions (PyTorch's ``ndim``; also :meth:`dim`, :meth:`ndimension`).
+
+        Returns:
+            int: ``len(self.shape)``.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.zeros(2, 3).ndim, dyngrad.tensor(1.0).ndim
+            (2, 0)
+        """
         return self._data.ndim
 
     @property
     def device(self) -> _Device:
+        """Where the values live: ``cpu`` (NumPy memory), or ``meta`` (shape and dtype only).
+
+        Returns:
+            device: ``device(type='cpu')`` or ``device(type='meta')``.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.ones(2).device
+            device(type='cpu')
+        """
         return meta if type(self._data) is MetaArray else cpu
 
     @property
     def is_meta(self) -> bool:
-        """True for a tensor on the ``meta`` device (shape and dtype only)."""
+        """True for a tensor on the ``meta`` device (shape and dtype only).
+
+        Returns:
+            bool: ``self.device.type == 'meta'``.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.ones(2).is_meta, dyngrad.ones(2, device="meta").is_meta
+            (False, True)
+        """
         return type(self._data) is MetaArray
 
     @property
     def is_cuda(self) -> bool:
+        """Always False: dyngrad has no CUDA device (PyTorch compatibility).
+
+        Returns:
+            bool: False.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.ones(2).is_cuda
+            False
+        """
         return False
 
     @property
     def layout(self) -> str:
+        """The memory layout: always ``'strided'`` (dyngrad has no sparse tensors).
+
+        Returns:
+            str: ``'strided'``.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.ones(2).layout
+            'strided'
+        """
         return "strided"
 
     def dim(self) -> int:
+        """The number of dimensions (also :attr:`ndim`).
+
+        Returns:
+            int: ``len(self.shape)``.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.zeros(2, 3).dim()
+            2
+        """
         return self._data.ndim
 
     def ndimension(self) -> int:
+        """The number of dimensions: PyTorch's old name of :meth:`dim`.
+
+        Returns:
+            int: ``len(self.shape)``.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.zeros(2, 3).ndimension()
+            2
+        """
         return self._data.ndim
 
     def size(self, dim: int | None = None) -> Any:
         """The shape, or the size of dimension ``dim`` (negative counts from the end).
 
+        Args:
+            dim (int, optional): the dimension. Default: ``None`` (the whole shape).
+        Returns:
+            Size | int: the shape (as :attr:`shape`), or ``shape[dim]``.
         Raises:
             IndexError: when ``dim`` is out of range.
+            TypeError: when ``dim`` is not an int.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.zeros(2, 3)
+            >>> x.size(), x.size(-1)
+            (dyngrad.Size([2, 3]), 3)
         """
         if dim is None:
             return Size(self._data.shape)
@@ -236,25 +335,92 @@ class MetadataMethods:
         return int(self._data.size)
 
     def nelement(self) -> int:
+        """The number of elements: PyTorch's old name of :meth:`numel`.
+
+        Returns:
+            int: the product of the sizes.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.zeros(2, 3).nelement()
+            6
+        """
         return int(self._data.size)
 
     def element_size(self) -> int:
+        """The size of one element in bytes.
+
+        Returns:
+            int: 4 for float32, 8 for int64, 1 for bool.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.zeros(1).element_size(), dyngrad.zeros(1, dtype=dyngrad.int64).element_size()
+            (4, 8)
+        """
         return self._data.itemsize
 
     def stride(self, dim: int | None = None) -> Any:
+        """The steps in elements between neighbours along each dim (the array's strides).
+
+        Args:
+            dim (int, optional): the dimension. Default: ``None`` (all of them).
+        Returns:
+            tuple of int | int: one stride per dim, or the stride of ``dim``.
+        Raises:
+            IndexError: when ``dim`` is out of range.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.zeros(2, 3)
+            >>> x.stride(), x.t().stride(), x.stride(0)
+            ((3, 1), (1, 3), 3)
+        """
         st = tuple(s // self._data.itemsize for s in self._data.strides)
         return st if dim is None else st[_wrap_dim(dim, self._data.ndim, "stride")]
 
     def is_contiguous(self) -> bool:
+        """Whether the values lie in memory in row-major (C) order without gaps.
+
+        Returns:
+            bool: False for transposes and strided slices (:meth:`contiguous` copies them).
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.zeros(2, 3)
+            >>> x.is_contiguous(), x.t().is_contiguous()
+            (True, False)
+        """
         return bool(self._data.flags.c_contiguous)
 
     def is_floating_point(self) -> bool:
         return self._data.dtype.kind == "f"
 
     def is_complex(self) -> bool:
+        """Always False: dyngrad has no complex dtypes.
+
+        Returns:
+            bool: False.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.ones(2).is_complex()
+            False
+        """
         return False
 
     def data_ptr(self) -> int:
+        """The address of the first element (views of one array differ by their offset).
+
+        Returns:
+            int: the memory address, as NumPy's ``__array_interface__`` gives it.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.zeros(4)
+            >>> x[1:].data_ptr() - x.data_ptr()
+            4
+        """
         return int(self._data.__array_interface__["data"][0])
 
 

@@ -15,6 +15,9 @@ is up to date). The derived text
   ``dyngrad.add(a, b, alpha=2)`` becomes ``a.add(b, alpha=2)`` (a first argument that is not
   a name, a literal or a call is parenthesised).
 
+The dtype casts (``x.float()``: :data:`CASTS`) and ``x.new_zeros(...)`` and its siblings
+(:data:`NEW_FILLS`) have no function form: their docstrings come from one template each.
+
 An in-place method with no function of its own (``x.add_(y)``, of ``dyngrad.add``) gets the
 in-place text of :func:`inplace_doc`: the function's Args (after the first), Raises plus the
 in-place errors, and an example checking ``x.add_(y)`` against ``x.add(y)``.
@@ -266,13 +269,33 @@ def inplace_method_doc(mname: str, fn: Callable, qualname: str) -> str:
         "            ``self``'s.",
     ] + raises
     if call is not None:
+        cast, same = _check_inplace_example(setup, base, call)
         lines += ["", "    Example:", *setup,
-                  f"        >>> r = x.{base}({call})",
-                  f"        >>> x.{mname}({call}) is x",
+                  f"        >>> r = x.{base}({call})"]
+        if cast:  # an integer x cannot hold a floating result: the example casts it first
+            lines.append("        >>> x = x.to(r.dtype)")
+        lines += [f"        >>> x.{mname}({call}) is x",
                   "        True",
-                  "        >>> bool(dyngrad.equal(x, r))",
+                  f"        >>> {same}",
                   "        True"]
     return "\n".join(lines).rstrip() + "\n    "
+
+
+def _check_inplace_example(setup: list[str], base: str, call: str) -> tuple[bool, str]:
+    """Run the in-place example's setup and out-of-place call (the generator's doctest of
+    itself): whether ``x`` must be cast to the result's dtype first, and the comparison to
+    print (NaN-tolerant when the result holds NaN)."""
+    import dyngrad
+
+    env: dict[str, Any] = {"dyngrad": dyngrad}
+    for ln in setup:
+        exec(ln.strip()[4:], env)  # noqa: S102 - the example's own lines
+    x = env["x"]
+    r = eval(f"x.{base}({call})", env)  # noqa: S307
+    cast = r.dtype != x.dtype and r.is_floating_point() and not x.is_floating_point()
+    has_nan = r.is_floating_point() and bool(dyngrad.isnan(r).any())
+    same = "bool(dyngrad.allclose(x, r, equal_nan=True))" if has_nan else "bool(dyngrad.equal(x, r))"
+    return cast, same
 
 
 def _inplace_example(body: list[str], fname: tuple[str, ...]) -> tuple[list[str], str | None]:
@@ -331,6 +354,64 @@ def source_function(name: str, namespace: ModuleType) -> tuple[Callable, str] | 
     return None
 
 
+#: the dtype casts ``x.float()``, ...: method -> dtype name
+CASTS = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32",
+         "short": "int16", "bool": "bool", "byte": "uint8"}
+
+#: ``x.new_zeros(2, 3)``, ...: method -> what the new tensor is filled with
+NEW_FILLS = {"new_zeros": "zeros", "new_ones": "ones",
+             "new_empty": "zeros (uninitialised memory in PyTorch; dyngrad never hands out any)"}
+
+
+def cast_doc(name: str, dtype: str, namespace: ModuleType) -> str:
+    """The docstring of the cast method ``Tensor.name`` (``x.name()`` is ``x.to(dtype)``); its
+    example's output is computed here."""
+    shown = repr(getattr(namespace.tensor([1.5, 0.0]), name)())
+    return f"""``self`` cast to ``dyngrad.{dtype}``: ``self.{name}()`` is ``self.to(dyngrad.{dtype})``.
+
+    A floating value truncates toward zero into an integer dtype; a tensor that already has the
+    dtype is returned itself (no copy).
+
+    Derivative: ``grad_input = grad_output`` cast back to ``self``'s dtype (``ToCopyBackward0``)
+    when the result is floating; an integer or bool result is not differentiable.
+
+    Returns:
+        Tensor: ``(*)``, ``self``'s shape, dtype ``{dtype}``.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1.5, 0.0]).{name}()
+        {shown}
+    """
+
+
+def new_fill_doc(name: str, fill: str, namespace: ModuleType) -> str:
+    """The docstring of ``Tensor.new_zeros`` and its siblings; the example's output is computed
+    here."""
+    shown = repr(getattr(namespace.tensor([1, 2]), name)(2, 3)).replace("\n", "\n        ")
+    return f"""A new tensor of shape ``size`` filled with {fill}, of ``self``'s dtype unless ``dtype`` is given.
+
+    The result is a new leaf, not part of ``self``'s graph; only ``self``'s dtype is used.
+
+    Args:
+        *size (int): the shape, as ints or one tuple/list.
+        dtype (dtype, optional): keyword only. Default: ``None`` (``self.dtype``).
+        requires_grad (bool): keyword only; make the result a leaf that requires grad.
+            Default: ``False``.
+    Returns:
+        Tensor: ``(*size)``.
+    Raises:
+        ValueError: a negative size, or one that is not an int (PyTorch: RuntimeError for a
+            negative size, TypeError for a non-int).
+        RuntimeError: ``requires_grad`` with a non-floating dtype.
+
+    Example:
+        >>> import dyngrad
+        >>> dyngrad.tensor([1, 2]).{name}(2, 3)
+        {shown}
+    """
+
+
 GENERATED = Path(__file__).with_name("_method_docstrings.py")
 
 
@@ -349,7 +430,11 @@ def generate(namespace: ModuleType) -> dict[str, str]:
                 continue  # written by hand
             if getattr(tensor, name, None) is None:
                 continue
-            if (found := source_function(name, namespace)) is not None:
+            if name in CASTS:
+                out[name] = cast_doc(name, CASTS[name], namespace)
+            elif name in NEW_FILLS:
+                out[name] = new_fill_doc(name, NEW_FILLS[name], namespace)
+            elif (found := source_function(name, namespace)) is not None:
                 out[name] = method_doc(name, *found)
             elif name.endswith("_") and (found := source_function(name[:-1], namespace)) is not None:
                 out[name] = inplace_method_doc(name, *found)

@@ -227,7 +227,25 @@ class PointwiseMethods:
         return _core._ops.digamma(self, *args, **kwargs)
 
     def polygamma(self, n: int) -> Tensor:
-        """``x.polygamma(n)`` is ``polygamma(n, x)`` (PyTorch's argument order)."""
+        """``x.polygamma(n)`` is ``dyngrad.polygamma(n, x)``: the ``n``-th derivative of
+        digamma (PyTorch's argument order: the order first in the function).
+
+        Derivative: ``grad = grad_output * polygamma(n + 1, x)`` (derivatives.yaml
+        ``polygamma``).
+
+        Args:
+            n (int): the order, ``>= 0``.
+        Returns:
+            Tensor: ``(*)``, ``self``'s shape, floating.
+        Raises:
+            RuntimeError: a negative ``n``.
+            TypeError: an ``n`` that is not an int.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.tensor([0.5, 3.0]).polygamma(1)
+            tensor([4.9348, 0.3949])
+        """
         return _core._ops.polygamma(n, self)
 
     def mvlgamma(self, *args: Any, **kwargs: Any) -> Any:

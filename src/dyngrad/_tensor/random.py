@@ -18,48 +18,39 @@ __all__ = ["RandomMethods"]
 
 
 class RandomMethods:
-    """Random-number methods of :class:`dyngrad.Tensor`."""
+    """Random-number methods of :class:`dyngrad.Tensor` (their docstrings are their functions'
+    in method form: dyngrad/_tensor/method_docs.py)."""
 
     __slots__ = ()
 
     # ---- in-place fills (ops/random_fills.py)
     def uniform_(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Fill in place with ``U[from, to)`` samples (``from=0, to=1``); returns self."""
         return _core._ops.uniform_(self, *args, **kwargs)
 
     def normal_(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Fill in place with ``N(mean, std^2)`` samples (``mean=0, std=1``); returns self."""
         return _core._ops.normal_(self, *args, **kwargs)
 
     def bernoulli_(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Fill in place with 1 with probability ``p`` (0.5), else 0; returns self."""
         return _core._ops.bernoulli_(self, *args, **kwargs)
 
     def random_(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Fill in place with integers uniform on ``[from, to)``; returns self."""
         return _core._ops.random_(self, *args, **kwargs)
 
     def exponential_(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Fill in place with exponential samples of rate ``lambd`` (1); returns self."""
         return _core._ops.exponential_(self, *args, **kwargs)
 
     def geometric_(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Fill in place with geometric samples of success probability ``p``; returns self."""
         return _core._ops.geometric_(self, *args, **kwargs)
 
     def cauchy_(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Fill in place with Cauchy samples (``median=0, sigma=1``); returns self."""
         return _core._ops.cauchy_(self, *args, **kwargs)
 
     def log_normal_(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Fill in place with ``exp(N(mean, std^2))`` samples (``mean=1, std=2``); returns self."""
         return _core._ops.log_normal_(self, *args, **kwargs)
 
     # ---- draws parameterised by this tensor (ops/sampling.py)
     def bernoulli(self, *args: Any, **kwargs: Any) -> Tensor:
-        """``dyngrad.bernoulli(self, ...)``."""
         return _core._ops.bernoulli(self, *args, **kwargs)
 
     def multinomial(self, *args: Any, **kwargs: Any) -> Tensor:
-        """``dyngrad.multinomial(self, ...)``."""
         return _core._ops.multinomial(self, *args, **kwargs)

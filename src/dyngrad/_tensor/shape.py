@@ -32,22 +32,73 @@ class ShapeMethods:
     # ---- transposes
     @property
     def T(self) -> Tensor:  # noqa: N802
+        """All dims reversed: ``permute(n-1, ..., 0)`` (a view; the transpose of a matrix).
+
+        Returns:
+            Tensor: ``(*reversed)``, e.g. ``(C, B, A)`` from ``(A, B, C)``.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.zeros(2, 3, 4).T.shape
+            dyngrad.Size([4, 3, 2])
+        """
         return _core._ops.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
 
     @property
     def mT(self) -> Tensor:  # noqa: N802
+        """The last two dims swapped: a batch of matrices transposed (a view).
+
+        Returns:
+            Tensor: ``(*, n, m)`` from ``(*, m, n)``.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.zeros(5, 2, 3).mT.shape
+            dyngrad.Size([5, 3, 2])
+        """
         return _core._ops.transpose(self, -2, -1)
 
     @property
     def H(self) -> Tensor:  # noqa: N802
+        """The conjugate transpose: :attr:`T` (dyngrad has no complex dtypes).
+
+        Returns:
+            Tensor: ``(*reversed)``, as :attr:`T`.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.zeros(2, 3).H.shape
+            dyngrad.Size([3, 2])
+        """
         return self.T
 
     @property
     def mH(self) -> Tensor:  # noqa: N802
+        """The conjugate transpose of a batch of matrices: :attr:`mT` (no complex dtypes).
+
+        Returns:
+            Tensor: ``(*, n, m)`` from ``(*, m, n)``.
+
+        Example:
+            >>> import dyngrad
+            >>> dyngrad.zeros(5, 2, 3).mH.shape
+            dyngrad.Size([5, 3, 2])
+        """
         return self.mT
 
     @property
     def real(self) -> Self:
+        """The real part: the tensor itself (dyngrad has no complex dtypes).
+
+        Returns:
+            Tensor: ``self``.
+
+        Example:
+            >>> import dyngrad
+            >>> x = dyngrad.ones(2)
+            >>> x.real is x
+            True
+        """
         return self
 
     # ---- ops.shape

@@ -45,15 +45,17 @@ _FLOAT_INPUT = "floating (an integer or bool input computes in the default float
 
 def unary_doc(name: str, summary: str, derivative: str, example: str, result: str, grad: str, *,
               input: str = _FLOAT_INPUT, returns: str = "``(*)``, ``input``'s shape and float dtype",
-              args: str = "", call: str = "", raises: str = "") -> str:
+              args: str = "", call: str = "", raises: str = "", not_tensor: str = "TypeError") -> str:
     """The docstring of the elementwise function ``dyngrad.name``.
 
     ``derivative`` is the formula and its source; ``example`` the example input's literal,
     ``result`` what ``name(x)`` prints (detached) and ``grad`` what ``x.grad`` prints after
     ``name(x).sum().backward()`` (all three checked by the doctest). ``args`` documents the
     arguments after ``input`` (Args lines, indented 8 spaces), ``call`` is what the example
-    passes after ``x``, ``raises`` more Raises lines.
+    passes after ``x``, ``raises`` more Raises lines; ``not_tensor`` is the error a non-Tensor
+    ``input`` gives (PyTorch's is TypeError).
     """
+    pt = "" if not_tensor == "TypeError" else " (PyTorch: TypeError)"
     return f"""{summary}
 
     Derivative: {derivative}
@@ -63,7 +65,7 @@ def unary_doc(name: str, summary: str, derivative: str, example: str, result: st
 {args}    Returns:
         Tensor: {returns}.
     Raises:
-        TypeError: when ``input`` is not a Tensor.
+        {not_tensor}: when ``input`` is not a Tensor{pt}.
 {raises}
     Example:
         >>> import dyngrad

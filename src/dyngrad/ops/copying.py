@@ -293,6 +293,8 @@ def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
         Tensor: ``(*)``, ``input``'s shape and dtype.
     Raises:
         AttributeError: when ``input`` is not a Tensor.
+        Nothing else: ``memory_format`` is accepted and ignored, whatever its value
+            (PyTorch: TypeError for one that is not a ``memory_format``).
 
     Example:
         >>> import dyngrad
@@ -322,6 +324,8 @@ def contiguous(input: Tensor, memory_format: Any = None) -> Tensor:
         Tensor: ``(*)``, ``input`` or a copy of it.
     Raises:
         AttributeError: when ``input`` is not a Tensor.
+        Nothing else: ``memory_format`` is accepted and ignored, whatever its value
+            (PyTorch: TypeError for one that is not a ``memory_format``).
 
     Example:
         >>> import dyngrad

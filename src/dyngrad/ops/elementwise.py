@@ -311,7 +311,7 @@ def abs(input: Tensor) -> Tensor:  # noqa: A001
         Tensor: ``(*)``, ``input``'s shape and dtype.
     Raises:
         NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
-        TypeError: when ``input`` is not a Tensor.
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -634,7 +634,8 @@ sin.__doc__ = unary_doc(
 sqrt.__doc__ = unary_doc(
     "sqrt", "Elementwise square root (``nan`` for negative inputs, as PyTorch).",
     "``grad_input = grad_output / (2 * output)`` (derivatives.yaml ``sqrt``; ``inf`` at 0).",
-    "[4.0, 0.25]", "tensor([2.0000, 0.5000])", "tensor([0.2500, 1.0000])")
+    "[4.0, 0.25]", "tensor([2.0000, 0.5000])", "tensor([0.2500, 1.0000])",
+    not_tensor="AttributeError")
 log_.__doc__ = inplace_doc("log", "[1.0, 4.0]", "tensor([0.0000, 1.3863])")
 sin_.__doc__ = inplace_doc("sin", "[0.0, 1.5707964]", "tensor([0., 1.])")
 tanh_.__doc__ = inplace_doc("tanh", "[0.0, 1.0]", "tensor([0.0000, 0.7616])")

@@ -211,7 +211,7 @@ def floor(input: Tensor) -> Tensor:
         Tensor: ``(*)``, ``input``'s shape and dtype.
     Raises:
         NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
-        TypeError: when ``input`` is not a Tensor.
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -237,7 +237,7 @@ def ceil(input: Tensor) -> Tensor:
         Tensor: ``(*)``, ``input``'s shape and dtype.
     Raises:
         NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
-        TypeError: when ``input`` is not a Tensor.
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -263,7 +263,7 @@ def trunc(input: Tensor) -> Tensor:
         Tensor: ``(*)``, ``input``'s shape and dtype.
     Raises:
         NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
-        TypeError: when ``input`` is not a Tensor.
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -318,7 +318,7 @@ def frac(input: Tensor) -> Tensor:
         Tensor: ``(*)``, ``input``'s shape and dtype.
     Raises:
         NotImplementedError: for integer or bool tensors (as PyTorch).
-        TypeError: when ``input`` is not a Tensor.
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -350,6 +350,7 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neg
         Tensor: ``(*)``, ``input``'s shape and dtype.
     Raises:
         AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
+        TypeError: a ``nan``, ``posinf`` or ``neginf`` that is not a number.
 
     Example:
         >>> import dyngrad

@@ -158,7 +158,7 @@ def msort(input: Tensor) -> Tensor:
     Returns:
         Tensor: ``input``'s shape and dtype.
     Raises:
-        TypeError: when ``input`` is not a Tensor.
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -217,6 +217,8 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
         ``(n,)`` tensor per dim (a 0-d input is treated as 1-d there, as PyTorch).
     Raises:
         TypeError: when ``input`` is not a Tensor.
+        TypeError: ``as_tuple`` given positionally (it is keyword-only); any value of it is
+            taken for its truth (PyTorch: TypeError for a non-bool).
 
     Example:
         >>> import dyngrad

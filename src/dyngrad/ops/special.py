@@ -263,7 +263,7 @@ def exp2(input: Tensor) -> Tensor:
     Returns:
         Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
     Raises:
-        TypeError: when ``input`` is not a Tensor.
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -289,7 +289,7 @@ def expm1(input: Tensor) -> Tensor:
     Returns:
         Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
     Raises:
-        TypeError: when ``input`` is not a Tensor.
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -408,7 +408,7 @@ def erfinv(input: Tensor) -> Tensor:
     Returns:
         Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
     Raises:
-        TypeError: when ``input`` is not a Tensor.
+        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
 
     Example:
         >>> import dyngrad
@@ -595,7 +595,8 @@ rsqrt.__doc__ = unary_doc(
     "rsqrt", "Elementwise ``1 / sqrt(input)`` (``inf`` at 0, ``nan`` below).",
     "``grad_input = -0.5 * grad_output * output ** 3`` (derivatives.yaml ``rsqrt``; the output "
     "is what backward saves).",
-    "[4.0, 0.25]", "tensor([0.5000, 2.0000])", "tensor([-0.0625, -4.0000])")
+    "[4.0, 0.25]", "tensor([0.5000, 2.0000])", "tensor([-0.0625, -4.0000])",
+    not_tensor="AttributeError")
 square.__doc__ = unary_doc(
     "square", "Elementwise ``input * input``.",
     "``grad_input = 2 * input * grad_output`` (derivatives.yaml ``pow`` with exponent 2).",
@@ -605,7 +606,8 @@ square.__doc__ = unary_doc(
 reciprocal.__doc__ = unary_doc(
     "reciprocal", "Elementwise ``1 / input`` (``+-inf`` at 0).",
     "``grad_input = -grad_output * output ** 2`` (derivatives.yaml ``reciprocal``).",
-    "[2.0, -0.5]", "tensor([ 0.5000, -2.0000])", "tensor([-0.2500, -4.0000])")
+    "[2.0, -0.5]", "tensor([ 0.5000, -2.0000])", "tensor([-0.2500, -4.0000])",
+    not_tensor="AttributeError")
 logit.__doc__ = unary_doc(
     "logit", "Elementwise ``log(p / (1 - p))`` of ``p = input``; ``eps`` clamps ``p`` into "
     "``[eps, 1 - eps]`` first.",
@@ -614,7 +616,9 @@ logit.__doc__ = unary_doc(
     "[0.5, 0.25, 0.0]", "tensor([ 0.0000, -1.0986, -2.1972])", "tensor([4.0000, 5.3333, 0.0000])",
     args="        eps (float, optional): the clamp's bound. Default: ``None`` (no clamp: ``-inf`` at 0,\n"
          "            ``inf`` at 1, ``nan`` outside ``[0, 1]``).\n",
-    call=", eps=0.1")
+    call=", eps=0.1",
+    not_tensor="AttributeError",
+    raises="        ValueError: an ``eps`` that is not a number (a str; PyTorch: TypeError).\n")
 log2_.__doc__ = inplace_doc("log2", "[1.0, 8.0]", "tensor([0., 3.])")
 log10_.__doc__ = inplace_doc("log10", "[1.0, 10.0]", "tensor([0., 1.])")
 log1p_.__doc__ = inplace_doc("log1p", "[0.0, 1.0]", "tensor([0.0000, 0.6931])")

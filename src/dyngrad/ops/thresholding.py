@@ -414,7 +414,9 @@ hardshrink.__doc__ = unary_doc(
     "``hardshrink_backward``).",
     "[-1.0, 0.5, 2.0]", "tensor([-1.,  0.,  2.])", "tensor([1., 0., 1.])",
     input=_INT_NOTE + "; PyTorch refuses it",
-    args="        lambd (float): the half-width of the zeroed band. Default: ``0.5``.\n")
+    args="        lambd (float): the half-width of the zeroed band. Default: ``0.5``.\n",
+    not_tensor="AttributeError",
+    raises="        ValueError: a ``lambd`` that is not a number (a str; PyTorch: TypeError).\n")
 softshrink.__doc__ = unary_doc(
     "softshrink", "Shrink toward 0 by ``lambd``: ``input - lambd * sign(input)`` where "
     "``|input| > lambd``, else 0.",
@@ -423,7 +425,8 @@ softshrink.__doc__ = unary_doc(
     "[-1.0, 0.25, 2.0]", "tensor([-0.5000,  0.0000,  1.5000])", "tensor([1., 0., 1.])",
     input=_INT_NOTE,
     args="        lambd (float): the shrinkage, ``>= 0``. Default: ``0.5``.\n",
-    raises="        RuntimeError: when ``lambd < 0``.\n")
+    raises="        RuntimeError: when ``lambd < 0``.\n",
+    not_tensor="AttributeError")
 rrelu.__doc__ = unary_doc(
     "rrelu", "Randomized leaky ReLU (Xu et al. 2015): negative inputs are scaled by slopes drawn "
     "from ``U(lower, upper)`` (the default Generator) in training, by ``(lower + upper) / 2`` in "
@@ -437,7 +440,8 @@ rrelu.__doc__ = unary_doc(
          "        upper (float): the slopes' upper bound, ``>= lower``. Default: ``1/3``.\n"
          "        training (bool): draw the slopes (else use their mean). Default: ``False``.\n"
          "        inplace (bool): overwrite ``input`` (as ``rrelu_``). Default: ``False``.\n",
-    raises="        RuntimeError: when ``lower > upper``.\n")
+    raises="        RuntimeError: when ``lower > upper``.\n",
+    not_tensor="AttributeError")
 softsign.__doc__ = unary_doc(
     "softsign", "``input / (1 + |input|)``.",
     "``grad_input = grad_output / (1 + |input|) ** 2`` (the quotient rule on PyTorch's "

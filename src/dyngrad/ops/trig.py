@@ -548,7 +548,8 @@ def atanh_(input: Tensor) -> Tensor:
 tan.__doc__ = unary_doc(
     "tan", "Elementwise tangent (radians).",
     "``grad_input = grad_output * (1 + output ** 2)`` (derivatives.yaml ``tan``).",
-    "[0.0, 0.7853982]", "tensor([0., 1.])", "tensor([1., 2.])")
+    "[0.0, 0.7853982]", "tensor([0., 1.])", "tensor([1., 2.])",
+    not_tensor="AttributeError")
 sinh.__doc__ = unary_doc(
     "sinh", "Elementwise hyperbolic sine.",
     "``grad_input = grad_output * cosh(input)`` (derivatives.yaml ``sinh``).",
