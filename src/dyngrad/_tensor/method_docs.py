@@ -224,9 +224,10 @@ def method_doc(mname: str, fn: Callable, qualname: str) -> str:
     return "\n".join(lines).rstrip() + "\n    "
 
 
-def inplace_method_doc(mname: str, fn: Callable, qualname: str) -> str:
+def inplace_method_doc(mname: str, fn: Callable, qualname: str, namespace: ModuleType) -> str:
     """The docstring of the in-place method ``Tensor.mname`` (``add_``) whose out-of-place
-    form is ``fn`` (``dyngrad.add``), documented as ``qualname``."""
+    form is ``fn`` (``dyngrad.add``), documented as ``qualname``; ``namespace`` is ``dyngrad``
+    (the example is run, to check it)."""
     base = mname[:-1]
     first = _first_param(fn)
     pre, secs = _split(fn.__doc__ or "")
@@ -269,7 +270,7 @@ def inplace_method_doc(mname: str, fn: Callable, qualname: str) -> str:
         "            ``self``'s.",
     ] + raises
     if call is not None:
-        cast, same = _check_inplace_example(setup, base, call)
+        cast, same = _check_inplace_example(setup, base, call, namespace)
         lines += ["", "    Example:", *setup,
                   f"        >>> r = x.{base}({call})"]
         if cast:  # an integer x cannot hold a floating result: the example casts it first
@@ -281,12 +282,10 @@ def inplace_method_doc(mname: str, fn: Callable, qualname: str) -> str:
     return "\n".join(lines).rstrip() + "\n    "
 
 
-def _check_inplace_example(setup: list[str], base: str, call: str) -> tuple[bool, str]:
+def _check_inplace_example(setup: list[str], base: str, call: str, dyngrad: ModuleType) -> tuple[bool, str]:
     """Run the in-place example's setup and out-of-place call (the generator's doctest of
     itself): whether ``x`` must be cast to the result's dtype first, and the comparison to
     print (NaN-tolerant when the result holds NaN)."""
-    import dyngrad
-
     env: dict[str, Any] = {"dyngrad": dyngrad}
     for ln in setup:
         exec(ln.strip()[4:], env)  # noqa: S102 - the example's own lines
@@ -437,7 +436,7 @@ def generate(namespace: ModuleType) -> dict[str, str]:
             elif (found := source_function(name, namespace)) is not None:
                 out[name] = method_doc(name, *found)
             elif name.endswith("_") and (found := source_function(name[:-1], namespace)) is not None:
-                out[name] = inplace_method_doc(name, *found)
+                out[name] = inplace_method_doc(name, *found, namespace)
     return dict(sorted(out.items()))
 
 
