@@ -46,26 +46,7 @@ class Exp(Elementwise):
 
 
 def exp(input: Tensor) -> Tensor:
-    """Elementwise ``e ** input``.
-
-    Derivative: ``grad_input = grad_output * exp(input) = grad_output * output`` (the output is
-    what backward saves).
-
-    Args:
-        input (Tensor): ``(*)``, floating (an integer input gives the default float dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape.
-    Raises:
-        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 1.0], requires_grad=True)
-        >>> y = dyngrad.exp(x)
-        >>> y.sum().backward()
-        >>> bool(dyngrad.allclose(x.grad, y.detach()))
-        True
-    """
+    """Elementwise ``e ** input``."""
     return Exp.apply(input)
 
 
@@ -139,27 +120,7 @@ class Cos(Elementwise):
 
 
 def cos(input: Tensor) -> Tensor:
-    """Elementwise cosine of ``input`` in radians.
-
-    Derivative: ``grad_input = -grad_output * sin(input)`` (source: PyTorch's derivatives.yaml).
-
-    Args:
-        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
-            dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
-    Raises:
-        TypeError: when ``input`` is not a Tensor.
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 1.0], requires_grad=True)
-        >>> dyngrad.cos(x)
-        tensor([1.0000, 0.5403], grad_fn=<CosBackward0>)
-        >>> dyngrad.cos(x).sum().backward()
-        >>> bool(dyngrad.allclose(x.grad, -dyngrad.sin(x.detach())))
-        True
-    """
+    """Elementwise cosine of ``input`` in radians."""
     return Cos.apply(input)
 
 
@@ -558,27 +519,7 @@ def sin_(input: Tensor) -> Tensor:
 
 
 def cos_(input: Tensor) -> Tensor:
-    """In-place :func:`cos`: overwrites ``input`` with ``cos(input)`` and returns it.
-
-    Derivative: as :func:`cos`'s, ``grad_input = -grad_output * sin(input)``.
-
-    Args:
-        input (Tensor): ``(*)``, floating.
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when the result's dtype cannot be written back into ``input`` (an integer
-            ``input`` of a float-valued op), or ``input`` is a leaf that requires grad (outside
-            ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 1.0])
-        >>> dyngrad.cos_(x) is x
-        True
-        >>> x
-        tensor([1.0000, 0.5403])
-    """
+    """In-place :func:`cos`."""
     return inplace(cos, input)
 
 
@@ -642,3 +583,22 @@ tanh_.__doc__ = inplace_doc("tanh", "[0.0, 1.0]", "tensor([0.0000, 0.7616])")
 sigmoid_.__doc__ = inplace_doc("sigmoid", "[0.0, 2.0]", "tensor([0.5000, 0.8808])")
 relu_.__doc__ = inplace_doc("relu", "[-1, 2]", "tensor([0, 2])")
 sqrt_.__doc__ = inplace_doc("sqrt", "[4.0, 0.25]", "tensor([2.0000, 0.5000])")
+_ANY_DTYPE = "any dtype (integer and bool inputs compute in the default float dtype)"
+_FLOAT_RESULT = "``(*)``, ``input``'s shape; ``input``'s floating dtype"
+exp.__doc__ = unary_doc(
+    "exp", "Elementwise ``e ** input``.",
+    "``grad_input = grad_output * exp(input) = grad_output * output`` (the output is what "
+    "backward saves).",
+    "[0.0, 1.0]", "tensor([1.0000, 2.7183])", "tensor([1.0000, 2.7183])",
+    input="floating (an integer input gives the default float dtype)",
+    returns="``(*)``, ``input``'s shape",
+    not_tensor="AttributeError")
+cos.__doc__ = unary_doc(
+    "cos", "Elementwise cosine of ``input`` in radians.",
+    "``grad_input = -grad_output * sin(input)`` (source: PyTorch's derivatives.yaml).",
+    "[0.0, 1.0]", "tensor([1.0000, 0.5403])", "tensor([-0.0000, -0.8415])",
+    input=_ANY_DTYPE, returns=_FLOAT_RESULT)
+cos_.__doc__ = inplace_doc("cos", "[0.0, 1.0]", "tensor([1.0000, 0.5403])",
+    raises=("        RuntimeError: when the result's dtype cannot be written back into ``input`` (an\n"
+            '            integer ``input`` of a float-valued op), or ``input`` is a leaf that requires grad\n'
+            "            (outside ``no_grad``).\n"))

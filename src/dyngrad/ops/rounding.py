@@ -15,7 +15,7 @@ import numpy as np
 from ..tensor import Tensor
 from ._bases import Elementwise, Op
 from ._batching import unary
-from ._docs import inplace_doc
+from ._docs import inplace_doc, unary_doc
 from ._util import inplace, wrap, is_wrapper
 
 __all__ = [
@@ -200,80 +200,17 @@ def sign(input: Tensor) -> Tensor:
 
 
 def floor(input: Tensor) -> Tensor:
-    """Elementwise floor: the largest integer value ``<= input``.
-
-    Derivative: ``grad_input = 0`` (piecewise constant; PyTorch's derivatives.yaml
-    ``floor: zeros_like(grad)``).
-
-    Args:
-        input (Tensor): ``(*)``, floating or integer (integers are returned as a copy).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape and dtype.
-    Raises:
-        NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
-        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([-1.5, 0.5, 2.0], requires_grad=True)
-        >>> dyngrad.floor(x)
-        tensor([-2.,  0.,  2.], grad_fn=<FloorBackward0>)
-        >>> dyngrad.floor(x).sum().backward()
-        >>> x.grad
-        tensor([0., 0., 0.])
-    """
+    """Elementwise floor: the largest integer value ``<= input``."""
     return Floor.apply(input)
 
 
 def ceil(input: Tensor) -> Tensor:
-    """Elementwise ceiling: the smallest integer value ``>= input``.
-
-    Derivative: ``grad_input = 0`` (piecewise constant; PyTorch's derivatives.yaml
-    ``ceil: zeros_like(grad)``).
-
-    Args:
-        input (Tensor): ``(*)``, floating or integer (integers are returned as a copy).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape and dtype.
-    Raises:
-        NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
-        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([-1.5, 0.5, 2.0], requires_grad=True)
-        >>> dyngrad.ceil(x)
-        tensor([-1.,  1.,  2.], grad_fn=<CeilBackward0>)
-        >>> dyngrad.ceil(x).sum().backward()
-        >>> x.grad
-        tensor([0., 0., 0.])
-    """
+    """Elementwise ceiling: the smallest integer value ``>= input``."""
     return Ceil.apply(input)
 
 
 def trunc(input: Tensor) -> Tensor:
-    """Elementwise rounding toward zero (the integer part; ``fix`` is the same function).
-
-    Derivative: ``grad_input = 0`` (piecewise constant; PyTorch's derivatives.yaml
-    ``trunc: zeros_like(grad)``).
-
-    Args:
-        input (Tensor): ``(*)``, floating or integer (integers are returned as a copy).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape and dtype.
-    Raises:
-        NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
-        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([-1.5, 0.5, 2.7], requires_grad=True)
-        >>> dyngrad.trunc(x)
-        tensor([-1.,  0.,  2.], grad_fn=<TruncBackward0>)
-        >>> dyngrad.trunc(x).sum().backward()
-        >>> x.grad
-        tensor([0., 0., 0.])
-    """
+    """Elementwise rounding toward zero (the integer part; ``fix`` is the same function)."""
     return Trunc.apply(input)
 
 
@@ -308,27 +245,7 @@ def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001 - PyTorc
 
 
 def frac(input: Tensor) -> Tensor:
-    """Fractional part ``input - trunc(input)``, with the sign of ``input`` (``nan`` for ``+-inf``).
-
-    Derivative: ``grad_input = grad_output`` (PyTorch's derivatives.yaml ``frac: grad``).
-
-    Args:
-        input (Tensor): ``(*)``, floating.
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape and dtype.
-    Raises:
-        NotImplementedError: for integer or bool tensors (as PyTorch).
-        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([-1.5, 0.25, 2.0], requires_grad=True)
-        >>> dyngrad.frac(x)
-        tensor([-0.5000,  0.2500,  0.0000], grad_fn=<FracBackward0>)
-        >>> dyngrad.frac(x).sum().backward()
-        >>> x.grad
-        tensor([1., 1., 1.])
-    """
+    """Fractional part ``input - trunc(input)``, with the sign of ``input`` (``nan`` for ``+-inf``)."""
     return Frac.apply(input)
 
 
@@ -518,50 +435,12 @@ def sign_(input: Tensor) -> Tensor:
 
 
 def floor_(input: Tensor) -> Tensor:
-    """In-place :func:`floor`: overwrites ``input`` with ``floor(input)`` and returns it.
-
-    Derivative: as :func:`floor`'s, ``grad_input = 0``.
-
-    Args:
-        input (Tensor): ``(*)``, floating or integer (an integer tensor is left as it is).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
-        RuntimeError: when ``input`` is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([-1.5, 0.5])
-        >>> dyngrad.floor_(x) is x
-        True
-        >>> x
-        tensor([-2.,  0.])
-    """
+    """In-place :func:`floor`."""
     return inplace(floor, input)
 
 
 def ceil_(input: Tensor) -> Tensor:
-    """In-place :func:`ceil`: overwrites ``input`` with ``ceil(input)`` and returns it.
-
-    Derivative: as :func:`ceil`'s, ``grad_input = 0``.
-
-    Args:
-        input (Tensor): ``(*)``, floating or integer (an integer tensor is left as it is).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        NotImplementedError: when ``input`` is a bool tensor (as PyTorch).
-        RuntimeError: when ``input`` is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([-1.5, 0.5])
-        >>> dyngrad.ceil_(x) is x
-        True
-        >>> x
-        tensor([-1.,  1.])
-    """
+    """In-place :func:`ceil`."""
     return inplace(ceil, input)
 
 
@@ -579,26 +458,7 @@ def round_(input: Tensor, *, decimals: int = 0) -> Tensor:
 
 
 def frac_(input: Tensor) -> Tensor:
-    """In-place :func:`frac`: overwrites ``input`` with ``frac(input)`` and returns it.
-
-    Derivative: as :func:`frac`'s, ``grad_input = grad_output``.
-
-    Args:
-        input (Tensor): ``(*)``, floating.
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        NotImplementedError: when ``input`` has an integer or bool dtype (as PyTorch).
-        RuntimeError: when ``input`` is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([-1.5, 0.25])
-        >>> dyngrad.frac_(x) is x
-        True
-        >>> x
-        tensor([-0.5000,  0.2500])
-    """
+    """In-place :func:`frac`."""
     return inplace(frac, input)
 
 
@@ -615,3 +475,45 @@ nan_to_num_.__doc__ = inplace_doc(
     "nan_to_num", "[float('nan'), float('-inf'), 2.0]", "tensor([ 0., -9.,  2.])", call=", neginf=-9.0",
     args="        nan, posinf, neginf (float, optional): the replacements, as :func:`dyngrad.nan_to_num`.\n"
          "            Defaults: ``0.0``, ``None``, ``None``.\n")
+_FLOAT_OR_INT = "floating or integer (integers are returned as a copy)"
+_SAME_DTYPE = "``(*)``, ``input``'s shape and dtype"
+_NO_BOOL = "        NotImplementedError: when ``input`` is a bool tensor (as PyTorch).\n"
+floor.__doc__ = unary_doc(
+    "floor", "Elementwise floor: the largest integer value ``<= input``.",
+    "``grad_input = 0`` (piecewise constant; PyTorch's derivatives.yaml ``floor: "
+    "zeros_like(grad)``).",
+    "[-1.5, 0.5, 2.0]", "tensor([-2.,  0.,  2.])", "tensor([0., 0., 0.])",
+    input=_FLOAT_OR_INT, returns=_SAME_DTYPE,
+    raises=_NO_BOOL,
+    not_tensor="AttributeError")
+ceil.__doc__ = unary_doc(
+    "ceil", "Elementwise ceiling: the smallest integer value ``>= input``.",
+    "``grad_input = 0`` (piecewise constant; PyTorch's derivatives.yaml ``ceil: "
+    "zeros_like(grad)``).",
+    "[-1.5, 0.5, 2.0]", "tensor([-1.,  1.,  2.])", "tensor([0., 0., 0.])",
+    input=_FLOAT_OR_INT, returns=_SAME_DTYPE,
+    raises=_NO_BOOL,
+    not_tensor="AttributeError")
+trunc.__doc__ = unary_doc(
+    "trunc", "Elementwise rounding toward zero (the integer part; ``fix`` is the same function).",
+    "``grad_input = 0`` (piecewise constant; PyTorch's derivatives.yaml ``trunc: "
+    "zeros_like(grad)``).",
+    "[-1.5, 0.5, 2.7]", "tensor([-1.,  0.,  2.])", "tensor([0., 0., 0.])",
+    input=_FLOAT_OR_INT, returns=_SAME_DTYPE,
+    raises=_NO_BOOL,
+    not_tensor="AttributeError")
+frac.__doc__ = unary_doc(
+    "frac", "Fractional part ``input - trunc(input)``, with the sign of ``input`` (``nan`` for "
+    "``+-inf``).",
+    "``grad_input = grad_output`` (PyTorch's derivatives.yaml ``frac: grad``).",
+    "[-1.5, 0.25, 2.0]", "tensor([-0.5000,  0.2500,  0.0000])", "tensor([1., 1., 1.])",
+    input="floating",
+    returns=_SAME_DTYPE,
+    raises="        NotImplementedError: for integer or bool tensors (as PyTorch).\n",
+    not_tensor="AttributeError")
+floor_.__doc__ = inplace_doc("floor", "[-1.5, 0.5]", "tensor([-2.,  0.])",
+    raises=_NO_BOOL)
+ceil_.__doc__ = inplace_doc("ceil", "[-1.5, 0.5]", "tensor([-1.,  1.])",
+    raises=_NO_BOOL)
+frac_.__doc__ = inplace_doc("frac", "[-1.5, 0.25]", "tensor([-0.5000,  0.2500])",
+    raises="        NotImplementedError: when ``input`` has an integer or bool dtype (as PyTorch).\n")

@@ -253,27 +253,7 @@ class Erfinv(Elementwise):
 
 
 def exp2(input: Tensor) -> Tensor:
-    """Elementwise ``2 ** input``.
-
-    Derivative: ``grad_input = grad_output * 2**input * ln 2`` (source: PyTorch's derivatives.yaml).
-
-    Args:
-        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
-            dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
-    Raises:
-        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
-
-    Example:
-        >>> import dyngrad
-        >>> dyngrad.exp2(dyngrad.tensor([0, 3, -1]))
-        tensor([1.0000, 8.0000, 0.5000])
-        >>> x = dyngrad.tensor([0.0, 1.0], requires_grad=True)
-        >>> dyngrad.exp2(x).sum().backward()
-        >>> x.grad
-        tensor([0.6931, 1.3863])
-    """
+    """Elementwise ``2 ** input``."""
     return Exp2.apply(input)
 
 
@@ -342,132 +322,28 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:
 
 
 def erf(input: Tensor) -> Tensor:
-    """Elementwise Gauss error function ``erf(x) = 2/sqrt(pi) * int_0^x exp(-t**2) dt``.
-
-    In float64 the error is below 1 ulp (see dyngrad/ops/_specfun.py).
-
-    Derivative: ``grad_input = grad_output * 2/sqrt(pi) * exp(-input**2)`` (source: PyTorch's
-    derivatives.yaml, Abramowitz & Stegun 7.1.19).
-
-    Args:
-        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
-            dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
-    Raises:
-        TypeError: when ``input`` is not a Tensor.
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 0.5, -1.0], requires_grad=True)
-        >>> dyngrad.erf(x)
-        tensor([ 0.0000,  0.5205, -0.8427], grad_fn=<ErfBackward0>)
-        >>> dyngrad.erf(x).sum().backward()
-        >>> x.grad
-        tensor([1.1284, 0.8788, 0.4151])
-    """
+    """Elementwise Gauss error function ``erf(x) = 2/sqrt(pi) * int_0^x exp(-t**2) dt``."""
     return Erf.apply(input)
 
 
 def erfc(input: Tensor) -> Tensor:
-    """Elementwise complementary error function ``1 - erf(input)``, accurate in the tail.
-
-    Derivative: ``grad_input = -grad_output * 2/sqrt(pi) * exp(-input**2)`` (source: PyTorch's
-    derivatives.yaml).
-
-    Args:
-        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
-            dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
-    Raises:
-        TypeError: when ``input`` is not a Tensor.
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 0.5, 10.0], requires_grad=True)
-        >>> dyngrad.erfc(x)
-        tensor([1.0000e+00, 4.7950e-01, 1.4013e-45], grad_fn=<ErfcBackward0>)
-        >>> dyngrad.erfc(x)[:2].sum().backward()
-        >>> x.grad
-        tensor([-1.1284, -0.8788, -0.0000])
-    """
+    """Elementwise complementary error function ``1 - erf(input)``, accurate in the tail."""
     return Erfc.apply(input)
 
 
 def erfinv(input: Tensor) -> Tensor:
-    """Elementwise inverse error function: ``erf(erfinv(y)) = y`` on ``(-1, 1)``, ``+-inf`` at ``+-1``,
-    ``nan`` outside (as PyTorch).
-
-    Derivative: ``grad_input = grad_output * sqrt(pi)/2 * exp(output**2)`` (the inverse function's
-    derivative; source: PyTorch's derivatives.yaml).
-
-    Args:
-        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
-            dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
-    Raises:
-        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
-
-    Example:
-        >>> import dyngrad
-        >>> dyngrad.erfinv(dyngrad.tensor([0.0, 0.5, 1.0, -1.0, 2.0]))
-        tensor([0.0000, 0.4769,    inf,   -inf,    nan])
-        >>> x = dyngrad.tensor([0.0, 0.5], requires_grad=True)
-        >>> dyngrad.erfinv(x).sum().backward()
-        >>> x.grad
-        tensor([0.8862, 1.1126])
-    """
+    """Elementwise inverse error function: ``erf(erfinv(y)) = y`` on ``(-1, 1)``, ``+-inf`` at ``+-1``, ``nan`` outside (as PyTorch)."""
     return Erfinv.apply(input)
 
 
 # ---------------------------------------------------------------- in-place forms
 def exp2_(input: Tensor) -> Tensor:
-    """In-place :func:`exp2`: overwrites ``input`` with ``exp2(input)`` and returns it.
-
-    Derivative: as :func:`exp2`'s (the graph records the in-place op).
-
-    Args:
-        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
-            written back), or is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 3.0])
-        >>> dyngrad.exp2_(x) is x
-        True
-        >>> x
-        tensor([1., 8.])
-    """
+    """In-place :func:`exp2`."""
     return inplace(exp2, input)
 
 
 def expm1_(input: Tensor) -> Tensor:
-    """In-place :func:`expm1`: overwrites ``input`` with ``expm1(input)`` and returns it.
-
-    Derivative: as :func:`expm1`'s (the graph records the in-place op).
-
-    Args:
-        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
-            written back), or is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 1.0])
-        >>> dyngrad.expm1_(x) is x
-        True
-        >>> x
-        tensor([0.0000, 1.7183])
-    """
+    """In-place :func:`expm1`."""
     return inplace(expm1, input)
 
 
@@ -507,74 +383,17 @@ def logit_(input: Tensor, eps: float | None = None) -> Tensor:
 
 
 def erf_(input: Tensor) -> Tensor:
-    """In-place :func:`erf`: overwrites ``input`` with ``erf(input)`` and returns it.
-
-    Derivative: as :func:`erf`'s (the graph records the in-place op).
-
-    Args:
-        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
-            written back), or is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 0.5])
-        >>> dyngrad.erf_(x) is x
-        True
-        >>> x
-        tensor([0.0000, 0.5205])
-    """
+    """In-place :func:`erf`."""
     return inplace(erf, input)
 
 
 def erfc_(input: Tensor) -> Tensor:
-    """In-place :func:`erfc`: overwrites ``input`` with ``erfc(input)`` and returns it.
-
-    Derivative: as :func:`erfc`'s (the graph records the in-place op).
-
-    Args:
-        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
-            written back), or is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 0.5])
-        >>> dyngrad.erfc_(x) is x
-        True
-        >>> x
-        tensor([1.0000, 0.4795])
-    """
+    """In-place :func:`erfc`."""
     return inplace(erfc, input)
 
 
 def erfinv_(input: Tensor) -> Tensor:
-    """In-place :func:`erfinv`: overwrites ``input`` with ``erfinv(input)`` and returns it.
-
-    Derivative: as :func:`erfinv`'s (the graph records the in-place op).
-
-    Args:
-        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
-            written back), or is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 0.5])
-        >>> dyngrad.erfinv_(x) is x
-        True
-        >>> x
-        tensor([0.0000, 0.4769])
-    """
+    """In-place :func:`erfinv`."""
     return inplace(erfinv, input)
 
 
@@ -627,3 +446,37 @@ square_.__doc__ = inplace_doc("square", "[-2, 3]", "tensor([4, 9])")
 reciprocal_.__doc__ = inplace_doc("reciprocal", "[2.0, -0.5]", "tensor([ 0.5000, -2.0000])")
 logit_.__doc__ = inplace_doc("logit", "[0.5, 0.0]", "tensor([ 0.0000, -2.1972])", call=", eps=0.1",
                              args="        eps (float, optional): as :func:`dyngrad.logit`. Default: ``None``.\n")
+_ANY_DTYPE = "any dtype (integer and bool inputs compute in the default float dtype)"
+_FLOAT_RESULT = "``(*)``, ``input``'s shape; ``input``'s floating dtype"
+exp2.__doc__ = unary_doc(
+    "exp2", "Elementwise ``2 ** input``.",
+    "``grad_input = grad_output * 2**input * ln 2`` (source: PyTorch's derivatives.yaml).",
+    "[0.0, 1.0]", "tensor([1., 2.])", "tensor([0.6931, 1.3863])",
+    input=_ANY_DTYPE, returns=_FLOAT_RESULT,
+    not_tensor="AttributeError")
+erf.__doc__ = unary_doc(
+    "erf", "Elementwise Gauss error function ``erf(x) = 2/sqrt(pi) * int_0^x exp(-t**2) dt``.\n\n    "
+    "In float64 the error is below 1 ulp (see dyngrad/ops/_specfun.py).",
+    "``grad_input = grad_output * 2/sqrt(pi) * exp(-input**2)`` (source: PyTorch's "
+    "derivatives.yaml, Abramowitz & Stegun 7.1.19).",
+    "[0.0, 0.5, -1.0]", "tensor([ 0.0000,  0.5205, -0.8427])", "tensor([1.1284, 0.8788, 0.4151])",
+    input=_ANY_DTYPE, returns=_FLOAT_RESULT)
+erfc.__doc__ = unary_doc(
+    "erfc", "Elementwise complementary error function ``1 - erf(input)``, accurate in the tail.",
+    "``grad_input = -grad_output * 2/sqrt(pi) * exp(-input**2)`` (source: PyTorch's "
+    "derivatives.yaml).",
+    "[0.0, 0.5, 10.0]", "tensor([1.0000e+00, 4.7950e-01, 1.4013e-45])", "tensor([-1.1284e+00, -8.7878e-01, -4.2039e-44])",
+    input=_ANY_DTYPE, returns=_FLOAT_RESULT)
+erfinv.__doc__ = unary_doc(
+    "erfinv", "Elementwise inverse error function: ``erf(erfinv(y)) = y`` on ``(-1, 1)``, ``+-inf`` at "
+    "``+-1``, ``nan`` outside (as PyTorch).",
+    "``grad_input = grad_output * sqrt(pi)/2 * exp(output**2)`` (the inverse function's "
+    "derivative; source: PyTorch's derivatives.yaml).",
+    "[0.0, 0.5]", "tensor([0.0000, 0.4769])", "tensor([0.8862, 1.1126])",
+    input=_ANY_DTYPE, returns=_FLOAT_RESULT,
+    not_tensor="AttributeError")
+exp2_.__doc__ = inplace_doc("exp2", "[0.0, 3.0]", "tensor([1., 8.])")
+expm1_.__doc__ = inplace_doc("expm1", "[0.0, 1.0]", "tensor([0.0000, 1.7183])")
+erf_.__doc__ = inplace_doc("erf", "[0.0, 0.5]", "tensor([0.0000, 0.5205])")
+erfc_.__doc__ = inplace_doc("erfc", "[0.0, 0.5]", "tensor([1.0000, 0.4795])")
+erfinv_.__doc__ = inplace_doc("erfinv", "[0.0, 0.5]", "tensor([0.0000, 0.4769])")

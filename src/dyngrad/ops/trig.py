@@ -167,80 +167,17 @@ def tan(input: Tensor) -> Tensor:
 
 
 def asin(input: Tensor) -> Tensor:
-    """Elementwise arcsine in radians, in ``[-pi/2, pi/2]`` (``nan`` outside ``[-1, 1]``).
-
-    Derivative: ``grad_input = grad_output / sqrt(1 - input**2)`` (``inf`` at +-1; source: PyTorch's
-    derivatives.yaml, Abramowitz & Stegun 4.4.52).
-
-    Args:
-        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
-            dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
-    Raises:
-        TypeError: when ``input`` is not a Tensor.
-
-    Example:
-        >>> import dyngrad
-        >>> dyngrad.asin(dyngrad.tensor([0.0, 0.5, 2.0]))
-        tensor([0.0000, 0.5236,    nan])
-        >>> x = dyngrad.tensor([0.0, 0.5], requires_grad=True)
-        >>> dyngrad.asin(x).sum().backward()
-        >>> x.grad
-        tensor([1.0000, 1.1547])
-    """
+    """Elementwise arcsine in radians, in ``[-pi/2, pi/2]`` (``nan`` outside ``[-1, 1]``)."""
     return Asin.apply(input)
 
 
 def acos(input: Tensor) -> Tensor:
-    """Elementwise arccosine in radians, in ``[0, pi]`` (``nan`` outside ``[-1, 1]``).
-
-    Derivative: ``grad_input = -grad_output / sqrt(1 - input**2)`` (``-inf`` at +-1; source: PyTorch's
-    derivatives.yaml, Abramowitz & Stegun 4.4.53).
-
-    Args:
-        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
-            dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
-    Raises:
-        TypeError: when ``input`` is not a Tensor.
-
-    Example:
-        >>> import dyngrad
-        >>> dyngrad.acos(dyngrad.tensor([0.0, 0.5, 1.0, 2.0]))
-        tensor([1.5708, 1.0472, 0.0000,    nan])
-        >>> x = dyngrad.tensor([0.0, 0.5], requires_grad=True)
-        >>> dyngrad.acos(x).sum().backward()
-        >>> x.grad
-        tensor([-1.0000, -1.1547])
-    """
+    """Elementwise arccosine in radians, in ``[0, pi]`` (``nan`` outside ``[-1, 1]``)."""
     return Acos.apply(input)
 
 
 def atan(input: Tensor) -> Tensor:
-    """Elementwise arctangent in radians, in ``(-pi/2, pi/2)``.
-
-    Derivative: ``grad_input = grad_output / (1 + input**2)`` (source: PyTorch's derivatives.yaml,
-    Abramowitz & Stegun 4.4.54).
-
-    Args:
-        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
-            dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
-    Raises:
-        TypeError: when ``input`` is not a Tensor.
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 1.0], requires_grad=True)
-        >>> dyngrad.atan(x)
-        tensor([0.0000, 0.7854], grad_fn=<AtanBackward0>)
-        >>> dyngrad.atan(x).sum().backward()
-        >>> x.grad
-        tensor([1.0000, 0.5000])
-    """
+    """Elementwise arctangent in radians, in ``(-pi/2, pi/2)``."""
     return Atan.apply(input)
 
 
@@ -250,107 +187,22 @@ def sinh(input: Tensor) -> Tensor:
 
 
 def cosh(input: Tensor) -> Tensor:
-    """Elementwise hyperbolic cosine ``(e**input + e**-input) / 2`` (``inf`` on overflow).
-
-    Derivative: ``grad_input = grad_output * sinh(input)`` (source: PyTorch's derivatives.yaml,
-    Abramowitz & Stegun 4.5.18).
-
-    Args:
-        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
-            dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
-    Raises:
-        TypeError: when ``input`` is not a Tensor.
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 1.0], requires_grad=True)
-        >>> dyngrad.cosh(x)
-        tensor([1.0000, 1.5431], grad_fn=<CoshBackward0>)
-        >>> dyngrad.cosh(x).sum().backward()
-        >>> bool(dyngrad.allclose(x.grad, dyngrad.sinh(x.detach())))
-        True
-    """
+    """Elementwise hyperbolic cosine ``(e**input + e**-input) / 2`` (``inf`` on overflow)."""
     return Cosh.apply(input)
 
 
 def asinh(input: Tensor) -> Tensor:
-    """Elementwise inverse hyperbolic sine ``log(input + sqrt(input**2 + 1))``.
-
-    Derivative: ``grad_input = grad_output / sqrt(input**2 + 1)`` (source: PyTorch's derivatives.yaml,
-    Abramowitz & Stegun 4.6.39).
-
-    Args:
-        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
-            dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
-    Raises:
-        TypeError: when ``input`` is not a Tensor.
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 1.0], requires_grad=True)
-        >>> dyngrad.asinh(x)
-        tensor([0.0000, 0.8814], grad_fn=<AsinhBackward0>)
-        >>> dyngrad.asinh(x).sum().backward()
-        >>> x.grad
-        tensor([1.0000, 0.7071])
-    """
+    """Elementwise inverse hyperbolic sine ``log(input + sqrt(input**2 + 1))``."""
     return Asinh.apply(input)
 
 
 def acosh(input: Tensor) -> Tensor:
-    """Elementwise inverse hyperbolic cosine ``log(input + sqrt(input**2 - 1))`` (``nan`` below 1).
-
-    Derivative: ``grad_input = grad_output / sqrt(input**2 - 1)`` (``inf`` at 1, ``nan`` below; source:
-    PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.40).
-
-    Args:
-        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
-            dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
-    Raises:
-        TypeError: when ``input`` is not a Tensor.
-
-    Example:
-        >>> import dyngrad
-        >>> dyngrad.acosh(dyngrad.tensor([1.0, 2.0, 0.5]))
-        tensor([0.0000, 1.3170,    nan])
-        >>> x = dyngrad.tensor([2.0, 3.0], requires_grad=True)
-        >>> dyngrad.acosh(x).sum().backward()
-        >>> x.grad
-        tensor([0.5774, 0.3536])
-    """
+    """Elementwise inverse hyperbolic cosine ``log(input + sqrt(input**2 - 1))`` (``nan`` below 1)."""
     return Acosh.apply(input)
 
 
 def atanh(input: Tensor) -> Tensor:
-    """Elementwise inverse hyperbolic tangent ``log((1 + input) / (1 - input)) / 2`` (``+-inf`` at
-    +-1, ``nan`` outside ``[-1, 1]``).
-
-    Derivative: ``grad_input = grad_output / (1 - input**2)`` (source: PyTorch's derivatives.yaml,
-    Abramowitz & Stegun 4.6.41).
-
-    Args:
-        input (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float
-            dtype).
-    Returns:
-        Tensor: ``(*)``, ``input``'s shape; ``input``'s floating dtype.
-    Raises:
-        TypeError: when ``input`` is not a Tensor.
-
-    Example:
-        >>> import dyngrad
-        >>> dyngrad.atanh(dyngrad.tensor([0.0, 0.5, 1.0, 2.0]))
-        tensor([0.0000, 0.5493,    inf,    nan])
-        >>> x = dyngrad.tensor([0.0, 0.5], requires_grad=True)
-        >>> dyngrad.atanh(x).sum().backward()
-        >>> x.grad
-        tensor([1.0000, 1.3333])
-    """
+    """Elementwise inverse hyperbolic tangent ``log((1 + input) / (1 - input)) / 2`` (``+-inf`` at +-1, ``nan`` outside ``[-1, 1]``)."""
     return Atanh.apply(input)
 
 
@@ -365,77 +217,17 @@ def tan_(input: Tensor) -> Tensor:
 
 
 def asin_(input: Tensor) -> Tensor:
-    """In-place :func:`asin`: overwrites ``input`` with ``asin(input)`` and returns it.
-
-    Derivative: as :func:`asin`'s (the graph records the in-place op; ``input``'s version
-    counter is bumped).
-
-    Args:
-        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
-            written back), or is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 0.5])
-        >>> dyngrad.asin_(x) is x
-        True
-        >>> x
-        tensor([0.0000, 0.5236])
-    """
+    """In-place :func:`asin`."""
     return inplace(asin, input)
 
 
 def acos_(input: Tensor) -> Tensor:
-    """In-place :func:`acos`: overwrites ``input`` with ``acos(input)`` and returns it.
-
-    Derivative: as :func:`acos`'s (the graph records the in-place op; ``input``'s version
-    counter is bumped).
-
-    Args:
-        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
-            written back), or is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 1.0])
-        >>> dyngrad.acos_(x) is x
-        True
-        >>> x
-        tensor([1.5708, 0.0000])
-    """
+    """In-place :func:`acos`."""
     return inplace(acos, input)
 
 
 def atan_(input: Tensor) -> Tensor:
-    """In-place :func:`atan`: overwrites ``input`` with ``atan(input)`` and returns it.
-
-    Derivative: as :func:`atan`'s (the graph records the in-place op; ``input``'s version
-    counter is bumped).
-
-    Args:
-        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
-            written back), or is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 1.0])
-        >>> dyngrad.atan_(x) is x
-        True
-        >>> x
-        tensor([0.0000, 0.7854])
-    """
+    """In-place :func:`atan`."""
     return inplace(atan, input)
 
 
@@ -445,102 +237,22 @@ def sinh_(input: Tensor) -> Tensor:
 
 
 def cosh_(input: Tensor) -> Tensor:
-    """In-place :func:`cosh`: overwrites ``input`` with ``cosh(input)`` and returns it.
-
-    Derivative: as :func:`cosh`'s (the graph records the in-place op; ``input``'s version
-    counter is bumped).
-
-    Args:
-        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
-            written back), or is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 1.0])
-        >>> dyngrad.cosh_(x) is x
-        True
-        >>> x
-        tensor([1.0000, 1.5431])
-    """
+    """In-place :func:`cosh`."""
     return inplace(cosh, input)
 
 
 def asinh_(input: Tensor) -> Tensor:
-    """In-place :func:`asinh`: overwrites ``input`` with ``asinh(input)`` and returns it.
-
-    Derivative: as :func:`asinh`'s (the graph records the in-place op; ``input``'s version
-    counter is bumped).
-
-    Args:
-        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
-            written back), or is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 1.0])
-        >>> dyngrad.asinh_(x) is x
-        True
-        >>> x
-        tensor([0.0000, 0.8814])
-    """
+    """In-place :func:`asinh`."""
     return inplace(asinh, input)
 
 
 def acosh_(input: Tensor) -> Tensor:
-    """In-place :func:`acosh`: overwrites ``input`` with ``acosh(input)`` and returns it.
-
-    Derivative: as :func:`acosh`'s (the graph records the in-place op; ``input``'s version
-    counter is bumped).
-
-    Args:
-        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
-            written back), or is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([1.0, 2.0])
-        >>> dyngrad.acosh_(x) is x
-        True
-        >>> x
-        tensor([0.0000, 1.3170])
-    """
+    """In-place :func:`acosh`."""
     return inplace(acosh, input)
 
 
 def atanh_(input: Tensor) -> Tensor:
-    """In-place :func:`atanh`: overwrites ``input`` with ``atanh(input)`` and returns it.
-
-    Derivative: as :func:`atanh`'s (the graph records the in-place op; ``input``'s version
-    counter is bumped).
-
-    Args:
-        input (Tensor): ``(*)``, floating (the result must be castable to its dtype).
-    Returns:
-        Tensor: ``input`` itself, ``(*)``.
-    Raises:
-        RuntimeError: when ``input`` has an integer or bool dtype (the float result cannot be
-            written back), or is a leaf that requires grad (outside ``no_grad``).
-
-    Example:
-        >>> import dyngrad
-        >>> x = dyngrad.tensor([0.0, 0.5])
-        >>> dyngrad.atanh_(x) is x
-        True
-        >>> x
-        tensor([0.0000, 0.5493])
-    """
+    """In-place :func:`atanh`."""
     return inplace(atanh, input)
 
 
@@ -556,3 +268,56 @@ sinh.__doc__ = unary_doc(
     "[0.0, 1.0]", "tensor([0.0000, 1.1752])", "tensor([1.0000, 1.5431])")
 tan_.__doc__ = inplace_doc("tan", "[0.0, 0.7853982]", "tensor([0., 1.])")
 sinh_.__doc__ = inplace_doc("sinh", "[0.0, 1.0]", "tensor([0.0000, 1.1752])")
+_ANY_DTYPE = "any dtype (integer and bool inputs compute in the default float dtype)"
+_FLOAT_RESULT = "``(*)``, ``input``'s shape; ``input``'s floating dtype"
+asin.__doc__ = unary_doc(
+    "asin", "Elementwise arcsine in radians, in ``[-pi/2, pi/2]`` (``nan`` outside ``[-1, 1]``).",
+    "``grad_input = grad_output / sqrt(1 - input**2)`` (``inf`` at +-1; source: PyTorch's "
+    "derivatives.yaml, Abramowitz & Stegun 4.4.52).",
+    "[0.0, 0.5]", "tensor([0.0000, 0.5236])", "tensor([1.0000, 1.1547])",
+    input=_ANY_DTYPE, returns=_FLOAT_RESULT)
+acos.__doc__ = unary_doc(
+    "acos", "Elementwise arccosine in radians, in ``[0, pi]`` (``nan`` outside ``[-1, 1]``).",
+    "``grad_input = -grad_output / sqrt(1 - input**2)`` (``-inf`` at +-1; source: PyTorch's "
+    "derivatives.yaml, Abramowitz & Stegun 4.4.53).",
+    "[0.0, 0.5]", "tensor([1.5708, 1.0472])", "tensor([-1.0000, -1.1547])",
+    input=_ANY_DTYPE, returns=_FLOAT_RESULT)
+atan.__doc__ = unary_doc(
+    "atan", "Elementwise arctangent in radians, in ``(-pi/2, pi/2)``.",
+    "``grad_input = grad_output / (1 + input**2)`` (source: PyTorch's derivatives.yaml, "
+    "Abramowitz & Stegun 4.4.54).",
+    "[0.0, 1.0]", "tensor([0.0000, 0.7854])", "tensor([1.0000, 0.5000])",
+    input=_ANY_DTYPE, returns=_FLOAT_RESULT)
+cosh.__doc__ = unary_doc(
+    "cosh", "Elementwise hyperbolic cosine ``(e**input + e**-input) / 2`` (``inf`` on overflow).",
+    "``grad_input = grad_output * sinh(input)`` (source: PyTorch's derivatives.yaml, "
+    "Abramowitz & Stegun 4.5.18).",
+    "[0.0, 1.0]", "tensor([1.0000, 1.5431])", "tensor([0.0000, 1.1752])",
+    input=_ANY_DTYPE, returns=_FLOAT_RESULT)
+asinh.__doc__ = unary_doc(
+    "asinh", "Elementwise inverse hyperbolic sine ``log(input + sqrt(input**2 + 1))``.",
+    "``grad_input = grad_output / sqrt(input**2 + 1)`` (source: PyTorch's derivatives.yaml, "
+    "Abramowitz & Stegun 4.6.39).",
+    "[0.0, 1.0]", "tensor([0.0000, 0.8814])", "tensor([1.0000, 0.7071])",
+    input=_ANY_DTYPE, returns=_FLOAT_RESULT)
+acosh.__doc__ = unary_doc(
+    "acosh", "Elementwise inverse hyperbolic cosine ``log(input + sqrt(input**2 - 1))`` (``nan`` "
+    "below 1).",
+    "``grad_input = grad_output / sqrt(input**2 - 1)`` (``inf`` at 1, ``nan`` below; source: "
+    "PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.40).",
+    "[2.0, 3.0]", "tensor([1.3170, 1.7627])", "tensor([0.5774, 0.3536])",
+    input=_ANY_DTYPE, returns=_FLOAT_RESULT)
+atanh.__doc__ = unary_doc(
+    "atanh", "Elementwise inverse hyperbolic tangent ``log((1 + input) / (1 - input)) / 2`` "
+    "(``+-inf`` at +-1, ``nan`` outside ``[-1, 1]``).",
+    "``grad_input = grad_output / (1 - input**2)`` (source: PyTorch's derivatives.yaml, "
+    "Abramowitz & Stegun 4.6.41).",
+    "[0.0, 0.5]", "tensor([0.0000, 0.5493])", "tensor([1.0000, 1.3333])",
+    input=_ANY_DTYPE, returns=_FLOAT_RESULT)
+asin_.__doc__ = inplace_doc("asin", "[0.0, 0.5]", "tensor([0.0000, 0.5236])")
+acos_.__doc__ = inplace_doc("acos", "[0.0, 1.0]", "tensor([1.5708, 0.0000])")
+atan_.__doc__ = inplace_doc("atan", "[0.0, 1.0]", "tensor([0.0000, 0.7854])")
+cosh_.__doc__ = inplace_doc("cosh", "[0.0, 1.0]", "tensor([1.0000, 1.5431])")
+asinh_.__doc__ = inplace_doc("asinh", "[0.0, 1.0]", "tensor([0.0000, 0.8814])")
+acosh_.__doc__ = inplace_doc("acosh", "[1.0, 2.0]", "tensor([0.0000, 1.3170])")
+atanh_.__doc__ = inplace_doc("atanh", "[0.0, 0.5]", "tensor([0.0000, 0.5493])")
