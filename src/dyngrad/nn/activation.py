@@ -39,6 +39,23 @@ def _inplace_repr(inplace: bool) -> str:
     return "inplace=True" if inplace else ""
 
 
+def _elementwise(cls: type) -> type:
+    """Complete the docstring of an elementwise activation module: its Raises and Shape sections,
+    the same for all of them, go before its Example."""
+    doc = cls.__doc__ or ""
+    i = doc.index("    Example:")
+    cls.__doc__ = doc[:i] + _ELEMENTWISE_SECTIONS + "\n" + doc[i:]
+    return cls
+
+
+_ELEMENTWISE_SECTIONS = """    Raises:
+        TypeError: when the input is not a Tensor.
+    Shape:
+        - Input: ``(*)``, any number of dimensions.
+        - Output: ``(*)``, the input's shape.
+"""
+
+
 class _Act(Module):
     """An activation with keyword options stored as attributes (``_opts``)."""
 
@@ -54,6 +71,7 @@ class _Act(Module):
         return fn(input, **{k: getattr(self, k) for k in self._opts})
 
 
+@_elementwise
 class ReLU(_Act):
     """Rectified linear unit, elementwise: ``max(input, 0)``.
 
@@ -62,11 +80,6 @@ class ReLU(_Act):
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
-    Raises:
-        TypeError: when the input is not a Tensor.
-    Shape:
-        - Input: ``(*)``, any number of dimensions.
-        - Output: ``(*)``, the input's shape.
 
     Example:
         >>> import dyngrad
@@ -85,6 +98,7 @@ class ReLU(_Act):
         return _inplace_repr(self.inplace)
 
 
+@_elementwise
 class ReLU6(ReLU):
     """``min(max(input, 0), 6)``, elementwise.
 
@@ -93,11 +107,6 @@ class ReLU6(ReLU):
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
-    Raises:
-        TypeError: when the input is not a Tensor.
-    Shape:
-        - Input: ``(*)``, any number of dimensions.
-        - Output: ``(*)``, the input's shape.
 
     Example:
         >>> import dyngrad
@@ -109,6 +118,7 @@ class ReLU6(ReLU):
     _fn = "relu6"
 
 
+@_elementwise
 class SiLU(ReLU):
     """Sigmoid linear unit (swish), elementwise: ``input * sigmoid(input)``.
 
@@ -117,11 +127,6 @@ class SiLU(ReLU):
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
-    Raises:
-        TypeError: when the input is not a Tensor.
-    Shape:
-        - Input: ``(*)``, any number of dimensions.
-        - Output: ``(*)``, the input's shape.
 
     Example:
         >>> import dyngrad
@@ -133,6 +138,7 @@ class SiLU(ReLU):
     _fn = "silu"
 
 
+@_elementwise
 class Mish(ReLU):
     """Mish, elementwise: ``input * tanh(softplus(input))`` (Misra 2019).
 
@@ -141,11 +147,6 @@ class Mish(ReLU):
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
-    Raises:
-        TypeError: when the input is not a Tensor.
-    Shape:
-        - Input: ``(*)``, any number of dimensions.
-        - Output: ``(*)``, the input's shape.
 
     Example:
         >>> import dyngrad
@@ -157,6 +158,7 @@ class Mish(ReLU):
     _fn = "mish"
 
 
+@_elementwise
 class Hardswish(ReLU):
     """Hard swish, elementwise: ``input * relu6(input + 3) / 6`` (MobileNetV3, Howard et al. 2019).
 
@@ -165,11 +167,6 @@ class Hardswish(ReLU):
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
-    Raises:
-        TypeError: when the input is not a Tensor.
-    Shape:
-        - Input: ``(*)``, any number of dimensions.
-        - Output: ``(*)``, the input's shape.
 
     Example:
         >>> import dyngrad
@@ -181,6 +178,7 @@ class Hardswish(ReLU):
     _fn = "hardswish"
 
 
+@_elementwise
 class Hardsigmoid(ReLU):
     """Hard sigmoid, elementwise: ``relu6(input + 3) / 6``.
 
@@ -189,11 +187,6 @@ class Hardsigmoid(ReLU):
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
-    Raises:
-        TypeError: when the input is not a Tensor.
-    Shape:
-        - Input: ``(*)``, any number of dimensions.
-        - Output: ``(*)``, the input's shape.
 
     Example:
         >>> import dyngrad
@@ -205,6 +198,7 @@ class Hardsigmoid(ReLU):
     _fn = "hardsigmoid"
 
 
+@_elementwise
 class SELU(ReLU):
     """Scaled ELU, elementwise: ``scale * (max(0, x) + min(0, alpha * (exp(x) - 1)))`` with the
     self-normalising ``alpha = 1.6733``, ``scale = 1.0507`` (Klambauer et al. 2017).
@@ -214,11 +208,6 @@ class SELU(ReLU):
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.
-    Raises:
-        TypeError: when the input is not a Tensor.
-    Shape:
-        - Input: ``(*)``, any number of dimensions.
-        - Output: ``(*)``, the input's shape.
 
     Example:
         >>> import dyngrad
@@ -230,6 +219,7 @@ class SELU(ReLU):
     _fn = "selu"
 
 
+@_elementwise
 class LeakyReLU(_Act):
     """Leaky ReLU, elementwise: ``input`` where ``input >= 0``, else ``negative_slope * input``.
 
@@ -239,11 +229,6 @@ class LeakyReLU(_Act):
     Args:
         negative_slope (float): the slope for negative inputs. Default: ``0.01``.
         inplace (bool): overwrite the input and return it. Default: ``False``.
-    Raises:
-        TypeError: when the input is not a Tensor.
-    Shape:
-        - Input: ``(*)``, any number of dimensions.
-        - Output: ``(*)``, the input's shape.
 
     Example:
         >>> import dyngrad
@@ -262,6 +247,7 @@ class LeakyReLU(_Act):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
+@_elementwise
 class ELU(_Act):
     """Exponential linear unit, elementwise: ``input`` for ``input > 0``, else ``alpha * (exp(input) -
     1)`` (Clevert et al. 2015).
@@ -272,11 +258,6 @@ class ELU(_Act):
     Args:
         alpha (float): the negative saturation value. Default: ``1.0``.
         inplace (bool): overwrite the input and return it. Default: ``False``.
-    Raises:
-        TypeError: when the input is not a Tensor.
-    Shape:
-        - Input: ``(*)``, any number of dimensions.
-        - Output: ``(*)``, the input's shape.
 
     Example:
         >>> import dyngrad
@@ -356,6 +337,7 @@ class GELU(_Act):
         return f"approximate={self.approximate!r}"
 
 
+@_elementwise
 class Softplus(_Act):
     """Softplus, elementwise: ``log(1 + exp(beta * input)) / beta``, and ``input`` itself where ``beta
     * input > threshold`` (for stability).
@@ -367,11 +349,6 @@ class Softplus(_Act):
         beta (float): the sharpness. Default: ``1.0``.
         threshold (float): above ``beta * input > threshold`` the result is linear. Default:
             ``20.0``.
-    Raises:
-        TypeError: when the input is not a Tensor.
-    Shape:
-        - Input: ``(*)``, any number of dimensions.
-        - Output: ``(*)``, the input's shape.
 
     Example:
         >>> import dyngrad

@@ -122,11 +122,61 @@ class _ConvNd(Module):
         return F.pad(input, flat, mode=self.padding_mode), 0
 
 
-class Conv1d(_ConvNd):
-    """1-D convolution (cross-correlation, as PyTorch) over a batch of 1-D signals with learnable
-    ``weight`` and ``bias``; see :func:`dyngrad.nn.functional.conv1d`.
+_DIMS = {1: ("L",), 2: ("H", "W"), 3: ("D", "H", "W")}
+_KERNEL = {1: "a 1-tuple", 2: "a pair", 3: "a triple"}
 
-    Derivative: ``grad_input`` is the transposed convolution of ``grad_output`` with the same
+
+def _conv_doc(nd: int, example: str, transposed: bool = False) -> str:
+    """The docstring of ``Conv{nd}d`` (``ConvTranspose{nd}d`` when ``transposed``): the six
+    layers share their Derivative, Args and Raises and differ in the dims they name."""
+    dims = _DIMS[nd]
+    spatial, spatial_out = ", ".join(dims), ", ".join(f"{d}_out" for d in dims)
+    kernel = ", ".join(f"k{d}" for d in dims)
+    d = dims[0]
+    if transposed:
+        fn = f"conv_transpose{nd}d"
+        what = (f"{nd}-D transposed convolution (the gradient of a convolution with respect to its input;\n"
+                f"    \"deconvolution\") over a batch of {nd}-D signals with learnable ``weight`` and ``bias``; see\n"
+                f"    :func:`dyngrad.nn.functional.{fn}`.\n\n"
+                "    ``forward(input, output_size=None)``: ``output_size`` (the spatial sizes, or with ``N, C``)\n"
+                "    picks ``output_padding``.")
+        grad_input = "the convolution"
+        padding = ("        padding (int or tuple): ``dilation * (kernel_size - 1) - padding`` zeros are added to each\n"
+                   "            side of the input (so the output shrinks by ``2 * padding``); strings are not accepted.\n"
+                   "            Default: ``0``.\n"
+                   "        output_padding (int or tuple): extra size on one side of the output, below ``stride`` or\n"
+                   "            ``dilation``; ``forward(input, output_size=...)`` computes it for you. Default: ``0``.\n"
+                   "        groups (int): split the channels into this many independent convolutions. Default: ``1``.\n"
+                   "        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.\n"
+                   "        dilation (int or tuple): spacing between kernel elements. Default: ``1``.\n"
+                   "        padding_mode (str): only ``'zeros'``, as PyTorch. Default: ``'zeros'``.\n")
+        raises = ("        ValueError: when ``groups`` does not divide both channel counts, for a string\n"
+                  "            ``padding`` or a ``padding_mode`` other than ``'zeros'``, and (at call time) for an\n"
+                  "            ``output_size`` outside the reachable range.\n"
+                  "        RuntimeError: (at call time) for an input of the wrong rank or channel count.\n")
+        out = f"({d} - 1) * stride - 2 * padding + dilation * (kernel_size - 1) + output_padding +\n              1"
+        weight = f"(C_in, C_out / groups, {kernel})"
+    else:
+        fn = f"conv{nd}d"
+        what = (f"{nd}-D convolution (cross-correlation, as PyTorch) over a batch of {nd}-D signals with learnable\n"
+                f"    ``weight`` and ``bias``; see :func:`dyngrad.nn.functional.{fn}`.")
+        grad_input = "the transposed convolution"
+        padding = ("        padding (int, tuple or str): zeros (or ``padding_mode``) added to both sides, or ``'valid'``\n"
+                   "            (none) or ``'same'`` (output size = input size, stride 1 only). Default: ``0``.\n"
+                   "        dilation (int or tuple): spacing between kernel elements. Default: ``1``.\n"
+                   "        groups (int): split the channels into this many independent convolutions. Default: ``1``.\n"
+                   "        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.\n"
+                   "        padding_mode (str): ``'zeros'``, ``'reflect'``, ``'replicate'`` or ``'circular'``. Default:\n"
+                   "            ``'zeros'``.\n")
+        raises = ("        ValueError: when ``groups`` is not positive or does not divide both channel counts, for\n"
+                  "            an unknown ``padding`` string or ``padding_mode``, or ``padding='same'`` with a stride.\n"
+                  "        RuntimeError: (at call time) for an input of the wrong rank or channel count, or one\n"
+                  "            smaller than the (dilated) kernel.\n")
+        out = f"floor(({d} + 2 * padding - dilation * (kernel_size - 1) - 1) / stride) + 1"
+        weight = f"(C_out, C_in / groups, {kernel})"
+    return f"""{what}
+
+    Derivative: ``grad_input`` is {grad_input} of ``grad_output`` with the same
     weight; ``grad_weight`` correlates input and ``grad_output``; ``grad_bias = grad_output.sum``
     over all but the channel dim (PyTorch's ``convolution_backward``). Parameters start as
     PyTorch's: ``kaiming_uniform_(a=sqrt(5))`` weight, ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))`` bias.
@@ -134,37 +184,24 @@ class Conv1d(_ConvNd):
     Args:
         in_channels (int): ``C_in``, divisible by ``groups``.
         out_channels (int): ``C_out``, divisible by ``groups``.
-        kernel_size (int or tuple): the window, an int or a 1-tuple.
+        kernel_size (int or tuple): the window, an int or {_KERNEL[nd]}.
         stride (int or tuple): the step. Default: ``1``.
-        padding (int, tuple or str): zeros (or ``padding_mode``) added to both sides, or ``'valid'``
-            (none) or ``'same'`` (output size = input size, stride 1 only). Default: ``0``.
-        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
-        groups (int): split the channels into this many independent convolutions. Default: ``1``.
-        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.
-        padding_mode (str): ``'zeros'``, ``'reflect'``, ``'replicate'`` or ``'circular'``. Default:
-            ``'zeros'``.
-        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
+{padding}        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
         dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default dtype.
     Raises:
-        ValueError: when ``groups`` is not positive or does not divide both channel counts, for
-            an unknown ``padding`` string or ``padding_mode``, or ``padding='same'`` with a stride.
-        RuntimeError: (at call time) for an input of the wrong rank or channel count, or one
-            smaller than the (dilated) kernel.
-    Shape:
-        - Input: ``(N, C_in, L)`` or ``(C_in, L)``.
-        - Output: ``(N, C_out, L_out)`` or ``(C_out, L_out)``, with
-          ``L_out = floor((L + 2 * padding - dilation * (kernel_size - 1) - 1) / stride) + 1`` (per
-              dimension).
-        - weight: ``(C_out, C_in / groups, kL)``; bias: ``(C_out,)``.
+{raises}    Shape:
+        - Input: ``(N, C_in, {spatial})`` or ``(C_in, {spatial})``.
+        - Output: ``(N, C_out, {spatial_out})`` or ``(C_out, {spatial_out})``, with
+          ``{d}_out = {out}`` (per dimension).
+        - weight: ``{weight}``; bias: ``(C_out,)``.
 
     Example:
-        >>> import dyngrad
-        >>> m = dyngrad.nn.Conv1d(2, 4, 3, padding=1)
-        >>> m(dyngrad.ones(1, 2, 5)).shape
-        dyngrad.Size([1, 4, 5])
-        >>> m.weight.shape
-        dyngrad.Size([4, 2, 3])
+{example}
     """
+
+
+class Conv1d(_ConvNd):
+    """1-D convolution over a batch of 1-D signals (docstring: :func:`_conv_doc`)."""
 
     _nd = 1
 
@@ -174,46 +211,7 @@ class Conv1d(_ConvNd):
 
 
 class Conv2d(_ConvNd):
-    """2-D convolution (cross-correlation, as PyTorch) over a batch of 2-D signals with learnable
-    ``weight`` and ``bias``; see :func:`dyngrad.nn.functional.conv2d`.
-
-    Derivative: ``grad_input`` is the transposed convolution of ``grad_output`` with the same
-    weight; ``grad_weight`` correlates input and ``grad_output``; ``grad_bias = grad_output.sum``
-    over all but the channel dim (PyTorch's ``convolution_backward``). Parameters start as
-    PyTorch's: ``kaiming_uniform_(a=sqrt(5))`` weight, ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))`` bias.
-
-    Args:
-        in_channels (int): ``C_in``, divisible by ``groups``.
-        out_channels (int): ``C_out``, divisible by ``groups``.
-        kernel_size (int or tuple): the window, an int or a pair.
-        stride (int or tuple): the step. Default: ``1``.
-        padding (int, tuple or str): zeros (or ``padding_mode``) added to both sides, or ``'valid'``
-            (none) or ``'same'`` (output size = input size, stride 1 only). Default: ``0``.
-        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
-        groups (int): split the channels into this many independent convolutions. Default: ``1``.
-        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.
-        padding_mode (str): ``'zeros'``, ``'reflect'``, ``'replicate'`` or ``'circular'``. Default:
-            ``'zeros'``.
-        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
-        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default dtype.
-    Raises:
-        ValueError: when ``groups`` is not positive or does not divide both channel counts, for
-            an unknown ``padding`` string or ``padding_mode``, or ``padding='same'`` with a stride.
-        RuntimeError: (at call time) for an input of the wrong rank or channel count, or one
-            smaller than the (dilated) kernel.
-    Shape:
-        - Input: ``(N, C_in, H, W)`` or ``(C_in, H, W)``.
-        - Output: ``(N, C_out, H_out, W_out)`` or ``(C_out, H_out, W_out)``, with
-          ``H_out = floor((H + 2 * padding - dilation * (kernel_size - 1) - 1) / stride) + 1`` (per
-              dimension).
-        - weight: ``(C_out, C_in / groups, kH, kW)``; bias: ``(C_out,)``.
-
-    Example:
-        >>> import dyngrad
-        >>> m = dyngrad.nn.Conv2d(2, 4, 3, padding="same", padding_mode="circular")
-        >>> m(dyngrad.ones(1, 2, 5, 6)).shape
-        dyngrad.Size([1, 4, 5, 6])
-    """
+    """2-D convolution over a batch of 2-D signals (docstring: :func:`_conv_doc`)."""
 
     _nd = 2
 
@@ -223,46 +221,7 @@ class Conv2d(_ConvNd):
 
 
 class Conv3d(_ConvNd):
-    """3-D convolution (cross-correlation, as PyTorch) over a batch of 3-D signals with learnable
-    ``weight`` and ``bias``; see :func:`dyngrad.nn.functional.conv3d`.
-
-    Derivative: ``grad_input`` is the transposed convolution of ``grad_output`` with the same
-    weight; ``grad_weight`` correlates input and ``grad_output``; ``grad_bias = grad_output.sum``
-    over all but the channel dim (PyTorch's ``convolution_backward``). Parameters start as
-    PyTorch's: ``kaiming_uniform_(a=sqrt(5))`` weight, ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))`` bias.
-
-    Args:
-        in_channels (int): ``C_in``, divisible by ``groups``.
-        out_channels (int): ``C_out``, divisible by ``groups``.
-        kernel_size (int or tuple): the window, an int or a triple.
-        stride (int or tuple): the step. Default: ``1``.
-        padding (int, tuple or str): zeros (or ``padding_mode``) added to both sides, or ``'valid'``
-            (none) or ``'same'`` (output size = input size, stride 1 only). Default: ``0``.
-        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
-        groups (int): split the channels into this many independent convolutions. Default: ``1``.
-        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.
-        padding_mode (str): ``'zeros'``, ``'reflect'``, ``'replicate'`` or ``'circular'``. Default:
-            ``'zeros'``.
-        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
-        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default dtype.
-    Raises:
-        ValueError: when ``groups`` is not positive or does not divide both channel counts, for
-            an unknown ``padding`` string or ``padding_mode``, or ``padding='same'`` with a stride.
-        RuntimeError: (at call time) for an input of the wrong rank or channel count, or one
-            smaller than the (dilated) kernel.
-    Shape:
-        - Input: ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)``.
-        - Output: ``(N, C_out, D_out, H_out, W_out)`` or ``(C_out, D_out, H_out, W_out)``, with
-          ``D_out = floor((D + 2 * padding - dilation * (kernel_size - 1) - 1) / stride) + 1`` (per
-              dimension).
-        - weight: ``(C_out, C_in / groups, kD, kH, kW)``; bias: ``(C_out,)``.
-
-    Example:
-        >>> import dyngrad
-        >>> m = dyngrad.nn.Conv3d(2, 3, 3, padding=1, padding_mode="reflect")
-        >>> list(m(dyngrad.randn(1, 2, 4, 5, 6)).shape)
-        [1, 3, 4, 5, 6]
-    """
+    """3-D convolution over a batch of 3-D signals (docstring: :func:`_conv_doc`)."""
 
     _nd = 3
 
@@ -311,54 +270,7 @@ class _ConvTransposeNd(_ConvNd):
 
 
 class ConvTranspose1d(_ConvTransposeNd):
-    """1-D transposed convolution (the gradient of a convolution with respect to its input;
-    "deconvolution") over a batch of 1-D signals with learnable ``weight`` and ``bias``; see
-    :func:`dyngrad.nn.functional.conv_transpose1d`.
-
-    ``forward(input, output_size=None)``: ``output_size`` (the spatial sizes, or with ``N, C``)
-    picks ``output_padding``.
-
-    Derivative: ``grad_input`` is the convolution of ``grad_output`` with the same weight;
-    ``grad_weight`` correlates input and ``grad_output``; ``grad_bias = grad_output.sum`` over all
-    but the channel dim (PyTorch's ``convolution_backward``). Parameters start as PyTorch's:
-    ``kaiming_uniform_(a=sqrt(5))`` weight, ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))`` bias.
-
-    Args:
-        in_channels (int): ``C_in``, divisible by ``groups``.
-        out_channels (int): ``C_out``, divisible by ``groups``.
-        kernel_size (int or tuple): the window, an int or a 1-tuple.
-        stride (int or tuple): the step. Default: ``1``.
-        padding (int or tuple): ``dilation * (kernel_size - 1) - padding`` zeros are added to each
-            side of the input (so the output shrinks by ``2 * padding``); strings are not accepted.
-            Default: ``0``.
-        output_padding (int or tuple): extra size on one side of the output, below ``stride`` or
-            ``dilation``; ``forward(input, output_size=...)`` computes it for you. Default: ``0``.
-        groups (int): split the channels into this many independent convolutions. Default: ``1``.
-        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.
-        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
-        padding_mode (str): only ``'zeros'``, as PyTorch. Default: ``'zeros'``.
-        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
-        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default dtype.
-    Raises:
-        ValueError: when ``groups`` does not divide both channel counts, for a string
-            ``padding`` or a ``padding_mode`` other than ``'zeros'``, and (at call time) for an
-            ``output_size`` outside the reachable range.
-        RuntimeError: (at call time) for an input of the wrong rank or channel count.
-    Shape:
-        - Input: ``(N, C_in, L)`` or ``(C_in, L)``.
-        - Output: ``(N, C_out, L_out)`` or ``(C_out, L_out)``, with
-          ``L_out = (L - 1) * stride - 2 * padding + dilation * (kernel_size - 1) + output_padding +
-              1`` (per dimension).
-        - weight: ``(C_in, C_out / groups, kL)``; bias: ``(C_out,)``.
-
-    Example:
-        >>> import dyngrad
-        >>> m = dyngrad.nn.ConvTranspose1d(2, 3, 3, stride=2)
-        >>> list(m(dyngrad.randn(1, 2, 5)).shape)
-        [1, 3, 11]
-        >>> m.weight.shape
-        dyngrad.Size([2, 3, 3])
-    """
+    """1-D transposed convolution over a batch of 1-D signals (docstring: :func:`_conv_doc`)."""
 
     _nd = 1
 
@@ -369,52 +281,7 @@ class ConvTranspose1d(_ConvTransposeNd):
 
 
 class ConvTranspose2d(_ConvTransposeNd):
-    """2-D transposed convolution (the gradient of a convolution with respect to its input;
-    "deconvolution") over a batch of 2-D signals with learnable ``weight`` and ``bias``; see
-    :func:`dyngrad.nn.functional.conv_transpose2d`.
-
-    ``forward(input, output_size=None)``: ``output_size`` (the spatial sizes, or with ``N, C``)
-    picks ``output_padding``.
-
-    Derivative: ``grad_input`` is the convolution of ``grad_output`` with the same weight;
-    ``grad_weight`` correlates input and ``grad_output``; ``grad_bias = grad_output.sum`` over all
-    but the channel dim (PyTorch's ``convolution_backward``). Parameters start as PyTorch's:
-    ``kaiming_uniform_(a=sqrt(5))`` weight, ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))`` bias.
-
-    Args:
-        in_channels (int): ``C_in``, divisible by ``groups``.
-        out_channels (int): ``C_out``, divisible by ``groups``.
-        kernel_size (int or tuple): the window, an int or a pair.
-        stride (int or tuple): the step. Default: ``1``.
-        padding (int or tuple): ``dilation * (kernel_size - 1) - padding`` zeros are added to each
-            side of the input (so the output shrinks by ``2 * padding``); strings are not accepted.
-            Default: ``0``.
-        output_padding (int or tuple): extra size on one side of the output, below ``stride`` or
-            ``dilation``; ``forward(input, output_size=...)`` computes it for you. Default: ``0``.
-        groups (int): split the channels into this many independent convolutions. Default: ``1``.
-        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.
-        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
-        padding_mode (str): only ``'zeros'``, as PyTorch. Default: ``'zeros'``.
-        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
-        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default dtype.
-    Raises:
-        ValueError: when ``groups`` does not divide both channel counts, for a string
-            ``padding`` or a ``padding_mode`` other than ``'zeros'``, and (at call time) for an
-            ``output_size`` outside the reachable range.
-        RuntimeError: (at call time) for an input of the wrong rank or channel count.
-    Shape:
-        - Input: ``(N, C_in, H, W)`` or ``(C_in, H, W)``.
-        - Output: ``(N, C_out, H_out, W_out)`` or ``(C_out, H_out, W_out)``, with
-          ``H_out = (H - 1) * stride - 2 * padding + dilation * (kernel_size - 1) + output_padding +
-              1`` (per dimension).
-        - weight: ``(C_in, C_out / groups, kH, kW)``; bias: ``(C_out,)``.
-
-    Example:
-        >>> import dyngrad
-        >>> m = dyngrad.nn.ConvTranspose2d(2, 3, 3, stride=2)
-        >>> list(m(dyngrad.randn(1, 2, 4, 4), output_size=(10, 10)).shape)
-        [1, 3, 10, 10]
-    """
+    """2-D transposed convolution over a batch of 2-D signals (docstring: :func:`_conv_doc`)."""
 
     _nd = 2
 
@@ -425,52 +292,7 @@ class ConvTranspose2d(_ConvTransposeNd):
 
 
 class ConvTranspose3d(_ConvTransposeNd):
-    """3-D transposed convolution (the gradient of a convolution with respect to its input;
-    "deconvolution") over a batch of 3-D signals with learnable ``weight`` and ``bias``; see
-    :func:`dyngrad.nn.functional.conv_transpose3d`.
-
-    ``forward(input, output_size=None)``: ``output_size`` (the spatial sizes, or with ``N, C``)
-    picks ``output_padding``.
-
-    Derivative: ``grad_input`` is the convolution of ``grad_output`` with the same weight;
-    ``grad_weight`` correlates input and ``grad_output``; ``grad_bias = grad_output.sum`` over all
-    but the channel dim (PyTorch's ``convolution_backward``). Parameters start as PyTorch's:
-    ``kaiming_uniform_(a=sqrt(5))`` weight, ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))`` bias.
-
-    Args:
-        in_channels (int): ``C_in``, divisible by ``groups``.
-        out_channels (int): ``C_out``, divisible by ``groups``.
-        kernel_size (int or tuple): the window, an int or a triple.
-        stride (int or tuple): the step. Default: ``1``.
-        padding (int or tuple): ``dilation * (kernel_size - 1) - padding`` zeros are added to each
-            side of the input (so the output shrinks by ``2 * padding``); strings are not accepted.
-            Default: ``0``.
-        output_padding (int or tuple): extra size on one side of the output, below ``stride`` or
-            ``dilation``; ``forward(input, output_size=...)`` computes it for you. Default: ``0``.
-        groups (int): split the channels into this many independent convolutions. Default: ``1``.
-        bias (bool): add a learnable ``(C_out,)`` bias. Default: ``True``.
-        dilation (int or tuple): spacing between kernel elements. Default: ``1``.
-        padding_mode (str): only ``'zeros'``, as PyTorch. Default: ``'zeros'``.
-        device: accepted for PyTorch compatibility (CPU only). Default: ``None``.
-        dtype (dyngrad.dtype, optional): the parameters' dtype. Default: the default dtype.
-    Raises:
-        ValueError: when ``groups`` does not divide both channel counts, for a string
-            ``padding`` or a ``padding_mode`` other than ``'zeros'``, and (at call time) for an
-            ``output_size`` outside the reachable range.
-        RuntimeError: (at call time) for an input of the wrong rank or channel count.
-    Shape:
-        - Input: ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)``.
-        - Output: ``(N, C_out, D_out, H_out, W_out)`` or ``(C_out, D_out, H_out, W_out)``, with
-          ``D_out = (D - 1) * stride - 2 * padding + dilation * (kernel_size - 1) + output_padding +
-              1`` (per dimension).
-        - weight: ``(C_in, C_out / groups, kD, kH, kW)``; bias: ``(C_out,)``.
-
-    Example:
-        >>> import dyngrad
-        >>> m = dyngrad.nn.ConvTranspose3d(2, 3, 3, stride=2)
-        >>> list(m(dyngrad.randn(1, 2, 3, 3, 3), output_size=(8, 8, 8)).shape)
-        [1, 3, 8, 8, 8]
-    """
+    """3-D transposed convolution over a batch of 3-D signals (docstring: :func:`_conv_doc`)."""
 
     _nd = 3
 
@@ -478,6 +300,42 @@ class ConvTranspose3d(_ConvTransposeNd):
         op = self._output_padding(input, output_size)
         return F.conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
                                   self.dilation)
+
+
+Conv1d.__doc__ = _conv_doc(1, """\
+        >>> import dyngrad
+        >>> m = dyngrad.nn.Conv1d(2, 4, 3, padding=1)
+        >>> m(dyngrad.ones(1, 2, 5)).shape
+        dyngrad.Size([1, 4, 5])
+        >>> m.weight.shape
+        dyngrad.Size([4, 2, 3])""")
+Conv2d.__doc__ = _conv_doc(2, """\
+        >>> import dyngrad
+        >>> m = dyngrad.nn.Conv2d(2, 4, 3, padding="same", padding_mode="circular")
+        >>> m(dyngrad.ones(1, 2, 5, 6)).shape
+        dyngrad.Size([1, 4, 5, 6])""")
+Conv3d.__doc__ = _conv_doc(3, """\
+        >>> import dyngrad
+        >>> m = dyngrad.nn.Conv3d(2, 3, 3, padding=1, padding_mode="reflect")
+        >>> list(m(dyngrad.randn(1, 2, 4, 5, 6)).shape)
+        [1, 3, 4, 5, 6]""")
+ConvTranspose1d.__doc__ = _conv_doc(1, """\
+        >>> import dyngrad
+        >>> m = dyngrad.nn.ConvTranspose1d(2, 3, 3, stride=2)
+        >>> list(m(dyngrad.randn(1, 2, 5)).shape)
+        [1, 3, 11]
+        >>> m.weight.shape
+        dyngrad.Size([2, 3, 3])""", transposed=True)
+ConvTranspose2d.__doc__ = _conv_doc(2, """\
+        >>> import dyngrad
+        >>> m = dyngrad.nn.ConvTranspose2d(2, 3, 3, stride=2)
+        >>> list(m(dyngrad.randn(1, 2, 4, 4), output_size=(10, 10)).shape)
+        [1, 3, 10, 10]""", transposed=True)
+ConvTranspose3d.__doc__ = _conv_doc(3, """\
+        >>> import dyngrad
+        >>> m = dyngrad.nn.ConvTranspose3d(2, 3, 3, stride=2)
+        >>> list(m(dyngrad.randn(1, 2, 3, 3, 3), output_size=(8, 8, 8)).shape)
+        [1, 3, 8, 8, 8]""", transposed=True)
 
 
 class MaxPool2d(Module):
