@@ -7,7 +7,9 @@ griffe's parser:
 - put a blank line before each section header (``Returns:``, ``Raises:``, ...): griffe
   starts a section only after a blank line, and dyngrad's docstrings (docs/DOCSTYLE) write
   ``Args:``, ``Returns:`` and ``Raises:`` on consecutive lines, which griffe would otherwise
-  render as one block of text after the parameter table."""
+  render as one block of text after the parameter table;
+- drop the Sphinx roles in front of cross-references (``:func:`dyngrad.exp``` renders as
+  the code ``dyngrad.exp``, not as the text ":func:" before it)."""
 
 from __future__ import annotations
 
@@ -25,12 +27,15 @@ _SECTION = re.compile(
 )
 
 
+_ROLE = re.compile(r":(?:func|meth|class|attr|data|mod|exc|obj):(?=`)")
+
+
 class ExampleSections(griffe.Extension):
     def on_object(self, *, obj: Any, **kwargs: Any) -> None:
         doc = getattr(obj, "docstring", None)
         if doc is None:
             return
-        value = _SECTION.sub(r"\1\n", doc.value)
+        value = _ROLE.sub("", _SECTION.sub(r"\1\n", doc.value))
         if "Example:" in value:
             value = _EXAMPLE.sub(r"\1Examples:", value)
         doc.value = value

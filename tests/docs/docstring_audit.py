@@ -113,20 +113,9 @@ def tensor_methods() -> Iterator[tuple[str, object]]:
         fn = attr.fget if isinstance(attr, property) else getattr(attr, "__func__", attr)
         if not inspect.isfunction(fn) or not fn.__module__.startswith("dyngrad"):
             continue
-        sig = inspect.signature(fn)
-        params = [q for q in sig.parameters.values() if q.name != "self"]
-        bare = params and all(q.kind in (q.VAR_POSITIONAL, q.VAR_KEYWORD) for q in params)
-        found = method_docs.source_function(name, dyngrad) or (
-            method_docs.source_function(name[:-1], dyngrad) if name.endswith("_") else None)
-        if bare and found is not None:
-            try:
-                fsig = inspect.signature(found[0])
-            except (TypeError, ValueError):
-                fsig = None
-            if fsig is not None and fsig.parameters:
-                rest = [q for q in list(fsig.parameters.values())[1:] if q.name != "out"]
-                self_ = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
-                _METHOD_SIGNATURES[id(fn)] = fsig.replace(parameters=[self_, *rest])
+        sig = method_docs.method_signature(name, dyngrad)
+        if sig is not None:
+            _METHOD_SIGNATURES[id(fn)] = sig
         yield f"dyngrad.Tensor.{name}", fn
 
 

@@ -187,7 +187,7 @@ def test_a_method_form_docstring_is_derived_from_its_function():
     from dyngrad._tensor import method_docs
 
     doc = dyngrad.Tensor.add.__doc__
-    assert doc.startswith("Method form of :func:`dyngrad.add`")
+    assert doc.startswith("Method form of :func:`dyngrad.add`")  # rendered as code (docs/griffe_examples.py)
     assert "        self (Tensor or number)" in doc and "        out (" not in doc
     assert ">>> a.add(b, alpha=2)" in doc and "dyngrad.add(" not in doc.split("Example:")[1]
     # a first argument that is not a name is parenthesised; keyword and nested calls survive

@@ -32,13 +32,14 @@ is handed the namespace.
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["generate", "inplace_method_doc", "method_doc", "render", "source_function"]
+__all__ = ["generate", "inplace_method_doc", "method_doc", "method_signature", "render", "source_function"]
 
 #: Tensor method name -> the function it is the method form of, where the names differ
 #: (``x.__name__`` is ``dyngrad.NAME`` otherwise)
@@ -351,6 +352,34 @@ def source_function(name: str, namespace: ModuleType) -> tuple[Callable, str] | 
             plain = getattr(ops, fname, None) if mod is namespace else None
             return (plain if callable(plain) and plain.__doc__ else fn), f"{qual}.{fname}"
     return None
+
+
+def method_signature(name: str, namespace: ModuleType) -> inspect.Signature | None:
+    """The signature ``Tensor.name`` has in effect when it is a bare forward
+    ``(self, *args, **kwargs)`` to the function it is the method (or in-place) form of: the
+    function's, its first argument called ``self`` and ``out`` dropped; None otherwise. (What
+    the docstring audit checks the method against, and what the API reference shows.)"""
+    fn = getattr(namespace.Tensor, name, None)
+    try:
+        sig = inspect.signature(fn)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    params = [q for q in sig.parameters.values() if q.name != "self"]
+    if not params or not all(q.kind in (q.VAR_POSITIONAL, q.VAR_KEYWORD) for q in params):
+        return None
+    found = source_function(name, namespace) or (
+        source_function(name[:-1], namespace) if name.endswith("_") else None)
+    if found is None:
+        return None
+    try:
+        fsig = inspect.signature(found[0])
+    except (TypeError, ValueError):
+        return None
+    if not fsig.parameters:
+        return None
+    rest = [q for q in list(fsig.parameters.values())[1:] if q.name != "out"]
+    self_ = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return fsig.replace(parameters=[self_, *rest])
 
 
 #: the dtype casts ``x.float()``, ...: method -> dtype name
