@@ -105,7 +105,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor([-2.0, 0.0, 3.0])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.absolute()
         >>> x.absolute_() is x
         True
@@ -365,7 +364,6 @@ DOCS = {
         >>> x = dyngrad.tensor([1.0, 2.0])
         >>> t1 = dyngrad.tensor([2.0])
         >>> t2 = dyngrad.tensor([4.0, 8.0])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.addcdiv(t1, t2, value=0.5)
         >>> x.addcdiv_(t1, t2, value=0.5) is x
         True
@@ -435,7 +433,6 @@ DOCS = {
         >>> x = dyngrad.tensor([1.0, 2.0])
         >>> t1 = dyngrad.tensor([2.0])
         >>> t2 = dyngrad.tensor([3.0, 4.0])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.addcmul(t1, t2, value=0.5)
         >>> x.addcmul_(t1, t2, value=0.5) is x
         True
@@ -483,7 +480,7 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> M = dyngrad.ones(2, 2)
-        >>> x = dyngrad.as_tensor(M).detach().clone()
+        >>> x = M.detach().clone()
         >>> r = x.addmm(dyngrad.eye(2), dyngrad.full((2, 2), 3.0), beta=0.5)
         >>> x.addmm_(dyngrad.eye(2), dyngrad.full((2, 2), 3.0), beta=0.5) is x
         True
@@ -794,7 +791,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor([0.0, 0.5])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.arccos()
         >>> x.arccos_() is x
         True
@@ -840,7 +836,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor([2.0, 3.0])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.arccosh()
         >>> x.arccosh_() is x
         True
@@ -886,7 +881,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor([0.0, 0.5])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.arcsin()
         >>> x.arcsin_() is x
         True
@@ -932,7 +926,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor([0.0, 1.0])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.arcsinh()
         >>> x.arcsinh_() is x
         True
@@ -1037,7 +1030,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor([0.0, 1.0])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.arctan()
         >>> x.arctan_() is x
         True
@@ -1083,7 +1075,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor([0.0, 0.5])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.arctanh()
         >>> x.arctanh_() is x
         True
@@ -2147,7 +2138,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor([-2.0, 0.0, 3.0])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.clamp_max(0.0)
         >>> x.clamp_max_(0.0) is x
         True
@@ -2205,7 +2195,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor([-2.0, 0.0, 3.0])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.clamp_min(0.0)
         >>> x.clamp_min_(0.0) is x
         True
@@ -2644,7 +2633,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor([2.0, 0.0, 3.0])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.cumprod(0)
         >>> x.cumprod_(0) is x
         True
@@ -4487,7 +4475,7 @@ DOCS = {
         >>> import dyngrad
         >>> a = dyngrad.tensor([3.0, 0.0])
         >>> b = dyngrad.tensor([4.0, 2.0])
-        >>> x = dyngrad.as_tensor(a).detach().clone()
+        >>> x = a.detach().clone()
         >>> r = x.hypot(b)
         >>> x.hypot_(b) is x
         True
@@ -4673,7 +4661,6 @@ DOCS = {
         >>> import dyngrad
         >>> x = dyngrad.tensor([1.0, 2.0, 3.0])
         >>> src = dyngrad.tensor([5.0, 6.0])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.index_add(0, dyngrad.tensor([0, 0]), src, alpha=2)
         >>> x.index_add_(0, dyngrad.tensor([0, 0]), src, alpha=2) is x
         True
@@ -4736,7 +4723,6 @@ DOCS = {
         >>> import dyngrad
         >>> x = dyngrad.tensor([1.0, 2.0, 3.0])
         >>> src = dyngrad.tensor([5.0, 6.0])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.index_copy(0, dyngrad.tensor([2, 0]), src)
         >>> x.index_copy_(0, dyngrad.tensor([2, 0]), src) is x
         True
@@ -5250,7 +5236,7 @@ DOCS = {
         >>> import dyngrad
         >>> a = dyngrad.tensor([0.0, 1.0])
         >>> b = dyngrad.tensor([4.0, 3.0])
-        >>> x = dyngrad.as_tensor(a).detach().clone()
+        >>> x = a.detach().clone()
         >>> r = x.lerp(b, 0.25)
         >>> x.lerp_(b, 0.25) is x
         True
@@ -6683,7 +6669,7 @@ DOCS = {
         >>> import dyngrad
         >>> a = dyngrad.tensor([1.0, 2.0])
         >>> b = dyngrad.tensor([3.0, 4.0])
-        >>> x = dyngrad.as_tensor(a).detach().clone()
+        >>> x = a.detach().clone()
         >>> r = x.multiply(b)
         >>> x.multiply_(b) is x
         True
@@ -7086,7 +7072,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor([1.0, -2.0])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.negative()
         >>> x.negative_() is x
         True
@@ -7688,7 +7673,7 @@ DOCS = {
         >>> import dyngrad
         >>> a = dyngrad.tensor([5.0, -5.0])
         >>> b = dyngrad.tensor([3.0, 3.0])
-        >>> x = dyngrad.as_tensor(a).detach().clone()
+        >>> x = a.detach().clone()
         >>> r = x.remainder(b)
         >>> x.remainder_(b) is x
         True
@@ -8608,7 +8593,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.zeros(1, 2, 1)
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.squeeze()
         >>> x.squeeze_() is x
         True
@@ -8766,7 +8750,7 @@ DOCS = {
         >>> import dyngrad
         >>> a = dyngrad.tensor([1.0, 2.0])
         >>> b = dyngrad.tensor([3.0, 4.0])
-        >>> x = dyngrad.as_tensor(a).detach().clone()
+        >>> x = a.detach().clone()
         >>> r = x.subtract(b, alpha=2)
         >>> x.subtract_(b, alpha=2) is x
         True
@@ -8858,7 +8842,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.zeros(2, 3, 4)
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.swapaxes(0, -1)
         >>> x.swapaxes_(0, -1) is x
         True
@@ -8908,7 +8891,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.zeros(2, 3, 4)
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.swapdims(0, -1)
         >>> x.swapdims_(0, -1) is x
         True
@@ -9239,7 +9221,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.zeros(2, 3, 4)
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.transpose(0, -1)
         >>> x.transpose_(0, -1) is x
         True
@@ -9347,7 +9328,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.triu(1)
         >>> x.triu_(1) is x
         True
@@ -9624,7 +9604,6 @@ DOCS = {
     Example:
         >>> import dyngrad
         >>> x = dyngrad.zeros(2, 3)
-        >>> x = dyngrad.as_tensor(x).detach().clone()
         >>> r = x.unsqueeze(1)
         >>> x.unsqueeze_(1) is x
         True

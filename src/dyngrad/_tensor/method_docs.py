@@ -320,7 +320,9 @@ def _inplace_example(body: list[str], fname: tuple[str, ...]) -> tuple[list[str]
         close = _matching(s, m.end() - 1)
         rest = s[end + 1:close - 1].strip() if s[end] == "," else ""
         setup = [ln.replace(", requires_grad=True", "") for ln in setup]
-        setup.append(f"        >>> x = dyngrad.as_tensor({first}).detach().clone()")
+        if first != "x":  # a copy that does not require grad
+            copy = f"{first}.detach()" if first.isidentifier() else f"dyngrad.as_tensor({first}).detach()"
+            setup.append(f"        >>> x = {copy}.clone()")
         return setup, rest
     return [], None
 
