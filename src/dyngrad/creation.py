@@ -32,7 +32,7 @@ class Generator:
     Args:
         device (str or device, optional): only ``'cpu'``. Default: ``'cpu'``.
     Raises:
-        RuntimeError: for a device other than the CPU.
+        RuntimeError: for a device other than the CPU and meta.
 
     Example:
         >>> import dyngrad
@@ -253,7 +253,7 @@ def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: b
     Args:
         data: a number, a (nested) list or tuple, an ndarray or a Tensor; always copied.
         dtype: the result's dtype (default: inferred from ``data``).
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
         pin_memory (bool): accepted for compatibility; no effect.
     Returns:
@@ -322,7 +322,7 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     Returns:
         Tensor: ``(*)``, ``data``'s shape.
     Raises:
-        RuntimeError: for a device other than the CPU.
+        RuntimeError: for a device other than the CPU and meta.
         TypeError: when ``data`` holds strings or other non-numbers.
         ValueError: for ragged nested lists.
 
@@ -375,14 +375,14 @@ def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     Args:
         *size (int): the shape, as ints or one tuple/list: ``zeros(2, 3)`` or ``zeros((2, 3))``.
         dtype: the result's dtype (default: the default float dtype, float32).
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
         out: not supported (None).
     Returns:
         Tensor: ``(*size)``, e.g. ``(2, 3)`` for ``zeros(2, 3)``.
     Raises:
         RuntimeError: a negative size, ``requires_grad`` with a non-floating dtype, or a
-            device other than the CPU.
+            device other than the CPU and meta.
         TypeError: a size that is not ints, or a ``dtype`` that is not a dyngrad dtype.
 
     Example:
@@ -401,13 +401,13 @@ def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool 
     Args:
         *size (int): the shape, as ints or one tuple/list.
         dtype: the result's dtype (default: the default float dtype, float32).
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
     Returns:
         Tensor: ``(*size)``.
     Raises:
         RuntimeError: a negative size, ``requires_grad`` with a non-floating dtype, or a
-            device other than the CPU.
+            device other than the CPU and meta.
         TypeError: a size that is not ints, or a ``dtype`` that is not a dyngrad dtype.
 
     Example:
@@ -425,13 +425,13 @@ def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     Args:
         *size (int): the shape, as ints or one tuple/list.
         dtype: the result's dtype (default: the default float dtype, float32).
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
     Returns:
         Tensor: ``(*size)``, filled with zeros.
     Raises:
         RuntimeError: a negative size, ``requires_grad`` with a non-floating dtype, or a
-            device other than the CPU.
+            device other than the CPU and meta.
         TypeError: a size that is not ints, or a ``dtype`` that is not a dyngrad dtype.
 
     Example:
@@ -450,13 +450,13 @@ def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, r
         fill_value: the value; the dtype is inferred from it as PyTorch does (a Python float
             gives the default float dtype, an int int64, a bool bool).
         dtype: the result's dtype (overrides the inference).
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
     Returns:
         Tensor: ``(*size)`` (``(size,)`` for an int ``size``).
     Raises:
         RuntimeError: a negative size, ``requires_grad`` with a non-floating dtype, or a
-            device other than the CPU.
+            device other than the CPU and meta.
         TypeError: a ``fill_value`` that is not a number (a str), or a ``dtype`` that is not a
             dyngrad dtype.
 
@@ -483,13 +483,13 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, dev
         step: the difference between neighbours (not 0; its sign must lead to ``end``).
         dtype: the result's dtype (default: int64 when all arguments are ints, else the
             default float dtype).
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
     Returns:
         Tensor: ``(L,)`` with ``L = ceil((end - start) / step)``.
     Raises:
         RuntimeError: step 0, a step with the wrong sign, ``requires_grad`` with an integer
-            dtype, or a device other than the CPU.
+            dtype, or a device other than the CPU and meta.
         TypeError: a bound or step that is not a number.
 
     Example:
@@ -524,7 +524,7 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None, device:
         end (float): the last value.
         steps (int): how many values (0 gives an empty tensor).
         dtype: the result's dtype (default: the default float dtype, float32).
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
     Returns:
         Tensor: shape ``(steps,)``.
@@ -550,7 +550,7 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, 
         n (int): the number of rows.
         m (int, optional): the number of columns (default ``n``).
         dtype: the result's dtype (default: the default float dtype, float32).
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
     Returns:
         Tensor: ``(n, m)``.
@@ -581,7 +581,8 @@ def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires
         input (Tensor): ``(*)``, the tensor whose shape (and dtype) to copy; its values are
             not read.
         dtype: the result's dtype (default: ``input.dtype``).
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values); any
+            other value is ignored (PyTorch raises for a device it does not have).
         requires_grad (bool): make the result a leaf that requires grad.
         memory_format: accepted for compatibility; no effect.
     Returns:
@@ -608,7 +609,8 @@ def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_
         input (Tensor): ``(*)``, the tensor whose shape (and dtype) to copy; its values are
             not read.
         dtype: the result's dtype (default: ``input.dtype``).
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values); any
+            other value is ignored (PyTorch raises for a device it does not have).
         requires_grad (bool): make the result a leaf that requires grad.
         memory_format: accepted for compatibility; no effect.
     Returns:

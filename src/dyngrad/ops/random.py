@@ -225,14 +225,14 @@ def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, devi
         *size (int): the shape (ints, or one tuple/list).
         generator (Generator, optional): the Generator to draw from (default: the default one).
         dtype: a floating dtype (default: the default dtype).
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
         out: not supported (None).
     Returns:
         Tensor: ``(*size)``, a new leaf.
     Raises:
         NotImplementedError: an integer or bool dtype (as PyTorch).
-        RuntimeError: a negative size, or a device other than the CPU.
+        RuntimeError: a negative size, or a device other than the CPU and meta.
 
     Example:
         >>> import dyngrad
@@ -255,14 +255,14 @@ def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, dev
         generator (Generator, optional): the Generator to draw from (default: the default one,
             seeded by :func:`dyngrad.manual_seed`).
         dtype: a floating dtype (default: the default dtype).
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
         out: not supported (None).
     Returns:
         Tensor: ``(*size)``, a new leaf.
     Raises:
         NotImplementedError: an integer or bool dtype (as PyTorch).
-        RuntimeError: a negative size, or a device other than the CPU.
+        RuntimeError: a negative size, or a device other than the CPU and meta.
 
     Example:
         >>> import dyngrad
@@ -287,7 +287,7 @@ def randint(low: int, high: Any = None, size: Any = None, *, generator: Generato
         size (tuple of int): the shape.
         generator (Generator, optional): the Generator to draw from.
         dtype: an integer (or floating) dtype, default int64.
-        device: only ``"cpu"`` (or None) is accepted.
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): only for floating dtypes.
     Returns:
         Tensor: ``(*size)``.
