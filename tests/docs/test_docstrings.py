@@ -195,3 +195,21 @@ def test_a_method_form_docstring_is_derived_from_its_function():
                                   ("exp",), "exp") == ">>> (x + 1).exp() * dyngrad.ones(2).exp(k=f(1, 2))"
     # in-place forms without a function of their own check themselves against the method form
     assert "x.addcmul_(t1, t2, value=0.5) is x" in dyngrad.Tensor.addcmul_.__doc__
+
+
+def test_the_audit_checks_tensor_methods_against_their_functions():
+    import dyngrad
+
+    assert {"dyngrad.Tensor.backward", "dyngrad.Tensor.exp", "dyngrad.Tensor.shape", "dyngrad.Tensor.add_"} <= set(PUBLIC)
+    assert not any(q.startswith("dyngrad.Tensor.__") for q in PUBLIC)  # operators: their named functions
+    # a bare forward (self, *args, **kwargs) is checked against its function's signature
+    sig = audit._signature(dyngrad.Tensor.add)
+    assert list(sig.parameters) == ["self", "other", "alpha"]
+    assert audit._takes_arguments(dyngrad.Tensor.add) and not audit._takes_arguments(dyngrad.Tensor.exp)
+    # so a method form whose docstring lost its Raises is caught
+    saved = dyngrad.Tensor.add.__doc__
+    try:
+        dyngrad.Tensor.add.__doc__ = saved.replace("Raises:", "Notes:")
+        assert audit.missing_sections(dyngrad.Tensor.add) == ["Raises"]
+    finally:
+        dyngrad.Tensor.add.__doc__ = saved
