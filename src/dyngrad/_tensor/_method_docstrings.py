@@ -18,9 +18,9 @@ def install(tensor: Any) -> None:
 DOCS = {
     "abs": """Method form of :func:`dyngrad.abs`: ``x.abs(...)`` is ``dyngrad.abs(x, ...)``.
 
-    Elementwise absolute value ``|input|`` (``absolute`` is the same function).
+    Elementwise absolute value ``|self|`` (``absolute`` is the same function).
 
-    Derivative: ``grad_input = grad_output * sign(input)`` (0 at ``input = 0``, as PyTorch's
+    Derivative: ``grad_input = grad_output * sign(self)`` (0 at ``self = 0``, as PyTorch's
     derivatives.yaml ``abs: grad * self.sgn()``).
 
     Args:
@@ -42,9 +42,9 @@ DOCS = {
     """,
     "abs_": """Method form of :func:`dyngrad.abs_`: ``x.abs_(...)`` is ``dyngrad.abs_(x, ...)``.
 
-    In-place :func:`abs`: overwrites ``self`` with ``|input|`` and returns it.
+    In-place :func:`abs`: overwrites ``self`` with ``|self|`` and returns it.
 
-    Derivative: as :func:`abs`'s, ``grad_input = grad_output * sign(input)``.
+    Derivative: as :func:`abs`'s, ``grad_input = grad_output * sign(self)``.
 
     Args:
         self (Tensor): ``(*)``, any numeric dtype but bool.
@@ -64,9 +64,9 @@ DOCS = {
     """,
     "absolute": """Method form of :func:`dyngrad.absolute`: ``x.absolute(...)`` is ``dyngrad.absolute(x, ...)``.
 
-    Elementwise absolute value ``|input|`` (``absolute`` is the same function).
+    Elementwise absolute value ``|self|`` (``absolute`` is the same function).
 
-    Derivative: ``grad_input = grad_output * sign(input)`` (0 at ``input = 0``, as PyTorch's
+    Derivative: ``grad_input = grad_output * sign(self)`` (0 at ``self = 0``, as PyTorch's
     derivatives.yaml ``abs: grad * self.sgn()``).
 
     Args:
@@ -88,7 +88,7 @@ DOCS = {
     """,
     "absolute_": """In-place :meth:`Tensor.absolute`: ``x.absolute_(...)`` writes ``dyngrad.absolute(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    absolute: Elementwise absolute value ``|input|`` (``absolute`` is the same function).
+    absolute: Elementwise absolute value ``|self|`` (``absolute`` is the same function).
 
     Derivative: as :func:`dyngrad.absolute`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -115,7 +115,7 @@ DOCS = {
 
     Elementwise arccosine in radians, in ``[0, pi]`` (``nan`` outside ``[-1, 1]``).
 
-    Derivative: ``grad_input = -grad_output / sqrt(1 - input**2)`` (``-inf`` at +-1; source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.4.53).
+    Derivative: ``grad_input = -grad_output / sqrt(1 - self**2)`` (``-inf`` at +-1; source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.4.53).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -134,7 +134,7 @@ DOCS = {
     """,
     "acos_": """Method form of :func:`dyngrad.acos_`: ``x.acos_(...)`` is ``dyngrad.acos_(x, ...)``.
 
-    In-place :func:`dyngrad.acos`: writes ``acos(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.acos`: writes ``acos(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.acos`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -158,9 +158,9 @@ DOCS = {
     """,
     "acosh": """Method form of :func:`dyngrad.acosh`: ``x.acosh(...)`` is ``dyngrad.acosh(x, ...)``.
 
-    Elementwise inverse hyperbolic cosine ``log(input + sqrt(input**2 - 1))`` (``nan`` below 1).
+    Elementwise inverse hyperbolic cosine ``log(self + sqrt(self**2 - 1))`` (``nan`` below 1).
 
-    Derivative: ``grad_input = grad_output / sqrt(input**2 - 1)`` (``inf`` at 1, ``nan`` below; source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.40).
+    Derivative: ``grad_input = grad_output / sqrt(self**2 - 1)`` (``inf`` at 1, ``nan`` below; source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.40).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -179,7 +179,7 @@ DOCS = {
     """,
     "acosh_": """Method form of :func:`dyngrad.acosh_`: ``x.acosh_(...)`` is ``dyngrad.acosh_(x, ...)``.
 
-    In-place :func:`dyngrad.acosh`: writes ``acosh(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.acosh`: writes ``acosh(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.acosh`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -203,7 +203,7 @@ DOCS = {
     """,
     "add": """Method form of :func:`dyngrad.add`: ``x.add(...)`` is ``dyngrad.add(x, ...)``.
 
-    ``input + alpha * other``, broadcast, with PyTorch's type promotion.
+    ``self + alpha * other``, broadcast, with PyTorch's type promotion.
 
     Derivative: ``grad_input = grad_output``, ``grad_other = alpha * grad_output``, each summed
     over the dims it was broadcast along (source: PyTorch's derivatives.yaml).
@@ -258,7 +258,7 @@ DOCS = {
     """,
     "addbmm": """Method form of :func:`dyngrad.addbmm`: ``x.addbmm(...)`` is ``dyngrad.addbmm(x, ...)``.
 
-    ``beta * input + alpha * sum_b (batch1[b] @ batch2[b])``: result ``(n, p)``.
+    ``beta * self + alpha * sum_b (batch1[b] @ batch2[b])``: result ``(n, p)``.
 
     Args:
         self: broadcastable to ``(n, p)``; ignored (NaNs too) when ``beta == 0``.
@@ -278,7 +278,7 @@ DOCS = {
     """,
     "addbmm_": """In-place :meth:`Tensor.addbmm`: ``x.addbmm_(...)`` writes ``dyngrad.addbmm(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    addbmm: ``beta * input + alpha * sum_b (batch1[b] @ batch2[b])``: result ``(n, p)``.
+    addbmm: ``beta * self + alpha * sum_b (batch1[b] @ batch2[b])``: result ``(n, p)``.
 
     Derivative: as :func:`dyngrad.addbmm`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -308,7 +308,7 @@ DOCS = {
     """,
     "addcdiv": """Method form of :func:`dyngrad.addcdiv`: ``x.addcdiv(...)`` is ``dyngrad.addcdiv(x, ...)``.
 
-    ``input + value * tensor1 / tensor2`` (true division), all three broadcast together.
+    ``self + value * tensor1 / tensor2`` (true division), all three broadcast together.
 
     Derivative: ``grad_input = grad_output``, ``grad_tensor1 = grad_output * value / tensor2``,
     ``grad_tensor2 = -grad_output * value * tensor1 / tensor2**2``, each summed to its operand's
@@ -339,7 +339,7 @@ DOCS = {
     """,
     "addcdiv_": """In-place :meth:`Tensor.addcdiv`: ``x.addcdiv_(...)`` writes ``dyngrad.addcdiv(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    addcdiv: ``input + value * tensor1 / tensor2`` (true division), all three broadcast together.
+    addcdiv: ``self + value * tensor1 / tensor2`` (true division), all three broadcast together.
 
     Derivative: as :func:`dyngrad.addcdiv`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -372,7 +372,7 @@ DOCS = {
     """,
     "addcmul": """Method form of :func:`dyngrad.addcmul`: ``x.addcmul(...)`` is ``dyngrad.addcmul(x, ...)``.
 
-    ``input + value * tensor1 * tensor2``, all three broadcast together.
+    ``self + value * tensor1 * tensor2``, all three broadcast together.
 
     With an integer result dtype, ``value`` is first cast to it (``0.5`` becomes ``0``), as
     PyTorch.
@@ -407,7 +407,7 @@ DOCS = {
     """,
     "addcmul_": """In-place :meth:`Tensor.addcmul`: ``x.addcmul_(...)`` writes ``dyngrad.addcmul(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    addcmul: ``input + value * tensor1 * tensor2``, all three broadcast together.
+    addcmul: ``self + value * tensor1 * tensor2``, all three broadcast together.
 
     Derivative: as :func:`dyngrad.addcmul`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -441,7 +441,7 @@ DOCS = {
     """,
     "addmm": """Method form of :func:`dyngrad.addmm`: ``x.addmm(...)`` is ``dyngrad.addmm(x, ...)``.
 
-    ``beta * input + alpha * (mat1 @ mat2)``.
+    ``beta * self + alpha * (mat1 @ mat2)``.
 
     Args:
         self: broadcastable to ``(n, p)``.
@@ -460,7 +460,7 @@ DOCS = {
     """,
     "addmm_": """In-place :meth:`Tensor.addmm`: ``x.addmm_(...)`` writes ``dyngrad.addmm(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    addmm: ``beta * input + alpha * (mat1 @ mat2)``.
+    addmm: ``beta * self + alpha * (mat1 @ mat2)``.
 
     Derivative: as :func:`dyngrad.addmm`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -489,7 +489,7 @@ DOCS = {
     """,
     "addmv": """Method form of :func:`dyngrad.addmv`: ``x.addmv(...)`` is ``dyngrad.addmv(x, ...)``.
 
-    ``beta * input + alpha * (mat @ vec)``; ``mat: (n, m)``, ``vec: (m,)``, result ``(n,)``
+    ``beta * self + alpha * (mat @ vec)``; ``mat: (n, m)``, ``vec: (m,)``, result ``(n,)``
     (composed of ``mv``, ``mul`` and ``add``, so its gradients are theirs).
 
     Args:
@@ -510,7 +510,7 @@ DOCS = {
     """,
     "addmv_": """In-place :meth:`Tensor.addmv`: ``x.addmv_(...)`` writes ``dyngrad.addmv(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    addmv: ``beta * input + alpha * (mat @ vec)``; ``mat: (n, m)``, ``vec: (m,)``, result ``(n,)`` (composed of ``mv``, ``mul`` and ``add``, so its gradients are theirs).
+    addmv: ``beta * self + alpha * (mat @ vec)``; ``mat: (n, m)``, ``vec: (m,)``, result ``(n,)`` (composed of ``mv``, ``mul`` and ``add``, so its gradients are theirs).
 
     Derivative: as :func:`dyngrad.addmv`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -540,7 +540,7 @@ DOCS = {
     """,
     "addr": """Method form of :func:`dyngrad.addr`: ``x.addr(...)`` is ``dyngrad.addr(x, ...)``.
 
-    ``beta * input + alpha * outer(vec1, vec2)``; result ``(n, m)``.
+    ``beta * self + alpha * outer(vec1, vec2)``; result ``(n, m)``.
 
     Args:
         self: broadcastable to ``(n, m)``; ignored (NaNs too) when ``beta == 0``.
@@ -560,7 +560,7 @@ DOCS = {
     """,
     "addr_": """In-place :meth:`Tensor.addr`: ``x.addr_(...)`` writes ``dyngrad.addr(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    addr: ``beta * input + alpha * outer(vec1, vec2)``; result ``(n, m)``.
+    addr: ``beta * self + alpha * outer(vec1, vec2)``; result ``(n, m)``.
 
     Derivative: as :func:`dyngrad.addr`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -617,7 +617,7 @@ DOCS = {
     """,
     "allclose": """Method form of :func:`dyngrad.allclose`: ``x.allclose(...)`` is ``dyngrad.allclose(x, ...)``.
 
-    True when every element satisfies ``isclose``: ``|input - other| <= atol + rtol * |other|``.
+    True when every element satisfies ``isclose``: ``|self - other| <= atol + rtol * |other|``.
 
     Args:
         self (Tensor): ``(*)``.
@@ -641,7 +641,7 @@ DOCS = {
 
     The maximum of ``self`` over ``dim`` (an int or a tuple; ``()`` or ``None``: all dims).
 
-    Unlike ``max(input, dim)``, no indices are returned and several dims may be reduced; ``nan``
+    Unlike ``max(self, dim)``, no indices are returned and several dims may be reduced; ``nan``
     propagates.
 
     Derivative: ``grad_input = grad_output / count`` at every element equal to the maximum
@@ -674,7 +674,7 @@ DOCS = {
 
     The minimum of ``self`` over ``dim`` (an int or a tuple; ``()`` or ``None``: all dims).
 
-    Unlike ``min(input, dim)``, no indices are returned and several dims may be reduced; ``nan``
+    Unlike ``min(self, dim)``, no indices are returned and several dims may be reduced; ``nan``
     propagates.
 
     Derivative: ``grad_input = grad_output / count`` at every element equal to the minimum
@@ -756,7 +756,7 @@ DOCS = {
 
     Elementwise arccosine in radians, in ``[0, pi]`` (``nan`` outside ``[-1, 1]``).
 
-    Derivative: ``grad_input = -grad_output / sqrt(1 - input**2)`` (``-inf`` at +-1; source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.4.53).
+    Derivative: ``grad_input = -grad_output / sqrt(1 - self**2)`` (``-inf`` at +-1; source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.4.53).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -799,9 +799,9 @@ DOCS = {
     """,
     "arccosh": """Method form of :func:`dyngrad.arccosh`: ``x.arccosh(...)`` is ``dyngrad.arccosh(x, ...)``.
 
-    Elementwise inverse hyperbolic cosine ``log(input + sqrt(input**2 - 1))`` (``nan`` below 1).
+    Elementwise inverse hyperbolic cosine ``log(self + sqrt(self**2 - 1))`` (``nan`` below 1).
 
-    Derivative: ``grad_input = grad_output / sqrt(input**2 - 1)`` (``inf`` at 1, ``nan`` below; source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.40).
+    Derivative: ``grad_input = grad_output / sqrt(self**2 - 1)`` (``inf`` at 1, ``nan`` below; source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.40).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -820,7 +820,7 @@ DOCS = {
     """,
     "arccosh_": """In-place :meth:`Tensor.arccosh`: ``x.arccosh_(...)`` writes ``dyngrad.arccosh(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    arccosh: Elementwise inverse hyperbolic cosine ``log(input + sqrt(input**2 - 1))`` (``nan`` below 1).
+    arccosh: Elementwise inverse hyperbolic cosine ``log(self + sqrt(self**2 - 1))`` (``nan`` below 1).
 
     Derivative: as :func:`dyngrad.arccosh`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -846,7 +846,7 @@ DOCS = {
 
     Elementwise arcsine in radians, in ``[-pi/2, pi/2]`` (``nan`` outside ``[-1, 1]``).
 
-    Derivative: ``grad_input = grad_output / sqrt(1 - input**2)`` (``inf`` at +-1; source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.4.52).
+    Derivative: ``grad_input = grad_output / sqrt(1 - self**2)`` (``inf`` at +-1; source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.4.52).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -889,9 +889,9 @@ DOCS = {
     """,
     "arcsinh": """Method form of :func:`dyngrad.arcsinh`: ``x.arcsinh(...)`` is ``dyngrad.arcsinh(x, ...)``.
 
-    Elementwise inverse hyperbolic sine ``log(input + sqrt(input**2 + 1))``.
+    Elementwise inverse hyperbolic sine ``log(self + sqrt(self**2 + 1))``.
 
-    Derivative: ``grad_input = grad_output / sqrt(input**2 + 1)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.39).
+    Derivative: ``grad_input = grad_output / sqrt(self**2 + 1)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.39).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -910,7 +910,7 @@ DOCS = {
     """,
     "arcsinh_": """In-place :meth:`Tensor.arcsinh`: ``x.arcsinh_(...)`` writes ``dyngrad.arcsinh(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    arcsinh: Elementwise inverse hyperbolic sine ``log(input + sqrt(input**2 + 1))``.
+    arcsinh: Elementwise inverse hyperbolic sine ``log(self + sqrt(self**2 + 1))``.
 
     Derivative: as :func:`dyngrad.arcsinh`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -936,7 +936,7 @@ DOCS = {
 
     Elementwise arctangent in radians, in ``(-pi/2, pi/2)``.
 
-    Derivative: ``grad_input = grad_output / (1 + input**2)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.4.54).
+    Derivative: ``grad_input = grad_output / (1 + self**2)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.4.54).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -955,11 +955,11 @@ DOCS = {
     """,
     "arctan2": """Method form of :func:`dyngrad.arctan2`: ``x.arctan2(...)`` is ``dyngrad.arctan2(x, ...)``.
 
-    Elementwise ``atan2(input, other)``: the angle of the point ``(other, input)``, in ``[-pi, pi]``.
+    Elementwise ``atan2(self, other)``: the angle of the point ``(other, self)``, in ``[-pi, pi]``.
 
     ``arctan2`` is the same function. Integer inputs compute in the default float dtype.
 
-    Derivative: ``grad_input = grad_output * other / (input**2 + other**2)``, ``grad_other =
+    Derivative: ``grad_input = grad_output * other / (self**2 + other**2)``, ``grad_other =
     -grad_output * input / (input**2 + other**2)``; both 0 at the origin (source: PyTorch's
     ``atan2_backward`` in FunctionsManual.cpp).
 
@@ -985,7 +985,7 @@ DOCS = {
     """,
     "arctan2_": """In-place :meth:`Tensor.arctan2`: ``x.arctan2_(...)`` writes ``dyngrad.arctan2(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    arctan2: Elementwise ``atan2(input, other)``: the angle of the point ``(other, input)``, in ``[-pi, pi]``.
+    arctan2: Elementwise ``atan2(self, other)``: the angle of the point ``(other, self)``, in ``[-pi, pi]``.
 
     Derivative: as :func:`dyngrad.arctan2`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -1038,9 +1038,9 @@ DOCS = {
     """,
     "arctanh": """Method form of :func:`dyngrad.arctanh`: ``x.arctanh(...)`` is ``dyngrad.arctanh(x, ...)``.
 
-    Elementwise inverse hyperbolic tangent ``log((1 + input) / (1 - input)) / 2`` (``+-inf`` at +-1, ``nan`` outside ``[-1, 1]``).
+    Elementwise inverse hyperbolic tangent ``log((1 + self) / (1 - self)) / 2`` (``+-inf`` at +-1, ``nan`` outside ``[-1, 1]``).
 
-    Derivative: ``grad_input = grad_output / (1 - input**2)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.41).
+    Derivative: ``grad_input = grad_output / (1 - self**2)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.41).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -1059,7 +1059,7 @@ DOCS = {
     """,
     "arctanh_": """In-place :meth:`Tensor.arctanh`: ``x.arctanh_(...)`` writes ``dyngrad.arctanh(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    arctanh: Elementwise inverse hyperbolic tangent ``log((1 + input) / (1 - input)) / 2`` (``+-inf`` at +-1, ``nan`` outside ``[-1, 1]``).
+    arctanh: Elementwise inverse hyperbolic tangent ``log((1 + self) / (1 - self)) / 2`` (``+-inf`` at +-1, ``nan`` outside ``[-1, 1]``).
 
     Derivative: as :func:`dyngrad.arctanh`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -1145,7 +1145,7 @@ DOCS = {
     """,
     "argsort": """Method form of :func:`dyngrad.argsort`: ``x.argsort(...)`` is ``dyngrad.argsort(x, ...)``.
 
-    The int64 indices that sort ``self`` along ``dim`` (``sort(input, dim, descending)[1]``).
+    The int64 indices that sort ``self`` along ``dim`` (``sort(self, dim, descending)[1]``).
 
     dyngrad's sort is always stable (ties keep their order, also when descending), so
     ``stable`` changes nothing; ``nan`` sorts last (first when descending), as PyTorch.
@@ -1173,12 +1173,12 @@ DOCS = {
 
     The indices of the non-zero elements of ``self``, one row per element, in C order.
 
-    The same as ``nonzero(input)`` (``nan`` counts as non-zero). Not differentiable.
+    The same as ``nonzero(self)`` (``nan`` counts as non-zero). Not differentiable.
 
     Args:
         self (Tensor): ``(*)``, any dtype.
     Returns:
-        Tensor: ``(n, input.ndim)``, int64, ``n`` the number of non-zero elements (a 0-d input
+        Tensor: ``(n, self.ndim)``, int64, ``n`` the number of non-zero elements (a 0-d input
         gives ``(1, 0)`` or ``(0, 0)``).
 
     Example:
@@ -1191,7 +1191,7 @@ DOCS = {
 
     Elementwise arcsine in radians, in ``[-pi/2, pi/2]`` (``nan`` outside ``[-1, 1]``).
 
-    Derivative: ``grad_input = grad_output / sqrt(1 - input**2)`` (``inf`` at +-1; source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.4.52).
+    Derivative: ``grad_input = grad_output / sqrt(1 - self**2)`` (``inf`` at +-1; source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.4.52).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -1210,7 +1210,7 @@ DOCS = {
     """,
     "asin_": """Method form of :func:`dyngrad.asin_`: ``x.asin_(...)`` is ``dyngrad.asin_(x, ...)``.
 
-    In-place :func:`dyngrad.asin`: writes ``asin(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.asin`: writes ``asin(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.asin`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -1234,9 +1234,9 @@ DOCS = {
     """,
     "asinh": """Method form of :func:`dyngrad.asinh`: ``x.asinh(...)`` is ``dyngrad.asinh(x, ...)``.
 
-    Elementwise inverse hyperbolic sine ``log(input + sqrt(input**2 + 1))``.
+    Elementwise inverse hyperbolic sine ``log(self + sqrt(self**2 + 1))``.
 
-    Derivative: ``grad_input = grad_output / sqrt(input**2 + 1)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.39).
+    Derivative: ``grad_input = grad_output / sqrt(self**2 + 1)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.39).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -1255,7 +1255,7 @@ DOCS = {
     """,
     "asinh_": """Method form of :func:`dyngrad.asinh_`: ``x.asinh_(...)`` is ``dyngrad.asinh_(x, ...)``.
 
-    In-place :func:`dyngrad.asinh`: writes ``asinh(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.asinh`: writes ``asinh(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.asinh`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -1281,7 +1281,7 @@ DOCS = {
 
     Elementwise arctangent in radians, in ``(-pi/2, pi/2)``.
 
-    Derivative: ``grad_input = grad_output / (1 + input**2)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.4.54).
+    Derivative: ``grad_input = grad_output / (1 + self**2)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.4.54).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -1300,11 +1300,11 @@ DOCS = {
     """,
     "atan2": """Method form of :func:`dyngrad.atan2`: ``x.atan2(...)`` is ``dyngrad.atan2(x, ...)``.
 
-    Elementwise ``atan2(input, other)``: the angle of the point ``(other, input)``, in ``[-pi, pi]``.
+    Elementwise ``atan2(self, other)``: the angle of the point ``(other, self)``, in ``[-pi, pi]``.
 
     ``arctan2`` is the same function. Integer inputs compute in the default float dtype.
 
-    Derivative: ``grad_input = grad_output * other / (input**2 + other**2)``, ``grad_other =
+    Derivative: ``grad_input = grad_output * other / (self**2 + other**2)``, ``grad_other =
     -grad_output * input / (input**2 + other**2)``; both 0 at the origin (source: PyTorch's
     ``atan2_backward`` in FunctionsManual.cpp).
 
@@ -1330,7 +1330,7 @@ DOCS = {
     """,
     "atan2_": """In-place :meth:`Tensor.atan2`: ``x.atan2_(...)`` writes ``dyngrad.atan2(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    atan2: Elementwise ``atan2(input, other)``: the angle of the point ``(other, input)``, in ``[-pi, pi]``.
+    atan2: Elementwise ``atan2(self, other)``: the angle of the point ``(other, self)``, in ``[-pi, pi]``.
 
     Derivative: as :func:`dyngrad.atan2`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -1359,7 +1359,7 @@ DOCS = {
     """,
     "atan_": """Method form of :func:`dyngrad.atan_`: ``x.atan_(...)`` is ``dyngrad.atan_(x, ...)``.
 
-    In-place :func:`dyngrad.atan`: writes ``atan(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.atan`: writes ``atan(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.atan`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -1383,9 +1383,9 @@ DOCS = {
     """,
     "atanh": """Method form of :func:`dyngrad.atanh`: ``x.atanh(...)`` is ``dyngrad.atanh(x, ...)``.
 
-    Elementwise inverse hyperbolic tangent ``log((1 + input) / (1 - input)) / 2`` (``+-inf`` at +-1, ``nan`` outside ``[-1, 1]``).
+    Elementwise inverse hyperbolic tangent ``log((1 + self) / (1 - self)) / 2`` (``+-inf`` at +-1, ``nan`` outside ``[-1, 1]``).
 
-    Derivative: ``grad_input = grad_output / (1 - input**2)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.41).
+    Derivative: ``grad_input = grad_output / (1 - self**2)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.6.41).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -1404,7 +1404,7 @@ DOCS = {
     """,
     "atanh_": """Method form of :func:`dyngrad.atanh_`: ``x.atanh_(...)`` is ``dyngrad.atanh_(x, ...)``.
 
-    In-place :func:`dyngrad.atanh`: writes ``atanh(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.atanh`: writes ``atanh(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.atanh`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -1428,7 +1428,7 @@ DOCS = {
     """,
     "baddbmm": """Method form of :func:`dyngrad.baddbmm`: ``x.baddbmm(...)`` is ``dyngrad.baddbmm(x, ...)``.
 
-    ``beta * input + alpha * (batch1 @ batch2)`` per batch: ``(b, n, m) @ (b, m, p) -> (b, n, p)``.
+    ``beta * self + alpha * (batch1 @ batch2)`` per batch: ``(b, n, m) @ (b, m, p) -> (b, n, p)``.
 
     Args:
         self: broadcastable to ``(b, n, p)``; ignored (NaNs too) when ``beta == 0``.
@@ -1448,7 +1448,7 @@ DOCS = {
     """,
     "baddbmm_": """In-place :meth:`Tensor.baddbmm`: ``x.baddbmm_(...)`` writes ``dyngrad.baddbmm(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    baddbmm: ``beta * input + alpha * (batch1 @ batch2)`` per batch: ``(b, n, m) @ (b, m, p) -> (b, n, p)``.
+    baddbmm: ``beta * self + alpha * (batch1 @ batch2)`` per batch: ``(b, n, m) @ (b, m, p) -> (b, n, p)``.
 
     Derivative: as :func:`dyngrad.baddbmm`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -1543,7 +1543,7 @@ DOCS = {
             equal to ``v``.
         minlength: the minimum length of the result.
     Returns:
-        ``(max(max(input) + 1, minlength),)`` tensor: int64 counts, or of the weights' float
+        ``(max(max(self) + 1, minlength),)`` tensor: int64 counts, or of the weights' float
         dtype (float32 weights give float32, others float64, as PyTorch).
     Raises:
         RuntimeError: a non-1-d or non-integer input, negative values, mismatched weights.
@@ -1555,7 +1555,7 @@ DOCS = {
     """,
     "bitwise_and": """Method form of :func:`dyngrad.bitwise_and`: ``x.bitwise_and(...)`` is ``dyngrad.bitwise_and(x, ...)``.
 
-    Elementwise ``input & other`` of integer or bool tensors, broadcast and promoted.
+    Elementwise ``self & other`` of integer or bool tensors, broadcast and promoted.
 
     Not differentiable: the result never requires grad.
 
@@ -1600,7 +1600,7 @@ DOCS = {
     """,
     "bitwise_left_shift": """Method form of :func:`dyngrad.bitwise_left_shift`: ``x.bitwise_left_shift(...)`` is ``dyngrad.bitwise_left_shift(x, ...)``.
 
-    Elementwise ``input << other`` of integer or bool tensors, broadcast and promoted.
+    Elementwise ``self << other`` of integer or bool tensors, broadcast and promoted.
 
     A shift by a negative amount or by the bit width or more gives 0, as
     PyTorch.
@@ -1647,7 +1647,7 @@ DOCS = {
     """,
     "bitwise_not": """Method form of :func:`dyngrad.bitwise_not`: ``x.bitwise_not(...)`` is ``dyngrad.bitwise_not(x, ...)``.
 
-    Elementwise bitwise not ``~input`` of an integer tensor; logical not of a bool tensor.
+    Elementwise bitwise not ``~self`` of an integer tensor; logical not of a bool tensor.
 
     Not differentiable: the result never requires grad.
 
@@ -1667,7 +1667,7 @@ DOCS = {
     """,
     "bitwise_not_": """In-place :meth:`Tensor.bitwise_not`: ``x.bitwise_not_(...)`` writes ``dyngrad.bitwise_not(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    bitwise_not: Elementwise bitwise not ``~input`` of an integer tensor; logical not of a bool tensor.
+    bitwise_not: Elementwise bitwise not ``~self`` of an integer tensor; logical not of a bool tensor.
 
     Derivative: as :func:`dyngrad.bitwise_not`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -1692,7 +1692,7 @@ DOCS = {
     """,
     "bitwise_or": """Method form of :func:`dyngrad.bitwise_or`: ``x.bitwise_or(...)`` is ``dyngrad.bitwise_or(x, ...)``.
 
-    Elementwise ``input | other`` of integer or bool tensors, broadcast and promoted.
+    Elementwise ``self | other`` of integer or bool tensors, broadcast and promoted.
 
     Not differentiable: the result never requires grad.
 
@@ -1737,7 +1737,7 @@ DOCS = {
     """,
     "bitwise_right_shift": """Method form of :func:`dyngrad.bitwise_right_shift`: ``x.bitwise_right_shift(...)`` is ``dyngrad.bitwise_right_shift(x, ...)``.
 
-    Elementwise ``input >> other`` of integer or bool tensors, broadcast and promoted.
+    Elementwise ``self >> other`` of integer or bool tensors, broadcast and promoted.
 
     An arithmetic shift (the sign bit fills); a shift by a negative amount or by the
     bit width or more gives 0, or -1 for a negative ``self``, as PyTorch.
@@ -1784,7 +1784,7 @@ DOCS = {
     """,
     "bitwise_xor": """Method form of :func:`dyngrad.bitwise_xor`: ``x.bitwise_xor(...)`` is ``dyngrad.bitwise_xor(x, ...)``.
 
-    Elementwise ``input ^ other`` of integer or bool tensors, broadcast and promoted.
+    Elementwise ``self ^ other`` of integer or bool tensors, broadcast and promoted.
 
     Not differentiable: the result never requires grad.
 
@@ -1829,9 +1829,9 @@ DOCS = {
     """,
     "bmm": """Method form of :func:`dyngrad.bmm`: ``x.bmm(...)`` is ``dyngrad.bmm(x, ...)``.
 
-    Batched matrix product: ``out[b] = input[b] @ mat2[b]``, no broadcasting.
+    Batched matrix product: ``out[b] = self[b] @ mat2[b]``, no broadcasting.
 
-    Derivative: ``grad_input = grad_output @ mat2^T``, ``grad_mat2 = input^T @ grad_output``
+    Derivative: ``grad_input = grad_output @ mat2^T``, ``grad_mat2 = self^T @ grad_output``
     (per batch; source: PyTorch's derivatives.yaml).
 
     Args:
@@ -1873,7 +1873,7 @@ DOCS = {
     """,
     "broadcast_to": """Method form of :func:`dyngrad.broadcast_to`: ``x.broadcast_to(...)`` is ``dyngrad.broadcast_to(x, ...)``.
 
-    ``self`` broadcast to the shape ``size``: ``expand(input, size)``.
+    ``self`` broadcast to the shape ``size``: ``expand(self, size)``.
 
     A read-only view (see :func:`expand`); ``-1`` keeps a dim's size.
 
@@ -1941,7 +1941,7 @@ DOCS = {
     """,
     "ceil": """Method form of :func:`dyngrad.ceil`: ``x.ceil(...)`` is ``dyngrad.ceil(x, ...)``.
 
-    Elementwise ceiling: the smallest integer value ``>= input``.
+    Elementwise ceiling: the smallest integer value ``>= self``.
 
     Derivative: ``grad_input = 0`` (piecewise constant; PyTorch's derivatives.yaml ``ceil: zeros_like(grad)``).
 
@@ -1964,7 +1964,7 @@ DOCS = {
     """,
     "ceil_": """Method form of :func:`dyngrad.ceil_`: ``x.ceil_(...)`` is ``dyngrad.ceil_(x, ...)``.
 
-    In-place :func:`dyngrad.ceil`: writes ``ceil(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.ceil`: writes ``ceil(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.ceil`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -1989,10 +1989,10 @@ DOCS = {
     """,
     "cholesky_solve": """Method form of :func:`dyngrad.cholesky_solve`: ``x.cholesky_solve(...)`` is ``dyngrad.cholesky_solve(x, ...)``.
 
-    ``X`` with ``A X = B`` where ``A = L L^T`` (``upper``: ``A = U^T U``), ``L`` a Cholesky
+    ``X`` with ``A X = self`` where ``A = L L^T`` (``upper``: ``A = U^T U``), ``L`` a Cholesky
     factor (``linalg.cholesky(A)``).
 
-    The solution is ``solve(L L^T, B)``; its gradient with respect to ``L`` treats every entry
+    The solution is ``solve(L L^T, self)``; its gradient with respect to ``L`` treats every entry
     of ``L`` as taking part in ``L L^T``, as PyTorch's ``cholesky_solve_backward``
     (``grad_L = -(H + H^T) L`` with ``H = A^{-1} grad X^T``).
 
@@ -2047,7 +2047,7 @@ DOCS = {
     Raises:
         RuntimeError: when both bounds are None.
 
-    Derivative: ``grad_input = grad_output`` where ``min <= input <= max``, 0 elsewhere
+    Derivative: ``grad_input = grad_output`` where ``min <= self <= max``, 0 elsewhere
     (tensor bounds get the gradient where they are the value taken).
 
     Args:
@@ -2066,7 +2066,7 @@ DOCS = {
 
     In-place :func:`clamp` into ``[min, max]``; returns ``self`` (``clip_`` is the same function).
 
-    Derivative: as :func:`clamp`'s: ``grad_input = grad_output`` where ``min <= input <= max``,
+    Derivative: as :func:`clamp`'s: ``grad_input = grad_output`` where ``min <= self <= max``,
     0 elsewhere.
 
     Args:
@@ -2091,10 +2091,10 @@ DOCS = {
     """,
     "clamp_max": """Method form of :func:`dyngrad.clamp_max`: ``x.clamp_max(...)`` is ``dyngrad.clamp_max(x, ...)``.
 
-    Elementwise ``min(input, max)``: :func:`clamp` with only an upper bound.
+    Elementwise ``min(self, max)``: :func:`clamp` with only an upper bound.
 
-    Derivative: ``grad_input = grad_output`` where ``input <= max``, 0 elsewhere (the gradient
-    passes at the bound, as PyTorch); a tensor ``max`` gets ``grad_output`` where ``input > max``.
+    Derivative: ``grad_input = grad_output`` where ``self <= max``, 0 elsewhere (the gradient
+    passes at the bound, as PyTorch); a tensor ``max`` gets ``grad_output`` where ``self > max``.
 
     Args:
         self (Tensor): ``(*)``.
@@ -2117,7 +2117,7 @@ DOCS = {
     """,
     "clamp_max_": """In-place :meth:`Tensor.clamp_max`: ``x.clamp_max_(...)`` writes ``dyngrad.clamp_max(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    clamp_max: Elementwise ``min(input, max)``: :func:`clamp` with only an upper bound.
+    clamp_max: Elementwise ``min(self, max)``: :func:`clamp` with only an upper bound.
 
     Derivative: as :func:`dyngrad.clamp_max`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -2146,10 +2146,10 @@ DOCS = {
     """,
     "clamp_min": """Method form of :func:`dyngrad.clamp_min`: ``x.clamp_min(...)`` is ``dyngrad.clamp_min(x, ...)``.
 
-    Elementwise ``max(input, min)``: :func:`clamp` with only a lower bound.
+    Elementwise ``max(self, min)``: :func:`clamp` with only a lower bound.
 
-    Derivative: ``grad_input = grad_output`` where ``input >= min``, 0 elsewhere (the gradient
-    passes at the bound, as PyTorch); a tensor ``min`` gets ``grad_output`` where ``input < min``.
+    Derivative: ``grad_input = grad_output`` where ``self >= min``, 0 elsewhere (the gradient
+    passes at the bound, as PyTorch); a tensor ``min`` gets ``grad_output`` where ``self < min``.
 
     Args:
         self (Tensor): ``(*)``.
@@ -2173,7 +2173,7 @@ DOCS = {
     """,
     "clamp_min_": """In-place :meth:`Tensor.clamp_min`: ``x.clamp_min_(...)`` writes ``dyngrad.clamp_min(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    clamp_min: Elementwise ``max(input, min)``: :func:`clamp` with only a lower bound.
+    clamp_min: Elementwise ``max(self, min)``: :func:`clamp` with only a lower bound.
 
     Derivative: as :func:`dyngrad.clamp_min`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -2208,7 +2208,7 @@ DOCS = {
     Raises:
         RuntimeError: when both bounds are None.
 
-    Derivative: ``grad_input = grad_output`` where ``min <= input <= max``, 0 elsewhere
+    Derivative: ``grad_input = grad_output`` where ``min <= self <= max``, 0 elsewhere
     (tensor bounds get the gradient where they are the value taken).
 
     Args:
@@ -2227,7 +2227,7 @@ DOCS = {
 
     In-place :func:`clamp` into ``[min, max]``; returns ``self`` (``clip_`` is the same function).
 
-    Derivative: as :func:`clamp`'s: ``grad_input = grad_output`` where ``min <= input <= max``,
+    Derivative: as :func:`clamp`'s: ``grad_input = grad_output`` where ``min <= self <= max``,
     0 elsewhere.
 
     Args:
@@ -2336,11 +2336,11 @@ DOCS = {
     """,
     "copysign": """Method form of :func:`dyngrad.copysign`: ``x.copysign(...)`` is ``dyngrad.copysign(x, ...)``.
 
-    ``|input|`` with the sign of ``other`` (its sign bit: ``-0.0`` counts as negative);
+    ``|self|`` with the sign of ``other`` (its sign bit: ``-0.0`` counts as negative);
     integers give the default float dtype.
 
-    Derivative: ``grad_input = grad * sign(input) * (-1 if signbit(other) else 1)`` (``0`` at
-    ``input = 0``, as PyTorch); ``other`` gets ``0``.
+    Derivative: ``grad_input = grad * sign(self) * (-1 if signbit(other) else 1)`` (``0`` at
+    ``self = 0``, as PyTorch); ``other`` gets ``0``.
 
     Args:
         self (Tensor): ``(*)``.
@@ -2379,7 +2379,7 @@ DOCS = {
 
     Elementwise cosine of ``self`` in radians.
 
-    Derivative: ``grad_input = -grad_output * sin(input)`` (source: PyTorch's derivatives.yaml).
+    Derivative: ``grad_input = -grad_output * sin(self)`` (source: PyTorch's derivatives.yaml).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -2398,7 +2398,7 @@ DOCS = {
     """,
     "cos_": """Method form of :func:`dyngrad.cos_`: ``x.cos_(...)`` is ``dyngrad.cos_(x, ...)``.
 
-    In-place :func:`dyngrad.cos`: writes ``cos(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.cos`: writes ``cos(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.cos`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -2425,9 +2425,9 @@ DOCS = {
     """,
     "cosh": """Method form of :func:`dyngrad.cosh`: ``x.cosh(...)`` is ``dyngrad.cosh(x, ...)``.
 
-    Elementwise hyperbolic cosine ``(e**input + e**-input) / 2`` (``inf`` on overflow).
+    Elementwise hyperbolic cosine ``(e**self + e**-self) / 2`` (``inf`` on overflow).
 
-    Derivative: ``grad_input = grad_output * sinh(input)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.5.18).
+    Derivative: ``grad_input = grad_output * sinh(self)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 4.5.18).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -2446,7 +2446,7 @@ DOCS = {
     """,
     "cosh_": """Method form of :func:`dyngrad.cosh_`: ``x.cosh_(...)`` is ``dyngrad.cosh_(x, ...)``.
 
-    In-place :func:`dyngrad.cosh`: writes ``cosh(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.cosh`: writes ``cosh(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.cosh`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -2525,7 +2525,7 @@ DOCS = {
     Cross product of 3-vectors along ``dim`` (broadcasting the other dims). Without
     ``dim``, the first dim of size 3 (deprecated in PyTorch, which warns; use
     ``linalg.cross``, whose default is ``dim=-1``). ``grad_input = other x grad``,
-    ``grad_other = grad x input``.
+    ``grad_other = grad x self``.
 
     Args:
         self: ``(*, 3, *)``.
@@ -2582,12 +2582,12 @@ DOCS = {
     """,
     "cumprod": """Method form of :func:`dyngrad.cumprod`: ``x.cumprod(...)`` is ``dyngrad.cumprod(x, ...)``.
 
-    The cumulative product of ``self`` along ``dim``: ``out[i] = input[0] * ... * input[i]``.
+    The cumulative product of ``self`` along ``dim``: ``out[i] = self[0] * ... * self[i]``.
 
     Integer and bool inputs accumulate in int64 (as PyTorch), unless ``dtype`` is given.
 
-    Derivative: ``grad_input[i] = sum_{j >= i} grad_output[j] * prod_{k <= j, k != i} input[k]``;
-    computed as ``rev_cumsum(grad_output * output) / input`` without zeros, and division-free
+    Derivative: ``grad_input[i] = sum_{j >= i} grad_output[j] * prod_{k <= j, k != i} self[k]``;
+    computed as ``rev_cumsum(grad_output * output) / self`` without zeros, and division-free
     where ``self`` has zeros, matching PyTorch's ``cumprod_backward`` (exact also at zeros
     and for double backward).
 
@@ -2612,7 +2612,7 @@ DOCS = {
     """,
     "cumprod_": """In-place :meth:`Tensor.cumprod`: ``x.cumprod_(...)`` writes ``dyngrad.cumprod(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    cumprod: The cumulative product of ``self`` along ``dim``: ``out[i] = input[0] * .
+    cumprod: The cumulative product of ``self`` along ``dim``: ``out[i] = self[0] * .
 
     Derivative: as :func:`dyngrad.cumprod`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -2641,7 +2641,7 @@ DOCS = {
     """,
     "cumsum": """Method form of :func:`dyngrad.cumsum`: ``x.cumsum(...)`` is ``dyngrad.cumsum(x, ...)``.
 
-    The cumulative sum of ``self`` along ``dim``: ``out[i] = input[0] + ... + input[i]``.
+    The cumulative sum of ``self`` along ``dim``: ``out[i] = self[0] + ... + self[i]``.
 
     Integer and bool inputs accumulate in int64 (as PyTorch), unless ``dtype`` is given; the
     input is cast to ``dtype`` first.
@@ -2671,7 +2671,7 @@ DOCS = {
     """,
     "cumsum_": """In-place :meth:`Tensor.cumsum`: ``x.cumsum_(...)`` writes ``dyngrad.cumsum(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    cumsum: The cumulative sum of ``self`` along ``dim``: ``out[i] = input[0] + .
+    cumsum: The cumulative sum of ``self`` along ``dim``: ``out[i] = self[0] + .
 
     Derivative: as :func:`dyngrad.cumsum`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -2720,7 +2720,7 @@ DOCS = {
 
     The determinant of each square matrix in ``self`` (``linalg.det``), via an LU factorization.
 
-    Derivative: ``grad_A = grad_output * adj(A)^T`` (the cofactor matrix; ``det(A) * A^{-T}`` when
+    Derivative: ``grad_A = grad_output * adj(self)^T`` (the cofactor matrix; ``det(self) * self^{-T}`` when
     ``self`` is invertible; Jacobi's formula). At a singular ``self`` dyngrad returns the cofactor
     matrix, the true derivative, where PyTorch 2.13 returns zeros (for ``[[1, 2], [2, 4]]``
     dyngrad gives ``[[4, -2], [-2, 1]]``).
@@ -2787,7 +2787,7 @@ DOCS = {
             Default: ``-2``.
         dim2 (int, optional): the second dim. Default: ``-1``.
     Returns:
-        Tensor: ``input.ndim + 1`` dims: ``(*)`` with two dims of size ``n + |offset|`` at
+        Tensor: ``self.ndim + 1`` dims: ``(*)`` with two dims of size ``n + |offset|`` at
         ``dim1`` and ``dim2``.
     Raises:
         RuntimeError: when ``dim1 == dim2``.
@@ -2816,7 +2816,7 @@ DOCS = {
         self (Tensor): ``(*)``.
         offset (int): the diagonal (``> 0`` above the main one). Default: ``0``.
     Returns:
-        Tensor: ``(n + |offset|, n + |offset|)`` with ``n = input.numel()``.
+        Tensor: ``(n + |offset|, n + |offset|)`` with ``n = self.numel()``.
     Raises:
         TypeError: ``self`` not a Tensor.
 
@@ -2883,11 +2883,11 @@ DOCS = {
     """,
     "digamma": """Method form of :func:`dyngrad.digamma`: ``x.digamma(...)`` is ``dyngrad.digamma(x, ...)``.
 
-    Elementwise digamma ``psi(input) = Gamma'(input) / Gamma(input)``, the derivative of ``lgamma``.
+    Elementwise digamma ``psi(self) = Gamma'(self) / Gamma(self)``, the derivative of ``lgamma``.
 
     ``-inf`` at ``+0``, ``inf`` at ``-0`` and ``nan`` at the negative integers, as PyTorch.
 
-    Derivative: ``grad_input = grad_output * polygamma(1, input)`` (trigamma; source: PyTorch's
+    Derivative: ``grad_input = grad_output * polygamma(1, self)`` (trigamma; source: PyTorch's
     derivatives.yaml, Abramowitz & Stegun 6.4.1), itself differentiable.
 
     Args:
@@ -2907,9 +2907,9 @@ DOCS = {
     """,
     "digamma_": """Method form of :func:`dyngrad.digamma_`: ``x.digamma_(...)`` is ``dyngrad.digamma_(x, ...)``.
 
-    In-place :func:`digamma`: overwrites ``self`` with ``psi(input)`` and returns it.
+    In-place :func:`digamma`: overwrites ``self`` with ``psi(self)`` and returns it.
 
-    Derivative: as :func:`digamma`'s, ``grad_input = grad_output * polygamma(1, input)``.
+    Derivative: as :func:`digamma`'s, ``grad_input = grad_output * polygamma(1, self)``.
 
     Args:
         self (Tensor): ``(*)``, floating.
@@ -2929,7 +2929,7 @@ DOCS = {
     """,
     "dist": """Method form of :func:`dyngrad.dist`: ``x.dist(...)`` is ``dyngrad.dist(x, ...)``.
 
-    The ``p``-norm of ``input - other`` (broadcast), over all elements.
+    The ``p``-norm of ``self - other`` (broadcast), over all elements.
 
     Derivative: :func:`linalg.vector_norm`'s of the difference.
 
@@ -2949,7 +2949,7 @@ DOCS = {
     """,
     "div": """Method form of :func:`dyngrad.div`: ``x.div(...)`` is ``dyngrad.div(x, ...)``.
 
-    ``input / other``, broadcast; ``rounding_mode`` picks true, truncating or floor division.
+    ``self / other``, broadcast; ``rounding_mode`` picks true, truncating or floor division.
 
     ``divide`` and ``true_divide`` are the same function. ``rounding_mode=None`` is true
     division: integer inputs give the default float dtype, ``x / 0`` is ``inf``/``nan``.
@@ -3014,7 +3014,7 @@ DOCS = {
     """,
     "divide": """Method form of :func:`dyngrad.divide`: ``x.divide(...)`` is ``dyngrad.divide(x, ...)``.
 
-    ``input / other``, broadcast; ``rounding_mode`` picks true, truncating or floor division.
+    ``self / other``, broadcast; ``rounding_mode`` picks true, truncating or floor division.
 
     ``divide`` and ``true_divide`` are the same function. ``rounding_mode=None`` is true
     division: integer inputs give the default float dtype, ``x / 0`` is ``inf``/``nan``.
@@ -3050,7 +3050,7 @@ DOCS = {
     """,
     "divide_": """In-place :meth:`Tensor.divide`: ``x.divide_(...)`` writes ``dyngrad.divide(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    divide: ``input / other``, broadcast; ``rounding_mode`` picks true, truncating or floor division.
+    divide: ``self / other``, broadcast; ``rounding_mode`` picks true, truncating or floor division.
 
     Derivative: as :func:`dyngrad.divide`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -3081,9 +3081,9 @@ DOCS = {
     """,
     "dot": """Method form of :func:`dyngrad.dot`: ``x.dot(...)`` is ``dyngrad.dot(x, ...)``.
 
-    The inner product ``sum(input * tensor)`` of two 1-d tensors (no broadcasting).
+    The inner product ``sum(self * tensor)`` of two 1-d tensors (no broadcasting).
 
-    Derivative: ``grad_input = grad_output * tensor``, ``grad_tensor = grad_output * input``
+    Derivative: ``grad_input = grad_output * tensor``, ``grad_tensor = grad_output * self``
     (source: PyTorch's derivatives.yaml).
 
     Args:
@@ -3141,7 +3141,7 @@ DOCS = {
     """,
     "eq": """Method form of :func:`dyngrad.eq`: ``x.eq(...)`` is ``dyngrad.eq(x, ...)``.
 
-    Elementwise ``input == other``, broadcast; a bool tensor.
+    Elementwise ``self == other``, broadcast; a bool tensor.
 
     The operands are compared in their promoted dtype; ``nan`` is unequal to everything.
     Not differentiable: the result never requires grad.
@@ -3162,7 +3162,7 @@ DOCS = {
     """,
     "eq_": """In-place :meth:`Tensor.eq`: ``x.eq_(...)`` writes ``dyngrad.eq(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    eq: Elementwise ``input == other``, broadcast; a bool tensor.
+    eq: Elementwise ``self == other``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.eq`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -3216,7 +3216,7 @@ DOCS = {
 
     In float64 the error is below 1 ulp (see dyngrad/ops/_specfun.py).
 
-    Derivative: ``grad_input = grad_output * 2/sqrt(pi) * exp(-input**2)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 7.1.19).
+    Derivative: ``grad_input = grad_output * 2/sqrt(pi) * exp(-self**2)`` (source: PyTorch's derivatives.yaml, Abramowitz & Stegun 7.1.19).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -3235,7 +3235,7 @@ DOCS = {
     """,
     "erf_": """Method form of :func:`dyngrad.erf_`: ``x.erf_(...)`` is ``dyngrad.erf_(x, ...)``.
 
-    In-place :func:`dyngrad.erf`: writes ``erf(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.erf`: writes ``erf(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.erf`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -3259,9 +3259,9 @@ DOCS = {
     """,
     "erfc": """Method form of :func:`dyngrad.erfc`: ``x.erfc(...)`` is ``dyngrad.erfc(x, ...)``.
 
-    Elementwise complementary error function ``1 - erf(input)``, accurate in the tail.
+    Elementwise complementary error function ``1 - erf(self)``, accurate in the tail.
 
-    Derivative: ``grad_input = -grad_output * 2/sqrt(pi) * exp(-input**2)`` (source: PyTorch's derivatives.yaml).
+    Derivative: ``grad_input = -grad_output * 2/sqrt(pi) * exp(-self**2)`` (source: PyTorch's derivatives.yaml).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -3280,7 +3280,7 @@ DOCS = {
     """,
     "erfc_": """Method form of :func:`dyngrad.erfc_`: ``x.erfc_(...)`` is ``dyngrad.erfc_(x, ...)``.
 
-    In-place :func:`dyngrad.erfc`: writes ``erfc(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.erfc`: writes ``erfc(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.erfc`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -3325,7 +3325,7 @@ DOCS = {
     """,
     "erfinv_": """Method form of :func:`dyngrad.erfinv_`: ``x.erfinv_(...)`` is ``dyngrad.erfinv_(x, ...)``.
 
-    In-place :func:`dyngrad.erfinv`: writes ``erfinv(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.erfinv`: writes ``erfinv(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.erfinv`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -3349,9 +3349,9 @@ DOCS = {
     """,
     "exp": """Method form of :func:`dyngrad.exp`: ``x.exp(...)`` is ``dyngrad.exp(x, ...)``.
 
-    Elementwise ``e ** input``.
+    Elementwise ``e ** self``.
 
-    Derivative: ``grad_input = grad_output * exp(input) = grad_output * output`` (the output is what backward saves).
+    Derivative: ``grad_input = grad_output * exp(self) = grad_output * output`` (the output is what backward saves).
 
     Args:
         self (Tensor): ``(*)``, floating (an integer input gives the default float dtype).
@@ -3370,9 +3370,9 @@ DOCS = {
     """,
     "exp2": """Method form of :func:`dyngrad.exp2`: ``x.exp2(...)`` is ``dyngrad.exp2(x, ...)``.
 
-    Elementwise ``2 ** input``.
+    Elementwise ``2 ** self``.
 
-    Derivative: ``grad_input = grad_output * 2**input * ln 2`` (source: PyTorch's derivatives.yaml).
+    Derivative: ``grad_input = grad_output * 2**self * ln 2`` (source: PyTorch's derivatives.yaml).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer and bool inputs compute in the default float dtype).
@@ -3391,7 +3391,7 @@ DOCS = {
     """,
     "exp2_": """Method form of :func:`dyngrad.exp2_`: ``x.exp2_(...)`` is ``dyngrad.exp2_(x, ...)``.
 
-    In-place :func:`dyngrad.exp2`: writes ``exp2(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.exp2`: writes ``exp2(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.exp2`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -3415,9 +3415,9 @@ DOCS = {
     """,
     "exp_": """Method form of :func:`dyngrad.exp_`: ``x.exp_(...)`` is ``dyngrad.exp_(x, ...)``.
 
-    In-place :func:`exp`: overwrites ``self`` with ``e ** input`` and returns it.
+    In-place :func:`exp`: overwrites ``self`` with ``e ** self`` and returns it.
 
-    Derivative: as :func:`exp`'s, ``grad_input = grad_output * exp(input)``.
+    Derivative: as :func:`exp`'s, ``grad_input = grad_output * exp(self)``.
 
     Args:
         self (Tensor): ``(*)``, floating.
@@ -3445,11 +3445,11 @@ DOCS = {
     the same function.)
 
     Derivative: ``grad_input = grad_output`` summed over the expanded dims
-    (``sum_to_size(input.shape)``).
+    (``sum_to_size(self.shape)``).
 
     Args:
         self (Tensor): ``(*S)``.
-        *sizes (int or tuple of ints): the target shape, ``len(sizes) >= input.ndim``.
+        *sizes (int or tuple of ints): the target shape, ``len(sizes) >= self.ndim``.
     Returns:
         Tensor: ``(*sizes)``, a view of ``self``.
     Raises:
@@ -3469,7 +3469,7 @@ DOCS = {
     """,
     "expand_as": """Method form of :func:`dyngrad.expand_as`: ``x.expand_as(...)`` is ``dyngrad.expand_as(x, ...)``.
 
-    ``self`` expanded to ``other``'s shape: ``expand(input, other.shape)``.
+    ``self`` expanded to ``other``'s shape: ``expand(self, other.shape)``.
 
     A read-only view (see :func:`expand`). (PyTorch has only the method ``Tensor.expand_as``.)
 
@@ -3493,9 +3493,9 @@ DOCS = {
     """,
     "expm1": """Method form of :func:`dyngrad.expm1`: ``x.expm1(...)`` is ``dyngrad.expm1(x, ...)``.
 
-    Elementwise ``exp(input) - 1``, accurate for small ``self`` (no cancellation near 0).
+    Elementwise ``exp(self) - 1``, accurate for small ``self`` (no cancellation near 0).
 
-    Derivative: ``grad_input = grad_output * exp(input) = grad_output * (output + 1)`` (source: PyTorch's
+    Derivative: ``grad_input = grad_output * exp(self) = grad_output * (output + 1)`` (source: PyTorch's
     derivatives.yaml).
 
     Args:
@@ -3515,7 +3515,7 @@ DOCS = {
     """,
     "expm1_": """Method form of :func:`dyngrad.expm1_`: ``x.expm1_(...)`` is ``dyngrad.expm1_(x, ...)``.
 
-    In-place :func:`dyngrad.expm1`: writes ``expm1(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.expm1`: writes ``expm1(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.expm1`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -3620,7 +3620,7 @@ DOCS = {
     """,
     "fix_": """Method form of :func:`dyngrad.fix_`: ``x.fix_(...)`` is ``dyngrad.fix_(x, ...)``.
 
-    In-place :func:`dyngrad.trunc`: writes ``trunc(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.trunc`: writes ``trunc(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.trunc`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -3648,7 +3648,7 @@ DOCS = {
 
     A view when the memory allows it (as ``reshape``), else a copy.
 
-    Derivative: ``grad_input = grad_output.reshape(input.shape)``.
+    Derivative: ``grad_input = grad_output.reshape(self.shape)``.
 
     Args:
         self (Tensor): ``(*)``.
@@ -3698,7 +3698,7 @@ DOCS = {
     """,
     "fliplr": """Method form of :func:`dyngrad.fliplr`: ``x.fliplr(...)`` is ``dyngrad.fliplr(x, ...)``.
 
-    ``self`` with its columns (dim 1) reversed: ``flip(input, [1])`` (a copy).
+    ``self`` with its columns (dim 1) reversed: ``flip(self, [1])`` (a copy).
 
     Derivative: ``grad_input = fliplr(grad_output)``.
 
@@ -3717,7 +3717,7 @@ DOCS = {
     """,
     "flipud": """Method form of :func:`dyngrad.flipud`: ``x.flipud(...)`` is ``dyngrad.flipud(x, ...)``.
 
-    ``self`` with its rows (dim 0) reversed: ``flip(input, [0])`` (a copy).
+    ``self`` with its rows (dim 0) reversed: ``flip(self, [0])`` (a copy).
 
     Derivative: ``grad_input = flipud(grad_output)``.
 
@@ -3752,10 +3752,10 @@ DOCS = {
     """,
     "float_power": """Method form of :func:`dyngrad.float_power`: ``x.float_power(...)`` is ``dyngrad.float_power(x, ...)``.
 
-    ``input ** exponent`` computed in float64 (both are converted to float64 first).
+    ``self ** exponent`` computed in float64 (both are converted to float64 first).
 
-    Derivative: ``grad_input = grad_output * exponent * input ** (exponent - 1)``,
-    ``grad_exponent = grad_output * input ** exponent * log(input)`` (as :func:`pow`; source:
+    Derivative: ``grad_input = grad_output * exponent * self ** (exponent - 1)``,
+    ``grad_exponent = grad_output * self ** exponent * log(self)`` (as :func:`pow`; source:
     PyTorch's derivatives.yaml), in float64; the gradient reaches ``self`` through the cast.
 
     Args:
@@ -3779,7 +3779,7 @@ DOCS = {
     """,
     "floor": """Method form of :func:`dyngrad.floor`: ``x.floor(...)`` is ``dyngrad.floor(x, ...)``.
 
-    Elementwise floor: the largest integer value ``<= input``.
+    Elementwise floor: the largest integer value ``<= self``.
 
     Derivative: ``grad_input = 0`` (piecewise constant; PyTorch's derivatives.yaml ``floor: zeros_like(grad)``).
 
@@ -3802,7 +3802,7 @@ DOCS = {
     """,
     "floor_": """Method form of :func:`dyngrad.floor_`: ``x.floor_(...)`` is ``dyngrad.floor_(x, ...)``.
 
-    In-place :func:`dyngrad.floor`: writes ``floor(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.floor`: writes ``floor(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.floor`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -3827,9 +3827,9 @@ DOCS = {
     """,
     "floor_divide": """Method form of :func:`dyngrad.floor_divide`: ``x.floor_divide(...)`` is ``dyngrad.floor_divide(x, ...)``.
 
-    ``input // other``: the quotient rounded toward minus infinity (PyTorch >= 1.13), broadcast.
+    ``self // other``: the quotient rounded toward minus infinity (PyTorch >= 1.13), broadcast.
 
-    The same as ``div(input, other, rounding_mode='floor')``; the promoted dtype is kept.
+    The same as ``div(self, other, rounding_mode='floor')``; the promoted dtype is kept.
 
     Derivative: ``grad_input = grad_other = 0`` (the result is piecewise constant). PyTorch
     raises "derivative for aten::floor_divide is not implemented" instead; dyngrad returns the
@@ -3852,7 +3852,7 @@ DOCS = {
     """,
     "floor_divide_": """In-place :meth:`Tensor.floor_divide`: ``x.floor_divide_(...)`` writes ``dyngrad.floor_divide(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    floor_divide: ``input // other``: the quotient rounded toward minus infinity (PyTorch >= 1.13), broadcast.
+    floor_divide: ``self // other``: the quotient rounded toward minus infinity (PyTorch >= 1.13), broadcast.
 
     Derivative: as :func:`dyngrad.floor_divide`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -3883,7 +3883,7 @@ DOCS = {
 
     Compare :func:`maximum`, which propagates ``nan``.
 
-    Derivative: ``grad_input = grad_output`` where ``input >= other`` or ``other`` is ``nan``, else
+    Derivative: ``grad_input = grad_output`` where ``self >= other`` or ``other`` is ``nan``, else
     0; ``grad_other = grad_output`` elsewhere (a tie sends the whole gradient to ``self``, as
     PyTorch's derivatives.yaml ``fmax``).
 
@@ -3914,7 +3914,7 @@ DOCS = {
 
     Compare :func:`minimum`, which propagates ``nan``.
 
-    Derivative: ``grad_input = grad_output`` where ``input <= other`` or ``other`` is ``nan``, else
+    Derivative: ``grad_input = grad_output`` where ``self <= other`` or ``other`` is ``nan``, else
     0; ``grad_other = grad_output`` elsewhere (a tie sends the whole gradient to ``self``, as
     PyTorch's derivatives.yaml ``fmin``).
 
@@ -3941,7 +3941,7 @@ DOCS = {
     """,
     "fmod": """Method form of :func:`dyngrad.fmod`: ``x.fmod(...)`` is ``dyngrad.fmod(x, ...)``.
 
-    C-style remainder ``input - trunc(input / other) * other``: the sign of ``self``, broadcast.
+    C-style remainder ``self - trunc(self / other) * other``: the sign of ``self``, broadcast.
 
     Compare :func:`remainder`, whose result has the sign of ``other``. A float ``x fmod 0`` is
     ``nan``.
@@ -3966,7 +3966,7 @@ DOCS = {
     """,
     "fmod_": """In-place :meth:`Tensor.fmod`: ``x.fmod_(...)`` writes ``dyngrad.fmod(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    fmod: C-style remainder ``input - trunc(input / other) * other``: the sign of ``self``, broadcast.
+    fmod: C-style remainder ``self - trunc(self / other) * other``: the sign of ``self``, broadcast.
 
     Derivative: as :func:`dyngrad.fmod`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -3993,7 +3993,7 @@ DOCS = {
     """,
     "frac": """Method form of :func:`dyngrad.frac`: ``x.frac(...)`` is ``dyngrad.frac(x, ...)``.
 
-    Fractional part ``input - trunc(input)``, with the sign of ``self`` (``nan`` for ``+-inf``).
+    Fractional part ``self - trunc(self)``, with the sign of ``self`` (``nan`` for ``+-inf``).
 
     Derivative: ``grad_input = grad_output`` (PyTorch's derivatives.yaml ``frac: grad``).
 
@@ -4016,7 +4016,7 @@ DOCS = {
     """,
     "frac_": """Method form of :func:`dyngrad.frac_`: ``x.frac_(...)`` is ``dyngrad.frac_(x, ...)``.
 
-    In-place :func:`dyngrad.frac`: writes ``frac(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.frac`: writes ``frac(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.frac`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -4041,17 +4041,17 @@ DOCS = {
     """,
     "gather": """Method form of :func:`dyngrad.gather`: ``x.gather(...)`` is ``dyngrad.gather(x, ...)``.
 
-    Gather values along ``dim`` at ``index``: ``out[i][j] = input[i][index[i][j]]`` for
+    Gather values along ``dim`` at ``index``: ``out[i][j] = self[i][index[i][j]]`` for
     ``dim == 1`` (and likewise for other dims and ranks).
 
-    Derivative: ``grad_input = zeros_like(input).scatter_add(dim, index, grad_output)``
+    Derivative: ``grad_input = zeros_like(self).scatter_add(dim, index, grad_output)``
     (repeated indices accumulate; derivatives.yaml ``gather_backward``).
 
     Args:
         self (Tensor): ``(*)``, ``n`` dims.
         dim (int): the dim to index along (negative counts from the end).
-        index (Tensor): int64/int32, ``n`` dims, ``index.size(d) <= input.size(d)`` for
-            ``d != dim``; entries in ``[0, input.size(dim))``.
+        index (Tensor): int64/int32, ``n`` dims, ``index.size(d) <= self.size(d)`` for
+            ``d != dim``; entries in ``[0, self.size(dim))``.
         sparse_grad (bool): keyword only; accepted for PyTorch's signature, the gradient is
             dense. Default: ``False``.
     Returns:
@@ -4074,7 +4074,7 @@ DOCS = {
     """,
     "ge": """Method form of :func:`dyngrad.ge`: ``x.ge(...)`` is ``dyngrad.ge(x, ...)``.
 
-    Elementwise ``input >= other``, broadcast; a bool tensor.
+    Elementwise ``self >= other``, broadcast; a bool tensor.
 
     The operands are compared in their promoted dtype; ``nan`` is unequal to everything. ``greater_equal`` is the same function.
     Not differentiable: the result never requires grad.
@@ -4095,7 +4095,7 @@ DOCS = {
     """,
     "ge_": """In-place :meth:`Tensor.ge`: ``x.ge_(...)`` writes ``dyngrad.ge(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    ge: Elementwise ``input >= other``, broadcast; a bool tensor.
+    ge: Elementwise ``self >= other``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.ge`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -4152,8 +4152,8 @@ DOCS = {
     Outer product ``(n,), (m,) -> (n, m)``, ``out_ij = a_i b_j`` (``a.unsqueeze(1) * b``,
     as PyTorch). ``dyngrad.ger`` is this function.
 
-    Derivative: ``grad_input = grad_output @ vec2``, ``grad_vec2 = grad_output.T @ input``
-    (the product rule on ``input.unsqueeze(1) * vec2``).
+    Derivative: ``grad_input = grad_output @ vec2``, ``grad_vec2 = grad_output.T @ self``
+    (the product rule on ``self.unsqueeze(1) * vec2``).
 
     Args:
         self (Tensor): ``(n)``.
@@ -4177,7 +4177,7 @@ DOCS = {
     """,
     "greater": """Method form of :func:`dyngrad.greater`: ``x.greater(...)`` is ``dyngrad.greater(x, ...)``.
 
-    Elementwise ``input > other``, broadcast; a bool tensor.
+    Elementwise ``self > other``, broadcast; a bool tensor.
 
     The operands are compared in their promoted dtype; ``nan`` is unequal to everything. ``greater`` is the same function.
     Not differentiable: the result never requires grad.
@@ -4198,7 +4198,7 @@ DOCS = {
     """,
     "greater_": """In-place :meth:`Tensor.greater`: ``x.greater_(...)`` writes ``dyngrad.greater(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    greater: Elementwise ``input > other``, broadcast; a bool tensor.
+    greater: Elementwise ``self > other``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.greater`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -4226,7 +4226,7 @@ DOCS = {
     """,
     "greater_equal": """Method form of :func:`dyngrad.greater_equal`: ``x.greater_equal(...)`` is ``dyngrad.greater_equal(x, ...)``.
 
-    Elementwise ``input >= other``, broadcast; a bool tensor.
+    Elementwise ``self >= other``, broadcast; a bool tensor.
 
     The operands are compared in their promoted dtype; ``nan`` is unequal to everything. ``greater_equal`` is the same function.
     Not differentiable: the result never requires grad.
@@ -4247,7 +4247,7 @@ DOCS = {
     """,
     "greater_equal_": """In-place :meth:`Tensor.greater_equal`: ``x.greater_equal_(...)`` writes ``dyngrad.greater_equal(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    greater_equal: Elementwise ``input >= other``, broadcast; a bool tensor.
+    greater_equal: Elementwise ``self >= other``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.greater_equal`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -4275,7 +4275,7 @@ DOCS = {
     """,
     "gt": """Method form of :func:`dyngrad.gt`: ``x.gt(...)`` is ``dyngrad.gt(x, ...)``.
 
-    Elementwise ``input > other``, broadcast; a bool tensor.
+    Elementwise ``self > other``, broadcast; a bool tensor.
 
     The operands are compared in their promoted dtype; ``nan`` is unequal to everything. ``greater`` is the same function.
     Not differentiable: the result never requires grad.
@@ -4296,7 +4296,7 @@ DOCS = {
     """,
     "gt_": """In-place :meth:`Tensor.gt`: ``x.gt_(...)`` writes ``dyngrad.gt(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    gt: Elementwise ``input > other``, broadcast; a bool tensor.
+    gt: Elementwise ``self > other``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.gt`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -4340,9 +4340,9 @@ DOCS = {
     """,
     "hardshrink": """Method form of :func:`dyngrad.hardshrink`: ``x.hardshrink(...)`` is ``dyngrad.hardshrink(x, ...)``.
 
-    ``self`` where ``|input| > lambd``, else 0.
+    ``self`` where ``|self| > lambd``, else 0.
 
-    Derivative: ``grad_input = grad_output`` where ``|input| > lambd``, else 0 (derivatives.yaml ``hardshrink_backward``).
+    Derivative: ``grad_input = grad_output`` where ``|self| > lambd``, else 0 (derivatives.yaml ``hardshrink_backward``).
 
     Args:
         self (Tensor): ``(*)``, floating (an integer input computes in the default float dtype); PyTorch refuses it.
@@ -4364,8 +4364,8 @@ DOCS = {
     """,
     "heaviside": """Method form of :func:`dyngrad.heaviside`: ``x.heaviside(...)`` is ``dyngrad.heaviside(x, ...)``.
 
-    The Heaviside step: ``0`` where ``input < 0``, ``values`` where ``input == 0``, ``1``
-    where ``input > 0``.
+    The Heaviside step: ``0`` where ``self < 0``, ``values`` where ``self == 0``, ``1``
+    where ``self > 0``.
 
     Not differentiable (PyTorch has no derivative for it; dyngrad's result does not
     require grad).
@@ -4425,9 +4425,9 @@ DOCS = {
     """,
     "hypot": """Method form of :func:`dyngrad.hypot`: ``x.hypot(...)`` is ``dyngrad.hypot(x, ...)``.
 
-    Elementwise ``sqrt(input**2 + other**2)`` without intermediate overflow.
+    Elementwise ``sqrt(self**2 + other**2)`` without intermediate overflow.
 
-    Derivative: ``grad_input = grad_output * input / output``, ``grad_other = grad_output *
+    Derivative: ``grad_input = grad_output * self / output``, ``grad_other = grad_output *
     other / output`` (derivatives.yaml ``hypot``).
 
     Args:
@@ -4453,7 +4453,7 @@ DOCS = {
     """,
     "hypot_": """In-place :meth:`Tensor.hypot`: ``x.hypot_(...)`` writes ``dyngrad.hypot(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    hypot: Elementwise ``sqrt(input**2 + other**2)`` without intermediate overflow.
+    hypot: Elementwise ``sqrt(self**2 + other**2)`` without intermediate overflow.
 
     Derivative: as :func:`dyngrad.hypot`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -4484,12 +4484,12 @@ DOCS = {
     """,
     "igamma": """Method form of :func:`dyngrad.igamma`: ``x.igamma(...)`` is ``dyngrad.igamma(x, ...)``.
 
-    The regularised lower incomplete gamma function ``P(input, other)``
+    The regularised lower incomplete gamma function ``P(self, other)``
     (``torch.special.gammainc``).
 
     ``P(a, x) = (1 / Gamma(a)) * int_0^x t^(a-1) e^-t dt``.
 
-    Derivative: ``grad_other = grad_output * other^(input-1) * exp(-other) / Gamma(input)``;
+    Derivative: ``grad_other = grad_output * other^(self-1) * exp(-other) / Gamma(self)``;
     no derivative in ``self`` (backward raises NotImplementedError, as PyTorch's
     derivatives.yaml ``igamma``).
 
@@ -4517,7 +4517,7 @@ DOCS = {
     """,
     "igamma_": """In-place :meth:`Tensor.igamma`: ``x.igamma_(...)`` writes ``dyngrad.igamma(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    igamma: The regularised lower incomplete gamma function ``P(input, other)`` (``torch.special.gammainc``).
+    igamma: The regularised lower incomplete gamma function ``P(self, other)`` (``torch.special.gammainc``).
 
     Derivative: as :func:`dyngrad.igamma`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -4549,11 +4549,11 @@ DOCS = {
     """,
     "igammac": """Method form of :func:`dyngrad.igammac`: ``x.igammac(...)`` is ``dyngrad.igammac(x, ...)``.
 
-    The regularised upper incomplete gamma function ``Q(input, other) = 1 - P``
+    The regularised upper incomplete gamma function ``Q(self, other) = 1 - P``
     (``torch.special.gammaincc``); arguments as :func:`igamma`.
 
     Derivative: ``grad_other = -grad_output * other^(input-1) * exp(-other) /
-    Gamma(input)``; no derivative in ``self`` (as PyTorch's derivatives.yaml ``igammac``).
+    Gamma(input)``; no derivative in ``input`` (as PyTorch's derivatives.yaml ``igammac``).
 
     Args:
         self (Tensor or number): ``a``, ``(*)``, ``>= 0``.
@@ -4573,7 +4573,7 @@ DOCS = {
     """,
     "igammac_": """In-place :meth:`Tensor.igammac`: ``x.igammac_(...)`` writes ``dyngrad.igammac(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    igammac: The regularised upper incomplete gamma function ``Q(input, other) = 1 - P`` (``torch.special.gammaincc``); arguments as :func:`igamma`.
+    igammac: The regularised upper incomplete gamma function ``Q(self, other) = 1 - P`` (``torch.special.gammaincc``); arguments as :func:`igamma`.
 
     Derivative: as :func:`dyngrad.igammac`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -4613,7 +4613,7 @@ DOCS = {
     Args:
         self (Tensor): ``(*)``.
         dim (int): the dim to index along.
-        index (Tensor): int64/int32, ``(k)``, entries in ``[0, input.size(dim))`` (dyngrad
+        index (Tensor): int64/int32, ``(k)``, entries in ``[0, self.size(dim))`` (dyngrad
             also takes negative entries, counting from the end; PyTorch refuses them).
         source (Tensor): ``self``'s dtype and shape, with size ``k`` at ``dim``.
         alpha (number): keyword only, the multiplier of ``source``. Default: ``1``.
@@ -4644,7 +4644,7 @@ DOCS = {
 
     Args:
         dim (int): the dim to index along.
-        index (Tensor): int64/int32, ``(k)``, entries in ``[0, input.size(dim))`` (dyngrad
+        index (Tensor): int64/int32, ``(k)``, entries in ``[0, self.size(dim))`` (dyngrad
             also takes negative entries, counting from the end; PyTorch refuses them).
         source (Tensor): ``self``'s dtype and shape, with size ``k`` at ``dim``.
         alpha (number): keyword only, the multiplier of ``source``. Default: ``1``.
@@ -4677,7 +4677,7 @@ DOCS = {
     Args:
         self (Tensor): ``(*)``.
         dim (int): the dim to index along.
-        index (Tensor): int64/int32, ``(k)``, entries in ``[0, input.size(dim))`` (dyngrad
+        index (Tensor): int64/int32, ``(k)``, entries in ``[0, self.size(dim))`` (dyngrad
             also takes negative entries, counting from the end; PyTorch refuses them).
         source (Tensor): ``self``'s dtype and shape, with size ``k`` at ``dim``.
     Returns:
@@ -4707,7 +4707,7 @@ DOCS = {
 
     Args:
         dim (int): the dim to index along.
-        index (Tensor): int64/int32, ``(k)``, entries in ``[0, input.size(dim))`` (dyngrad
+        index (Tensor): int64/int32, ``(k)``, entries in ``[0, self.size(dim))`` (dyngrad
             also takes negative entries, counting from the end; PyTorch refuses them).
         source (Tensor): ``self``'s dtype and shape, with size ``k`` at ``dim``.
     Returns:
@@ -4786,14 +4786,14 @@ DOCS = {
     """,
     "index_put": """Method form of :func:`dyngrad.index_put`: ``x.index_put(...)`` is ``dyngrad.index_put(x, ...)``.
 
-    ``out = input.clone(); out[indices] = values`` (``accumulate=True``: ``+=``, with
+    ``out = self.clone(); out[indices] = values`` (``accumulate=True``: ``+=``, with
     repeated indices summed, unlike plain assignment where one of them wins).
 
     Args:
         self: ``(*)`` tensor.
         indices: a tuple of index tensors (int64 or bool; None entries mean ``:``), as in
-            ``input[indices]``.
-        values: a tensor (or number) broadcastable to ``input[indices].shape``.
+            ``self[indices]``.
+        values: a tensor (or number) broadcastable to ``self[indices].shape``.
         accumulate: add instead of assigning.
     Returns:
         a new tensor; differentiable in ``self`` and ``values``.
@@ -4807,7 +4807,7 @@ DOCS = {
     """,
     "index_put_": """Method form of :func:`dyngrad.index_put_`: ``x.index_put_(...)`` is ``dyngrad.index_put_(x, ...)``.
 
-    In-place :func:`index_put`: ``input[indices] = values`` (``+=`` with ``accumulate``);
+    In-place :func:`index_put`: ``self[indices] = values`` (``+=`` with ``accumulate``);
     returns ``self``.
 
     Derivative: ``grad_input = grad_output`` with the written positions zeroed (kept when
@@ -4818,7 +4818,7 @@ DOCS = {
         self (Tensor): ``(*)``, overwritten.
         indices (tuple of Tensor or None): one integer or bool index tensor per leading dim
             (None: the whole dim), broadcast together.
-        values (Tensor or number): broadcastable to ``input[indices].shape``.
+        values (Tensor or number): broadcastable to ``self[indices].shape``.
         accumulate (bool): add into ``self`` (repeated indices accumulate) instead of
             writing. Default: ``False``.
     Returns:
@@ -4842,7 +4842,7 @@ DOCS = {
     source.select(dim, i))`` for every ``i`` (repeated indices reduce together).
 
     It is :func:`scatter_reduce` with ``index`` broadcast over ``source``'s other dims, so
-    values and gradients are scatter_reduce's: ``prod`` ``grad_input = grad * out / input``
+    values and gradients are scatter_reduce's: ``prod`` ``grad_input = grad * out / self``
     (the zero-safe form where an input is 0), ``grad_source`` likewise; ``mean`` divides by
     the count (plus 1 with ``include_self``); ``amax``/``amin`` share the gradient equally
     among the positions that attain the result (PyTorch's ``index_reduce_backward`` in
@@ -4851,7 +4851,7 @@ DOCS = {
     Args:
         self (Tensor): ``(*)``.
         dim (int): the dim that ``index`` addresses.
-        index (Tensor): ``(k,)``, int64 or int32, each in ``[0, input.size(dim))``.
+        index (Tensor): ``(k,)``, int64 or int32, each in ``[0, self.size(dim))``.
         source (Tensor): ``self``'s shape with ``k`` at ``dim``; ``self``'s dtype.
         reduce (str): ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``.
         include_self (bool): whether ``self``'s own values take part at the indexed
@@ -4875,13 +4875,13 @@ DOCS = {
 
     The entries of ``self`` at positions ``index`` (a 0-d or 1-d integer tensor) along ``dim``.
 
-    Derivative: ``grad_input = zeros_like(input).index_add(dim, index, grad_output)``
+    Derivative: ``grad_input = zeros_like(self).index_add(dim, index, grad_output)``
     (repeated indices accumulate; derivatives.yaml ``index_select_backward``).
 
     Args:
         self (Tensor): ``(*)``.
         dim (int): the dim to index along (negative counts from the end).
-        index (Tensor): int64/int32, ``(k)`` or ``()``, entries in ``[0, input.size(dim))``.
+        index (Tensor): int64/int32, ``(k)`` or ``()``, entries in ``[0, self.size(dim))``.
     Returns:
         Tensor: ``self``'s shape with size ``k`` at ``dim`` (a copy).
     Raises:
@@ -4902,14 +4902,14 @@ DOCS = {
 
     Inner product over the last dims: ``(*a, k), (*b, k) -> (*a, *b)`` (0-d: product).
 
-    Derivative: that of ``tensordot(input, other, dims=([-1], [-1]))`` (each gradient is
+    Derivative: that of ``tensordot(self, other, dims=([-1], [-1]))`` (each gradient is
     ``grad_output`` contracted with the other operand over its remaining dims).
 
     Args:
         self (Tensor): ``(*a, k)``, or 0-d.
         other (Tensor): ``(*b, k)``, or 0-d.
     Returns:
-        Tensor: ``(*a, *b)`` (``input * other`` when either is 0-d).
+        Tensor: ``(*a, *b)`` (``self * other`` when either is 0-d).
     Raises:
         RuntimeError: when the last dims differ in size.
 
@@ -4942,7 +4942,7 @@ DOCS = {
 
     ``dyngrad.inverse`` and ``dyngrad.linalg.inv`` are this function.
 
-    Derivative: ``grad_A = -A^{-T} grad_output A^{-T}`` (Giles 2008, "An extended collection
+    Derivative: ``grad_A = -self^{-T} grad_output self^{-T}`` (Giles 2008, "An extended collection
     of matrix derivative results", sec. 3.1; derivatives.yaml ``linalg_inv_ex``).
 
     Args:
@@ -4971,7 +4971,7 @@ DOCS = {
     Args:
         self (Tensor): ``(*)``, any tensor.
     Returns:
-        bool: whether ``input.dtype`` is floating.
+        bool: whether ``self.dtype`` is floating.
 
     Example:
         >>> import dyngrad
@@ -4980,7 +4980,7 @@ DOCS = {
     """,
     "isclose": """Method form of :func:`dyngrad.isclose`: ``x.isclose(...)`` is ``dyngrad.isclose(x, ...)``.
 
-    Elementwise ``|input - other| <= atol + rtol * |other|``; a bool tensor.
+    Elementwise ``|self - other| <= atol + rtol * |other|``; a bool tensor.
 
     Infinities are close only to an equal infinity; ``nan`` is close to nothing unless
     ``equal_nan``. Not differentiable: the result never requires grad.
@@ -5089,7 +5089,7 @@ DOCS = {
     """,
     "kron": """Method form of :func:`dyngrad.kron`: ``x.kron(...)`` is ``dyngrad.kron(x, ...)``.
 
-    Kronecker product: ``out[i * other.shape + j] = input[i] * other[j]`` (multi-index;
+    Kronecker product: ``out[i * other.shape + j] = self[i] * other[j]`` (multi-index;
     the lower-rank operand gets leading 1s). Composed of a broadcast product and a reshape, so
     ``grad_input[i] = sum_j grad[i * other.shape + j] * other[j]`` (and symmetrically).
 
@@ -5098,7 +5098,7 @@ DOCS = {
         other: ``(*b)``.
 
     Returns:
-        tensor of shape ``input.shape * other.shape`` (elementwise).
+        tensor of shape ``self.shape * other.shape`` (elementwise).
     Raises:
         AttributeError: when an argument is not a Tensor (PyTorch: TypeError).
 
@@ -5115,7 +5115,7 @@ DOCS = {
 
     Args:
         self: ``(*)`` tensor.
-        k: which order statistic, ``1 <= k <= input.size(dim)``.
+        k: which order statistic, ``1 <= k <= self.size(dim)``.
         dim: the dimension to reduce.
         keepdim: keep ``dim`` as size 1.
 
@@ -5133,7 +5133,7 @@ DOCS = {
     """,
     "le": """Method form of :func:`dyngrad.le`: ``x.le(...)`` is ``dyngrad.le(x, ...)``.
 
-    Elementwise ``input <= other``, broadcast; a bool tensor.
+    Elementwise ``self <= other``, broadcast; a bool tensor.
 
     The operands are compared in their promoted dtype; ``nan`` is unequal to everything. ``less_equal`` is the same function.
     Not differentiable: the result never requires grad.
@@ -5154,7 +5154,7 @@ DOCS = {
     """,
     "le_": """In-place :meth:`Tensor.le`: ``x.le_(...)`` writes ``dyngrad.le(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    le: Elementwise ``input <= other``, broadcast; a bool tensor.
+    le: Elementwise ``self <= other``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.le`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -5182,7 +5182,7 @@ DOCS = {
     """,
     "lerp": """Method form of :func:`dyngrad.lerp`: ``x.lerp(...)`` is ``dyngrad.lerp(x, ...)``.
 
-    Linear interpolation ``input + weight * (end - input)``; ``weight`` is a number or a
+    Linear interpolation ``self + weight * (end - self)``; ``weight`` is a number or a
     broadcastable tensor (differentiable).
 
     Derivative: ``grad_input = grad_output * (1 - weight)``, ``grad_end = grad_output *
@@ -5213,7 +5213,7 @@ DOCS = {
     """,
     "lerp_": """In-place :meth:`Tensor.lerp`: ``x.lerp_(...)`` writes ``dyngrad.lerp(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    lerp: Linear interpolation ``input + weight * (end - input)``; ``weight`` is a number or a broadcastable tensor (differentiable).
+    lerp: Linear interpolation ``self + weight * (end - self)``; ``weight`` is a number or a broadcastable tensor (differentiable).
 
     Derivative: as :func:`dyngrad.lerp`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -5245,7 +5245,7 @@ DOCS = {
     """,
     "less": """Method form of :func:`dyngrad.less`: ``x.less(...)`` is ``dyngrad.less(x, ...)``.
 
-    Elementwise ``input < other``, broadcast; a bool tensor.
+    Elementwise ``self < other``, broadcast; a bool tensor.
 
     The operands are compared in their promoted dtype; ``nan`` is unequal to everything. ``less`` is the same function.
     Not differentiable: the result never requires grad.
@@ -5266,7 +5266,7 @@ DOCS = {
     """,
     "less_": """In-place :meth:`Tensor.less`: ``x.less_(...)`` writes ``dyngrad.less(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    less: Elementwise ``input < other``, broadcast; a bool tensor.
+    less: Elementwise ``self < other``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.less`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -5294,7 +5294,7 @@ DOCS = {
     """,
     "less_equal": """Method form of :func:`dyngrad.less_equal`: ``x.less_equal(...)`` is ``dyngrad.less_equal(x, ...)``.
 
-    Elementwise ``input <= other``, broadcast; a bool tensor.
+    Elementwise ``self <= other``, broadcast; a bool tensor.
 
     The operands are compared in their promoted dtype; ``nan`` is unequal to everything. ``less_equal`` is the same function.
     Not differentiable: the result never requires grad.
@@ -5315,7 +5315,7 @@ DOCS = {
     """,
     "less_equal_": """In-place :meth:`Tensor.less_equal`: ``x.less_equal_(...)`` writes ``dyngrad.less_equal(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    less_equal: Elementwise ``input <= other``, broadcast; a bool tensor.
+    less_equal: Elementwise ``self <= other``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.less_equal`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -5343,9 +5343,9 @@ DOCS = {
     """,
     "lgamma": """Method form of :func:`dyngrad.lgamma`: ``x.lgamma(...)`` is ``dyngrad.lgamma(x, ...)``.
 
-    Elementwise ``log|Gamma(input)|`` (``inf`` at 0, -1, -2, ... and at ``+-inf``).
+    Elementwise ``log|Gamma(self)|`` (``inf`` at 0, -1, -2, ... and at ``+-inf``).
 
-    Derivative: ``grad_input = grad_output * digamma(input)`` (derivatives.yaml ``lgamma``).
+    Derivative: ``grad_input = grad_output * digamma(self)`` (derivatives.yaml ``lgamma``).
 
     Args:
         self (Tensor): ``(*)``, floating (integers compute in the default dtype).
@@ -5364,7 +5364,7 @@ DOCS = {
     """,
     "lgamma_": """Method form of :func:`dyngrad.lgamma_`: ``x.lgamma_(...)`` is ``dyngrad.lgamma_(x, ...)``.
 
-    In-place :func:`dyngrad.lgamma`: writes ``lgamma(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.lgamma`: writes ``lgamma(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.lgamma`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -5390,7 +5390,7 @@ DOCS = {
 
     Elementwise natural logarithm (``-inf`` at 0, ``nan`` below, as PyTorch).
 
-    Derivative: ``grad_input = grad_output / input``.
+    Derivative: ``grad_input = grad_output / self``.
 
     Args:
         self (Tensor): ``(*)``.
@@ -5408,7 +5408,7 @@ DOCS = {
 
     Elementwise base-10 logarithm (``-inf`` at 0, ``nan`` below, as PyTorch).
 
-    Derivative: ``grad_input = grad_output / (input * ln 10)`` (derivatives.yaml ``log10``).
+    Derivative: ``grad_input = grad_output / (self * ln 10)`` (derivatives.yaml ``log10``).
 
     Args:
         self (Tensor): ``(*)``, floating (an integer or bool input computes in the default float dtype).
@@ -5427,7 +5427,7 @@ DOCS = {
     """,
     "log10_": """Method form of :func:`dyngrad.log10_`: ``x.log10_(...)`` is ``dyngrad.log10_(x, ...)``.
 
-    In-place :func:`dyngrad.log10`: writes ``log10(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.log10`: writes ``log10(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.log10`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -5451,9 +5451,9 @@ DOCS = {
     """,
     "log1p": """Method form of :func:`dyngrad.log1p`: ``x.log1p(...)`` is ``dyngrad.log1p(x, ...)``.
 
-    Elementwise ``log(1 + input)``, accurate for small inputs (``-inf`` at -1, ``nan`` below).
+    Elementwise ``log(1 + self)``, accurate for small inputs (``-inf`` at -1, ``nan`` below).
 
-    Derivative: ``grad_input = grad_output / (1 + input)`` (derivatives.yaml ``log1p``).
+    Derivative: ``grad_input = grad_output / (1 + self)`` (derivatives.yaml ``log1p``).
 
     Args:
         self (Tensor): ``(*)``, floating (an integer or bool input computes in the default float dtype).
@@ -5472,7 +5472,7 @@ DOCS = {
     """,
     "log1p_": """Method form of :func:`dyngrad.log1p_`: ``x.log1p_(...)`` is ``dyngrad.log1p_(x, ...)``.
 
-    In-place :func:`dyngrad.log1p`: writes ``log1p(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.log1p`: writes ``log1p(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.log1p`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -5498,7 +5498,7 @@ DOCS = {
 
     Elementwise base-2 logarithm (``-inf`` at 0, ``nan`` below, as PyTorch).
 
-    Derivative: ``grad_input = grad_output / (input * ln 2)`` (derivatives.yaml ``log2``).
+    Derivative: ``grad_input = grad_output / (self * ln 2)`` (derivatives.yaml ``log2``).
 
     Args:
         self (Tensor): ``(*)``, floating (an integer or bool input computes in the default float dtype).
@@ -5517,7 +5517,7 @@ DOCS = {
     """,
     "log2_": """Method form of :func:`dyngrad.log2_`: ``x.log2_(...)`` is ``dyngrad.log2_(x, ...)``.
 
-    In-place :func:`dyngrad.log2`: writes ``log2(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.log2`: writes ``log2(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.log2`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -5541,7 +5541,7 @@ DOCS = {
     """,
     "log_": """Method form of :func:`dyngrad.log_`: ``x.log_(...)`` is ``dyngrad.log_(x, ...)``.
 
-    In-place :func:`dyngrad.log`: writes ``log(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.log`: writes ``log(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.log`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -5592,7 +5592,7 @@ DOCS = {
     """,
     "log_softmax": """Method form of :func:`dyngrad.log_softmax`: ``x.log_softmax(...)`` is ``dyngrad.log_softmax(x, ...)``.
 
-    ``log(softmax(input, dim))`` computed as ``x - max - log(sum(exp(x - max)))``, without
+    ``log(softmax(self, dim))`` computed as ``x - max - log(sum(exp(x - max)))``, without
     overflow or ``log(0)``. ``grad_input = grad - exp(out) * sum(grad, dim)``.
 
     Args:
@@ -5614,11 +5614,11 @@ DOCS = {
     """,
     "logaddexp": """Method form of :func:`dyngrad.logaddexp`: ``x.logaddexp(...)`` is ``dyngrad.logaddexp(x, ...)``.
 
-    Elementwise ``log(exp(input) + exp(other))`` without overflow.
+    Elementwise ``log(exp(self) + exp(other))`` without overflow.
 
-    Derivative: ``grad_input = grad_output * sigmoid(input - other)``, ``grad_other =
+    Derivative: ``grad_input = grad_output * sigmoid(self - other)``, ``grad_other =
     grad_output * sigmoid(other - input)`` (derivatives.yaml ``logaddexp``:
-    ``grad / (1 + exp(other - input))``).
+    ``grad / (1 + exp(other - self))``).
 
     Args:
         self (Tensor): ``(*)``, floating.
@@ -5643,9 +5643,9 @@ DOCS = {
     """,
     "logaddexp2": """Method form of :func:`dyngrad.logaddexp2`: ``x.logaddexp2(...)`` is ``dyngrad.logaddexp2(x, ...)``.
 
-    ``log2(2**input + 2**other)``, computed stably (as ``logaddexp`` in base 2).
+    ``log2(2**self + 2**other)``, computed stably (as ``logaddexp`` in base 2).
 
-    Derivative: ``grad_input = grad * 2**input / (2**input + 2**other)`` and symmetrically,
+    Derivative: ``grad_input = grad * 2**self / (2**self + 2**other)`` and symmetrically,
     through :func:`logaddexp` of the inputs scaled by ``ln 2``.
 
     Args:
@@ -5663,7 +5663,7 @@ DOCS = {
     """,
     "logcumsumexp": """Method form of :func:`dyngrad.logcumsumexp`: ``x.logcumsumexp(...)`` is ``dyngrad.logcumsumexp(x, ...)``.
 
-    ``log(cumsum(exp(input), dim))``, computed without overflow.
+    ``log(cumsum(exp(self), dim))``, computed without overflow.
 
     Args:
         self: ``(*)`` floating tensor.
@@ -5680,11 +5680,11 @@ DOCS = {
     """,
     "logdet": """Method form of :func:`dyngrad.logdet`: ``x.logdet(...)`` is ``dyngrad.logdet(x, ...)``.
 
-    ``log(det(A))``: nan (with a zero gradient, as in PyTorch) for a negative
+    ``log(det(self))``: nan (with a zero gradient, as in PyTorch) for a negative
     determinant, -inf for a singular matrix. Written with tensor ops only (no branch on
     ``sign``'s values); under vmap it batches once ``<`` has a batching rule.
 
-    Derivative: ``grad_A = grad_output * A^{-T}`` (Jacobi's formula, through
+    Derivative: ``grad_A = grad_output * self^{-T}`` (Jacobi's formula, through
     :func:`slogdet`'s ``logabsdet``).
 
     Args:
@@ -5707,7 +5707,7 @@ DOCS = {
     """,
     "logical_and": """Method form of :func:`dyngrad.logical_and`: ``x.logical_and(...)`` is ``dyngrad.logical_and(x, ...)``.
 
-    Elementwise ``bool(input) and bool(other)``, broadcast; a bool tensor.
+    Elementwise ``bool(self) and bool(other)``, broadcast; a bool tensor.
 
     Each operand is true where non-zero; any dtypes.
     Not differentiable: the result never requires grad.
@@ -5728,7 +5728,7 @@ DOCS = {
     """,
     "logical_and_": """In-place :meth:`Tensor.logical_and`: ``x.logical_and_(...)`` writes ``dyngrad.logical_and(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    logical_and: Elementwise ``bool(input) and bool(other)``, broadcast; a bool tensor.
+    logical_and: Elementwise ``bool(self) and bool(other)``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.logical_and`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -5756,7 +5756,7 @@ DOCS = {
     """,
     "logical_not": """Method form of :func:`dyngrad.logical_not`: ``x.logical_not(...)`` is ``dyngrad.logical_not(x, ...)``.
 
-    Elementwise logical not: ``input == 0``; a bool tensor.
+    Elementwise logical not: ``self == 0``; a bool tensor.
 
     Not differentiable: the result never requires grad.
 
@@ -5774,7 +5774,7 @@ DOCS = {
     """,
     "logical_not_": """In-place :meth:`Tensor.logical_not`: ``x.logical_not_(...)`` writes ``dyngrad.logical_not(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    logical_not: Elementwise logical not: ``input == 0``; a bool tensor.
+    logical_not: Elementwise logical not: ``self == 0``; a bool tensor.
 
     Derivative: as :func:`dyngrad.logical_not`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -5799,7 +5799,7 @@ DOCS = {
     """,
     "logical_or": """Method form of :func:`dyngrad.logical_or`: ``x.logical_or(...)`` is ``dyngrad.logical_or(x, ...)``.
 
-    Elementwise ``bool(input) or bool(other)``, broadcast; a bool tensor.
+    Elementwise ``bool(self) or bool(other)``, broadcast; a bool tensor.
 
     Each operand is true where non-zero; any dtypes.
     Not differentiable: the result never requires grad.
@@ -5820,7 +5820,7 @@ DOCS = {
     """,
     "logical_or_": """In-place :meth:`Tensor.logical_or`: ``x.logical_or_(...)`` writes ``dyngrad.logical_or(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    logical_or: Elementwise ``bool(input) or bool(other)``, broadcast; a bool tensor.
+    logical_or: Elementwise ``bool(self) or bool(other)``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.logical_or`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -5848,7 +5848,7 @@ DOCS = {
     """,
     "logical_xor": """Method form of :func:`dyngrad.logical_xor`: ``x.logical_xor(...)`` is ``dyngrad.logical_xor(x, ...)``.
 
-    Elementwise ``bool(input) != bool(other)``, broadcast; a bool tensor.
+    Elementwise ``bool(self) != bool(other)``, broadcast; a bool tensor.
 
     Each operand is true where non-zero; any dtypes.
     Not differentiable: the result never requires grad.
@@ -5869,7 +5869,7 @@ DOCS = {
     """,
     "logical_xor_": """In-place :meth:`Tensor.logical_xor`: ``x.logical_xor_(...)`` writes ``dyngrad.logical_xor(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    logical_xor: Elementwise ``bool(input) != bool(other)``, broadcast; a bool tensor.
+    logical_xor: Elementwise ``bool(self) != bool(other)``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.logical_xor`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -5897,9 +5897,9 @@ DOCS = {
     """,
     "logit": """Method form of :func:`dyngrad.logit`: ``x.logit(...)`` is ``dyngrad.logit(x, ...)``.
 
-    Elementwise ``log(p / (1 - p))`` of ``p = input``; ``eps`` clamps ``p`` into ``[eps, 1 - eps]`` first.
+    Elementwise ``log(p / (1 - p))`` of ``p = self``; ``eps`` clamps ``p`` into ``[eps, 1 - eps]`` first.
 
-    Derivative: ``grad_input = grad_output / (input * (1 - input))``, and 0 outside ``[eps, 1 - eps]`` when ``eps`` is given (derivatives.yaml ``logit_backward``).
+    Derivative: ``grad_input = grad_output / (self * (1 - self))``, and 0 outside ``[eps, 1 - eps]`` when ``eps`` is given (derivatives.yaml ``logit_backward``).
 
     Args:
         self (Tensor): ``(*)``, floating (an integer or bool input computes in the default float dtype).
@@ -5922,7 +5922,7 @@ DOCS = {
     """,
     "logit_": """Method form of :func:`dyngrad.logit_`: ``x.logit_(...)`` is ``dyngrad.logit_(x, ...)``.
 
-    In-place :func:`dyngrad.logit`: writes ``logit(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.logit`: writes ``logit(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.logit`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -5947,10 +5947,10 @@ DOCS = {
     """,
     "logsumexp": """Method form of :func:`dyngrad.logsumexp`: ``x.logsumexp(...)`` is ``dyngrad.logsumexp(x, ...)``.
 
-    ``log(sum(exp(input), dim))`` without overflow (computed as ``m + log(sum(exp(input -
+    ``log(sum(exp(self), dim))`` without overflow (computed as ``m + log(sum(exp(input -
     m)))``, ``m`` the max).
 
-    Derivative: ``grad_input = grad_output * exp(input - output)`` (the softmax;
+    Derivative: ``grad_input = grad_output * exp(self - output)`` (the softmax;
     derivatives.yaml ``logsumexp_backward``).
 
     Args:
@@ -5991,7 +5991,7 @@ DOCS = {
     """,
     "lt": """Method form of :func:`dyngrad.lt`: ``x.lt(...)`` is ``dyngrad.lt(x, ...)``.
 
-    Elementwise ``input < other``, broadcast; a bool tensor.
+    Elementwise ``self < other``, broadcast; a bool tensor.
 
     The operands are compared in their promoted dtype; ``nan`` is unequal to everything. ``less`` is the same function.
     Not differentiable: the result never requires grad.
@@ -6012,7 +6012,7 @@ DOCS = {
     """,
     "lt_": """In-place :meth:`Tensor.lt`: ``x.lt_(...)`` writes ``dyngrad.lt(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    lt: Elementwise ``input < other``, broadcast; a bool tensor.
+    lt: Elementwise ``self < other``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.lt`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -6064,7 +6064,7 @@ DOCS = {
     """,
     "lu_solve": """Method form of :func:`dyngrad.lu_solve`: ``x.lu_solve(...)`` is ``dyngrad.lu_solve(x, ...)``.
 
-    The deprecated ``torch.lu_solve(b, LU_data, LU_pivots)``: :func:`linalg.lu_solve`
+    The deprecated ``torch.lu_solve(self, LU_data, LU_pivots)``: :func:`linalg.lu_solve`
     with the arguments in the old order. PyTorch warns that it is deprecated; so does dyngrad.
 
     Derivative: :func:`linalg.lu_solve`'s.
@@ -6177,7 +6177,7 @@ DOCS = {
             dims that do not broadcast (both shapes named).
 
     Derivative (for 2-D operands; batched and vector cases follow by broadcasting):
-    ``grad_input = grad_output @ other.T`` and ``grad_other = input.T @ grad_output``, the
+    ``grad_input = grad_output @ other.T`` and ``grad_other = self.T @ grad_output``, the
     batch dims summed back to each operand's shape by the engine.
 
     Args:
@@ -6202,13 +6202,13 @@ DOCS = {
 
     ``torch.matrix_exp`` / ``linalg.matrix_exp``: the exponential of square matrices.
 
-    Derivative: ``grad_A`` is the top-right block of ``exp([[A^T, grad_output], [0, A^T]])``
+    Derivative: ``grad_A`` is the top-right block of ``exp([[self^T, grad_output], [0, self^T]])``
     (the block-triangular identity of Mathias 1996; PyTorch's ``linalg_matrix_exp_differential``).
 
     Args:
         self (Tensor): ``(*, n, n)``, floating.
     Returns:
-        Tensor: ``(*, n, n)``: ``exp(A)`` (Padé [13/13] with scaling and squaring, in float64),
+        Tensor: ``(*, n, n)``: ``exp(self)`` (Padé [13/13] with scaling and squaring, in float64),
         ``self``'s dtype.
     Raises:
         RuntimeError: fewer than 2 dims, non-square, or an integer dtype.
@@ -6227,13 +6227,13 @@ DOCS = {
     """,
     "max": """Method form of :func:`dyngrad.max`: ``x.max(...)`` is ``dyngrad.max(x, ...)``.
 
-    ``max(input)``: the largest element (0-d; ties share the gradient).
-    ``max(input, dim, keepdim=False)``: namedtuple ``(values, indices)``; the gradient goes
-    to the returned index. ``max(input, other)``: elementwise ``maximum``.
+    ``max(self)``: the largest element (0-d; ties share the gradient).
+    ``max(self, dim, keepdim=False)``: namedtuple ``(values, indices)``; the gradient goes
+    to the returned index. ``max(self, other)``: elementwise ``maximum``.
 
     ``nan`` is the largest value (it propagates), as in PyTorch.
 
-    Derivative: ``max(input)``: ``grad_output`` split evenly between the tied maxima
+    Derivative: ``max(self)``: ``grad_output`` split evenly between the tied maxima
     (derivatives.yaml ``evenly_distribute_backward``); with ``dim``: ``grad_output`` at the
     returned index, 0 elsewhere (``value_selecting_reduction_backward``); with ``other``: as
     :func:`maximum`.
@@ -6268,7 +6268,7 @@ DOCS = {
 
     Elementwise maximum of two broadcastable operands (``nan`` if either is ``nan``).
 
-    Derivative: ``grad_input = grad_output`` where ``input > other``, ``grad_other =
+    Derivative: ``grad_input = grad_output`` where ``self > other``, ``grad_other =
     grad_output`` where ``other > input``; ties split it evenly, half each (derivatives.yaml
     ``maximum``: ``masked_fill`` of ``grad / 2`` at ties).
 
@@ -6346,8 +6346,8 @@ DOCS = {
 
     ``min`` counterpart of :func:`max` (``(values, indices)`` with ``dim``).
 
-    ``min(input)``: the smallest element; ``min(input, dim, keepdim=False)``: namedtuple
-    ``(values, indices)``; ``min(input, other)``: elementwise :func:`minimum`. ``nan``
+    ``min(self)``: the smallest element; ``min(self, dim, keepdim=False)``: namedtuple
+    ``(values, indices)``; ``min(self, other)``: elementwise :func:`minimum`. ``nan``
     propagates.
 
     Derivative: as :func:`max`'s: ties share it evenly without ``dim``; with ``dim`` it goes
@@ -6377,7 +6377,7 @@ DOCS = {
 
     Elementwise minimum of two broadcastable operands (``nan`` if either is ``nan``).
 
-    Derivative: ``grad_input = grad_output`` where ``input < other``, ``grad_other =
+    Derivative: ``grad_input = grad_output`` where ``self < other``, ``grad_other =
     grad_output`` where ``other < input``; ties split it evenly, half each (derivatives.yaml
     ``minimum``).
 
@@ -6406,7 +6406,7 @@ DOCS = {
 
     Matrix product ``(n, m) @ (m, p) -> (n, p)``; both must be 2-D (no broadcasting).
 
-    Derivative: ``grad_input = grad_output @ mat2.T``, ``grad_mat2 = input.T @ grad_output``
+    Derivative: ``grad_input = grad_output @ mat2.T``, ``grad_mat2 = self.T @ grad_output``
     (derivatives.yaml ``mm``).
 
     Args:
@@ -6511,7 +6511,7 @@ DOCS = {
     """,
     "msort": """Method form of :func:`dyngrad.msort`: ``x.msort(...)`` is ``dyngrad.msort(x, ...)``.
 
-    ``sort(input, dim=0).values``: each column sorted, ascending.
+    ``sort(self, dim=0).values``: each column sorted, ascending.
 
     Derivative: as :func:`sort`'s values.
 
@@ -6528,11 +6528,11 @@ DOCS = {
     """,
     "mul": """Method form of :func:`dyngrad.mul`: ``x.mul(...)`` is ``dyngrad.mul(x, ...)``.
 
-    Elementwise product ``input * other`` with broadcasting and type promotion.
+    Elementwise product ``self * other`` with broadcasting and type promotion.
 
     ``dyngrad.multiply`` is this function.
 
-    Derivative: ``grad_input = grad_output * other``, ``grad_other = grad_output * input``
+    Derivative: ``grad_input = grad_output * other``, ``grad_other = grad_output * self``
     (the product rule; derivatives.yaml ``mul.Tensor``), each summed to its operand's shape.
 
     Args:
@@ -6617,11 +6617,11 @@ DOCS = {
     """,
     "multiply": """Method form of :func:`dyngrad.multiply`: ``x.multiply(...)`` is ``dyngrad.multiply(x, ...)``.
 
-    Elementwise product ``input * other`` with broadcasting and type promotion.
+    Elementwise product ``self * other`` with broadcasting and type promotion.
 
     ``dyngrad.multiply`` is this function.
 
-    Derivative: ``grad_input = grad_output * other``, ``grad_other = grad_output * input``
+    Derivative: ``grad_input = grad_output * other``, ``grad_other = grad_output * self``
     (the product rule; derivatives.yaml ``mul.Tensor``), each summed to its operand's shape.
 
     Args:
@@ -6647,7 +6647,7 @@ DOCS = {
     """,
     "multiply_": """In-place :meth:`Tensor.multiply`: ``x.multiply_(...)`` writes ``dyngrad.multiply(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    multiply: Elementwise product ``input * other`` with broadcasting and type promotion.
+    multiply: Elementwise product ``self * other`` with broadcasting and type promotion.
 
     Derivative: as :func:`dyngrad.multiply`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -6705,13 +6705,13 @@ DOCS = {
     "mvlgamma": """Method form of :func:`dyngrad.mvlgamma`: ``x.mvlgamma(...)`` is ``dyngrad.mvlgamma(x, ...)``.
 
     Elementwise multivariate log-gamma of dimension ``p``:
-    ``sum_{i<p} lgamma(input - i/2) + p(p-1)/4 log(pi)``.
+    ``sum_{i<p} lgamma(self - i/2) + p(p-1)/4 log(pi)``.
 
-    Derivative: ``grad_input = grad_output * sum_{i<p} digamma(input - i/2)``
+    Derivative: ``grad_input = grad_output * sum_{i<p} digamma(self - i/2)``
     (derivatives.yaml ``mvlgamma_backward``).
 
     Args:
-        self (Tensor): ``(*)``, floating; the function's domain is ``input > (p - 1) / 2``
+        self (Tensor): ``(*)``, floating; the function's domain is ``self > (p - 1) / 2``
             (below it the sum of ``log|Gamma|`` is returned, as PyTorch 2.13 does).
         p (int): the dimension, ``>= 1``.
     Returns:
@@ -6731,7 +6731,7 @@ DOCS = {
     """,
     "mvlgamma_": """Method form of :func:`dyngrad.mvlgamma_`: ``x.mvlgamma_(...)`` is ``dyngrad.mvlgamma_(x, ...)``.
 
-    In-place :func:`dyngrad.mvlgamma`: writes ``mvlgamma(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.mvlgamma`: writes ``mvlgamma(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.mvlgamma`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -6760,7 +6760,7 @@ DOCS = {
     Replace ``nan`` by ``nan``, ``+inf`` by ``posinf`` and ``-inf`` by ``neginf``
     (defaults: 0 and the dtype's largest/lowest finite values).
 
-    Derivative: ``grad_input = grad_output * isfinite(input)`` (derivatives.yaml
+    Derivative: ``grad_input = grad_output * isfinite(self)`` (derivatives.yaml
     ``nan_to_num``): no gradient reaches the replaced elements.
 
     Args:
@@ -6787,7 +6787,7 @@ DOCS = {
     """,
     "nan_to_num_": """Method form of :func:`dyngrad.nan_to_num_`: ``x.nan_to_num_(...)`` is ``dyngrad.nan_to_num_(x, ...)``.
 
-    In-place :func:`dyngrad.nan_to_num`: writes ``nan_to_num(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.nan_to_num`: writes ``nan_to_num(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.nan_to_num`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -6932,7 +6932,7 @@ DOCS = {
     """,
     "ne": """Method form of :func:`dyngrad.ne`: ``x.ne(...)`` is ``dyngrad.ne(x, ...)``.
 
-    Elementwise ``input != other``, broadcast; a bool tensor.
+    Elementwise ``self != other``, broadcast; a bool tensor.
 
     The operands are compared in their promoted dtype; ``nan`` is unequal to everything. ``not_equal`` is the same function.
     Not differentiable: the result never requires grad.
@@ -6953,7 +6953,7 @@ DOCS = {
     """,
     "ne_": """In-place :meth:`Tensor.ne`: ``x.ne_(...)`` writes ``dyngrad.ne(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    ne: Elementwise ``input != other``, broadcast; a bool tensor.
+    ne: Elementwise ``self != other``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.ne`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -6981,7 +6981,7 @@ DOCS = {
     """,
     "neg": """Method form of :func:`dyngrad.neg`: ``x.neg(...)`` is ``dyngrad.neg(x, ...)``.
 
-    Elementwise negation ``-input``.
+    Elementwise negation ``-self``.
 
     ``dyngrad.negative`` is this function.
 
@@ -7030,7 +7030,7 @@ DOCS = {
     """,
     "negative": """Method form of :func:`dyngrad.negative`: ``x.negative(...)`` is ``dyngrad.negative(x, ...)``.
 
-    Elementwise negation ``-input``.
+    Elementwise negation ``-self``.
 
     ``dyngrad.negative`` is this function.
 
@@ -7055,7 +7055,7 @@ DOCS = {
     """,
     "negative_": """In-place :meth:`Tensor.negative`: ``x.negative_(...)`` writes ``dyngrad.negative(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    negative: Elementwise negation ``-input``.
+    negative: Elementwise negation ``-self``.
 
     Derivative: as :func:`dyngrad.negative`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -7154,7 +7154,7 @@ DOCS = {
         self (Tensor): ``(*)``, any dtype.
         as_tuple (bool): keyword only; return one index tensor per dim. Default: ``False``.
     Returns:
-        Tensor or tuple of Tensor: ``(n, input.ndim)`` int64 tensor, or with ``as_tuple`` one
+        Tensor or tuple of Tensor: ``(n, self.ndim)`` int64 tensor, or with ``as_tuple`` one
         ``(n,)`` tensor per dim (a 0-d input is treated as 1-d there, as PyTorch).
     Raises:
         TypeError: ``as_tuple`` given positionally (it is keyword-only); any value of it is
@@ -7179,8 +7179,8 @@ DOCS = {
 
     Derivative (PyTorch's ``linalg_vector_norm_backward``): p = 2: ``grad_output * input /
     output`` (0 where ``output == 0``); p = 1: ``grad_output * sign(input)``; p = ±inf:
-    ``grad_output * sign(input)`` shared evenly by the elements that reach the max/min;
-    other p: ``grad_output * input * |input|^(p-2) / output^(p-1)``.
+    ``grad_output * sign(self)`` shared evenly by the elements that reach the max/min;
+    other p: ``grad_output * self * |self|^(p-2) / output^(p-1)``.
 
     Args:
         self (Tensor): ``(*)``, floating.
@@ -7233,7 +7233,7 @@ DOCS = {
     """,
     "not_equal": """Method form of :func:`dyngrad.not_equal`: ``x.not_equal(...)`` is ``dyngrad.not_equal(x, ...)``.
 
-    Elementwise ``input != other``, broadcast; a bool tensor.
+    Elementwise ``self != other``, broadcast; a bool tensor.
 
     The operands are compared in their promoted dtype; ``nan`` is unequal to everything. ``not_equal`` is the same function.
     Not differentiable: the result never requires grad.
@@ -7254,7 +7254,7 @@ DOCS = {
     """,
     "not_equal_": """In-place :meth:`Tensor.not_equal`: ``x.not_equal_(...)`` writes ``dyngrad.not_equal(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    not_equal: Elementwise ``input != other``, broadcast; a bool tensor.
+    not_equal: Elementwise ``self != other``, broadcast; a bool tensor.
 
     Derivative: as :func:`dyngrad.not_equal`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -7287,7 +7287,7 @@ DOCS = {
     Args:
         self (Tensor): ``(*)``.
     Returns:
-        int: ``prod(input.shape)`` (1 for a 0-d tensor).
+        int: ``prod(self.shape)`` (1 for a 0-d tensor).
 
     Example:
         >>> import dyngrad
@@ -7299,8 +7299,8 @@ DOCS = {
     Outer product ``(n,), (m,) -> (n, m)``, ``out_ij = a_i b_j`` (``a.unsqueeze(1) * b``,
     as PyTorch). ``dyngrad.ger`` is this function.
 
-    Derivative: ``grad_input = grad_output @ vec2``, ``grad_vec2 = grad_output.T @ input``
-    (the product rule on ``input.unsqueeze(1) * vec2``).
+    Derivative: ``grad_input = grad_output @ vec2``, ``grad_vec2 = grad_output.T @ self``
+    (the product rule on ``self.unsqueeze(1) * vec2``).
 
     Args:
         self (Tensor): ``(n)``.
@@ -7345,11 +7345,11 @@ DOCS = {
     """,
     "pow": """Method form of :func:`dyngrad.pow`: ``x.pow(...)`` is ``dyngrad.pow(x, ...)``.
 
-    ``input ** exponent`` (either may be a Python number), broadcast and promoted.
+    ``self ** exponent`` (either may be a Python number), broadcast and promoted.
 
-    Derivative: ``grad_input = grad_output * exponent * input ** (exponent - 1)`` (0 where
-    ``exponent == 0``), ``grad_exponent = grad_output * output * log(input)`` (0 where
-    ``input == 0`` and ``exponent >= 0``): PyTorch's ``pow_backward_self`` and
+    Derivative: ``grad_input = grad_output * exponent * self ** (exponent - 1)`` (0 where
+    ``exponent == 0``), ``grad_exponent = grad_output * output * log(self)`` (0 where
+    ``self == 0`` and ``exponent >= 0``): PyTorch's ``pow_backward_self`` and
     ``pow_backward_exponent``.
 
     Args:
@@ -7402,7 +7402,7 @@ DOCS = {
 
     Leaky ReLU with a learned slope: one per channel (dim 1) or a single shared one.
 
-    Derivative: ``grad_input = grad_output * (1 if input > 0 else weight)``, ``grad_weight =
+    Derivative: ``grad_input = grad_output * (1 if self > 0 else weight)``, ``grad_weight =
     grad_output * (0 if input > 0 else input)`` summed over all dims but the channel dim
     (derivatives.yaml ``_prelu_kernel_backward``).
 
@@ -7432,7 +7432,7 @@ DOCS = {
 
     Product of elements over ``dim`` (one int) or of all elements (``dim=None``).
 
-    Derivative: ``grad_input = grad_output * output / input``, computed without dividing by
+    Derivative: ``grad_input = grad_output * output / self``, computed without dividing by
     zero: with one zero in the product its gradient is the product of the others, with two
     or more every gradient is 0 (derivatives.yaml ``prod_backward``).
 
@@ -7535,7 +7535,7 @@ DOCS = {
     """,
     "reciprocal": """Method form of :func:`dyngrad.reciprocal`: ``x.reciprocal(...)`` is ``dyngrad.reciprocal(x, ...)``.
 
-    Elementwise ``1 / input`` (``+-inf`` at 0).
+    Elementwise ``1 / self`` (``+-inf`` at 0).
 
     Derivative: ``grad_input = -grad_output * output ** 2`` (derivatives.yaml ``reciprocal``).
 
@@ -7556,7 +7556,7 @@ DOCS = {
     """,
     "reciprocal_": """Method form of :func:`dyngrad.reciprocal_`: ``x.reciprocal_(...)`` is ``dyngrad.reciprocal_(x, ...)``.
 
-    In-place :func:`dyngrad.reciprocal`: writes ``reciprocal(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.reciprocal`: writes ``reciprocal(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.reciprocal`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -7580,9 +7580,9 @@ DOCS = {
     """,
     "relu": """Method form of :func:`dyngrad.relu`: ``x.relu(...)`` is ``dyngrad.relu(x, ...)``.
 
-    Elementwise ``max(input, 0)``.
+    Elementwise ``max(self, 0)``.
 
-    Derivative: ``grad_input = grad_output * (input > 0)`` (0 at 0, as PyTorch).
+    Derivative: ``grad_input = grad_output * (self > 0)`` (0 at 0, as PyTorch).
 
     Args:
         self (Tensor): ``(*)``.
@@ -7602,7 +7602,7 @@ DOCS = {
     """,
     "relu_": """Method form of :func:`dyngrad.relu_`: ``x.relu_(...)`` is ``dyngrad.relu_(x, ...)``.
 
-    In-place :func:`dyngrad.relu`: writes ``relu(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.relu`: writes ``relu(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.relu`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -7626,7 +7626,7 @@ DOCS = {
     """,
     "remainder": """Method form of :func:`dyngrad.remainder`: ``x.remainder(...)`` is ``dyngrad.remainder(x, ...)``.
 
-    Python-style modulus ``input % other`` (result has the sign of ``other``; ``fmod``
+    Python-style modulus ``self % other`` (result has the sign of ``other``; ``fmod``
     keeps the sign of ``self``).
 
     Derivative: ``grad_input = grad_output``, ``grad_other = -grad_output *
@@ -7653,7 +7653,7 @@ DOCS = {
     """,
     "remainder_": """In-place :meth:`Tensor.remainder`: ``x.remainder_(...)`` writes ``dyngrad.remainder(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    remainder: Python-style modulus ``input % other`` (result has the sign of ``other``; ``fmod`` keeps the sign of ``self``).
+    remainder: Python-style modulus ``self % other`` (result has the sign of ``other``; ``fmod`` keeps the sign of ``self``).
 
     Derivative: as :func:`dyngrad.remainder`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -7734,7 +7734,7 @@ DOCS = {
 
     ``self`` with shape ``shape`` (one entry may be -1); a view when possible.
 
-    Derivative: ``grad_input = grad_output.reshape(input.shape)`` (derivatives.yaml
+    Derivative: ``grad_input = grad_output.reshape(self.shape)`` (derivatives.yaml
     ``_reshape_alias`` / ``view``).
 
     Args:
@@ -7759,15 +7759,15 @@ DOCS = {
     """,
     "reshape_as": """Method form of :func:`dyngrad.reshape_as`: ``x.reshape_as(...)`` is ``dyngrad.reshape_as(x, ...)``.
 
-    ``input.view(other.shape)``; raises as :func:`view` when no view is possible.
+    ``self.view(other.shape)``; raises as :func:`view` when no view is possible.
 
     ``dyngrad.reshape_as`` is this function (so it too returns a view or raises).
 
-    Derivative: ``grad_input = grad_output.reshape(input.shape)``.
+    Derivative: ``grad_input = grad_output.reshape(self.shape)``.
 
     Args:
         self (Tensor): ``(*)``.
-        other (Tensor): any tensor with ``input.numel()`` elements; only its shape is used.
+        other (Tensor): any tensor with ``self.numel()`` elements; only its shape is used.
     Returns:
         Tensor: ``other.shape``, a view of ``self``.
     Raises:
@@ -7851,7 +7851,7 @@ DOCS = {
     """,
     "round_": """Method form of :func:`dyngrad.round_`: ``x.round_(...)`` is ``dyngrad.round_(x, ...)``.
 
-    In-place :func:`dyngrad.round`: writes ``round(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.round`: writes ``round(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.round`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -7876,7 +7876,7 @@ DOCS = {
     """,
     "rsqrt": """Method form of :func:`dyngrad.rsqrt`: ``x.rsqrt(...)`` is ``dyngrad.rsqrt(x, ...)``.
 
-    Elementwise ``1 / sqrt(input)`` (``inf`` at 0, ``nan`` below).
+    Elementwise ``1 / sqrt(self)`` (``inf`` at 0, ``nan`` below).
 
     Derivative: ``grad_input = -0.5 * grad_output * output ** 3`` (derivatives.yaml ``rsqrt``; the output is what backward saves).
 
@@ -7897,7 +7897,7 @@ DOCS = {
     """,
     "rsqrt_": """Method form of :func:`dyngrad.rsqrt_`: ``x.rsqrt_(...)`` is ``dyngrad.rsqrt_(x, ...)``.
 
-    In-place :func:`dyngrad.rsqrt`: writes ``rsqrt(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.rsqrt`: writes ``rsqrt(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.rsqrt`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -7921,7 +7921,7 @@ DOCS = {
     """,
     "rsub": """Method form of :func:`dyngrad.rsub`: ``x.rsub(...)`` is ``dyngrad.rsub(x, ...)``.
 
-    ``other - alpha * input`` (``sub`` with the operands swapped).
+    ``other - alpha * self`` (``sub`` with the operands swapped).
 
     Derivative: ``grad_input = -alpha * grad_output``, ``grad_other = grad_output``
     (derivatives.yaml ``rsub``).
@@ -7953,9 +7953,9 @@ DOCS = {
     Args:
         self (Tensor): ``(*)``, ``n`` dims.
         dim (int): the dim to index along (negative counts from the end).
-        index (Tensor): int64/int32, ``n`` dims, ``index.size(d) <= input.size(d)`` for
+        index (Tensor): int64/int32, ``n`` dims, ``index.size(d) <= self.size(d)`` for
             ``d != dim`` and ``<= src.size(d)`` for every ``d``; entries in
-            ``[0, input.size(dim))``.
+            ``[0, self.size(dim))``.
         src (Tensor or number, optional): the values, ``self``'s dtype. Default: ``None``.
         value (number, optional): keyword only, a scalar to write instead of ``src``.
         reduce (str, optional): keyword only; ``None``, or ``'add'`` (same as
@@ -8012,9 +8012,9 @@ DOCS = {
     Args:
         self (Tensor): ``(*)``, ``n`` dims.
         dim (int): the dim to index along (negative counts from the end).
-        index (Tensor): int64/int32, ``n`` dims, ``index.size(d) <= input.size(d)`` for
+        index (Tensor): int64/int32, ``n`` dims, ``index.size(d) <= self.size(d)`` for
             ``d != dim`` and ``<= src.size(d)`` for every ``d``; entries in
-            ``[0, input.size(dim))``.
+            ``[0, self.size(dim))``.
         src (Tensor): ``self``'s dtype, at least ``index``'s size in every dim.
     Returns:
         Tensor: ``self``'s shape and dtype.
@@ -8119,7 +8119,7 @@ DOCS = {
     """,
     "sigmoid": """Method form of :func:`dyngrad.sigmoid`: ``x.sigmoid(...)`` is ``dyngrad.sigmoid(x, ...)``.
 
-    Elementwise logistic sigmoid ``1 / (1 + exp(-input))``.
+    Elementwise logistic sigmoid ``1 / (1 + exp(-self))``.
 
     Derivative: ``grad_input = grad_output * output * (1 - output)``.
 
@@ -8138,7 +8138,7 @@ DOCS = {
     """,
     "sigmoid_": """Method form of :func:`dyngrad.sigmoid_`: ``x.sigmoid_(...)`` is ``dyngrad.sigmoid_(x, ...)``.
 
-    In-place :func:`dyngrad.sigmoid`: writes ``sigmoid(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.sigmoid`: writes ``sigmoid(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.sigmoid`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -8179,7 +8179,7 @@ DOCS = {
     """,
     "sign_": """Method form of :func:`dyngrad.sign_`: ``x.sign_(...)`` is ``dyngrad.sign_(x, ...)``.
 
-    In-place :func:`dyngrad.sign`: writes ``sign(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.sign`: writes ``sign(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.sign`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -8223,7 +8223,7 @@ DOCS = {
 
     Elementwise sine (radians).
 
-    Derivative: ``grad_input = grad_output * cos(input)`` (derivatives.yaml ``sin``).
+    Derivative: ``grad_input = grad_output * cos(self)`` (derivatives.yaml ``sin``).
 
     Args:
         self (Tensor): ``(*)``, floating (an integer or bool input computes in the default float dtype).
@@ -8242,7 +8242,7 @@ DOCS = {
     """,
     "sin_": """Method form of :func:`dyngrad.sin_`: ``x.sin_(...)`` is ``dyngrad.sin_(x, ...)``.
 
-    In-place :func:`dyngrad.sin`: writes ``sin(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.sin`: writes ``sin(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.sin`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -8288,7 +8288,7 @@ DOCS = {
 
     Elementwise hyperbolic sine.
 
-    Derivative: ``grad_input = grad_output * cosh(input)`` (derivatives.yaml ``sinh``).
+    Derivative: ``grad_input = grad_output * cosh(self)`` (derivatives.yaml ``sinh``).
 
     Args:
         self (Tensor): ``(*)``, floating (an integer or bool input computes in the default float dtype).
@@ -8307,7 +8307,7 @@ DOCS = {
     """,
     "sinh_": """Method form of :func:`dyngrad.sinh_`: ``x.sinh_(...)`` is ``dyngrad.sinh_(x, ...)``.
 
-    In-place :func:`dyngrad.sinh`: writes ``sinh(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.sinh`: writes ``sinh(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.sinh`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -8334,7 +8334,7 @@ DOCS = {
     ``linalg.slogdet``: namedtuple ``(sign, logabsdet)`` of ``(*, n, n)``, each ``(*)``.
     A singular matrix gives ``(0, -inf)`` (its backward raises: singular inverse).
 
-    Derivative: ``grad_A = grad_logabsdet * A^{-T}`` (Jacobi's formula, ``d log|det A| =
+    Derivative: ``grad_A = grad_logabsdet * self^{-T}`` (Jacobi's formula, ``d log|det A| =
     tr(A^{-1} dA)``; derivatives.yaml ``slogdet_backward``); ``sign`` has no gradient.
 
     Args:
@@ -8444,12 +8444,12 @@ DOCS = {
     Args:
         self (Tensor): ``(*)``, at least 1-d.
         split_sizes (sequence of int): the pieces' sizes along ``dim``, summing to
-            ``input.size(dim)``.
+            ``self.size(dim)``.
         dim (int): the dim to split. Default: ``0``.
     Returns:
         tuple of Tensor: one view per size, ``self``'s shape with ``split_sizes[i]`` at ``dim``.
     Raises:
-        RuntimeError: sizes that do not sum to ``input.size(dim)`` or are negative, or a 0-d
+        RuntimeError: sizes that do not sum to ``self.size(dim)`` or are negative, or a 0-d
             input.
         IndexError: ``dim`` out of range.
 
@@ -8481,7 +8481,7 @@ DOCS = {
     """,
     "sqrt_": """Method form of :func:`dyngrad.sqrt_`: ``x.sqrt_(...)`` is ``dyngrad.sqrt_(x, ...)``.
 
-    In-place :func:`dyngrad.sqrt`: writes ``sqrt(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.sqrt`: writes ``sqrt(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.sqrt`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -8505,9 +8505,9 @@ DOCS = {
     """,
     "square": """Method form of :func:`dyngrad.square`: ``x.square(...)`` is ``dyngrad.square(x, ...)``.
 
-    Elementwise ``input * input``.
+    Elementwise ``self * self``.
 
-    Derivative: ``grad_input = 2 * input * grad_output`` (derivatives.yaml ``pow`` with exponent 2).
+    Derivative: ``grad_input = 2 * self * grad_output`` (derivatives.yaml ``pow`` with exponent 2).
 
     Args:
         self (Tensor): ``(*)``, any dtype (integer dtypes are kept and bool gives int64, as PyTorch).
@@ -8526,7 +8526,7 @@ DOCS = {
     """,
     "square_": """Method form of :func:`dyngrad.square_`: ``x.square_(...)`` is ``dyngrad.square_(x, ...)``.
 
-    In-place :func:`dyngrad.square`: writes ``square(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.square`: writes ``square(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.square`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -8554,7 +8554,7 @@ DOCS = {
 
     A dim in ``dim`` whose size is not 1 is kept, as PyTorch does.
 
-    Derivative: ``grad_input = grad_output.reshape(input.shape)`` (the removed dims put back).
+    Derivative: ``grad_input = grad_output.reshape(self.shape)`` (the removed dims put back).
 
     Args:
         self (Tensor): ``(*)``.
@@ -8601,10 +8601,10 @@ DOCS = {
     """,
     "std": """Method form of :func:`dyngrad.std`: ``x.std(...)`` is ``dyngrad.std(x, ...)``.
 
-    Standard deviation ``sqrt(var(input, dim, correction))`` over ``dim`` (same arguments
+    Standard deviation ``sqrt(var(self, dim, correction))`` over ``dim`` (same arguments
     as :func:`var`).
 
-    Derivative: ``grad_input = grad_output * (input - mean) / ((N - correction) * output)``,
+    Derivative: ``grad_input = grad_output * (self - mean) / ((N - correction) * output)``,
     0 where ``output == 0`` (derivatives.yaml ``std_backward``).
 
     Args:
@@ -8635,7 +8635,7 @@ DOCS = {
     """,
     "sub": """Method form of :func:`dyngrad.sub`: ``x.sub(...)`` is ``dyngrad.sub(x, ...)``.
 
-    ``input - alpha * other`` (broadcast, promoted). Bool - bool is a RuntimeError.
+    ``self - alpha * other`` (broadcast, promoted). Bool - bool is a RuntimeError.
 
     ``dyngrad.subtract`` is this function.
 
@@ -8694,7 +8694,7 @@ DOCS = {
     """,
     "subtract": """Method form of :func:`dyngrad.subtract`: ``x.subtract(...)`` is ``dyngrad.subtract(x, ...)``.
 
-    ``input - alpha * other`` (broadcast, promoted). Bool - bool is a RuntimeError.
+    ``self - alpha * other`` (broadcast, promoted). Bool - bool is a RuntimeError.
 
     ``dyngrad.subtract`` is this function.
 
@@ -8726,7 +8726,7 @@ DOCS = {
     """,
     "subtract_": """In-place :meth:`Tensor.subtract`: ``x.subtract_(...)`` writes ``dyngrad.subtract(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    subtract: ``input - alpha * other`` (broadcast, promoted).
+    subtract: ``self - alpha * other`` (broadcast, promoted).
 
     Derivative: as :func:`dyngrad.subtract`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -8781,18 +8781,18 @@ DOCS = {
     """,
     "sum_to_size": """Method form of :func:`dyngrad.sum_to_size`: ``x.sum_to_size(...)`` is ``dyngrad.sum_to_size(x, ...)``.
 
-    Sum ``self`` down to ``size``, which must broadcast to ``input.shape`` (the inverse of
+    Sum ``self`` down to ``size``, which must broadcast to ``self.shape`` (the inverse of
     ``expand``). ``Tensor.sum_to_size`` in PyTorch; dyngrad also has the function.
 
-    Derivative: ``grad_input = grad_output.expand(input.shape)``.
+    Derivative: ``grad_input = grad_output.expand(self.shape)``.
 
     Args:
         self (Tensor): ``(*)``.
-        *size (int or sequence of int): the target shape, broadcastable to ``input.shape``.
+        *size (int or sequence of int): the target shape, broadcastable to ``self.shape``.
     Returns:
         Tensor: ``size``, ``self``'s dtype (``self`` itself when the shapes are equal).
     Raises:
-        RuntimeError: when ``size`` is not expandable to ``input.shape``.
+        RuntimeError: when ``size`` is not expandable to ``self.shape``.
 
     Example:
         >>> import dyngrad
@@ -8944,14 +8944,14 @@ DOCS = {
     """,
     "take": """Method form of :func:`dyngrad.take`: ``x.take(...)`` is ``dyngrad.take(x, ...)``.
 
-    ``input.flatten()[index]``: the result has ``index``'s shape.
+    ``self.flatten()[index]``: the result has ``index``'s shape.
 
     Derivative: ``grad_input`` is ``grad_output`` accumulated into the flattened positions
     ``index`` (derivatives.yaml ``take``: ``put(zeros, index, grad, accumulate=True)``).
 
     Args:
         self (Tensor): ``(*)``.
-        index (Tensor): int64/int32, any shape; entries in ``[-input.numel(), input.numel())``.
+        index (Tensor): int64/int32, any shape; entries in ``[-self.numel(), self.numel())``.
     Returns:
         Tensor: ``index.shape``, ``self``'s dtype.
     Raises:
@@ -9019,7 +9019,7 @@ DOCS = {
     """,
     "tan_": """Method form of :func:`dyngrad.tan_`: ``x.tan_(...)`` is ``dyngrad.tan_(x, ...)``.
 
-    In-place :func:`dyngrad.tan`: writes ``tan(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.tan`: writes ``tan(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.tan`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -9061,7 +9061,7 @@ DOCS = {
     """,
     "tanh_": """Method form of :func:`dyngrad.tanh_`: ``x.tanh_(...)`` is ``dyngrad.tanh_(x, ...)``.
 
-    In-place :func:`dyngrad.tanh`: writes ``tanh(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.tanh`: writes ``tanh(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.tanh`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -9107,7 +9107,7 @@ DOCS = {
     """,
     "tile": """Method form of :func:`dyngrad.tile`: ``x.tile(...)`` is ``dyngrad.tile(x, ...)``.
 
-    Like :func:`repeat`, but ``dims`` shorter than ``input.ndim`` is left-padded with 1s.
+    Like :func:`repeat`, but ``dims`` shorter than ``self.ndim`` is left-padded with 1s.
 
     Derivative: as :func:`repeat`'s (the tiles' gradients summed).
 
@@ -9136,7 +9136,7 @@ DOCS = {
 
     Args:
         self (Tensor): ``(*)``.
-        k (int): how many, ``0 <= k <= input.size(dim)``.
+        k (int): how many, ``0 <= k <= self.size(dim)``.
         dim (int): the dim to select along. Default: ``-1``.
         largest (bool): the largest entries (else the smallest). Default: ``True``.
         sorted (bool): accepted for PyTorch's signature; the result is always sorted.
@@ -9336,7 +9336,7 @@ DOCS = {
     """,
     "true_divide": """Method form of :func:`dyngrad.true_divide`: ``x.true_divide(...)`` is ``dyngrad.true_divide(x, ...)``.
 
-    ``input / other``, broadcast; ``rounding_mode`` picks true, truncating or floor division.
+    ``self / other``, broadcast; ``rounding_mode`` picks true, truncating or floor division.
 
     ``divide`` and ``true_divide`` are the same function. ``rounding_mode=None`` is true
     division: integer inputs give the default float dtype, ``x / 0`` is ``inf``/``nan``.
@@ -9372,7 +9372,7 @@ DOCS = {
     """,
     "true_divide_": """In-place :meth:`Tensor.true_divide`: ``x.true_divide_(...)`` writes ``dyngrad.true_divide(x, ...)`` into ``x``'s memory and returns ``x``.
 
-    true_divide: ``input / other``, broadcast; ``rounding_mode`` picks true, truncating or floor division.
+    true_divide: ``self / other``, broadcast; ``rounding_mode`` picks true, truncating or floor division.
 
     Derivative: as :func:`dyngrad.true_divide`'s; ``self`` takes over the new history and its
     version counter is bumped (a graph that saved the old values then refuses to
@@ -9426,7 +9426,7 @@ DOCS = {
     """,
     "trunc_": """Method form of :func:`dyngrad.trunc_`: ``x.trunc_(...)`` is ``dyngrad.trunc_(x, ...)``.
 
-    In-place :func:`dyngrad.trunc`: writes ``trunc(input, ...)`` into ``self``'s memory.
+    In-place :func:`dyngrad.trunc`: writes ``trunc(self, ...)`` into ``self``'s memory.
 
     Derivative: as :func:`dyngrad.trunc`'s; ``self`` takes over the new history and its version counter is
     bumped (a graph that saved the old values then refuses to backward, as in PyTorch).
@@ -9459,7 +9459,7 @@ DOCS = {
         self (Tensor): ``(*)``, at least 1-d.
         dim (int): the dim to remove. Default: ``0``.
     Returns:
-        tuple of Tensor: ``input.size(dim)`` tensors, each ``self``'s shape without ``dim``.
+        tuple of Tensor: ``self.size(dim)`` tensors, each ``self``'s shape without ``dim``.
     Raises:
         IndexError: ``dim`` out of range.
 
@@ -9473,18 +9473,18 @@ DOCS = {
 
     Split dim ``dim`` into ``sizes`` (one entry may be -1); a view.
 
-    Derivative: ``grad_input = grad_output.reshape(input.shape)``.
+    Derivative: ``grad_input = grad_output.reshape(self.shape)``.
 
     Args:
         self (Tensor): ``(*)``, at least 1 dim.
         dim (int): the dim to split (negative counts from the end).
-        sizes (sequence of int): its new sizes, whose product is ``input.size(dim)``; one may
+        sizes (sequence of int): its new sizes, whose product is ``self.size(dim)``; one may
             be ``-1`` (inferred).
     Returns:
         Tensor: ``self``'s shape with size ``dim`` replaced by ``sizes``, a view.
     Raises:
         RuntimeError: empty ``sizes``, more than one -1, a 0-d input, or a product that is not
-            ``input.size(dim)``.
+            ``self.size(dim)``.
         IndexError: when ``dim`` is out of range.
 
     Example:
@@ -9532,7 +9532,7 @@ DOCS = {
         dim: compare slices along this dim instead of elements of the flattened input.
     Returns:
         ``output``, or a tuple ``(output, inverse?, counts?)`` in that order; ``inverse`` has
-        ``self``'s shape (``(input.size(dim),)`` with ``dim``), int64.
+        ``self``'s shape (``(self.size(dim),)`` with ``dim``), int64.
     Raises:
         IndexError: ``dim`` out of range.
 
@@ -9615,7 +9615,7 @@ DOCS = {
     Variance over ``dim`` with Bessel's ``correction`` (default 1; ``unbiased=False``
     means 0). ``N - correction <= 0`` gives inf/nan, as PyTorch.
 
-    Derivative: ``grad_input = grad_output * 2 * (input - mean) / (N - correction)``
+    Derivative: ``grad_input = grad_output * 2 * (self - mean) / (N - correction)``
     (derivatives.yaml ``var_backward``).
 
     Args:
@@ -9644,9 +9644,9 @@ DOCS = {
     """,
     "vdot": """Method form of :func:`dyngrad.vdot`: ``x.vdot(...)`` is ``dyngrad.vdot(x, ...)``.
 
-    The dot product of two 1-d tensors (for real tensors, ``(input * other).sum()``).
+    The dot product of two 1-d tensors (for real tensors, ``(self * other).sum()``).
 
-    Derivative: ``grad_input = grad * other``, ``grad_other = grad * input``.
+    Derivative: ``grad_input = grad * other``, ``grad_other = grad * self``.
 
     Args:
         self (Tensor): ``(n,)``.
@@ -9667,7 +9667,7 @@ DOCS = {
 
     ``Tensor.view`` in PyTorch (there is no ``torch.view``); dyngrad also has the function.
 
-    Derivative: ``grad_input = grad_output.reshape(input.shape)`` (derivatives.yaml ``view``).
+    Derivative: ``grad_input = grad_output.reshape(self.shape)`` (derivatives.yaml ``view``).
 
     Args:
         self (Tensor): ``(*)``.
@@ -9692,15 +9692,15 @@ DOCS = {
     """,
     "view_as": """Method form of :func:`dyngrad.view_as`: ``x.view_as(...)`` is ``dyngrad.view_as(x, ...)``.
 
-    ``input.view(other.shape)``; raises as :func:`view` when no view is possible.
+    ``self.view(other.shape)``; raises as :func:`view` when no view is possible.
 
     ``dyngrad.reshape_as`` is this function (so it too returns a view or raises).
 
-    Derivative: ``grad_input = grad_output.reshape(input.shape)``.
+    Derivative: ``grad_input = grad_output.reshape(self.shape)``.
 
     Args:
         self (Tensor): ``(*)``.
-        other (Tensor): any tensor with ``input.numel()`` elements; only its shape is used.
+        other (Tensor): any tensor with ``self.numel()`` elements; only its shape is used.
     Returns:
         Tensor: ``other.shape``, a view of ``self``.
     Raises:
@@ -9733,10 +9733,10 @@ DOCS = {
     """,
     "xlogy": """Method form of :func:`dyngrad.xlogy`: ``x.xlogy(...)`` is ``dyngrad.xlogy(x, ...)``.
 
-    Elementwise ``input * log(other)``, 0 where ``input == 0`` (unless ``other`` is nan).
+    Elementwise ``self * log(other)``, 0 where ``self == 0`` (unless ``other`` is nan).
 
-    Derivative: ``grad_input = grad_output * log(other)`` (0 where ``input == 0`` and
-    ``other`` is not nan), ``grad_other = grad_output * input / other`` (derivatives.yaml
+    Derivative: ``grad_input = grad_output * log(other)`` (0 where ``self == 0`` and
+    ``other`` is not nan), ``grad_other = grad_output * self / other`` (derivatives.yaml
     ``xlogy.Tensor``).
 
     Args:
@@ -9762,7 +9762,7 @@ DOCS = {
     """,
     "xlogy_": """Method form of :func:`dyngrad.xlogy_`: ``x.xlogy_(...)`` is ``dyngrad.xlogy_(x, ...)``.
 
-    In-place :func:`xlogy`: ``input = input * log(other)`` (0 where ``input == 0``).
+    In-place :func:`xlogy`: ``self = self * log(other)`` (0 where ``self == 0``).
 
     Derivative: as :func:`xlogy`'s; ``self`` takes over the new history.
 

@@ -186,10 +186,19 @@ def _raises(body: list[str], first: str) -> list[str]:
     return out + tail if out[-1].strip() else out
 
 
+_CODE = re.compile(r"``([^`]+)``")
+
+
 def _retarget(lines: list[str], first: str) -> list[str]:
-    """``lines`` with the function's first argument, ````input````, called ````self````."""
-    old = f"``{first}``"
-    return [ln.replace(old, "``self``") if old in ln else ln for ln in lines]
+    """``lines`` with the function's first argument called ``self`` wherever it is code:
+    ````input```` and ````input.shape```` become ````self```` and ````self.shape````
+    (``grad_input`` stays: a name of its own)."""
+    word = re.compile(rf"(?<![\w.]){re.escape(first)}\b")
+
+    def code(m: re.Match[str]) -> str:
+        return "``" + word.sub("self", m[1]) + "``"
+
+    return [_CODE.sub(code, ln) if first in ln else ln for ln in lines]
 
 
 def method_doc(mname: str, fn: Callable, qualname: str) -> str:
