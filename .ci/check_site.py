@@ -5,7 +5,7 @@ check what a reader would see.
 
 Checks, each printed as it passes (exit status 1 and the reasons on the first failures):
 - the home page, one tutorial page and one API reference page render: their heading and a
-  known piece of text are visible (for the tutorial, output the build produced by running
+  known piece of text are visible (and the Tensor page lists its methods) (for the tutorial, output the build produced by running
   its code blocks, and a graph picture that loaded);
 - the search box finds "save_for_backward";
 - no internal link of any built page is broken: every <a href> to a local target points to
@@ -168,6 +168,10 @@ def main(argv: list[str] | None = None) -> int:
                   "API page dyngrad.autograd: heading visible")
             check(page.locator('[id="dyngrad.autograd.Function"]').first.is_visible(),
                   "API page: dyngrad.autograd.Function documented")
+            page.goto(root + "reference/tensor/")
+            for method in ("backward", "exp", "add_", "view", "shape"):  # core, method form, in-place, own, property
+                check(page.locator(f'[id="dyngrad.Tensor.{method}"]').count() == 1,
+                      f"API page dyngrad.Tensor: Tensor.{method} documented")
 
             page.goto(root)
             box = page.locator("input.md-search__input")
