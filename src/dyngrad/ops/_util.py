@@ -17,9 +17,10 @@ _state = grad_mode.state  # the thread's context: grad mode and the interpreter 
 
 
 def wrap(arr: Any) -> Tensor:
-    """Wrap a NumPy result (array or NumPy scalar) as a fresh Tensor."""
+    """Wrap a NumPy result (array or NumPy scalar) as a fresh Tensor (an array of another
+    backend, CuPy, Dask, Array API, is kept as it is: _backend.wrap_result)."""
     if not isinstance(arr, np.ndarray):
-        arr = np.asarray(arr)
+        arr = B.wrap_result(arr)
     return Tensor._make(arr)
 
 
@@ -116,7 +117,9 @@ def norm_dims(dim: Any, ndim: int, op: str) -> tuple[int, ...] | None:
 def make_view(out: Tensor, base: Tensor) -> Tensor:
     """Mark ``out`` as a view of ``base`` when their memory overlaps: they share the
     version counter, so an in-place change of either invalidates saved copies of both."""
-    if np.may_share_memory(out._data, base._data):
+    od, bd = out._data, base._data
+    if np.may_share_memory(od, bd) if type(od) is np.ndarray and type(bd) is np.ndarray else \
+            B.may_share_memory(od, bd):
         out._vc = base._vc
         # A leaf that requires grad is the root of its views' autograd history, even when
         # it is itself a view of a plain tensor (``arange(6).reshape(2, 3).requires_grad_()``).
