@@ -363,11 +363,22 @@ def zeros(shape: tuple[int, ...], dtype: np.dtype, like: Any = None) -> np.ndarr
 
 
 def zeros_like(arr: np.ndarray, dtype: Any = None) -> np.ndarray:
-    return np.zeros_like(arr, dtype=dtype)
+    if type(arr) is np.ndarray or is_dask(arr) or is_cupy(arr):  # (NumPy dispatches to Dask, CuPy)
+        return np.zeros_like(arr, dtype=dtype)
+    return namespace(arr).zeros(arr.shape, dtype=_dtype_for(arr, dtype) if dtype is not None else arr.dtype)
 
 
 def ones_like(arr: np.ndarray, dtype: Any = None) -> np.ndarray:
-    return np.ones_like(arr, dtype=dtype)
+    if type(arr) is np.ndarray or is_dask(arr) or is_cupy(arr):
+        return np.ones_like(arr, dtype=dtype)
+    return namespace(arr).ones(arr.shape, dtype=_dtype_for(arr, dtype) if dtype is not None else arr.dtype)
+
+
+def full_like(arr: np.ndarray, value: Any, dtype: Any = None) -> np.ndarray:
+    """An array of ``arr``'s shape (and library), every element ``value``."""
+    if type(arr) is np.ndarray or is_dask(arr) or is_cupy(arr):
+        return np.full_like(arr, value, dtype=dtype)
+    return namespace(arr).full(arr.shape, value, dtype=_dtype_for(arr, dtype) if dtype is not None else arr.dtype)
 
 
 def full(shape: tuple[int, ...], value: Any, dtype: np.dtype) -> np.ndarray:
@@ -698,3 +709,131 @@ def foreign_asarray(obj: Any, dtype: Any = None) -> Any:
     if want is None or want == cur:
         return obj
     return namespace(obj).astype(obj, _dtype_for(obj, want))
+
+
+def asarray_any(obj: Any, dtype: Any = None) -> Any:
+    """``np.asarray(obj, dtype)`` for NumPy data (the same call, after one type check); an
+    array of another backend stays there (cast with its own ``astype`` when ``dtype``
+    differs). What ops call where they used ``np.asarray`` on a computed result."""
+    if type(obj) is np.ndarray or isinstance(obj, (np.ndarray, np.generic, bool, int, float, list, tuple)) \
+            or not hasattr(obj, "dtype"):
+        return np.asarray(obj, dtype=dtype)
+    if dtype is None or obj.dtype == dtype:
+        return obj
+    return namespace(obj).astype(obj, _dtype_for(obj, dtype))
+
+
+def copy(arr: Any) -> Any:
+    """A copy of ``arr`` in its library (a Dask array is immutable: itself)."""
+    if isinstance(arr, np.ndarray):
+        return np.array(arr, copy=True)
+    if is_dask(arr):
+        return arr
+    if is_cupy(arr):
+        return arr.copy()
+    return namespace(arr).asarray(arr, copy=True)
+
+
+def accumulate(old: Any, new: Any) -> Any:
+    """``old += new`` for a non-NumPy gradient: in place for CuPy, a new array (lazy for
+    Dask) for the immutable ones; returns the array to keep."""
+    if is_cupy(old):
+        import cupy
+
+        cupy.add(old, new, out=old, casting="unsafe")
+        return old
+    xp = namespace(old, new)
+    out = old + new
+    return out if out.dtype == old.dtype else xp.astype(out, old.dtype)
+
+
+# ---------------------------------------------------------------------------- devices (CuPy)
+def _cupy() -> Any:
+    """The cupy module, or None when it is not installed (or fails to load)."""
+    try:
+        import cupy
+    except Exception:  # ImportError, or a CUDA library missing at import
+        return None
+    return cupy
+
+
+def cuda_device_count() -> int:
+    """How many GPUs CuPy finds (0 without CuPy, or without a driver or a GPU)."""
+    cupy = _cupy()
+    if cupy is None:
+        return 0
+    try:
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:  # cupy's CUDARuntimeError: no driver, no device
+        return 0
+
+
+def parse_device(device: Any) -> tuple[str, int | None]:
+    """``'cpu'``, ``'cuda'``, ``'cuda:1'``, a device object (``.type``, ``.index``) or an int
+    (a GPU index, as PyTorch) -> ``(type, index)``. Raises RuntimeError for anything else."""
+    if isinstance(device, int) and not isinstance(device, bool):
+        return "cuda", device
+    typ = getattr(device, "type", None)
+    if isinstance(typ, str):
+        return typ, getattr(device, "index", None)
+    s = str(device)
+    kind, _, idx = s.partition(":")
+    if kind not in ("cpu", "cuda", "meta") or (idx and not idx.isdigit()):
+        raise RuntimeError(f"Expected one of cpu, cuda, meta device type at start of device string: {s}")
+    return kind, (int(idx) if idx else None)
+
+
+def check_cuda(index: int | None) -> int:
+    """The GPU index to use for ``cuda`` / ``cuda:index`` (the current device for None).
+
+    Raises:
+        RuntimeError: without CuPy or a GPU (as PyTorch's "Torch not compiled with CUDA"),
+            or for an index past the last GPU."""
+    n = cuda_device_count()
+    if n == 0:
+        raise RuntimeError(
+            "dyngrad: device 'cuda' is not available: it needs CuPy and a GPU (pip install "
+            "'dyngrad[cuda]'); dyngrad.cuda.is_available() is False here. docs/backends.md")
+    if index is None:
+        return int(_cupy().cuda.runtime.getDevice())
+    if not 0 <= index < n:
+        raise RuntimeError(f"CUDA error: invalid device ordinal (cuda:{index}; {n} GPU(s) found)")
+    return index
+
+
+def array_device(arr: Any) -> tuple[str, int | None]:
+    """``('cuda', n)`` for a CuPy array on GPU n (a Dask array of CuPy chunks too); ``('cpu',
+    None)`` for NumPy, Dask (of NumPy chunks) and other host arrays."""
+    if type(arr) is np.ndarray:
+        return "cpu", None
+    if is_cupy(arr):
+        return "cuda", int(arr.device.id)
+    if is_dask(arr) and is_cupy(getattr(arr, "_meta", None)):
+        return "cuda", None
+    return "cpu", None
+
+
+def to_device(arr: Any, device: Any) -> Any:
+    """``arr`` on ``device``: ``'cpu'`` copies a CuPy array to the host (NumPy), and leaves
+    NumPy, Dask and other host arrays as they are; ``'cuda[:n]'`` copies to GPU n as a CuPy
+    array (a Dask array gets CuPy chunks, lazily).
+
+    Raises:
+        RuntimeError: for ``cuda`` without CuPy or a GPU, or an unknown device."""
+    kind, index = parse_device(device)
+    if kind == "cpu":
+        if is_cupy(arr):
+            return arr.get()
+        if is_dask(arr) and is_cupy(getattr(arr, "_meta", None)):
+            return arr.map_blocks(lambda b: b.get(), dtype=arr.dtype)
+        return arr
+    if kind != "cuda":
+        raise RuntimeError(f"dyngrad: cannot move an array to device {device!r}")
+    idx = check_cuda(index)
+    cupy = _cupy()
+    if is_dask(arr):
+        return arr.map_blocks(cupy.asarray, dtype=arr.dtype)
+    if is_cupy(arr) and int(arr.device.id) == idx:
+        return arr
+    with cupy.cuda.Device(idx):
+        return cupy.asarray(arr if is_cupy(arr) else to_host(arr))

@@ -85,6 +85,28 @@ class _Device:
 cpu = _Device()
 
 
+class _CudaDevice(_Device):
+    """``device(type='cuda', index=n)``: GPU n, whose tensors hold CuPy arrays (docs/backends.md)."""
+
+    type = "cuda"
+
+    def __init__(self, index: int) -> None:
+        self.index = index  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"device(type='cuda', index={self.index})"
+
+    def __str__(self) -> str:
+        return f"cuda:{self.index}"
+
+    def __eq__(self, other: object) -> bool:
+        return str(other) == str(self) or (getattr(other, "type", None) == "cuda" and
+                                           getattr(other, "index", None) == self.index)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
 # --- apisurface: the "meta" device (shape and dtype, no values)
 class _MetaDevice(_Device):
     """``device(type='meta')``: tensors with a shape and a dtype but no values."""
@@ -156,6 +178,10 @@ def meta_device(fn: Any, *, like: bool = False, rng: Any = None) -> Any:
         device = kwargs.get("device")
         if device is None and like and args and type(getattr(args[0], "_data", None)) is MetaArray:
             device = "meta"
+        if device is None and like and args and B.is_cupy(getattr(args[0], "_data", None)):
+            device = args[0].device  # zeros_like of a GPU tensor: on its GPU
+        if device is not None and B.parse_device(device)[0] == "cuda":
+            return _on_cuda(fn, args, kwargs, device)
         if device is None or not is_meta_device(device):
             return fn(*args, **kwargs)
         kwargs["device"] = None
@@ -171,11 +197,25 @@ def meta_device(fn: Any, *, like: bool = False, rng: Any = None) -> Any:
     return create
 
 
+def _on_cuda(fn: Any, args: tuple, kwargs: dict, device: Any) -> Any:
+    """A creation function's tensor made on the host, then its array moved to the GPU (CuPy),
+    keeping ``requires_grad`` (a leaf on the GPU, as PyTorch's ``device="cuda"``)."""
+    B.check_cuda(B.parse_device(device)[1])
+    kwargs = dict(kwargs, device=None)
+    t = fn(*args, **kwargs)
+    t._data = B.to_device(t._data, device)
+    return t
+
+
 def check_device(device: Any) -> None:
-    """Accept ``None``, ``'cpu'`` or a cpu device; anything else is a RuntimeError."""
+    """Accept ``None``, ``'cpu'`` or a cpu device, and ``'cuda'`` / ``'cuda:N'`` when CuPy
+    finds that GPU; anything else is a RuntimeError."""
     if device is not None and str(device).split(":")[0] != "cpu":
+        if B.parse_device(device)[0] == "cuda":
+            B.check_cuda(B.parse_device(device)[1])
+            return
         raise RuntimeError(
-            f"dyngrad runs on the CPU (NumPy arrays); device {device!r} is not available"
+            f"dyngrad runs on the CPU (NumPy arrays) and on GPUs through CuPy; device {device!r} is not available"
         )
 
 
@@ -201,7 +241,13 @@ class MetadataMethods:
 
     @property
     def device(self) -> _Device:
-        return meta if type(self._data) is MetaArray else cpu
+        d = self._data
+        if type(d) is np.ndarray:
+            return cpu
+        if type(d) is MetaArray:
+            return meta
+        kind, index = B.array_device(d)
+        return _CudaDevice(index or 0) if kind == "cuda" else cpu
 
     @property
     def is_meta(self) -> bool:
@@ -210,7 +256,8 @@ class MetadataMethods:
 
     @property
     def is_cuda(self) -> bool:
-        return False
+        """True for a tensor on a GPU (a CuPy array)."""
+        return type(self._data) is not np.ndarray and B.array_device(self._data)[0] == "cuda"
 
     @property
     def layout(self) -> str:

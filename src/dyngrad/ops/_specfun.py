@@ -37,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
+
 _ERF = np.frompyfunc(math.erf, 1, 1)
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
 
@@ -146,14 +148,14 @@ def erf(x: np.ndarray) -> np.ndarray:
     """``erf(x)`` of a float64 array (Cody's rational approximations above; libm per
     element for arrays under ``_VECTOR_FROM`` elements)."""
     if np.size(x) < _VECTOR_FROM:
-        return np.asarray(_ERF(x), dtype=np.float64)
+        return B.asarray_any(_ERF(x), dtype=np.float64)
     return _erf_vector(x, False)
 
 
 def erfc(x: np.ndarray) -> np.ndarray:
     """``erfc(x) = 1 - erf(x)`` of a float64 array, without cancellation for large ``x``."""
     if np.size(x) < _VECTOR_FROM:
-        return np.asarray(_ERFC(x), dtype=np.float64)
+        return B.asarray_any(_ERFC(x), dtype=np.float64)
     return _erf_vector(x, True)
 
 
@@ -198,7 +200,7 @@ _LGAMMA = np.frompyfunc(_lgamma1, 1, 1)
 def lgamma(x: np.ndarray) -> np.ndarray:
     """``log|Gamma(x)|`` elementwise (float64 in, float64 out)."""
     with np.errstate(all="ignore"):  # libm raises the divide flag at the poles
-        return np.asarray(_LGAMMA(x), dtype=np.float64)
+        return B.asarray_any(_LGAMMA(x), dtype=np.float64)
 
 
 _PSI_10 = 2.25175258906672110764
@@ -227,7 +229,7 @@ def _digamma_nonneg(x: np.ndarray) -> np.ndarray:
 
 def digamma(x: np.ndarray) -> np.ndarray:
     """``psi(x) = d/dx log Gamma(x)`` elementwise (float64)."""
-    x = np.asarray(x, dtype=np.float64)
+    x = B.asarray_any(x, dtype=np.float64)
     with np.errstate(all="ignore"):
         neg = x < 0
         r = np.modf(x)[0]
@@ -250,7 +252,7 @@ _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606
 
 def zeta(s: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Hurwitz zeta ``sum_k (k + q)**-s`` elementwise (float64, broadcast), ``s >= 1``."""
-    s, q = np.broadcast_arrays(np.asarray(s, dtype=np.float64), np.asarray(q, dtype=np.float64))
+    s, q = np.broadcast_arrays(B.asarray_any(s, dtype=np.float64), B.asarray_any(q, dtype=np.float64))
     s, q = s.astype(np.float64), q.astype(np.float64)
     with np.errstate(all="ignore"):
         pole = (q <= 0) & (q == np.floor(q))
@@ -317,7 +319,7 @@ _NEWTON_SCALE = 2.0 / math.sqrt(math.pi)
 
 def erfinv(y: np.ndarray) -> np.ndarray:
     """The inverse error function elementwise (float64)."""
-    y = np.asarray(y, dtype=np.float64)
+    y = B.asarray_any(y, dtype=np.float64)
     ay = np.abs(y)
     with np.errstate(all="ignore"):
         x = _giles(ay)
@@ -328,8 +330,8 @@ def erfinv(y: np.ndarray) -> np.ndarray:
             xs = np.where(inside, x, 0.0)
             deriv = _NEWTON_SCALE * np.exp(-xs * xs)
             # |y| <= 0.5: Newton on erf(x) - y; the tail: on log(erfc(x)) - log(1 - y)
-            r_in = (np.asarray(_ERF(xs), dtype=np.float64) - ay) / deriv
-            ec = np.asarray(_ERFC(xs), dtype=np.float64)
+            r_in = (B.asarray_any(_ERF(xs), dtype=np.float64) - ay) / deriv
+            ec = B.asarray_any(_ERFC(xs), dtype=np.float64)
             r_tail = (np.log(ec) - log_tail) * ec / -deriv
             x = np.where(inside, xs - np.where(inner, r_in, r_tail), x)
         x = np.where(ay == 1, np.inf, x)
@@ -392,7 +394,7 @@ def gammainc(a: np.ndarray, x: np.ndarray, upper: bool = False) -> np.ndarray:
     ``x <= max(1, a)``, continued fraction otherwise (Cephes igam/igamc, A&S 6.5.29 and
     6.5.31). Edges as PyTorch: ``P(a, 0) = 0``, ``P(0, x > 0) = 1``, ``P(a, inf) = 1``,
     ``nan`` for negative arguments."""
-    a, x = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
+    a, x = np.broadcast_arrays(B.asarray_any(a, np.float64), B.asarray_any(x, np.float64))
     shape = a.shape
     a, x = a.astype(np.float64).ravel(), x.astype(np.float64).ravel()
     p = np.full(a.shape, np.nan)

@@ -38,7 +38,7 @@ def to_tensor(x: Any, like: Tensor | None = None) -> Tensor:
     if isinstance(x, Tensor):
         return x
     if like is not None and isinstance(x, (bool, int, float)):
-        return Tensor._make(np.asarray(x, dtype=B.result_type(like, x)))
+        return Tensor._make(B.asarray_any(x, dtype=B.result_type(like, x)))
     return Tensor._make(B.asarray(x))
 
 

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.grad_mode import state as _ctx
 from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching import front, logical_ndim, pad_to, unary
@@ -138,13 +138,13 @@ class Copy(Op):
     def forward(ctx: Any, a: Tensor, src: Any) -> Tensor:
         sd = data_of(src)
         try:
-            out = np.broadcast_to(np.asarray(sd), a._data.shape).astype(a._data.dtype)
+            out = np.broadcast_to(B.asarray_any(sd), a._data.shape).astype(a._data.dtype)
         except ValueError:
             raise RuntimeError(
                 f"copy_: the size of src {list(np.shape(sd))} is not broadcastable to self "
                 f"{list(a._data.shape)}"
             ) from None
-        ctx.src_dtype = np.asarray(sd).dtype
+        ctx.src_dtype = B.asarray_any(sd).dtype
         return wrap(out)
 
     @staticmethod

@@ -353,8 +353,8 @@ class Clamp(Elementwise):
         d = x._data
         # PyTorch's result_type(input, min, max); Python-int bounds wrap into an integer dtype
         rt = B.result_type(*(o for o in (x, lo, hi) if o is not None))
-        lod = np.asarray(data_of(lo)).astype(rt, copy=False) if lo is not None else None
-        hid = np.asarray(data_of(hi)).astype(rt, copy=False) if hi is not None else None
+        lod = B.asarray_any(data_of(lo)).astype(rt, copy=False) if lo is not None else None
+        hid = B.asarray_any(data_of(hi)).astype(rt, copy=False) if hi is not None else None
         out = d.astype(rt, copy=False)
         if lod is not None:
             out = np.maximum(out, lod)
@@ -379,7 +379,7 @@ class Clamp(Elementwise):
         if lot is not None:
             m = d < lo
             if hi is not None:
-                m = m & (np.asarray(lo) <= hi)
+                m = m & (B.asarray_any(lo) <= hi)
             dlo = wrap(m)
         if hit is not None:
             dhi = wrap(d > hi)

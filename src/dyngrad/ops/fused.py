@@ -16,7 +16,7 @@ from ..tensor import Tensor
 from ._bases import Elementwise, Op
 from ._batching import dims_at, pointwise_promoting
 from ._batching_reduce import along_dim
-from ._util import float_data, norm_dim, wrap, is_wrapper
+from ._util import float_data, is_wrapper, norm_dim, wrap
 from .elementwise import sigmoid
 
 __all__ = ["softmax", "log_softmax"]
@@ -211,7 +211,7 @@ class NllLoss(Op):
         ctx.cdim = cdim
         ctx.none = reduction == "none"
         ctx.save_for_backward(wrap(m.astype(d.dtype, copy=False)))
-        return wrap(np.asarray(out, dtype=d.dtype))
+        return wrap(B.asarray_any(out, dtype=d.dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -262,7 +262,7 @@ class NllLoss(Op):
         s = losses.sum(rest) if rest else losses
         if reduction == "sum":
             return s, 0
-        
+
         if is_wrapper(target) or is_wrapper(weight):
             return NotImplemented  # targets batched by an outer vmap: values unreadable here
         t = target._data

@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as _B
 from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching_index import batch_operand
-from ._util import data_of, inplace, norm_dim, wrap, is_wrapper
+from ._util import data_of, inplace, is_wrapper, norm_dim, wrap
 
 __all__ = [
     "index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_",
@@ -26,7 +27,7 @@ TENSOR_METHODS = set(__all__)
 def _int_index(index: Any, op: str) -> np.ndarray:
     d = data_of(index)
     if not isinstance(d, np.ndarray):
-        d = np.asarray(d)
+        d = _B.asarray_any(d)
     if d.dtype.kind not in "iu" or d.dtype == np.uint8:
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {d.dtype}")
     return d
@@ -457,7 +458,7 @@ def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
     if is_wrapper(index):  # differs per example under vmap: the rule checks it
         return _index_select_batched(input, dim, index)
     idx = data_of(index)
-    idx = np.asarray(idx) if not isinstance(idx, np.ndarray) else idx
+    idx = _B.asarray_any(idx) if not isinstance(idx, np.ndarray) else idx
     if idx.dtype.kind not in "iu" or idx.dtype == np.uint8:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if idx.ndim > 1:

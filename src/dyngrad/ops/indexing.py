@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
 from . import _batching_index as bx
@@ -46,7 +47,7 @@ def _conv(i: Any) -> Any:
     if isinstance(i, Tensor):
         d = i._data
     elif isinstance(i, (list, tuple, np.ndarray, range)):  # (range: PyTorch's nn tutorial's x[range(n), y])
-        d = np.asarray(i) if not isinstance(i, np.ndarray) else i
+        d = B.asarray_any(i) if not isinstance(i, np.ndarray) else i
         if isinstance(i, range) and d.size == 0:
             d = d.astype(np.int64)
         if d.dtype == object:
