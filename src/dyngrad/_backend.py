@@ -465,7 +465,7 @@ def namespace(*arrays: Any) -> Any:
             break
     else:
         return np  # the fast path: every array is a NumPy array
-    foreign = [a for a in arrays if type(a) is not np.ndarray and not _is_constant(a)]
+    foreign = [a for a in arrays if not isinstance(a, np.ndarray) and not _is_constant(a)]
     if not foreign:
         return np
     names = {backend_name(a) for a in foreign}
@@ -534,18 +534,24 @@ def wrap_result(arr: Any) -> Any:
     return arr
 
 
-class _ForeignDtypes(dict):
-    """``_FROM_NP`` reads a foreign library's dtype (array-api-strict's) as its NumPy dtype;
-    a hit (a NumPy dtype, as for NumPy, CuPy and Dask arrays) costs a plain dict lookup."""
-
-    def __missing__(self, key: Any) -> dtype:
-        nd = getattr(key, "_np_dtype", None)
-        if nd is None:
-            raise KeyError(key)
-        return dict.__getitem__(self, np.dtype(nd))
+def foreign_dtype(d: Any) -> dtype:
+    """The dyngrad dtype of a foreign library's dtype object (array-api-strict's, which is
+    not a NumPy dtype). Raises KeyError for one dyngrad has no dtype for."""
+    nd = getattr(d, "_np_dtype", None)
+    if nd is None:
+        raise KeyError(d)
+    return _FROM_NP[np.dtype(nd)]
 
 
-_FROM_NP = _ForeignDtypes(_FROM_NP)
+def np_dtype_of(arr: Any) -> np.dtype:
+    """The NumPy dtype of any backend's array."""
+    d = arr.dtype
+    if isinstance(d, np.dtype):
+        return d
+    nd = getattr(d, "_np_dtype", None)
+    if nd is None:
+        raise TypeError(f"dyngrad does not know the dtype {d!r} of a {type(arr).__name__}")
+    return np.dtype(nd)
 
 
 # ---- the functions outside the standard, per backend
@@ -696,7 +702,7 @@ def foreign_asarray(obj: Any, dtype: Any = None) -> Any:
 
     Raises:
         TypeError: for a dtype dyngrad has no category for (complex, strings)."""
-    cur = _FROM_NP[obj.dtype].np if not isinstance(obj.dtype, np.dtype) else obj.dtype
+    cur = np_dtype_of(obj)
     want = to_np_dtype(dtype) if dtype is not None else None
     if want is None:
         if cur not in _FROM_NP:
@@ -837,3 +843,42 @@ def to_device(arr: Any, device: Any) -> Any:
         return arr
     with cupy.cuda.Device(idx):
         return cupy.asarray(arr if is_cupy(arr) else to_host(arr))
+
+
+def _has_dask(args: Any) -> bool:
+    for a in args:
+        if type(a) is np.ndarray:
+            continue
+        if isinstance(a, (tuple, list)):
+            if _has_dask(a):
+                return True
+        elif is_dask(a):
+            return True
+    return False
+
+
+def lazy_kernel(kernel: Any, shape: tuple[int, ...], dt: Any, *args: Any) -> Any:
+    """``kernel(*args)`` (a NumPy function returning a ``shape``, ``dt`` array), as one lazy
+    Dask task on the whole arrays when an argument (or an element of a tuple argument) is a
+    Dask array; called directly otherwise. For the kernels that have no chunked form in Dask
+    (scatter-adds ``np.add.at``, index assignment): correct and lazy, not chunk-parallel."""
+    if not _has_dask(args):
+        return kernel(*args)
+    import dask
+    import dask.array as da
+
+    return da.from_delayed(dask.delayed(kernel, pure=True)(*args), shape, dtype=dt)
+
+
+def c_contiguous(arr: Any) -> bool:
+    """``arr.flags.c_contiguous`` for NumPy (and CuPy); True for Dask and Array API arrays,
+    which have no memory layout to see (their reshape never fails for layout)."""
+    flags = getattr(arr, "flags", None)
+    return True if flags is None else bool(flags.c_contiguous)
+
+
+def writeable(arr: Any) -> bool:
+    """``arr.flags.writeable`` for NumPy (and CuPy); True for Dask and Array API arrays (an
+    in-place op on them makes a new array)."""
+    flags = getattr(arr, "flags", None)
+    return True if flags is None else bool(flags.writeable)

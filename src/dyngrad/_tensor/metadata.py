@@ -233,7 +233,10 @@ class MetadataMethods:
 
     @property
     def dtype(self) -> B.dtype:
-        return B._FROM_NP[self._data.dtype]
+        d = self._data.dtype
+        if type(self._data) is np.ndarray or isinstance(d, np.dtype):
+            return B._FROM_NP[d]
+        return B.foreign_dtype(d)  # an Array API library's own dtype object (array-api-strict)
 
     @property
     def ndim(self) -> int:

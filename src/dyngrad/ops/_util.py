@@ -49,8 +49,9 @@ def binary_operands(a: Any, b: Any) -> tuple[Any, Any, np.dtype]:
     tb = isinstance(b, Tensor)
     if ta and tb:
         ad, bd = a._data, b._data
-        if ad.dtype == bd.dtype:
+        if type(ad) is type(bd) and ad.dtype == bd.dtype:
             return ad, bd, ad.dtype
+        B.check_same_backend("binary op", ad, bd)  # (mixing libraries: a TypeError naming both)
     elif ta and type(b) in _SCALARS:
         # fast path: a Python scalar changes the dtype only when of a higher category
         ad = a._data
@@ -231,7 +232,7 @@ def _write(self: Tensor, value: np.ndarray, fn: Any) -> None:
             f"{getattr(fn, '__name__', 'op')}_: result type {B.from_np_dtype(value.dtype).name} "
             f"can't be cast to the desired output type {self.dtype.name}"
         )
-    if not self._data.flags.writeable:
+    if not B.writeable(self._data):
         raise RuntimeError(
             f"{getattr(fn, '__name__', 'op')}_: the tensor's memory is read-only (an expanded or "
             "broadcast view); clone() it first"

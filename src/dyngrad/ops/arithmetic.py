@@ -727,7 +727,7 @@ def _fast_inplace(self: Tensor, ufunc: Any, other: Any, name: str) -> Tensor | N
             f"{name}: result type {B.from_np_dtype(rt).name} can't be cast to the desired output "
             f"type {self.dtype.name}"
         )
-    if not self._data.flags.writeable:
+    if not B.writeable(self._data):
         raise RuntimeError(f"{name}: the tensor's memory is read-only (an expanded view); clone() it first")
     try:
         ufunc(self._data, od, out=self._data, casting="unsafe")

@@ -96,7 +96,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     if type(value) is int and self._data.dtype.kind in "iu":
         value = B.int_fill_value(value, self._data.dtype)
     if not recording(self, value) and not _ctx.interpreters:  # a transform (forward mode's tangents) goes via inplace()
-        if not self._data.flags.writeable:
+        if not B.writeable(self._data):
             raise RuntimeError("fill_: the tensor's memory is read-only (an expanded view); clone() it first")
         self._data[...] = value._data if isinstance(value, Tensor) else value
         self._vc[0] += 1
@@ -332,6 +332,6 @@ def contiguous(input: Tensor, memory_format: Any = None) -> Tensor:
         >>> y.is_contiguous(), y.shape
         (True, dyngrad.Size([3, 2]))
     """
-    if input._data.flags.c_contiguous:
+    if B.c_contiguous(input._data):
         return input
     return Clone.apply(input)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _backend as B
-from ._bases import Op
 from ..tensor import Tensor
+from ._bases import Op
 
 __all__ = ["to_device"]
 

@@ -158,6 +158,16 @@ def gather(input: Tensor, dim: int, index: Any, *, sparse_grad: bool = False) ->
     return Gather.apply(input, d, idx)
 
 
+
+def _scatter_add_kernel(xd: np.ndarray, dim: int, index: np.ndarray, sd: np.ndarray) -> np.ndarray:
+    """``x`` with ``src`` added at ``index`` along ``dim`` (a copy; NumPy's ``add.at``)."""
+    out = xd.copy()
+    if index.size:
+        sub = sd[tuple(slice(0, s) for s in index.shape)]
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            np.add.at(out.reshape(-1) if out.ndim == 0 else out, _grid(index, dim), sub)
+    return out
+
 class ScatterAdd(Linear):
     """``out = x`` with ``out[i][index[i][j]] += src[i][j]`` (for ``dim == 1``).
 
@@ -168,12 +178,10 @@ class ScatterAdd(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Tensor) -> Tensor:
         ctx.dim, ctx.index, ctx.src_shape = dim, index, src._data.shape
-        out = x._data.copy()
-        if index.size:
-            sub = src._data[tuple(slice(0, s) for s in index.shape)]
-            with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-                np.add.at(out.reshape(-1) if out.ndim == 0 else out, _grid(index, dim), sub)
-        return wrap(out)
+        xd = x._data
+        if type(xd) is not np.ndarray or type(src._data) is not np.ndarray or type(index) is not np.ndarray:
+            return wrap(_B.lazy_kernel(_scatter_add_kernel, xd.shape, xd.dtype, xd, dim, index, src._data))
+        return wrap(_scatter_add_kernel(xd, dim, index, src._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

@@ -199,6 +199,18 @@ class Index(Linear):
         return out, 0 if basic else bx.batch_pos(idx)
 
 
+
+def _index_backward_kernel(gd: Any, shape: tuple, idx: Any, basic: bool) -> np.ndarray:
+    """The gradient of ``x[idx]`` as an array of ``x``'s shape: ``gd`` put (basic) or
+    added (advanced: repeated indices accumulate) at ``idx`` in zeros."""
+    xp = B.namespace(gd) if type(gd) is not np.ndarray and not B.is_dask(gd) else np
+    out = xp.zeros(shape, dtype=gd.dtype)
+    if basic:
+        out[idx] = gd
+    else:
+        np.add.at(out, idx, gd)
+    return out
+
 class IndexPutAdd(Linear):
     """``out = zeros(shape); out[idx] += g`` (repeated indices accumulate): the adjoint of
     :class:`Index`. ``grad_g = grad[idx]``."""
@@ -207,12 +219,10 @@ class IndexPutAdd(Linear):
     def forward(ctx: Any, g: Tensor, shape: tuple, idx: Any, basic: bool) -> Tensor:
         ctx.idx = idx
         ctx.basic = basic
-        out = np.zeros(shape, dtype=g._data.dtype)
-        if basic:
-            out[idx] = g._data
-        else:
-            np.add.at(out, idx, g._data)
-        return wrap(out)
+        gd = g._data
+        if type(gd) is not np.ndarray:  # Dask (one lazy task), CuPy, Array API: _backend.lazy_kernel
+            return wrap(B.lazy_kernel(_index_backward_kernel, shape, gd.dtype, gd, shape, idx, basic))
+        return wrap(_index_backward_kernel(gd, shape, idx, basic))
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
@@ -454,7 +464,7 @@ def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
     # the fast path writes ._data and tells no one: with an interpreter active (a transform
     # may keep per-tensor state, _util.inplace) go through IndexPut and its rules
     if not recording(input, value) and not _ctx.interpreters:
-        if not input._data.flags.writeable:
+        if not B.writeable(input._data):
             raise RuntimeError("index assignment: the tensor's memory is read-only (an expanded view); clone() it first")
         try:
             _assign(input._data, plan[0], plan[1], data_of(value))

@@ -23,6 +23,14 @@ _REDUCES = ("sum", "prod", "mean", "amax", "amin")
 
 def _forward(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, reduce: str,
              include_self: bool) -> np.ndarray:
+    """:func:`_forward_np`; with a Dask argument one lazy task (_backend.lazy_kernel)."""
+    if type(x) is np.ndarray and type(index) is np.ndarray and type(src) is np.ndarray:
+        return _forward_np(x, dim, index, src, reduce, include_self)
+    return B.lazy_kernel(_forward_np, x.shape, x.dtype, x, dim, index, src, reduce, include_self)
+
+
+def _forward_np(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, reduce: str,
+                include_self: bool) -> np.ndarray:
     out = x.copy()
     flat = out.reshape(-1) if out.ndim == 0 else out
     if index.size == 0:
