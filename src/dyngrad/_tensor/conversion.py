@@ -144,6 +144,8 @@ class ConversionMethods:
             import dask
 
             (self._data,) = dask.persist(self._data, **kwargs)
+            if any(n != n for n in self._data.shape):  # a data-dependent size (nonzero, a mask)
+                self._data.compute_chunk_sizes()
         return self
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:

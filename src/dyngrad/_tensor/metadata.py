@@ -228,8 +228,18 @@ class MetadataMethods:
     # ---- the array's description
     @property
     def shape(self) -> Size:
-        """The shape as a :class:`Size` (a tuple of ints), as PyTorch."""
-        return Size(self._data.shape)
+        """The shape as a :class:`Size` (a tuple of ints), as PyTorch.
+
+        Raises:
+            RuntimeError: for a Dask tensor whose size depends on its values (``nonzero``,
+                a boolean mask) before ``.persist()`` computed it.
+        """
+        s = self._data.shape
+        if type(self._data) is not np.ndarray and any(n != n for n in s):  # NaN: Dask's unknown size
+            raise RuntimeError(
+                f"the shape of this Dask tensor depends on its values ({s}): call .persist() (which computes "
+                "the chunk sizes) or .compute() first; docs/backends.md")
+        return Size(s)
 
     @property
     def dtype(self) -> B.dtype:

@@ -8,31 +8,28 @@ from typing import Any
 
 from .. import _backend as B
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Linear
+from ._batching import unary
 
 __all__ = ["to_device"]
 
 
-class ToDevice(Op):
-    """``out = x`` on another device; ``grad_x = grad`` moved back to ``x``'s device."""
+class ToDevice(Linear):
+    """``out = x`` on another device; ``grad_x = grad`` moved back to ``x``'s device (linear:
+    forward mode moves the tangent with the value)."""
 
     _node_name = "ToCopyBackward0"
+    vmap = unary  # batching rule, see ops/_batching.py
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, device: Any) -> Tensor:
         kind, index = B.array_device(x._data)
-        ctx.dst = device
         ctx.src = "cpu" if kind == "cpu" else f"cuda:{index}" if index is not None else "cuda"
         return Tensor._make(B.to_device(x._data, device))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return Tensor._make(B.to_device(g._data, ctx.src)), None
-
-    @staticmethod
-    def jvp(ctx: Any, u: Any, *_: Any) -> Any:
-        """Forward mode: the tangent moves with the value."""
-        return None if u is None else to_device(u, ctx.dst)
 
 
 def to_device(x: Tensor, device: Any) -> Tensor:

@@ -98,7 +98,7 @@ def plan_index(index: Any, shape: tuple) -> tuple:
     used = sum(_consumed(i) for i in items if i is not Ellipsis)
     if used > len(shape):
         raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
-    if Ellipsis in [i for i in items if not isinstance(i, np.ndarray)]:
+    if any(i is Ellipsis for i in items):
         k = next(n for n, i in enumerate(items) if i is Ellipsis)
         items[k : k + 1] = [_FULL] * (len(shape) - used)
     basic: list = []
