@@ -731,12 +731,12 @@ def asarray_any(obj: Any, dtype: Any = None) -> Any:
 
 def copy(arr: Any) -> Any:
     """A copy of ``arr`` in its library (a Dask array is immutable: itself)."""
+    if is_cupy(arr):
+        return arr.copy()
     if isinstance(arr, np.ndarray):
         return np.array(arr, copy=True)
     if is_dask(arr):
         return arr
-    if is_cupy(arr):
-        return arr.copy()
     return namespace(arr).asarray(arr, copy=True)
 
 

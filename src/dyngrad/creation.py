@@ -273,7 +273,7 @@ def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: b
     if isinstance(data, Tensor):
         data = data._data
     arr = B.asarray(data, dtype)
-    arr = np.array(arr, copy=True) if isinstance(arr, np.ndarray) else B.copy(arr)  # (CuPy, Dask: kept)
+    arr = np.array(arr, copy=True) if type(arr) is np.ndarray else B.copy(arr)  # (CuPy, Dask: kept)
     return _finish(arr, requires_grad)
 
 

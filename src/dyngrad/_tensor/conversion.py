@@ -89,7 +89,7 @@ class ConversionMethods:
             tensor([1., 0.])
         """
         d = self._data
-        if type(d) is not np.ndarray and not isinstance(d, np.ndarray):
+        if type(d) is not np.ndarray:
             _foreign_numpy_check(self)
         if self._requires_grad:
             if force:
