@@ -42,7 +42,7 @@ def child(n: int) -> None:
 def instructions(src: str, n: int) -> int:
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "cg.out")
-        env = dict(os.environ, PYTHONPATH=src, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+        env = dict(os.environ, PYTHONPATH=src, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONHASHSEED="0")
         r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                             sys.executable, __file__, "--child", str(n)],
                            env=env, capture_output=True, text=True, check=True)

@@ -882,3 +882,32 @@ def writeable(arr: Any) -> bool:
     in-place op on them makes a new array)."""
     flags = getattr(arr, "flags", None)
     return True if flags is None else bool(flags.writeable)
+
+
+def _index_shape(shape: tuple[int, ...], idx: Any) -> tuple[int, ...]:
+    """The shape of ``a[idx]`` for an array of ``shape`` (no values read: Dask index arrays
+    stand in as zeros of their shape; an unknown-length boolean mask raises)."""
+    items = idx if isinstance(idx, tuple) else (idx,)
+    sub = []
+    for i in items:
+        if is_dask(i):
+            if np.dtype(i.dtype).kind == "b":
+                raise NotImplementedError("a Dask boolean mask inside advanced indexing (its length depends on the data)")
+            i = np.zeros(i.shape, dtype=np.intp)
+        sub.append(i)
+    return tuple(np.broadcast_to(np.zeros((), dtype=np.int8), shape)[tuple(sub)].shape)
+
+
+def take(arr: Any, idx: Any) -> Any:
+    """``arr[idx]``; for an index Dask cannot take chunk-wise (several index arrays, an
+    n-d index array), one lazy task on the whole array (:func:`lazy_kernel`)."""
+    try:
+        return arr[idx]
+    except NotImplementedError:
+        if not is_dask(arr):
+            raise
+        return lazy_kernel(_getitem, _index_shape(arr.shape, idx), arr.dtype, arr, idx)
+
+
+def _getitem(a: Any, idx: Any) -> Any:
+    return a[idx]

@@ -372,9 +372,9 @@ class Clamp(Elementwise):
         d = x._data
         inside = np.ones(np.broadcast_shapes(d.shape, np.shape(lo) if lo is not None else (), np.shape(hi) if hi is not None else ()), dtype=bool)
         if lo is not None:
-            inside &= d >= lo
+            inside = inside & (d >= lo)  # (not &=: d may be a Dask array, which has no out=)
         if hi is not None:
-            inside &= d <= hi
+            inside = inside & (d <= hi)
         dlo = dhi = None
         if lot is not None:
             m = d < lo

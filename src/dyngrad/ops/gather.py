@@ -107,7 +107,8 @@ class Gather(Linear):
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
         ctx.dim, ctx.index, ctx.shape = dim, index, x._data.shape
         xd = x._data.reshape(-1) if x._data.ndim == 0 else x._data
-        out = xd[_grid(index, dim)] if index.ndim else xd[index]
+        take = xd.__getitem__ if type(xd) is np.ndarray else lambda i: _B.take(xd, i)
+        out = take(_grid(index, dim)) if index.ndim else take(index)
         return wrap(out.reshape(index.shape))
 
     @staticmethod

@@ -179,7 +179,8 @@ class Index(Linear):
         ctx.shape = x._data.shape
         ctx.idx = idx
         ctx.basic = basic
-        out = wrap(x._data[idx])
+        d = x._data
+        out = wrap(d[idx] if type(d) is np.ndarray else B.take(d, idx))
         return make_view(out, x) if basic else out
 
     @staticmethod
