@@ -154,6 +154,18 @@ def test_module_to_moves_parameters_and_back(fake_gpu: types.SimpleNamespace) ->
     assert out.is_cuda
     out.sum().backward()
     assert m.weight.grad.is_cuda
+    opt = dyngrad.optim.SGD(m.parameters(), lr=0.0)
+    opt.step()  # an optimizer step on GPU parameters
+    assert m.weight.is_cuda
+    state = m.state_dict()
+    import io
+
+    buf = io.BytesIO()
+    dyngrad.save(state, buf)  # saved from the host
+    buf.seek(0)
+    loaded = dyngrad.load(buf)
+    assert type(loaded["weight"]._data) is np.ndarray
+    np.testing.assert_array_equal(loaded["weight"].numpy(), w)
     m.cpu()
     assert not m.weight.is_cuda and type(m.weight._data) is np.ndarray
     np.testing.assert_array_equal(m.weight.detach().numpy(), w)

@@ -137,3 +137,14 @@ def test_the_chunked_gradient_example_on_a_local_cluster_equals_numpy(tmp_path: 
     ex = _example()
     result = ex.main(["--quick", "--out", str(tmp_path)])
     assert result["equals_numpy"] is True and result["workers"] == 2
+
+
+def test_save_of_a_dask_tensor_stores_its_values(tmp_path: object) -> None:
+    import pathlib
+
+    x = dyngrad.from_dask(da.arange(4.0, chunks=2)) * 2
+    path = pathlib.Path(str(tmp_path)) / "x.pt"
+    dyngrad.save({"x": x}, path)
+    y = dyngrad.load(path)["x"]
+    assert type(y._data) is np.ndarray
+    np.testing.assert_array_equal(y.numpy(), [0.0, 2.0, 4.0, 6.0])
