@@ -226,3 +226,13 @@ def test_gpu_op_database_arithmetic_family() -> None:
         except Exception as e:  # noqa: BLE001
             failed.append(f"{entry_id(info)}: {type(e).__name__}: {e}"[:200])
     assert not failed, "\n".join(failed)
+
+
+def test_the_device_function_names_gpus_only_when_there_are_some(fake_gpu: types.SimpleNamespace,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    d = dyngrad.device("cuda:1")
+    assert d.type == "cuda" and d.index == 1 and repr(d) == "device(type='cuda', index=1)"
+    assert dyngrad.ones(2, device=d).device == d
+    monkeypatch.setattr(B, "_cupy", lambda: None)
+    with pytest.raises(RuntimeError, match="CuPy"):
+        dyngrad.device("cuda")
