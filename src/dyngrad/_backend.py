@@ -702,6 +702,8 @@ def foreign_asarray(obj: Any, dtype: Any = None) -> Any:
 
     Raises:
         TypeError: for a dtype dyngrad has no category for (complex, strings)."""
+    if is_dask(obj):
+        fix_dask_tokens()
     cur = np_dtype_of(obj)
     want = to_np_dtype(dtype) if dtype is not None else None
     if want is None:
@@ -878,10 +880,19 @@ def c_contiguous(arr: Any) -> bool:
 
 
 def writeable(arr: Any) -> bool:
-    """``arr.flags.writeable`` for NumPy (and CuPy); True for Dask and Array API arrays (an
-    in-place op on them makes a new array)."""
+    """``arr.flags.writeable`` for NumPy (and CuPy): what every in-place op checks first.
+
+    Raises:
+        RuntimeError: for a Dask or Array API array: they are immutable, and writing into
+            one would write into a computed copy and be lost (a silently wrong number), so
+            in-place ops refuse them (docs/backends.md)."""
     flags = getattr(arr, "flags", None)
-    return True if flags is None else bool(flags.writeable)
+    if flags is None:
+        raise RuntimeError(
+            f"in-place operations are not supported on {backend_name(arr)} tensors ({backend_name(arr)} arrays are "
+            "immutable): use the out-of-place op (x = x + y instead of x += y, dyngrad.where or index_put instead "
+            "of x[i] = v); docs/backends.md")
+    return bool(flags.writeable)
 
 
 def _index_shape(shape: tuple[int, ...], idx: Any) -> tuple[int, ...]:
@@ -911,3 +922,50 @@ def take(arr: Any, idx: Any) -> Any:
 
 def _getitem(a: Any, idx: Any) -> Any:
     return a[idx]
+
+
+def dask_constant(arr: Any) -> Any:
+    """A NumPy array about to join a Dask expression, C-contiguous. Dask names a NumPy
+    constant by a hash of its bytes, shape and dtype but not its memory order (dask 2026.8),
+    so a Fortran-ordered array (``a.T.astype(...)``) and the C-ordered array with the same
+    bytes get the same key, and one silently takes the other's values. A C-ordered copy has
+    its own bytes."""
+    if isinstance(arr, np.ndarray) and arr.ndim > 1 and not arr.flags.c_contiguous:
+        return np.ascontiguousarray(arr)
+    return arr
+
+
+def dask_constants(a: Any, b: Any) -> tuple[Any, Any]:
+    """``a`` and ``b`` (Tensors or arrays) with a NumPy one made safe to join the other's Dask
+    expression (:func:`dask_constant`); unchanged otherwise."""
+    ad, bd = getattr(a, "_data", a), getattr(b, "_data", b)
+    if is_dask(ad) and isinstance(bd, np.ndarray) and bd.ndim > 1 and not bd.flags.c_contiguous:
+        b = type(b)._make(dask_constant(bd)) if hasattr(b, "_data") else dask_constant(bd)
+    elif is_dask(bd) and isinstance(ad, np.ndarray) and ad.ndim > 1 and not ad.flags.c_contiguous:
+        a = type(a)._make(dask_constant(ad)) if hasattr(a, "_data") else dask_constant(ad)
+    return a, b
+
+
+_dask_tokens_fixed = [False]
+
+
+def fix_dask_tokens() -> None:
+    """Make Dask's name for a NumPy array include its strides when it is not C-contiguous.
+
+    Dask (2026.8) names a NumPy array by a hash of its bytes, shape and dtype, not its memory
+    order, so a square array and its transpose (``a`` and ``a.T``: the same bytes) get the
+    same key when they join one graph, and one silently takes the other's values (found by
+    the op database: the backward of ``cumprod`` with zeros). dyngrad calls this once, when
+    the first Dask tensor is made; arrays that are C-contiguous keep Dask's own name."""
+    if _dask_tokens_fixed[0]:
+        return
+    from dask.tokenize import normalize_token
+
+    own = normalize_token.dispatch(np.ndarray)
+
+    def normalize_array(x: np.ndarray) -> Any:
+        t = own(x)
+        return t if x.flags.c_contiguous else (t, "strides", x.strides)
+
+    normalize_token.register(np.ndarray)(normalize_array)
+    _dask_tokens_fixed[0] = True

@@ -149,6 +149,8 @@ class _StateMixin:
             if assign:
                 t._data = arr.copy()
             else:
+                if type(t._data) is not np.ndarray:
+                    B.writeable(t._data)  # a Dask tensor is immutable: refused (docs/backends.md)
                 np.copyto(t._data, arr, casting="unsafe")
             t._bump()
         return _IncompatibleKeys(missing, unexpected)

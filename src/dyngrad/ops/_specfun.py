@@ -43,6 +43,32 @@ _ERF = np.frompyfunc(math.erf, 1, 1)
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
 
 
+def _lazy_on_dask(fn: Any) -> Any:
+    """``fn`` (an elementwise NumPy kernel, some of it written in place) applied chunk by
+    chunk (``map_blocks``) when its one array argument is a Dask array; with several Dask
+    arrays, as one lazy task (_backend.lazy_kernel). NumPy arguments take the kernel as is.
+    (The kernels' in-place NumPy code must never run on a Dask array: a write into one
+    goes into a computed copy and is lost.)"""
+    import functools
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        lazy = [i for i, a in enumerate(args) if type(a) is not np.ndarray and B.is_dask(a)]
+        if not lazy:
+            return fn(*args, **kwargs)
+        if len(lazy) == 1 and all(np.ndim(a) == 0 for i, a in enumerate(args) if i != lazy[0]):
+            k = lazy[0]
+
+            def block(b: Any) -> Any:
+                return fn(*args[:k], b, *args[k + 1:], **kwargs)
+
+            return args[k].map_blocks(block, dtype=np.float64)
+        shape = np.broadcast_shapes(*[np.shape(a) for a in args if hasattr(a, "shape")])
+        return B.lazy_kernel(lambda *a: fn(*a, **kwargs), shape, np.float64, *args)
+
+    return run
+
+
 # ------------------------------------------------------------------ erf, erfc
 # W. J. Cody, "Rational Chebyshev approximations for the error function", Math. Comp. 23
 # (1969) 631-637, as in his SPECFUN routine CALERF: a rational function of x**2 for
@@ -144,6 +170,7 @@ def _erf_vector(x: np.ndarray, complement: bool) -> np.ndarray:
     return out.reshape(np.shape(x))
 
 
+@_lazy_on_dask
 def erf(x: np.ndarray) -> np.ndarray:
     """``erf(x)`` of a float64 array (Cody's rational approximations above; libm per
     element for arrays under ``_VECTOR_FROM`` elements)."""
@@ -152,6 +179,7 @@ def erf(x: np.ndarray) -> np.ndarray:
     return _erf_vector(x, False)
 
 
+@_lazy_on_dask
 def erfc(x: np.ndarray) -> np.ndarray:
     """``erfc(x) = 1 - erf(x)`` of a float64 array, without cancellation for large ``x``."""
     if np.size(x) < _VECTOR_FROM:
@@ -197,6 +225,7 @@ def _lgamma1(v: float) -> float:
 _LGAMMA = np.frompyfunc(_lgamma1, 1, 1)
 
 
+@_lazy_on_dask
 def lgamma(x: np.ndarray) -> np.ndarray:
     """``log|Gamma(x)|`` elementwise (float64 in, float64 out)."""
     with np.errstate(all="ignore"):  # libm raises the divide flag at the poles
@@ -227,6 +256,7 @@ def _digamma_nonneg(x: np.ndarray) -> np.ndarray:
     return np.where(x == 10, result + _PSI_10, out)
 
 
+@_lazy_on_dask
 def digamma(x: np.ndarray) -> np.ndarray:
     """``psi(x) = d/dx log Gamma(x)`` elementwise (float64)."""
     x = B.asarray_any(x, dtype=np.float64)
@@ -250,6 +280,7 @@ _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606
            -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18)
 
 
+@_lazy_on_dask
 def zeta(s: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Hurwitz zeta ``sum_k (k + q)**-s`` elementwise (float64, broadcast), ``s >= 1``."""
     s, q = np.broadcast_arrays(B.asarray_any(s, dtype=np.float64), B.asarray_any(q, dtype=np.float64))
@@ -288,6 +319,7 @@ def zeta(s: np.ndarray, q: np.ndarray) -> np.ndarray:
     return out
 
 
+@_lazy_on_dask
 def polygamma(n: int, x: np.ndarray) -> np.ndarray:
     """``psi^(n)(x)``, the n-th derivative of digamma, elementwise (float64)."""
     if n == 0:
@@ -317,6 +349,7 @@ def _giles(y: np.ndarray) -> np.ndarray:
 _NEWTON_SCALE = 2.0 / math.sqrt(math.pi)
 
 
+@_lazy_on_dask
 def erfinv(y: np.ndarray) -> np.ndarray:
     """The inverse error function elementwise (float64)."""
     y = B.asarray_any(y, dtype=np.float64)
@@ -388,6 +421,7 @@ def _igamc_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         return ans * np.exp(ax)
 
 
+@_lazy_on_dask
 def gammainc(a: np.ndarray, x: np.ndarray, upper: bool = False) -> np.ndarray:
     """The regularised lower (``upper=False``: ``P(a, x)``) or upper (``Q = 1 - P``)
     incomplete gamma function, elementwise with broadcasting (float64). Series for

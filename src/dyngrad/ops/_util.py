@@ -52,6 +52,7 @@ def binary_operands(a: Any, b: Any) -> tuple[Any, Any, np.dtype]:
         if type(ad) is type(bd) and ad.dtype == bd.dtype:
             return ad, bd, ad.dtype
         B.check_same_backend("binary op", ad, bd)  # (mixing libraries: a TypeError naming both)
+        a, b = B.dask_constants(a, b)
     elif ta and type(b) in _SCALARS:
         # fast path: a Python scalar changes the dtype only when of a higher category
         ad = a._data

@@ -359,6 +359,13 @@ def _assign(out: np.ndarray, basic: Any, adv: Any, v: Any) -> None:
         target[adv] = v
 
 
+def _assigned(x: np.ndarray, basic: Any, adv: Any, v: Any) -> np.ndarray:
+    """A copy of ``x`` with ``v`` assigned at the plan's index (:func:`_assign`)."""
+    out = np.array(x, copy=True)
+    _assign(out, basic, adv, v)
+    return out
+
+
 class IndexPut(Op):
     """``out = x`` with ``out[idx] = v`` (``v`` broadcast to the indexed shape).
 
@@ -367,7 +374,12 @@ class IndexPut(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, v: Any, plan: tuple) -> Tensor:
-        out = x._data.copy()
+        xd = x._data
+        if type(xd) is not np.ndarray and B.is_dask(xd) or B.is_dask(data_of(v)):
+            # Dask: the chained write out[basic][adv] = v would go into a temporary: one lazy task
+            ctx.plan, ctx.shape = plan, xd.shape
+            return wrap(B.lazy_kernel(_assigned, xd.shape, xd.dtype, xd, plan[0], plan[1], data_of(v)))
+        out = xd.copy()
         try:
             _assign(out, plan[0], plan[1], data_of(v))
         except ValueError as e:

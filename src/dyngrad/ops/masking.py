@@ -143,6 +143,8 @@ def masked_fill_(input: Tensor, mask: Any, value: Any) -> Tensor:
         m = data_of(mask)
         if m.dtype != np.bool_:
             raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {m.dtype}")
+        if type(input._data) is not np.ndarray:
+            B.writeable(input._data)  # (Dask: immutable, refused)
         try:
             np.copyto(input._data, B.asarray_any(data_of(value), dtype=input._data.dtype), where=m)
         except ValueError:  # a mask that does not broadcast to input's shape: PyTorch's RuntimeError
