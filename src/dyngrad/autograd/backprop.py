@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-
 from ..tensor import Tensor
 from . import engine
 from .grad_mode import state as _ctx
