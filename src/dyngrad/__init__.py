@@ -143,18 +143,20 @@ __version__ = "0.1.0"
 
 
 def device(spec: object = "cpu") -> object:
-    """The device object for ``spec``: dyngrad has only the CPU, ``device(type='cpu')``.
+    """The device object for ``spec``: the CPU, ``device(type='cpu')``, or a GPU through CuPy,
+    ``device(type='cuda', index=N)`` (docs/backends.md).
 
     PyTorch's ``torch.device`` is a class that also names devices that are not present
-    (``'cuda'``); dyngrad's is a function that accepts only the CPU (an index such as
-    ``'cpu:0'`` is accepted and dropped). Not differentiable.
+    (``'cuda'`` on a machine without one); dyngrad's is a function that accepts only devices
+    that exist (an index such as ``'cpu:0'`` is accepted and dropped). Not differentiable.
 
     Args:
-        spec (str or device, optional): ``'cpu'``, ``'cpu:N'`` or a device. Default: ``'cpu'``.
+        spec (str or device, optional): ``'cpu'``, ``'cpu:N'``, ``'cuda'``, ``'cuda:N'`` or a
+            device. Default: ``'cpu'``.
     Returns:
-        device: the CPU device (``str(...)`` is ``'cpu'``, ``.type`` is ``'cpu'``).
+        device: the CPU device (``str(...)`` is ``'cpu'``, ``.type`` is ``'cpu'``), or GPU N's.
     Raises:
-        RuntimeError: for any other device.
+        RuntimeError: for any other device (``'cuda'`` without CuPy or a GPU).
         TypeError: for more than one argument (PyTorch's ``device('cpu', 0)`` form is not taken).
 
     Example:
@@ -169,7 +171,11 @@ def device(spec: object = "cpu") -> object:
 
     if is_meta_device(spec):
         return meta
-    check_device(spec)
+    check_device(spec)  # 'cuda[:N]' passes when CuPy finds that GPU (docs/backends.md)
+    if spec is not None and _backend.parse_device(spec)[0] == "cuda":
+        from ._tensor.metadata import _CudaDevice
+
+        return _CudaDevice(_backend.check_cuda(_backend.parse_device(spec)[1]))
     return _cpu
 
 

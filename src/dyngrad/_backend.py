@@ -1,9 +1,15 @@
 """The one seam between dyngrad and the array library.
 
-Everything that creates arrays, maps dtypes or reduces a broadcast gradient lives here, so a
-later CuPy or Dask backend changes this file and nothing else. Inside ops, call ``np.*``
-functions on the arrays you were given (NumPy dispatches them to other array libraries) and
-create new arrays only through the helpers below.
+Everything that creates arrays, maps dtypes or reduces a broadcast gradient lives here, and
+so does the choice of array library (docs/backends.md): a Tensor's array is a NumPy array, a
+CuPy array (on a GPU), a Dask array (lazy, chunked, out of core) or any Python Array API
+array (array-api-strict in the tests). :func:`namespace` gives the namespace of some arrays
+(NumPy itself for NumPy arrays, after one ``type(a) is np.ndarray`` check per array;
+array-api-compat's ``array_namespace`` otherwise); :func:`nonstandard` the functions outside
+the standard (special functions, some linalg, FFT, the sliding windows of the convolution
+kernels) from a small per-backend table. Inside ops, call ``np.*`` functions on the arrays
+you were given (NumPy dispatches them to CuPy and Dask through ``__array_function__`` and
+``__array_ufunc__``) and create new arrays only through the helpers below (or ``like=``).
 """
 
 from __future__ import annotations
@@ -32,6 +38,15 @@ __all__ = [
     "result_type",
     "sum_to_size",
     "broadcast_shapes",
+    "namespace",
+    "backend_name",
+    "nonstandard",
+    "NONSTANDARD",
+    "is_numpy",
+    "is_dask",
+    "is_cupy",
+    "to_host",
+    "may_share_memory",
 ]
 
 
@@ -316,7 +331,11 @@ def int_fill_value(value: int, dt: np.dtype) -> int:
 
 def asarray(obj: Any, dtype: Any = None) -> np.ndarray:
     """Make a fresh-or-shared ndarray from user data (lists, scalars, arrays) with PyTorch's
-    inference: Python floats give the default dtype, ints int64, bools bool."""
+    inference: Python floats give the default dtype, ints int64, bools bool. An array of
+    another library (CuPy, Dask, an Array API array) stays in its library (never copied to
+    the host): :func:`foreign_asarray`."""
+    if not isinstance(obj, np.ndarray) and _is_foreign_array(obj):
+        return foreign_asarray(obj, dtype)
     if dtype is not None:
         return np.asarray(obj, dtype=to_np_dtype(dtype))
     if isinstance(obj, np.ndarray):
@@ -338,15 +357,28 @@ def asarray(obj: Any, dtype: Any = None) -> np.ndarray:
 
 
 def zeros(shape: tuple[int, ...], dtype: np.dtype, like: Any = None) -> np.ndarray:
-    return np.zeros(shape, dtype=dtype)
+    if like is None or type(like) is np.ndarray:
+        return np.zeros(shape, dtype=dtype)
+    return namespace(like).zeros(shape, dtype=_dtype_for(like, dtype))
 
 
 def zeros_like(arr: np.ndarray, dtype: Any = None) -> np.ndarray:
-    return np.zeros_like(arr, dtype=dtype)
+    if type(arr) is np.ndarray or is_dask(arr) or is_cupy(arr):  # (NumPy dispatches to Dask, CuPy)
+        return np.zeros_like(arr, dtype=dtype)
+    return namespace(arr).zeros(arr.shape, dtype=_dtype_for(arr, dtype) if dtype is not None else arr.dtype)
 
 
 def ones_like(arr: np.ndarray, dtype: Any = None) -> np.ndarray:
-    return np.ones_like(arr, dtype=dtype)
+    if type(arr) is np.ndarray or is_dask(arr) or is_cupy(arr):
+        return np.ones_like(arr, dtype=dtype)
+    return namespace(arr).ones(arr.shape, dtype=_dtype_for(arr, dtype) if dtype is not None else arr.dtype)
+
+
+def full_like(arr: np.ndarray, value: Any, dtype: Any = None) -> np.ndarray:
+    """An array of ``arr``'s shape (and library), every element ``value``."""
+    if type(arr) is np.ndarray or is_dask(arr) or is_cupy(arr):
+        return np.full_like(arr, value, dtype=dtype)
+    return namespace(arr).full(arr.shape, value, dtype=_dtype_for(arr, dtype) if dtype is not None else arr.dtype)
 
 
 def full(shape: tuple[int, ...], value: Any, dtype: np.dtype) -> np.ndarray:
@@ -359,3 +391,581 @@ def scalar_array(value: Any, dtype: np.dtype) -> np.ndarray:
 
 def prod(shape: tuple[int, ...]) -> int:
     return math.prod(shape)
+
+
+# ---------------------------------------------------------------------------- array libraries
+# (docs/backends.md) A Tensor's array is a NumPy array (the default, and the fast path: one
+# ``type(a) is np.ndarray`` check), a CuPy array, a Dask array or any Python Array API array.
+
+
+def is_numpy(arr: Any) -> bool:
+    """True for a NumPy array (or NumPy scalar): the default backend."""
+    return type(arr) is np.ndarray or isinstance(arr, (np.ndarray, np.generic))
+
+
+def _module_root(arr: Any) -> str:
+    return type(arr).__module__.split(".", 1)[0]
+
+
+def is_dask(arr: Any) -> bool:
+    """True for a Dask array (without importing Dask when it is not loaded)."""
+    return type(arr) is not np.ndarray and _module_root(arr) == "dask"
+
+
+def is_cupy(arr: Any) -> bool:
+    """True for a CuPy array (without importing CuPy)."""
+    return type(arr) is not np.ndarray and _module_root(arr) == "cupy"
+
+
+def backend_name(arr: Any) -> str:
+    """The array library of ``arr``: ``'numpy'``, ``'cupy'``, ``'dask'``, ``'array_api_strict'``
+    or the top-level module of any other Array API array (Python scalars are ``'numpy'``)."""
+    if type(arr) is np.ndarray or isinstance(arr, (np.ndarray, np.generic, bool, int, float, complex)):
+        return "numpy"
+    return _module_root(arr)
+
+
+def _is_constant(arr: Any) -> bool:
+    """NumPy arrays and scalars join any backend's expression as constants (Dask wraps them;
+    PyTorch lets a 0-d CPU tensor join a CUDA op the same way)."""
+    return isinstance(arr, (bool, int, float, complex, np.generic)) or (
+        isinstance(arr, np.ndarray) and arr.ndim == 0) or arr is None
+
+
+def namespace(*arrays: Any) -> Any:
+    """The array namespace of ``arrays``: the module to create and combine arrays with.
+
+    NumPy arrays (checked first, by ``type(a) is np.ndarray``, so the default path costs one
+    check per array) give :mod:`numpy` itself; Python scalars, NumPy scalars and ``None`` are
+    ignored. Other arrays go to array-api-compat's ``array_namespace`` (``array_api_compat.dask.
+    array`` for Dask, ``array_api_compat.cupy`` for CuPy, an Array API library's own namespace
+    otherwise). NumPy arrays may join Dask arrays (Dask wraps them as constants, as Dask itself
+    does), so ``namespace(dask_array, ndarray)`` is Dask's.
+
+    Args:
+        *arrays: arrays (NumPy, CuPy, Dask or Array API), Python or NumPy scalars, None.
+    Returns:
+        module: :mod:`numpy`, or the array-api-compat namespace of the arrays' library.
+    Raises:
+        TypeError: when the arrays come from more than one library (naming both: mixing
+            backends in one op, as PyTorch refuses tensors on two devices), or an object is
+            not an array of any library.
+
+    Example:
+        >>> import numpy as np
+        >>> from dyngrad import _backend as B
+        >>> B.namespace(np.ones(2), 1.0) is np
+        True
+        >>> import array_api_strict as xp
+        >>> B.namespace(xp.ones(2)).__name__
+        'array_api_strict'
+    """
+    for a in arrays:
+        if type(a) is not np.ndarray:
+            break
+    else:
+        return np  # the fast path: every array is a NumPy array
+    foreign = [a for a in arrays if not isinstance(a, np.ndarray) and not _is_constant(a)]
+    if not foreign:
+        return np
+    names = {backend_name(a) for a in foreign}
+    has_numpy = any(isinstance(a, np.ndarray) and a.ndim for a in arrays)
+    if len(names) > 1 or (has_numpy and names != {"dask"}):
+        both = sorted(names | ({"numpy"} if has_numpy else set()))
+        raise TypeError(
+            f"expected all arrays of one op to come from one array library (backend), but got "
+            f"{' and '.join(both)} arrays; move them to one first (.to(device), .cpu(), "
+            "dyngrad.from_dask(...)); docs/backends.md")
+    import array_api_compat
+
+    return array_api_compat.array_namespace(*foreign)
+
+
+def check_same_backend(who: str, *arrays: Any) -> None:
+    """Raise TypeError naming ``who`` and both libraries when ``arrays`` mix backends (see
+    :func:`namespace`); nothing for NumPy arrays (one type check each)."""
+    for a in arrays:
+        if type(a) is not np.ndarray:
+            break
+    else:
+        return
+    try:
+        namespace(*arrays)
+    except TypeError as e:
+        raise TypeError(f"{who}: {e}") from None
+
+
+def may_share_memory(a: Any, b: Any) -> bool:
+    """``np.may_share_memory`` for NumPy and CuPy arrays; False for Dask and other immutable
+    Array API arrays (an in-place op on them makes a new array: docs/backends.md)."""
+    if type(a) is np.ndarray and type(b) is np.ndarray:
+        return np.may_share_memory(a, b)
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return np.may_share_memory(a, b)
+    if is_cupy(a) and is_cupy(b):
+        import cupy
+
+        return bool(cupy.may_share_memory(a, b))
+    return False
+
+
+def to_host(arr: Any) -> np.ndarray:
+    """A NumPy array of ``arr``'s values: computes a Dask array, copies a CuPy array to the
+    host, converts an Array API array through DLPack (or ``np.asarray``)."""
+    if isinstance(arr, np.ndarray):
+        return arr
+    if is_dask(arr):
+        return to_host(arr.compute())
+    if is_cupy(arr):
+        return arr.get()
+    if isinstance(arr, (np.generic, bool, int, float, complex)):
+        return np.asarray(arr)
+    try:
+        return np.from_dlpack(arr)
+    except (TypeError, AttributeError, RuntimeError, BufferError):
+        return np.asarray(arr)
+
+
+def wrap_result(arr: Any) -> Any:
+    """An op's result as a Tensor's array: NumPy scalars and Python numbers become 0-d NumPy
+    arrays; arrays of other libraries stay as they are (never pulled to the host)."""
+    if isinstance(arr, (np.generic, bool, int, float, complex)) or not hasattr(arr, "shape"):
+        return np.asarray(arr)
+    return arr
+
+
+def foreign_dtype(d: Any) -> dtype:
+    """The dyngrad dtype of a foreign library's dtype object (array-api-strict's, which is
+    not a NumPy dtype). Raises KeyError for one dyngrad has no dtype for."""
+    nd = getattr(d, "_np_dtype", None)
+    if nd is None:
+        raise KeyError(d)
+    return _FROM_NP[np.dtype(nd)]
+
+
+def np_dtype_of(arr: Any) -> np.dtype:
+    """The NumPy dtype of any backend's array."""
+    d = arr.dtype
+    if isinstance(d, np.dtype):
+        return d
+    nd = getattr(d, "_np_dtype", None)
+    if nd is None:
+        raise TypeError(f"dyngrad does not know the dtype {d!r} of a {type(arr).__name__}")
+    return np.dtype(nd)
+
+
+# ---- the functions outside the standard, per backend
+def _scipy_special(name: str) -> Any:
+    import scipy.special
+
+    return getattr(scipy.special, name)
+
+
+def _cupy_special(name: str) -> Any:
+    import cupyx.scipy.special
+
+    return getattr(cupyx.scipy.special, name)
+
+
+def _dask_blocks(fn: Any) -> Any:
+    """``fn`` (a NumPy function of one array, elementwise) applied block by block, lazily."""
+
+    def apply(x: Any, *args: Any) -> Any:
+        return x.map_blocks(fn, *args, dtype=x.dtype)
+
+    return apply
+
+
+def _np_sliding(x: Any, window: Any, axis: Any) -> Any:
+    return np.lib.stride_tricks.sliding_window_view(x, window, axis=axis)
+
+
+def _cupy_sliding(x: Any, window: Any, axis: Any) -> Any:
+    import cupy
+
+    return cupy.lib.stride_tricks.sliding_window_view(x, window, axis=axis)
+
+
+def _dask_sliding(x: Any, window: Any, axis: Any) -> Any:
+    import dask.array as da
+
+    return da.lib.stride_tricks.sliding_window_view(x, window, axis=axis)
+
+
+def _np_solve_triangular(a: Any, b: Any, lower: bool = False) -> Any:
+    import scipy.linalg
+
+    return scipy.linalg.solve_triangular(a, b, lower=lower)
+
+
+def _cupy_solve_triangular(a: Any, b: Any, lower: bool = False) -> Any:
+    import cupyx.scipy.linalg
+
+    return cupyx.scipy.linalg.solve_triangular(a, b, lower=lower)
+
+
+def _dask_solve_triangular(a: Any, b: Any, lower: bool = False) -> Any:
+    import dask.array as da
+
+    return da.linalg.solve_triangular(a, b, lower=lower)
+
+
+def _fft(name: str, lib: str) -> Any:
+    def call(x: Any, *args: Any, **kwargs: Any) -> Any:
+        if lib == "numpy":
+            mod: Any = np.fft
+        elif lib == "cupy":
+            import cupy
+
+            mod = cupy.fft
+        elif lib == "dask":
+            import dask.array as da
+
+            mod = da.fft
+        else:  # the standard's fft extension
+            mod = namespace(x).fft
+        return getattr(mod, name)(x, *args, **kwargs)
+
+    return call
+
+
+_SPECIAL = ("erf", "erfc", "erfinv", "gammaln", "digamma", "i0", "i0e", "i1", "i1e", "ndtri", "expit", "log_ndtr")
+
+#: name -> {backend -> function}: the functions outside the Array API standard that ops may
+#: call (through :func:`nonstandard`). Each entry is tested on NumPy and Dask against the
+#: NumPy/SciPy function (tests/backends/test_namespace.py) and on CuPy on a GPU.
+NONSTANDARD: dict[str, dict[str, Any]] = {
+    **{n: {"numpy": functools.partial(lambda n, *a: _scipy_special(n)(*a), n),
+           "cupy": functools.partial(lambda n, *a: _cupy_special(n)(*a), n),
+           "dask": functools.partial(lambda n, x: _dask_blocks(_scipy_special(n))(x), n)}
+       for n in _SPECIAL},
+    "sliding_window_view": {"numpy": _np_sliding, "cupy": _cupy_sliding, "dask": _dask_sliding},
+    "solve_triangular": {"numpy": _np_solve_triangular, "cupy": _cupy_solve_triangular,
+                         "dask": _dask_solve_triangular},
+    **{n: {lib: _fft(n, lib) for lib in ("numpy", "cupy", "dask", "array_api")}
+       for n in ("fft", "ifft", "rfft", "irfft", "fftn", "ifftn", "rfftn", "irfftn")},
+}
+
+
+def nonstandard(name: str, *arrays: Any) -> Any:
+    """The backend's version of a function outside the Array API standard.
+
+    Args:
+        name (str): a key of :data:`NONSTANDARD` (``'erf'``, ``'gammaln'``,
+            ``'sliding_window_view'``, ``'solve_triangular'``, ``'rfft'``, ...).
+        *arrays: the arrays it will be called on (their backend picks the entry).
+    Returns:
+        callable: scipy.special's / NumPy's function for NumPy arrays, cupyx.scipy's for
+        CuPy, a lazy ``map_blocks`` (or dask.array's own) for Dask, the standard's ``fft``
+        extension for another Array API library.
+    Raises:
+        TypeError: when the arrays mix backends, or the backend has no such function
+            (naming both).
+        KeyError: for a name that is not in the table.
+
+    Example:
+        >>> import numpy as np
+        >>> from dyngrad import _backend as B
+        >>> float(B.nonstandard("erf", np.ones(()))(np.float64(0.5)))  # doctest: +ELLIPSIS
+        0.5204998778...
+    """
+    entry = NONSTANDARD[name]
+    xp = namespace(*arrays)
+    lib = "numpy" if xp is np else backend_name(next(a for a in arrays if not _is_constant(a) and
+                                                     not isinstance(a, np.ndarray)))
+    fn = entry.get(lib) or entry.get("array_api")
+    if fn is None:
+        raise TypeError(f"{name} is not available for {lib} arrays (it is outside the Python Array API "
+                        f"standard; dyngrad has it for {', '.join(sorted(entry))}): docs/backends.md")
+    return fn
+
+
+def _is_foreign_array(obj: Any) -> bool:
+    """An array of a library other than NumPy (it has ``__array_namespace__``, or is Dask's
+    or CuPy's)."""
+    return hasattr(obj, "__array_namespace__") or (hasattr(obj, "shape") and hasattr(obj, "dtype") and
+                                                   _module_root(obj) in ("dask", "cupy"))
+
+
+def _dtype_for(like: Any, nd: Any) -> Any:
+    """The dtype object of ``like``'s library for the NumPy dtype ``nd`` (NumPy's own for
+    NumPy, CuPy and Dask; array-api-strict's for it)."""
+    if nd is None or isinstance(like, np.ndarray) or is_dask(like) or is_cupy(like):
+        return nd
+    return getattr(namespace(like), np.dtype(nd).name)
+
+
+def foreign_asarray(obj: Any, dtype: Any = None) -> Any:
+    """A CuPy, Dask or Array API array as a Tensor's array, in its own library: cast to
+    ``dtype`` when given, else float dtypes kept (float16/32/64) and other integers made
+    int64, as :func:`asarray` does for NumPy arrays.
+
+    Raises:
+        TypeError: for a dtype dyngrad has no category for (complex, strings)."""
+    if is_dask(obj):
+        fix_dask_tokens()
+    cur = np_dtype_of(obj)
+    want = to_np_dtype(dtype) if dtype is not None else None
+    if want is None:
+        if cur not in _FROM_NP:
+            if cur.kind == "f":
+                want = np.dtype(np.float64)
+            elif cur.kind in "iu":
+                want = np.dtype(np.int64)
+            else:
+                from_np_dtype(cur)
+    if want is None or want == cur:
+        return obj
+    return namespace(obj).astype(obj, _dtype_for(obj, want))
+
+
+def asarray_any(obj: Any, dtype: Any = None) -> Any:
+    """``np.asarray(obj, dtype)`` for NumPy data (the same call, after one type check); an
+    array of another backend stays there (cast with its own ``astype`` when ``dtype``
+    differs). What ops call where they used ``np.asarray`` on a computed result."""
+    if type(obj) is np.ndarray or isinstance(obj, (np.ndarray, np.generic, bool, int, float, list, tuple)) \
+            or not hasattr(obj, "dtype"):
+        return np.asarray(obj, dtype=dtype)
+    if dtype is None or obj.dtype == dtype:
+        return obj
+    return namespace(obj).astype(obj, _dtype_for(obj, dtype))
+
+
+def copy(arr: Any) -> Any:
+    """A copy of ``arr`` in its library (a Dask array is immutable: itself)."""
+    if is_cupy(arr):
+        return arr.copy()
+    if isinstance(arr, np.ndarray):
+        return np.array(arr, copy=True)
+    if is_dask(arr):
+        return arr
+    return namespace(arr).asarray(arr, copy=True)
+
+
+def accumulate(old: Any, new: Any) -> Any:
+    """``old += new`` for a non-NumPy gradient: in place for CuPy, a new array (lazy for
+    Dask) for the immutable ones; returns the array to keep."""
+    if is_cupy(old):
+        import cupy
+
+        cupy.add(old, new, out=old, casting="unsafe")
+        return old
+    xp = namespace(old, new)
+    out = old + new
+    return out if out.dtype == old.dtype else xp.astype(out, old.dtype)
+
+
+# ---------------------------------------------------------------------------- devices (CuPy)
+def _cupy() -> Any:
+    """The cupy module, or None when it is not installed (or fails to load)."""
+    try:
+        import cupy
+    except Exception:  # ImportError, or a CUDA library missing at import
+        return None
+    return cupy
+
+
+def cuda_device_count() -> int:
+    """How many GPUs CuPy finds (0 without CuPy, or without a driver or a GPU)."""
+    cupy = _cupy()
+    if cupy is None:
+        return 0
+    try:
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:  # cupy's CUDARuntimeError: no driver, no device
+        return 0
+
+
+def parse_device(device: Any) -> tuple[str, int | None]:
+    """``'cpu'``, ``'cuda'``, ``'cuda:1'``, a device object (``.type``, ``.index``) or an int
+    (a GPU index, as PyTorch) -> ``(type, index)``. Raises RuntimeError for anything else."""
+    if isinstance(device, int) and not isinstance(device, bool):
+        return "cuda", device
+    typ = getattr(device, "type", None)
+    if isinstance(typ, str):
+        return typ, getattr(device, "index", None)
+    s = str(device)
+    kind, _, idx = s.partition(":")
+    if kind not in ("cpu", "cuda", "meta") or (idx and not idx.isdigit()):
+        raise RuntimeError(f"Expected one of cpu, cuda, meta device type at start of device string: {s}")
+    return kind, (int(idx) if idx else None)
+
+
+def check_cuda(index: int | None) -> int:
+    """The GPU index to use for ``cuda`` / ``cuda:index`` (the current device for None).
+
+    Raises:
+        RuntimeError: without CuPy or a GPU (as PyTorch's "Torch not compiled with CUDA"),
+            or for an index past the last GPU."""
+    n = cuda_device_count()
+    if n == 0:
+        raise RuntimeError(
+            "dyngrad: device 'cuda' is not available: it needs CuPy and a GPU (pip install "
+            "'dyngrad[cuda]'); dyngrad.cuda.is_available() is False here. docs/backends.md")
+    if index is None:
+        return int(_cupy().cuda.runtime.getDevice())
+    if not 0 <= index < n:
+        raise RuntimeError(f"CUDA error: invalid device ordinal (cuda:{index}; {n} GPU(s) found)")
+    return index
+
+
+def array_device(arr: Any) -> tuple[str, int | None]:
+    """``('cuda', n)`` for a CuPy array on GPU n (a Dask array of CuPy chunks too); ``('cpu',
+    None)`` for NumPy, Dask (of NumPy chunks) and other host arrays."""
+    if type(arr) is np.ndarray:
+        return "cpu", None
+    if is_cupy(arr):
+        return "cuda", int(arr.device.id)
+    if is_dask(arr) and is_cupy(getattr(arr, "_meta", None)):
+        return "cuda", None
+    return "cpu", None
+
+
+def to_device(arr: Any, device: Any) -> Any:
+    """``arr`` on ``device``: ``'cpu'`` copies a CuPy array to the host (NumPy), and leaves
+    NumPy, Dask and other host arrays as they are; ``'cuda[:n]'`` copies to GPU n as a CuPy
+    array (a Dask array gets CuPy chunks, lazily).
+
+    Raises:
+        RuntimeError: for ``cuda`` without CuPy or a GPU, or an unknown device."""
+    kind, index = parse_device(device)
+    if kind == "cpu":
+        if is_cupy(arr):
+            return arr.get()
+        if is_dask(arr) and is_cupy(getattr(arr, "_meta", None)):
+            return arr.map_blocks(lambda b: b.get(), dtype=arr.dtype)
+        return arr
+    if kind != "cuda":
+        raise RuntimeError(f"dyngrad: cannot move an array to device {device!r}")
+    idx = check_cuda(index)
+    cupy = _cupy()
+    if is_dask(arr):
+        return arr.map_blocks(cupy.asarray, dtype=arr.dtype)
+    if is_cupy(arr) and int(arr.device.id) == idx:
+        return arr
+    with cupy.cuda.Device(idx):
+        return cupy.asarray(arr if is_cupy(arr) else to_host(arr))
+
+
+def _has_dask(args: Any) -> bool:
+    for a in args:
+        if type(a) is np.ndarray:
+            continue
+        if isinstance(a, (tuple, list)):
+            if _has_dask(a):
+                return True
+        elif is_dask(a):
+            return True
+    return False
+
+
+def lazy_kernel(kernel: Any, shape: tuple[int, ...], dt: Any, *args: Any) -> Any:
+    """``kernel(*args)`` (a NumPy function returning a ``shape``, ``dt`` array), as one lazy
+    Dask task on the whole arrays when an argument (or an element of a tuple argument) is a
+    Dask array; called directly otherwise. For the kernels that have no chunked form in Dask
+    (scatter-adds ``np.add.at``, index assignment): correct and lazy, not chunk-parallel."""
+    if not _has_dask(args):
+        return kernel(*args)
+    import dask
+    import dask.array as da
+
+    return da.from_delayed(dask.delayed(kernel, pure=True)(*args), shape, dtype=dt)
+
+
+def c_contiguous(arr: Any) -> bool:
+    """``arr.flags.c_contiguous`` for NumPy (and CuPy); True for Dask and Array API arrays,
+    which have no memory layout to see (their reshape never fails for layout)."""
+    flags = getattr(arr, "flags", None)
+    return True if flags is None else bool(flags.c_contiguous)
+
+
+def writeable(arr: Any) -> bool:
+    """``arr.flags.writeable`` for NumPy (and CuPy): what every in-place op checks first.
+
+    Raises:
+        RuntimeError: for a Dask or Array API array: they are immutable, and writing into
+            one would write into a computed copy and be lost (a silently wrong number), so
+            in-place ops refuse them (docs/backends.md)."""
+    flags = getattr(arr, "flags", None)
+    if flags is None:
+        raise RuntimeError(
+            f"in-place operations are not supported on {backend_name(arr)} tensors ({backend_name(arr)} arrays are "
+            "immutable): use the out-of-place op (x = x + y instead of x += y, dyngrad.where or index_put instead "
+            "of x[i] = v); docs/backends.md")
+    return bool(flags.writeable)
+
+
+def _index_shape(shape: tuple[int, ...], idx: Any) -> tuple[int, ...]:
+    """The shape of ``a[idx]`` for an array of ``shape`` (no values read: Dask index arrays
+    stand in as zeros of their shape; an unknown-length boolean mask raises)."""
+    items = idx if isinstance(idx, tuple) else (idx,)
+    sub = []
+    for i in items:
+        if is_dask(i):
+            if np.dtype(i.dtype).kind == "b":
+                raise NotImplementedError("a Dask boolean mask inside advanced indexing (its length depends on the data)")
+            i = np.zeros(i.shape, dtype=np.intp)
+        sub.append(i)
+    return tuple(np.broadcast_to(np.zeros((), dtype=np.int8), shape)[tuple(sub)].shape)
+
+
+def take(arr: Any, idx: Any) -> Any:
+    """``arr[idx]``; for an index Dask cannot take chunk-wise (several index arrays, an
+    n-d index array), one lazy task on the whole array (:func:`lazy_kernel`)."""
+    try:
+        return arr[idx]
+    except NotImplementedError:
+        if not is_dask(arr):
+            raise
+        return lazy_kernel(_getitem, _index_shape(arr.shape, idx), arr.dtype, arr, idx)
+
+
+def _getitem(a: Any, idx: Any) -> Any:
+    return a[idx]
+
+
+def dask_constant(arr: Any) -> Any:
+    """A NumPy array about to join a Dask expression, C-contiguous. Dask names a NumPy
+    constant by a hash of its bytes, shape and dtype but not its memory order (dask 2026.8),
+    so a Fortran-ordered array (``a.T.astype(...)``) and the C-ordered array with the same
+    bytes get the same key, and one silently takes the other's values. A C-ordered copy has
+    its own bytes."""
+    if isinstance(arr, np.ndarray) and arr.ndim > 1 and not arr.flags.c_contiguous:
+        return np.ascontiguousarray(arr)
+    return arr
+
+
+def dask_constants(a: Any, b: Any) -> tuple[Any, Any]:
+    """``a`` and ``b`` (Tensors or arrays) with a NumPy one made safe to join the other's Dask
+    expression (:func:`dask_constant`); unchanged otherwise."""
+    ad, bd = getattr(a, "_data", a), getattr(b, "_data", b)
+    if is_dask(ad) and isinstance(bd, np.ndarray) and bd.ndim > 1 and not bd.flags.c_contiguous:
+        b = type(b)._make(dask_constant(bd)) if hasattr(b, "_data") else dask_constant(bd)
+    elif is_dask(bd) and isinstance(ad, np.ndarray) and ad.ndim > 1 and not ad.flags.c_contiguous:
+        a = type(a)._make(dask_constant(ad)) if hasattr(a, "_data") else dask_constant(ad)
+    return a, b
+
+
+_dask_tokens_fixed = [False]
+
+
+def fix_dask_tokens() -> None:
+    """Make Dask's name for a NumPy array include its strides when it is not C-contiguous.
+
+    Dask (2026.8) names a NumPy array by a hash of its bytes, shape and dtype, not its memory
+    order, so a square array and its transpose (``a`` and ``a.T``: the same bytes) get the
+    same key when they join one graph, and one silently takes the other's values (found by
+    the op database: the backward of ``cumprod`` with zeros). dyngrad calls this once, when
+    the first Dask tensor is made; arrays that are C-contiguous keep Dask's own name."""
+    if _dask_tokens_fixed[0]:
+        return
+    from dask.tokenize import normalize_token
+
+    own = normalize_token.dispatch(np.ndarray)
+
+    def normalize_array(x: np.ndarray) -> Any:
+        t = own(x)
+        return t if x.flags.c_contiguous else (t, "strides", x.strides)
+
+    normalize_token.register(np.ndarray)(normalize_array)
+    _dask_tokens_fixed[0] = True

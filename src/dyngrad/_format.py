@@ -54,6 +54,8 @@ def format_tensor(t: object) -> str:
     """``repr`` of a Tensor in PyTorch's layout; non-default dtypes are named
     ``dtype=dyngrad.<name>`` (dyngrad prints its own module name, not ``torch``)."""
     data = t._data  # type: ignore[attr-defined]
+    if not isinstance(data, np.ndarray):  # a CuPy, Dask (computed here) or Array API array
+        data = B.to_host(data)
     kw = {}
     if data.dtype.kind == "f":
         kw = _float_formatter(data)
@@ -74,6 +76,8 @@ def format_tensor(t: object) -> str:
     # an empty tensor has no elements to tell int64 or bool by: PyTorch names every non-default dtype
     if not (dt == default_float or (data.size and (dt == np.int64 or dt == np.bool_))):
         extras.append(f"dtype={B.from_np_dtype(dt)!r}")
+    if getattr(t, "is_cuda", False):
+        extras.append(f"device='{t.device}'")  # type: ignore[attr-defined]
     if t.grad_fn is not None:  # type: ignore[attr-defined]
         extras.append(f"grad_fn=<{t.grad_fn.name()}>")  # type: ignore[attr-defined]
     elif t.requires_grad:  # type: ignore[attr-defined]

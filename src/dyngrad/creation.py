@@ -17,7 +17,7 @@ __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
     "linspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
     "manual_seed", "seed", "initial_seed", "Generator", "default_generator", "get_rng_state",
-    "set_rng_state", "scalar_tensor",
+    "set_rng_state", "scalar_tensor", "from_dask", "compute",
 ]
 
 
@@ -278,7 +278,7 @@ def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: b
     if isinstance(data, Tensor):
         data = data._data
     arr = B.asarray(data, dtype)
-    arr = np.array(arr, copy=True)
+    arr = np.array(arr, copy=True) if type(arr) is np.ndarray else B.copy(arr)  # (CuPy, Dask: kept)
     return _finish(arr, requires_grad)
 
 
@@ -693,6 +693,67 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any 
     if input._is_wrapper and isinstance(fill_value, (bool, int, float)):  # (see zeros_like)
         return input._full_like(fill_value, _like(input, dtype))
     return _finish(np.full(input._data.shape, fill_value, dtype=_like(input, dtype)), requires_grad)
+
+
+def from_dask(array: Any, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor whose array is a Dask array: ops on it build a Dask graph lazily (forward and
+    backward), and nothing is computed until ``.compute()`` / ``.persist()``,
+    :func:`dyngrad.compute`, or reading a value (``.item()``, ``bool()``, printing).
+    ``dyngrad.tensor(dask_array)`` is the same; docs/backends.md says what Dask cannot do.
+
+    Args:
+        array (dask.array.Array): ``(*)``, any chunks; not copied (Dask arrays are immutable).
+        dtype (dtype, optional): keyword only; a cast (lazy). Default: ``None`` (float16/32/64
+            kept, other integers int64, as ``tensor`` does for NumPy arrays).
+        requires_grad (bool): keyword only. Default: ``False``.
+    Returns:
+        Tensor: ``(*)``, holding the Dask array.
+    Raises:
+        TypeError: when ``array`` is not a Dask array.
+
+    Example:
+        >>> import dyngrad, dask.array as da
+        >>> x = dyngrad.from_dask(da.arange(4.0, chunks=2), requires_grad=True)
+        >>> (x * x).sum().backward()
+        >>> type(x.grad._data).__name__, x.grad.compute()
+        ('Array', tensor([0., 2., 4., 6.], dtype=dyngrad.float64))
+    """
+    if not B.is_dask(array):
+        raise TypeError(f"from_dask(): expected a dask.array.Array, got {type(array).__name__}")
+    return _finish(B.foreign_asarray(array, dtype), requires_grad)
+
+
+def compute(*tensors: Any, **kwargs: Any) -> tuple:
+    """Compute several Dask tensors in one pass (their graphs share work: the gradients of a
+    model's parameters, say), on the default scheduler or a ``dask.distributed`` Client.
+    NumPy tensors pass through.
+
+    Args:
+        *tensors (Tensor): tensors (or None).
+        **kwargs: passed to ``dask.compute`` (``scheduler=...``).
+    Returns:
+        tuple: a Tensor with a NumPy array for each tensor, without history (None stays None).
+    Raises:
+        TypeError: for an argument that is not a Tensor or None.
+
+    Example:
+        >>> import dyngrad, dask.array as da
+        >>> a = dyngrad.from_dask(da.ones(3, chunks=1))
+        >>> dyngrad.compute(a.sum(), a * 2)
+        (tensor(3., dtype=dyngrad.float64), tensor([2., 2., 2.], dtype=dyngrad.float64))
+    """
+    for t in tensors:
+        if t is not None and not isinstance(t, Tensor):
+            raise TypeError(f"compute(): expected Tensors, got {type(t).__name__}")
+    lazy = [i for i, t in enumerate(tensors) if t is not None and B.is_dask(t._data)]
+    out: list[Any] = [None if t is None else (t if i not in lazy else None) for i, t in enumerate(tensors)]
+    if lazy:
+        import dask
+
+        values = dask.compute(*[tensors[i]._data for i in lazy], **kwargs)
+        for i, v in zip(lazy, values):
+            out[i] = Tensor._make(B.wrap_result(v))
+    return tuple(t if t is None or i in lazy else t.detach() for i, t in enumerate(out))
 
 
 # device="meta": the tensor's array becomes a shape-only MetaArray (_tensor/metadata.py);

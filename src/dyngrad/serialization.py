@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import _backend as B
 from .tensor import Tensor
 
 if TYPE_CHECKING:
@@ -89,6 +90,8 @@ def _encode(obj: Any, arrays: dict[str, np.ndarray]) -> Any:
         o, parent, slot, where, path = stack.pop()
         if isinstance(o, (Tensor, np.ndarray)):
             arr = o._data if isinstance(o, Tensor) else o
+            if type(arr) is not np.ndarray:  # a GPU (CuPy) or Dask tensor is saved from the host (docs/backends.md)
+                arr = B.to_host(arr)
             if arr.dtype.kind not in "biufc":
                 raise TypeError(f"dyngrad.save: {where} is an array of dtype {arr.dtype}, which cannot be stored")
             key = _array_key(path, arrays)

@@ -42,6 +42,14 @@ _LEGACY_NAMES = {
     "complex128": "ComplexDoubleTensor",
 }
 
+def _foreign_numpy_check(t: Any) -> None:
+    """``numpy()`` of a GPU tensor is a TypeError, as PyTorch's (copy to the host first)."""
+    if B.array_device(t._data)[0] == "cuda":
+        raise TypeError(
+            f"can't convert {t.device} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
+            "host memory first.")
+
+
 class ConversionMethods:
     """Conversions of :class:`dyngrad.Tensor` to NumPy, Python values, other dtypes."""
 
@@ -80,14 +88,65 @@ class ConversionMethods:
             >>> t
             tensor([1., 0.])
         """
+        d = self._data
+        if type(d) is not np.ndarray:
+            _foreign_numpy_check(self)
         if self._requires_grad:
             if force:
-                return self._data.copy()
+                return B.to_host(d).copy()
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
             )
-        return self._data
+        return d if type(d) is np.ndarray or isinstance(d, np.ndarray) else B.to_host(d)
+
+    # ---- Dask (docs/backends.md)
+    def compute(self, **kwargs: Any) -> Tensor:
+        """The values of a Dask tensor, computed (on the default scheduler or a
+        ``dask.distributed`` Client): a Tensor holding a NumPy array, without history. A
+        tensor of another backend is returned detached, as is.
+
+        Args:
+            **kwargs: passed to ``dask.compute`` (``scheduler=...``).
+        Returns:
+            Tensor: ``(*)``, same dtype.
+        Raises:
+            Nothing of its own (Dask's errors from computing propagate).
+
+        Example:
+            >>> import dyngrad, dask.array as da
+            >>> dyngrad.from_dask(da.ones(2, chunks=1)).mul(3).compute()
+            tensor([3., 3.], dtype=dyngrad.float64)
+        """
+        from ..creation import compute
+
+        return compute(self, **kwargs)[0]  # type: ignore[no-any-return]
+
+    def persist(self, **kwargs: Any) -> Self:
+        """Compute a Dask tensor's chunks and keep them (in memory, or on a cluster's workers),
+        so later ops start from them; the tensor keeps its history. Returns self (its array
+        replaced by the persisted one, same values; a no-op for other backends).
+
+        Args:
+            **kwargs: passed to ``dask.persist``.
+        Returns:
+            Tensor: self.
+        Raises:
+            Nothing of its own (Dask's errors from computing propagate).
+
+        Example:
+            >>> import dyngrad, dask.array as da
+            >>> x = dyngrad.from_dask(da.ones(2, chunks=1)).persist()
+            >>> type(x._data).__name__
+            'Array'
+        """
+        if B.is_dask(self._data):
+            import dask
+
+            (self._data,) = dask.persist(self._data, **kwargs)
+            if any(n != n for n in self._data.shape):  # a data-dependent size (nonzero, a mask)
+                self._data.compute_chunk_sizes()
+        return self
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         """NumPy conversion (``np.asarray(t)``, ``np.exp(t)``, ...).
@@ -105,9 +164,10 @@ class ConversionMethods:
                 "np.sum(t, axis=0)) are differentiable (docs/numpy.md); use "
                 "tensor.detach().numpy() if you only want its values."
             )
+        d = self._data if isinstance(self._data, np.ndarray) else B.to_host(self._data)
         if dtype is not None:
-            return self._data.astype(dtype, copy=bool(copy))
-        return self._data.copy() if copy else self._data
+            return d.astype(dtype, copy=bool(copy))
+        return d.copy() if copy else d
 
     def item(self) -> Any:
         """The value of a one-element tensor as a Python number.
@@ -127,7 +187,8 @@ class ConversionMethods:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
-        return self._data.reshape(()).item()
+        d = self._data
+        return (d if isinstance(d, np.ndarray) else B.to_host(d)).reshape(()).item()  # (a Dask one: computed)
 
     def tolist(self) -> Any:
         """The values as (nested) Python lists of Python numbers; a number for a 0-d tensor.
@@ -142,7 +203,8 @@ class ConversionMethods:
             >>> dyngrad.tensor([[1, 2], [3, 4]]).tolist(), dyngrad.tensor(2.5).tolist()
             ([[1, 2], [3, 4]], 2.5)
         """
-        return self._data.tolist()
+        d = self._data
+        return (d if isinstance(d, np.ndarray) else B.to_host(d)).tolist()
 
     def __float__(self) -> float:
         return float(self.item())
@@ -255,6 +317,10 @@ class ConversionMethods:
             meta = _meta_move(self, device, dtype)
             if meta is not None:
                 return meta
+        if device is not None and B.parse_device(device)[0] == "cuda" or \
+                device is not None and type(self._data) is not np.ndarray:
+            moved = _core._ops.device.to_device(self, device)
+            return moved if dtype is None else moved.to(dtype, copy=copy)
         check_device(device)
         if dtype is None or B.to_np_dtype(dtype) == self._data.dtype:
             return self.clone() if copy else self  # type: ignore[return-value]  # self: a Tensor
@@ -334,10 +400,12 @@ class ConversionMethods:
         return self.to(B.uint8)
 
     def cpu(self) -> Self:
-        """The tensor on the CPU: ``self`` itself (dyngrad's tensors always are).
+        """The tensor on the host: ``self`` for a NumPy tensor, a copy for a GPU (CuPy) one.
+
+        Differentiable: the copy's gradient flows back to the GPU tensor (``ToCopyBackward0``).
 
         Returns:
-            Tensor: ``self``.
+            Tensor: of the same shape ``(*)``, dtype and values, on the CPU.
 
         Example:
             >>> import dyngrad
@@ -345,26 +413,34 @@ class ConversionMethods:
             >>> x.cpu() is x
             True
         """
-        return self
+        if type(self._data) is np.ndarray:
+            return self
+        return _core._ops.device.to_device(self, "cpu")  # type: ignore[no-any-return]
 
-    def cuda(self, *args: Any, **kwargs: Any) -> Self:
-        """Refused: dyngrad has no CUDA device (``dyngrad.cuda.is_available()`` is False).
+    def cuda(self, device: Any = None, non_blocking: builtins.bool = False, **kwargs: Any) -> Self:
+        """This tensor on GPU ``device`` (default: the current one), a CuPy array; differentiable.
+
+        Args:
+            device (int | str | device, optional): the GPU (``0``, ``"cuda:1"``); default the
+                current one.
+            non_blocking (bool): accepted for PyTorch compatibility (copies are synchronous).
 
         Returns:
-            Tensor: never; it raises.
+            Tensor: of the same shape ``(*)`` and dtype, on the GPU.
+
         Raises:
-            RuntimeError: always, naming the CPU as dyngrad's only device (PyTorch without
-                CUDA: AssertionError).
+            RuntimeError: without CuPy or a GPU (docs/backends.md).
 
         Example:
             >>> import dyngrad
-            >>> dyngrad.ones(2).cuda()
-            Traceback (most recent call last):
-            ...
-            RuntimeError: dyngrad runs on the CPU (NumPy arrays); device 'cuda' is not available
+            >>> dyngrad.cuda.is_available() or True  # x.cuda() needs CuPy and a GPU
+            True
         """
-        check_device("cuda")
-        return self
+        if device is None:
+            device = "cuda"
+        elif isinstance(device, builtins.int):
+            device = f"cuda:{device}"
+        return _core._ops.device.to_device(self, device)  # type: ignore[no-any-return]
 
     # ---- new tensors with this one's dtype
     def new_tensor(self, data: Any, dtype: Any = None, requires_grad: builtins.bool = False) -> Tensor:

@@ -85,6 +85,28 @@ class _Device:
 cpu = _Device()
 
 
+class _CudaDevice(_Device):
+    """``device(type='cuda', index=n)``: GPU n, whose tensors hold CuPy arrays (docs/backends.md)."""
+
+    type = "cuda"
+
+    def __init__(self, index: int) -> None:
+        self.index = index  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"device(type='cuda', index={self.index})"
+
+    def __str__(self) -> str:
+        return f"cuda:{self.index}"
+
+    def __eq__(self, other: object) -> bool:
+        return str(other) == str(self) or (getattr(other, "type", None) == "cuda" and
+                                           getattr(other, "index", None) == self.index)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
 # --- apisurface: the "meta" device (shape and dtype, no values)
 class _MetaDevice(_Device):
     """``device(type='meta')``: tensors with a shape and a dtype but no values."""
@@ -156,6 +178,10 @@ def meta_device(fn: Any, *, like: bool = False, rng: Any = None) -> Any:
         device = kwargs.get("device")
         if device is None and like and args and type(getattr(args[0], "_data", None)) is MetaArray:
             device = "meta"
+        if device is None and like and args and B.is_cupy(getattr(args[0], "_data", None)):
+            device = args[0].device  # zeros_like of a GPU tensor: on its GPU
+        if device is not None and B.parse_device(device)[0] == "cuda":
+            return _on_cuda(fn, args, kwargs, device)
         if device is None or not is_meta_device(device):
             return fn(*args, **kwargs)
         kwargs["device"] = None
@@ -171,11 +197,25 @@ def meta_device(fn: Any, *, like: bool = False, rng: Any = None) -> Any:
     return create
 
 
+def _on_cuda(fn: Any, args: tuple, kwargs: dict, device: Any) -> Any:
+    """A creation function's tensor made on the host, then its array moved to the GPU (CuPy),
+    keeping ``requires_grad`` (a leaf on the GPU, as PyTorch's ``device="cuda"``)."""
+    B.check_cuda(B.parse_device(device)[1])
+    kwargs = dict(kwargs, device=None)
+    t = fn(*args, **kwargs)
+    t._data = B.to_device(t._data, device)
+    return t
+
+
 def check_device(device: Any) -> None:
-    """Accept ``None``, ``'cpu'`` or a cpu device; anything else is a RuntimeError."""
+    """Accept ``None``, ``'cpu'`` or a cpu device, and ``'cuda'`` / ``'cuda:N'`` when CuPy
+    finds that GPU; anything else is a RuntimeError."""
     if device is not None and str(device).split(":")[0] != "cpu":
+        if B.parse_device(device)[0] == "cuda":
+            B.check_cuda(B.parse_device(device)[1])
+            return
         raise RuntimeError(
-            f"dyngrad runs on the CPU (NumPy arrays); device {device!r} is not available"
+            f"dyngrad runs on the CPU (NumPy arrays) and on GPUs through CuPy; device {device!r} is not available"
         )
 
 
@@ -193,12 +233,21 @@ class MetadataMethods:
         Returns:
             Size: one int per dim, ``Size([])`` for a 0-d tensor (also :meth:`size`).
 
+        Raises:
+            RuntimeError: for a Dask tensor whose size depends on its values (``nonzero``,
+                a boolean mask) before ``.persist()`` computed it.
+
         Example:
             >>> import dyngrad
             >>> dyngrad.zeros(2, 3).shape, dyngrad.tensor(1.0).shape
             (dyngrad.Size([2, 3]), dyngrad.Size([]))
         """
-        return Size(self._data.shape)
+        s = self._data.shape
+        if type(self._data) is not np.ndarray and any(n != n for n in s):  # NaN: Dask's unknown size
+            raise RuntimeError(
+                f"the shape of this Dask tensor depends on its values ({s}): call .persist() (which computes "
+                "the chunk sizes) or .compute() first; docs/backends.md")
+        return Size(s)
 
     @property
     def dtype(self) -> B.dtype:
@@ -212,7 +261,10 @@ class MetadataMethods:
             >>> dyngrad.tensor([1.0]).dtype, dyngrad.tensor([1]).dtype
             (dyngrad.float32, dyngrad.int64)
         """
-        return B._FROM_NP[self._data.dtype]
+        d = self._data.dtype
+        if type(self._data) is np.ndarray or isinstance(d, np.dtype):
+            return B._FROM_NP[d]
+        return B.foreign_dtype(d)  # an Array API library's own dtype object (array-api-strict)
 
     @property
     def ndim(self) -> int:
@@ -230,17 +282,26 @@ class MetadataMethods:
 
     @property
     def device(self) -> _Device:
-        """Where the values live: ``cpu`` (NumPy memory), or ``meta`` (shape and dtype only).
+        """Where the values live: ``cpu`` (NumPy or Dask), ``cuda:N`` (CuPy) or ``meta``.
+
+        ``meta`` tensors hold shape and dtype only.
 
         Returns:
-            device: ``device(type='cpu')`` or ``device(type='meta')``.
+            device: ``device(type='cpu')``, ``device(type='cuda', index=N)`` or
+            ``device(type='meta')``.
 
         Example:
             >>> import dyngrad
             >>> dyngrad.ones(2).device
             device(type='cpu')
         """
-        return meta if type(self._data) is MetaArray else cpu
+        d = self._data
+        if type(d) is np.ndarray:
+            return cpu
+        if type(d) is MetaArray:
+            return meta
+        kind, index = B.array_device(d)
+        return _CudaDevice(index or 0) if kind == "cuda" else cpu
 
     @property
     def is_meta(self) -> bool:
@@ -258,17 +319,17 @@ class MetadataMethods:
 
     @property
     def is_cuda(self) -> bool:
-        """Always False: dyngrad has no CUDA device (PyTorch compatibility).
+        """True for a tensor on a GPU (a CuPy array).
 
         Returns:
-            bool: False.
+            bool: whether the values live on a GPU.
 
         Example:
             >>> import dyngrad
             >>> dyngrad.ones(2).is_cuda
             False
         """
-        return False
+        return type(self._data) is not np.ndarray and B.array_device(self._data)[0] == "cuda"
 
     @property
     def layout(self) -> str:

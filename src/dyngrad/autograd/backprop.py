@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from . import engine
 from .grad_mode import state as _ctx
@@ -36,11 +37,11 @@ def _make_grads(outputs: tuple, grads: tuple, is_grad: bool) -> list:
                     f"grad can be implicitly created only for scalar outputs (output {i} has "
                     f"shape {list(out.shape)}); pass a gradient of that shape"
                 )
-            res.append(Tensor._make(np.ones(out._data.shape, dtype=out._data.dtype)))
+            res.append(Tensor._make(B.ones_like(out._data)))  # (in out's array library)
             continue
         if not isinstance(g, Tensor):
             if isinstance(g, (int, float)):
-                g = Tensor._make(np.full(out._data.shape, g, dtype=out._data.dtype))
+                g = Tensor._make(B.full_like(out._data, g))
             else:
                 raise TypeError(f"gradient {i} must be a Tensor or None, got {type(g).__name__}")
         if g._data.shape != out._data.shape:

@@ -631,13 +631,17 @@ def _accumulate(var: Tensor, g: Tensor, create_graph: bool, node: AccumulateGrad
         elif _unshared(g):
             var._grad = Tensor._make(g._data)  # adopt: no copy (PyTorch steals such grads too)
         else:
-            var._grad = Tensor._make(np.array(g._data, copy=True))
+            d = g._data
+            var._grad = Tensor._make(np.array(d, copy=True) if type(d) is np.ndarray else B.copy(d))
     elif create_graph or old._requires_grad:
         with grad_mode.set_grad_enabled(create_graph):
             var._grad = old + g
     else:
         try:
-            np.add(old._data, g._data, out=old._data, casting="unsafe")
+            if type(old._data) is np.ndarray:
+                np.add(old._data, g._data, out=old._data, casting="unsafe")
+            else:  # CuPy in place; Dask and Array API arrays are immutable (docs/backends.md)
+                old._data = B.accumulate(old._data, g._data)
         except ValueError:  # .grad no longer fits the tensor: its .data was replaced
             raise RuntimeError(
                 f"a gradient of shape {list(g._data.shape)} cannot be accumulated into the .grad of "
@@ -671,6 +675,7 @@ def _unshared(g: Tensor) -> bool:
     d = g._data
     return (
         sys.getrefcount(g) <= _UNSHARED_TENSOR_REFS
+        and isinstance(d, np.ndarray)  # (a CuPy or Dask array is never adopted: docs/backends.md)
         and d.base is None
         and d.flags.owndata
         and d.flags.writeable

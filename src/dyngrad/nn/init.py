@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..autograd.grad_mode import no_grad
 from ..creation import Generator, _gen
 from ..tensor import Tensor
@@ -35,6 +36,8 @@ __all__ = [
 def _fill(tensor: Tensor, values: Any) -> Tensor:
     if not isinstance(tensor, Tensor):
         raise TypeError(f"init: expected a Tensor, got {type(tensor).__name__}")
+    if type(tensor._data) is not np.ndarray:
+        B.writeable(tensor._data)  # a Dask tensor is immutable: refused (docs/backends.md)
     np.copyto(tensor._data, values, casting="unsafe")
     tensor._bump()
     return tensor

@@ -55,7 +55,11 @@ class _StateMixin:
 
             self._apply_tensors(to_meta)
             device = None
-        check_device(device)
+        if device is not None:  # "cuda[:n]": CuPy arrays on that GPU; "cpu": back to the host
+            kind, _ = B.parse_device(device)
+            check_device(device)
+            if kind in ("cuda", "cpu"):
+                self._apply_tensors(lambda a: B.to_device(a, device))
         if dtype is None:
             return self
         nd = B.to_np_dtype(dtype)
@@ -73,11 +77,13 @@ class _StateMixin:
         return self.to(B.float16)
 
     def cpu(self) -> Any:
-        return self
+        """Move parameters and buffers to the host (NumPy arrays); returns self."""
+        return self.to("cpu")
 
     def cuda(self, device: Any = None) -> Any:
-        check_device("cuda")
-        return self
+        """Move parameters and buffers to GPU ``device`` (CuPy arrays); returns self.
+        Raises RuntimeError without CuPy or a GPU."""
+        return self.to("cuda" if device is None else device if isinstance(device, str) else f"cuda:{device}")
 
     def type(self, dst_type: Any) -> Any:
         return self.to(dst_type)
@@ -143,6 +149,8 @@ class _StateMixin:
             if assign:
                 t._data = arr.copy()
             else:
+                if type(t._data) is not np.ndarray:
+                    B.writeable(t._data)  # a Dask tensor is immutable: refused (docs/backends.md)
                 np.copyto(t._data, arr, casting="unsafe")
             t._bump()
         return _IncompatibleKeys(missing, unexpected)

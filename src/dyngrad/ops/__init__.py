@@ -64,6 +64,7 @@ __all__ = [n for m in _FAMILIES for n in m.__all__]
 from ._view_inplace import rebase_dirty_view, refresh_view  # noqa: E402
 # the generic ``name_`` forms (Tensor methods only, not top-level names: not in __all__)
 from . import inplace_variants  # noqa: E402
+from . import device  # noqa: E402  (to_device: Tensor.to(device), .cuda(), .cpu(); docs/backends.md)
 from ..autograd.backprop import backward  # noqa: E402
 
 

@@ -37,8 +37,36 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
+
 _ERF = np.frompyfunc(math.erf, 1, 1)
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _lazy_on_dask(fn: Any) -> Any:
+    """``fn`` (an elementwise NumPy kernel, some of it written in place) applied chunk by
+    chunk (``map_blocks``) when its one array argument is a Dask array; with several Dask
+    arrays, as one lazy task (_backend.lazy_kernel). NumPy arguments take the kernel as is.
+    (The kernels' in-place NumPy code must never run on a Dask array: a write into one
+    goes into a computed copy and is lost.)"""
+    import functools
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        lazy = [i for i, a in enumerate(args) if type(a) is not np.ndarray and B.is_dask(a)]
+        if not lazy:
+            return fn(*args, **kwargs)
+        if len(lazy) == 1 and all(np.ndim(a) == 0 for i, a in enumerate(args) if i != lazy[0]):
+            k = lazy[0]
+
+            def block(b: Any) -> Any:
+                return fn(*args[:k], b, *args[k + 1:], **kwargs)
+
+            return args[k].map_blocks(block, dtype=np.float64)
+        shape = np.broadcast_shapes(*[np.shape(a) for a in args if hasattr(a, "shape")])
+        return B.lazy_kernel(lambda *a: fn(*a, **kwargs), shape, np.float64, *args)
+
+    return run
 
 
 # ------------------------------------------------------------------ erf, erfc
@@ -142,18 +170,20 @@ def _erf_vector(x: np.ndarray, complement: bool) -> np.ndarray:
     return out.reshape(np.shape(x))
 
 
+@_lazy_on_dask
 def erf(x: np.ndarray) -> np.ndarray:
     """``erf(x)`` of a float64 array (Cody's rational approximations above; libm per
     element for arrays under ``_VECTOR_FROM`` elements)."""
     if np.size(x) < _VECTOR_FROM:
-        return np.asarray(_ERF(x), dtype=np.float64)
+        return B.asarray_any(_ERF(x), dtype=np.float64)
     return _erf_vector(x, False)
 
 
+@_lazy_on_dask
 def erfc(x: np.ndarray) -> np.ndarray:
     """``erfc(x) = 1 - erf(x)`` of a float64 array, without cancellation for large ``x``."""
     if np.size(x) < _VECTOR_FROM:
-        return np.asarray(_ERFC(x), dtype=np.float64)
+        return B.asarray_any(_ERFC(x), dtype=np.float64)
     return _erf_vector(x, True)
 
 
@@ -195,10 +225,11 @@ def _lgamma1(v: float) -> float:
 _LGAMMA = np.frompyfunc(_lgamma1, 1, 1)
 
 
+@_lazy_on_dask
 def lgamma(x: np.ndarray) -> np.ndarray:
     """``log|Gamma(x)|`` elementwise (float64 in, float64 out)."""
     with np.errstate(all="ignore"):  # libm raises the divide flag at the poles
-        return np.asarray(_LGAMMA(x), dtype=np.float64)
+        return B.asarray_any(_LGAMMA(x), dtype=np.float64)
 
 
 _PSI_10 = 2.25175258906672110764
@@ -225,9 +256,10 @@ def _digamma_nonneg(x: np.ndarray) -> np.ndarray:
     return np.where(x == 10, result + _PSI_10, out)
 
 
+@_lazy_on_dask
 def digamma(x: np.ndarray) -> np.ndarray:
     """``psi(x) = d/dx log Gamma(x)`` elementwise (float64)."""
-    x = np.asarray(x, dtype=np.float64)
+    x = B.asarray_any(x, dtype=np.float64)
     with np.errstate(all="ignore"):
         neg = x < 0
         r = np.modf(x)[0]
@@ -248,9 +280,10 @@ _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606
            -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18)
 
 
+@_lazy_on_dask
 def zeta(s: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Hurwitz zeta ``sum_k (k + q)**-s`` elementwise (float64, broadcast), ``s >= 1``."""
-    s, q = np.broadcast_arrays(np.asarray(s, dtype=np.float64), np.asarray(q, dtype=np.float64))
+    s, q = np.broadcast_arrays(B.asarray_any(s, dtype=np.float64), B.asarray_any(q, dtype=np.float64))
     s, q = s.astype(np.float64), q.astype(np.float64)
     with np.errstate(all="ignore"):
         pole = (q <= 0) & (q == np.floor(q))
@@ -286,6 +319,7 @@ def zeta(s: np.ndarray, q: np.ndarray) -> np.ndarray:
     return out
 
 
+@_lazy_on_dask
 def polygamma(n: int, x: np.ndarray) -> np.ndarray:
     """``psi^(n)(x)``, the n-th derivative of digamma, elementwise (float64)."""
     if n == 0:
@@ -315,9 +349,10 @@ def _giles(y: np.ndarray) -> np.ndarray:
 _NEWTON_SCALE = 2.0 / math.sqrt(math.pi)
 
 
+@_lazy_on_dask
 def erfinv(y: np.ndarray) -> np.ndarray:
     """The inverse error function elementwise (float64)."""
-    y = np.asarray(y, dtype=np.float64)
+    y = B.asarray_any(y, dtype=np.float64)
     ay = np.abs(y)
     with np.errstate(all="ignore"):
         x = _giles(ay)
@@ -328,8 +363,8 @@ def erfinv(y: np.ndarray) -> np.ndarray:
             xs = np.where(inside, x, 0.0)
             deriv = _NEWTON_SCALE * np.exp(-xs * xs)
             # |y| <= 0.5: Newton on erf(x) - y; the tail: on log(erfc(x)) - log(1 - y)
-            r_in = (np.asarray(_ERF(xs), dtype=np.float64) - ay) / deriv
-            ec = np.asarray(_ERFC(xs), dtype=np.float64)
+            r_in = (B.asarray_any(_ERF(xs), dtype=np.float64) - ay) / deriv
+            ec = B.asarray_any(_ERFC(xs), dtype=np.float64)
             r_tail = (np.log(ec) - log_tail) * ec / -deriv
             x = np.where(inside, xs - np.where(inner, r_in, r_tail), x)
         x = np.where(ay == 1, np.inf, x)
@@ -386,13 +421,14 @@ def _igamc_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         return ans * np.exp(ax)
 
 
+@_lazy_on_dask
 def gammainc(a: np.ndarray, x: np.ndarray, upper: bool = False) -> np.ndarray:
     """The regularised lower (``upper=False``: ``P(a, x)``) or upper (``Q = 1 - P``)
     incomplete gamma function, elementwise with broadcasting (float64). Series for
     ``x <= max(1, a)``, continued fraction otherwise (Cephes igam/igamc, A&S 6.5.29 and
     6.5.31). Edges as PyTorch: ``P(a, 0) = 0``, ``P(0, x > 0) = 1``, ``P(a, inf) = 1``,
     ``nan`` for negative arguments."""
-    a, x = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
+    a, x = np.broadcast_arrays(B.asarray_any(a, np.float64), B.asarray_any(x, np.float64))
     shape = a.shape
     a, x = a.astype(np.float64).ravel(), x.astype(np.float64).ravel()
     p = np.full(a.shape, np.nan)

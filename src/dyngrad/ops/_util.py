@@ -17,9 +17,10 @@ _state = grad_mode.state  # the thread's context: grad mode and the interpreter 
 
 
 def wrap(arr: Any) -> Tensor:
-    """Wrap a NumPy result (array or NumPy scalar) as a fresh Tensor."""
+    """Wrap a NumPy result (array or NumPy scalar) as a fresh Tensor (an array of another
+    backend, CuPy, Dask, Array API, is kept as it is: _backend.wrap_result)."""
     if not isinstance(arr, np.ndarray):
-        arr = np.asarray(arr)
+        arr = B.wrap_result(arr)
     return Tensor._make(arr)
 
 
@@ -37,7 +38,7 @@ def to_tensor(x: Any, like: Tensor | None = None) -> Tensor:
     if isinstance(x, Tensor):
         return x
     if like is not None and isinstance(x, (bool, int, float)):
-        return Tensor._make(np.asarray(x, dtype=B.result_type(like, x)))
+        return Tensor._make(B.asarray_any(x, dtype=B.result_type(like, x)))
     return Tensor._make(B.asarray(x))
 
 
@@ -48,8 +49,10 @@ def binary_operands(a: Any, b: Any) -> tuple[Any, Any, np.dtype]:
     tb = isinstance(b, Tensor)
     if ta and tb:
         ad, bd = a._data, b._data
-        if ad.dtype == bd.dtype:
+        if type(ad) is type(bd) and ad.dtype == bd.dtype:
             return ad, bd, ad.dtype
+        B.check_same_backend("binary op", ad, bd)  # (mixing libraries: a TypeError naming both)
+        a, b = B.dask_constants(a, b)
     elif ta and type(b) in _SCALARS:
         # fast path: a Python scalar changes the dtype only when of a higher category
         ad = a._data
@@ -116,7 +119,9 @@ def norm_dims(dim: Any, ndim: int, op: str) -> tuple[int, ...] | None:
 def make_view(out: Tensor, base: Tensor) -> Tensor:
     """Mark ``out`` as a view of ``base`` when their memory overlaps: they share the
     version counter, so an in-place change of either invalidates saved copies of both."""
-    if np.may_share_memory(out._data, base._data):
+    od, bd = out._data, base._data
+    if np.may_share_memory(od, bd) if type(od) is np.ndarray and type(bd) is np.ndarray else \
+            B.may_share_memory(od, bd):
         out._vc = base._vc
         # A leaf that requires grad is the root of its views' autograd history, even when
         # it is itself a view of a plain tensor (``arange(6).reshape(2, 3).requires_grad_()``).
@@ -228,7 +233,7 @@ def _write(self: Tensor, value: np.ndarray, fn: Any) -> None:
             f"{getattr(fn, '__name__', 'op')}_: result type {B.from_np_dtype(value.dtype).name} "
             f"can't be cast to the desired output type {self.dtype.name}"
         )
-    if not self._data.flags.writeable:
+    if not B.writeable(self._data):
         raise RuntimeError(
             f"{getattr(fn, '__name__', 'op')}_: the tensor's memory is read-only (an expanded or "
             "broadcast view); clone() it first"

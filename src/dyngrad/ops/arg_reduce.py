@@ -28,7 +28,7 @@ class NoGradReduce(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, fn: Any, dims: tuple | None, keepdim: bool) -> Tensor:
-        out = wrap(np.asarray(fn(x._data, dims, keepdim)))
+        out = wrap(B.asarray_any(fn(x._data, dims, keepdim)))
         ctx.mark_non_differentiable(out)
         return out
 
@@ -65,13 +65,13 @@ def _logical(fn: Any) -> Any:
     """all/any: bool, except that a uint8 input gives uint8 0/1 (PyTorch keeps that legacy dtype)."""
     def run(d: np.ndarray, dims: tuple | None, keepdim: bool) -> np.ndarray:
         r = fn(d, axis=dims, keepdims=keepdim)
-        return np.asarray(r).astype(np.uint8) if d.dtype == np.uint8 else r
+        return B.asarray_any(r).astype(np.uint8) if d.dtype == np.uint8 else r
 
     return run
 
 
 _all, _any = _logical(np.all), _logical(np.any)
-_count_nonzero = _keepdims(lambda d, axis, keepdims: np.asarray(np.count_nonzero(d, axis=axis), dtype=np.int64))
+_count_nonzero = _keepdims(lambda d, axis, keepdims: B.asarray_any(np.count_nonzero(d, axis=axis), dtype=np.int64))
 
 
 def _arg_reduce(op: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tensor:

@@ -372,12 +372,12 @@ class Div(Op):
 
 
 def _int_div(a: Any, b: Any, mode: str) -> np.ndarray:
-    if np.any(np.asarray(b) == 0):
+    if np.any(B.asarray_any(b) == 0):
         raise RuntimeError("ZeroDivisionError: integer division by zero")
     q = np.floor_divide(a, b)
     if mode == "trunc":
         r = np.remainder(a, b)
-        q = np.where((r != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0)), q + 1, q)
+        q = np.where((r != 0) & ((B.asarray_any(a) < 0) != (B.asarray_any(b) < 0)), q + 1, q)
     return q
 
 
@@ -514,7 +514,7 @@ class Pow(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Tensor:
         ad, bd, rt = binary_operands(a, b)
-        if rt.kind in "iu" and np.any(np.asarray(bd) < 0):
+        if rt.kind in "iu" and np.any(B.asarray_any(bd) < 0):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             out = np.power(ad, bd)
@@ -636,7 +636,7 @@ class Remainder(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any, trunc: bool = False) -> Tensor:
         ad, bd, rt = binary_operands(a, b)
-        if rt.kind in "iu" and np.any(np.asarray(bd) == 0):
+        if rt.kind in "iu" and np.any(B.asarray_any(bd) == 0):
             raise RuntimeError("ZeroDivisionError: integer remainder by zero")
         with np.errstate(divide="ignore", invalid="ignore"):
             out = np.fmod(ad, bd) if trunc else np.remainder(ad, bd)
@@ -727,7 +727,7 @@ def _fast_inplace(self: Tensor, ufunc: Any, other: Any, name: str) -> Tensor | N
             f"{name}: result type {B.from_np_dtype(rt).name} can't be cast to the desired output "
             f"type {self.dtype.name}"
         )
-    if not self._data.flags.writeable:
+    if not B.writeable(self._data):
         raise RuntimeError(f"{name}: the tensor's memory is read-only (an expanded view); clone() it first")
     try:
         ufunc(self._data, od, out=self._data, casting="unsafe")

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..autograd import grad_mode, profiler
 from ..autograd.function import _broadcast_error
 from ..tensor import Tensor
@@ -86,7 +87,7 @@ class _NoGrad(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Tensor:
         ad, bd, _ = binary_operands(a, b)
-        out = Tensor._make(np.asarray(ctx._forward_cls.kernel(ad, bd)))
+        out = Tensor._make(B.asarray_any(ctx._forward_cls.kernel(ad, bd)))
         ctx.mark_non_differentiable(out)
         return out
 
@@ -271,9 +272,9 @@ class _Bitwise(_NoGrad):
         if rt.kind not in "biu":
             tname = _TORCH_TYPE_NAMES.get(rt.name, rt.name)
             raise NotImplementedError(f"\"{cls.name}_cpu\" not implemented for '{tname}'")
-        ad = ad if isinstance(ad, np.ndarray) and ad.dtype == rt else np.asarray(ad).astype(rt)
-        bd = bd if isinstance(bd, np.ndarray) and bd.dtype == rt else np.asarray(bd).astype(rt)
-        out = Tensor._make(np.asarray(cls.kernel(ad, bd)))
+        ad = ad if isinstance(ad, np.ndarray) and ad.dtype == rt else B.asarray_any(ad).astype(rt)
+        bd = bd if isinstance(bd, np.ndarray) and bd.dtype == rt else B.asarray_any(bd).astype(rt)
+        out = Tensor._make(B.asarray_any(cls.kernel(ad, bd)))
         ctx.mark_non_differentiable(out)
         return out
 
@@ -517,7 +518,7 @@ class IsClose(_NoGrad):
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any, rtol: float, atol: float, equal_nan: bool) -> Tensor:
-        out = Tensor._make(np.asarray(np.isclose(data_of(a), data_of(b), rtol=rtol, atol=atol, equal_nan=equal_nan)))
+        out = Tensor._make(B.asarray_any(np.isclose(data_of(a), data_of(b), rtol=rtol, atol=atol, equal_nan=equal_nan)))
         ctx.mark_non_differentiable(out)
         return out
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from ._util import norm_dim, to_tensor, wrap
 
@@ -337,7 +338,7 @@ def repeat_interleave(input: Any, repeats: Any = None, dim: int | None = None, *
     if x._data.ndim == 0:
         x = x.reshape(1)
     n = x._data.shape[d]
-    r = repeats._data if isinstance(repeats, Tensor) else np.asarray(repeats)
+    r = repeats._data if isinstance(repeats, Tensor) else B.asarray_any(repeats)
     if r.ndim > 1:
         raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
     if (r < 0).any():
@@ -562,7 +563,7 @@ def _quantile(input: Tensor, q: Any, dim: int | None, keepdim: bool, interpolati
     if interpolation not in ("linear", "lower", "higher", "nearest", "midpoint"):
         raise RuntimeError(f"{op}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
                            f"Found '{interpolation}'")
-    qd = q._data if isinstance(q, Tensor) else np.asarray(q, dtype=np.float64)
+    qd = q._data if isinstance(q, Tensor) else B.asarray_any(q, dtype=np.float64)
     scalar_q = qd.ndim == 0
     if qd.ndim > 1:
         raise RuntimeError(f"{op}() q must be a scalar or 1D tensor")

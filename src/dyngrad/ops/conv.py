@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching import front, leading_batch, logical_ndim
@@ -280,7 +281,13 @@ class Conv2dFn(Op):
     def forward(ctx: Any, x: Tensor, w: Tensor, geom: _Geom) -> Tensor:
         ctx.geom = geom
         ctx.save_for_backward(x, w)
-        out, cols = _conv_np_cols(x._data, w._data, geom)
+        xd, wd = x._data, w._data
+        if type(xd) is not np.ndarray and B.is_dask(xd) or type(wd) is not np.ndarray and B.is_dask(wd):
+            # Dask: the whole NumPy kernel as one lazy task (_backend.lazy_kernel), no im2col reuse
+            shape = (xd.shape[0], wd.shape[0]) + tuple(geom.out_size(xd.shape[2:], wd.shape[2:]))
+            ctx.cols = None
+            return wrap(B.lazy_kernel(_conv_np, shape, np.result_type(xd.dtype, wd.dtype), xd, wd, geom))
+        out, cols = _conv_np_cols(xd, wd, geom)
         # im2col(x) is reused by the weight gradient (x is version-checked on unpack).
         ctx.cols = cols if ctx.needs_input_grad[1] else None
         return wrap(out)
@@ -316,7 +323,12 @@ class Conv2dInputGrad(Op):
     def forward(ctx: Any, y: Tensor, w: Tensor, geom: _Geom, in_hw: tuple) -> Tensor:
         ctx.geom = geom
         ctx.save_for_backward(y, w)
-        return wrap(_conv_t_np(y._data, w._data, geom, tuple(in_hw)))
+        yd, wd = y._data, w._data
+        if type(yd) is not np.ndarray and B.is_dask(yd) or type(wd) is not np.ndarray and B.is_dask(wd):
+            shape = (yd.shape[0], wd.shape[1] * geom.groups) + tuple(in_hw)
+            return wrap(B.lazy_kernel(_conv_t_np, shape, np.result_type(yd.dtype, wd.dtype), yd, wd, geom,
+                                      tuple(in_hw)))
+        return wrap(_conv_t_np(yd, wd, geom, tuple(in_hw)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -349,7 +361,12 @@ class Conv2dWeightGrad(Op):
     def forward(ctx: Any, x: Tensor, y: Tensor, geom: _Geom, k_hw: tuple, cols: Any = None) -> Tensor:
         ctx.geom = geom
         ctx.save_for_backward(x, y)
-        return wrap(_conv_w_np(x._data, y._data, geom, tuple(k_hw), cols))
+        xd, yd = x._data, y._data
+        if type(xd) is not np.ndarray and B.is_dask(xd) or type(yd) is not np.ndarray and B.is_dask(yd):
+            shape = (yd.shape[1], xd.shape[1] // geom.groups) + tuple(k_hw)
+            return wrap(B.lazy_kernel(_conv_w_np, shape, np.result_type(xd.dtype, yd.dtype), xd, yd, geom,
+                                      tuple(k_hw)))
+        return wrap(_conv_w_np(xd, yd, geom, tuple(k_hw), cols))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

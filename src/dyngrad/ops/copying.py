@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from .. import _backend as B
-from ..autograd.grad_mode import state as _ctx
 from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching import front, logical_ndim, pad_to, unary
@@ -96,7 +96,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     if type(value) is int and self._data.dtype.kind in "iu":
         value = B.int_fill_value(value, self._data.dtype)
     if not recording(self, value) and not _ctx.interpreters:  # a transform (forward mode's tangents) goes via inplace()
-        if not self._data.flags.writeable:
+        if not B.writeable(self._data):
             raise RuntimeError("fill_: the tensor's memory is read-only (an expanded view); clone() it first")
         self._data[...] = value._data if isinstance(value, Tensor) else value
         self._vc[0] += 1
@@ -138,13 +138,13 @@ class Copy(Op):
     def forward(ctx: Any, a: Tensor, src: Any) -> Tensor:
         sd = data_of(src)
         try:
-            out = np.broadcast_to(np.asarray(sd), a._data.shape).astype(a._data.dtype)
+            out = np.broadcast_to(B.asarray_any(sd), a._data.shape).astype(a._data.dtype)
         except ValueError:
             raise RuntimeError(
                 f"copy_: the size of src {list(np.shape(sd))} is not broadcastable to self "
                 f"{list(a._data.shape)}"
             ) from None
-        ctx.src_dtype = np.asarray(sd).dtype
+        ctx.src_dtype = B.asarray_any(sd).dtype
         return wrap(out)
 
     @staticmethod
@@ -336,6 +336,6 @@ def contiguous(input: Tensor, memory_format: Any = None) -> Tensor:
         >>> y.is_contiguous(), y.shape
         (True, dyngrad.Size([3, 2]))
     """
-    if input._data.flags.c_contiguous:
+    if B.c_contiguous(input._data):
         return input
     return Clone.apply(input)

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from ._util import data_of, norm_dim, wrap
 
@@ -161,7 +162,7 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
     if sorter is not None:
         seq = np.take_along_axis(seq, data_of(sorter).astype(np.int64), axis=-1)
     scalar = not isinstance(input, Tensor)
-    vals = np.asarray(data_of(input))
+    vals = B.asarray_any(data_of(input))
     how = "right" if right else "left"
     if _has_nan(seq) or _has_nan(vals):  # NumPy sorts NaN last; PyTorch's binary search differs
         out = _bsearch(seq, vals, right, scalar)
@@ -176,7 +177,7 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
         s2, v2 = seq.reshape(-1, seq.shape[-1]), vals.reshape(-1, vals.shape[-1])
         out = np.stack([np.searchsorted(s, v, side=how) for s, v in zip(s2, v2)]).reshape(vals.shape) \
             if s2.shape[0] else np.zeros(vals.shape, dtype=np.int64)
-    return wrap(np.asarray(out).astype(np.int32 if out_int32 else np.int64))
+    return wrap(B.asarray_any(out).astype(np.int32 if out_int32 else np.int64))
 
 
 def _has_nan(a: np.ndarray) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as _B
 from ..tensor import Tensor
 from ._bases import Op
 from ._batching import front, leading_batch, logical_ndim, pad_to
@@ -136,7 +137,7 @@ class Det(Op):
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> Tensor:
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            out = wrap(np.asarray(np.linalg.det(A._data), dtype=A._data.dtype))
+            out = wrap(_B.asarray_any(np.linalg.det(A._data), dtype=A._data.dtype))
         ctx.save_for_backward(A, out)
         return out
 
@@ -201,10 +202,10 @@ class Slogdet(Op):
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
             s, logabs = np.linalg.slogdet(A._data)
         dt = A._data.dtype
-        sign = wrap(np.asarray(s, dtype=dt))
+        sign = wrap(_B.asarray_any(s, dtype=dt))
         ctx.mark_non_differentiable(sign)
         ctx.save_for_backward(A)
-        return sign, wrap(np.asarray(logabs, dtype=dt))
+        return sign, wrap(_B.asarray_any(logabs, dtype=dt))
 
     @staticmethod
     def backward(ctx: Any, _gs: Any, g: Tensor) -> Tensor:

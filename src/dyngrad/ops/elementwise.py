@@ -326,8 +326,8 @@ class Clamp(Elementwise):
         d = x._data
         # PyTorch's result_type(input, min, max); Python-int bounds wrap into an integer dtype
         rt = B.result_type(*(o for o in (x, lo, hi) if o is not None))
-        lod = np.asarray(data_of(lo)).astype(rt, copy=False) if lo is not None else None
-        hid = np.asarray(data_of(hi)).astype(rt, copy=False) if hi is not None else None
+        lod = B.asarray_any(data_of(lo)).astype(rt, copy=False) if lo is not None else None
+        hid = B.asarray_any(data_of(hi)).astype(rt, copy=False) if hi is not None else None
         out = d.astype(rt, copy=False)
         if lod is not None:
             out = np.maximum(out, lod)
@@ -345,14 +345,14 @@ class Clamp(Elementwise):
         d = x._data
         inside = np.ones(np.broadcast_shapes(d.shape, np.shape(lo) if lo is not None else (), np.shape(hi) if hi is not None else ()), dtype=bool)
         if lo is not None:
-            inside &= d >= lo
+            inside = inside & (d >= lo)  # (not &=: d may be a Dask array, which has no out=)
         if hi is not None:
-            inside &= d <= hi
+            inside = inside & (d <= hi)
         dlo = dhi = None
         if lot is not None:
             m = d < lo
             if hi is not None:
-                m = m & (np.asarray(lo) <= hi)
+                m = m & (B.asarray_any(lo) <= hi)
             dlo = wrap(m)
         if hit is not None:
             dhi = wrap(d > hi)

@@ -435,7 +435,7 @@ def copysign(input: Any, other: Any) -> Tensor:
     from .pointwise import where
 
     x, y = _floating(to_tensor(input)), to_tensor(other)
-    neg = wrap(np.signbit(np.asarray(y._data, dtype=np.float64)))
+    neg = wrap(np.signbit(B.asarray_any(y._data, dtype=np.float64)))
     a = x.abs()
     return where(neg, -a, a)
 
@@ -467,7 +467,7 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
     x, vd = input._data, v._data
     with np.errstate(invalid="ignore"):
         out = np.where(x == 0, vd, (x > 0).astype(x.dtype))
-    return wrap(np.asarray(out, dtype=x.dtype))
+    return wrap(B.asarray_any(out, dtype=x.dtype))
 
 
 def signbit(input: Tensor) -> Tensor:
@@ -825,6 +825,6 @@ def isin(elements: Any, test_elements: Any, *, assume_unique: bool = False, inve
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
         raise TypeError("isin() received an invalid combination of arguments: at least one of elements and "
                         "test_elements must be a Tensor")
-    e = np.asarray(elements._data if isinstance(elements, Tensor) else elements)
-    t = np.asarray(test_elements._data if isinstance(test_elements, Tensor) else test_elements)
-    return wrap(np.asarray(np.isin(e, t, assume_unique=assume_unique, invert=invert)))
+    e = B.asarray_any(elements._data if isinstance(elements, Tensor) else elements)
+    t = B.asarray_any(test_elements._data if isinstance(test_elements, Tensor) else test_elements)
+    return wrap(B.asarray_any(np.isin(e, t, assume_unique=assume_unique, invert=invert)))

@@ -16,7 +16,7 @@ from ..tensor import Tensor
 from ._bases import Elementwise, Op
 from ._batching import dims_at, pointwise_promoting
 from ._batching_reduce import along_dim
-from ._util import float_data, norm_dim, wrap, is_wrapper
+from ._util import float_data, is_wrapper, norm_dim, wrap
 from .elementwise import sigmoid
 
 __all__ = ["softmax", "log_softmax"]
@@ -163,6 +163,13 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dty
     return LogSoftmax.apply(input, _softmax_dim(input, dim, "log_softmax"), dtype)
 
 
+def _nll_mask(d: np.ndarray, tt: np.ndarray, keep: np.ndarray, scale: Any, cdim: int) -> np.ndarray:
+    """``-scale`` at each target class along ``cdim`` (zeros elsewhere): nll_loss's gradient."""
+    m = np.zeros(np.shape(d), dtype=d.dtype)
+    np.put_along_axis(m, np.expand_dims(tt, cdim), np.expand_dims(np.where(keep, -scale, 0), cdim), axis=cdim)
+    return m
+
+
 class NllLoss(Op):
     """Negative log likelihood of class indices.
 
@@ -206,12 +213,14 @@ class NllLoss(Op):
                 out = losses.sum() / denom
                 # as PyTorch: ignored elements get no gradient even when denom == 0 (loss nan)
                 scale = np.where(keep, wt / denom, 0)
-        m = np.zeros_like(d)
-        np.put_along_axis(m, np.expand_dims(tt, cdim), np.expand_dims(np.where(keep, -scale, 0), cdim), axis=cdim)
+        if type(d) is np.ndarray:
+            m = _nll_mask(d, tt, keep, scale, cdim)
+        else:  # Dask: put_along_axis writes in place (into a computed copy there): one lazy task
+            m = B.lazy_kernel(_nll_mask, d.shape, d.dtype, d, tt, keep, scale, cdim)
         ctx.cdim = cdim
         ctx.none = reduction == "none"
         ctx.save_for_backward(wrap(m.astype(d.dtype, copy=False)))
-        return wrap(np.asarray(out, dtype=d.dtype))
+        return wrap(B.asarray_any(out, dtype=d.dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -262,7 +271,7 @@ class NllLoss(Op):
         s = losses.sum(rest) if rest else losses
         if reduction == "sum":
             return s, 0
-        
+
         if is_wrapper(target) or is_wrapper(weight):
             return NotImplemented  # targets batched by an outer vmap: values unreadable here
         t = target._data

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from . import _specfun
 from ._bases import Elementwise
@@ -30,7 +31,7 @@ TENSOR_METHODS = {"lgamma", "digamma", "mvlgamma", "igamma", "igammac", "lgamma_
 
 def _apply64(kernel: Any, x: Tensor, *args: Any) -> Tensor:
     d = float_data(x)
-    return wrap(np.asarray(kernel(*args, d.astype(np.float64)), dtype=np.float64).astype(d.dtype, copy=False))
+    return wrap(B.asarray_any(kernel(*args, d.astype(np.float64)), dtype=np.float64).astype(d.dtype, copy=False))
 
 
 class Lgamma(Elementwise):

@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as _B
 from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching_index import batch_operand
-from ._util import data_of, inplace, norm_dim, wrap, is_wrapper
+from ._util import data_of, inplace, is_wrapper, norm_dim, wrap
 
 __all__ = [
     "index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_",
@@ -26,7 +27,7 @@ TENSOR_METHODS = set(__all__)
 def _int_index(index: Any, op: str) -> np.ndarray:
     d = data_of(index)
     if not isinstance(d, np.ndarray):
-        d = np.asarray(d)
+        d = _B.asarray_any(d)
     if d.dtype.kind not in "iu" or d.dtype == np.uint8:
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {d.dtype}")
     return d
@@ -106,7 +107,8 @@ class Gather(Linear):
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
         ctx.dim, ctx.index, ctx.shape = dim, index, x._data.shape
         xd = x._data.reshape(-1) if x._data.ndim == 0 else x._data
-        out = xd[_grid(index, dim)] if index.ndim else xd[index]
+        take = xd.__getitem__ if type(xd) is np.ndarray else lambda i: _B.take(xd, i)
+        out = take(_grid(index, dim)) if index.ndim else take(index)
         return wrap(out.reshape(index.shape))
 
     @staticmethod
@@ -157,6 +159,16 @@ def gather(input: Tensor, dim: int, index: Any, *, sparse_grad: bool = False) ->
     return Gather.apply(input, d, idx)
 
 
+
+def _scatter_add_kernel(xd: np.ndarray, dim: int, index: np.ndarray, sd: np.ndarray) -> np.ndarray:
+    """``x`` with ``src`` added at ``index`` along ``dim`` (a copy; NumPy's ``add.at``)."""
+    out = xd.copy()
+    if index.size:
+        sub = sd[tuple(slice(0, s) for s in index.shape)]
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            np.add.at(out.reshape(-1) if out.ndim == 0 else out, _grid(index, dim), sub)
+    return out
+
 class ScatterAdd(Linear):
     """``out = x`` with ``out[i][index[i][j]] += src[i][j]`` (for ``dim == 1``).
 
@@ -167,12 +179,10 @@ class ScatterAdd(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Tensor) -> Tensor:
         ctx.dim, ctx.index, ctx.src_shape = dim, index, src._data.shape
-        out = x._data.copy()
-        if index.size:
-            sub = src._data[tuple(slice(0, s) for s in index.shape)]
-            with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-                np.add.at(out.reshape(-1) if out.ndim == 0 else out, _grid(index, dim), sub)
-        return wrap(out)
+        xd = x._data
+        if type(xd) is not np.ndarray or type(src._data) is not np.ndarray or type(index) is not np.ndarray:
+            return wrap(_B.lazy_kernel(_scatter_add_kernel, xd.shape, xd.dtype, xd, dim, index, src._data))
+        return wrap(_scatter_add_kernel(xd, dim, index, src._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -457,7 +467,7 @@ def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
     if is_wrapper(index):  # differs per example under vmap: the rule checks it
         return _index_select_batched(input, dim, index)
     idx = data_of(index)
-    idx = np.asarray(idx) if not isinstance(idx, np.ndarray) else idx
+    idx = _B.asarray_any(idx) if not isinstance(idx, np.ndarray) else idx
     if idx.dtype.kind not in "iu" or idx.dtype == np.uint8:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if idx.ndim > 1:

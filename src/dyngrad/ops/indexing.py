@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
 from . import _batching_index as bx
@@ -46,7 +47,7 @@ def _conv(i: Any) -> Any:
     if isinstance(i, Tensor):
         d = i._data
     elif isinstance(i, (list, tuple, np.ndarray, range)):  # (range: PyTorch's nn tutorial's x[range(n), y])
-        d = np.asarray(i) if not isinstance(i, np.ndarray) else i
+        d = B.asarray_any(i) if not isinstance(i, np.ndarray) else i
         if isinstance(i, range) and d.size == 0:
             d = d.astype(np.int64)
         if d.dtype == object:
@@ -97,7 +98,7 @@ def plan_index(index: Any, shape: tuple) -> tuple:
     used = sum(_consumed(i) for i in items if i is not Ellipsis)
     if used > len(shape):
         raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
-    if Ellipsis in [i for i in items if not isinstance(i, np.ndarray)]:
+    if any(i is Ellipsis for i in items):
         k = next(n for n, i in enumerate(items) if i is Ellipsis)
         items[k : k + 1] = [_FULL] * (len(shape) - used)
     basic: list = []
@@ -178,7 +179,8 @@ class Index(Linear):
         ctx.shape = x._data.shape
         ctx.idx = idx
         ctx.basic = basic
-        out = wrap(x._data[idx])
+        d = x._data
+        out = wrap(d[idx] if type(d) is np.ndarray else B.take(d, idx))
         return make_view(out, x) if basic else out
 
     @staticmethod
@@ -198,6 +200,18 @@ class Index(Linear):
         return out, 0 if basic else bx.batch_pos(idx)
 
 
+
+def _index_backward_kernel(gd: Any, shape: tuple, idx: Any, basic: bool) -> np.ndarray:
+    """The gradient of ``x[idx]`` as an array of ``x``'s shape: ``gd`` put (basic) or
+    added (advanced: repeated indices accumulate) at ``idx`` in zeros."""
+    xp = B.namespace(gd) if type(gd) is not np.ndarray and not B.is_dask(gd) else np
+    out = xp.zeros(shape, dtype=gd.dtype)
+    if basic:
+        out[idx] = gd
+    else:
+        np.add.at(out, idx, gd)
+    return out
+
 class IndexPutAdd(Linear):
     """``out = zeros(shape); out[idx] += g`` (repeated indices accumulate): the adjoint of
     :class:`Index`. ``grad_g = grad[idx]``."""
@@ -206,12 +220,10 @@ class IndexPutAdd(Linear):
     def forward(ctx: Any, g: Tensor, shape: tuple, idx: Any, basic: bool) -> Tensor:
         ctx.idx = idx
         ctx.basic = basic
-        out = np.zeros(shape, dtype=g._data.dtype)
-        if basic:
-            out[idx] = g._data
-        else:
-            np.add.at(out, idx, g._data)
-        return wrap(out)
+        gd = g._data
+        if type(gd) is not np.ndarray:  # Dask (one lazy task), CuPy, Array API: _backend.lazy_kernel
+            return wrap(B.lazy_kernel(_index_backward_kernel, shape, gd.dtype, gd, shape, idx, basic))
+        return wrap(_index_backward_kernel(gd, shape, idx, basic))
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
@@ -347,6 +359,13 @@ def _assign(out: np.ndarray, basic: Any, adv: Any, v: Any) -> None:
         target[adv] = v
 
 
+def _assigned(x: np.ndarray, basic: Any, adv: Any, v: Any) -> np.ndarray:
+    """A copy of ``x`` with ``v`` assigned at the plan's index (:func:`_assign`)."""
+    out = np.array(x, copy=True)
+    _assign(out, basic, adv, v)
+    return out
+
+
 class IndexPut(Op):
     """``out = x`` with ``out[idx] = v`` (``v`` broadcast to the indexed shape).
 
@@ -355,7 +374,12 @@ class IndexPut(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, v: Any, plan: tuple) -> Tensor:
-        out = x._data.copy()
+        xd = x._data
+        if type(xd) is not np.ndarray and B.is_dask(xd) or B.is_dask(data_of(v)):
+            # Dask: the chained write out[basic][adv] = v would go into a temporary: one lazy task
+            ctx.plan, ctx.shape = plan, xd.shape
+            return wrap(B.lazy_kernel(_assigned, xd.shape, xd.dtype, xd, plan[0], plan[1], data_of(v)))
+        out = xd.copy()
         try:
             _assign(out, plan[0], plan[1], data_of(v))
         except ValueError as e:
@@ -453,7 +477,7 @@ def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
     # the fast path writes ._data and tells no one: with an interpreter active (a transform
     # may keep per-tensor state, _util.inplace) go through IndexPut and its rules
     if not recording(input, value) and not _ctx.interpreters:
-        if not input._data.flags.writeable:
+        if not B.writeable(input._data):
             raise RuntimeError("index assignment: the tensor's memory is read-only (an expanded view); clone() it first")
         try:
             _assign(input._data, plan[0], plan[1], data_of(value))

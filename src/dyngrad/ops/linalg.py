@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching import dims_at, front, leading_batch, logical_ndim, only_first_batched, pad_to, shift_dim
@@ -38,7 +39,7 @@ def _matmul_np(ad: np.ndarray, bd: np.ndarray) -> np.ndarray:
     if ad.ndim >= 2 and bd.ndim >= 2:
         if ad.shape[-1] == 1 and bd.shape[-2] == 1 and ad.dtype.kind in "fiu" and bd.dtype.kind in "fiu":
             return np.multiply(ad, bd)
-        if bd.ndim > 2 and not any(bd.strides[:-2]) and all(bd.shape[:-2]) and ad.ndim >= bd.ndim and ad.shape[-1] and \
+        if bd.ndim > 2 and type(bd) is np.ndarray and not any(bd.strides[:-2]) and all(bd.shape[:-2]) and ad.ndim >= bd.ndim and ad.shape[-1] and \
                 np.broadcast_shapes(ad.shape[:-2], bd.shape[:-2]) == ad.shape[:-2]:
             b2 = bd[(0,) * (bd.ndim - 2)]
             return np.matmul(ad.reshape(-1, ad.shape[-1]), b2).reshape(ad.shape[:-1] + b2.shape[-1:])
@@ -479,7 +480,7 @@ class Diagonal(Linear):
     def forward(ctx: Any, x: Tensor, offset: int, dim1: int, dim2: int) -> Tensor:
         ctx.args = (x._data.shape, offset, dim1, dim2)
         d = np.diagonal(x._data, offset, dim1, dim2)
-        if x._data.flags.writeable:  # NumPy marks it read-only; PyTorch's diagonal is a
+        if B.writeable(x._data) and isinstance(d, np.ndarray):  # NumPy marks it read-only; PyTorch's diagonal is a
             d.flags.writeable = True  # writable view (o.diagonal().add_(1) changes o)
         return make_view(wrap(d), x)
 

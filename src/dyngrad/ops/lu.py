@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as _B
 from ..tensor import Tensor
 from ._bases import Op
 from ._batching import front
@@ -334,7 +335,7 @@ def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True, unpa
         >>> bool(dyngrad.allclose(P @ L @ U, A))
         True
     """
-    piv = LU_pivots if isinstance(LU_pivots, Tensor) else wrap(np.asarray(LU_pivots))
+    piv = LU_pivots if isinstance(LU_pivots, Tensor) else wrap(_B.asarray_any(LU_pivots))
     if piv._data.dtype.kind not in "iu":
         raise RuntimeError(f"lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype. "
                            f"Got {piv.dtype}")

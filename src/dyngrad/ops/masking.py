@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..autograd.grad_mode import state as _ctx
 from ..tensor import Tensor
 from ._bases import Op
@@ -29,7 +30,7 @@ class MaskedFill(Op):
             raise RuntimeError(f"masked_fill only supports boolean masks, but got mask with dtype {m.dtype}")
         ctx.mask = m
         v = data_of(value)
-        out = np.where(m, np.asarray(v, dtype=x._data.dtype), x._data)
+        out = np.where(m, B.asarray_any(v, dtype=x._data.dtype), x._data)
         if out.shape != x._data.shape:
             out = np.broadcast_to(out, np.broadcast_shapes(out.shape, x._data.shape)).copy()
         return wrap(out)
@@ -43,7 +44,7 @@ class MaskedFill(Op):
         dx, dm, dv = in_dims
         if not all(d is None or isinstance(d, int) for d in in_dims):
             return NotImplemented
-        m = mask if isinstance(mask, Tensor) else wrap(np.asarray(data_of(mask)))
+        m = mask if isinstance(mask, Tensor) else wrap(B.asarray_any(data_of(mask)))
         if m._data.dtype != np.bool_:
             raise RuntimeError(f"masked_fill only supports boolean masks, but got mask with dtype {m._data.dtype}")
         rank = max(logical_ndim(x, dx), logical_ndim(m, dm))
@@ -142,8 +143,10 @@ def masked_fill_(input: Tensor, mask: Any, value: Any) -> Tensor:
         m = data_of(mask)
         if m.dtype != np.bool_:
             raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {m.dtype}")
+        if type(input._data) is not np.ndarray:
+            B.writeable(input._data)  # (Dask: immutable, refused)
         try:
-            np.copyto(input._data, np.asarray(data_of(value), dtype=input._data.dtype), where=m)
+            np.copyto(input._data, B.asarray_any(data_of(value), dtype=input._data.dtype), where=m)
         except ValueError:  # a mask that does not broadcast to input's shape: PyTorch's RuntimeError
             from ._util import inplace_shape_error
 
@@ -178,7 +181,7 @@ def masked_select(input: Tensor, mask: Any) -> Tensor:
         tensor([1, 3])
     """
     m = data_of(mask)
-    m = np.asarray(m) if not isinstance(m, np.ndarray) else m
+    m = B.asarray_any(m) if not isinstance(m, np.ndarray) else m
     if m.dtype != np.bool_:
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {m.dtype}")
     try:

@@ -35,7 +35,7 @@ def _operands(op: str, *xs: Any) -> tuple[list[Tensor], np.dtype]:
     like = next(x for x in xs if isinstance(x, Tensor)) if any(isinstance(x, Tensor) for x in xs) else None
     if like is None:
         raise TypeError(f"{op}(): expected at least one Tensor operand")
-    return [x if isinstance(x, Tensor) else Tensor._make(np.asarray(x, dtype=rt)) for x in xs], rt
+    return [x if isinstance(x, Tensor) else Tensor._make(B.asarray_any(x, dtype=rt)) for x in xs], rt
 
 
 def _cast(d: np.ndarray, rt: np.dtype) -> np.ndarray:
@@ -181,7 +181,7 @@ class Addcmul(Elementwise):
         ctx.value = value
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
             out = _cast(x._data, rt) + value * (_cast(t1._data, rt) * _cast(t2._data, rt))
-        return wrap(_cast(np.asarray(out), rt))
+        return wrap(_cast(B.asarray_any(out), rt))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -201,7 +201,7 @@ class Addcdiv(Elementwise):
         ctx.value = value
         with np.errstate(divide="ignore", invalid="ignore"):
             out = _cast(x._data, rt) + value * (_cast(t1._data, rt) / _cast(t2._data, rt))
-        return wrap(_cast(np.asarray(out), rt))
+        return wrap(_cast(B.asarray_any(out), rt))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:

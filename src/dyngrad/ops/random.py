@@ -168,7 +168,7 @@ def _finish(t: Tensor, requires_grad: bool) -> Tensor:
 
 
 def _out(arr: Any, nd: np.dtype) -> Tensor:
-    return Tensor._make(np.asarray(arr).astype(nd, copy=False))
+    return Tensor._make(B.asarray_any(arr).astype(nd, copy=False))
 
 
 # ------------------------------------------------------------------ sized draws
@@ -380,7 +380,7 @@ class DropoutMask(LikeDraw):
             out = Tensor._make(np.zeros(input._data.shape, dt))
         else:
             keep = rng_of(generator).random(input._data.shape) >= p
-            out = Tensor._make(keep.astype(dt) / np.asarray(1 - p, dt))
+            out = Tensor._make(keep.astype(dt) / B.asarray_any(1 - p, dt))
         ctx.mark_non_differentiable(out)
         return out
 

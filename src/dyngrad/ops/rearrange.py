@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching import dims_at, front, leading_batch, only_first_batched, pad_to
@@ -328,7 +329,8 @@ class IndexPad(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, idx: tuple) -> Tensor:
         ctx.idx, ctx.shape = idx, x._data.shape
-        return wrap(x._data[idx])
+        d = x._data
+        return wrap(d[idx] if type(d) is np.ndarray else B.take(d, idx))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

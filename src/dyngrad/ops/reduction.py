@@ -40,7 +40,7 @@ def unreduce(g: Tensor, shape: tuple, dims: tuple | None, keepdim: bool) -> Tens
 
 def const(arr: Any, dtype: Any) -> Tensor:
     """A constant (never requires grad) Tensor of ``arr`` cast to ``dtype`` (masks, counts)."""
-    return wrap(np.asarray(arr, dtype=dtype))
+    return wrap(B.asarray_any(arr, dtype=dtype))
 
 
 def _count(shape: tuple, dims: tuple | None) -> int:
@@ -127,7 +127,7 @@ class Mean(Linear):
         ctx.shape, ctx.dims, ctx.keepdim = d.shape, dims, keepdim
         ctx.n = _count(d.shape, dims)
         with np.errstate(invalid="ignore", divide="ignore"):  # empty: nan, as PyTorch
-            return wrap(np.asarray(np.sum(d, axis=dims, keepdims=keepdim) / d.dtype.type(ctx.n), dtype=d.dtype))
+            return wrap(B.asarray_any(np.sum(d, axis=dims, keepdims=keepdim) / d.dtype.type(ctx.n), dtype=d.dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from ._bases import Op
 from ._batching_index import batch_operand
@@ -22,6 +23,14 @@ _REDUCES = ("sum", "prod", "mean", "amax", "amin")
 
 def _forward(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, reduce: str,
              include_self: bool) -> np.ndarray:
+    """:func:`_forward_np`; with a Dask argument one lazy task (_backend.lazy_kernel)."""
+    if type(x) is np.ndarray and type(index) is np.ndarray and type(src) is np.ndarray:
+        return _forward_np(x, dim, index, src, reduce, include_self)
+    return B.lazy_kernel(_forward_np, x.shape, x.dtype, x, dim, index, src, reduce, include_self)
+
+
+def _forward_np(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, reduce: str,
+                include_self: bool) -> np.ndarray:
     out = x.copy()
     flat = out.reshape(-1) if out.ndim == 0 else out
     if index.size == 0:
@@ -275,7 +284,7 @@ def index_reduce(input: Tensor, dim: int, index: Any, source: Tensor, reduce: st
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
     d = norm_dim(dim, input._data.ndim, "index_reduce")
     idx = data_of(index)
-    idx = np.asarray(idx) if not isinstance(idx, np.ndarray) else idx
+    idx = B.asarray_any(idx) if not isinstance(idx, np.ndarray) else idx
     if idx.dtype.kind not in "iu" or idx.dtype == np.uint8:
         raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: {idx.dtype}")
     if idx.ndim > 1:
@@ -339,7 +348,7 @@ def index_put(input: Tensor, indices: Any, values: Any, accumulate: bool = False
         setitem_(out, idx, values)
         return out
     shape = tuple(getitem(input.detach(), idx).shape)
-    v = values if isinstance(values, Tensor) else wrap(np.asarray(values, dtype=input._data.dtype))
+    v = values if isinstance(values, Tensor) else wrap(B.asarray_any(values, dtype=input._data.dtype))
     if v._data.dtype != input._data.dtype:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got {input.dtype} for the "
                            f"destination and {v.dtype} for the source.")

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from ._bases import Linear
 from ._batching import front, pad_to
@@ -141,7 +142,7 @@ def view(input: Tensor, *shape: Any) -> Tensor:
         raise TypeError("view(dtype) is not supported by dyngrad; use .to(dtype)")
     d = input._data
     s = _infer_shape(shape_arg(shape), d.size, "view", d.shape)
-    if not d.flags.c_contiguous:  # NumPy's no-copy reshape test is PyTorch's computeStride
+    if not B.c_contiguous(d):  # NumPy's no-copy reshape test is PyTorch's computeStride
         try:
             np.reshape(d, s, copy=False)
         except ValueError:

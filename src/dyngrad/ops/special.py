@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from . import _specfun
 from ._bases import Elementwise
@@ -197,7 +198,7 @@ _ERFC = _specfun.erfc
 
 def _special(fn: Any, x: Tensor) -> np.ndarray:
     d = float_data(x)
-    return np.asarray(fn(d.astype(np.float64)), dtype=np.float64).astype(d.dtype, copy=False)
+    return B.asarray_any(fn(d.astype(np.float64)), dtype=np.float64).astype(d.dtype, copy=False)
 
 
 class Erf(Elementwise):

@@ -54,7 +54,7 @@ class Var(Op):
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # N - correction <= 0: nan/inf
             v = np.var(x._data, axis=dims, ddof=correction, keepdims=keepdim)
-        return wrap(np.asarray(v, dtype=x._data.dtype))
+        return wrap(B.asarray_any(v, dtype=x._data.dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -75,7 +75,7 @@ def _var_grad(x: Tensor, g: Tensor, dims: tuple | None, c: float) -> Tensor:
     centered = x - x.mean(dims, keepdim=True) if x._data.size else x
     if n == 0:  # degenerate (N <= correction): PyTorch's 2/0 * (x - mean), i.e. inf or nan
         with np.errstate(invalid="ignore"):
-            return wrap(np.asarray(g._data * centered._data * math.inf, dtype=x._data.dtype))
+            return wrap(B.asarray_any(g._data * centered._data * math.inf, dtype=x._data.dtype))
     return g * centered * (2.0 / n)
 
 
@@ -126,7 +126,7 @@ class Std(Op):
         ctx.dims, ctx.c, ctx.keepdim = dims, correction, keepdim
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            out = wrap(np.asarray(np.std(x._data, axis=dims, ddof=correction, keepdims=keepdim), dtype=x._data.dtype))
+            out = wrap(B.asarray_any(np.std(x._data, axis=dims, ddof=correction, keepdims=keepdim), dtype=x._data.dtype))
         ctx.save_for_backward(x, out)
         return out
 
@@ -197,9 +197,9 @@ class VarMean(Op):
         d = x._data
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            m = np.asarray(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype)
+            m = B.asarray_any(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype)
             f = np.std if type(ctx)._forward_cls._std else np.var
-            v = wrap(np.asarray(f(d, axis=dims, ddof=correction, keepdims=keepdim), dtype=d.dtype))
+            v = wrap(B.asarray_any(f(d, axis=dims, ddof=correction, keepdims=keepdim), dtype=d.dtype))
         ctx.save_for_backward(x, v)
         return v, wrap(m)
 
@@ -311,7 +311,7 @@ class Logsumexp(Op):
             out = np.log(np.sum(np.exp(d - m), axis=dims, keepdims=True)) + m
         if not keepdim:
             out = out.reshape([s for i, s in enumerate(out.shape) if dims is not None and i not in dims])
-        out = wrap(np.asarray(out, dtype=d.dtype))
+        out = wrap(B.asarray_any(out, dtype=d.dtype))
         ctx.dims, ctx.keepdim = dims, keepdim
         ctx.save_for_backward(x, out)
         return out
@@ -391,7 +391,7 @@ class VectorNorm(Op):
                 r = (np.max if p > 0 else np.min)(a, axis=dims, keepdims=keepdim)
             else:
                 r = np.sum(a**p, axis=dims, keepdims=keepdim) ** (1.0 / p)
-        out = wrap(np.asarray(r, dtype=x._data.dtype))
+        out = wrap(B.asarray_any(r, dtype=x._data.dtype))
         ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
         ctx.save_for_backward(x, out)
         return out

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from ._bases import Elementwise, Op
 from ._batching import dims_at, front, only_first_batched, pointwise
@@ -45,7 +46,7 @@ class Threshold(Elementwise):
         d = x._data
         ctx.save_for_backward(x)
         ctx.threshold = threshold
-        return wrap(np.where(d > threshold, d, np.asarray(value, dtype=d.dtype)))
+        return wrap(np.where(d > threshold, d, B.asarray_any(value, dtype=d.dtype)))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -342,7 +343,7 @@ def rrelu(
         if inplace:
             return _inplace(_rrelu_train, input, slope)
         return _rrelu_train(input, slope)
-    slope = np.asarray((lower + upper) / 2.0)
+    slope = B.asarray_any((lower + upper) / 2.0)
     if inplace:
         return _inplace(_rrelu, input, slope)
     return RreluWithNoise.apply(input, slope)

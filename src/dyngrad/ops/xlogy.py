@@ -81,7 +81,7 @@ class SpecialEntr(Elementwise):
         d = float_data(x)
         with np.errstate(all="ignore"):
             out = np.where(d > 0, -d * np.log(d), np.where(d == 0, 0.0, np.where(d < 0, -np.inf, d)))
-        return wrap(np.asarray(out).astype(d.dtype, copy=False))
+        return wrap(B.asarray_any(out).astype(d.dtype, copy=False))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
