@@ -62,6 +62,9 @@ LAYOUTS = {
     "strided_per_group": {"_WIDE_MAX_WASTE": 0.0, "_BATCHED_MIN_P": 10**9},
     # the transposed convolution one image per chunk (its L2-sized chunks, forced small)
     "chunked": {"_CHUNK_BYTES": 1},
+    # the weight gradient as one long product (and, below, per image) whatever the size
+    "wgrad_one_product": {"_WGRAD_BATCHED_MAX_CK": -1},
+    "wgrad_per_image": {"_WGRAD_BATCHED_MAX_CK": 10**9},
 }
 
 
