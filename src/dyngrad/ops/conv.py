@@ -583,7 +583,7 @@ class PutFlat(Linear):
         n, c = idx.shape[:2]
         hw = int(np.prod(shape[2:]))
         if unique:  # no index repeats within a (n, c) slice: a plain scatter, no accumulation
-            out = np.zeros(n * c * hw, dtype=g._data.dtype)
+            out = ws.zeros((n * c * hw,), g._data.dtype)  # pooled: a fresh np.zeros faults every page in
             # one flat fancy assignment (put_along_axis builds broadcast index grids: 1.4x slower)
             out[(idx.reshape(n * c, -1) + (np.arange(n * c) * hw)[:, None]).ravel()] = g._data.ravel()
             return wrap(out.reshape(shape))
