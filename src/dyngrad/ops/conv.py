@@ -23,8 +23,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..tensor import Tensor
-from ._bases import Linear, Op
 from . import _workspace as ws
+from ._bases import Linear, Op
 from ._batching import front, leading_batch, logical_ndim
 from ._util import wrap
 
