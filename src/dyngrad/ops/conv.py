@@ -434,6 +434,7 @@ def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tu
     best = xp[_slices(taps[0], g, out)].copy()
     tap = np.zeros(best.shape, np.int16)  # which kernel tap holds the maximum so far
     upd = np.empty(best.shape, bool)
+    upd_t = np.empty(best.shape, np.int16)
     for t in range(1, len(taps)):
         v = xp[_slices(taps[t], g, out)]
         np.greater(v, best, out=upd)
@@ -442,7 +443,7 @@ def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tu
         np.maximum(best, v, out=best)  # NaN propagates, as PyTorch's max pooling
         # tap = t where updated: taps only grow, so a branch-free maximum does it (putmask
         # and where= on a random mask cost ~4 ns an element in mispredicted branches)
-        np.maximum(tap, np.multiply(upd, t, dtype=np.int16), out=tap)
+        np.maximum(tap, np.multiply(upd, t, out=upd_t, dtype=np.int16), out=tap)
     strides = [int(np.prod(size[i + 1:])) for i in range(len(size))]  # flat stride of each dim
     offsets = np.array([sum(ti * d * st for ti, d, st in zip(tp, dil, strides)) for tp in taps], np.int64)
     base = np.zeros(out, np.int64)
