@@ -50,13 +50,6 @@ def binary_operands(a: Any, b: Any) -> tuple[Any, Any, np.dtype]:
         ad, bd = a._data, b._data
         if ad.dtype == bd.dtype:
             return ad, bd, ad.dtype
-        # a bool mask against a floating tensor (ReLU's backward): NumPy's loops cast the
-        # mask chunk by chunk to the float dtype (the result's), no full-size float copy
-        ka, kb = ad.dtype.kind, bd.dtype.kind
-        if ka == "f" and kb == "b":
-            return ad, bd, ad.dtype
-        if kb == "f" and ka == "b":
-            return ad, bd, bd.dtype
     elif ta and type(b) in _SCALARS:
         # fast path: a Python scalar changes the dtype only when of a higher category
         ad = a._data
