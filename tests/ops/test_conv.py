@@ -362,6 +362,7 @@ def test_pooled_scratch_buffers_are_never_shared_while_in_use() -> None:
     b = ws.empty(shape, np.float64)
     assert not np.shares_memory(a, b)
     a[...] = 1.0
+    a_ptr = a.__array_interface__["data"][0]
     view = a[::2]  # a view keeps the buffer taken
     del a
     c = ws.empty(shape, np.float64)
@@ -369,8 +370,9 @@ def test_pooled_scratch_buffers_are_never_shared_while_in_use() -> None:
     z = ws.zeros(shape, np.float64)
     assert not z.any()
     del view, z
-    d = ws.empty(shape, np.float64)  # a released buffer is handed out again
-    assert any(np.shares_memory(d, buf) for bufs in ws._pool.values() for buf in bufs)
+    d = ws.empty(shape, np.float64)  # a released buffer is handed out again (a's, the first free)
+    assert d.__array_interface__["data"][0] == a_ptr
+    assert not np.shares_memory(d, b) and not np.shares_memory(d, c)
     small = ws.empty((4,), np.float64)  # below _MIN_BYTES: plain NumPy, not pooled
     assert not any(np.shares_memory(small, buf) for bufs in ws._pool.values() for buf in bufs)
     assert ws._held[0] <= ws._MAX_BYTES
