@@ -46,18 +46,26 @@ def torch_model(torch):  # noqa: ANN001, ANN201
     )  # fmt: skip
 
 
-def bench(fns: dict[str, Callable[[], object]], steps: int, warmup: int) -> dict[str, float]:
-    """Median ms/step of each function, timed round-robin so machine load hits all alike."""
+def bench(fns: dict[str, Callable[[], object]], steps: int, warmup: int,
+          clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
+    """Median ms/step of each function, timed round-robin so machine load hits all alike;
+    with two contenders also ``"ratio_q1"``, ``"ratio_med"``, ``"ratio_q3"``: the quartiles
+    of the per-round ratio first / second."""
     for _ in range(warmup):
         for fn in fns.values():
             fn()
     ts: dict[str, list[float]] = {k: [] for k in fns}
     for _ in range(steps):
         for k, fn in fns.items():
-            t0 = time.perf_counter()
+            t0 = clock()
             fn()
-            ts[k].append(time.perf_counter() - t0)
-    return {k: statistics.median(v) * 1e3 for k, v in ts.items()}
+            ts[k].append(clock() - t0)
+    res = {k: statistics.median(v) * 1e3 for k, v in ts.items()}
+    if len(ts) == 2:
+        a, b = ts.values()
+        q = statistics.quantiles([x / y for x, y in zip(a, b)], n=4)
+        res.update(ratio_q1=q[0], ratio_med=q[1], ratio_q3=q[2])
+    return res
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
@@ -65,6 +73,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: torch's default)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="cpu: process CPU time (steadier on a shared machine; single-threaded runs only)")
     a = ap.parse_args(argv)
     rng = np.random.default_rng(0)
     x = rng.standard_normal((BATCH, 1, 28, 28)).astype(np.float32)
@@ -110,7 +120,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             f"first step: loss dyngrad {ld:.6f}  torch {lt:.6f}; max relative gradient difference {gerr:.2e}"
         )
         fns["torch"] = tstep
-    t = bench(fns, a.steps, a.warmup)
+    t = bench(fns, a.steps, a.warmup, time.process_time if a.clock == "cpu" else time.perf_counter)
     print(
         f"conv net step (2x conv2d + max-pool + linear, 28x28, batch {BATCH}, float32); median of {a.steps} steps"
     )
@@ -121,7 +131,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         print(
             f"  torch {torch.__version__:<10} : {t['torch']:8.2f} ms/step ({torch.get_num_threads()} threads)"
         )
-        print(f"  ratio dyngrad / torch: {t['dyngrad'] / t['torch']:.2f}x")
+        print(f"  ratio dyngrad / torch: {t['dyngrad'] / t['torch']:.2f}x (per-round ratio quartiles "
+              f"{t['ratio_q1']:.2f} / {t['ratio_med']:.2f} / {t['ratio_q3']:.2f}; {a.clock} clock)")
     return t
 
 

@@ -12,6 +12,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -95,19 +96,23 @@ def torch_setup(ps: list[np.ndarray]):  # noqa: ANN201
     return step, torch
 
 
-def bench(fns: dict[str, Callable[[], float]], steps: int, warmup: int) -> dict[str, float]:
+def bench(fns: dict[str, Callable[[], float]], steps: int, warmup: int,
+          clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
     """Median ms/step of each function, timed round-robin (one step of each per round) so
-    that load from other processes hits all of them alike."""
+    that load from other processes hits all of them alike; also ``"q_dyngrad"``: the
+    quartiles of the per-round ratio dyngrad / numpy."""
     for _ in range(warmup):
         for fn in fns.values():
             fn()
     ts: dict[str, list[float]] = {k: [] for k in fns}
     for _ in range(steps):
         for k, fn in fns.items():
-            t0 = time.perf_counter()
+            t0 = clock()
             fn()
-            ts[k].append(time.perf_counter() - t0)
-    return {k: statistics.median(v) * 1e3 for k, v in ts.items()}
+            ts[k].append(clock() - t0)
+    res: dict[str, Any] = {k: statistics.median(v) * 1e3 for k, v in ts.items()}
+    res["q_dyngrad"] = statistics.quantiles([d / n for d, n in zip(ts["dyngrad"], ts["numpy"])], n=4)
+    return res
 
 
 def main() -> None:
@@ -116,6 +121,8 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0,
                     help="BLAS/torch threads for all three (0: library defaults); needs threadpoolctl for NumPy")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="cpu: process CPU time (steadier on a shared machine; single-threaded runs only)")
     a = ap.parse_args()
     if a.threads > 0:
         from threadpoolctl import threadpool_limits
@@ -144,12 +151,14 @@ def main() -> None:
         fns["torch"] = lambda: tstep(xt, yt)
     except ImportError:
         pass
-    t = bench(fns, a.steps, a.warmup)
+    t = bench(fns, a.steps, a.warmup, time.process_time if a.clock == "cpu" else time.perf_counter)
     print(f"MLP {'-'.join(map(str, SIZES))}, batch {BATCH}, float32, SGD(lr={LR}); median of {a.steps} "
           "round-robin steps")
     print(f"  first-step loss: numpy {l0_np:.6f}  dyngrad {l0_dg:.6f}")
     print(f"  numpy (hand-written) : {t['numpy']:8.2f} ms/step")
-    print(f"  dyngrad              : {t['dyngrad']:8.2f} ms/step   ratio vs numpy {t['dyngrad'] / t['numpy']:.2f}x")
+    q = t["q_dyngrad"]
+    print(f"  dyngrad              : {t['dyngrad']:8.2f} ms/step   ratio vs numpy {t['dyngrad'] / t['numpy']:.2f}x "
+          f"(per-round quartiles {q[0]:.3f} / {q[1]:.3f} / {q[2]:.3f}; {a.clock} clock)")
     if torch is None:
         print("  torch                : not installed")
     else:

@@ -32,16 +32,23 @@ P = [rng.standard_normal((D, H)).astype(np.float32) * 0.1, np.zeros(H, np.float3
      rng.standard_normal((H, C)).astype(np.float32) * 0.1, np.zeros(C, np.float32)]
 
 
+CLOCK = time.perf_counter  # main() sets time.process_time for --clock cpu
+RATIOS: list[float] = []  # per-round dyngrad / torch.func vmap times of the last round_robin
+
+
 def round_robin(fns: dict[str, Callable], repeat: int) -> dict[str, float]:
-    """Median seconds per call of each function, timed round-robin after one warm-up call."""
+    """Median seconds per call of each function, timed round-robin after one warm-up call
+    (the per-round ratios of ``d_vmap`` to ``t_vmap`` go to ``RATIOS``)."""
     for fn in fns.values():
         fn()
     times: dict[str, list[float]] = {k: [] for k in fns}
     for _ in range(repeat):
         for k, fn in fns.items():
-            t = time.perf_counter()
+            t = CLOCK()
             fn()
-            times[k].append(time.perf_counter() - t)
+            times[k].append(CLOCK() - t)
+    if "d_vmap" in times and "t_vmap" in times:
+        RATIOS[:] = [a / b for a, b in zip(times["d_vmap"], times["t_vmap"])]
     return {k: statistics.median(v) for k, v in times.items()}
 
 
@@ -108,7 +115,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=41)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="cpu: process CPU time (steadier on a shared machine; single-threaded runs only)")
     args = ap.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
     try:
         import torch
@@ -128,7 +139,9 @@ def main() -> None:
     print(f"  dyngrad vmap(grad)          {d['vmap'] * 1e3:8.2f} ms")
     print(f"  dyngrad loop of grad        {d['loop'] * 1e3:8.2f} ms   loop / vmap = {d['loop'] / d['vmap']:.1f}x")
     if t:
-        print(f"  torch.func vmap(grad)       {t['vmap'] * 1e3:8.2f} ms   dyngrad / torch = {d['vmap'] / t['vmap']:.2f}x")
+        q = statistics.quantiles(RATIOS, n=4)
+        print(f"  torch.func vmap(grad)       {t['vmap'] * 1e3:8.2f} ms   dyngrad / torch = {d['vmap'] / t['vmap']:.2f}x "
+              f"(per-round quartiles {q[0]:.2f} / {q[1]:.2f} / {q[2]:.2f}; {args.clock} clock)")
     print(f"jacobian of a {D} -> {D} map")
     print(f"  dyngrad func.jacrev         {d['jacrev'] * 1e3:8.2f} ms")
     print(f"  dyngrad loop of vjps        {d['jac_loop'] * 1e3:8.2f} ms   loop / jacrev = {d['jac_loop'] / d['jacrev']:.1f}x")

@@ -60,6 +60,11 @@ LAYOUTS = {
     "auto": {},
     "wide_batched": {"_WIDE_MAX_WASTE": float("inf"), "_BATCHED_MIN_P": 0},
     "strided_per_group": {"_WIDE_MAX_WASTE": 0.0, "_BATCHED_MIN_P": 10**9},
+    # the transposed convolution one image per chunk (its L2-sized chunks, forced small)
+    "chunked": {"_CHUNK_BYTES": 1},
+    # the weight gradient as one long product (and, below, per image) whatever the size
+    "wgrad_one_product": {"_WGRAD_BATCHED_MAX_CK": -1},
+    "wgrad_per_image": {"_WGRAD_BATCHED_MAX_CK": 10**9},
 }
 
 
@@ -303,3 +308,100 @@ def test_put_flat_scatter_paths_agree() -> None:
     fast = conv.PutFlat.apply(g, idx, (2, 3, 3, 4), True).numpy()
     slow = conv.PutFlat.apply(g, idx, (2, 3, 3, 4), False).numpy()
     np.testing.assert_array_equal(fast, slow)
+
+
+@pytest.mark.parametrize("chunk", [1, 3000, 1 << 20])
+@pytest.mark.parametrize(
+    "n, groups, stride, pad, dil",
+    [
+        (1, 1, (1, 1), (1, 1, 1, 1), (1, 1)),  # batch size 1
+        (5, 1, (1, 1), (1, 1, 1, 1), (1, 1)),  # uneven last chunk
+        (5, 2, (1, 1), (0, 2, 1, 0), (2, 1)),  # grouped, asymmetric padding, dilated
+        (4, 6, (1, 1), (1, 1, 1, 1), (1, 1)),  # more than 4 groups: one chunk
+        (5, 1, (2, 1), (1, 0, 0, 1), (1, 2)),  # strided: the col2im path in chunks
+        (3, 2, (2, 2), (2, 2, 2, 2), (2, 2)),
+    ],
+)
+def test_transposed_conv_in_chunks_matches_direct_loops(chunk, n, groups, stride, pad, dil, monkeypatch) -> None:
+    monkeypatch.setattr(conv, "_CHUNK_BYTES", chunk)
+    rng = np.random.default_rng(n * 100 + groups)
+    cg, og = 2, 3
+    x = rng.standard_normal((n, groups * cg, 7, 6))
+    w = rng.standard_normal((groups * og, cg, 3, 2))
+    g = conv._Geom(stride, pad, dil, groups)
+    ref = conv_ref(x, w, stride, pad, dil, groups)
+    # a non-contiguous y: the transpose of a contiguous array
+    y = np.ascontiguousarray(rng.standard_normal(ref.shape).transpose(0, 1, 3, 2)).transpose(0, 1, 3, 2)
+    assert not y.flags.c_contiguous
+    gx = conv._conv_t_np(y, w, g, x.shape[2:])
+    np.testing.assert_allclose(gx, conv_t_ref(y, w, stride, pad, dil, groups, x.shape[2:]), rtol=1e-10, atol=1e-12)
+    assert gx.flags.c_contiguous
+    # exactness of the chunking: bitwise the same as one chunk for the whole batch
+    monkeypatch.setattr(conv, "_CHUNK_BYTES", 1 << 40)
+    np.testing.assert_array_equal(conv._conv_t_np(y, w, g, x.shape[2:]), gx)
+
+
+def test_conv_gradients_exact_with_chunks_and_pooled_buffers(monkeypatch) -> None:
+    monkeypatch.setattr(conv, "_CHUNK_BYTES", 1)
+    rng = np.random.default_rng(3)
+    x = dyngrad.tensor(rng.standard_normal((3, 4, 6, 5)), requires_grad=True)
+    w = dyngrad.tensor(rng.standard_normal((6, 2, 3, 3)), requires_grad=True)
+    assert gradcheck(lambda a, b: F.conv2d(a, b, padding=1, groups=2), (x, w))
+    assert gradgradcheck(lambda a, b: F.conv2d(a, b, padding=1, groups=2), (x, w))
+    w2 = dyngrad.tensor(rng.standard_normal((3, 4, 2, 2)), requires_grad=True)
+    assert gradcheck(lambda a, b: F.conv2d(a, b, stride=2, dilation=(1, 2), padding=(2, 1)), (x, w2))
+    assert gradcheck(lambda a, b: F.conv2d(a, b, padding=1), (x[:1], w2))  # batch size 1
+
+
+def test_pooled_scratch_buffers_are_never_shared_while_in_use() -> None:
+    from dyngrad.ops import _workspace as ws
+
+    ws.clear()
+    shape = (ws._MIN_BYTES // 8 + 16,)
+    a = ws.empty(shape, np.float64)
+    b = ws.empty(shape, np.float64)
+    assert not np.shares_memory(a, b)
+    a[...] = 1.0
+    a_ptr = a.__array_interface__["data"][0]
+    view = a[::2]  # a view keeps the buffer taken
+    del a
+    c = ws.empty(shape, np.float64)
+    assert not np.shares_memory(c, view) and not np.shares_memory(c, b)
+    z = ws.zeros(shape, np.float64)
+    assert not z.any()
+    del view, z
+    d = ws.empty(shape, np.float64)  # a released buffer is handed out again (a's, the first free)
+    assert d.__array_interface__["data"][0] == a_ptr
+    assert not np.shares_memory(d, b) and not np.shares_memory(d, c)
+    small = ws.empty((4,), np.float64)  # below _MIN_BYTES: plain NumPy, not pooled
+    assert not any(np.shares_memory(small, buf) for bufs in ws._pool.values() for buf in bufs)
+    assert ws._held[0] <= ws._MAX_BYTES
+    ws.clear()
+    assert ws._held[0] == 0 and not ws._pool
+
+
+def test_conv_results_stay_valid_across_calls() -> None:
+    # outputs and the saved im2col of one call are not overwritten by the next call
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((8, 16, 14, 14)).astype(np.float32)
+    w = rng.standard_normal((32, 16, 3, 3)).astype(np.float32)
+    g = conv._Geom((1, 1), (1, 1, 1, 1), (1, 1), 1)
+    out1, cols1 = conv._conv_np_cols(x, w, g)
+    keep = out1.copy(), cols1.copy()
+    y1 = conv._conv_t_np(out1, w, g, (14, 14))
+    y1c = y1.copy()
+    out2, cols2 = conv._conv_np_cols(x[::-1].copy(), w, g)
+    y2 = conv._conv_t_np(out2, w, g, (14, 14))
+    assert not np.shares_memory(cols1, cols2) and not np.shares_memory(y1, y2)
+    np.testing.assert_array_equal(out1, keep[0])
+    np.testing.assert_array_equal(cols1, keep[1])
+    np.testing.assert_array_equal(y1, y1c)
+
+
+def test_relu_gradient_passes_at_nan_like_pytorch() -> None:
+    # PyTorch's threshold_backward: 0 where out <= 0, else the gradient (NaN is not <= 0)
+    x = dyngrad.tensor([float("nan"), 2.0, -1.0, 0.0, -0.0], requires_grad=True)
+    dyngrad.relu(x).backward(dyngrad.tensor([3.0, 4.0, 5.0, 6.0, 7.0]))
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 4.0, 0.0, 0.0, 0.0])
+    (gg,) = grad(dyngrad.relu(x).sum(), x, create_graph=True)
+    np.testing.assert_array_equal(gg.detach().numpy(), [1.0, 1.0, 0.0, 0.0, 0.0])

@@ -76,7 +76,7 @@ class ReLU(_Act):
     """Rectified linear unit, elementwise: ``max(input, 0)``.
 
     Derivative: ``grad_input = grad_output * (input > 0)`` (0 at 0; PyTorch's
-    ``threshold_backward``).
+    ``threshold_backward``, which passes the gradient where the input is NaN).
 
     Args:
         inplace (bool): overwrite the input and return it. Default: ``False``.

@@ -249,7 +249,12 @@ class Mul(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Tensor:
-        ad, bd, rt = binary_operands(a, b)
+        if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype.kind == "f" and b._data.dtype.kind == "b":
+            # a float tensor times a bool mask (ReLU's backward): NumPy's loop casts the mask
+            # chunk by chunk (exact), no full-size float copy of it
+            ad, bd, rt = a._data, b._data, a._data.dtype
+        else:
+            ad, bd, rt = binary_operands(a, b)
         n = ctx.needs_input_grad
         if True in n:
             at, bt = isinstance(a, Tensor), isinstance(b, Tensor)

@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import _backend as B
 from ..tensor import Tensor
+from . import _workspace as ws
 from ._bases import Linear, Op
 from ._batching import front, leading_batch, logical_ndim
 from ._util import wrap
@@ -62,10 +63,14 @@ def _slices(tap: tuple, g: _Geom, out: tuple) -> tuple:
 
 
 def _padded(x: np.ndarray, g: _Geom, fill: float = 0.0) -> np.ndarray:
+    """``x`` padded with ``fill`` (a pooled scratch buffer: callers use it only inside the kernel)."""
     if any(g.pad):
         p = g.pad
-        widths = [(0, 0), (0, 0)] + [(p[2 * i], p[2 * i + 1]) for i in range(x.ndim - 2)]
-        return np.pad(x, widths, constant_values=fill)
+        nd = x.ndim - 2
+        xp = ws.empty(x.shape[:2] + tuple(x.shape[2 + i] + p[2 * i] + p[2 * i + 1] for i in range(nd)), x.dtype)
+        xp.fill(fill)
+        xp[(slice(None), slice(None)) + tuple(slice(p[2 * i], p[2 * i] + x.shape[2 + i]) for i in range(nd))] = x
+        return xp
     return x
 
 
@@ -79,7 +84,7 @@ def _cols(x: np.ndarray, ks: tuple, g: _Geom, out: tuple) -> np.ndarray:
     kernel tap."""
     n, c = x.shape[:2]
     xp = _padded(x, g)
-    cols = np.empty((c,) + tuple(ks) + (n,) + tuple(out), dtype=x.dtype)
+    cols = ws.empty((c,) + tuple(ks) + (n,) + tuple(out), x.dtype)
     for tap in np.ndindex(*ks):
         cols[(slice(None),) + tap] = xp[_slices(tap, g, out)].swapaxes(0, 1)
     return cols.reshape(c * int(np.prod(ks)), n * int(np.prod(out)))
@@ -111,13 +116,15 @@ class _Wide:
         ``(O, N * L)``."""
         n, o = y.shape[:2]
         out = y.shape[2:]
-        wide = np.zeros((o, n, out[0]) + self.sp[1:], dtype=y.dtype)
+        wide = ws.zeros((o, n, out[0]) + self.sp[1:], y.dtype)
         wide[(slice(None), slice(None)) + tuple(slice(0, m) for m in out)] = y.swapaxes(0, 1)
         return wide.reshape(o, n * self.L)
 
 
 _WIDE_MAX_WASTE = 1.34  # the measured break-even on this machine (benchmarks/RESULTS.md)
 _BATCHED_MIN_P = 64  # outputs per image from which the forward uses one matmul per image
+_WGRAD_BATCHED_MAX_CK = 96  # the weight gradient's per-image products below this C/G * prod(K) (measured)
+_CHUNK_BYTES = 1 << 20  # the transposed convolution's column matrix per chunk of images (L2-sized)
 
 
 def _wide(g: _Geom, in_sz: tuple, ks: tuple, out: tuple) -> _Wide | None:
@@ -160,9 +167,10 @@ def _conv_np_cols(x: np.ndarray, w: np.ndarray, g: _Geom) -> tuple[np.ndarray, n
 
 def _conv_t_np(y: np.ndarray, w: np.ndarray, g: _Geom, in_sz: tuple) -> np.ndarray:
     """Adjoint of ``x -> conv(x, w)``: ``y (N, O, *S_out) -> (N, C, *in_sz)`` (col2im):
-    one product per group ``(ck, O/G) @ (O/G, N * P)``, then one strided add per kernel tap;
+    one product per group ``(ck, O/G) @ (O/G, n * P)``, then one strided add per kernel tap;
     for stride 1 mostly in the :class:`_Wide` layout (one contiguous run per tap, image and
-    channel)."""
+    channel). The images go through in chunks of ``n`` whose column matrix fits in
+    ``_CHUNK_BYTES`` (the taps then add from cache: 0.86x of one pass over the batch)."""
     n, o = y.shape[:2]
     out_sz = y.shape[2:]
     cg = w.shape[1]
@@ -170,24 +178,41 @@ def _conv_t_np(y: np.ndarray, w: np.ndarray, g: _Geom, in_sz: tuple) -> np.ndarr
     nd = len(ks)
     G, og, ck = g.groups, o // g.groups, cg * int(np.prod(ks))
     wl = _wide(g, tuple(in_sz), tuple(ks), tuple(out_sz))
-    yt = y.transpose(_nc_swap(nd)).reshape(o, -1) if wl is None else wl.spread(y)
-    w2 = w.reshape(o, ck)
     dt = np.result_type(y, w)
-    cols = np.empty((G * ck, yt.shape[1]), dtype=dt)
-    for k in range(G):
-        np.matmul(w2[k * og : (k + 1) * og].T, yt[k * og : (k + 1) * og], out=cols[k * ck : (k + 1) * ck])
     p = g.pad
     if wl is not None:
-        cols = cols.reshape(G * cg, len(wl.offsets), n, wl.L)
-        flat = np.zeros((n, G * cg, wl.size), dtype=dt)
-        for t, off in enumerate(wl.offsets):
-            flat[:, :, off : off + wl.L] += cols[:, t].swapaxes(0, 1)
-        xp = flat[:, :, : int(np.prod(wl.sp))].reshape((n, G * cg) + wl.sp)
+        yt = wl.spread(y)  # (O, N * L)
+        q = wl.L
+        flat = ws.zeros((n, G * cg, wl.size), dt)
     else:
-        cols = cols.reshape((G * cg,) + tuple(ks) + (n,) + tuple(out_sz))
-        xp = np.zeros((n, G * cg) + tuple(s + p[2 * i] + p[2 * i + 1] for i, s in enumerate(in_sz)), dtype=dt)
-        for tap in np.ndindex(*ks):
-            xp[_slices(tap, g, out_sz)] += cols[(slice(None),) + tap].swapaxes(0, 1)
+        q = int(np.prod(out_sz))
+        xp = ws.zeros((n, G * cg) + tuple(s + p[2 * i] + p[2 * i + 1] for i, s in enumerate(in_sz)), dt)
+    nb = n if G > 4 else max(1, min(n, _CHUNK_BYTES // max(1, G * ck * q * dt.itemsize)))
+    w2 = w.reshape(o, ck)
+    buf = ws.empty((G * ck * nb * q,), dt)
+    for s in range(0, n, nb):
+        e = min(n, s + nb)
+        m = e - s
+        if wl is None:  # this chunk's y, channels first: (O, m * P)
+            yt = y[s:e].transpose(_nc_swap(nd)).reshape(o, -1)
+            ys = slice(None)
+        else:
+            ys = slice(s * q, e * q)
+        cols = buf[: G * ck * m * q].reshape(G * ck, m * q)
+        for k in range(G):
+            np.matmul(w2[k * og : (k + 1) * og].T, yt[k * og : (k + 1) * og, ys], out=cols[k * ck : (k + 1) * ck])
+        if wl is not None:
+            c4 = cols.reshape(G * cg, len(wl.offsets), m, q)
+            f = flat[s:e]
+            for t, off in enumerate(wl.offsets):
+                f[:, :, off : off + q] += c4[:, t].swapaxes(0, 1)
+        else:
+            cn = cols.reshape((G * cg,) + tuple(ks) + (m,) + tuple(out_sz))
+            xs = xp[s:e]
+            for tap in np.ndindex(*ks):
+                xs[_slices(tap, g, out_sz)] += cn[(slice(None),) + tap].swapaxes(0, 1)
+    if wl is not None:
+        xp = flat[:, :, : int(np.prod(wl.sp))].reshape((n, G * cg) + wl.sp)
     crop = (slice(None), slice(None)) + tuple(slice(p[2 * i], p[2 * i] + s) for i, s in enumerate(in_sz))
     return np.ascontiguousarray(xp[crop])
 
@@ -203,7 +228,17 @@ def _conv_w_np(
     og, ck = o // G, cg * int(np.prod(ks))
     if cols is None:
         cols = _cols(x, ks, g, y.shape[2:])
-    yt = y.transpose(_nc_swap(len(ks))).reshape(o, -1)
+    n, p = y.shape[0], int(np.prod(y.shape[2:]))
+    if ck <= _WGRAD_BATCHED_MAX_CK:
+        # one product per image and group, ``(ck, P) @ (P, O/G)``, summed over the images:
+        # no transposing copy of y, and OpenBLAS runs these short reductions 1.3-3.7x faster
+        # than one product whose reduction is N * P long (measured, benchmarks/RESULTS.md)
+        per = np.matmul(cols.reshape(G, ck, n, p).transpose(2, 0, 1, 3),
+                        y.reshape(n, G, og, p).transpose(0, 1, 3, 2))  # (N, G, ck, O/G)
+        return np.ascontiguousarray(per.sum(0).transpose(0, 2, 1)).reshape((o, cg) + ks)
+    yt = ws.empty((o, y.shape[0]) + y.shape[2:], y.dtype)
+    np.copyto(yt, y.swapaxes(0, 1))
+    yt = yt.reshape(o, -1)
     out = np.empty((o, ck), dtype=np.result_type(x, y))
     for k in range(G):
         # (cols @ y^T)^T, not y @ cols^T: OpenBLAS is up to 20x slower on the latter when
@@ -416,6 +451,7 @@ def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tu
     best = xp[_slices(taps[0], g, out)].copy()
     tap = np.zeros(best.shape, np.int16)  # which kernel tap holds the maximum so far
     upd = np.empty(best.shape, bool)
+    upd_t = np.empty(best.shape, np.int16)
     for t in range(1, len(taps)):
         v = xp[_slices(taps[t], g, out)]
         np.greater(v, best, out=upd)
@@ -424,7 +460,7 @@ def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tu
         np.maximum(best, v, out=best)  # NaN propagates, as PyTorch's max pooling
         # tap = t where updated: taps only grow, so a branch-free maximum does it (putmask
         # and where= on a random mask cost ~4 ns an element in mispredicted branches)
-        np.maximum(tap, np.multiply(upd, t, dtype=np.int16), out=tap)
+        np.maximum(tap, np.multiply(upd, t, out=upd_t, dtype=np.int16), out=tap)
     strides = [int(np.prod(size[i + 1:])) for i in range(len(size))]  # flat stride of each dim
     offsets = np.array([sum(ti * d * st for ti, d, st in zip(tp, dil, strides)) for tp in taps], np.int64)
     base = np.zeros(out, np.int64)
@@ -565,7 +601,7 @@ class PutFlat(Linear):
         n, c = idx.shape[:2]
         hw = int(np.prod(shape[2:]))
         if unique:  # no index repeats within a (n, c) slice: a plain scatter, no accumulation
-            out = np.zeros(n * c * hw, dtype=g._data.dtype)
+            out = ws.zeros((n * c * hw,), g._data.dtype)  # pooled: a fresh np.zeros faults every page in
             # one flat fancy assignment (put_along_axis builds broadcast index grids: 1.4x slower)
             out[(idx.reshape(n * c, -1) + (np.arange(n * c) * hw)[:, None]).ravel()] = g._data.ravel()
             return wrap(out.reshape(shape))

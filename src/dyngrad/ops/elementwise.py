@@ -204,7 +204,9 @@ def sigmoid(input: Tensor) -> Tensor:
 
 
 class Relu(Elementwise):
-    """``out = max(x, 0)``; ``grad_x = grad * (out > 0)`` (0 at x = 0, as PyTorch)."""
+    """``out = max(x, 0)``; ``grad_x = grad * (out != 0)``: 0 at x <= 0, and the gradient
+    passes where ``out`` is NaN (PyTorch's ``threshold_backward``: ``0 if out <= 0 else
+    grad``; ``out`` is never negative)."""
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
@@ -214,13 +216,17 @@ class Relu(Elementwise):
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
-        return ctx.saved_tensors[0] > 0
+        out = ctx.saved_tensors[0]
+        if type(out) is Tensor:  # the constant mask directly (what the comparison op would give)
+            return Tensor._make(out._data != 0)
+        return out != 0
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """Elementwise ``max(input, 0)``.
 
-    Derivative: ``grad_input = grad_output * (input > 0)`` (0 at 0, as PyTorch).
+    Derivative: ``grad_input = grad_output * (input > 0)`` (0 at 0, as PyTorch; where
+    ``input`` is NaN the gradient passes, as PyTorch's ``threshold_backward``).
 
     Args:
         input (Tensor): ``(*)``.

@@ -279,9 +279,12 @@ class NllLoss(Op):
         w = weight._data if weight is not None else np.ones(x.shape[1 if x.ndim > 1 else 0])
         denom = np.where(keep, w[np.where(keep, t, 0)], 0).sum(axis=rest)
         dt = s._data.dtype
+        empty = denom == 0
         with np.errstate(divide="ignore"):
-            r = np.where(denom == 0, 0, 1 / np.where(denom == 0, 1, denom))
-        return s * wrap(r.astype(dt)) + wrap(np.where(denom == 0, np.nan, 0).astype(dt)), 0
+            r = np.where(empty, 0, 1 / np.where(empty, 1, denom))
+        # skip the ops that change nothing (one target per example, no class weights: r == 1)
+        out = s if bool((r == 1).all()) else s * wrap(r.astype(dt))
+        return (out + wrap(np.where(empty, np.nan, 0).astype(dt)) if bool(empty.any()) else out), 0
 
 
 class _LogSigmoid(Elementwise):
