@@ -7582,7 +7582,8 @@ DOCS = {
 
     Elementwise ``max(self, 0)``.
 
-    Derivative: ``grad_input = grad_output * (self > 0)`` (0 at 0, as PyTorch).
+    Derivative: ``grad_input = grad_output * (self > 0)`` (0 at 0, as PyTorch; where
+    ``self`` is NaN the gradient passes, as PyTorch's ``threshold_backward``).
 
     Args:
         self (Tensor): ``(*)``.

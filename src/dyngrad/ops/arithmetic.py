@@ -249,7 +249,8 @@ class Mul(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Tensor:
-        if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype.kind == "f" and b._data.dtype.kind == "b":
+        if (isinstance(a, Tensor) and isinstance(b, Tensor) and type(a._data) is np.ndarray
+                and type(b._data) is np.ndarray and a._data.dtype.kind == "f" and b._data.dtype.kind == "b"):
             # a float tensor times a bool mask (ReLU's backward): NumPy's loop casts the mask
             # chunk by chunk (exact), no full-size float copy of it
             ad, bd, rt = a._data, b._data, a._data.dtype
