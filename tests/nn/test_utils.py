@@ -66,10 +66,17 @@ def test_get_total_norm_is_the_norm_of_the_concatenation(norm_type) -> None:
     total = nn.utils.get_total_norm([dyngrad.tensor(a) for a in arrs], norm_type, foreach=True)
     flat = np.concatenate([a.ravel() for a in arrs])
     assert total.shape == () and total.dtype == dyngrad.float64 and total.grad_fn is None
-    assert total.item() == pytest.approx(float(np.linalg.norm(flat, ord=norm_type)), rel=1e-12)
+    if norm_type == 0.0:  # PyTorch's rule: the 0-"norm" of the per-tensor norms
+        assert total.item() == 3.0
+    else:
+        assert total.item() == pytest.approx(float(np.linalg.norm(flat, ord=norm_type)), rel=1e-12)
     assert nn.utils.get_total_norm(dyngrad.tensor(arrs[0])).item() == pytest.approx(np.linalg.norm(arrs[0]))
     empty = nn.utils.get_total_norm([])
     assert empty.item() == 0.0 and empty.dtype == dyngrad.float32
+    mixed = nn.utils.get_total_norm([dyngrad.ones(3), dyngrad.ones(4, dtype=dyngrad.float64)])
+    assert mixed.dtype == dyngrad.float64 and mixed.item() == pytest.approx(math.sqrt(7))
+    with pytest.raises(RuntimeError, match="Expected a floating point"):
+        nn.utils.get_total_norm([dyngrad.ones(3, dtype=dyngrad.int64)])
 
 
 def test_get_total_norm_error_if_nonfinite() -> None:

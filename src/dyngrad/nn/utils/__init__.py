@@ -46,8 +46,10 @@ def get_total_norm(
     """The ``norm_type``-norm of several tensors taken together, as if they were concatenated
     into one vector (PyTorch 2.6+): the norm of the vector of their norms.
 
-    Computed in float64 and returned in the first tensor's dtype, without recording
-    (not differentiable, as PyTorch's, which runs under ``no_grad``).
+    Computed in float64 and returned in the tensors' promoted dtype, without recording
+    (not differentiable, as PyTorch's, which runs under ``no_grad``). As in PyTorch,
+    ``norm_type=0`` counts the tensors with a non-zero norm (the 0-"norm" of the norms),
+    not the non-zero elements.
 
     Args:
         tensors (Iterable[Tensor] or Tensor): the tensors (typically the gradients,
@@ -64,7 +66,7 @@ def get_total_norm(
 
     Raises:
         RuntimeError: the total norm is not finite and ``error_if_nonfinite`` is True
-            (PyTorch's message).
+            (PyTorch's message), or a tensor is not floating.
 
     Example:
         >>> import dyngrad
@@ -75,6 +77,11 @@ def get_total_norm(
     norm_type = float(norm_type)
     if not ts:
         return Tensor._make(np.array(0.0, dtype=np.float32))
+    for t in ts:
+        if t._data.dtype.kind not in "fc":
+            raise RuntimeError(
+                f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {t.dtype}"
+            )
     total = _total_norm(ts, norm_type)
     if error_if_nonfinite and not math.isfinite(total):
         raise RuntimeError(
@@ -82,7 +89,7 @@ def get_total_norm(
             "clipped. To disable this error and scale the gradients by the non-finite norm anyway, set "
             "`error_if_nonfinite=False`"
         )
-    return Tensor._make(np.array(total, dtype=ts[0]._data.dtype))
+    return Tensor._make(np.array(total, dtype=np.result_type(*[t._data.dtype for t in ts])))
 
 
 def clip_grads_with_norm_(
