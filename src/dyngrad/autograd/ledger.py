@@ -172,6 +172,10 @@ def saved_tensor_report(output: Any) -> SavedTensorReport:
     return rep
 
 
+#: PyTorch's names for an op's second argument, read as ``grad_fn._saved_<name>``
+_SECOND_ARG = frozenset({"other", "exponent", "mat2", "vec", "vec2"})
+
+
 def saved_attr(node: Any, name: str, raw: bool = False) -> Any:
     """``node._saved_<name>``: a saved tensor by the forward parameter it came from
     (``_saved_x``; ``_saved_self`` is the first parameter and ``_saved_other`` the second,
@@ -191,8 +195,10 @@ def saved_attr(node: Any, name: str, raw: bool = False) -> Any:
     params: tuple = getattr(node, "_arg_names", ())
     if name == "self" and params:
         name = params[0]
-    elif name == "other" and len(params) >= 2 and "other" not in params:
-        name = params[1]
+    elif name in _SECOND_ARG and len(params) >= 2 and name not in params:
+        name = params[1]  # PyTorch's name of the second argument (mul's other, pow's exponent, mm's mat2)
+    if not raw and name in params and node.__dict__.get(f"{name}_scalar") is not None:
+        return node.__dict__[f"{name}_scalar"]  # a Python number argument (pow's exponent: 2)
     want_output = name == "result"
     if name in params or want_output:
         if node.__dict__.get("_freed"):
