@@ -212,7 +212,11 @@ def saved_attr(node: Any, name: str, raw: bool = False) -> Any:
             if want_output and s.is_output:
                 return s if raw else v
             if not want_output and not s.is_output and edge is not None and edge[0] is not None:
-                t = s.tensor if s.tensor is not None else v
+                t = s.tensor
+                if t is None:  # packed by a saved-tensors hook: the tensor it was packed from
+                    origin = getattr(s, "origin", None)
+                    t = origin() if origin is not None else None
+                    t = v if t is None else t
                 key = (t.grad_fn, t._output_nr) if t.grad_fn is not None else (
                     t._acc() if t._acc is not None else None, 0)
                 if key[0] is edge[0] and key[1] == edge[1]:
