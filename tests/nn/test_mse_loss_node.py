@@ -1,4 +1,5 @@
-"""mse_loss is one node (MseLossBackward0, as PyTorch's), with gradients, double backward,
+"""mse_loss and binary_cross_entropy_with_logits (no weights) are one node each, as in PyTorch
+(MseLossBackward0, BinaryCrossEntropyWithLogitsBackward0), with gradients, double backward,
 forward mode and a batching rule checked here; live PyTorch values in
 tests/oracle/test_api12_leftovers_oracle.py."""
 
@@ -59,3 +60,25 @@ def test_mse_loss_promotes_an_integer_target_and_refuses_a_bad_reduction() -> No
         F.mse_loss(dyngrad.ones(3), dyngrad.ones(3), reduction="avg")
     empty = F.mse_loss(dyngrad.ones(0), dyngrad.ones(0))
     assert np.isnan(empty.item())
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+def test_bce_with_logits_without_weights_is_one_node_with_checked_gradients(reduction) -> None:
+    x = T(rng.standard_normal((3, 4)) * 4)
+    t = T(rng.random((3, 4)))
+    out = F.binary_cross_entropy_with_logits(x, t, reduction=reduction)
+    xd, td = x.detach().numpy(), t.detach().numpy()
+    per = -(td * np.log(1 / (1 + np.exp(-xd))) + (1 - td) * np.log(1 - 1 / (1 + np.exp(-xd))))
+    np.testing.assert_allclose(out.detach().numpy(), {"none": per, "sum": per.sum(), "mean": per.mean()}[reduction],
+                               rtol=1e-10)
+    assert type(out.grad_fn).__name__ == "BinaryCrossEntropyWithLogitsBackward0"
+    fn = lambda a, b: F.binary_cross_entropy_with_logits(a, b, reduction=reduction)  # noqa: E731
+    assert gradcheck(fn, (x, t), check_forward_ad=True, check_batched_grad=True)
+    assert gradgradcheck(fn, (x, t))
+    xs, ts = rng.standard_normal((5, 3)), rng.random((5, 3))
+    got = vmap(fn)(dyngrad.tensor(xs), dyngrad.tensor(ts))
+    loop = dyngrad.stack([fn(dyngrad.tensor(a), dyngrad.tensor(b)) for a, b in zip(xs, ts)])
+    np.testing.assert_allclose(got.numpy(), loop.numpy(), rtol=1e-12)
+    # extreme logits stay finite (the stable softplus form)
+    big = F.binary_cross_entropy_with_logits(dyngrad.tensor([80.0, -80.0]), dyngrad.tensor([0.0, 1.0]), reduction="none")
+    np.testing.assert_allclose(big.numpy(), [80.0, 80.0])

@@ -148,13 +148,14 @@ def test_index_put_values_and_gradients_match_pytorch(case, accumulate, inplace)
 
 
 # ------------------------------------------------------------------------------ mse node
+@pytest.mark.parametrize("loss", ["mse_loss", "binary_cross_entropy_with_logits"])
 @pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
-def test_mse_loss_node_values_gradients_and_graph_match_pytorch(reduction):
-    X, Y = RNG.standard_normal((3, 4)), RNG.standard_normal((3, 4))
+def test_loss_nodes_values_gradients_and_graph_match_pytorch(loss, reduction):
+    X, Y = RNG.standard_normal((3, 4)) * 3, RNG.random((3, 4))
     got = []
     for m in (torch, dg):
         x, y = m.tensor(X, requires_grad=True), m.tensor(Y, requires_grad=True)
-        out = m.nn.functional.mse_loss(x, y, reduction=reduction)
+        out = getattr(m.nn.functional, loss)(x, y, reduction=reduction)
         names = [type(out.grad_fn).__name__] + [type(f).__name__ for f, _ in out.grad_fn.next_functions[:2]]
         g = m.autograd.grad(out.sum(), (x, y), create_graph=True)
         gg = m.autograd.grad((g[0] ** 2).sum() + (g[1] * g[0]).sum(), (x, y))
