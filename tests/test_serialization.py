@@ -274,3 +274,53 @@ def test_files_written_with_the_old_t0_keys_still_load(tmp_path):
         assert list(sd) == ["layer.weight", "layer.bias"], name
         assert sd["layer.weight"].requires_grad and sd["layer.weight"].tolist() == [[0.0, 1.0], [2.0, 3.0]]
         assert sd["layer.bias"].dtype == dyngrad.float32 and sd["layer.bias"].tolist() == [5.0, 6.0]
+
+
+def test_a_tensor_saved_twice_loads_as_one_object_and_views_share_memory(tmp_path, fmt):
+    base = dyngrad.arange(12, dtype=dyngrad.float64).reshape(3, 4)
+    p = dyngrad.nn.Parameter(dyngrad.ones(2))
+    arr = np.arange(3.0)
+    obj = {"a": base, "again": base, "in_list": [base], "row": base[1], "t": base.t(), "cols": base[:, ::2],
+           "p": p, "p_data": p.data, "arr": arr, "arr2": arr,
+           "solo": dyngrad.ones(3), "copy": base.clone()}
+    dyngrad.save(obj, tmp_path / "s")
+    d = dyngrad.load(tmp_path / "s")
+    assert d["a"] is d["again"] is d["in_list"][0] and d["arr"] is d["arr2"]
+    for k in obj:  # values, dtypes, shapes and strides survive
+        np.testing.assert_array_equal(np.asarray(d[k].detach() if k == "p" else d[k]),
+                                      np.asarray(obj[k].detach() if k == "p" else obj[k]), err_msg=k)
+    assert d["t"].stride() == (1, 4) and d["cols"].stride() == (4, 2)
+    assert type(d["p"]) is dyngrad.nn.Parameter and d["p"].requires_grad and not d["p_data"].requires_grad
+    d["a"][1, 0] = -5.0  # one memory, as torch.load gives: every view sees the write
+    assert d["row"][0] == -5.0 and d["t"][0, 1] == -5.0 and d["cols"][1, 0] == -5.0
+    assert d["copy"][1, 0] == 4.0 and d["solo"].tolist() == [1.0, 1.0, 1.0]
+    with dyngrad.no_grad():
+        d["p_data"][0] = 7.0
+    assert d["p"][0].item() == 7.0
+    assert base[1, 0] == 4.0  # (the saved tensors themselves are untouched)
+
+
+def test_views_without_their_base_are_stored_once_and_the_file_names_the_base(tmp_path, fmt):
+    base = dyngrad.arange(10.0)
+    dyngrad.save({"x": base, "head": base[:3]}, tmp_path / "s")
+    if fmt == "safetensors":
+        from safetensors.numpy import load_file
+
+        stored = load_file(str(tmp_path / "s"))
+        assert list(stored) == ["x"] and stored["x"].tolist() == list(range(10))
+    dyngrad.save({"a": base[2:5], "b": base[4:8]}, tmp_path / "v")  # two views, no base saved
+    d = dyngrad.load(tmp_path / "v")
+    assert d["a"].tolist() == [2.0, 3.0, 4.0] and d["b"].tolist() == [4.0, 5.0, 6.0, 7.0]
+    d["a"][2] = 0.0
+    assert d["b"][0] == 0.0
+
+
+def test_a_view_reaching_outside_its_block_is_refused(tmp_path):
+    import json
+
+    tree = {"T": "dict", "items": [["a", {"T": "tensor", "k": "a", "s": [3], "v": [8, [1]]}]]}
+    doc = json.dumps({"format": serialization._FORMAT, "tree": tree})
+    buf = io.BytesIO()
+    np.savez(buf, __dyngrad__=np.frombuffer(doc.encode(), dtype=np.uint8), a=np.zeros(10))
+    with pytest.raises(RuntimeError, match="reaches outside its 10 elements"):
+        dyngrad.load(io.BytesIO(buf.getvalue()))

@@ -74,9 +74,14 @@ def test_dtypes_views_and_containers_load_to_equal_values():
     nested = m["nested"]
     assert nested[:6] == [1, 2.5, "s", None, True, (3, 4)]
     assert nested[6]["k"].tolist() == [9.0]
-    # views of one storage load as independent tensors (no aliasing into the file's buffer)
-    m["base"]._data[1, 0] = 100.0
-    assert m["row"][0] == 4.0
+    # views of one storage share memory when loaded, as with torch.load (a write into the
+    # base shows in its row, its transpose and its strided view), and never alias the file
+    m["base"][1, 0] = 100.0
+    assert m["row"][0] == 100.0 and m["t"][0, 1] == 100.0 and m["strided"][1, 0] == 100.0
+    assert m["t"].stride() == (1, 4) and m["strided"].stride() == (4, 2)
+    with pytest.warns(UserWarning, match="bfloat16"):
+        again = dyngrad.load(_path("mixed.pt"))
+    assert again["row"][0] == 4.0
 
 
 def test_a_whole_pickled_module_is_refused_naming_its_class():

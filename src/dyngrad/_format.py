@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import _backend as B
@@ -50,24 +52,77 @@ def _special(v: float) -> str:
     return "nan" if np.isnan(v) else ("inf" if v > 0 else "-inf")
 
 
+_LINEWIDTH, _THRESHOLD, _EDGE = 80, 1000, 3
+
+
+def _summarized(a: np.ndarray) -> np.ndarray:
+    """The elements PyTorch prints of a summarized tensor (the first and last ``_EDGE``
+    along each dim), which its formatter measures."""
+    if a.ndim == 0:
+        return a
+    n = a.shape[0]
+    rows = [a[i] for i in (list(range(_EDGE)) + list(range(n - _EDGE, n)))] if n > 2 * _EDGE else list(a)
+    if a.ndim == 1:
+        return np.asarray(rows, dtype=a.dtype)
+    return np.stack([_summarized(r) for r in rows])
+
+
+def _element_format(data: np.ndarray, measured: np.ndarray) -> tuple[Any, int]:
+    """``(format one element, its width)`` by PyTorch's ``_Formatter`` over ``measured``."""
+    if data.dtype.kind == "f":
+        fmt = _float_formatter(measured)["formatter"]["float_kind"]
+        width = max([1] + [len(fmt(float(v))) for v in measured.ravel()[:1]]) if measured.size else 1
+        return (lambda v: fmt(float(v))), width
+    if data.dtype == np.bool_:
+        strs = [str(bool(v)) for v in measured.ravel()]
+    else:
+        strs = [str(int(v)) for v in measured.ravel()]
+    width = max([1] + [len(x) for x in strs])
+    conv = bool if data.dtype == np.bool_ else int
+    return (lambda v: str(conv(v)).rjust(width)), width
+
+
+def _layout(a: np.ndarray, indent: int, summarize: bool, fmt: Any, width: int) -> str:
+    """PyTorch's ``_tensor_str_with_formatter``: rows of ``floor((80 - indent) / (width +
+    2))`` elements, nested dims joined by ``,`` and ``dim - 1`` newlines, ``...`` where
+    summarized."""
+    if a.ndim == 0:
+        return fmt(a[()])
+    n = a.shape[0]
+    if a.ndim == 1:
+        per_line = max(1, (_LINEWIDTH - indent) // (width + 2))
+        if summarize and n > 2 * _EDGE:
+            items = [fmt(v) for v in a[:_EDGE]] + [" ..."] + [fmt(v) for v in a[-_EDGE:]]
+        else:
+            items = [fmt(v) for v in a]
+        lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+    if summarize and n > 2 * _EDGE:
+        parts = ([_layout(a[i], indent + 1, summarize, fmt, width) for i in range(_EDGE)] + ["..."]
+                 + [_layout(a[i], indent + 1, summarize, fmt, width) for i in range(n - _EDGE, n)])
+    else:
+        parts = [_layout(a[i], indent + 1, summarize, fmt, width) for i in range(n)]
+    return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(parts) + "]"
+
+
 def format_tensor(t: object) -> str:
-    """``repr`` of a Tensor in PyTorch's layout; non-default dtypes are named
-    ``dtype=dyngrad.<name>`` (dyngrad prints its own module name, not ``torch``)."""
+    """``repr`` of a Tensor in PyTorch's layout (its ``_tensor_str``: line width 80, rows of
+    as many elements as fit after the indent, summarized past 1000 elements with 3 at each
+    edge, and the ``dtype=``/``grad_fn=`` suffixes moved to a line of their own when they
+    would pass column 80); non-default dtypes are named ``dtype=dyngrad.<name>`` (dyngrad
+    prints its own module name, not ``torch``)."""
     data = t._data  # type: ignore[attr-defined]
     if not isinstance(data, np.ndarray):  # a CuPy, Dask (computed here) or Array API array
         data = B.to_host(data)
-    kw = {}
-    if data.dtype.kind == "f":
-        kw = _float_formatter(data)
-    elif data.dtype == np.bool_:  # padded to the widest element, as PyTorch (NumPy always pads True)
-        width = 5 if data.size and not data.all() else 4
-        kw = {"formatter": {"bool": lambda v: str(bool(v)).rjust(width)}}
-    body = np.array2string(
-        data, separator=", ", prefix="tensor(", threshold=1000, edgeitems=3, max_line_width=80, **kw
-    )
-    if data.size == 0 and data.ndim == 1:
+    prefix = "tensor("
+    indent = len(prefix)
+    if data.size == 0:
         body = "[]"
-    body = body.replace(", ...,", ",  ...,")  # PyTorch's summarization marker is " ..."
+    else:
+        summarize = data.size > _THRESHOLD
+        measured = _summarized(data) if summarize else data
+        fmt, width = _element_format(data, measured)
+        body = _layout(data, indent, summarize, fmt, width)
     extras = []
     dt = data.dtype
     if data.size == 0 and data.ndim != 1:
@@ -82,4 +137,14 @@ def format_tensor(t: object) -> str:
         extras.append(f"grad_fn=<{t.grad_fn.name()}>")  # type: ignore[attr-defined]
     elif t.requires_grad:  # type: ignore[attr-defined]
         extras.append("requires_grad=True")
-    return "tensor(" + ", ".join([body] + extras) + ")"
+    # PyTorch's _add_suffixes: a suffix that would pass the line width starts a new line
+    out = prefix + body
+    last = len(out) - out.rfind("\n") + 1
+    for suffix in extras:
+        if last + len(suffix) + 2 > _LINEWIDTH:
+            out += ",\n" + " " * indent + suffix
+            last = indent + len(suffix)
+        else:
+            out += ", " + suffix
+            last += len(suffix) + 2
+    return out + ")"

@@ -73,6 +73,24 @@ class _Storage:
     def __init__(self, flat: np.ndarray, bf16: bool) -> None:
         self.flat = flat
         self.bf16 = bf16
+        self._native: np.ndarray | None = None
+
+    def native(self, name: str) -> np.ndarray:
+        """The storage as one writeable array in native byte order (bfloat16 as float32),
+        made once: every tensor of the storage is a view of it, so tensors that shared
+        a storage when saved (a view and its base, tied weights) share memory when loaded,
+        as with ``torch.load``."""
+        if self._native is None:
+            try:
+                arr = np.array(self.flat, dtype=self.flat.dtype.newbyteorder("="), copy=True)
+            except MemoryError:
+                raise RuntimeError(
+                    f"dyngrad.load: {name}: a storage of {self.flat.size} elements needs more memory than is available"
+                ) from None
+            if self.bf16:  # bfloat16: the upper half of a float32
+                arr = (arr.astype(np.uint32) << 16).view(np.float32)
+            self._native = arr
+        return self._native
 
 
 class _Reader:
@@ -133,18 +151,11 @@ class _Reader:
                 if requires_grad:
                     t.requires_grad_(True)
                 return t
-            arr = np.lib.stride_tricks.as_strided(flat[offset:], shape=size, strides=[s * it for s in stride])
+            nat = storage.native(self.name)
+            it = nat.itemsize
+            arr = np.ndarray(size, nat.dtype, buffer=nat, offset=offset * it, strides=tuple(s * it for s in stride))
         else:
-            arr = np.zeros(size, dtype=flat.dtype)
-        try:
-            arr = np.array(arr, dtype=arr.dtype.newbyteorder("="), copy=True)  # owns its memory, native order
-        except MemoryError:
-            raise RuntimeError(
-                f"dyngrad.load: {self.name}: a tensor of size {list(size)} needs more memory than is "
-                "available (dyngrad loads every tensor as its own contiguous copy, also expanded ones)"
-            ) from None
-        if storage.bf16:  # bfloat16: the upper half of a float32
-            arr = (arr.astype(np.uint32) << 16).view(np.float32)
+            arr = np.zeros(size, dtype=np.float32 if storage.bf16 else flat.dtype.newbyteorder("="))
         t = Tensor._make(arr)
         if requires_grad:
             t.requires_grad_(True)

@@ -292,6 +292,13 @@ def chain_matmul(*matrices: Tensor) -> Tensor:
     return out if len(ms) > 1 else out.clone()
 
 
+def _torch_scalar_name(x: Tensor) -> str:
+    """PyTorch's C++ scalar-type name of ``x``'s dtype (``Long``, ``Int``, ``Bool``, ...)."""
+    return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+            "bool": "Bool", "float64": "Double", "float32": "Float", "float16": "Half"}.get(x._data.dtype.name,
+                                                                                       x._data.dtype.name)
+
+
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
     """Pairwise ``p``-norm distances between the rows of ``x1`` and the rows of ``x2`` (batched).
 
@@ -334,6 +341,9 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
+    for name, x in (("X1", x1), ("X2", x2)):
+        if x._data.dtype.kind != "f":
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_torch_scalar_name(x)}")
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     return vector_norm(diff, p, -1)
 

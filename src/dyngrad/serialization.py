@@ -12,7 +12,11 @@ is) as a JSON document: in the safetensors header's ``__metadata__['dyngrad']``,
 npz member ``__dyngrad__``. Two paths that spell the same name (``{"a.b": x, "a": {"b":
 y}}``) get ``#1``, ``#2`` suffixes; a lone Tensor is stored as ``tensor``. Files written by
 older versions (array keys ``t0``, ``t1``, ...) load unchanged: the metadata names each
-tensor's array, whatever the key. Loading parses JSON and
+tensor's array, whatever the key. As with ``torch.save``, sharing survives a round trip:
+an object stored twice (``{"a": t, "b": t}``) loads as one object, and tensors sharing
+memory (a view and its base, ``p`` and ``p.data``) are stored as one array (named after
+the tensor that covers it all, else ``<first name>.storage``) plus each one's offset and
+strides, and load sharing memory again. Loading parses JSON and
 raw buffers only; it never unpickles (``numpy.load(allow_pickle=False)``), so a crafted file
 cannot execute code. Saving writes a temporary file in the destination's folder and
 ``os.replace``-s it into place, so a crash never leaves a half-written file where a good
@@ -24,6 +28,7 @@ from __future__ import annotations
 import io
 import os
 import struct
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -81,22 +86,125 @@ def parameter_class() -> type:
     return Parameter
 
 
+def _root(arr: np.ndarray) -> np.ndarray:
+    """The ndarray that owns ``arr``'s memory (the end of its chain of ``.base`` arrays)."""
+    while isinstance(arr.base, np.ndarray):
+        arr = arr.base
+    return arr
+
+
+def _leaves(obj: Any) -> Iterator[tuple[Any, tuple[str, ...]]]:
+    """Every Tensor in ``obj`` (through dicts, lists and tuples) with its path."""
+    stack: list[tuple[Any, tuple[str, ...]]] = [(obj, ())]
+    while stack:
+        o, path = stack.pop()
+        if isinstance(o, Tensor):
+            yield o, path
+        elif isinstance(o, dict):
+            stack.extend((v, (*path, str(k))) for k, v in o.items())
+        elif isinstance(o, (list, tuple)):
+            stack.extend((v, (*path, str(i))) for i, v in enumerate(o))
+
+
+class _Shared:
+    """A block of memory that several saved tensors view: stored once, as the contiguous
+    array ``flat`` (the elements from the lowest to the highest any of them reaches; with
+    the shape of the tensor that covers it all, if one does, e.g. the base of the views);
+    each tensor is recorded by its element offset into ``flat`` and its element strides."""
+
+    def __init__(self, root: np.ndarray, members: list[tuple[Tensor, tuple[str, ...]]]) -> None:
+        it = root.itemsize
+        start = root.__array_interface__["data"][0]
+        spans = []
+        for t, _ in members:
+            lo, hi = np.lib.array_utils.byte_bounds(t._data) if hasattr(np.lib, "array_utils") \
+                else np.byte_bounds(t._data)  # type: ignore[attr-defined]
+            spans.append((lo - start, hi - start))
+        lo = min(a for a, _ in spans)
+        hi = max(b for _, b in spans)
+        self.flat = root.ravel(order="K")[lo // it : hi // it]  # (a view: root is contiguous)
+        self.base_addr = start + lo
+        # the member covering the whole block names the stored array (the base of views)
+        whole = [(t, p) for (t, p), (a, b) in zip(members, spans) if (a, b) == (lo, hi) and t._data.flags.c_contiguous]
+        self.path = whole[0][1] if whole else (*members[0][1], "storage")
+        if whole:  # stored with that tensor's shape, so other readers see it as it is
+            self.flat = whole[0][0]._data
+        self.key: str | None = None
+
+    def view_of(self, arr: np.ndarray) -> list[Any]:
+        it = arr.itemsize
+        off = (arr.__array_interface__["data"][0] - self.base_addr) // it
+        return [int(off), [int(st) // it for st in arr.strides]]
+
+
+def _shareable(arr: np.ndarray) -> bool:
+    """Can ``arr`` be stored as a view of its owner's memory (same dtype, owner contiguous,
+    whole-element strides, no broadcast (zero-stride) dims, writeable)?"""
+    root = _root(arr)
+    if arr.dtype != root.dtype or arr.dtype.kind not in "biufc" or not arr.flags.writeable:
+        return False
+    if not (root.flags.c_contiguous or root.flags.f_contiguous) or arr.size == 0:
+        return False
+    return all(st % arr.itemsize == 0 and (st != 0 or n == 1) for st, n in zip(arr.strides, arr.shape))
+
+
+def _sharing(obj: Any) -> dict[int, _Shared]:
+    """``id(tensor) -> _Shared`` for the distinct tensors of ``obj`` that share memory with
+    another one (a view and its base, two views of one tensor, ``p`` and ``p.data``):
+    ``torch.save`` keeps that sharing, so ``save``/``load`` does too."""
+    paths: dict[int, tuple[Tensor, tuple[str, ...]]] = {}
+    for t, path in _leaves(obj):  # (an object met twice: named by its first path in order)
+        if id(t) not in paths or path < paths[id(t)][1]:
+            paths[id(t)] = (t, path)
+    groups: dict[int, list[tuple[Tensor, tuple[str, ...]]]] = {}
+    for t, path in paths.values():
+        arr = t._data
+        if isinstance(arr, np.ndarray) and _shareable(arr):
+            groups.setdefault(id(_root(arr)), []).append((t, path))
+    out: dict[int, _Shared] = {}
+    for members in groups.values():
+        if len(members) > 1:
+            members.sort(key=lambda m: m[1])  # (paths: the stored name does not depend on order)
+            sh = _Shared(_root(members[0][0]._data), members)
+            for t, _ in members:
+                out[id(t)] = sh
+    return out
+
+
 def _encode(obj: Any, arrays: dict[str, np.ndarray]) -> Any:
     """The JSON tree of ``obj``; arrays are moved into ``arrays`` under their dotted paths
     (see :func:`_array_key`)."""
     root: list[Any] = [None]
     stack: list[tuple[Any, list, int, str, tuple[str, ...]]] = [(obj, root, 0, "obj", ())]
+    shared = _sharing(obj)
+    first: dict[int, dict] = {}  # id(object) -> its node, for an object stored twice
     while stack:
         o, parent, slot, where, path = stack.pop()
+        if isinstance(o, (Tensor, np.ndarray)) and id(o) in first:
+            # the same object again: one array, and the loaded file gives one object again
+            # (as torch.load does: ``d["a"] is d["b"]``)
+            node = first[id(o)]
+            if "o" not in node:
+                node["o"] = len(first)
+            parent[slot] = node
+            continue
         if isinstance(o, (Tensor, np.ndarray)):
             arr = o._data if isinstance(o, Tensor) else o
             if type(arr) is not np.ndarray:  # a GPU (CuPy) or Dask tensor is saved from the host (docs/backends.md)
                 arr = B.to_host(arr)
             if arr.dtype.kind not in "biufc":
                 raise TypeError(f"dyngrad.save: {where} is an array of dtype {arr.dtype}, which cannot be stored")
-            key = _array_key(path, arrays)
-            arrays[key] = arr if arr.flags.c_contiguous else arr.copy(order="C")
-            node: Any = {"T": "tensor" if isinstance(o, Tensor) else "ndarray", "k": key, "s": list(arr.shape)}
+            sh = shared.get(id(o))
+            if sh is not None:  # shares memory with another saved tensor: a view of one block
+                if sh.key is None:
+                    sh.key = _array_key(sh.path, arrays)
+                    arrays[sh.key] = sh.flat
+                node = {"T": "tensor", "k": sh.key, "s": list(arr.shape), "v": sh.view_of(arr)}
+            else:
+                key = _array_key(path, arrays)
+                arrays[key] = arr if arr.flags.c_contiguous else arr.copy(order="C")
+                node = {"T": "tensor" if isinstance(o, Tensor) else "ndarray", "k": key, "s": list(arr.shape)}
+            first[id(o)] = node
             if isinstance(o, Tensor) and o.requires_grad:
                 node["rg"] = True
             if isinstance(o, Tensor) and type(o).__name__ == "Parameter" and type(o).__module__ == _PARAM_MODULE:
@@ -139,10 +247,17 @@ def _decode(tree: Any, arrays: dict[str, np.ndarray], name: str) -> Any:
 
     root: list[Any] = [None]
     stack: list[tuple[Any, list, int]] = [(tree, root, 0)]
+    same: dict[Any, Any] = {}  # node "o" -> the object decoded for it
     while stack:
         n, parent, slot = stack.pop()
         if n is None or isinstance(n, (bool, int, float, str)):
             out: Any = n
+        elif isinstance(n, dict) and n.get("T") in ("tensor", "ndarray") and n.get("o") in same:
+            out = same[n["o"]]
+        elif isinstance(n, dict) and n.get("T") == "tensor" and "v" in n:
+            out = _shared_view(n, arrays, bad)
+            if "o" in n:
+                same[n["o"]] = out
         elif isinstance(n, dict) and n.get("T") in ("tensor", "ndarray"):
             arr = arrays.get(n.get("k"))  # type: ignore[arg-type]
             if arr is None:
@@ -160,6 +275,8 @@ def _decode(tree: Any, arrays: dict[str, np.ndarray], name: str) -> Any:
                 out = (parameter_class() if n.get("P") else Tensor)._make(arr)
                 if n.get("rg"):
                     out.requires_grad_(True)
+            if "o" in n:
+                same[n["o"]] = out
         elif isinstance(n, dict) and n.get("T") == "float" and n.get("v") in ("inf", "-inf", "nan"):
             out = float(n["v"])
         elif isinstance(n, dict) and n.get("T") == "dict" and isinstance(n.get("items"), list):
@@ -185,6 +302,35 @@ def _decode(tree: Any, arrays: dict[str, np.ndarray], name: str) -> Any:
             raise bad(f"an unknown node {str(n)[:60]!r}")
         parent[slot] = out
     return _finish_tuples(root[0])
+
+
+def _shared_view(n: dict, arrays: dict[str, np.ndarray], bad: Callable[[str], RuntimeError]) -> Tensor:
+    """The tensor of node ``n``: a view (element offset and strides ``n["v"]``) of the 1-D
+    block ``arrays[n["k"]]``, shared with the other tensors viewing it."""
+    flat = arrays.get(n.get("k"))  # type: ignore[arg-type]
+    if flat is None:
+        raise bad(f"the structure refers to a missing array {n.get('k')!r}")
+    v, shape = n.get("v"), n.get("s")
+    try:
+        off, strides = int(v[0]), [int(st) for st in v[1]]  # type: ignore[index]
+        shape = [int(d) for d in shape]  # type: ignore[union-attr]
+    except (TypeError, ValueError, IndexError):
+        raise bad(f"a malformed view {str(v)[:60]!r} of array {n.get('k')!r}") from None
+    if not flat.flags.writeable:  # (once per block: every view shares the copy)
+        flat = arrays[n["k"]] = flat.copy()
+    flat = flat.reshape(-1)  # (a view: stored arrays are contiguous)
+    if len(strides) != len(shape) or off < 0 or min(shape, default=1) < 1:
+        raise bad(f"a malformed view {str(v)[:60]!r} of array {n.get('k')!r}")
+    lo = off + sum((d - 1) * st for d, st in zip(shape, strides) if st < 0)
+    hi = off + sum((d - 1) * st for d, st in zip(shape, strides) if st > 0)
+    if lo < 0 or hi >= flat.size:
+        raise bad(f"a view of array {n.get('k')!r} reaches outside its {flat.size} elements")
+    it = flat.itemsize
+    arr = np.ndarray(tuple(shape), flat.dtype, buffer=flat, offset=off * it, strides=tuple(st * it for st in strides))
+    out = (parameter_class() if n.get("P") else Tensor)._make(arr)
+    if n.get("rg"):
+        out.requires_grad_(True)
+    return out
 
 
 class _DictSlot:

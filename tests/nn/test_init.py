@@ -101,3 +101,47 @@ def test_init_of_a_parameter_records_nothing():
     p = dyngrad.nn.Parameter(dyngrad.zeros(3))
     dyngrad.nn.init.uniform_(p, -1, 1)
     assert p.requires_grad and p.grad_fn is None and p.is_leaf
+
+
+def test_sparse_zeroes_the_same_number_of_entries_in_every_column() -> None:
+    w = _w(10, 40)
+    out = init.sparse_(w, sparsity=0.25, std=0.5, generator=dyngrad.Generator().manual_seed(3))
+    assert out is w and w.grad_fn is None and w.is_leaf
+    zeros = (w == 0).sum(0)
+    assert zeros.tolist() == [3] * 40  # ceil(0.25 * 10) per column
+    nz = w.detach().numpy()[w.detach().numpy() != 0]
+    assert nz.size == 10 * 40 - 3 * 40 and 0.35 < nz.std() < 0.65
+    with pytest.raises(ValueError, match="Only tensors with 2 dimensions"):
+        init.sparse_(dyngrad.empty(2, 3, 4), 0.1)
+    with pytest.raises(TypeError, match="expected a Tensor"):
+        init.sparse_(np.zeros((2, 2)), 0.1)
+
+
+_DEPRECATED = [
+    ("uniform", (), {"a": -0.5, "b": 0.5}),
+    ("normal", (), {"std": 0.2}),
+    ("constant", (1.5,), {}),
+    ("eye", (), {}),
+    ("dirac", (), {}),
+    ("xavier_uniform", (), {"gain": 2.0}),
+    ("xavier_normal", (), {}),
+    ("kaiming_uniform", (), {"a": 1.0}),
+    ("kaiming_normal", (), {"mode": "fan_out"}),
+    ("orthogonal", (), {}),
+    ("sparse", (0.5,), {}),
+]
+
+
+@pytest.mark.parametrize(("old", "args", "kw"), _DEPRECATED)
+def test_the_deprecated_names_warn_and_fill_as_the_underscore_ones(old, args, kw) -> None:
+    new = getattr(init, old + "_")
+    shape = (4, 3, 3) if old == "dirac" else (4, 6)
+    a, b = dyngrad.empty(*shape), dyngrad.empty(*shape)
+    dyngrad.manual_seed(7)
+    with pytest.warns(FutureWarning, match=rf"`nn.init.{old}` is now deprecated in favor of `nn.init.{old}_`\."):
+        out = getattr(init, old)(a, *args, **kw)
+    dyngrad.manual_seed(7)
+    new(b, *args, **kw)
+    assert out is a and getattr(init, old).__name__ == old
+    np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert old in init.__all__ and old in dyngrad.nn.init.__dict__

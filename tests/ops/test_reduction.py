@@ -219,3 +219,24 @@ def test_all_and_any_of_a_uint8_tensor_give_uint8_as_torch():
     assert r.dtype == dg.uint8 and r.tolist() == [0, 1]
     assert u.any().dtype == dg.uint8 and u.any().item() == 1
     assert dg.all(dg.tensor([1, 0]), dim=0).dtype == dg.bool
+
+
+@pytest.mark.parametrize("p", [0.5, 1.5, 3.0])
+def test_vector_norm_gradient_at_a_zero_element_is_finite_as_pytorchs(p) -> None:
+    # d/dx_i ||x||_p = sign(x_i) |x_i|^(p-1) / ||x||^(p-1): 0 at x_i = 0 for p > 1, and
+    # PyTorch's 0 (not the infinite slope) for p < 1; computing x |x|^(p-2) gave 0 * inf = nan
+    x = dg.tensor([0.0, 1.0, -2.0], dtype=dg.float64, requires_grad=True)
+    dg.linalg.vector_norm(x, p).backward()
+    n = (1.0 + 2.0 ** p) ** (1 / p)
+    expect = [0.0, 1.0 / n ** (p - 1), -(2.0 ** (p - 1)) / n ** (p - 1)]
+    np.testing.assert_allclose(x.grad.numpy(), expect, rtol=1e-12)
+    a = dg.tensor([[0.5, 1.0, -2.0]], dtype=dg.float64, requires_grad=True)
+    dg.cdist(a, dg.tensor([[0.5, 0.0, 1.0]], dtype=dg.float64), p=p).sum().backward()
+    assert np.isfinite(a.grad.numpy()).all() and a.grad[0, 0].item() == 0.0
+
+
+def test_cdist_refuses_integer_inputs_naming_pytorchs_scalar_type() -> None:
+    with pytest.raises(RuntimeError, match="cdist only supports floating-point dtypes, X1 got: Long"):
+        dg.cdist(dg.zeros(3, 2, dtype=dg.int64), dg.zeros(3, 2))
+    with pytest.raises(NotImplementedError, match="not implemented for 'Long'"):
+        dg.histc(dg.tensor([1, 2, 3]), bins=4)

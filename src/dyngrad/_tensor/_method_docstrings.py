@@ -4396,7 +4396,9 @@ DOCS = {
     Returns:
         ``(bins,)`` tensor of ``self``'s (floating) dtype.
     Raises:
-        RuntimeError: an integer input; ``bins <= 0``; ``max < min``.
+        NotImplementedError: an integer or bool input (``"histogram_cpu" not implemented for
+            'Long'``, PyTorch's error; a subclass of RuntimeError).
+        RuntimeError: ``bins <= 0``; ``max < min``.
 
     Example:
         >>> import dyngrad

@@ -208,7 +208,7 @@ class SavedTensor:
     Unpacking checks the version counter and raises if the tensor was modified in place.
     """
 
-    __slots__ = ("tensor", "version", "is_output", "output_nr", "packed", "unpack_hook", "had_fn")
+    __slots__ = ("tensor", "version", "is_output", "output_nr", "packed", "unpack_hook", "had_fn", "origin")
     tensor: Any  # the Tensor; None when a pack hook holds it (then unpack_hook is set)
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
@@ -231,6 +231,9 @@ class SavedTensor:
             self.unpack_hook = unpack
             self.tensor = None
             self.version = -1
+            # (a weak reference to what was packed: ``grad_fn._saved_<name>`` finds the saved
+            # value of a parameter by the graph edge of the tensor it came from)
+            self.origin = weakref.ref(tensor)
             return
         if _hooks_state.saved_hooks_disabled and hooks:
             raise RuntimeError(_hooks_state.saved_hooks_disabled)

@@ -172,6 +172,10 @@ def saved_tensor_report(output: Any) -> SavedTensorReport:
     return rep
 
 
+#: PyTorch's names for an op's second argument, read as ``grad_fn._saved_<name>``
+_SECOND_ARG = frozenset({"other", "exponent", "mat2", "vec", "vec2"})
+
+
 def saved_attr(node: Any, name: str, raw: bool = False) -> Any:
     """``node._saved_<name>``: a saved tensor by the forward parameter it came from
     (``_saved_x``; ``_saved_self`` is the first parameter and ``_saved_other`` the second,
@@ -191,8 +195,10 @@ def saved_attr(node: Any, name: str, raw: bool = False) -> Any:
     params: tuple = getattr(node, "_arg_names", ())
     if name == "self" and params:
         name = params[0]
-    elif name == "other" and len(params) >= 2 and "other" not in params:
-        name = params[1]
+    elif name in _SECOND_ARG and len(params) >= 2 and name not in params:
+        name = params[1]  # PyTorch's name of the second argument (mul's other, pow's exponent, mm's mat2)
+    if not raw and name in params and node.__dict__.get(f"{name}_scalar") is not None:
+        return node.__dict__[f"{name}_scalar"]  # a Python number argument (pow's exponent: 2)
     want_output = name == "result"
     if name in params or want_output:
         if node.__dict__.get("_freed"):
@@ -206,7 +212,11 @@ def saved_attr(node: Any, name: str, raw: bool = False) -> Any:
             if want_output and s.is_output:
                 return s if raw else v
             if not want_output and not s.is_output and edge is not None and edge[0] is not None:
-                t = s.tensor if s.tensor is not None else v
+                t = s.tensor
+                if t is None:  # packed by a saved-tensors hook: the tensor it was packed from
+                    origin = getattr(s, "origin", None)
+                    t = origin() if origin is not None else None
+                    t = v if t is None else t
                 key = (t.grad_fn, t._output_nr) if t.grad_fn is not None else (
                     t._acc() if t._acc is not None else None, 0)
                 if key[0] is edge[0] and key[1] == edge[1]:

@@ -287,6 +287,9 @@ def mse_loss(
     """
     reduction = _legacy(size_average, reduce, reduction)
     _same_size(input, target, "mse_loss")
+    if weight is None and isinstance(input, Tensor) and isinstance(target, Tensor):
+        _check_reduction(reduction, "mse_loss")
+        return _fused.MseLoss.apply(input, target, reduction)  # one node: MseLossBackward0
     d = input - target
     return _elementwise_weighted(d * d, input, weight, reduction, "mse_loss", True)
 
@@ -509,6 +512,9 @@ def binary_cross_entropy_with_logits(
         raise ValueError(
             f"Target size ({list(target.shape)}) must be the same as input size ({list(input.shape)})"
         )
+    if weight is None and pos_weight is None and isinstance(target, Tensor):
+        _check_reduction(reduction, "binary_cross_entropy_with_logits")
+        return _fused.BinaryCrossEntropyWithLogits.apply(input, target, reduction)  # one node, as PyTorch's
     ls_pos = _fused.log_sigmoid(input)
     ls_neg = ls_pos - input
     if pos_weight is None:

@@ -5,6 +5,8 @@ default one) and returns the tensor."""
 from __future__ import annotations
 
 import math
+import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -29,7 +31,20 @@ __all__ = [
     "kaiming_normal_",
     "trunc_normal_",
     "orthogonal_",
+    "sparse_",
     "_calculate_fan_in_and_fan_out",
+    # PyTorch's deprecated names without the trailing underscore (FutureWarning)
+    "uniform",
+    "normal",
+    "constant",
+    "eye",
+    "dirac",
+    "xavier_uniform",
+    "xavier_normal",
+    "kaiming_uniform",
+    "kaiming_normal",
+    "orthogonal",
+    "sparse",
 ]
 
 
@@ -238,3 +253,114 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None =
     if rows < cols:
         q = q.T
     return _fill(tensor, gain * q.reshape(tensor.shape))
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator: Generator | None = None) -> Tensor:
+    """Fill a 2-D tensor as a sparse matrix (Martens 2010, "Deep learning via Hessian-free
+    optimization"): every entry from ``N(0, std^2)``, then in each column
+    ``ceil(sparsity * rows)`` entries, at rows chosen by a random permutation, set to zero.
+
+    As in PyTorch, the values come from ``generator`` (or the default one) and the rows to
+    zero from the default generator (``dyngrad.randperm``). Nothing is recorded (no
+    gradient; it is an initialiser), and the tensor's version counter is bumped.
+
+    Args:
+        tensor (Tensor): the ``(rows, cols)`` tensor to fill in place.
+        sparsity (float): the fraction of each column set to zero, in ``[0, 1]``.
+        std (float, optional): the standard deviation of the non-zero values.
+            Default: ``0.01``.
+        generator (Generator, optional): where the normal values come from. Default: the
+            default generator.
+
+    Returns:
+        Tensor: ``tensor`` itself, ``(rows, cols)``.
+
+    Raises:
+        TypeError: ``tensor`` is not a Tensor.
+        ValueError: ``tensor`` is not 2-D ("Only tensors with 2 dimensions are supported",
+            PyTorch's message).
+
+    Example:
+        >>> import dyngrad
+        >>> w = dyngrad.nn.init.sparse_(dyngrad.empty(4, 3), sparsity=0.5)
+        >>> (w == 0).sum(0).tolist()
+        [2, 2, 2]
+    """
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"init: expected a Tensor, got {type(tensor).__name__}")
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    if getattr(tensor, "is_meta", False):
+        return tensor
+    from ..ops.random import randperm
+
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        tensor.normal_(0.0, std, generator=generator)
+        for col in range(cols):
+            zero_rows = randperm(rows)[:num_zeros]
+            tensor[zero_rows, col] = 0
+    return tensor
+
+
+#: the call each deprecated name's docstring example makes
+_EXAMPLE_CALL = {
+    "constant": "dyngrad.empty(2, 3), 0.5",
+    "eye": "dyngrad.empty(2, 3)",
+    "sparse": "dyngrad.empty(2, 3), 0.5",
+}
+
+
+def _make_deprecated(new: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """PyTorch's backward-compatible name without the trailing underscore: warns
+    (FutureWarning, PyTorch's message) and calls ``new``."""
+    new_name = new.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args: Any, **kwargs: Any) -> Tensor:
+        warnings.warn(
+            f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return new(*args, **kwargs)
+
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    deprecated_init.__doc__ = f"""Deprecated name of :func:`{new_name}` (kept, as in PyTorch, for old code).
+
+    Emits ``FutureWarning("`nn.init.{old_name}` is now deprecated in favor of
+    `nn.init.{new_name}`.")`` and then behaves exactly as ``{new_name}``.
+
+    Args:
+        *args: ``{new_name}``'s positional arguments (the tensor first).
+        **kwargs: ``{new_name}``'s keyword arguments.
+
+    Returns:
+        Tensor: what ``{new_name}`` returns: the filled tensor itself, same shape ``(*)``.
+
+    Raises:
+        TypeError, ValueError: whatever ``{new_name}`` raises for those arguments.
+
+    Example:
+        >>> import warnings, dyngrad
+        >>> with warnings.catch_warnings(record=True) as w:
+        ...     warnings.simplefilter("always")
+        ...     _ = dyngrad.nn.init.{old_name}({_EXAMPLE_CALL.get(old_name, "dyngrad.empty(2, 3, 3)")})
+        >>> w[0].category.__name__
+        'FutureWarning'
+    """
+    return deprecated_init
+
+
+uniform = _make_deprecated(uniform_)
+normal = _make_deprecated(normal_)
+constant = _make_deprecated(constant_)
+eye = _make_deprecated(eye_)
+dirac = _make_deprecated(dirac_)
+xavier_uniform = _make_deprecated(xavier_uniform_)
+xavier_normal = _make_deprecated(xavier_normal_)
+kaiming_uniform = _make_deprecated(kaiming_uniform_)
+kaiming_normal = _make_deprecated(kaiming_normal_)
+orthogonal = _make_deprecated(orthogonal_)
+sparse = _make_deprecated(sparse_)

@@ -259,7 +259,8 @@ class Mul(Op):
         n = ctx.needs_input_grad
         if True in n:
             at, bt = isinstance(a, Tensor), isinstance(b, Tensor)
-            ctx.save_for_backward(a if n[1] and at else None, b if n[0] and bt else None)
+            # other before self, as PyTorch saves them (the order pack hooks see them in)
+            ctx.save_for_backward(b if n[0] and bt else None, a if n[1] and at else None)
             ctx.a = None if at else a
             ctx.b = None if bt else b
         out = np.multiply(ad, bd)
@@ -267,7 +268,7 @@ class Mul(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         n = ctx.needs_input_grad
         ga = (g * (b if b is not None else ctx.b)) if n[0] else None
         gb = (g * (a if a is not None else ctx.a)) if n[1] else None

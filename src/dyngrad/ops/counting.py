@@ -248,7 +248,9 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
     Returns:
         ``(bins,)`` tensor of ``input``'s (floating) dtype.
     Raises:
-        RuntimeError: an integer input; ``bins <= 0``; ``max < min``.
+        NotImplementedError: an integer or bool input (``"histogram_cpu" not implemented for
+            'Long'``, PyTorch's error; a subclass of RuntimeError).
+        RuntimeError: ``bins <= 0``; ``max < min``.
 
     Example:
         >>> import dyngrad
@@ -257,7 +259,9 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
     """
     d = input._data
     if d.dtype.kind not in "fc":
-        raise RuntimeError(f"\"histogram_cpu\" not implemented for '{d.dtype.name.capitalize()}'")
+        names = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+        # (NotImplementedError, a RuntimeError, as PyTorch raises)
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{names.get(d.dtype.name, d.dtype.name)}'")
     if bins <= 0:
         raise RuntimeError("torch.histc: bins must be > 0")
     lo, hi = float(min), float(max)

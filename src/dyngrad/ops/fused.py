@@ -7,6 +7,7 @@ are also ``dyngrad.softmax``/``Tensor.softmax`` as in PyTorch.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,7 @@ from ..tensor import Tensor
 from ._bases import Elementwise, Op
 from ._batching import dims_at, pointwise_promoting
 from ._batching_reduce import along_dim
-from ._util import float_data, is_wrapper, norm_dim, wrap
+from ._util import binary_operands, float_data, is_wrapper, norm_dim, wrap
 from .elementwise import sigmoid
 
 __all__ = ["softmax", "log_softmax"]
@@ -168,6 +169,138 @@ def _nll_mask(d: np.ndarray, tt: np.ndarray, keep: np.ndarray, scale: Any, cdim:
     m = np.zeros(np.shape(d), dtype=d.dtype)
     np.put_along_axis(m, np.expand_dims(tt, cdim), np.expand_dims(np.where(keep, -scale, 0), cdim), axis=cdim)
     return m
+
+
+class MseLoss(Op):
+    """Mean squared error ``l = (input - target)^2`` over the broadcast elements, reduced
+    (``'none'``, ``'sum'``, ``'mean'``): one node, ``MseLossBackward0``, as in PyTorch,
+    saving ``input`` and ``target`` (``grad_fn._saved_self`` / ``_saved_target``).
+
+    ``grad_input = 2 (input - target) grad`` (divided by the element count for 'mean'),
+    ``grad_target = -grad_input`` (PyTorch's ``mse_loss_backward``, derivatives.yaml); both
+    are built from differentiable ops, so double backward works.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, target: Tensor, reduction: str) -> Tensor:
+        xd, td, rt = binary_operands(x, target)
+        d = np.subtract(xd, td)
+        d = d if d.dtype == rt else d.astype(rt)
+        sq = d * d
+        if reduction == "none":
+            out = sq
+        elif reduction == "sum":
+            out = sq.sum()
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):  # an empty mean is nan, silently
+                out = sq.sum() / sq.size if sq.size else np.asarray(np.nan, dtype=rt)
+        ctx.reduction, ctx.count = reduction, d.size
+        if True in ctx.needs_input_grad:
+            ctx.save_for_backward(x, target)
+        return wrap(np.asarray(out, dtype=rt))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, t = ctx.saved_tensors
+        scale = 2.0 if ctx.reduction != "mean" else (2.0 / ctx.count if ctx.count else math.nan)
+        gx = (x - t) * (g * scale)
+        n = ctx.needs_input_grad
+        return (gx if n[0] else None), (-gx if n[1] else None), None
+
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, ut: Any, *_: Any) -> Any:
+        """Forward mode: ``t = 2 (input - target) (u_input - u_target)``, reduced as the loss."""
+        x, t = ctx._fwd_inputs[:2]
+        u = ux if ut is None else (-ut if ux is None else ux - ut)
+        e = (x - t) * u * 2.0
+        if ctx.reduction == "none":
+            return e
+        return e.sum() if ctx.reduction == "sum" else e.mean()
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Any, target: Any, reduction: str) -> Any:
+        """Batching rule: :func:`_pair_loss_vmap` (one 'none' call on the batch, then each
+        example reduced over its own dims)."""
+        return _pair_loss_vmap(MseLoss, info, in_dims, x, target, reduction)
+
+
+def _pair_loss_vmap(op: Any, info: Any, in_dims: tuple, x: Any, target: Any, reduction: str) -> Any:
+    """Batching rule of an elementwise loss of ``(input, target)`` reduced by ``reduction``:
+    the batch moves to dim 0 of both operands (an unbatched one gets a size-1 dim there),
+    each padded to the same logical rank so that the examples broadcast as the unbatched
+    op's operands do; one ``'none'`` call, then each example is reduced over its own dims."""
+    def front(v: Any, d: Any) -> Any:
+        return v.movedim(d, 0) if d is not None else v.unsqueeze(0)
+
+    xs, ts = front(x, in_dims[0]), front(target, in_dims[1])
+    r = max(xs.ndim, ts.ndim)
+    xs = xs.reshape(xs.shape[0], *([1] * (r - xs.ndim)), *xs.shape[1:])
+    ts = ts.reshape(ts.shape[0], *([1] * (r - ts.ndim)), *ts.shape[1:])
+    losses = op.apply(xs, ts, "none")
+    if losses.shape[0] != info.batch_size:
+        losses = losses.expand(info.batch_size, *losses.shape[1:])
+    if reduction == "none":
+        return losses, 0
+    dims = tuple(range(1, losses.ndim))
+    if not dims:
+        return losses, 0
+    return (losses.sum(dims) if reduction == "sum" else losses.mean(dims)), 0
+
+
+class BinaryCrossEntropyWithLogits(Op):
+    """Binary cross entropy of logits without weights: ``l = (1 - t) x + softplus(-x)``
+    (``= -(t log sigmoid(x) + (1 - t) log(1 - sigmoid(x)))``, computed stably), reduced:
+    one node, ``BinaryCrossEntropyWithLogitsBackward0``, as in PyTorch.
+
+    ``grad_input = (sigmoid(x) - t) grad``, ``grad_target = -x grad`` (divided by the element
+    count for 'mean'; PyTorch's ``binary_cross_entropy_with_logits_backward`` and
+    ``..._target_backward`` without weights), built from differentiable ops.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, target: Tensor, reduction: str) -> Tensor:
+        xd, td, rt = binary_operands(x, target)
+        with np.errstate(over="ignore"):
+            sp = np.maximum(-xd, 0) + np.log1p(np.exp(-np.abs(xd)))  # softplus(-x)
+            loss = (1 - td) * xd + sp
+        loss = loss if loss.dtype == rt else loss.astype(rt)
+        if reduction == "none":
+            out = loss
+        elif reduction == "sum":
+            out = loss.sum()
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out = loss.sum() / loss.size if loss.size else np.asarray(np.nan, dtype=rt)
+        ctx.reduction, ctx.count = reduction, loss.size
+        if True in ctx.needs_input_grad:
+            ctx.save_for_backward(x, target)
+        return wrap(np.asarray(out, dtype=rt))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, t = ctx.saved_tensors
+        if ctx.reduction == "mean":
+            g = g * (1.0 / ctx.count if ctx.count else math.nan)
+        n = ctx.needs_input_grad
+        gx = (sigmoid(x) - t) * g if n[0] else None
+        gt = -x * g if n[1] else None
+        return gx, gt, None
+
+    @staticmethod
+    def jvp(ctx: Any, ux: Any, ut: Any, *_: Any) -> Any:
+        """Forward mode: ``t = (sigmoid(x) - t) u_input - x u_target``, reduced as the loss."""
+        x, t = ctx._fwd_inputs[:2]
+        e = None if ux is None else (sigmoid(x) - t) * ux
+        if ut is not None:
+            e = -x * ut if e is None else e - x * ut
+        if ctx.reduction == "none":
+            return e
+        return e.sum() if ctx.reduction == "sum" else e.mean()
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, x: Any, target: Any, reduction: str) -> Any:
+        """Batching rule: :func:`_pair_loss_vmap`."""
+        return _pair_loss_vmap(BinaryCrossEntropyWithLogits, info, in_dims, x, target, reduction)
 
 
 class NllLoss(Op):

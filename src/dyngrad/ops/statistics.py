@@ -414,7 +414,16 @@ class VectorNorm(Op):
         zero = wrap(o._data == 0)
         if p == 2:
             return g * (x / o).masked_fill(zero, 0), None, None, None
-        scale = (x * x.abs() ** (p - 2) / o ** (p - 1)).masked_fill(zero, 0)
+        # PyTorch's linalg_vector_norm_backward: for p < 2 the numerator is sign(x) |x|^(p-1)
+        # (x |x|^(p-2) would be 0 * inf = nan at a zero element), and for p < 1 it is 0 where
+        # x is 0 (the infinite slope there is given no gradient)
+        if p < 2:
+            num = sign * x.abs() ** (p - 1)
+            if p < 1:
+                num = num.masked_fill(wrap(x._data == 0), 0)
+        else:
+            num = x * x.abs() ** (p - 2)
+        scale = (num / o ** (p - 1)).masked_fill(zero, 0)
         return g * scale, None, None, None
 
     # hand-written: couples elements along dims: not elementwise

@@ -67,16 +67,28 @@ class Measurement:
         return q[2] - q[0]
 
     def __repr__(self) -> str:
-        head = self.label or self.stmt
-        lines = ["<dyngrad.utils.benchmark.Measurement>", head]
-        if self.sub_label or self.description:
-            lines.append(f"{self.sub_label or ''}: {self.description or ''}".strip(": "))
-        lines.append(f"  {'Median' if len(self.times) > 1 else ''}: {_fmt(self.median)}".replace("  : ", "  "))
-        if len(self.times) > 1:
-            lines.append(f"  IQR:    {_fmt(self.iqr)}")
+        """PyTorch's layout: the object line, the title (label, else the statement), the
+        description, the median (``Median:`` when there are several blocks), the IQR (from
+        4 blocks on) and the counts line (``1 measurement, 100 runs , 1 thread``)."""
+        if self.label is not None:
+            title = self.label + (f": {self.sub_label}" if self.sub_label else "")
+        elif "\n" not in self.stmt:
+            title = self.stmt + (f": {self.sub_label}" if self.sub_label else "")
+        else:
+            title = f"stmt:{f' ({self.sub_label})' if self.sub_label else ''}\n" + "\n".join(
+                "  " + line for line in self.stmt.splitlines())
         n = len(self.times)
-        lines.append(f"  {n} measurement{'s' if n != 1 else ''}, {self.number_per_run} runs per measurement, "
-                     f"{self.num_threads} thread{'s' if self.num_threads != 1 else ''}")
+        lines = [object.__repr__(self), title]
+        if self.description:
+            lines.append(self.description)
+        lines.append(f"  {'Median: ' if n > 1 else ''}{_fmt(self.median)}")
+        if n >= 4:
+            q = statistics.quantiles(self.times, n=4)
+            unit = _fmt(self.median).split()[1]
+            scale = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}[unit]
+            lines.append(f"  IQR:    {self.iqr / scale:.2f} {unit} ({q[0] / scale:.2f} to {q[2] / scale:.2f})")
+        lines.append(f"  {n} measurement{'s' if n > 1 else ''}, {self.number_per_run} runs "
+                     f"{'per measurement,' if n > 1 else ','} {self.num_threads} thread{'s' if self.num_threads > 1 else ''}")
         return "\n".join(lines)
 
 
