@@ -222,6 +222,9 @@ class Function:
     vmap: Any = None  # batching rule ``vmap(info, in_dims, *args) -> (outputs, out_dims)``
     random: bool = False  # forward draws random numbers (see the class docstring)
     generate_vmap_rule = False  # accepted for PyTorch compatibility; see docs/transforms.md
+    # Optional array form of ``backward`` for first-order passes (engine invariant 6), given
+    # with :func:`set_array_backward`; inherited only by subclasses that redefine nothing.
+    _backward_arrays: Any = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -250,8 +253,12 @@ class Function:
             cls._backward_impl = staticmethod(  # type: ignore[method-assign]
                 bwd.__func__ if isinstance(bwd, staticmethod) else bwd
             )
+        if cls._backward_arrays is not None and any(
+                k in d for k in ("forward", "setup_context", "backward", "vjp", "derivative")):
+            cls._backward_arrays = None  # the array form belongs to the parent's formulas
         name = cls._node_name or f"{cls.__name__}Backward"
-        cls._backward_cls = type(name, (BackwardCFunction,), {"_forward_cls": cls, "_name": name})
+        cls._backward_cls = type(name, (BackwardCFunction,), {
+            "_forward_cls": cls, "_name": name, "_backward_arrays": cls._backward_arrays})
         if cls.strict_shapes is not None:
             cls._backward_cls._strict = cls.strict_shapes  # type: ignore[attr-defined]
 
@@ -393,6 +400,44 @@ class Function:
         if _anomaly.count and anomaly_mode.state.anomaly:  # forward stack, for anomaly mode
             anomaly_mode.record_site(ctx)
         return _record(cls, ctx, args, outs, is_tuple, dirty)
+
+
+def set_array_backward(cls: type[Function], fn: Callable) -> None:
+    """Give ``cls`` (and its subclasses that keep its formulas) an array form of its backward
+    for first-order passes: ``fn(ctx, *grad_arrays)`` gets one ndarray (or None) per output
+    and returns what ``backward`` returns with ndarrays in place of Tensors, or
+    ``NotImplemented`` to have ``backward`` run instead. It reads saved tensors with
+    :func:`saved_arrays`. The engine validates its result as ``backward``'s (engine.py,
+    invariants 3 and 6). Any Function may have one, through this same call."""
+    stack = [cls]
+    impl = cls._backward_impl
+    while stack:
+        c = stack.pop()
+        if c is cls or (c._backward_impl is impl and c.__dict__.get("_backward_arrays") is None and not any(
+                k in c.__dict__ for k in ("forward", "setup_context", "backward", "vjp", "derivative"))):
+            c._backward_arrays = staticmethod(fn)
+            c._backward_cls._backward_arrays = staticmethod(fn)
+            stack.extend(c.__subclasses__())
+
+
+def saved_arrays(ctx: Any) -> tuple | None:
+    """The ndarrays of ``ctx.saved_tensors``, with the same checks (graph freed, modified in
+    place, detached in place); None when some saved value can only be unpacked as a Tensor
+    (a pack hook holds it, a transform's wrapper): the array form then returns
+    NotImplemented."""
+    saved = ctx._saved
+    if saved is None:
+        return ctx.saved_tensors  # raises: the graph was freed
+    out = []
+    for s in saved:
+        if s is None:
+            out.append(None)
+            continue
+        d = s.unpack_data(ctx)
+        if d is None:
+            return None
+        out.append(d)
+    return tuple(out)
 
 
 def size_mismatch(a: tuple, b: tuple) -> str | None:

@@ -124,6 +124,9 @@ class Node:
     # norm backwards): when one of them requires grad, a gradient that came out constant
     # still requires grad (engine._link_constant_grads). Empty: only saved tensors count.
     _link_zero_grads: tuple = ()
+    # First-order backward on ndarrays (engine invariant 6): ``fn(node, *grad_arrays) ->
+    # tuple`` (one array or None per forward input) or NotImplemented (use ``apply``).
+    _backward_arrays: Callable | None = None
 
     def __init__(self) -> None:
         self._seq = next(_seq)
@@ -264,6 +267,19 @@ class SavedTensor:
                 "This is not supported, please use out-of-place `.detach()` instead."
             )
         return t
+
+    def unpack_data(self, node: Node) -> Any:
+        """The saved ndarray, with the checks of :meth:`unpack` (version, in-place detach);
+        None when only :meth:`unpack` can give it (a pack hook holds it, or it is a
+        transform's wrapper whose ``_data`` does not hold its values)."""
+        if self.unpack_hook is not None:
+            return None
+        t = self.tensor
+        if t._vc[0] != self.version or (self.had_fn and t.grad_fn is None):
+            self.unpack(node)  # raises the error unpack raises
+        if t._is_wrapper:
+            return None
+        return t._data
 
 
 _hooks_state = context  # saved-tensor hooks: context.saved_hooks, .saved_hooks_disabled
