@@ -133,16 +133,33 @@ class BackwardCFunction(FunctionCtx, Node):
     def _arg_names(self) -> tuple:
         return self._forward_cls._arg_names
 
-    def __getattr__(self, name: str) -> Any:  # only for missing attributes: no hot-path cost
-        if name.startswith("_saved_"):
-            from .ledger import saved_attr
+    # ``grad_fn._saved_<name>`` / ``_raw_saved_<name>`` are per-class properties (see
+    # _saved_properties), not a ``__getattr__``: a class with ``__getattr__`` defeats
+    # CPython's attribute specialisation on every ctx/node attribute read of the hot path.
 
-            return saved_attr(self, name[7:])
-        if name.startswith("_raw_saved_"):
-            from .ledger import saved_attr
 
-            return saved_attr(self, name[11:], raw=True)
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+def _saved_property(name: str, raw: bool) -> property:
+    def get(self: Any) -> Any:
+        from .ledger import saved_attr
+
+        return saved_attr(self, name, raw=raw)
+
+    get.__name__ = f"_{'raw_' if raw else ''}saved_{name}"
+    get.__doc__ = f"The value saved for backward under ``{name}`` (PyTorch's ``grad_fn.{get.__name__}``)."
+    return property(get)
+
+
+def _saved_properties(sig: inspect.Signature | None) -> dict:
+    """``_saved_<name>`` and ``_raw_saved_<name>`` for each parameter of forward and for
+    PyTorch's names ``self``, ``other``, ``result`` and ``tensors`` (ledger.saved_attr)."""
+    names = {"self", "other", "result", "tensors"}
+    if sig is not None:
+        names.update(p.name for p in sig.parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    props = {}
+    for n in names:
+        props[f"_saved_{n}"] = _saved_property(n, False)
+        props[f"_raw_saved_{n}"] = _saved_property(n, True)
+    return props
 
 
 def _forward_called_directly(cls: type, impl: Callable) -> Callable:
@@ -258,7 +275,8 @@ class Function:
             cls._backward_arrays = None  # the array form belongs to the parent's formulas
         name = cls._node_name or f"{cls.__name__}Backward"
         cls._backward_cls = type(name, (BackwardCFunction,), {
-            "_forward_cls": cls, "_name": name, "_backward_arrays": cls._backward_arrays})
+            "_forward_cls": cls, "_name": name, "_backward_arrays": cls._backward_arrays,
+            **_saved_properties(cls._sig)})
         if cls.strict_shapes is not None:
             cls._backward_cls._strict = cls.strict_shapes  # type: ignore[attr-defined]
 
