@@ -353,7 +353,7 @@ class Function:
                 out = interp.process(cls, args, kwargs)
                 if out is not NotImplemented:
                     return out
-        kw: dict[str, Any] = {}
+        kw: dict[str, Any] = _NO_KWARGS  # (shared and never written: no dict per call)
         if kwargs:
             args, kw = cls._bind(args, kwargs)
             if kw and _state.enabled:
@@ -369,7 +369,9 @@ class Function:
                     out = cls._forward_impl(*args, **kw)
                     cls.setup_context(ctx, args, out)
                     return out
-                return cls._forward_impl(ctx, *args, **kw)
+                if kw:
+                    return cls._forward_impl(ctx, *args, **kw)
+                return cls._forward_impl(ctx, *args)
             except ValueError as e:  # (no cost unless raised)
                 _broadcast_error(cls, args, e)
         requires = False
@@ -397,8 +399,10 @@ class Function:
             elif cls._has_setup_context:
                 out = cls._forward_impl(*args, **kw)
                 cls.setup_context(ctx, args, out)
-            else:
+            elif kw:
                 out = cls._forward_impl(ctx, *args, **kw)
+            else:
+                out = cls._forward_impl(ctx, *args)
         except ValueError as e:
             if cls.trusted:
                 _broadcast_error(cls, args, e)
@@ -538,10 +542,31 @@ def _record_one(cls: type, ctx: Any, o: Any) -> Any:
 
 
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient (shared, immutable)
+_NO_KWARGS: dict = {}  # apply's keyword arguments when none were given (read only)
 
 
 def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty: tuple) -> Any:
     """Connect the outputs of ``forward`` to the node ``ctx``."""
+    if cls.trusted and not is_tuple and not dirty and not ctx._non_diff:
+        # the common case, built-in ops: one fresh output (see _record_one)
+        fast_edges = []
+        imeta: list[tuple[Any, Any] | None] = []
+        for a, needed in zip(args, ctx.needs_input_grad):
+            if needed:
+                fn = a.grad_fn
+                fast_edges.append((fn, a._output_nr) if fn is not None else (a._accumulator(), 0))
+                d = a._data
+                imeta.append((d.shape, d.dtype))
+            else:
+                fast_edges.append(_NO_EDGE)
+                if isinstance(a, Tensor):
+                    d = a._data
+                    imeta.append((d.shape, d.dtype))
+                else:
+                    imeta.append(None)
+        ctx.next_functions = tuple(fast_edges)
+        ctx._input_meta = tuple(imeta)
+        return _record_one(cls, ctx, outs[0])
     edges = []
     meta: list[tuple[Any, Any] | None] = []
     for a, needed in zip(args, ctx.needs_input_grad):
@@ -561,8 +586,6 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
     ctx._input_meta = tuple(meta)
     builtin = cls.trusted
     non_diff = ctx._non_diff
-    if builtin and not is_tuple and not dirty and not non_diff:
-        return _record_one(cls, ctx, outs[0])
     new_outs = []
     ometa: list[tuple[Any, Any] | None] = []
     for i, o in enumerate(outs):
