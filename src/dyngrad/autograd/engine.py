@@ -223,14 +223,22 @@ def _run_node_arrays(node: Node, buf: list) -> list | None:
     :func:`_validate` does. None when the array form cannot take this call (a gradient or a
     saved value that is a transform's wrapper, a pack hook): the caller then runs ``apply``.
     An exception is annotated with the node's name and creation site."""
-    grads = []
-    for g in buf:
+    if len(buf) == 1:  # the common case: one output
+        g = buf[0]
         if g is not None and type(g) is not np.ndarray:
             if type(g) is not Tensor:
                 return None  # a subclass or a transform's wrapper: the Tensor path
             g = g._data
-        grads.append(g)
-    if node._materialize_grads and (grads[0] is None if len(grads) == 1 else None in grads):
+        grads = [g]
+    else:
+        grads = []
+        for g in buf:
+            if g is not None and type(g) is not np.ndarray:
+                if type(g) is not Tensor:
+                    return None
+                g = g._data
+            grads.append(g)
+    if node._materialize_grads and (grads[0] is None if len(grads) == 1 else any(g is None for g in grads)):
         ometa = node._output_meta
         for i, g in enumerate(grads):
             if g is None and i < len(ometa) and ometa[i] is not None:
@@ -250,7 +258,14 @@ def _validate_arrays(node: Node, res: Any) -> list:
     same summing down of broadcast gradients and dtype casts, on ndarrays."""
     edges = node.next_functions
     n = len(edges)
-    if type(res) is not tuple:
+    if type(res) is np.ndarray:
+        if n == 1:  # fast path: one gradient of the input's exact shape and dtype
+            m = node._input_meta[0]
+            if m is not None and edges[0][0] is not None and res.shape == m[0] and (
+                    res.dtype is m[1] or res.dtype == m[1]):
+                return [res]
+        res = (res,)
+    elif type(res) is not tuple:
         res = tuple(res) if isinstance(res, list) else (res,)
     if len(res) != n:
         res = _check_count(node, res, n)
@@ -273,7 +288,7 @@ def _validate_arrays(node: Node, res: Any) -> list:
             if strict or not B.is_broadcastable_to(shape, g.shape):
                 _shape_error(node, i, g.shape, shape, strict)
             g = B.sum_to_size(g, shape)
-        if g.dtype != dt:
+        if g.dtype is not dt and g.dtype != dt:
             g = g.astype(dt)
         out[i] = g
     return out
@@ -548,6 +563,20 @@ def _count_dependencies(
         if node not in seen:
             seen.add(node)
             stack.append(node)
+    if parents is None:  # no targets: the count doubles as the visited mark
+        while stack:
+            node = stack.pop()
+            for nxt, _ in node.next_functions:
+                if nxt is None:
+                    continue
+                c = deps.get(nxt)
+                if c is None:
+                    deps[nxt] = 1
+                    if nxt not in seen:  # (only roots are in seen)
+                        stack.append(nxt)
+                else:
+                    deps[nxt] = c + 1
+        return deps, None
     while stack:
         node = stack.pop()
         for nxt, _ in node.next_functions:

@@ -40,7 +40,7 @@ def _add(ctx: Any, g: np.ndarray) -> Any:
             gb = g * alpha
         else:
             return NotImplemented
-    return (g if n[0] else None), gb, None
+    return ((g if n[0] else None), gb) if len(n) == 2 else ((g if n[0] else None), gb, None)
 
 
 def _sub(ctx: Any, g: np.ndarray) -> Any:
@@ -55,7 +55,7 @@ def _sub(ctx: Any, g: np.ndarray) -> Any:
             gb = g * (-alpha)
         else:
             return NotImplemented
-    return (g if n[0] else None), gb, None
+    return ((g if n[0] else None), gb) if len(n) == 2 else ((g if n[0] else None), gb, None)
 
 
 def _operand(x: Any, scalar: Any, g: np.ndarray) -> Any:
@@ -128,7 +128,8 @@ def _sum(ctx: Any, g: np.ndarray) -> Any:
     shape = ctx.shape
     if not ctx.keepdim:
         g = g.reshape(_kept_shape(shape, ctx.dims))
-    return np.broadcast_to(g, shape), None, None, None
+    n = len(ctx.needs_input_grad)
+    return (np.broadcast_to(g, shape),) + (None,) * (n - 1)
 
 
 for _cls, _fn in ((Add, _add), (Sub, _sub), (Mul, _mul), (Neg, _neg), (Tanh, _tanh), (Exp, _exp),
