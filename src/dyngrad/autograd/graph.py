@@ -235,7 +235,7 @@ class SavedTensor:
             self.tensor = None
             self.version = -1
             return
-        if _hooks_state.saved_hooks_disabled and hooks:
+        if hooks and _hooks_state.saved_hooks_disabled:  # (the thread-local read only when hooks exist)
             raise RuntimeError(_hooks_state.saved_hooks_disabled)
         self.packed = None
         self.unpack_hook = None
