@@ -211,8 +211,26 @@ class SavedTensor:
     Unpacking checks the version counter and raises if the tensor was modified in place.
     """
 
-    __slots__ = ("tensor", "version", "is_output", "output_nr", "packed", "unpack_hook", "had_fn")
-    tensor: Any  # the Tensor; None when a pack hook holds it (then unpack_hook is set)
+    # An output is kept as its array and version counter (``_odata``, ``_ovc``): the history-less
+    # alias (``tensor``) is made only when something asks for it, not once per recorded op.
+    __slots__ = ("_tensor", "_odata", "_ovc", "_orq", "version", "is_output", "output_nr", "packed", "unpack_hook",
+                 "had_fn")
+
+    @property
+    def tensor(self) -> Any:
+        """The saved Tensor (an output: a history-less alias); None when a pack hook holds it
+        (then ``unpack_hook`` is set)."""
+        t = self._tensor
+        if t is None and self._odata is not None:
+            t = self._tensor = _tensor_cls()._make(self._odata)
+            t._vc = self._ovc
+            t._requires_grad = self._orq
+        return t
+
+    @tensor.setter
+    def tensor(self, value: Any) -> None:
+        self._tensor = value
+        self._odata = None
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
         self.is_output = is_output
@@ -232,7 +250,7 @@ class SavedTensor:
                     "would change); modify a clone() instead."
                 )
             self.unpack_hook = unpack
-            self.tensor = None
+            self._tensor = self._odata = None
             self.version = -1
             return
         if hooks and _hooks_state.saved_hooks_disabled:  # (the thread-local read only when hooks exist)
@@ -240,14 +258,31 @@ class SavedTensor:
         self.packed = None
         self.unpack_hook = None
         self.version = tensor._vc[0]
-        self.tensor = tensor._shallow() if is_output else tensor
-        self.had_fn = not is_output and tensor.grad_fn is not None
+        if is_output:
+            self._tensor = None
+            self._odata = tensor._data
+            self._ovc = tensor._vc
+            self._orq = tensor._requires_grad and tensor.grad_fn is None  # (as Tensor._shallow)
+            self.had_fn = False
+        else:
+            self._tensor = tensor
+            self._odata = None
+            self.had_fn = tensor.grad_fn is not None
 
     def unpack(self, node: Node) -> Any:
         if self.unpack_hook is not None:
             t = self.unpack_hook(self.packed)
             return t
-        t = self.tensor
+        t = self._tensor
+        if t is None:  # an output kept as its array: the alias with history, made directly
+            if self._ovc[0] == self.version:
+                t = _tensor_cls()._make(self._odata)
+                t._vc = self._ovc
+                t.grad_fn = node
+                t._output_nr = self.output_nr
+                t._requires_grad = True
+                return t
+            t = self.tensor  # (for the error below)
         if t._vc[0] != self.version:
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
@@ -274,12 +309,27 @@ class SavedTensor:
         transform's wrapper whose ``_data`` does not hold its values)."""
         if self.unpack_hook is not None:
             return None
-        t = self.tensor
+        t = self._tensor
+        if t is None:  # an output kept as its array
+            if self._ovc[0] != self.version:
+                self.unpack(node)  # raises the error unpack raises
+            return self._odata
         if t._vc[0] != self.version or (self.had_fn and t.grad_fn is None):
             self.unpack(node)  # raises the error unpack raises
         if t._is_wrapper:
             return None
         return t._data
+
+
+_TENSOR: list = []  # the Tensor class, looked up once (tensor.py imports this module)
+
+
+def _tensor_cls() -> Any:
+    if not _TENSOR:
+        from ..tensor import Tensor
+
+        _TENSOR.append(Tensor)
+    return _TENSOR[0]
 
 
 _hooks_state = context  # saved-tensor hooks: context.saved_hooks, .saved_hooks_disabled
