@@ -31,7 +31,7 @@ import heapq
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -308,7 +308,7 @@ def _check_count(node: Node, res: tuple, n: int) -> tuple:
     )
 
 
-def _nontensor_grad_error(node: Node, i: int) -> None:
+def _nontensor_grad_error(node: Node, i: int) -> NoReturn:
     names = getattr(node, "_arg_names", ())
     arg = f" (argument '{names[i]}')" if i < len(names) else ""
     raise RuntimeError(
@@ -326,7 +326,7 @@ def _strict_for(node: Node) -> bool:
     return bool(strict)
 
 
-def _shape_error(node: Node, i: int, got: tuple, shape: tuple, strict: bool) -> None:
+def _shape_error(node: Node, i: int, got: tuple, shape: tuple, strict: bool) -> NoReturn:
     names = getattr(node, "_arg_names", ())
     arg = f" (argument '{names[i]}')" if i < len(names) else ""
     raise RuntimeError(
@@ -481,7 +481,7 @@ def execute(
                 _capture(node, buf, capture_nonleaf, captured, pending, inputs, accumulate, create_graph)
             if exec_nodes is not None and node not in exec_nodes:
                 continue
-            res = None
+            res: Any = None
             if arrays and node._backward_arrays is not None and not (
                     node._post_hooks or _prof.active or _anomaly_on.count):
                 res = _run_node_arrays(node, buf)
@@ -515,7 +515,7 @@ def execute(
         quiet.__exit__(None, None, None)
         _context.passes.pop()
         _state.enabled = prev_enabled
-    res = buf = g = cbuf = None  # type: ignore[assignment]  # drop loop references: a gradient nobody else holds can be adopted
+    res = buf = g = cbuf = None  # drop loop references: a gradient nobody else holds can be adopted
     _context.passes.append(task)  # the commit's post-accumulate hooks belong to the pass (queue_callback)
     try:
         _commit(pending, create_graph)

@@ -19,7 +19,9 @@ import numpy as np
 
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode, profiler
-from .graph import Node, SavedTensor, _seq, rebase_retain_grad
+from .graph import _TENSOR, Node, SavedTensor, _seq, rebase_retain_grad
+
+_TENSOR.append(Tensor)  # SavedTensor's class of the alias of a saved output (graph.py)
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction",
            "TransformUnsupported"]
@@ -450,7 +452,7 @@ def saved_arrays(ctx: Any) -> tuple | None:
     saved = ctx._saved
     if saved is None:
         return ctx.saved_tensors  # raises: the graph was freed
-    out = []
+    out: list = []
     for s in saved:
         if s is None:
             out.append(None)

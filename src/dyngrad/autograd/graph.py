@@ -215,6 +215,10 @@ class SavedTensor:
     # alias (``tensor``) is made only when something asks for it, not once per recorded op.
     __slots__ = ("_tensor", "_odata", "_ovc", "_orq", "version", "is_output", "output_nr", "packed", "unpack_hook",
                  "had_fn")
+    _tensor: Any
+    _odata: Any
+    _ovc: Any
+    _orq: bool
 
     @property
     def tensor(self) -> Any:
@@ -321,14 +325,12 @@ class SavedTensor:
         return t._data
 
 
-_TENSOR: list = []  # the Tensor class, looked up once (tensor.py imports this module)
+# The Tensor class, for the alias of a saved output (tensor.py sits above this module, so
+# function.py, which makes every SavedTensor, puts it here when it is imported).
+_TENSOR: list = []
 
 
 def _tensor_cls() -> Any:
-    if not _TENSOR:
-        from ..tensor import Tensor
-
-        _TENSOR.append(Tensor)
     return _TENSOR[0]
 
 
