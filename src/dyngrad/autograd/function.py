@@ -390,7 +390,9 @@ class Function:
                     needs.append(False)
             requires = True in needs
         if requires:
-            ctx.needs_input_grad = tuple(needs)
+            n = tuple(needs)
+            # one shared tuple per pattern of up to 4 inputs: one GC-tracked object less per op
+            ctx.needs_input_grad = _NEEDS.setdefault(n, n) if len(n) <= 4 else n
             ctx._seq = next(_seq)
         else:
             ctx.needs_input_grad = (False,) * len(args)
@@ -545,6 +547,8 @@ def _record_one(cls: type, ctx: Any, o: Any) -> Any:
 
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient (shared, immutable)
 _NO_KWARGS: dict = {}  # apply's keyword arguments when none were given (read only)
+_NO_GRAD_META = ((), None)  # _input_meta of a tensor input that needs no gradient (built-in ops)
+_NEEDS: dict = {}  # needs_input_grad tuples, interned (immutable; a few patterns in practice)
 
 
 def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty: tuple) -> Any:
@@ -560,12 +564,10 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
                 d = a._data
                 imeta.append((d.shape, d.dtype))
             else:
+                # (the shape and dtype of an input without an edge are never read: engine._validate
+                # drops its gradient before; a shared marker, not one more GC-tracked tuple per op)
                 fast_edges.append(_NO_EDGE)
-                if isinstance(a, Tensor):
-                    d = a._data
-                    imeta.append((d.shape, d.dtype))
-                else:
-                    imeta.append(None)
+                imeta.append(_NO_GRAD_META if isinstance(a, Tensor) else None)
         ctx.next_functions = tuple(fast_edges)
         ctx._input_meta = tuple(imeta)
         return _record_one(cls, ctx, outs[0])
