@@ -390,9 +390,7 @@ class Function:
                     needs.append(False)
             requires = True in needs
         if requires:
-            n = tuple(needs)
-            # one shared tuple per pattern of up to 4 inputs: one GC-tracked object less per op
-            ctx.needs_input_grad = _NEEDS.setdefault(n, n) if len(n) <= 4 else n
+            ctx.needs_input_grad = tuple(needs)
             ctx._seq = next(_seq)
         else:
             ctx.needs_input_grad = (False,) * len(args)
@@ -548,7 +546,6 @@ def _record_one(cls: type, ctx: Any, o: Any) -> Any:
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient (shared, immutable)
 _NO_KWARGS: dict = {}  # apply's keyword arguments when none were given (read only)
 _NO_GRAD_META = ((), None)  # _input_meta of a tensor input that needs no gradient (built-in ops)
-_NEEDS: dict = {}  # needs_input_grad tuples, interned (immutable; a few patterns in practice)
 
 
 def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty: tuple) -> Any:
