@@ -18,6 +18,11 @@ Invariants:
    whole pass succeeded (all or nothing, at the cost of holding a second copy of the
    gradients that already existed until the pass ends).
 5. Saved tensors of a node are freed after it ran, unless ``retain_graph``.
+6. Without ``create_graph`` (and outside transforms), gradients flow between nodes as
+   plain ndarrays wherever the node has an array form of its backward
+   (``Node._backward_arrays``, the built-in hot ops: ops/_array_backward.py); a Tensor is
+   made only where something needs one (a hook, a node without an array form, a leaf's
+   ``.grad``, a captured gradient). Validation (invariant 3) is the same for both.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import heapq
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -171,16 +176,7 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
     edges = node.next_functions
     n = len(edges)
     if len(res) != n:
-        if len(res) > n and all(r is None for r in res[n:]):
-            res = res[:n]
-        else:
-            fwd = getattr(node, "_forward_cls", None)
-            fname = fwd.__name__ if fwd is not None else node.name()
-            raise RuntimeError(
-                f"{node.name()} returned {len(res)} gradient{'s' if len(res) != 1 else ''} but "
-                f"{fname}.forward took {n} input{'s' if n != 1 else ''}{_fmt_args(node)}; return "
-                "one gradient per input, None for inputs that need no gradient."
-            )
+        res = _check_count(node, res, n)
     out = list(res)
     meta = node._input_meta
     for i, g in enumerate(out):
@@ -188,12 +184,7 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
             continue
         m = meta[i] if i < len(meta) else None
         if m is None:
-            names = getattr(node, "_arg_names", ())
-            arg = f" (argument '{names[i]}')" if i < len(names) else ""
-            raise RuntimeError(
-                f"{node.name()} returned a gradient different from None at position {i}{arg}, "
-                "but the corresponding forward input was not a Tensor; return None for it."
-            )
+            _nontensor_grad_error(node, i)
         if edges[i][0] is None:
             out[i] = None
             continue
@@ -205,17 +196,9 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
         shape, dt = m
         gd = g._data
         if gd.shape != shape:
-            strict = getattr(node, "_strict", None)
-            if strict is None:
-                strict = _context.strict_shapes and not getattr(node._forward_cls, "trusted", True) if hasattr(node, "_forward_cls") else False
+            strict = _strict_for(node)
             if strict or not B.is_broadcastable_to(shape, gd.shape):
-                names = getattr(node, "_arg_names", ())
-                arg = f" (argument '{names[i]}')" if i < len(names) else ""
-                raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {i}{arg} - got "
-                    f"{list(gd.shape)} but expected shape compatible with {list(shape)}"
-                    + (" (strict shapes: no broadcast reduction)" if strict else "")
-                )
+                _shape_error(node, i, gd.shape, shape, strict)
             if create_graph or g._is_wrapper:  # (a transform's wrapper: its values are not in ._data)
                 g = g.sum_to_size(shape)  # the differentiable op (ops.reduction.SumToSize)
             else:
@@ -225,6 +208,132 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
             g = g.to(dt) if create_graph or type(g) is not Tensor else Tensor._make(gd.astype(dt))
         out[i] = g
     return tuple(out)
+
+
+def _as_tensors(buf: list) -> None:
+    """Wrap the ndarray gradients of an input buffer as Tensors, in place (invariant 6)."""
+    for i, g in enumerate(buf):
+        if type(g) is np.ndarray:
+            buf[i] = Tensor._make(g)
+
+
+def _run_node_arrays(node: Node, buf: list) -> list | None:
+    """Run a node's array form of backward (invariant 6) on the gradients of ``buf``:
+    materialised as zeros where missing (unless the node opted out), validated as
+    :func:`_validate` does. None when the array form cannot take this call (a gradient or a
+    saved value that is a transform's wrapper, a pack hook): the caller then runs ``apply``.
+    An exception is annotated with the node's name and creation site."""
+    if len(buf) == 1:  # the common case: one output
+        g = buf[0]
+        if g is not None and type(g) is not np.ndarray:
+            if type(g) is not Tensor:
+                return None  # a subclass or a transform's wrapper: the Tensor path
+            g = g._data
+        grads = [g]
+    else:
+        grads = []
+        for g in buf:
+            if g is not None and type(g) is not np.ndarray:
+                if type(g) is not Tensor:
+                    return None
+                g = g._data
+            grads.append(g)
+    if node._materialize_grads and (grads[0] is None if len(grads) == 1 else any(g is None for g in grads)):
+        ometa = node._output_meta
+        for i, g in enumerate(grads):
+            if g is None and i < len(ometa) and ometa[i] is not None:
+                grads[i] = np.zeros(ometa[i][0], dtype=ometa[i][1])
+    try:
+        res = node._backward_arrays(node, *grads)  # type: ignore[misc]
+        if res is NotImplemented:
+            return None
+        return _validate_arrays(node, res)
+    except Exception as exc:
+        _annotate(node, exc)
+        raise
+
+
+def _validate_arrays(node: Node, res: Any) -> list:
+    """:func:`_validate` for an array form's result: the same checks and messages, the
+    same summing down of broadcast gradients and dtype casts, on ndarrays."""
+    edges = node.next_functions
+    n = len(edges)
+    if type(res) is np.ndarray:
+        if n == 1:  # fast path: one gradient of the input's exact shape and dtype
+            m = node._input_meta[0]
+            if m is not None and edges[0][0] is not None and res.shape == m[0] and (
+                    res.dtype is m[1] or res.dtype == m[1]):
+                return [res]
+        res = (res,)
+    elif type(res) is not tuple:
+        res = tuple(res) if isinstance(res, list) else (res,)
+    if len(res) != n:
+        res = _check_count(node, res, n)
+    out = list(res)
+    meta = node._input_meta
+    for i, g in enumerate(out):
+        if g is None:
+            continue
+        m = meta[i] if i < len(meta) else None
+        if m is None:
+            _nontensor_grad_error(node, i)
+        if edges[i][0] is None:
+            out[i] = None
+            continue
+        if type(g) is not np.ndarray:
+            g = np.asarray(g)  # (a ufunc on 0-d arrays returns a NumPy scalar)
+        shape, dt = m
+        if g.shape != shape:
+            strict = _strict_for(node)
+            if strict or not B.is_broadcastable_to(shape, g.shape):
+                _shape_error(node, i, g.shape, shape, strict)
+            g = B.sum_to_size(g, shape)
+        if g.dtype is not dt and g.dtype != dt:
+            g = g.astype(dt)
+        out[i] = g
+    return out
+
+
+def _check_count(node: Node, res: tuple, n: int) -> tuple:
+    """``res`` with trailing Nones beyond the ``n`` inputs dropped; RuntimeError when it holds
+    another number of gradients than the forward took inputs."""
+    if len(res) > n and all(r is None for r in res[n:]):
+        return res[:n]
+    fwd = getattr(node, "_forward_cls", None)
+    fname = fwd.__name__ if fwd is not None else node.name()
+    raise RuntimeError(
+        f"{node.name()} returned {len(res)} gradient{'s' if len(res) != 1 else ''} but "
+        f"{fname}.forward took {n} input{'s' if n != 1 else ''}{_fmt_args(node)}; return "
+        "one gradient per input, None for inputs that need no gradient."
+    )
+
+
+def _nontensor_grad_error(node: Node, i: int) -> NoReturn:
+    names = getattr(node, "_arg_names", ())
+    arg = f" (argument '{names[i]}')" if i < len(names) else ""
+    raise RuntimeError(
+        f"{node.name()} returned a gradient different from None at position {i}{arg}, "
+        "but the corresponding forward input was not a Tensor; return None for it."
+    )
+
+
+def _strict_for(node: Node) -> bool:
+    """Whether a gradient of another shape than its input's is an error for this node
+    (``strict_shapes`` of its Function, else the thread's mode for untrusted Functions)."""
+    strict = getattr(node, "_strict", None)
+    if strict is None:
+        strict = _context.strict_shapes and not getattr(node._forward_cls, "trusted", True) if hasattr(node, "_forward_cls") else False
+    return bool(strict)
+
+
+def _shape_error(node: Node, i: int, got: tuple, shape: tuple, strict: bool) -> NoReturn:
+    names = getattr(node, "_arg_names", ())
+    arg = f" (argument '{names[i]}')" if i < len(names) else ""
+    raise RuntimeError(
+        f"Function {node.name()} returned an invalid gradient at index {i}{arg} - got "
+        f"{list(got)} but expected shape compatible with {list(shape)}"
+        + (" (strict shapes: no broadcast reduction)" if strict else "")
+    )
 
 
 def _hooked(hook: Any, g: Tensor, r: Any) -> Tensor:
@@ -292,7 +401,15 @@ def _zeros(meta: Any) -> Tensor:
     return Tensor._make(np.zeros(shape, dtype=dt))
 
 
-def _add(a: Tensor, b: Tensor, create_graph: bool) -> Tensor:
+def _add(a: Any, b: Any, create_graph: bool) -> Any:
+    """The sum of two gradients for one input buffer slot (ndarrays stay ndarrays)."""
+    if type(a) is np.ndarray:
+        if type(b) is np.ndarray:
+            r = a + b
+            return r if type(r) is np.ndarray else np.asarray(r)
+        a = Tensor._make(a)
+    elif type(b) is np.ndarray:
+        b = Tensor._make(b)
     if create_graph or a._requires_grad or b._requires_grad or type(a) is not Tensor or type(b) is not Tensor:
         return a + b
     return Tensor._make(a._data + b._data)
@@ -333,35 +450,72 @@ def execute(
     _state.enabled = create_graph
     _context.passes.append(task)
     counter = len(heap)
+    # invariant 6: a first-order pass outside transforms hands ndarrays between nodes that
+    # have an array form of their backward; Tensors are made only where one is needed
+    arrays = not create_graph and not _state.interpreters
     # the gradient formulas meet inf/NaN silently, as PyTorch's (inf * 0, inf - inf): NumPy's
     # RuntimeWarnings are off for the pass (one errstate per backward, not one per op)
     quiet = np.errstate(all="ignore")
     quiet.__enter__()
+    nxt: Node | None = None  # the only ready node, run without a trip through the heap
     try:
-        while heap:
-            _, _, node = heapq.heappop(heap)
+        while nxt is not None or heap:
+            if nxt is not None:
+                node, nxt = nxt, None
+            else:
+                node = heapq.heappop(heap)[2]
             buf = buffers.pop(node, None)
             if buf is None:
                 buf = [None] * node._num_outputs()
             if type(node) is AccumulateGrad:
+                if type(buf[0]) is np.ndarray:
+                    buf[0] = Tensor._make(buf[0])
                 _run_accumulate_grad(node, buf[0], capture_leaf, captured, pending, inputs, accumulate, leaf_hooks,
                                      create_graph)
                 continue
             if node._tensor_pre_hooks or node._retain_hooks or node._pre_hooks:
+                _as_tensors(buf)
                 buf = _run_pre_hooks(node, buf, pending, create_graph)
             if capture_nonleaf:
+                _as_tensors(buf)
                 _capture(node, buf, capture_nonleaf, captured, pending, inputs, accumulate, create_graph)
             if exec_nodes is not None and node not in exec_nodes:
                 continue
-            res = _run_node(node, buf, create_graph)
+            res: Any = None
+            if arrays and node._backward_arrays is not None and not (
+                    node._post_hooks or _prof.active or _anomaly_on.count):
+                res = _run_node_arrays(node, buf)
+            if res is None:
+                _as_tensors(buf)
+                res = _run_node(node, buf, create_graph)
             if not retain_graph and node._saved:
                 node._release()
-            counter = _send_gradients(node, res, buffers, deps, reach, heap, counter, create_graph)
+            # _send_gradients, inline: a producer whose count reaches zero becomes ready
+            for (child, nr), g in zip(node.next_functions, res):
+                if child is None or (reach is not None and child not in reach):
+                    continue
+                if g is not None:
+                    cbuf = buffers.get(child)
+                    if cbuf is None:
+                        cbuf = buffers[child] = [None] * child._num_outputs()
+                    cbuf[nr] = g if cbuf[nr] is None else _add(cbuf[nr], g, create_graph)
+                d = deps[child] - 1
+                deps[child] = d
+                if d == 0:
+                    if nxt is None and not heap:
+                        nxt = child
+                    else:
+                        if nxt is not None:  # (ready first: pushed first, invariant 2)
+                            heapq.heappush(heap, (-nxt._seq, counter, nxt))
+                            counter += 1
+                            nxt = None
+                        heapq.heappush(heap, (-child._seq, counter, child))
+                        counter += 1
     finally:
         quiet.__exit__(None, None, None)
         _context.passes.pop()
         _state.enabled = prev_enabled
-    res = buf = None  # type: ignore[assignment]  # drop loop references: a gradient nobody else holds can be adopted
+    res = buf = g = cbuf = None  # drop loop references: a gradient nobody else holds can be adopted
     _context.passes.append(task)  # the commit's post-accumulate hooks belong to the pass (queue_callback)
     try:
         _commit(pending, create_graph)
@@ -409,6 +563,20 @@ def _count_dependencies(
         if node not in seen:
             seen.add(node)
             stack.append(node)
+    if parents is None:  # no targets: the count doubles as the visited mark
+        while stack:
+            node = stack.pop()
+            for nxt, _ in node.next_functions:
+                if nxt is None:
+                    continue
+                c = deps.get(nxt)
+                if c is None:
+                    deps[nxt] = 1
+                    if nxt not in seen:  # (only roots are in seen)
+                        stack.append(nxt)
+                else:
+                    deps[nxt] = c + 1
+        return deps, None
     while stack:
         node = stack.pop()
         for nxt, _ in node.next_functions:

@@ -19,7 +19,9 @@ import numpy as np
 
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode, profiler
-from .graph import Node, SavedTensor, _seq, rebase_retain_grad
+from .graph import _TENSOR, Node, SavedTensor, _seq, rebase_retain_grad
+
+_TENSOR.append(Tensor)  # SavedTensor's class of the alias of a saved output (graph.py)
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction",
            "TransformUnsupported"]
@@ -133,16 +135,34 @@ class BackwardCFunction(FunctionCtx, Node):
     def _arg_names(self) -> tuple:
         return self._forward_cls._arg_names
 
-    def __getattr__(self, name: str) -> Any:  # only for missing attributes: no hot-path cost
-        if name.startswith("_saved_"):
-            from .ledger import saved_attr
+    # ``grad_fn._saved_<name>`` / ``_raw_saved_<name>`` are per-class properties (see
+    # _saved_properties), not a ``__getattr__``: a class with ``__getattr__`` defeats
+    # CPython's attribute specialisation on every ctx/node attribute read of the hot path.
 
-            return saved_attr(self, name[7:])
-        if name.startswith("_raw_saved_"):
-            from .ledger import saved_attr
 
-            return saved_attr(self, name[11:], raw=True)
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+def _saved_property(name: str, raw: bool) -> property:
+    def get(self: Any) -> Any:
+        from .ledger import saved_attr
+
+        return saved_attr(self, name, raw=raw)
+
+    get.__name__ = f"_{'raw_' if raw else ''}saved_{name}"
+    get.__doc__ = f"The value saved for backward under ``{name}`` (PyTorch's ``grad_fn.{get.__name__}``)."
+    return property(get)
+
+
+def _saved_properties(sig: inspect.Signature | None) -> dict:
+    """``_saved_<name>`` and ``_raw_saved_<name>`` for each parameter of forward and for
+    PyTorch's names ``self``, ``other``, ``result``, ``tensors`` and its names of a second
+    argument (``exponent``, ``mat2``, ``vec``, ``vec2``; ledger.saved_attr)."""
+    names = {"self", "other", "result", "tensors", "exponent", "mat2", "vec", "vec2"}
+    if sig is not None:
+        names.update(p.name for p in sig.parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    props = {}
+    for n in names:
+        props[f"_saved_{n}"] = _saved_property(n, False)
+        props[f"_raw_saved_{n}"] = _saved_property(n, True)
+    return props
 
 
 def _forward_called_directly(cls: type, impl: Callable) -> Callable:
@@ -222,6 +242,9 @@ class Function:
     vmap: Any = None  # batching rule ``vmap(info, in_dims, *args) -> (outputs, out_dims)``
     random: bool = False  # forward draws random numbers (see the class docstring)
     generate_vmap_rule = False  # accepted for PyTorch compatibility; see docs/transforms.md
+    # Optional array form of ``backward`` for first-order passes (engine invariant 6), given
+    # with :func:`set_array_backward`; inherited only by subclasses that redefine nothing.
+    _backward_arrays: Any = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -250,8 +273,13 @@ class Function:
             cls._backward_impl = staticmethod(  # type: ignore[method-assign]
                 bwd.__func__ if isinstance(bwd, staticmethod) else bwd
             )
+        if cls._backward_arrays is not None and any(
+                k in d for k in ("forward", "setup_context", "backward", "vjp", "derivative")):
+            cls._backward_arrays = None  # the array form belongs to the parent's formulas
         name = cls._node_name or f"{cls.__name__}Backward"
-        cls._backward_cls = type(name, (BackwardCFunction,), {"_forward_cls": cls, "_name": name})
+        cls._backward_cls = type(name, (BackwardCFunction,), {
+            "_forward_cls": cls, "_name": name, "_backward_arrays": cls._backward_arrays,
+            **_saved_properties(cls._sig)})
         if cls.strict_shapes is not None:
             cls._backward_cls._strict = cls.strict_shapes  # type: ignore[attr-defined]
 
@@ -328,7 +356,7 @@ class Function:
                 out = interp.process(cls, args, kwargs)
                 if out is not NotImplemented:
                     return out
-        kw: dict[str, Any] = {}
+        kw: dict[str, Any] = _NO_KWARGS  # (shared and never written: no dict per call)
         if kwargs:
             args, kw = cls._bind(args, kwargs)
             if kw and _state.enabled:
@@ -344,7 +372,9 @@ class Function:
                     out = cls._forward_impl(*args, **kw)
                     cls.setup_context(ctx, args, out)
                     return out
-                return cls._forward_impl(ctx, *args, **kw)
+                if kw:
+                    return cls._forward_impl(ctx, *args, **kw)
+                return cls._forward_impl(ctx, *args)
             except ValueError as e:  # (no cost unless raised)
                 _broadcast_error(cls, args, e)
         requires = False
@@ -372,8 +402,10 @@ class Function:
             elif cls._has_setup_context:
                 out = cls._forward_impl(*args, **kw)
                 cls.setup_context(ctx, args, out)
-            else:
+            elif kw:
                 out = cls._forward_impl(ctx, *args, **kw)
+            else:
+                out = cls._forward_impl(ctx, *args)
         except ValueError as e:
             if cls.trusted:
                 _broadcast_error(cls, args, e)
@@ -393,6 +425,44 @@ class Function:
         if _anomaly.count and anomaly_mode.state.anomaly:  # forward stack, for anomaly mode
             anomaly_mode.record_site(ctx)
         return _record(cls, ctx, args, outs, is_tuple, dirty)
+
+
+def set_array_backward(cls: type[Function], fn: Callable) -> None:
+    """Give ``cls`` (and its subclasses that keep its formulas) an array form of its backward
+    for first-order passes: ``fn(ctx, *grad_arrays)`` gets one ndarray (or None) per output
+    and returns what ``backward`` returns with ndarrays in place of Tensors, or
+    ``NotImplemented`` to have ``backward`` run instead. It reads saved tensors with
+    :func:`saved_arrays`. The engine validates its result as ``backward``'s (engine.py,
+    invariants 3 and 6). Any Function may have one, through this same call."""
+    stack = [cls]
+    impl = cls._backward_impl
+    while stack:
+        c = stack.pop()
+        if c is cls or (c._backward_impl is impl and c.__dict__.get("_backward_arrays") is None and not any(
+                k in c.__dict__ for k in ("forward", "setup_context", "backward", "vjp", "derivative"))):
+            c._backward_arrays = staticmethod(fn)
+            c._backward_cls._backward_arrays = staticmethod(fn)
+            stack.extend(c.__subclasses__())
+
+
+def saved_arrays(ctx: Any) -> tuple | None:
+    """The ndarrays of ``ctx.saved_tensors``, with the same checks (graph freed, modified in
+    place, detached in place); None when some saved value can only be unpacked as a Tensor
+    (a pack hook holds it, a transform's wrapper): the array form then returns
+    NotImplemented."""
+    saved = ctx._saved
+    if saved is None:
+        return ctx.saved_tensors  # raises: the graph was freed
+    out: list = []
+    for s in saved:
+        if s is None:
+            out.append(None)
+            continue
+        d = s.unpack_data(ctx)
+        if d is None:
+            return None
+        out.append(d)
+    return tuple(out)
 
 
 def size_mismatch(a: tuple, b: tuple) -> str | None:
@@ -475,10 +545,30 @@ def _record_one(cls: type, ctx: Any, o: Any) -> Any:
 
 
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient (shared, immutable)
+_NO_KWARGS: dict = {}  # apply's keyword arguments when none were given (read only)
+_NO_GRAD_META = ((), None)  # _input_meta of a tensor input that needs no gradient (built-in ops)
 
 
 def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: bool, dirty: tuple) -> Any:
     """Connect the outputs of ``forward`` to the node ``ctx``."""
+    if cls.trusted and not is_tuple and not dirty and not ctx._non_diff:
+        # the common case, built-in ops: one fresh output (see _record_one)
+        fast_edges = []
+        imeta: list[tuple[Any, Any] | None] = []
+        for a, needed in zip(args, ctx.needs_input_grad):
+            if needed:
+                fn = a.grad_fn
+                fast_edges.append((fn, a._output_nr) if fn is not None else (a._accumulator(), 0))
+                d = a._data
+                imeta.append((d.shape, d.dtype))
+            else:
+                # (the shape and dtype of an input without an edge are never read: engine._validate
+                # drops its gradient before; a shared marker, not one more GC-tracked tuple per op)
+                fast_edges.append(_NO_EDGE)
+                imeta.append(_NO_GRAD_META if isinstance(a, Tensor) else None)
+        ctx.next_functions = tuple(fast_edges)
+        ctx._input_meta = tuple(imeta)
+        return _record_one(cls, ctx, outs[0])
     edges = []
     meta: list[tuple[Any, Any] | None] = []
     for a, needed in zip(args, ctx.needs_input_grad):
@@ -498,8 +588,6 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
     ctx._input_meta = tuple(meta)
     builtin = cls.trusted
     non_diff = ctx._non_diff
-    if builtin and not is_tuple and not dirty and not non_diff:
-        return _record_one(cls, ctx, outs[0])
     new_outs = []
     ometa: list[tuple[Any, Any] | None] = []
     for i, o in enumerate(outs):

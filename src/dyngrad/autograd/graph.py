@@ -124,6 +124,9 @@ class Node:
     # norm backwards): when one of them requires grad, a gradient that came out constant
     # still requires grad (engine._link_constant_grads). Empty: only saved tensors count.
     _link_zero_grads: tuple = ()
+    # First-order backward on ndarrays (engine invariant 6): ``fn(node, *grad_arrays) ->
+    # tuple`` (one array or None per forward input) or NotImplemented (use ``apply``).
+    _backward_arrays: Callable | None = None
 
     def __init__(self) -> None:
         self._seq = next(_seq)
@@ -208,8 +211,30 @@ class SavedTensor:
     Unpacking checks the version counter and raises if the tensor was modified in place.
     """
 
-    __slots__ = ("tensor", "version", "is_output", "output_nr", "packed", "unpack_hook", "had_fn", "origin")
-    tensor: Any  # the Tensor; None when a pack hook holds it (then unpack_hook is set)
+    # An output is kept as its array and version counter (``_odata``, ``_ovc``): the history-less
+    # alias (``tensor``) is made only when something asks for it, not once per recorded op.
+    __slots__ = ("_tensor", "_odata", "_ovc", "_orq", "version", "is_output", "output_nr", "packed", "unpack_hook",
+                 "had_fn", "origin")
+    _tensor: Any
+    _odata: Any
+    _ovc: Any
+    _orq: bool
+
+    @property
+    def tensor(self) -> Any:
+        """The saved Tensor (an output: a history-less alias); None when a pack hook holds it
+        (then ``unpack_hook`` is set)."""
+        t = self._tensor
+        if t is None and self._odata is not None:
+            t = self._tensor = _tensor_cls()._make(self._odata)
+            t._vc = self._ovc
+            t._requires_grad = self._orq
+        return t
+
+    @tensor.setter
+    def tensor(self, value: Any) -> None:
+        self._tensor = value
+        self._odata = None
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
         self.is_output = is_output
@@ -229,25 +254,42 @@ class SavedTensor:
                     "would change); modify a clone() instead."
                 )
             self.unpack_hook = unpack
-            self.tensor = None
+            self._tensor = self._odata = None
             self.version = -1
             # (a weak reference to what was packed: ``grad_fn._saved_<name>`` finds the saved
             # value of a parameter by the graph edge of the tensor it came from)
             self.origin = weakref.ref(tensor)
             return
-        if _hooks_state.saved_hooks_disabled and hooks:
+        if hooks and _hooks_state.saved_hooks_disabled:  # (the thread-local read only when hooks exist)
             raise RuntimeError(_hooks_state.saved_hooks_disabled)
         self.packed = None
         self.unpack_hook = None
         self.version = tensor._vc[0]
-        self.tensor = tensor._shallow() if is_output else tensor
-        self.had_fn = not is_output and tensor.grad_fn is not None
+        if is_output:
+            self._tensor = None
+            self._odata = tensor._data
+            self._ovc = tensor._vc
+            self._orq = tensor._requires_grad and tensor.grad_fn is None  # (as Tensor._shallow)
+            self.had_fn = False
+        else:
+            self._tensor = tensor
+            self._odata = None
+            self.had_fn = tensor.grad_fn is not None
 
     def unpack(self, node: Node) -> Any:
         if self.unpack_hook is not None:
             t = self.unpack_hook(self.packed)
             return t
-        t = self.tensor
+        t = self._tensor
+        if t is None:  # an output kept as its array: the alias with history, made directly
+            if self._ovc[0] == self.version:
+                t = _tensor_cls()._make(self._odata)
+                t._vc = self._ovc
+                t.grad_fn = node
+                t._output_nr = self.output_nr
+                t._requires_grad = True
+                return t
+            t = self.tensor  # (for the error below)
         if t._vc[0] != self.version:
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
@@ -267,6 +309,32 @@ class SavedTensor:
                 "This is not supported, please use out-of-place `.detach()` instead."
             )
         return t
+
+    def unpack_data(self, node: Node) -> Any:
+        """The saved ndarray, with the checks of :meth:`unpack` (version, in-place detach);
+        None when only :meth:`unpack` can give it (a pack hook holds it, or it is a
+        transform's wrapper whose ``_data`` does not hold its values)."""
+        if self.unpack_hook is not None:
+            return None
+        t = self._tensor
+        if t is None:  # an output kept as its array
+            if self._ovc[0] != self.version:
+                self.unpack(node)  # raises the error unpack raises
+            return self._odata
+        if t._vc[0] != self.version or (self.had_fn and t.grad_fn is None):
+            self.unpack(node)  # raises the error unpack raises
+        if t._is_wrapper:
+            return None
+        return t._data
+
+
+# The Tensor class, for the alias of a saved output (tensor.py sits above this module, so
+# function.py, which makes every SavedTensor, puts it here when it is imported).
+_TENSOR: list = []
+
+
+def _tensor_cls() -> Any:
+    return _TENSOR[0]
 
 
 _hooks_state = context  # saved-tensor hooks: context.saved_hooks, .saved_hooks_disabled

@@ -35,6 +35,7 @@ from .xlogy import *  # noqa: F403
 from .matfuncs import *  # noqa: F403
 from .composite import *  # noqa: F403
 from .counting import *  # noqa: F403
+from . import _array_backward  # noqa: E402,F401  - array forms of hot backward formulas (engine invariant 6)
 from .linalg_extra import *  # noqa: F403
 from .scan import *  # noqa: F403
 from .scatter_reduce import *  # noqa: F403
