@@ -45,6 +45,20 @@ def _compiled_build() -> dict:
         # Cython into the isolated build environment before building the wheel.
         return {"setup_requires": ["cython>=3.1"]}
     from setuptools import Extension
+    from setuptools.command.build_ext import build_ext
+
+    class build_ext_not_in_place(build_ext):
+        """Refuses to write extension modules into src/ (``pip install -e .``, ``--inplace``):
+        there they would shadow the ``.py`` files for every interpreter that reads src/, and
+        keep running the old code after the ``.py`` is edited."""
+
+        def run(self) -> None:
+            if self.inplace or getattr(self, "editable_mode", False):
+                raise SystemExit(
+                    "DYNGRAD_COMPILE: the compiled build is not editable; install it with "
+                    "`DYNGRAD_COMPILE=1 pip install .` (the pure-Python `pip install -e .` needs no flag)"
+                )
+            super().run()
 
     exts = [
         Extension(name, [str(pathlib.Path("src", *name.split(".")).with_suffix(".py"))],
@@ -52,6 +66,7 @@ def _compiled_build() -> dict:
         for name in _module_list()
     ]
     return {
+        "cmdclass": {"build_ext": build_ext_not_in_place},
         "ext_modules": cythonize(
             exts,
             build_dir="build/cython",  # the generated C stays out of src/

@@ -18,6 +18,15 @@ MODULES = [
     "dyngrad.autograd.function",
     "dyngrad.autograd.engine",
     "dyngrad.autograd.backprop",
+    "dyngrad.autograd.graph",
+    "dyngrad.tensor",
+    "dyngrad._tensor.arithmetic",
+    "dyngrad._tensor.metadata",
+    "dyngrad._backend",
+    "dyngrad.ops._util",
+    "dyngrad.ops._bases",
+    "dyngrad.ops.arithmetic",
+    "dyngrad.ops.elementwise",
 ]
 
 
