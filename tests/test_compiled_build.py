@@ -1,0 +1,59 @@
+"""The optional compiled build (docs/compiled-build.md): ``dyngrad.__compiled__`` reports
+what was loaded compiled, and a compiled module keeps the behaviour of its source.
+
+.ci/run runs the whole default suite a second time in ``.venv-compiled`` (built with
+``DYNGRAD_COMPILE=1 pip install .``) with ``DYNGRAD_EXPECT_COMPILED=1``, so that a build
+that silently fell back to pure Python fails here instead of testing pure Python twice.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import inspect
+import os
+import pathlib
+import pickle
+
+import dyngrad
+from dyngrad._compiled_modules import MODULES
+
+
+def test_compiled_reports_a_subset_of_the_list_as_dotted_names() -> None:
+    assert isinstance(dyngrad.__compiled__, tuple)
+    assert set(dyngrad.__compiled__) <= set(MODULES)
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    for name in MODULES:
+        is_ext = importlib.import_module(name).__file__.endswith(suffixes)
+        assert is_ext == (name in dyngrad.__compiled__), name
+
+
+def test_every_listed_module_has_its_python_source_beside_it() -> None:
+    # the .py stays the reference and ships with the extension module (setup.py)
+    for name in MODULES:
+        mod = importlib.import_module(name)
+        src = pathlib.Path(mod.__file__).parent / (name.rsplit(".", 1)[1] + ".py")
+        assert src.is_file(), src
+        assert "def " in src.read_text() or "class " in src.read_text()
+
+
+def test_expected_compiled_build() -> None:
+    expect = os.environ.get("DYNGRAD_EXPECT_COMPILED", "")
+    if expect == "1":
+        assert set(dyngrad.__compiled__) == set(MODULES), (
+            f"not compiled: {sorted(set(MODULES) - set(dyngrad.__compiled__))}")
+    elif expect == "0":
+        assert dyngrad.__compiled__ == ()
+
+
+def test_compiled_or_not_functions_keep_signatures_names_and_pickling() -> None:
+    f = dyngrad.autograd.Function.apply
+    assert "args" in inspect.signature(f).parameters
+    assert dyngrad.autograd.backward.__qualname__ == "backward"
+    assert dyngrad.Tensor.backward.__qualname__ == "Tensor.backward"
+    x = dyngrad.tensor([1.0, -2.0], requires_grad=True)
+    (x * x).sum().backward()
+    assert x.grad.tolist() == [2.0, -4.0]
+    # functions and classes of a compiled module pickle by reference, as in the source
+    assert pickle.loads(pickle.dumps(dyngrad.autograd.backward)) is dyngrad.autograd.backward
+    assert pickle.loads(pickle.dumps(dyngrad.autograd.Function)) is dyngrad.autograd.Function
