@@ -13,20 +13,15 @@ import importlib
 import importlib.machinery
 
 # Dotted names, one per line: a plain list so that a change to these modules' bodies never
-# touches the build. Each must compile with Cython's pure-Python mode unchanged.
+# touches the build. Each must compile with Cython's pure-Python mode unchanged. Only the
+# autograd core: adding tensor.py, graph.py and the ops modules of a chain's ops (nine more)
+# measured no further gain (benchmarks/RESULTS.md, "compiled build"); presumably because a
+# call from interpreted code into a compiled function costs more than CPython 3.11's inlined
+# Python-to-Python call, eating what compiling their short bodies saves.
 MODULES = [
     "dyngrad.autograd.function",
     "dyngrad.autograd.engine",
     "dyngrad.autograd.backprop",
-    "dyngrad.autograd.graph",
-    "dyngrad.tensor",
-    "dyngrad._tensor.arithmetic",
-    "dyngrad._tensor.metadata",
-    "dyngrad._backend",
-    "dyngrad.ops._util",
-    "dyngrad.ops._bases",
-    "dyngrad.ops.arithmetic",
-    "dyngrad.ops.elementwise",
 ]
 
 
