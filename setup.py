@@ -60,28 +60,25 @@ def _compiled_build() -> dict:
                 )
             super().run()
 
-    exts = [
-        Extension(name, [str(pathlib.Path("src", *name.split(".")).with_suffix(".py"))],
-                  optional=(MODE == "auto"))
-        for name in _module_list()
-    ]
-    return {
-        "cmdclass": {"build_ext": build_ext_not_in_place},
-        "ext_modules": cythonize(
-            exts,
-            build_dir="build/cython",  # the generated C stays out of src/
-            language_level=3,
-            compiler_directives={
-                # Annotations are documentation here, not C types: with the default (True)
-                # Cython enforces them at run time (e.g. rejects an int where a float is
-                # annotated), which the pure-Python source does not do.
-                "annotation_typing": False,
-                "binding": True,  # functions keep inspect.signature, __qualname__, __doc__
-                "embedsignature": True,
-            },
-            quiet=True,
-        ),
-    }
+    exts = [Extension(name, [str(pathlib.Path("src", *name.split(".")).with_suffix(".py"))])
+            for name in _module_list()]
+    exts = cythonize(
+        exts,
+        build_dir="build/cython",  # the generated C stays out of src/
+        language_level=3,
+        compiler_directives={
+            # Annotations are documentation here, not C types: with the default (True)
+            # Cython enforces them at run time (e.g. rejects an int where a float is
+            # annotated), which the pure-Python source does not do.
+            "annotation_typing": False,
+            "binding": True,  # functions keep inspect.signature, __qualname__, __doc__
+            "embedsignature": True,
+        },
+        quiet=True,
+    )
+    for ext in exts:  # set after cythonize, which does not carry `optional` over
+        ext.optional = MODE == "auto"  # a failed compile: a warning, that module stays Python
+    return {"cmdclass": {"build_ext": build_ext_not_in_place}, "ext_modules": exts}
 
 
 setup(**_compiled_build())
