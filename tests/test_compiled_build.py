@@ -15,6 +15,8 @@ import os
 import pathlib
 import pickle
 
+import numpy as np
+
 import dyngrad
 from dyngrad._compiled_modules import MODULES
 
@@ -57,3 +59,22 @@ def test_compiled_or_not_functions_keep_signatures_names_and_pickling() -> None:
     # functions and classes of a compiled module pickle by reference, as in the source
     assert pickle.loads(pickle.dumps(dyngrad.autograd.backward)) is dyngrad.autograd.backward
     assert pickle.loads(pickle.dumps(dyngrad.autograd.Function)) is dyngrad.autograd.Function
+
+
+def test_a_leaf_never_adopts_a_gradient_array_another_tensor_holds() -> None:
+    # found by tests/autograd/test_engine_property.py on the compiled build: the leaves of
+    # an add adopted the array of the add's retained .grad (a reference count taken for the
+    # interpreter's), so the second backward added into it twice
+    rng = np.random.default_rng(0)
+    a = dyngrad.tensor(rng.standard_normal((2, 3)), requires_grad=True)
+    b = dyngrad.tensor(rng.standard_normal((2, 3)), requires_grad=True)
+    c = a + b
+    c.retain_grad()
+    d = -c
+    s = rng.standard_normal((2, 3))
+    dyngrad.autograd.backward([d], [dyngrad.tensor(s)], retain_graph=True)
+    assert not np.shares_memory(a.grad.numpy(), c.grad.numpy())
+    assert not np.shares_memory(b.grad.numpy(), c.grad.numpy())
+    dyngrad.autograd.backward([d], [dyngrad.tensor(s)])
+    for t in (a, b, c):
+        np.testing.assert_array_equal(t.grad.numpy(), -2 * s)

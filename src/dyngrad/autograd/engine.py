@@ -663,6 +663,11 @@ def _accumulate(var: Tensor, g: Tensor, create_graph: bool, node: AccumulateGrad
 # References to a gradient Tensor that nobody else holds, seen from _unshared: the commit
 # loop's variable, _accumulate's and _unshared's parameters, getrefcount's argument.
 _UNSHARED_TENSOR_REFS = 4
+if not __file__.endswith((".py", ".pyc")):
+    # Compiled by the optional build (docs/compiled-build.md): compiled code holds fewer
+    # references than the interpreter, so the counts above would call a shared gradient
+    # unshared (a leaf adopting a retained grad's array: silently wrong sums). Never adopt.
+    _UNSHARED_TENSOR_REFS = 0
 
 
 def _unshared(g: Tensor) -> bool:
