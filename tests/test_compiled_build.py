@@ -78,3 +78,16 @@ def test_a_leaf_never_adopts_a_gradient_array_another_tensor_holds() -> None:
     dyngrad.autograd.backward([d], [dyngrad.tensor(s)])
     for t in (a, b, c):
         np.testing.assert_array_equal(t.grad.numpy(), -2 * s)
+
+
+def test_the_adoption_thresholds_are_what_the_commit_path_counts() -> None:
+    # engine._unshared's reference counts: hand-counted for the interpreter (4, 3), counted
+    # at import through _commit in the compiled build; recounting must agree, and never be
+    # the "never adopt" fallback (0, 0)
+    from dyngrad.autograd import engine
+
+    before = (engine._UNSHARED_TENSOR_REFS, engine._UNSHARED_ARRAY_REFS)
+    engine._calibrate_unshared()
+    assert (engine._UNSHARED_TENSOR_REFS, engine._UNSHARED_ARRAY_REFS) == before != (0, 0)
+    if not dyngrad.__compiled__:
+        assert before == (4, 3)
