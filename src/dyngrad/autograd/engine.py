@@ -699,7 +699,8 @@ def _calibrate_unshared() -> None:
         del g
         _commit(pending, False)
         del held
-        return id(var._grad._data) == arr_id
+        grad = var._grad
+        return grad is not None and id(grad._data) == arr_id
 
     try:
         t = next(n for n in range(16) if adopts(n, 16))
