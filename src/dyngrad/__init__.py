@@ -140,6 +140,11 @@ int = int32  # noqa: A001
 short = int16
 
 __version__ = "0.1.0"
+# The optional compiled build (docs/how-to/compiled-build.md): the modules loaded compiled,
+# as dotted names; () for the pure-Python install.
+from ._compiled_modules import compiled as _compiled
+
+__compiled__: tuple[str, ...] = _compiled()
 
 
 def device(spec: object = "cpu") -> object:

@@ -84,7 +84,10 @@ def public_names() -> Iterator[tuple[str, object]]:
         mod = importlib.import_module(modname)
         for name in mod.__all__:
             obj = getattr(mod, name)
-            if not (inspect.isclass(obj) or inspect.isfunction(obj) or inspect.isbuiltin(obj)):
+            # a function of a module compiled by the optional build is Cython's function type
+            # (docs/compiled-build.md), which inspect.isfunction does not accept
+            cyfunc = type(obj).__name__ == "cython_function_or_method"
+            if not (inspect.isclass(obj) or inspect.isfunction(obj) or inspect.isbuiltin(obj) or cyfunc):
                 continue
             if id(obj) in seen:
                 continue

@@ -835,6 +835,7 @@ def _accumulate(var: Tensor, g: Tensor, create_graph: bool, node: AccumulateGrad
 # References to a gradient Tensor that nobody else holds, seen from _unshared: the commit
 # loop's variable, _accumulate's and _unshared's parameters, getrefcount's argument.
 _UNSHARED_TENSOR_REFS = 4
+_UNSHARED_ARRAY_REFS = 3  # g._data, the local d, getrefcount's argument
 
 
 def _unshared(g: Tensor) -> bool:
@@ -847,9 +848,44 @@ def _unshared(g: Tensor) -> bool:
         and d.base is None
         and d.flags.owndata
         and d.flags.writeable
-        and sys.getrefcount(d) <= 3  # g._data, the local d, getrefcount's argument
+        and sys.getrefcount(d) <= _UNSHARED_ARRAY_REFS
         and type(g) is Tensor
     )
+
+
+def _calibrate_unshared() -> None:
+    """Compiled build only (docs/compiled-build.md): compiled code holds fewer references
+    than the interpreter, so the counts above would call a shared gradient unshared (a leaf
+    adopting a retained grad's array: silently wrong sums). Count them through the real
+    ``_commit`` path instead: the smallest thresholds at which a gradient nobody else holds
+    is adopted, checked to refuse one held by another Tensor or array; else never adopt."""
+    global _UNSHARED_TENSOR_REFS, _UNSHARED_ARRAY_REFS
+
+    def adopts(t_refs: int, a_refs: int, hold: str = "") -> bool:
+        global _UNSHARED_TENSOR_REFS, _UNSHARED_ARRAY_REFS
+        _UNSHARED_TENSOR_REFS, _UNSHARED_ARRAY_REFS = t_refs, a_refs
+        var = Tensor._make(np.zeros(2))
+        g = Tensor._make(np.zeros(2))
+        arr_id = id(g._data)
+        held = g if hold == "tensor" else Tensor._make(g._data) if hold == "array" else None
+        pending = [(var, g, None)]
+        del g
+        _commit(pending, False)
+        del held
+        grad = var._grad
+        return grad is not None and id(grad._data) == arr_id
+
+    try:
+        t = next(n for n in range(16) if adopts(n, 16))
+        a = next(n for n in range(16) if adopts(t, n))
+        ok = not adopts(t, a, "tensor") and not adopts(t, a, "array") and adopts(t, a)
+    except StopIteration:
+        ok = False
+    _UNSHARED_TENSOR_REFS, _UNSHARED_ARRAY_REFS = (t, a) if ok else (0, 0)
+
+
+if not __file__.endswith((".py", ".pyc")):
+    _calibrate_unshared()
 
 
 def _annotate(node: Node, exc: Exception) -> None:
