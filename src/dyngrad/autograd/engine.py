@@ -226,17 +226,17 @@ def _run_node_arrays(node: Node, buf: list) -> list | None:
     if len(buf) == 1:  # the common case: one output
         g = buf[0]
         if g is not None and type(g) is not np.ndarray:
-            if type(g) is not Tensor:
-                return None  # a subclass or a transform's wrapper: the Tensor path
-            g = g._data
+            g = g._data if type(g) is Tensor else None
+            if type(g) is not np.ndarray:
+                return None  # a subclass, a transform's wrapper, a Dask/CuPy array: the Tensor path
         grads = [g]
     else:
         grads = []
         for g in buf:
             if g is not None and type(g) is not np.ndarray:
-                if type(g) is not Tensor:
+                g = g._data if type(g) is Tensor else None
+                if type(g) is not np.ndarray:
                     return None
-                g = g._data
             grads.append(g)
     if node._materialize_grads and (grads[0] is None if len(grads) == 1 else any(g is None for g in grads)):
         ometa = node._output_meta

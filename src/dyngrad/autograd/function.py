@@ -448,8 +448,8 @@ def set_array_backward(cls: type[Function], fn: Callable) -> None:
 def saved_arrays(ctx: Any) -> tuple | None:
     """The ndarrays of ``ctx.saved_tensors``, with the same checks (graph freed, modified in
     place, detached in place); None when some saved value can only be unpacked as a Tensor
-    (a pack hook holds it, a transform's wrapper): the array form then returns
-    NotImplemented."""
+    (a pack hook holds it, a transform's wrapper) or is not a NumPy array (Dask, CuPy:
+    their gradients run the Tensor formulas): the array form then returns NotImplemented."""
     saved = ctx._saved
     if saved is None:
         return ctx.saved_tensors  # raises: the graph was freed
@@ -459,7 +459,7 @@ def saved_arrays(ctx: Any) -> tuple | None:
             out.append(None)
             continue
         d = s.unpack_data(ctx)
-        if d is None:
+        if type(d) is not np.ndarray:  # None (only a Tensor will do), or a Dask/CuPy array
             return None
         out.append(d)
     return tuple(out)
