@@ -1,0 +1,39 @@
+"""``zeros_like``/``ones_like``/``empty_like``/``full_like``/``rand_like``/``randn_like``/
+``randint_like`` honour ``device=`` as the non-like creation functions do: the CPU and meta
+are accepted, any other device raises the same RuntimeError as ``zeros(..., device=...)``."""
+
+import pytest
+
+import dyngrad
+
+LIKE = {
+    "zeros_like": lambda x, **kw: dyngrad.zeros_like(x, **kw),
+    "ones_like": lambda x, **kw: dyngrad.ones_like(x, **kw),
+    "empty_like": lambda x, **kw: dyngrad.empty_like(x, **kw),
+    "full_like": lambda x, **kw: dyngrad.full_like(x, 2.0, **kw),
+    "rand_like": lambda x, **kw: dyngrad.rand_like(x, **kw),
+    "randn_like": lambda x, **kw: dyngrad.randn_like(x, **kw),
+    "randint_like": lambda x, **kw: dyngrad.randint_like(x, 5, **kw),
+}
+
+
+@pytest.mark.parametrize("name", LIKE)
+@pytest.mark.parametrize("device", ["cuda", "cuda:0", "mps", "xpu"])
+def test_unavailable_device_raises_as_zeros_does(name, device):
+    with pytest.raises(RuntimeError) as want:
+        dyngrad.zeros(2, device=device)
+    with pytest.raises(RuntimeError) as got:
+        LIKE[name](dyngrad.ones(2, 3), device=device)
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("name", LIKE)
+@pytest.mark.parametrize("device", [None, "cpu", "cpu:0", dyngrad.device("cpu")])
+def test_cpu_device_is_accepted(name, device):
+    out = LIKE[name](dyngrad.ones(2, 3), device=device)
+    assert out.shape == (2, 3) and str(out.device) == "cpu"
+
+
+@pytest.mark.parametrize("name", ["zeros_like", "ones_like", "empty_like", "full_like"])
+def test_meta_device_still_gives_a_meta_tensor(name):
+    assert str(LIKE[name](dyngrad.ones(2, 3), device="meta").device) == "meta"
