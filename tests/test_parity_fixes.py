@@ -37,3 +37,23 @@ def test_cpu_device_is_accepted(name, device):
 @pytest.mark.parametrize("name", ["zeros_like", "ones_like", "empty_like", "full_like"])
 def test_meta_device_still_gives_a_meta_tensor(name):
     assert str(LIKE[name](dyngrad.ones(2, 3), device="meta").device) == "meta"
+
+
+@pytest.mark.parametrize("fn", [dyngrad.median, dyngrad.nanmedian])
+@pytest.mark.parametrize("shape", [(0,), (0, 3)])
+def test_median_of_an_empty_float_tensor_is_nan(fn, shape):
+    x = dyngrad.ones(*shape, dtype=dyngrad.float64, requires_grad=True)
+    y = fn(x)
+    assert y.shape == () and y.dtype == dyngrad.float64 and y.item() != y.item()
+    y.backward()
+    assert x.grad.shape == shape
+
+
+@pytest.mark.parametrize("fn", [dyngrad.median, dyngrad.nanmedian])
+def test_median_empty_dim_cases_unchanged(fn):
+    v, i = fn(dyngrad.ones(0, 3), dim=1)
+    assert v.shape == (0,) and i.shape == (0,)
+    with pytest.raises(IndexError, match="non-zero size"):
+        fn(dyngrad.ones(0, 3), dim=0)
+    with pytest.raises(IndexError):
+        fn(dyngrad.ones(0, dtype=dyngrad.int64))
