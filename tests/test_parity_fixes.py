@@ -57,3 +57,21 @@ def test_median_empty_dim_cases_unchanged(fn):
         fn(dyngrad.ones(0, 3), dim=0)
     with pytest.raises(IndexError):
         fn(dyngrad.ones(0, dtype=dyngrad.int64))
+
+
+def test_allclose_refuses_what_pytorch_refuses():
+    x = dyngrad.ones(2)
+    with pytest.raises(RuntimeError, match="^rtol must be greater than or equal to zero, but got -1$"):
+        dyngrad.allclose(x, x, rtol=-1)
+    with pytest.raises(RuntimeError, match="^atol must be greater than or equal to zero"):
+        dyngrad.allclose(x, x, atol=-1e-3)
+    with pytest.raises(RuntimeError, match="^Float did not match Double$"):
+        dyngrad.allclose(x, dyngrad.ones(2, dtype=dyngrad.float64))
+    with pytest.raises(RuntimeError, match="^Float did not match Long$"):
+        x.allclose(dyngrad.ones(2, dtype=dyngrad.int64))
+    for other in (1.0, [1.0, 1.0]):
+        with pytest.raises(TypeError, match=r"^allclose\(\): argument 'other' \(position 2\) must be Tensor"):
+            dyngrad.allclose(x, other)
+    with pytest.raises(RuntimeError):
+        dyngrad.allclose(x, dyngrad.ones(3))
+    assert dyngrad.allclose(x, x + 1e-7) and not dyngrad.allclose(x, x + 1e-3)
