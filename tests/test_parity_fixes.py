@@ -75,3 +75,16 @@ def test_allclose_refuses_what_pytorch_refuses():
     with pytest.raises(RuntimeError):
         dyngrad.allclose(x, dyngrad.ones(3))
     assert dyngrad.allclose(x, x + 1e-7) and not dyngrad.allclose(x, x + 1e-3)
+
+
+@pytest.mark.parametrize("call,msg", [
+    (lambda: dyngrad.eye(-1), "^n must be greater or equal to 0, got -1$"),
+    (lambda: dyngrad.eye(2, -3), "^m must be greater or equal to 0, got -3$"),
+    (lambda: dyngrad.ones(2).new_zeros(-1), r"^Trying to create tensor with negative dimension -1: \[-1\]$"),
+    (lambda: dyngrad.ones(2).new_ones((2, -3)), "negative dimension -3"),
+    (lambda: dyngrad.ones(2).new_empty(-1), "negative dimension -1"),
+    (lambda: dyngrad.ones(2).new_full((-1,), 1.0), "negative dimension -1"),
+])
+def test_negative_sizes_raise_runtime_error(call, msg):
+    with pytest.raises(RuntimeError, match=msg):
+        call()

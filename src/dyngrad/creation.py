@@ -556,9 +556,9 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, 
     Returns:
         Tensor: ``(n, m)``.
     Raises:
-        ValueError: a negative ``n`` or ``m`` (PyTorch: RuntimeError).
         TypeError: a non-integer ``n`` or ``m``.
-        RuntimeError: ``requires_grad`` with a non-floating dtype, or a device other than
+        RuntimeError: a negative ``n`` or ``m`` (``n must be greater or equal to 0, got -1``,
+            as PyTorch), ``requires_grad`` with a non-floating dtype, or a device other than
             the CPU.
 
     Example:
@@ -568,6 +568,9 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, 
                 [0., 1., 0.]])
     """
     check_device(device)
+    for arg, v in (("n", n), ("m", m)):
+        if v is not None and v < 0:
+            raise RuntimeError(f"{arg} must be greater or equal to 0, got {v}")
     return _finish(np.eye(n, m, dtype=_float(dtype)), requires_grad)
 
 

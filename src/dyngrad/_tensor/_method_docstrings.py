@@ -7092,9 +7092,9 @@ DOCS = {
     Returns:
         Tensor: ``(*size)``.
     Raises:
-        ValueError: a negative size, or one that is not an int (PyTorch: RuntimeError for a
-            negative size, TypeError for a non-int).
-        RuntimeError: ``requires_grad`` with a non-floating dtype.
+        ValueError: a size that is not an int (PyTorch: TypeError).
+        RuntimeError: a negative size (as PyTorch), or ``requires_grad`` with a non-floating
+            dtype.
 
     Example:
         >>> import dyngrad
@@ -7114,9 +7114,9 @@ DOCS = {
     Returns:
         Tensor: ``(*size)``.
     Raises:
-        ValueError: a negative size, or one that is not an int (PyTorch: RuntimeError for a
-            negative size, TypeError for a non-int).
-        RuntimeError: ``requires_grad`` with a non-floating dtype.
+        ValueError: a size that is not an int (PyTorch: TypeError).
+        RuntimeError: a negative size (as PyTorch), or ``requires_grad`` with a non-floating
+            dtype.
 
     Example:
         >>> import dyngrad
@@ -7136,9 +7136,9 @@ DOCS = {
     Returns:
         Tensor: ``(*size)``.
     Raises:
-        ValueError: a negative size, or one that is not an int (PyTorch: RuntimeError for a
-            negative size, TypeError for a non-int).
-        RuntimeError: ``requires_grad`` with a non-floating dtype.
+        ValueError: a size that is not an int (PyTorch: TypeError).
+        RuntimeError: a negative size (as PyTorch), or ``requires_grad`` with a non-floating
+            dtype.
 
     Example:
         >>> import dyngrad
