@@ -88,3 +88,25 @@ def test_allclose_refuses_what_pytorch_refuses():
 def test_negative_sizes_raise_runtime_error(call, msg):
     with pytest.raises(RuntimeError, match=msg):
         call()
+
+
+@pytest.mark.parametrize("call,msg", [
+    (lambda: dyngrad.nn.functional.hardshrink(dyngrad.ones(2), "a"),
+     r"^hardshrink\(\): argument 'lambd' \(position 2\) must be Number, not str$"),
+    (lambda: dyngrad.logit(dyngrad.ones(2), "a"), r"^logit\(\): argument 'eps' \(position 2\) must be float, not str$"),
+    (lambda: dyngrad.logit(dyngrad.ones(2), [1]), "must be float, not list"),
+])
+def test_non_number_parameters_raise_type_error(call, msg):
+    with pytest.raises(TypeError, match=msg):
+        call()
+
+
+def test_numbers_still_accepted_by_hardshrink_and_logit():
+    assert dyngrad.nn.functional.hardshrink(dyngrad.tensor([1.0, 0.2]), 1).tolist() == [0.0, 0.0]
+    assert dyngrad.logit(dyngrad.tensor([0.0]), 0.25).item() == pytest.approx(-1.0986123, rel=1e-6)
+
+
+def test_polygamma_in_place_error_does_not_name_a_lambda():
+    with pytest.raises(RuntimeError) as e:
+        dyngrad.ones(2, dtype=dyngrad.int64).polygamma_(1)
+    assert str(e.value).startswith("polygamma_: ") and "lambda" not in str(e.value)
