@@ -57,6 +57,10 @@ globals().update(_OUT_WRAPPED)  # torch.add(..., out=t): the namespace's faces o
 from .functional import (atleast_1d, atleast_2d, atleast_3d, block_diag, broadcast_shapes, broadcast_tensors,
                          cartesian_prod, cdist, chain_matmul, unravel_index)
 from .func import vmap  # torch.vmap is torch.func.vmap
+from ._out import input_checked as _input_checked
+
+# PyTorch's TypeError for a non-Tensor ``input`` (dyngrad/_out.py)
+globals().update(_input_checked(globals(), [n for n in list(globals()) if not n.startswith("_")]))
 
 inf = float("inf")
 nan = float("nan")

@@ -12,6 +12,7 @@ grad. ``dyngrad.ops.<name>`` itself (what dyngrad's own code calls) stays unwrap
 from __future__ import annotations
 
 import functools
+import inspect
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -23,7 +24,7 @@ from ._backend import _FROM_NP
 from .autograd import grad_mode
 from .tensor import Tensor
 
-__all__ = ["OUT_OPS"]
+__all__ = ["OUT_OPS", "input_checked", "not_tensor_error"]
 
 #: the names of the namespace's functions that take ``out=``
 OUT_OPS = (
@@ -85,17 +86,38 @@ def write_out(out: Tensor, result: Tensor, name: str) -> Tensor:
     return out
 
 
+def not_tensor_error(name: str, args: tuple, kwargs: dict, err: AttributeError) -> Exception:
+    """The error to raise when ``name(*args, **kwargs)`` failed with ``err`` (an
+    AttributeError): PyTorch's TypeError when ``input`` (the first argument) is not a
+    Tensor (``abs(): argument 'input' (position 1) must be Tensor, not int``), else ``err``.
+
+    Called only on the error path (the namespace's faces catch the AttributeError), so the
+    happy path pays nothing."""
+    if args:
+        x, where = args[0], " (position 1)"
+    elif "input" in kwargs:
+        x, where = kwargs["input"], ""
+    else:
+        return err
+    if isinstance(x, Tensor):
+        return err
+    return TypeError(f"{name}(): argument 'input'{where} must be Tensor, not {type(x).__name__}")
+
+
 def _with_out(fn: Callable, name: str) -> Callable:
     @functools.wraps(fn)
     def op(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if out is None:
-            return fn(*args, **kwargs)
-        if grad_mode.is_grad_enabled() and (_requires_grad(args) or _requires_grad(kwargs.values())):
-            raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
-                               "differentiation, but one of the arguments requires grad.")
-        with grad_mode.no_grad():
-            result = fn(*args, **kwargs)
-        return write_out(out, result, name)
+        try:
+            if out is None:
+                return fn(*args, **kwargs)
+            if grad_mode.is_grad_enabled() and (_requires_grad(args) or _requires_grad(kwargs.values())):
+                raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                                   "differentiation, but one of the arguments requires grad.")
+            with grad_mode.no_grad():
+                result = fn(*args, **kwargs)
+            return write_out(out, result, name)
+        except AttributeError as e:  # a non-Tensor input (zero cost unless raised, Python 3.11)
+            raise not_tensor_error(name, args, kwargs, e) from None
 
     op.__doc__ = _doc_with_out(fn.__doc__ or "")
     return op
@@ -130,8 +152,37 @@ def _doc_with_out(doc: str) -> str:
     return "".join(_append_to_section(lines, "Raises:", _OUT_RAISES) or lines)
 
 
+def _with_input_check(fn: Callable, name: str) -> Callable:
+    """The namespace's face of ``fn`` (not an ``out=`` op): ``fn`` itself, with PyTorch's
+    TypeError for a non-Tensor ``input`` (see :func:`not_tensor_error`)."""
+
+    @functools.wraps(fn)
+    def op(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except AttributeError as e:  # (zero cost unless raised, Python 3.11)
+            raise not_tensor_error(name, args, kwargs, e) from None
+
+    return op
+
+
+def _takes_input(fn: Any) -> bool:
+    if not callable(fn) or isinstance(fn, type):
+        return False
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    return code is not None and code.co_argcount > 0 and code.co_varnames[0] == "input"
+
+
 #: the wrapped functions, by name (re-exported by the dyngrad namespace)
 WRAPPED = {name: _with_out(getattr(_ops, name), name) for name in OUT_OPS}
+
+
+def input_checked(namespace: dict, names: Any) -> dict:
+    """The faces of the functions ``names`` of ``namespace`` whose first parameter is
+    ``input`` (a Tensor), outside :data:`OUT_OPS`: each raises PyTorch's TypeError for a
+    non-Tensor ``input`` instead of the AttributeError of its body."""
+    return {n: _with_input_check(namespace[n], n) for n in names
+            if n not in WRAPPED and n in namespace and _takes_input(namespace[n])}
 
 # ``true_divide`` is ``div`` (as in PyTorch); its face gets its own short docstring.
 WRAPPED["true_divide"].__doc__ = """Alias of :func:`dyngrad.div` (true division, PyTorch's ``torch.true_divide``).

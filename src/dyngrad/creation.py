@@ -260,7 +260,8 @@ def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: b
         Tensor: a leaf of ``data``'s shape: ``()`` for a number, ``(2, 2)`` for
             ``[[1, 2], [3, 4]]``.
     Raises:
-        RuntimeError: ``requires_grad`` with a non-floating dtype.
+        RuntimeError: ``requires_grad`` with a non-floating dtype, or a device other than
+            the CPU and meta (as ``zeros(..., device=...)``).
         TypeError: ``data`` that is not numeric (PyTorch: ValueError for strings).
         ValueError: ragged nested lists.
 
@@ -555,9 +556,9 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, 
     Returns:
         Tensor: ``(n, m)``.
     Raises:
-        ValueError: a negative ``n`` or ``m`` (PyTorch: RuntimeError).
         TypeError: a non-integer ``n`` or ``m``.
-        RuntimeError: ``requires_grad`` with a non-floating dtype, or a device other than
+        RuntimeError: a negative ``n`` or ``m`` (``n must be greater or equal to 0, got -1``,
+            as PyTorch), ``requires_grad`` with a non-floating dtype, or a device other than
             the CPU.
 
     Example:
@@ -567,6 +568,9 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None, 
                 [0., 1., 0.]])
     """
     check_device(device)
+    for arg, v in (("n", n), ("m", m)):
+        if v is not None and v < 0:
+            raise RuntimeError(f"{arg} must be greater or equal to 0, got {v}")
     return _finish(np.eye(n, m, dtype=_float(dtype)), requires_grad)
 
 
@@ -581,22 +585,23 @@ def zeros_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires
         input (Tensor): ``(*)``, the tensor whose shape (and dtype) to copy; its values are
             not read.
         dtype: the result's dtype (default: ``input.dtype``).
-        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values); any
-            other value is ignored (PyTorch raises for a device it does not have).
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
         memory_format: accepted for compatibility; no effect.
     Returns:
         Tensor: ``(*)``, ``input``'s shape; a new leaf (never part of ``input``'s graph).
     Raises:
-        AttributeError: ``input`` is not a Tensor (PyTorch: TypeError).
+        TypeError: ``input`` is not a Tensor (the ``dyngrad`` namespace's face, dyngrad/_out.py).
         TypeError: a ``dtype`` that is not a dyngrad dtype.
-        RuntimeError: ``requires_grad`` with a non-floating dtype.
+        RuntimeError: ``requires_grad`` with a non-floating dtype, or a device other than
+            the CPU and meta (as ``zeros(..., device=...)``).
 
     Example:
         >>> import dyngrad
         >>> dyngrad.zeros_like(dyngrad.tensor([[1, 2, 3]]))
         tensor([[0, 0, 0]])
     """
+    check_device(device)
     if input._is_wrapper:  # a transform's wrapper (vmap): the result is wrapped like it
         return input._full_like(0, _like(input, dtype))
     return _finish(np.zeros(input._data.shape, dtype=_like(input, dtype)), requires_grad)
@@ -609,22 +614,23 @@ def ones_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires_
         input (Tensor): ``(*)``, the tensor whose shape (and dtype) to copy; its values are
             not read.
         dtype: the result's dtype (default: ``input.dtype``).
-        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values); any
-            other value is ignored (PyTorch raises for a device it does not have).
+        device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
         memory_format: accepted for compatibility; no effect.
     Returns:
         Tensor: ``(*)``, ``input``'s shape; a new leaf.
     Raises:
-        AttributeError: ``input`` is not a Tensor (PyTorch: TypeError).
+        TypeError: ``input`` is not a Tensor (the ``dyngrad`` namespace's face, dyngrad/_out.py).
         TypeError: a ``dtype`` that is not a dyngrad dtype.
-        RuntimeError: ``requires_grad`` with a non-floating dtype.
+        RuntimeError: ``requires_grad`` with a non-floating dtype, or a device other than
+            the CPU and meta (as ``zeros(..., device=...)``).
 
     Example:
         >>> import dyngrad
         >>> dyngrad.ones_like(dyngrad.zeros(2, dtype=dyngrad.float64))
         tensor([1., 1.], dtype=dyngrad.float64)
     """
+    check_device(device)
     if input._is_wrapper:  # a transform's wrapper (vmap): the result is wrapped like it
         return input._full_like(1, _like(input, dtype))
     return _finish(np.ones(input._data.shape, dtype=_like(input, dtype)), requires_grad)
@@ -655,6 +661,7 @@ def empty_like(input: Tensor, *, dtype: Any = None, device: Any = None, requires
         tensor([[0, 0, 0],
                 [0, 0, 0]])
     """
+    check_device(device)
     return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
 
 
@@ -687,6 +694,7 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None, device: Any 
         >>> dyngrad.full_like(dyngrad.ones(2), 7, requires_grad=True)
         tensor([7., 7.], requires_grad=True)
     """
+    check_device(device)
     nd = np.dtype(_like(input, dtype))
     if type(fill_value) is int and nd.kind in "iu":  # PyTorch's int conversion (uint8 -1 is 255)
         fill_value = B.int_fill_value(fill_value, nd)

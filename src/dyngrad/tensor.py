@@ -634,6 +634,13 @@ class Tensor(
         Raises:
             RuntimeError: on a view (its history is its base's; use ``detach()``).
 
+        Note:
+            ``retains_grad`` stays True, as in PyTorch 2.13, and a later in-place op that
+            records a history for the tensor itself (``x.add_(y)`` with ``y`` requiring
+            grad) raises RuntimeError after writing the values, as PyTorch does; written
+            through a view (``x[1:].add_(y)``, ``x[0] = y``) it raises nothing and
+            ``x.grad`` stays None after backward, again as PyTorch.
+
         Example:
             >>> import dyngrad
             >>> y = dyngrad.ones(2, requires_grad=True) * 2

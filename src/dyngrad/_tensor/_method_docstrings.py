@@ -621,16 +621,16 @@ DOCS = {
 
     Args:
         self (Tensor): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``.
-        rtol (float): relative tolerance.
-        atol (float): absolute tolerance.
+        other (Tensor): broadcastable with ``self``, of the same dtype.
+        rtol (float): relative tolerance, ``>= 0``.
+        atol (float): absolute tolerance, ``>= 0``.
         equal_nan (bool): count NaN as equal to NaN.
     Returns:
         bool: a Python bool (not a Tensor), as PyTorch's.
     Raises:
-        ValueError: when the shapes do not broadcast (PyTorch: RuntimeError).
-        TypeError: when ``other`` holds strings or other non-numbers. (Unlike PyTorch, a
-            list ``other``, mixed dtypes and negative tolerances are accepted.)
+        RuntimeError: when the shapes do not broadcast, the dtypes differ (``Float did not
+            match Double``) or a tolerance is negative, as PyTorch.
+        TypeError: when ``other`` is not a Tensor (a number or a list), as PyTorch.
 
     Example:
         >>> import dyngrad
@@ -6337,7 +6337,8 @@ DOCS = {
     Returns:
         a 0-d tensor, or a ``(values, indices)`` namedtuple with ``dim``.
     Raises:
-        IndexError: an empty input or reduced dim; ``dim`` out of range.
+        IndexError: an empty integer input, an empty reduced dim; ``dim`` out of range (an
+            empty floating input without ``dim`` gives NaN, as PyTorch).
 
     Example:
         >>> import dyngrad
@@ -6846,8 +6847,9 @@ DOCS = {
     Returns:
         a 0-d tensor, or ``(values, indices)`` with ``dim``.
     Raises:
-        IndexError: a ``dim`` out of range, an empty ``self`` (PyTorch returns NaN for an
-            empty ``self`` without ``dim``), or an empty slice along ``dim``.
+        IndexError: a ``dim`` out of range, an empty integer ``self`` (an empty floating
+            ``self`` without ``dim`` gives NaN, as PyTorch), or an empty slice along ``dim``.
+        TypeError: when ``self`` is not a Tensor (the namespace's face, dyngrad/_out.py).
 
     Example:
         >>> import dyngrad
@@ -7092,9 +7094,9 @@ DOCS = {
     Returns:
         Tensor: ``(*size)``.
     Raises:
-        ValueError: a negative size, or one that is not an int (PyTorch: RuntimeError for a
-            negative size, TypeError for a non-int).
-        RuntimeError: ``requires_grad`` with a non-floating dtype.
+        ValueError: a size that is not an int (PyTorch: TypeError).
+        RuntimeError: a negative size (as PyTorch), or ``requires_grad`` with a non-floating
+            dtype.
 
     Example:
         >>> import dyngrad
@@ -7114,9 +7116,9 @@ DOCS = {
     Returns:
         Tensor: ``(*size)``.
     Raises:
-        ValueError: a negative size, or one that is not an int (PyTorch: RuntimeError for a
-            negative size, TypeError for a non-int).
-        RuntimeError: ``requires_grad`` with a non-floating dtype.
+        ValueError: a size that is not an int (PyTorch: TypeError).
+        RuntimeError: a negative size (as PyTorch), or ``requires_grad`` with a non-floating
+            dtype.
 
     Example:
         >>> import dyngrad
@@ -7136,9 +7138,9 @@ DOCS = {
     Returns:
         Tensor: ``(*size)``.
     Raises:
-        ValueError: a negative size, or one that is not an int (PyTorch: RuntimeError for a
-            negative size, TypeError for a non-int).
-        RuntimeError: ``requires_grad`` with a non-floating dtype.
+        ValueError: a size that is not an int (PyTorch: TypeError).
+        RuntimeError: a negative size (as PyTorch), or ``requires_grad`` with a non-floating
+            dtype.
 
     Example:
         >>> import dyngrad

@@ -482,9 +482,9 @@ class ConversionMethods:
         Returns:
             Tensor: ``(*size)``.
         Raises:
-            ValueError: a negative size, or a ``fill_value`` that is not a number
-                (PyTorch: RuntimeError, TypeError).
-            RuntimeError: ``requires_grad`` with a non-floating dtype.
+            ValueError: a ``fill_value`` that is not a number (PyTorch: TypeError).
+            RuntimeError: a negative size (as PyTorch), or ``requires_grad`` with a
+                non-floating dtype.
 
         Example:
             >>> import dyngrad
@@ -558,7 +558,11 @@ def _fresh(arr: np.ndarray, requires_grad: builtins.bool) -> Tensor:
 def _size(size: tuple) -> tuple[int, ...]:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
-    return tuple(int(s) for s in size)
+    out = tuple(int(s) for s in size)
+    for s in out:
+        if s < 0:  # (NumPy's ValueError; PyTorch's RuntimeError)
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(out)}")
+    return out
 
 
 # --- apisurface: moving to and from the meta device

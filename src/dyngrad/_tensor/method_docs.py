@@ -440,9 +440,9 @@ def new_fill_doc(name: str, fill: str, namespace: ModuleType) -> str:
     Returns:
         Tensor: ``(*size)``.
     Raises:
-        ValueError: a negative size, or one that is not an int (PyTorch: RuntimeError for a
-            negative size, TypeError for a non-int).
-        RuntimeError: ``requires_grad`` with a non-floating dtype.
+        ValueError: a size that is not an int (PyTorch: TypeError).
+        RuntimeError: a negative size (as PyTorch), or ``requires_grad`` with a non-floating
+            dtype.
 
     Example:
         >>> import dyngrad

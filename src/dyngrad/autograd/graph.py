@@ -426,12 +426,33 @@ def register_multi_grad_hook(tensors: Any, fn: Callable, *, mode: str = "all") -
     return _Multi()
 
 
-def rebase_retain_grad(tensor: Any, old_fn: Any, old_nr: int) -> None:
+def rebase_retain_grad(tensor: Any, old_fn: Any, old_nr: int, *, through_view: bool = False) -> None:
     """An in-place op gave ``tensor`` a new ``grad_fn``: move its ``retain_grad`` from the
     old node to the new one, so ``.grad`` holds the gradient of the current value (as in
-    PyTorch). Tensor hooks stay on the old node: they see the old value's gradient."""
+    PyTorch). Tensor hooks stay on the old node: they see the old value's gradient.
+
+    Raises:
+        RuntimeError: ``tensor`` called ``retain_grad()``, was then detached in place
+            (``detach_()``, so it had no ``grad_fn``), and an in-place op on the tensor
+            itself (not through a view of it, ``through_view``) now gives it a history
+            again. PyTorch 2.13 refuses this (an internal assertion at the same step, after
+            the values were written); dyngrad raises at the same point, the tensor keeps
+            the new values and history. Changed through a view instead (``x[1:].add_(y)``,
+            ``x[0] = y``), PyTorch raises nothing and ``x.grad`` stays None after backward:
+            so does dyngrad.
+    """
     if not tensor._retains_grad or tensor.grad_fn is old_fn:
         return
+    if old_fn is None and through_view:
+        return  # detach_()ed, then changed through a view: PyTorch retains nothing (.grad None)
+    if old_fn is None and tensor.grad_fn is not None:
+        raise RuntimeError(
+            f"in-place operation ({type(tensor.grad_fn).__name__}) on a tensor that called "
+            "retain_grad() and was then detached in place with detach_(): the in-place op "
+            "records a new history for it, and which gradient .grad should retain is "
+            "ambiguous (PyTorch 2.13 refuses this too). Use x = x.detach() instead of "
+            "x.detach_(), or call retain_grad() only after the in-place op."
+        )
     hooks = old_fn._retain_hooks if old_fn is not None else None
     if hooks:
         ref = hooks.get(old_nr)

@@ -142,7 +142,7 @@ def _rebase_view(view: Tensor, base: Tensor, pos: np.ndarray) -> None:
     old_fn, old_nr = view.grad_fn, view._output_nr
     view.grad_fn, view._output_nr, view._requires_grad = new.grad_fn, new._output_nr, new._requires_grad
     view._view_ver = view._vc[0]
-    rebase_retain_grad(view, old_fn, old_nr)
+    rebase_retain_grad(view, old_fn, old_nr, through_view=True)
 
 
 def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -191,7 +191,7 @@ def inplace_on_view(fn: Any, view: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     _write(view, result._data, fn)  # writes into the base's memory; bumps the shared version
     old_fn, old_nr = base.grad_fn, base._output_nr
     base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, new_base._output_nr, new_base._requires_grad
-    rebase_retain_grad(base, old_fn, old_nr)  # retain_grad follows the tensor's new value
+    rebase_retain_grad(base, old_fn, old_nr, through_view=True)  # retain_grad follows the tensor's new value
     if result.grad_fn is not None:
         _retarget_saved_output(result.grad_fn, result, view)
     _rebase_view(view, base, pos)  # the view's history: a view of the new base (current)
@@ -260,5 +260,5 @@ def rebase_dirty_view(view: Tensor, fn_name: str) -> None:
         new_base = IndexPut.apply(old, view.reshape(-1), (None, (pos.reshape(-1),))).reshape(base._data.shape)
     old_fn, old_nr = base.grad_fn, base._output_nr
     base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, new_base._output_nr, new_base._requires_grad
-    rebase_retain_grad(base, old_fn, old_nr)
+    rebase_retain_grad(base, old_fn, old_nr, through_view=True)
     _rebase_view(view, base, pos)

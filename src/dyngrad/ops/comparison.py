@@ -558,20 +558,41 @@ def allclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, 
 
     Args:
         input (Tensor): ``(*)``.
-        other (Tensor or number): broadcastable with ``input``.
-        rtol (float): relative tolerance.
-        atol (float): absolute tolerance.
+        other (Tensor): broadcastable with ``input``, of the same dtype.
+        rtol (float): relative tolerance, ``>= 0``.
+        atol (float): absolute tolerance, ``>= 0``.
         equal_nan (bool): count NaN as equal to NaN.
     Returns:
         bool: a Python bool (not a Tensor), as PyTorch's.
     Raises:
-        ValueError: when the shapes do not broadcast (PyTorch: RuntimeError).
-        TypeError: when ``other`` holds strings or other non-numbers. (Unlike PyTorch, a
-            list ``other``, mixed dtypes and negative tolerances are accepted.)
+        RuntimeError: when the shapes do not broadcast, the dtypes differ (``Float did not
+            match Double``) or a tolerance is negative, as PyTorch.
+        TypeError: when ``other`` is not a Tensor (a number or a list), as PyTorch.
 
     Example:
         >>> import dyngrad
         >>> dyngrad.allclose(dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([1.0, 2.0 + 1e-7]))
         True
     """
-    return bool(np.allclose(data_of(input), data_of(other), rtol=rtol, atol=atol, equal_nan=equal_nan))
+    if not isinstance(other, Tensor):
+        raise TypeError(f"allclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    for tol, v in (("rtol", rtol), ("atol", atol)):
+        if v < 0:
+            raise RuntimeError(f"{tol} must be greater than or equal to zero, but got {v}")
+    a, b = data_of(input), data_of(other)
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"{_scalar_name(a.dtype)} did not match {_scalar_name(b.dtype)}")
+    try:
+        return bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    except ValueError as e:
+        raise RuntimeError(f"allclose(): {e}") from None
+
+
+_SCALAR_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
+                 "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
+                 "complex128": "ComplexDouble"}
+
+
+def _scalar_name(dt: np.dtype) -> str:
+    """PyTorch's name of a dtype in its messages (``Float``, ``Long``)."""
+    return _SCALAR_NAMES.get(dt.name, dt.name)

@@ -430,6 +430,8 @@ def _median(input: Tensor, dim: Any, keepdim: bool, ignore_nan: bool, name: str)
     d = input._data
     if dim is None:  # all elements: the gradient is split evenly among the entries equal to the value
         if d.size == 0:
+            if d.dtype.kind in "fc":  # PyTorch: NaN (the gradient of an empty input is empty)
+                return input.sum() + float("nan")
             raise IndexError(f"{name}() input tensor cannot be empty")
         flat = d.reshape(-1)
         i = int(_median_index(flat, 0, ignore_nan)[0])
@@ -460,7 +462,8 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
     Returns:
         a 0-d tensor, or a ``(values, indices)`` namedtuple with ``dim``.
     Raises:
-        IndexError: an empty input or reduced dim; ``dim`` out of range.
+        IndexError: an empty integer input, an empty reduced dim; ``dim`` out of range (an
+            empty floating input without ``dim`` gives NaN, as PyTorch).
 
     Example:
         >>> import dyngrad
@@ -481,9 +484,9 @@ def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False) -> A
     Returns:
         a 0-d tensor, or ``(values, indices)`` with ``dim``.
     Raises:
-        IndexError: a ``dim`` out of range, an empty ``input`` (PyTorch returns NaN for an
-            empty ``input`` without ``dim``), or an empty slice along ``dim``.
-        AttributeError: when ``input`` is not a Tensor (PyTorch: TypeError).
+        IndexError: a ``dim`` out of range, an empty integer ``input`` (an empty floating
+            ``input`` without ``dim`` gives NaN, as PyTorch), or an empty slice along ``dim``.
+        TypeError: when ``input`` is not a Tensor (the namespace's face, dyngrad/_out.py).
 
     Example:
         >>> import dyngrad

@@ -344,7 +344,10 @@ def digamma_(input: Tensor) -> Tensor:
 
 def polygamma_(input: Tensor, n: int) -> Tensor:
     """In-place :func:`polygamma` (``x.polygamma_(n)``)."""
-    return inplace(lambda t: polygamma(n, t), input)
+    def polygamma(t: Tensor) -> Tensor:  # (named so an error names polygamma_, not <lambda>_)
+        return _polygamma(n, t)
+
+    return inplace(polygamma, input)
 
 
 def mvlgamma_(input: Tensor, p: int) -> Tensor:
@@ -357,3 +360,6 @@ lgamma_.__doc__ = inplace_doc("lgamma", "[0.5, 3.0]", "tensor([0.5724, 0.6931])"
 mvlgamma_.__doc__ = inplace_doc("mvlgamma", "[1.5, 3.0]", "tensor([0.4516, 1.5502])", call=", 2",
                                 args="        p (int): the dimension, ``>= 1``.\n",
                                 raises="        RuntimeError: ``p < 1``.\n")
+
+
+_polygamma = polygamma

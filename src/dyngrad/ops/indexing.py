@@ -485,6 +485,14 @@ def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
             raise RuntimeError(f"index assignment: {e} (tensor of shape {list(input.shape)})") from None
         input._vc[0] += 1
         return input
+    if input._retains_grad and input.grad_fn is None:
+        # retain_grad() then detach_(): PyTorch writes through a view (copy_ on x[index]),
+        # which retains nothing (autograd/graph.py rebase_retain_grad)
+        input._retains_grad = False
+        try:
+            return inplace(_index_put, input, value, plan)
+        finally:
+            input._retains_grad = True
     return inplace(_index_put, input, value, plan)
 
 

@@ -406,6 +406,8 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:
         Tensor of shape ``broadcast(C, X, Y)``.
     Raises:
         RuntimeError: when ``condition`` is not bool or the shapes do not broadcast.
+        TypeError: when ``condition`` is a Python number, bool or list (not a Tensor), as
+            PyTorch.
 
     Derivative: ``grad_input = where(condition, grad_output, 0)``,
     ``grad_other = where(condition, 0, grad_output)``, each summed to its input's shape.
@@ -416,6 +418,8 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:
         >>> dyngrad.where(x > 0, x, dyngrad.zeros(2))
         tensor([0., 2.])
     """
+    if isinstance(condition, (bool, int, float, complex, list, tuple)):
+        raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not {type(condition).__name__}")
     c = condition if isinstance(condition, Tensor) else to_tensor(condition)
     if c._data.dtype != np.bool_:
         raise RuntimeError(

@@ -413,7 +413,9 @@ def rand_like(input: Tensor, *, dtype: Any = None, generator: Generator | None =
         generator (Generator, optional): keyword only; the Generator to draw from. Default:
             ``None`` (``dyngrad.default_generator``).
         requires_grad (bool): keyword only; the result is a leaf. Default: ``False``.
-        device, memory_format, layout: keyword only; accepted for PyTorch's signature.
+        device: keyword only; ``"cpu"`` (or None) or ``"meta"``; any other device raises
+            RuntimeError, as ``zeros(..., device=...)``.
+        memory_format, layout: keyword only; accepted for PyTorch's signature.
     Returns:
         Tensor: ``input``'s shape.
     Raises:
@@ -425,6 +427,7 @@ def rand_like(input: Tensor, *, dtype: Any = None, generator: Generator | None =
         >>> u.shape, bool(((u >= 0) & (u < 1)).all())
         (dyngrad.Size([2, 3]), True)
     """
+    check_device(device)
     nd = _need_float(_like_dtype(input, dtype), "rand_like")
     return _finish(RandLike.apply(input, nd, generator), requires_grad)
 
@@ -441,7 +444,9 @@ def randn_like(input: Tensor, *, dtype: Any = None, generator: Generator | None 
         generator (Generator, optional): keyword only; the Generator to draw from. Default:
             ``None`` (``dyngrad.default_generator``).
         requires_grad (bool): keyword only; the result is a leaf. Default: ``False``.
-        device, memory_format, layout: keyword only; accepted for PyTorch's signature.
+        device: keyword only; ``"cpu"`` (or None) or ``"meta"``; any other device raises
+            RuntimeError, as ``zeros(..., device=...)``.
+        memory_format, layout: keyword only; accepted for PyTorch's signature.
     Returns:
         Tensor: ``input``'s shape.
     Raises:
@@ -453,6 +458,7 @@ def randn_like(input: Tensor, *, dtype: Any = None, generator: Generator | None 
         >>> z.dtype, abs(z.mean().item()) < 0.1
         (dyngrad.float64, True)
     """
+    check_device(device)
     nd = _need_float(_like_dtype(input, dtype), "randn_like")
     return _finish(RandnLike.apply(input, nd, generator), requires_grad)
 
@@ -472,7 +478,9 @@ def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: Any = None
         generator (Generator, optional): keyword only; the Generator to draw from. Default:
             ``None`` (``dyngrad.default_generator``).
         requires_grad (bool): keyword only. Default: ``False``.
-        device, memory_format: keyword only; accepted for PyTorch's signature.
+        device: keyword only; ``"cpu"`` (or None) or ``"meta"``; any other device raises
+            RuntimeError, as ``zeros(..., device=...)``.
+        memory_format: keyword only; accepted for PyTorch's signature.
     Returns:
         Tensor: ``input``'s shape.
     Raises:
@@ -486,6 +494,7 @@ def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: Any = None
         >>> dyngrad.randint_like(dyngrad.zeros(2), 5).dtype
         dyngrad.float32
     """
+    check_device(device)
     if high is None:
         low, high = 0, low
     if low >= high:

@@ -316,9 +316,16 @@ def reciprocal(input: Tensor) -> Tensor:
 
 def logit(input: Tensor, eps: float | None = None) -> Tensor:
     """Elementwise ``log(p / (1 - p))``; ``eps`` clamps ``p`` into ``[eps, 1 - eps]`` first
-    (and zeroes the gradient outside it)."""
+    (and zeroes the gradient outside it).
+
+    Raises:
+        TypeError: an ``eps`` that is not a number (``logit(): argument 'eps' (position 2)
+            must be float, not str``), as PyTorch.
+    """
     if eps is None:
         return Logit.apply(input)
+    if not isinstance(eps, (int, float, np.integer, np.floating)) or isinstance(eps, bool):
+        raise TypeError(f"logit(): argument 'eps' (position 2) must be float, not {type(eps).__name__}")
     return Logit.apply(input, float(eps))
 
 

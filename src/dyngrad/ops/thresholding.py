@@ -266,7 +266,14 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
-    """``input`` where ``|input| > lambd``, else 0."""
+    """``input`` where ``|input| > lambd``, else 0.
+
+    Raises:
+        TypeError: a ``lambd`` that is not a number (``hardshrink(): argument 'lambd'
+            (position 2) must be Number, not str``), as PyTorch.
+    """
+    if not isinstance(lambd, (int, float, np.integer, np.floating)) or isinstance(lambd, bool):
+        raise TypeError(f"hardshrink(): argument 'lambd' (position 2) must be Number, not {type(lambd).__name__}")
     return Shrink.apply(input, float(lambd), False)
 
 
