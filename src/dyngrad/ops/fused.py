@@ -197,7 +197,7 @@ class MseLoss(Op):
         ctx.reduction, ctx.count = reduction, d.size
         if True in ctx.needs_input_grad:
             ctx.save_for_backward(x, target)
-        return wrap(np.asarray(out, dtype=rt))
+        return wrap(B.asarray_any(out, dtype=rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -274,7 +274,7 @@ class BinaryCrossEntropyWithLogits(Op):
         ctx.reduction, ctx.count = reduction, loss.size
         if True in ctx.needs_input_grad:
             ctx.save_for_backward(x, target)
-        return wrap(np.asarray(out, dtype=rt))
+        return wrap(B.asarray_any(out, dtype=rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
