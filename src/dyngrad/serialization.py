@@ -391,7 +391,11 @@ def save(obj: Any, f: Any, *args: Any, **kwargs: Any) -> None:
             names where (e.g. ``obj['layer']``). Nothing is pickled, by design.
         OSError: the destination cannot be written (the old file, if any, is untouched).
     Example:
-        >>> dyngrad.save({"w": dyngrad.ones(3)}, "w.safetensors")
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "w.safetensors")
+        >>> dyngrad.save({"w": dyngrad.ones(3)}, path)
+        >>> dyngrad.load(path)["w"]
+        tensor([1., 1., 1.])
     """
     import tempfile
     data = _to_bytes(obj)
@@ -406,6 +410,9 @@ def save(obj: Any, f: Any, *args: Any, **kwargs: Any) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 -> what open() would give, as torch.save
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

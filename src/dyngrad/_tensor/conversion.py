@@ -207,9 +207,15 @@ class ConversionMethods:
         return (d if isinstance(d, np.ndarray) else B.to_host(d)).tolist()
 
     def __float__(self) -> float:
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars "
+                             f"(this one has shape {list(self.shape)})")
         return float(self.item())
 
     def __int__(self) -> int:
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars "
+                             f"(this one has shape {list(self.shape)})")
         return int(self.item())
 
     def __index__(self) -> int:

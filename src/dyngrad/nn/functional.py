@@ -89,6 +89,13 @@ class Linear(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, w: Tensor, b: Tensor | None = None) -> Tensor:
+        if isinstance(x, Tensor) and isinstance(w, Tensor) and x.dtype != w.dtype:
+            raise RuntimeError(f"linear: expected input and weight to have the same dtype, but got "
+                               f"input {x.dtype} and weight {w.dtype} (PyTorch: 'mat1 and mat2 must have "
+                               "the same dtype')")
+        if isinstance(b, Tensor) and isinstance(w, Tensor) and b.dtype != w.dtype:
+            raise RuntimeError(f"linear: expected bias and weight to have the same dtype, but got "
+                               f"bias {b.dtype} and weight {w.dtype}")
         xd, wd, _ = binary_operands(x, w)
         if w._data.ndim not in (1, 2):
             raise RuntimeError(f"linear: weight must be 1-D or 2-D, got shape {list(w.shape)}")
@@ -540,8 +547,6 @@ def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
 
 
 def _vnorm(x: Tensor, p: float, dim: int) -> Tensor:
-    if p == 2:
-        return (x * x).sum(dim, keepdim=True).sqrt()
     if p == 1:
         return x.abs().sum(dim, keepdim=True)
     from ..linalg import vector_norm  # deferred: linalg imports the op library

@@ -225,13 +225,20 @@ def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float, f
 
 def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
     """All parameters flattened and concatenated (differentiable)."""
-    from .. import cat
+    from ...ops import cat
 
     return cat([p.reshape(-1) for p in parameters])
 
 
 def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
     """Copy consecutive slices of ``vec`` into the parameters' data."""
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"vector_to_parameters: expected a Tensor for vec, but got: {type(vec).__name__}")
+    parameters = list(parameters)
+    total = sum(p.numel() for p in parameters)
+    if vec.numel() != total:  # checked first: no parameter is left half-updated
+        raise RuntimeError(f"vector_to_parameters: vec has {vec.numel()} elements but the parameters "
+                           f"hold {total}")
     i = 0
     for p in parameters:
         n = p.numel()
