@@ -74,3 +74,26 @@ def test_save_writes_files_with_the_umask_mode(tmp_path) -> None:
     finally:
         os.umask(old)
     assert stat.S_IMODE(path.stat().st_mode) == 0o644
+
+
+@pytest.mark.parametrize("a, b, dtype, values", [
+    (1.0, 0, dyngrad.float32, [1.0, 0.0]),
+    (1, 0, dyngrad.int64, [1, 0]),
+    (True, False, dyngrad.bool, [True, False]),
+    (2.5, 1.0, dyngrad.float32, [2.5, 1.0]),
+])
+def test_where_with_two_python_scalars_promotes_as_pytorch(a, b, dtype, values) -> None:
+    out = dyngrad.where(dyngrad.tensor([True, False]), a, b)
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out.numpy(), values)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: dyngrad.linalg.inv(dyngrad.zeros(2, 2)),
+    lambda: dyngrad.linalg.solve(dyngrad.zeros(2, 2), dyngrad.ones(2)),
+    lambda: dyngrad.linalg.cholesky(-dyngrad.eye(2)),
+])
+def test_linalg_failures_are_linalg_errors_as_pytorch(call) -> None:
+    with pytest.raises(dyngrad.linalg.LinAlgError):
+        call()
+    assert issubclass(dyngrad.linalg.LinAlgError, RuntimeError)

@@ -10,15 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from .ops.composite import linalg_cross as cross
-from .ops.decomp import cholesky, det, inv, qr, slogdet, solve
+from .ops.decomp import LinAlgError, cholesky, det, inv, qr, slogdet, solve
 from .ops.linalg import diagonal as _diagonal
 from .ops.linalg import matmul
-from .ops.matfuncs import householder_product, matrix_exp
 from .ops.linalg_extra import lstsq, matrix_power, pinv
 from .ops.lu import linalg_lu as lu
 from .ops.lu import linalg_lu_factor as lu_factor
 from .ops.lu import linalg_lu_factor_ex as lu_factor_ex
 from .ops.lu import linalg_lu_solve as lu_solve
+from .ops.matfuncs import householder_product, matrix_exp
 from .ops.spectral import eigh, eigvalsh, svd, svdvals
 from .ops.statistics import vector_norm
 from .ops.triangular import solve_triangular
@@ -30,6 +30,7 @@ __all__ = [
     "matrix_exp", "householder_product",
 ]
 __all__ += ["pinv", "lstsq", "matrix_power", "cross", "lu_factor", "lu_factor_ex", "lu", "lu_solve"]
+__all__ += ["LinAlgError"]
 
 
 def matrix_norm(A: Tensor, ord: Any = "fro", dim: tuple = (-2, -1), keepdim: bool = False) -> Tensor:

@@ -4952,9 +4952,8 @@ DOCS = {
     Returns:
         Tensor: ``(*, n, n)``, ``self``'s dtype.
     Raises:
-        RuntimeError: non-square, fewer than 2 dims, integer dtype, or singular input
-            (PyTorch raises ``torch.linalg.LinAlgError``, a RuntimeError subclass, for the
-            last).
+        RuntimeError: non-square, fewer than 2 dims, integer dtype; for a singular input
+            :class:`dyngrad.linalg.LinAlgError` (a RuntimeError subclass, as PyTorch's).
 
     Example:
         >>> import dyngrad

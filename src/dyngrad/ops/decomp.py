@@ -21,6 +21,28 @@ from ._batching import front, leading_batch, logical_ndim, pad_to
 from ._util import wrap
 from .linalg import matmul
 
+
+class LinAlgError(RuntimeError):
+    """Raised by a linear-algebra function whose input does not admit the result: a singular
+    matrix for ``linalg.inv``/``solve``, one not positive-definite for ``linalg.cholesky``
+    (PyTorch's ``torch.linalg.LinAlgError``, a RuntimeError subclass, so ``except
+    RuntimeError`` still catches it).
+
+    Args:
+        message (str): what failed and the input's shape.
+
+    Raises:
+        Nothing: it is raised, not raising.
+
+    Example:
+        >>> import dyngrad
+        >>> try:
+        ...     dyngrad.linalg.inv(dyngrad.zeros(2, 2))
+        ... except dyngrad.linalg.LinAlgError as e:
+        ...     print(type(e).__name__, isinstance(e, RuntimeError))
+        LinAlgError True
+    """
+
 __all__ = ["det", "slogdet", "logdet", "inverse"]
 TENSOR_METHODS = set(__all__)
 
@@ -57,7 +79,7 @@ class Inv(Op):
         try:
             out = wrap(np.linalg.inv(A._data))
         except np.linalg.LinAlgError:
-            raise RuntimeError(
+            raise LinAlgError(
                 "linalg.inv: The input matrix is singular, the inversion could not be completed "
                 f"(input shape {list(A._data.shape)})"
             ) from None
@@ -93,9 +115,8 @@ def inv(A: Tensor) -> Tensor:
     Returns:
         Tensor: ``(*, n, n)``, ``A``'s dtype.
     Raises:
-        RuntimeError: non-square, fewer than 2 dims, integer dtype, or singular input
-            (PyTorch raises ``torch.linalg.LinAlgError``, a RuntimeError subclass, for the
-            last).
+        RuntimeError: non-square, fewer than 2 dims, integer dtype; for a singular input
+            :class:`dyngrad.linalg.LinAlgError` (a RuntimeError subclass, as PyTorch's).
 
     Example:
         >>> import dyngrad
@@ -292,7 +313,7 @@ class Solve(Op):
         try:
             X = wrap(np.linalg.solve(A._data, B._data))
         except np.linalg.LinAlgError:
-            raise RuntimeError(
+            raise LinAlgError(
                 f"linalg.solve: The solver failed because the input matrix is singular (A shape {list(A._data.shape)})"
             ) from None
         ctx.save_for_backward(A, X)
@@ -372,7 +393,7 @@ class Cholesky(Op):
         try:
             L = wrap(np.linalg.cholesky(A._data))
         except np.linalg.LinAlgError:
-            raise RuntimeError(
+            raise LinAlgError(
                 "linalg.cholesky: The factorization could not be completed because the input is not "
                 f"positive-definite (input shape {list(A._data.shape)})"
             ) from None

@@ -429,6 +429,13 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:
         return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(c._data))
     if input is None or other is None:
         raise TypeError("where() takes a condition and both input and other (or the condition alone)")
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor) and all(
+            type(v) in (bool, int, float) for v in (input, other)):
+        # two Python scalars (``where(c, 1.0, 0)``): PyTorch's scalar promotion, the default
+        # float dtype for a float, int64 for an int, bool for two bools
+        kinds = {type(input), type(other)}
+        dt = B.get_default_dtype().np if float in kinds else (np.dtype(np.int64) if int in kinds else np.dtype(np.bool_))
+        input = Tensor._make(np.asarray(input, dtype=dt))
     (x, y), _ = _operands("where", input, other)
     B.broadcast_shapes(c.shape, x.shape, y.shape)
     return Where.apply(c, x, y)
