@@ -78,7 +78,11 @@ def test_char_lstm_example_trains_like_pytorch_for_its_first_five_steps():
     assert want[-1] < want[0]  # the steps do something: the check is not of a constant
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     for k, v in tmodel.state_dict().items():  # and the weights after 5 Adam steps
-        np.testing.assert_allclose(dmodel.state_dict()[k].numpy(), v.numpy(), rtol=1e-4, atol=1e-5, err_msg=k)
+        # as in the transformer test below: a float32 gradient that is mostly rounding noise
+        # becomes a full Adam step, so allow one element in a thousand to be off (the text is
+        # README.md + docs/, which every docs edit changes; 1 of 14,336 was seen off by 1.5e-5)
+        off = ~np.isclose(dmodel.state_dict()[k].numpy(), v.numpy(), rtol=1e-4, atol=1e-5)
+        assert off.mean() <= 1e-3, f"{k}: {off.sum()} of {off.size} weights differ from PyTorch's"
 
 
 def test_small_transformer_example_trains_like_pytorch_for_its_first_five_steps():
