@@ -206,17 +206,18 @@ class ConversionMethods:
         d = self._data
         return (d if isinstance(d, np.ndarray) else B.to_host(d)).tolist()
 
-    def __float__(self) -> float:
+    def _one_element(self) -> Any:
+        """``item()`` for ``float()``/``int()``: ValueError (PyTorch's type) unless one element."""
         if self.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars "
                              f"(this one has shape {list(self.shape)})")
-        return float(self.item())
+        return self.item()
+
+    def __float__(self) -> float:
+        return float(self._one_element())
 
     def __int__(self) -> int:
-        if self.numel() != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars "
-                             f"(this one has shape {list(self.shape)})")
-        return int(self.item())
+        return int(self._one_element())
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:

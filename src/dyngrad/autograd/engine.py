@@ -490,7 +490,8 @@ def execute(
                 res = _run_node(node, buf, create_graph)
             if not retain_graph and node._saved:
                 node._release()
-            # _send_gradients, inline: a producer whose count reaches zero becomes ready
+            # each gradient into its producer's input buffer; a producer whose count reaches
+            # zero becomes ready
             for (child, nr), g in zip(node.next_functions, res):
                 if child is None or (reach is not None and child not in reach):
                     continue
@@ -746,27 +747,6 @@ def _run_node(node: Node, buf: list, create_graph: bool) -> tuple:
     if _anomaly_on.count:
         _check_anomaly(node, res)
     return res
-
-
-def _send_gradients(
-    node: Node, res: tuple, buffers: dict, deps: dict, reach: set | None, heap: list, counter: int, create_graph: bool
-) -> int:
-    """Add each gradient to its producer's input buffer; a producer whose dependency
-    count reaches zero becomes ready. Returns the updated insertion counter."""
-    for (child, nr), g in zip(node.next_functions, res):
-        if child is None or (reach is not None and child not in reach):
-            continue
-        if g is not None:
-            cbuf = buffers.get(child)
-            if cbuf is None:
-                cbuf = buffers[child] = [None] * child._num_outputs()
-            cbuf[nr] = g if cbuf[nr] is None else _add(cbuf[nr], g, create_graph)
-        d = deps[child] - 1
-        deps[child] = d
-        if d == 0:
-            heapq.heappush(heap, (-child._seq, counter, child))
-            counter += 1
-    return counter
 
 
 def _deliver(var: Tensor, g: Tensor, node: AccumulateGrad | None, pending: list, create_graph: bool) -> None:

@@ -23,6 +23,10 @@ from .graph import _TENSOR, Node, SavedTensor, _seq, rebase_retain_grad
 
 _TENSOR.append(Tensor)  # SavedTensor's class of the alias of a saved output (graph.py)
 
+# a subclass defining one of these has formulas of its own: its parent's array form of backward
+# does not apply to it (Function.__init_subclass__, set_array_backward)
+_FORMULA_KEYS = ("forward", "setup_context", "backward", "vjp", "derivative")
+
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable", "InplaceFunction",
            "TransformUnsupported"]
 
@@ -273,8 +277,7 @@ class Function:
             cls._backward_impl = staticmethod(  # type: ignore[method-assign]
                 bwd.__func__ if isinstance(bwd, staticmethod) else bwd
             )
-        if cls._backward_arrays is not None and any(
-                k in d for k in ("forward", "setup_context", "backward", "vjp", "derivative")):
+        if cls._backward_arrays is not None and any(k in d for k in _FORMULA_KEYS):
             cls._backward_arrays = None  # the array form belongs to the parent's formulas
         name = cls._node_name or f"{cls.__name__}Backward"
         cls._backward_cls = type(name, (BackwardCFunction,), {
@@ -439,7 +442,7 @@ def set_array_backward(cls: type[Function], fn: Callable) -> None:
     while stack:
         c = stack.pop()
         if c is cls or (c._backward_impl is impl and c.__dict__.get("_backward_arrays") is None and not any(
-                k in c.__dict__ for k in ("forward", "setup_context", "backward", "vjp", "derivative"))):
+                k in c.__dict__ for k in _FORMULA_KEYS)):
             c._backward_arrays = staticmethod(fn)
             c._backward_cls._backward_arrays = staticmethod(fn)
             stack.extend(c.__subclasses__())

@@ -431,11 +431,9 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:
         raise TypeError("where() takes a condition and both input and other (or the condition alone)")
     if not isinstance(input, Tensor) and not isinstance(other, Tensor) and all(
             type(v) in (bool, int, float) for v in (input, other)):
-        # two Python scalars (``where(c, 1.0, 0)``): PyTorch's scalar promotion, the default
-        # float dtype for a float, int64 for an int, bool for two bools
-        kinds = {type(input), type(other)}
-        dt = B.get_default_dtype().np if float in kinds else (np.dtype(np.int64) if int in kinds else np.dtype(np.bool_))
-        input = Tensor._make(np.asarray(input, dtype=dt))
+        # two Python scalars (``where(c, 1.0, 0)``): PyTorch's scalar promotion (the default
+        # float dtype for a float, int64 for an int, bool for two bools)
+        input = Tensor._make(np.asarray(input, dtype=B.result_type(input, other)))
     (x, y), _ = _operands("where", input, other)
     B.broadcast_shapes(c.shape, x.shape, y.shape)
     return Where.apply(c, x, y)
