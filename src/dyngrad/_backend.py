@@ -43,6 +43,15 @@ __all__ = [
     "nonstandard",
     "NONSTANDARD",
     "is_numpy",
+    "kind",
+    "astype",
+    "reshape",
+    "transpose",
+    "swapaxes",
+    "moveaxis",
+    "asum",
+    "like",
+    "index_for",
     "is_dask",
     "is_cupy",
     "to_host",
@@ -145,6 +154,9 @@ def to_np_dtype(d: Any) -> np.dtype:
         return d.np
     if d in _PY_TYPES:
         return _PY_TYPES[d].np
+    nd = getattr(d, "_np_dtype", None)  # an Array API library's dtype object (array-api-strict)
+    if nd is not None:
+        d = nd
     try:
         nd = np.dtype(d)
     except TypeError:
@@ -232,6 +244,8 @@ def result_type(*operands: Any) -> np.dtype:
         data = op if isinstance(op, np.ndarray) else getattr(op, "_data", op)
         if isinstance(data, np.ndarray) or hasattr(data, "dtype") and hasattr(data, "ndim"):
             nd = data.dtype
+            if not isinstance(nd, np.dtype):  # an Array API library's dtype object
+                nd = np_dtype_of(data)
             if data.ndim:
                 dim = nd if dim is None else _promote(dim, nd)
             else:
@@ -293,10 +307,12 @@ def sum_to_size(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
             axes.append(lead + i)
         elif s != g:
             raise ValueError(f"shape {list(shape)} cannot be broadcast to {list(gshape)}")
-    out = grad.sum(axis=tuple(axes), keepdims=True) if axes else grad
-    if lead:
-        out = out.reshape(shape)
-    return out
+    if type(grad) is np.ndarray or is_dask(grad) or is_cupy(grad):
+        out = grad.sum(axis=tuple(axes), keepdims=True) if axes else grad
+        return out.reshape(shape) if lead else out
+    xp = namespace(grad)
+    out = xp.sum(grad, axis=tuple(axes), keepdims=True, dtype=grad.dtype) if axes else grad
+    return xp.reshape(out, shape) if lead else out
 
 
 def is_broadcastable_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
@@ -461,10 +477,11 @@ def namespace(*arrays: Any) -> Any:
         'array_api_strict'
     """
     for a in arrays:
-        if type(a) is not np.ndarray:
+        t = type(a)
+        if t is not np.ndarray and t is not float and t is not int and t is not bool and a is not None:
             break
     else:
-        return np  # the fast path: every array is a NumPy array
+        return np  # the fast path: every array is a NumPy array (or a Python scalar)
     foreign = [a for a in arrays if not isinstance(a, np.ndarray) and not _is_constant(a)]
     if not foreign:
         return np
@@ -541,6 +558,91 @@ def foreign_dtype(d: Any) -> dtype:
     if nd is None:
         raise KeyError(d)
     return _FROM_NP[np.dtype(nd)]
+
+
+def kind(arr: Any) -> str:
+    """The NumPy kind character of any backend's array's dtype (``'f'``, ``'i'``, ``'u'``,
+    ``'b'``): what ops read where they wrote ``arr.dtype.kind`` (array-api-strict's dtype
+    objects have no ``kind``). One attribute read for NumPy, CuPy and Dask."""
+    k = getattr(arr.dtype, "kind", None)
+    return k if k is not None else np_dtype_of(arr).kind
+
+
+def astype(arr: Any, nd: Any, copy: bool = True) -> Any:
+    """``arr.astype(nd)`` in ``arr``'s library (``nd`` a NumPy dtype or anything
+    :func:`to_np_dtype` takes); array-api-strict arrays get their library's ``astype`` and
+    dtype object. ``copy=False`` returns ``arr`` itself when the dtype already matches."""
+    if type(arr) is np.ndarray or is_dask(arr) or is_cupy(arr) or isinstance(arr, np.generic):
+        return arr.astype(nd, copy=copy)
+    nd = to_np_dtype(nd)
+    if not copy and np_dtype_of(arr) == nd:
+        return arr
+    return namespace(arr).astype(arr, _dtype_for(arr, nd))
+
+
+def _native(arr: Any) -> bool:
+    """True for the arrays whose methods are NumPy's (NumPy, CuPy, Dask): the fast path of the
+    helpers below; an Array API array (array-api-strict) has only the standard's functions."""
+    return type(arr) is np.ndarray or isinstance(arr, np.generic) or is_dask(arr) or is_cupy(arr)
+
+
+def reshape(arr: Any, shape: Any) -> Any:
+    """``arr.reshape(shape)`` in any backend (the standard's ``reshape`` function for Array
+    API arrays, which have no methods)."""
+    if _native(arr):
+        return arr.reshape(shape)
+    return namespace(arr).reshape(arr, tuple(shape))
+
+
+def transpose(arr: Any, axes: Any = None) -> Any:
+    """``arr.transpose(axes)`` (reversed axes for None) in any backend (``permute_dims``)."""
+    if _native(arr):
+        return arr.transpose(axes)
+    if axes is None:
+        axes = tuple(range(arr.ndim))[::-1]
+    return namespace(arr).permute_dims(arr, tuple(axes))
+
+
+def swapaxes(arr: Any, a: int, b: int) -> Any:
+    """``arr.swapaxes(a, b)`` in any backend."""
+    if _native(arr):
+        return arr.swapaxes(a, b)
+    axes = list(range(arr.ndim))
+    axes[a], axes[b] = axes[b], axes[a]
+    return namespace(arr).permute_dims(arr, tuple(axes))
+
+
+def moveaxis(arr: Any, source: Any, destination: Any) -> Any:
+    """``np.moveaxis`` in any backend (the standard's ``moveaxis``)."""
+    if _native(arr):
+        return np.moveaxis(arr, source, destination)
+    return namespace(arr).moveaxis(arr, source, destination)
+
+
+def asum(arr: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None) -> Any:
+    """``arr.sum(axis, keepdims=..., dtype=...)`` in any backend. The result keeps ``arr``'s
+    dtype for floats when ``dtype`` is None (the standard would too; NumPy does)."""
+    if _native(arr):
+        return arr.sum(axis=axis, keepdims=keepdims, dtype=dtype)
+    xp = namespace(arr)
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    return xp.sum(arr, axis=axis, keepdims=keepdims,
+                  dtype=_dtype_for(arr, to_np_dtype(dtype)) if dtype is not None else None)
+
+
+def like(value: Any, arr: Any, dtype: Any = None) -> Any:
+    """``value`` (a NumPy array, a list or a scalar) as an array of ``arr``'s library and
+    device (``dtype`` a NumPy dtype, default: the value's own). NumPy arrays are returned as
+    they are for NumPy (and joined as constants for Dask)."""
+    if type(arr) is np.ndarray or is_dask(arr):
+        return np.asarray(value, dtype=dtype)
+    if is_cupy(arr):
+        import cupy
+
+        return cupy.asarray(value, dtype=dtype)
+    v = np.asarray(value, dtype=dtype)
+    return namespace(arr).asarray(v)
 
 
 def np_dtype_of(arr: Any) -> np.dtype:
@@ -726,9 +828,9 @@ def asarray_any(obj: Any, dtype: Any = None) -> Any:
     if type(obj) is np.ndarray or isinstance(obj, (np.ndarray, np.generic, bool, int, float, list, tuple)) \
             or not hasattr(obj, "dtype"):
         return np.asarray(obj, dtype=dtype)
-    if dtype is None or obj.dtype == dtype:
+    if dtype is None or np_dtype_of(obj) == np.dtype(to_np_dtype(dtype)):
         return obj
-    return namespace(obj).astype(obj, _dtype_for(obj, dtype))
+    return namespace(obj).astype(obj, _dtype_for(obj, to_np_dtype(dtype)))
 
 
 def copy(arr: Any) -> Any:
@@ -752,7 +854,7 @@ def accumulate(old: Any, new: Any) -> Any:
         return old
     xp = namespace(old, new)
     out = old + new
-    return out if out.dtype == old.dtype else xp.astype(out, old.dtype)
+    return out if np_dtype_of(out) == np_dtype_of(old) else xp.astype(out, old.dtype)
 
 
 # ---------------------------------------------------------------------------- devices (CuPy)
@@ -912,12 +1014,35 @@ def _index_shape(shape: tuple[int, ...], idx: Any) -> tuple[int, ...]:
 def take(arr: Any, idx: Any) -> Any:
     """``arr[idx]``; for an index Dask cannot take chunk-wise (several index arrays, an
     n-d index array), one lazy task on the whole array (:func:`lazy_kernel`)."""
+    if type(arr) is not np.ndarray and not is_dask(arr) and not is_cupy(arr):
+        return arr[index_for(arr, idx)]
     try:
         return arr[idx]
     except NotImplementedError:
         if not is_dask(arr):
             raise
         return lazy_kernel(_getitem, _index_shape(arr.shape, idx), arr.dtype, arr, idx)
+
+
+def index_for(arr: Any, idx: Any) -> Any:
+    """``idx`` (an index: ints, slices, None, Ellipsis, NumPy integer or boolean arrays, or a
+    tuple of them) made usable on ``arr``: NumPy index arrays become arrays of ``arr``'s
+    library when that is an Array API library that accepts only its own arrays
+    (array-api-strict). Unchanged for NumPy, CuPy and Dask."""
+    if type(arr) is np.ndarray or is_dask(arr) or is_cupy(arr):
+        return idx
+    xp = namespace(arr)
+
+    def conv(i: Any) -> Any:
+        if isinstance(i, np.ndarray):
+            return xp.asarray(i if i.dtype.kind == "b" else i.astype(np.int64))
+        if isinstance(i, (list, range)):
+            return conv(np.asarray(i))
+        if isinstance(i, np.integer):
+            return int(i)
+        return i
+
+    return tuple(conv(i) for i in idx) if isinstance(idx, tuple) else conv(idx)
 
 
 def _getitem(a: Any, idx: Any) -> Any:

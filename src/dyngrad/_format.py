@@ -69,7 +69,7 @@ def _summarized(a: np.ndarray) -> np.ndarray:
 
 def _element_format(data: np.ndarray, measured: np.ndarray) -> tuple[Any, int]:
     """``(format one element, its width)`` by PyTorch's ``_Formatter`` over ``measured``."""
-    if data.dtype.kind == "f":
+    if B.kind(data) == "f":
         fmt = _float_formatter(measured)["formatter"]["float_kind"]
         width = max([1] + [len(fmt(float(v))) for v in measured.ravel()[:1]]) if measured.size else 1
         return (lambda v: fmt(float(v))), width

@@ -18,6 +18,7 @@ import numpy as np
 from .ops import einsum, meshgrid, norm, split, tensordot, unique, unique_consecutive
 from .ops.shape import broadcast_to
 from .tensor import Tensor
+from . import _backend as B
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadcast_tensors", "block_diag",
            "cartesian_prod", "cdist", "chain_matmul", "einsum", "meshgrid", "norm", "split", "tensordot", "unique",
@@ -205,7 +206,6 @@ def block_diag(*tensors: Tensor) -> Tensor:
         from .creation import empty
 
         return empty(1, 0)
-    from . import _backend as B
 
     # PyTorch's result_type of the inputs as given: a 0-d input does not widen the others' dtype
     common = B._FROM_NP[np.dtype(B.result_type(*tensors))]
@@ -342,7 +342,7 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
     for name, x in (("X1", x1), ("X2", x2)):
-        if x._data.dtype.kind != "f":
+        if B.kind(x._data) != "f":
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_torch_scalar_name(x)}")
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     return vector_norm(diff, p, -1)
@@ -372,7 +372,7 @@ def unravel_index(indices: Any, shape: Any) -> tuple:
     from .creation import tensor
 
     d = indices._data if isinstance(indices, Tensor) else np.asarray(indices)
-    if d.dtype.kind not in "iu":
+    if B.kind(d) not in "iu":
         raise TypeError("expected 'indices' to be integer dtype, but got " + str(d.dtype))
     shp = (shape,) if isinstance(shape, int) else tuple(shape)
     n = int(np.prod(shp))

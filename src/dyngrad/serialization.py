@@ -141,7 +141,7 @@ def _shareable(arr: np.ndarray) -> bool:
     """Can ``arr`` be stored as a view of its owner's memory (same dtype, owner contiguous,
     whole-element strides, no broadcast (zero-stride) dims, writeable)?"""
     root = _root(arr)
-    if arr.dtype != root.dtype or arr.dtype.kind not in "biufc" or not arr.flags.writeable:
+    if arr.dtype != root.dtype or B.kind(arr) not in "biufc" or not arr.flags.writeable:
         return False
     if not (root.flags.c_contiguous or root.flags.f_contiguous) or arr.size == 0:
         return False
@@ -192,7 +192,7 @@ def _encode(obj: Any, arrays: dict[str, np.ndarray]) -> Any:
             arr = o._data if isinstance(o, Tensor) else o
             if type(arr) is not np.ndarray:  # a GPU (CuPy) or Dask tensor is saved from the host (docs/backends.md)
                 arr = B.to_host(arr)
-            if arr.dtype.kind not in "biufc":
+            if B.kind(arr) not in "biufc":
                 raise TypeError(f"dyngrad.save: {where} is an array of dtype {arr.dtype}, which cannot be stored")
             sh = shared.get(id(o))
             if sh is not None:  # shares memory with another saved tensor: a view of one block

@@ -257,7 +257,7 @@ class Tensor(
             )
         new = value._data
         old = self._data
-        if self._requires_grad and new.dtype.kind not in "fc":
+        if self._requires_grad and B.kind(new) not in "fc":
             raise RuntimeError(
                 "data set to a tensor that requires gradients must be floating point or complex dtype"
             )
@@ -343,7 +343,7 @@ class Tensor(
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
-        if value and self._data.dtype.kind != "f":
+        if value and B.kind(self._data) != "f":
             raise RuntimeError(
                 "only Tensors of floating point dtype can require gradients, got "
                 f"{B.from_np_dtype(self._data.dtype)!r}"

@@ -51,6 +51,8 @@ def _host(t: dyngrad.Tensor) -> np.ndarray:
 
 def _run(info: OpInfo, ins: tuple, convert: Callable[[np.ndarray], Any] | None, gouts: list | None) -> tuple:
     """(outputs, grads) of the entry on ``ins`` (NumPy arrays converted by ``convert``)."""
+    from dyngrad import _backend as B
+
     diff = info.diff_inputs(ins)
     ts = []
     for x, d in zip(ins, diff):
@@ -70,7 +72,7 @@ def _run(info: OpInfo, ins: tuple, convert: Callable[[np.ndarray], Any] | None, 
         if gouts is None:
             rng = np.random.default_rng(info.seed("backend-gout"))
             gouts = [rng.standard_normal(o.shape) for o in diffable]
-        gs = [dyngrad.tensor(convert(g.astype(o._data.dtype)) if convert else g.astype(o.detach().numpy().dtype))
+        gs = [dyngrad.tensor(convert(g.astype(B.np_dtype_of(o._data))) if convert else g.astype(o.detach().numpy().dtype))
               for g, o in zip(gouts, diffable)]
         grads = list(dyngrad.autograd.grad(diffable, leaves, gs, allow_unused=True))
     return out, outs, grads, gouts

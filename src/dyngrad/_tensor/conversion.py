@@ -220,7 +220,7 @@ class ConversionMethods:
         return int(self._one_element())
 
     def __index__(self) -> int:
-        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+        if B.kind(self._data) not in "iub" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 
@@ -589,6 +589,6 @@ def _meta_move(t: Any, device: Any, dtype: Any) -> Any:
         return None
     arr = t._data if dtype is None else np.empty((), dtype=B.to_np_dtype(dtype))
     out = _core.Tensor._make(to_meta(np.broadcast_to(arr, t._data.shape)))
-    if t._requires_grad and out._data.dtype.kind == "f":
+    if t._requires_grad and B.kind(out._data) == "f":
         out._requires_grad = True
     return out

@@ -455,7 +455,7 @@ class MetadataMethods:
         return bool(self._data.flags.c_contiguous)
 
     def is_floating_point(self) -> bool:
-        return self._data.dtype.kind == "f"
+        return B.kind(self._data) == "f"
 
     def is_complex(self) -> bool:
         """Always False: dyngrad has no complex dtypes.

@@ -14,6 +14,7 @@ import numpy as np
 import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.py)
 
 from .numpy_common import _operand, _t, _ts, np_dtype
+from .. import _backend as B
 
 _NoValue = np._NoValue
 
@@ -355,9 +356,9 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     a, b = _operand(start), _operand(stop)
     a, b = (v if isinstance(v, _core.Tensor) else _core.Tensor._make(np.asarray(v, dtype=np.float64)) for v in (a, b))
-    if a._data.dtype.kind not in "fc":  # integer bounds: NumPy's float64 (they cannot require grad)
+    if B.kind(a._data) not in "fc":  # integer bounds: NumPy's float64 (they cannot require grad)
         a = _core.Tensor._make(a._data.astype(np.float64))
-    if b._data.dtype.kind not in "fc":
+    if B.kind(b._data) not in "fc":
         b = _core.Tensor._make(b._data.astype(np.float64))
     div = (num - 1) if endpoint else num
     k = np.arange(num, dtype=np.float64).reshape((num,) + (1,) * max(a.dim(), b.dim()))

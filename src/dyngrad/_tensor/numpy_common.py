@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.py)
+from .. import _backend as B
 
 __all__ = ["is_traced", "np_dtype", "promote_tensors", "refuse_or_run"]
 
@@ -88,7 +89,7 @@ def _ts(xs: Any) -> list:
 def _floats(x: Any) -> Any:
     """An operand as a Tensor, integer and bool ones in float64 (NumPy's float results)."""
     x = _t(x)
-    return _o().to_dtype(x, np.dtype(np.float64)) if x._data.dtype.kind in "biu" else x
+    return _o().to_dtype(x, np.dtype(np.float64)) if B.kind(x._data) in "biu" else x
 
 
 def np_dtype(dtype: Any) -> np.dtype:
@@ -105,7 +106,7 @@ def _cast(x: Any, dt: np.dtype) -> Any:
 def _float_inputs(args: list) -> list:
     """NumPy's float results of integer inputs: int/bool tensors compute in float64 when no
     operand is a floating tensor (a float tensor sets the dtype, as in PyTorch)."""
-    kinds = [a._data.dtype.kind for a in args if isinstance(a, _core.Tensor)]
+    kinds = [B.kind(a._data) for a in args if isinstance(a, _core.Tensor)]
     if kinds and all(k in "biu" for k in kinds):
         return [_cast(a, np.dtype(np.float64)) for a in args]
     return args

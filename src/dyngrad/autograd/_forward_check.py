@@ -12,6 +12,7 @@ from ..tensor import Tensor
 from . import grad_mode
 from .forward_ad import dual_level, make_dual, unpack_dual
 from .gradcheck import GradcheckError
+from .. import _backend as B
 
 __all__ = ["check_forward_ad"]
 
@@ -42,7 +43,7 @@ def check_forward_ad(
     """
     ins = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     base = [x.detach() if isinstance(x, Tensor) else x for x in ins]
-    floats = [i for i, x in enumerate(ins) if isinstance(x, Tensor) and x._data.dtype.kind == "f"]
+    floats = [i for i, x in enumerate(ins) if isinstance(x, Tensor) and B.kind(x._data) == "f"]
     chosen = [i for i in floats if ins[i].requires_grad] or floats
     for i in chosen:
         x = base[i]

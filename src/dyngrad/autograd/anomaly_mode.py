@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ._context import context as state  # anomaly mode's flags: state.anomaly, .anomaly_check_nan
+from .. import _backend as B
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
 
@@ -114,7 +115,7 @@ def check_node_output(node: Any, res: tuple) -> None:
         if g is None:
             continue
         d = g._data
-        if d.dtype.kind not in "fc" or np.all(np.isfinite(d)):
+        if B.kind(d) not in "fc" or np.all(np.isfinite(d)):
             continue
         what = "nan" if np.any(np.isnan(d)) else "inf"
         names = getattr(node, "_arg_names", ())

@@ -49,7 +49,7 @@ def _make_grads(outputs: tuple, grads: tuple, is_grad: bool) -> list:
                 f"Mismatch in shape: grad_output[{i}] has a shape of {list(g.shape)} and "
                 f"output[{i}] has a shape of {list(out.shape)}."
             )
-        if g._data.dtype.kind != out._data.dtype.kind:
+        if B.kind(g._data) != B.kind(out._data):
             raise RuntimeError(
                 f"For output {i}: grad dtype {g.dtype.name} does not match output dtype "
                 f"{out.dtype.name}"

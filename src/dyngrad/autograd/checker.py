@@ -36,6 +36,7 @@ from .checker_variants import (
 )
 from .function import Function
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from .. import _backend as B
 
 __all__ = ["check_function", "CheckReport", "CheckResult", "parse_inputs", "main"]
 
@@ -261,7 +262,7 @@ def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = T
         return report
     # ---- raw backward: arity by parameter name, missing gradients, shapes and dtypes
     gos = [
-        Tensor._make(np.ones(o._data.shape, dtype=o._data.dtype)) if isinstance(o, Tensor) and o._data.dtype.kind == "f" else None
+        Tensor._make(np.ones(o._data.shape, dtype=o._data.dtype)) if isinstance(o, Tensor) and B.kind(o._data) == "f" else None
         for o in outs
     ]
     try:
@@ -296,7 +297,6 @@ def check_function(fn_cls: type, *example_inputs: Any, double_backward: bool = T
                 bad = True
                 msgs.append(f"gradient for {argname(i)} is a {type(g).__name__}, not a Tensor")
             elif g._data.shape != x._data.shape:
-                from .. import _backend as B
                 if B.is_broadcastable_to(x._data.shape, g._data.shape):
                     msgs.append(f"{argname(i)}: gradient shape {list(g.shape)} reduced to {list(x.shape)} by the engine")
                 else:

@@ -15,6 +15,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import grad_mode
 from .gradcheck import GradcheckError
+from .. import _backend as B
 
 if TYPE_CHECKING:
     from .checker import CheckReport
@@ -27,7 +28,7 @@ def _copy(inputs: tuple, transform: Callable | None = None, dtype: Any = None) -
     to ``dtype`` when given (else kept in their own dtype); other values passed as is."""
     out = []
     for x in inputs:
-        if isinstance(x, Tensor) and x._data.dtype.kind == "f":
+        if isinstance(x, Tensor) and B.kind(x._data) == "f":
             arr = x._data.astype(x._data.dtype if dtype is None else dtype)  # always a copy
             if transform is not None:
                 arr = transform(arr)
@@ -44,7 +45,7 @@ def _f64(inputs: tuple, transform: Callable | None = None) -> tuple:
 
 def _dtype_label(inputs: tuple) -> str:
     """The floating dtypes of the Tensor inputs, e.g. ``"float32"`` or ``"float32/float64"``."""
-    kinds = sorted({str(x._data.dtype) for x in inputs if isinstance(x, Tensor) and x._data.dtype.kind == "f"})
+    kinds = sorted({str(x._data.dtype) for x in inputs if isinstance(x, Tensor) and B.kind(x._data) == "f"})
     return "/".join(kinds) or "-"
 
 
@@ -53,7 +54,7 @@ _TOL = {"float64": (1e-7, 1e-10), "float32": (1e-4, 1e-5), "float16": (1e-2, 1e-
 
 
 def _tol(inputs: tuple) -> tuple[float, float]:
-    tols = [_TOL.get(str(x._data.dtype), _TOL["float16"]) for x in inputs if isinstance(x, Tensor) and x._data.dtype.kind == "f"]
+    tols = [_TOL.get(str(x._data.dtype), _TOL["float16"]) for x in inputs if isinstance(x, Tensor) and B.kind(x._data) == "f"]
     return max(tols) if tols else _TOL["float64"]
 
 

@@ -204,8 +204,8 @@ def _validate(node: Node, res: Any, create_graph: bool) -> tuple:
             else:
                 g = Tensor._make(B.sum_to_size(gd, shape))
             gd = g._data
-        if gd.dtype != dt:
-            g = g.to(dt) if create_graph or type(g) is not Tensor else Tensor._make(gd.astype(dt))
+        if (gd.dtype != dt) if type(gd) is np.ndarray else B.np_dtype_of(gd) != B.to_np_dtype(dt):
+            g = g.to(dt) if create_graph or type(g) is not Tensor else Tensor._make(B.astype(gd, dt))
         out[i] = g
     return tuple(out)
 

@@ -52,6 +52,7 @@ from ..transforms import interpreter
 from ..transforms.batched_autograd import _bottom, _rewrap_like, batched_make_dual
 from ..transforms.batching import BatchedTensor
 from ..transforms.dual import DualInterpreter, _Alias, _share_tangent, _suspended, current  # noqa: F401 (func uses)
+from .. import _backend as B
 
 __all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
            "exit_dual_level", "check_forward_ad"]
@@ -162,9 +163,9 @@ def make_dual(tensor: Any, tangent: Any, *, level: int | None = None) -> Tensor:
     tangent = _as_tensor(tangent, "make_dual(): argument 'tangent'")
     if (isinstance(tensor, BatchedTensor) or isinstance(tangent, BatchedTensor)):
         return batched_make_dual(lambda p, u: make_dual(p, u, level=lv.idx), tensor, tangent)  # on the values
-    if tensor._data.dtype.kind != "f":
+    if B.kind(tensor._data) != "f":
         raise TypeError(f"make_dual(): argument 'tensor' must be floating point, got {tensor.dtype.name}")
-    if tangent._data.dtype.kind != "f":
+    if B.kind(tangent._data) != "f":
         raise TypeError(f"make_dual(): argument 'tangent' must be floating point, got {tangent.dtype.name}")
     if tangent._data.shape != tensor._data.shape:
         raise RuntimeError(

@@ -20,6 +20,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode, profiler
 from .graph import _TENSOR, Node, SavedTensor, _seq, rebase_retain_grad
+from .. import _backend as B
 
 _TENSOR.append(Tensor)  # SavedTensor's class of the alias of a saved output (graph.py)
 
@@ -531,7 +532,7 @@ def _record_one(cls: type, ctx: Any, o: Any) -> Any:
     d = o._data
     if o.grad_fn is not None:
         o = o.detach()
-    if d.dtype.kind != "f":
+    if (d.dtype.kind if type(d) is np.ndarray else B.kind(d)) != "f":
         raise RuntimeError(
             f"{cls.__name__}.forward returned a {o.dtype.name} tensor; only floating point "
             "outputs can require grad. Mark it with ctx.mark_non_differentiable()."
@@ -610,7 +611,7 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
             new_outs.append(o)
             ometa.append((o._data.shape, o._data.dtype))
             continue
-        if o._data.dtype.kind != "f":
+        if (o._data.dtype.kind if type(o._data) is np.ndarray else B.kind(o._data)) != "f":
             raise RuntimeError(
                 f"{cls.__name__}.forward returned a {o.dtype.name} tensor as output {i}; only "
                 "floating point outputs can require grad. Mark it with "

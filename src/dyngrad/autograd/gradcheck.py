@@ -22,6 +22,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import grad_mode
 from .backprop import grad as autograd_grad
+from .. import _backend as B
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "get_numerical_jacobian", "get_analytical_jacobian"]
 
@@ -58,7 +59,7 @@ def _diff_idx(inputs: tuple) -> list[int]:
 def _check_inputs(inputs: tuple) -> list[int]:
     idx = _diff_idx(inputs)
     for i in idx:
-        if inputs[i]._data.dtype.kind != "f":
+        if B.kind(inputs[i]._data) != "f":
             raise ValueError(
                 f"gradcheck: input {i} has dtype {inputs[i].dtype!r}, which is not floating "
                 "point; only floating point inputs can be checked"
@@ -66,7 +67,7 @@ def _check_inputs(inputs: tuple) -> list[int]:
     if not idx:
         ints = [
             f"input {i} ({x.dtype!r})" for i, x in enumerate(inputs)
-            if isinstance(x, Tensor) and x._data.dtype.kind != "f"
+            if isinstance(x, Tensor) and B.kind(x._data) != "f"
         ]
         hint = (
             f"; {', '.join(ints)} {'is' if len(ints) == 1 else 'are'} not floating point and "
@@ -81,7 +82,7 @@ def _to_f64(inputs: tuple) -> tuple:
     """float64 copies of the floating point tensor inputs (same requires_grad)."""
     out = []
     for x in inputs:
-        if isinstance(x, Tensor) and x._data.dtype.kind == "f" and x._data.dtype != np.float64:
+        if isinstance(x, Tensor) and B.kind(x._data) == "f" and x._data.dtype != np.float64:
             c = Tensor._make(x._data.astype(np.float64))
             c._requires_grad = x._requires_grad
             out.append(c)
@@ -146,8 +147,8 @@ def get_analytical_jacobian(func: Callable, inputs: Any) -> list:
 
 def _tolerances(inputs: tuple, outs: tuple, eps: float, atol: float, rtol: float) -> tuple:
     """Tolerances no tighter than the lowest precision among inputs and outputs."""
-    dts = [x._data.dtype for x in inputs if isinstance(x, Tensor) and x._data.dtype.kind == "f"]
-    dts += [o._data.dtype for o in outs if o._data.dtype.kind == "f"]
+    dts = [x._data.dtype for x in inputs if isinstance(x, Tensor) and B.kind(x._data) == "f"]
+    dts += [o._data.dtype for o in outs if B.kind(o._data) == "f"]
     finfo = max((np.finfo(d).eps for d in dts), default=np.finfo(np.float64).eps)
     if finfo > np.finfo(np.float64).eps:  # float32 / float16 somewhere
         atol = max(atol, float(finfo) * 100)
@@ -380,7 +381,7 @@ def gradcheck(
         outs = _outputs(func, inputs)
         num_outs = _outputs(func, num_inputs)
     atol, rtol = _tolerances(inputs, outs, eps, atol, rtol)
-    if any(o._data.dtype != np.float64 for o in num_outs if o._data.dtype.kind == "f"):
+    if any(o._data.dtype != np.float64 for o in num_outs if B.kind(o._data) == "f"):
         # func computes in lower precision even on float64 inputs: widen step and tolerance
         eps = max(eps, 1e-3)
         atol, rtol = max(atol, 1e-3), max(rtol, 1e-2)

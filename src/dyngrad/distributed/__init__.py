@@ -28,6 +28,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import _group as G
 from ._group import Backend, DebugLevel, GroupMember, ProcessGroup
+from .. import _backend as B
 
 __all__ = [
     "Backend", "DebugLevel", "GroupMember", "ProcessGroup", "ReduceOp", "Work", "default_pg_timeout",
@@ -643,7 +644,7 @@ def _mpi_op(op: Any, dtype: np.dtype, name: str) -> Any:
 
 
 def _average(buf: np.ndarray, n: int) -> None:
-    if buf.dtype.kind in "iu":
+    if B.kind(buf) in "iu":
         np.copyto(buf, np.trunc(buf / n).astype(buf.dtype))
     else:
         np.divide(buf, n, out=buf)

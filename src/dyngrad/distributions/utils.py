@@ -32,14 +32,14 @@ def broadcast_all(*values: Any) -> tuple[Tensor, ...]:
         raise ValueError("Input arguments must all be instances of numbers.Number, torch.Tensor or objects "
                          "implementing __torch_function__.")
     tensors = [v for v in values if isinstance(v, Tensor)]
-    dt = next((t._data.dtype for t in tensors if t._data.dtype.kind == "f"), B.get_default_dtype().np)
+    dt = next((t._data.dtype for t in tensors if B.kind(t._data) == "f"), B.get_default_dtype().np)
     ts = [v if isinstance(v, Tensor) else Tensor._make(np.asarray(v, dtype=dt)) for v in values]
     shape = np.broadcast_shapes(*(t.shape for t in ts))
     return tuple(t if t.shape == shape else expand(t, shape) for t in ts)
 
 
 def float_dtype_of(*values: Any) -> np.dtype:
-    return next((v._data.dtype for v in values if isinstance(v, Tensor) and v._data.dtype.kind == "f"),
+    return next((v._data.dtype for v in values if isinstance(v, Tensor) and B.kind(v._data) == "f"),
                 B.get_default_dtype().np)
 
 
@@ -63,7 +63,7 @@ def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:
 
 def clamp_probs(probs: Tensor) -> Tensor:
     """Probabilities clamped into ``[eps, 1 - eps]`` (``eps`` of their dtype)."""
-    eps = float(np.finfo(probs._data.dtype if probs._data.dtype.kind == "f" else np.float32).eps)
+    eps = float(np.finfo(probs._data.dtype if B.kind(probs._data) == "f" else np.float32).eps)
     return clamp(probs, min=eps, max=1 - eps)
 
 

@@ -29,6 +29,7 @@ from ..transforms.batching import BatchedTensor, vmap_levels
 from ..transforms.dual import current as _dual_level
 from ..autograd.functional import _reaches_outer
 from ..tensor import Tensor
+from .. import _backend as B
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "linearize"]
 
@@ -83,12 +84,12 @@ def _to_tensor(x: Any, what: str) -> Tensor:
         t = x
     elif _is_numpy(x):
         arr = np.asarray(x)
-        if arr.dtype.kind in "iub":
+        if B.kind(arr) in "iub":
             arr = arr.astype(np.float64)
         t = Tensor._make(arr)
     else:
         raise TypeError(f"{what} must be a Tensor, a NumPy array or a float, got {type(x).__name__}")
-    if t._data.dtype.kind != "f":
+    if B.kind(t._data) != "f":
         raise TypeError(f"{what} must be floating point to be differentiated, got {t.dtype.name}")
     return t
 

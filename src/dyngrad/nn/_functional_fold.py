@@ -216,7 +216,7 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
     d = input._data.reshape((-1, h * w))
     flat = (th[:, None, :, None] * w + tw[None, :, None, :]).reshape(oh * ow, kh * kw)  # (bins, window)
     win = d[:, flat]  # (M, bins, window)
-    pick = np.argmax(np.where(np.isnan(win), np.inf, win), axis=-1) if win.dtype.kind == "f" else np.argmax(win, -1)
+    pick = np.argmax(np.where(np.isnan(win), np.inf, win), axis=-1) if B.kind(win) == "f" else np.argmax(win, -1)
     ind = np.take_along_axis(np.broadcast_to(flat, win.shape), pick[..., None], -1)[..., 0]
     ind = ind.reshape(lead + (oh * ow,)).astype(np.int64)
     out = gather(input.reshape(lead + (h * w,)), -1, Tensor._make(ind)).reshape(lead + (oh, ow))

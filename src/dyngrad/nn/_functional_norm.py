@@ -13,6 +13,7 @@ from ..autograd.function import Function
 from ..ops import fused as _fused
 from ..ops._util import wrap
 from ..tensor import Tensor
+from .. import _backend as B
 
 __all__ = ["layer_norm", "batch_norm", "group_norm", "embedding", "one_hot"]
 
@@ -351,7 +352,7 @@ def embedding(
     if scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding: scale_grad_by_freq and sparse are not supported by dyngrad")
     idx = input._data if isinstance(input, Tensor) else np.asarray(input)
-    if idx.dtype.kind not in "iu":
+    if B.kind(idx) not in "iu":
         raise RuntimeError(
             f"embedding: Expected tensor for argument #1 'indices' to have an integer dtype, but got {idx.dtype}"
         )

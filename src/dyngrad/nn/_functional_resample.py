@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import ops
 from ..tensor import Tensor
+from .. import _backend as B
 
 __all__ = ["interpolate", "upsample", "pixel_shuffle", "pixel_unshuffle"]
 
@@ -183,7 +184,7 @@ def interpolate(
             raise NotImplementedError("interpolate: mode='area' is supported for 4-D input only in dyngrad")
         return adaptive_avg_pool2d(input, out)
     x = input
-    dt = x._data.dtype if x._data.dtype.kind == "f" else np.float64
+    dt = x._data.dtype if B.kind(x._data) == "f" else np.float64
     for k in range(nd):
         dim = 2 + k
         n_in, n_out, sf = spatial[k], out[k], sfs[k]

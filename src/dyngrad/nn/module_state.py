@@ -65,7 +65,7 @@ class _StateMixin:
         nd = B.to_np_dtype(dtype)
         if nd.kind != "f":
             raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
-        return self._apply_tensors(lambda a: a.astype(nd) if a.dtype.kind == "f" and a.dtype != nd else a)
+        return self._apply_tensors(lambda a: a.astype(nd) if B.kind(a) == "f" and a.dtype != nd else a)
 
     def float(self) -> Any:
         return self.to(B.float32)

@@ -26,6 +26,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..tensor import Tensor
 from ._batching import pointwise_promoting, unary
+from .. import _backend as B
 
 __all__ = ["Op", "Elementwise", "Linear"]
 
@@ -127,6 +128,6 @@ class Linear(Op):
         for i, (a, u) in enumerate(zip(args, tangents)):
             if u is not None:
                 args[i] = u
-            elif isinstance(a, Tensor) and a._data.dtype.kind in "fc":
+            elif isinstance(a, Tensor) and B.kind(a._data) in "fc":
                 args[i] = Tensor._make(np.zeros_like(a._data))
         return cls.apply(*args)

@@ -24,6 +24,7 @@ from ..autograd.function import TransformUnsupported
 from ..tensor import Tensor
 from ._batching import front, pad_to
 from ._util import data_of, is_wrapper
+from .. import _backend as B
 
 __all__ = ["batch_pos", "index_shape", "as_tuple", "place_value", "batch_operand", "int_values",
            "plan_batched", "index_by_batched", "put_by_batched", "put_add_by_batched"]
@@ -90,7 +91,7 @@ def int_values(index: Any, d: int, op: str) -> np.ndarray:
     a = data_of(index)
     if not isinstance(a, np.ndarray):
         a = np.asarray(a)
-    if a.dtype.kind not in "iu" or a.dtype == np.uint8:
+    if B.kind(a) not in "iu" or a.dtype == np.uint8:
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {a.dtype}")
     return np.moveaxis(a, d, 0)
 

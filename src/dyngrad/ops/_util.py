@@ -50,18 +50,18 @@ def binary_operands(a: Any, b: Any) -> tuple[Any, Any, np.dtype]:
     if ta and tb:
         ad, bd = a._data, b._data
         if type(ad) is type(bd) and ad.dtype == bd.dtype:
-            return ad, bd, ad.dtype
+            return ad, bd, (ad.dtype if type(ad) is np.ndarray else B.np_dtype_of(ad))
         B.check_same_backend("binary op", ad, bd)  # (mixing libraries: a TypeError naming both)
         a, b = B.dask_constants(a, b)
     elif ta and type(b) in _SCALARS:
         # fast path: a Python scalar changes the dtype only when of a higher category
         ad = a._data
-        if _SCALARS[type(b)] <= _CATEGORY[ad.dtype.kind]:
-            return ad, b, ad.dtype
+        if _SCALARS[type(b)] <= _CATEGORY[B.kind(ad)]:
+            return ad, b, (ad.dtype if type(ad) is np.ndarray else B.np_dtype_of(ad))
     elif tb and type(a) in _SCALARS:
         bd = b._data
-        if _SCALARS[type(a)] <= _CATEGORY[bd.dtype.kind]:
-            return a, bd, bd.dtype
+        if _SCALARS[type(a)] <= _CATEGORY[B.kind(bd)]:
+            return a, bd, (bd.dtype if type(bd) is np.ndarray else B.np_dtype_of(bd))
     rt = B.result_type(a, b)
     return _cast(a, rt), _cast(b, rt), rt
 
@@ -73,11 +73,28 @@ _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
 def _cast(x: Any, rt: np.dtype) -> Any:
     if isinstance(x, Tensor):
         d = x._data
-        return d if d.dtype == rt else d.astype(rt)
+        if type(d) is np.ndarray:
+            return d if d.dtype == rt else d.astype(rt)
+        return B.astype(d, rt, copy=False)
     if isinstance(x, (bool, int, float)):
         return x
     arr = B.asarray(x)
-    return arr.astype(rt, copy=False)
+    return B.astype(arr, rt, copy=False)
+
+
+def cast_to(out: Any, rt: np.dtype) -> Any:
+    """``out`` as dtype ``rt`` (a NumPy dtype), in its own library; ``out`` itself when it
+    already is (what ops write after a NumPy call whose result dtype may differ)."""
+    if type(out) is np.ndarray:
+        return out if out.dtype == rt else out.astype(rt)
+    return B.astype(out, rt, copy=False)
+
+
+def xp_of(*arrays: Any) -> Any:
+    """The array namespace of ``arrays`` (:func:`dyngrad._backend.namespace`): :mod:`numpy`
+    after one type check when the first is a NumPy array and the rest NumPy arrays or
+    Python scalars."""
+    return B.namespace(*arrays)
 
 
 def float_dtype(dt: np.dtype) -> np.dtype:
@@ -87,7 +104,9 @@ def float_dtype(dt: np.dtype) -> np.dtype:
 
 def float_data(x: Tensor) -> np.ndarray:
     d = x._data
-    return d if d.dtype.kind == "f" else d.astype(B.get_default_dtype().np)
+    if type(d) is np.ndarray:
+        return d if d.dtype.kind == "f" else d.astype(B.get_default_dtype().np)
+    return d if B.kind(d) == "f" else B.astype(d, B.get_default_dtype().np)
 
 
 def norm_dim(dim: int, ndim: int, op: str) -> int:

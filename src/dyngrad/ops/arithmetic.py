@@ -19,7 +19,7 @@ from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching import pointwise_promoting, unary
 from ._docs import inplace_doc
-from ._util import binary_operands, data_of, float_dtype, inplace, inplace_shape_error, recording, wrap
+from ._util import binary_operands, cast_to, data_of, float_dtype, inplace, inplace_shape_error, recording, wrap
 
 __all__ = [
     "add",
@@ -91,8 +91,9 @@ class Add(Op):
     def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Tensor:
         ad, bd, rt = binary_operands(a, b)
         ctx.alpha = alpha
-        out = np.add(ad, bd if alpha == 1 else np.multiply(bd, alpha))
-        return wrap(out if out.dtype == rt else out.astype(rt))
+        xp = B.namespace(ad, bd)
+        out = xp.add(ad, bd if alpha == 1 else xp.multiply(bd, alpha))
+        return wrap(cast_to(out, rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -158,8 +159,9 @@ class Sub(Op):
                 "`^` or `logical_xor()` operator instead."
             )
         ctx.alpha = alpha
-        out = np.subtract(ad, bd if alpha == 1 else np.multiply(bd, alpha))
-        return wrap(out if out.dtype == rt else out.astype(rt))
+        xp = B.namespace(ad, bd)
+        out = xp.subtract(ad, bd if alpha == 1 else xp.multiply(bd, alpha))
+        return wrap(cast_to(out, rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -250,7 +252,7 @@ class Mul(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Tensor:
         if (isinstance(a, Tensor) and isinstance(b, Tensor) and type(a._data) is np.ndarray
-                and type(b._data) is np.ndarray and a._data.dtype.kind == "f" and b._data.dtype.kind == "b"):
+                and type(b._data) is np.ndarray and B.kind(a._data) == "f" and B.kind(b._data) == "b"):
             # a float tensor times a bool mask (ReLU's backward): NumPy's loop casts the mask
             # chunk by chunk (exact), no full-size float copy of it
             ad, bd, rt = a._data, b._data, a._data.dtype
@@ -263,8 +265,8 @@ class Mul(Op):
             ctx.save_for_backward(b if n[0] and bt else None, a if n[1] and at else None)
             ctx.a = None if at else a
             ctx.b = None if bt else b
-        out = np.multiply(ad, bd)
-        return wrap(out if out.dtype == rt else out.astype(rt))
+        out = B.namespace(ad, bd).multiply(ad, bd)
+        return wrap(cast_to(out, rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -350,7 +352,7 @@ class Div(Op):
             )
             ctx.a = None if isinstance(a, Tensor) else a
             ctx.b = None if isinstance(b, Tensor) else b
-        return wrap(out if out.dtype == rt else out.astype(rt))
+        return wrap(cast_to(out, rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -649,7 +651,7 @@ class Remainder(Op):
             out = np.fmod(ad, bd) if trunc else np.remainder(ad, bd)
             q = (np.trunc if trunc else np.floor)(np.true_divide(ad, bd))
         ctx.q = q
-        return wrap(out if out.dtype == rt else out.astype(rt))
+        return wrap(cast_to(out, rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -820,7 +822,7 @@ def div_(self: Tensor, other: Any, *, rounding_mode: str | None = None) -> Tenso
         >>> dyngrad.tensor([5, -5]).div_(2, rounding_mode="trunc")
         tensor([ 2, -2])
     """
-    if rounding_mode is None and self._data.dtype.kind != "f":
+    if rounding_mode is None and B.kind(self._data) != "f":
         raise RuntimeError(
             f"div_: result type Float can't be cast to the desired output type {self.dtype.name}"
         )

@@ -227,7 +227,7 @@ class BitwiseNot(_NoGrad):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = data_of(x)
-        if d.dtype.kind == "f":  # PyTorch's error (the type dyngrad raised before was TypeError)
+        if B.kind(d) == "f":  # PyTorch's error (the type dyngrad raised before was TypeError)
             tname = _TORCH_TYPE_NAMES.get(d.dtype.name, d.dtype.name)
             raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for '{tname}'")
         out = Tensor._make(np.invert(d))

@@ -381,7 +381,7 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any 
         >>> dyngrad.nansum(dyngrad.tensor([1.0, float('nan'), 2.0])).item()
         3.0
     """
-    x = _nan_filled(input, 0.0) if input._data.dtype.kind in "fc" else input
+    x = _nan_filled(input, 0.0) if B.kind(input._data) in "fc" else input
     return x.sum(dim, keepdim=keepdim, dtype=dtype) if dim is not None else x.sum(dtype=dtype)
 
 
@@ -405,7 +405,7 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
         >>> dyngrad.nanmean(dyngrad.tensor([1.0, float('nan'), 2.0])).item()
         1.5
     """
-    if input._data.dtype.kind not in "fc":
+    if B.kind(input._data) not in "fc":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
                            f"{input.dtype}")
     count = wrap((~np.isnan(input._data)).astype(input._data.dtype))
@@ -417,7 +417,7 @@ def _median_index(d: np.ndarray, dim: int, ignore_nan: bool) -> np.ndarray:
     """Index (along ``dim``, kept as size 1) of the lower median of each slice; a slice with
     a NaN selects its first NaN (``ignore_nan``: the lower median of the non-NaN values)."""
     order = np.argsort(d, axis=dim, kind="stable")  # NaN last
-    nan = np.isnan(d) if d.dtype.kind in "fc" else np.zeros(d.shape, dtype=bool)
+    nan = np.isnan(d) if B.kind(d) in "fc" else np.zeros(d.shape, dtype=bool)
     n_ok = d.shape[dim] - nan.sum(axis=dim, keepdims=True)
     if ignore_nan:
         k = np.maximum(n_ok - 1, 0) // 2
@@ -430,7 +430,7 @@ def _median(input: Tensor, dim: Any, keepdim: bool, ignore_nan: bool, name: str)
     d = input._data
     if dim is None:  # all elements: the gradient is split evenly among the entries equal to the value
         if d.size == 0:
-            if d.dtype.kind in "fc":  # PyTorch: NaN (the gradient of an empty input is empty)
+            if B.kind(d) in "fc":  # PyTorch: NaN (the gradient of an empty input is empty)
                 return input.sum() + float("nan")
             raise IndexError(f"{name}() input tensor cannot be empty")
         flat = d.reshape(-1)
@@ -561,7 +561,7 @@ def nanquantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = F
 
 
 def _quantile(input: Tensor, q: Any, dim: int | None, keepdim: bool, interpolation: str, op: str) -> Tensor:
-    if input._data.dtype.kind not in "f":
+    if B.kind(input._data) not in "f":
         raise RuntimeError(f"{op}() input tensor must be either float or double dtype")
     if interpolation not in ("linear", "lower", "higher", "nearest", "midpoint"):
         raise RuntimeError(f"{op}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
@@ -679,7 +679,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     lead, n = x2.shape[:-1], x2.shape[-1]
     x2 = x2.reshape(-1, n)
     order = np.argsort(x2, axis=1, kind="stable")  # NaN last, ties in their order
-    if x2.dtype.kind in "fc":
+    if B.kind(x2) in "fc":
         for r in np.nonzero(np.isnan(x2).any(axis=1))[0]:
             order[r] = _insertion_order(x2[r])
     s = np.take_along_axis(x2, order, axis=1)
@@ -766,7 +766,6 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
         >>> dyngrad.diff(dyngrad.tensor([1, 4, 9, 16])).tolist()
         [3, 5, 7]
     """
-    from .. import _backend as B
     from .splitting import cat
 
     if input.ndim == 0:

@@ -444,9 +444,9 @@ def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tu
     g = _Geom(stride, pad, dil, 1)
     size = x.shape[2:]
     out = g.out_size(size, k)
-    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    fill = -np.inf if B.kind(x) == "f" else np.iinfo(x.dtype).min
     xp = _padded(x, g, fill)
-    nan = x.dtype.kind == "f" and bool(np.isnan(x).any())
+    nan = B.kind(x) == "f" and bool(np.isnan(x).any())
     taps = list(np.ndindex(*k))
     best = xp[_slices(taps[0], g, out)].copy()
     tap = np.zeros(best.shape, np.int16)  # which kernel tap holds the maximum so far

@@ -93,7 +93,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
         raise RuntimeError(
             f"fill_ only supports 0-dimension value tensor but got tensor with {value._data.ndim} dimensions."
         )
-    if type(value) is int and self._data.dtype.kind in "iu":
+    if type(value) is int and B.kind(self._data) in "iu":
         value = B.int_fill_value(value, self._data.dtype)
     if not recording(self, value) and not _ctx.interpreters:  # a transform (forward mode's tangents) goes via inplace()
         if not B.writeable(self._data):
@@ -223,7 +223,7 @@ class ToDtype(Linear):
     def forward(ctx: Any, a: Tensor, dtype: np.dtype) -> Tensor:
         ctx.in_dtype = a._data.dtype
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap(a._data.astype(dtype))
+            return wrap(B.astype(a._data, dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -262,7 +262,7 @@ def to_dtype(input: Tensor, dtype: Any) -> Tensor:
         with no_grad():  # a transform's wrapper (vmap): its values go through ToDtype's rule
             return ToDtype.apply(input, nd)
     if nd.kind != "f" or not (recording(input) or _ctx.interpreters):  # forward mode: a tangent
-        return Tensor._make(input._data.astype(nd))
+        return Tensor._make(B.astype(input._data, nd))
     return ToDtype.apply(input, nd)
 
 
@@ -273,7 +273,8 @@ class Clone(Linear):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        return wrap(a._data.copy())
+        d = a._data
+        return wrap(d.copy() if type(d) is np.ndarray else B.copy(d))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:

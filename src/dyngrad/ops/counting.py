@@ -112,7 +112,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         [1, 0, 2, 1]
     """
     d = input._data
-    if d.ndim != 1 or d.dtype.kind not in "iub":
+    if d.ndim != 1 or B.kind(d) not in "iub":
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if d.size and d.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
@@ -181,7 +181,7 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
 
 
 def _has_nan(a: np.ndarray) -> bool:
-    return a.dtype.kind in "fc" and bool(np.isnan(a).any())
+    return B.kind(a) in "fc" and bool(np.isnan(a).any())
 
 
 def _bsearch(seq: np.ndarray, vals: np.ndarray, right: bool, scalar: bool) -> np.ndarray:
@@ -258,7 +258,7 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
         [0.0, 2.0, 1.0, 1.0]
     """
     d = input._data
-    if d.dtype.kind not in "fc":
+    if B.kind(d) not in "fc":
         names = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
         # (NotImplementedError, a RuntimeError, as PyTorch raises)
         raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{names.get(d.dtype.name, d.dtype.name)}'")

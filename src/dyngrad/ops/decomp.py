@@ -20,6 +20,7 @@ from ._bases import Op
 from ._batching import front, leading_batch, logical_ndim, pad_to
 from ._util import wrap
 from .linalg import matmul
+from .. import _backend as B
 
 
 class LinAlgError(RuntimeError):
@@ -56,7 +57,7 @@ def _check(op: str, A: Tensor, square: bool = True) -> None:
     d = A._data
     if d.ndim < 2:
         raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
-    if d.dtype.kind != "f":
+    if B.kind(d) != "f":
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {A.dtype.name}")
     if square and d.shape[-1] != d.shape[-2]:
         raise RuntimeError(

@@ -33,7 +33,7 @@ AminmaxResult = namedtuple("aminmax", ["min", "max"])
 
 def _floating(x: Tensor) -> Tensor:
     """``x``, integers and bools cast to the default float dtype (PyTorch's rule for these)."""
-    return x if x._data.dtype.kind in "fc" else x.to(B.get_default_dtype())
+    return x if B.kind(x._data) in "fc" else x.to(B.get_default_dtype())
 
 
 def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None) -> Tensor:
@@ -77,7 +77,7 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, a
         if wt._data.ndim > 1 or wt._data.size != m:
             raise RuntimeError(f"cov(): expected {name} to have one dimension and {m} elements but got "
                                f"{list(wt.shape)}")
-        if wt._data.dtype.kind not in kinds:
+        if B.kind(wt._data) not in kinds:
             raise RuntimeError(f"cov(): expected {name} to have {'integral' if kinds == 'iu' else 'floating point'} "
                                f"dtype but got {wt.dtype}")
         if (wt._data < 0).any():
@@ -602,7 +602,7 @@ def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple
     size = input._data.shape[d]
     ios = indices_or_sections
     if isinstance(ios, Tensor):
-        if ios._data.dtype.kind not in "iu":
+        if B.kind(ios._data) not in "iu":
             raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have a Long dtype, but got "
                                f"{ios.dtype}")
         ios = int(ios._data) if ios._data.ndim == 0 else [int(i) for i in ios._data.reshape(-1)]

@@ -16,6 +16,7 @@ from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching_index import batch_operand
 from ._util import data_of, inplace, is_wrapper, norm_dim, wrap
+from .. import _backend as B
 
 __all__ = [
     "index_select", "gather", "scatter", "scatter_", "scatter_add", "scatter_add_",
@@ -28,7 +29,7 @@ def _int_index(index: Any, op: str) -> np.ndarray:
     d = data_of(index)
     if not isinstance(d, np.ndarray):
         d = _B.asarray_any(d)
-    if d.dtype.kind not in "iu" or d.dtype == np.uint8:
+    if B.kind(d) not in "iu" or d.dtype == np.uint8:
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {d.dtype}")
     return d
 
@@ -468,7 +469,7 @@ def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
         return _index_select_batched(input, dim, index)
     idx = data_of(index)
     idx = _B.asarray_any(idx) if not isinstance(idx, np.ndarray) else idx
-    if idx.dtype.kind not in "iu" or idx.dtype == np.uint8:
+    if B.kind(idx) not in "iu" or idx.dtype == np.uint8:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -482,7 +483,7 @@ def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
 
 
 def _index_select_batched(input: Tensor, dim: int, index: Tensor) -> Tensor:
-    if index._data.dtype.kind not in "iu" or index._data.dtype == np.uint8:
+    if B.kind(index._data) not in "iu" or index._data.dtype == np.uint8:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -548,7 +549,7 @@ def _dim_index(input: Tensor, dim: int, index: Any, op: str, negative: bool = Fa
     in PyTorch's ``index_add`` / ``index_copy`` / ``index_reduce``, a negative index raises."""
     d = norm_dim(dim, input._data.ndim, op)
     if is_wrapper(index):  # differs per example under vmap: the rule checks it
-        if index._data.dtype.kind not in "iu" or index._data.dtype == np.uint8 or index.ndim > 1:
+        if B.kind(index._data) not in "iu" or index._data.dtype == np.uint8 or index.ndim > 1:
             raise RuntimeError(f"{op}(): index must be an integer vector, got {index.dtype} of shape {list(index.shape)}")
         return d, (slice(None),) * d + (index.reshape(-1),)
     idx = _int_index(index, op).reshape(-1)

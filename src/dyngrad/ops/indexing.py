@@ -52,11 +52,11 @@ def _conv(i: Any) -> Any:
             d = d.astype(np.int64)
         if d.dtype == object:
             raise IndexError("index lists must contain only integers or bools")
-        if d.size == 0 and d.dtype.kind == "f":  # x[[]] selects nothing, as in PyTorch
+        if d.size == 0 and B.kind(d) == "f":  # x[[]] selects nothing, as in PyTorch
             d = d.astype(np.int64)
     else:
         raise _bad(i)
-    if d.dtype.kind == "f" or d.dtype.kind not in "iub":
+    if B.kind(d) == "f" or B.kind(d) not in "iub":
         raise IndexError(f"tensors used as indices must be long, int, byte or bool tensors, got {d.dtype}")
     if d.dtype == np.uint8:
         d = d.astype(bool)

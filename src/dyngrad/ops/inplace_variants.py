@@ -23,6 +23,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from ._util import inplace, recording
+from .. import _backend as B
 
 # (name_, the out-of-place op's name in dyngrad.ops)
 _VALUE_OPS = (
@@ -49,7 +50,6 @@ def _value_variant(name: str) -> Any:
     def variant(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         op = getattr(_ops(), name)
         if name in ("cumsum", "cumprod") and kwargs.get("dtype") is not None:
-            from .. import _backend as B
 
             if B.to_np_dtype(kwargs["dtype"]) != input._data.dtype:
                 raise RuntimeError(f"Bad in-place call: input tensor dtype {input.dtype} and output tensor dtype "
@@ -82,7 +82,7 @@ def _comparison_variant(name: str) -> Any:
     def compare(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         op = getattr(_ops(), name)
         out = op(input, *args, **kwargs)
-        if grad_mode.state.enabled and input._requires_grad and input._data.dtype.kind in "fc":
+        if grad_mode.state.enabled and input._requires_grad and B.kind(input._data) in "fc":
             # keep requiring grad with a zero gradient, as PyTorch's EqBackward0 & co.
             keep = input.masked_fill(Tensor._make(np.ones((), dtype=np.bool_)), 0)
             return keep + out

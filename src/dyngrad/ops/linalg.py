@@ -37,7 +37,7 @@ def _matmul_np(ad: np.ndarray, bd: np.ndarray) -> np.ndarray:
       matrix-vector product per batch element (the same sums, possibly rounded differently).
     """
     if ad.ndim >= 2 and bd.ndim >= 2:
-        if ad.shape[-1] == 1 and bd.shape[-2] == 1 and ad.dtype.kind in "fiu" and bd.dtype.kind in "fiu":
+        if ad.shape[-1] == 1 and bd.shape[-2] == 1 and B.kind(ad) in "fiu" and B.kind(bd) in "fiu":
             return np.multiply(ad, bd)
         if bd.ndim > 2 and type(bd) is np.ndarray and not any(bd.strides[:-2]) and all(bd.shape[:-2]) and ad.ndim >= bd.ndim and ad.shape[-1] and \
                 np.broadcast_shapes(ad.shape[:-2], bd.shape[:-2]) == ad.shape[:-2]:

@@ -16,6 +16,7 @@ from ..tensor import Tensor
 from ._bases import Op
 from ._batching import front
 from ._util import wrap
+from .. import _backend as B
 
 __all__ = ["cholesky_solve"]
 TENSOR_METHODS = {"cholesky_solve"}
@@ -89,7 +90,7 @@ def pinv(A: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = Fal
     """
     if A._data.ndim < 2:
         raise RuntimeError("linalg.pinv(A): The input tensor A must have at least 2 dimensions.")
-    if A._data.dtype.kind not in "f":
+    if B.kind(A._data) not in "f":
         raise RuntimeError(f"linalg.pinv(A): Expected a floating point or complex tensor as input. Got {A.dtype.name}")
     m, n = A._data.shape[-2:]
     at = 0.0 if atol is None else float(atol)

@@ -21,6 +21,7 @@ from ..tensor import Tensor
 from ._bases import Op
 from ._batching import front
 from ._util import wrap
+from .. import _backend
 
 __all__ = ["lobpcg"]
 TENSOR_METHODS: set = set()
@@ -196,7 +197,7 @@ def lobpcg(A: Tensor, k: int | None = None, B: Tensor | None = None, X: Tensor |
 
     if A._data.ndim < 2 or A._data.shape[-1] != A._data.shape[-2]:
         raise RuntimeError(f"lobpcg: A must be square, got shape {list(A.shape)}")
-    if A._data.dtype.kind != "f":
+    if _backend.kind(A._data) != "f":
         raise RuntimeError(f"lobpcg: expected a floating point A, got {A.dtype.name}")
     if method not in (None, "ortho", "basic"):
         raise ValueError(f"lobpcg: method must be 'ortho' or 'basic', got {method!r}")

@@ -22,6 +22,7 @@ from ..tensor import Tensor
 from ._bases import Op
 from ._batching import front
 from ._util import wrap
+from .. import _backend as B
 
 __all__ = ["lu_unpack", "lu", "lu_solve"]
 TENSOR_METHODS = {"lu", "lu_solve"}
@@ -192,7 +193,7 @@ def _check_lu_input(A: Any, op: str) -> None:
         raise TypeError(f"{op}(): argument 'A' must be Tensor, not {type(A).__name__}")
     if A._data.ndim < 2:
         raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
-    if A._data.dtype.kind != "f":
+    if B.kind(A._data) != "f":
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {A.dtype.name}")
 
 
@@ -336,7 +337,7 @@ def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True, unpa
         True
     """
     piv = LU_pivots if isinstance(LU_pivots, Tensor) else wrap(_B.asarray_any(LU_pivots))
-    if piv._data.dtype.kind not in "iu":
+    if B.kind(piv._data) not in "iu":
         raise RuntimeError(f"lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype. "
                            f"Got {piv.dtype}")
     m, n = tuple(LU_data.shape[-2:])

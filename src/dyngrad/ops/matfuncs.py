@@ -17,6 +17,7 @@ from ._bases import Op
 from ._batching import leading_batch
 from ._util import wrap
 from .linalg import matmul
+from .. import _backend as B
 
 __all__ = ["matrix_exp"]
 TENSOR_METHODS = set(__all__)
@@ -133,7 +134,7 @@ def matrix_exp(A: Tensor) -> Tensor:
             f"linalg.matrix_exp: A must be batches of square matrices, but they are {d.shape[-2]} by "
             f"{d.shape[-1]} matrices"
         )
-    if d.dtype.kind not in "f":
+    if B.kind(d) not in "f":
         raise RuntimeError(f"linalg.matrix_exp: Expected a floating point tensor, but got {A.dtype}")
     return MatrixExp.apply(A)
 

@@ -543,7 +543,7 @@ def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor
         (tensor([0.1875]), tensor([-0.0625, -0.0156]))
     """
     (x, t1, t2), _ = _operands("addcdiv", input, tensor1, tensor2)
-    if t1._data.dtype.kind in "biu" and t2._data.dtype.kind in "biu":
+    if B.kind(t1._data) in "biu" and B.kind(t2._data) in "biu":
         raise RuntimeError(
             "Integer division with addcdiv is no longer supported, and in a future release addcdiv "
             "will perform a true division of tensor1 and tensor2. Cast the tensors to a floating dtype."

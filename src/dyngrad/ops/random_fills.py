@@ -17,6 +17,7 @@ from ..creation import Generator, rng_of
 from ..tensor import Tensor
 from ._util import inplace
 from .random import LikeDraw, _no_extra, _num, _out
+from .. import _backend as B
 
 __all__ = ["uniform_", "normal_", "bernoulli_", "random_", "exponential_", "geometric_", "cauchy_", "log_normal_"]
 TENSOR_METHODS = set(__all__)
@@ -89,7 +90,7 @@ def _fill(cls: type, self: Tensor, *args: Any) -> Tensor:
 
 
 def _float_fill(self: Tensor, op: str) -> None:
-    if self._data.dtype.kind != "f":
+    if B.kind(self._data) != "f":
         raise NotImplementedError(f"{op}: only floating dtypes are supported, got {self.dtype.name}")
 
 
@@ -268,7 +269,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Generator | Non
         >>> bool((x >= 0).all()), abs(x.mean().item() - 0.5) < 0.05
         (True, True)
     """
-    if self._data.dtype.kind != "f":
+    if B.kind(self._data) != "f":
         raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {self.dtype.name}")
     if not lambd > 0:
@@ -331,7 +332,7 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator:
         >>> abs(x.median().item() - 2.0) < 0.1
         True
     """
-    if self._data.dtype.kind != "f":
+    if B.kind(self._data) != "f":
         raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {self.dtype.name}")
     if not sigma > 0:
@@ -365,7 +366,7 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator:
         >>> bool((x > 0).all()), abs(x.log().mean().item()) < 0.05
         (True, True)
     """
-    if self._data.dtype.kind != "f":
+    if B.kind(self._data) != "f":
         # (PyTorch's NotImplementedError, a RuntimeError subclass: "log_normal_cpu" not implemented)
         raise NotImplementedError("log_normal_ expects a floating point tensor, but got " + self.dtype.name)
     if not std > 0:

@@ -67,7 +67,7 @@ class Sum(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool, dtype: Any) -> Tensor:
         d = x._data
-        if dtype is None and d.dtype.kind in "biu":
+        if dtype is None and B.kind(d) in "biu":
             dtype = np.int64
         ctx.shape, ctx.dims, ctx.keepdim = d.shape, dims, keepdim
         return wrap(np.sum(d, axis=dims, keepdims=keepdim, dtype=dtype))
@@ -119,7 +119,7 @@ class Mean(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool) -> Tensor:
         d = x._data
-        if d.dtype.kind != "f":
+        if B.kind(d) != "f":
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
                 f"point or complex dtype. Got: {x.dtype.name}"
@@ -190,7 +190,7 @@ class Prod(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool, dtype: Any) -> Tensor:
         d = x._data
-        if dtype is None and d.dtype.kind in "biu":
+        if dtype is None and B.kind(d) in "biu":
             dtype = np.int64
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
             out = wrap(np.prod(d, axis=dims, keepdims=keepdim, dtype=dtype))

@@ -17,6 +17,7 @@ from ._bases import Elementwise, Op
 from ._batching import unary
 from ._docs import inplace_doc, unary_doc
 from ._util import inplace, wrap, is_wrapper
+from .. import _backend as B
 
 __all__ = [
     "sign", "floor", "ceil", "round", "trunc", "fix", "frac", "nan_to_num",
@@ -55,7 +56,7 @@ class Sign(_ZeroDerivative):
         d = x._data
         if d.dtype == np.bool_:
             return wrap(d.copy())
-        if d.dtype.kind == "f":  # PyTorch: sign(nan) = 0
+        if B.kind(d) == "f":  # PyTorch: sign(nan) = 0
             return wrap(np.where(np.isnan(d), 0, np.sign(d)).astype(d.dtype, copy=False))
         return wrap(np.sign(d))
 
@@ -73,7 +74,7 @@ class Floor(_ZeroDerivative):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x._data
         _refuse_bool(d, "floor_vml_cpu")
-        return wrap(np.floor(d) if d.dtype.kind == "f" else d.copy())
+        return wrap(np.floor(d) if B.kind(d) == "f" else d.copy())
 
 
 class Ceil(_ZeroDerivative):
@@ -83,7 +84,7 @@ class Ceil(_ZeroDerivative):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x._data
         _refuse_bool(d, "ceil_vml_cpu")
-        return wrap(np.ceil(d) if d.dtype.kind == "f" else d.copy())
+        return wrap(np.ceil(d) if B.kind(d) == "f" else d.copy())
 
 
 class Trunc(_ZeroDerivative):
@@ -93,7 +94,7 @@ class Trunc(_ZeroDerivative):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x._data
         _refuse_bool(d, "trunc_vml_cpu")
-        return wrap(np.trunc(d) if d.dtype.kind == "f" else d.copy())
+        return wrap(np.trunc(d) if B.kind(d) == "f" else d.copy())
 
 
 class Round(Op):
@@ -106,7 +107,7 @@ class Round(Op):
     def forward(ctx: Any, x: Tensor, decimals: int = 0) -> Tensor:
         d = x._data
         _refuse_bool(d, "round_vml_cpu")
-        if d.dtype.kind != "f":
+        if B.kind(d) != "f":
             if decimals:
                 raise NotImplementedError(f'"round_cpu" (decimals={decimals}) not implemented for {x.dtype.name}')
             return wrap(d.copy())
@@ -144,7 +145,7 @@ class Frac(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x._data
-        if d.dtype.kind != "f":
+        if B.kind(d) != "f":
             raise NotImplementedError(f'"frac_cpu" not implemented for {x.dtype.name}: frac needs a floating point tensor')
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
             return wrap(d - np.trunc(d))
@@ -167,7 +168,7 @@ class NanToNum(Elementwise):
     def forward(ctx: Any, x: Tensor, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
         d = x._data
         ctx.save_for_backward(x)
-        if d.dtype.kind != "f":
+        if B.kind(d) != "f":
             return wrap(d.copy())
         return wrap(np.nan_to_num(d, copy=True, nan=nan, posinf=posinf, neginf=neginf))
 
@@ -288,7 +289,7 @@ _PREDICATES = {"isnan": (np.isnan, False), "isinf": (np.isinf, False), "isfinite
 
 def _predicate(which: str, d: np.ndarray) -> np.ndarray:
     fn, non_float = _PREDICATES[which]
-    return fn(d) if d.dtype.kind == "f" else np.full(d.shape, non_float)
+    return fn(d) if B.kind(d) == "f" else np.full(d.shape, non_float)
 
 
 class FloatPredicate(Op):

@@ -14,6 +14,7 @@ import numpy as np
 from ..creation import Generator, _size, rng_of
 from ..tensor import Tensor, check_device
 from .random import NormalSized, ParamDraw, _finish, _float_dtype, _need_float, _num, _out
+from .. import _backend as B
 
 __all__ = ["normal", "bernoulli", "multinomial", "poisson"]
 TENSOR_METHODS = {"bernoulli", "multinomial"}
@@ -149,7 +150,7 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Gene
         if size is not None:
             raise TypeError("normal(): size is only accepted with a float mean and std")
         for a in (mean, std):
-            if isinstance(a, Tensor) and a._data.dtype.kind != "f":
+            if isinstance(a, Tensor) and B.kind(a._data) != "f":
                 raise NotImplementedError(f"normal: only floating dtypes are supported, got {a.dtype.name}")
         if not isinstance(std, Tensor) and std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {_num(std)}")
@@ -211,7 +212,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Generator | None = Non
         >>> dyngrad.bernoulli(dyngrad.full((1000,), 0.3), generator=g).mean().item() < 0.4
         True
     """
-    if input._data.dtype.kind != "f":
+    if B.kind(input._data) != "f":
         raise NotImplementedError(f"bernoulli: only floating dtypes are supported, got {input.dtype.name}")
     if p is not None:
         if not 0 <= p <= 1:
@@ -242,7 +243,7 @@ def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
         >>> dyngrad.poisson(dyngrad.zeros(2))
         tensor([0., 0.])
     """
-    if input._data.dtype.kind != "f":
+    if B.kind(input._data) != "f":
         raise NotImplementedError(f"poisson: only floating dtypes are supported, got {input.dtype.name}")
     return Poisson.apply(input, generator)
 
@@ -283,7 +284,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
     """
     if input.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
-    if input._data.dtype.kind != "f":
+    if B.kind(input._data) != "f":
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: {input.dtype.name}")
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")

@@ -16,6 +16,7 @@ from ._bases import Op
 from ._batching import front, only_first_batched, shift_dim
 from ._batching_reduce import along_dim
 from ._util import norm_dim, wrap
+from .. import _backend as B
 
 __all__ = ["logcumsumexp", "cummax", "cummin"]
 TENSOR_METHODS = {"logcumsumexp", "cummax", "cummin"}
@@ -41,7 +42,7 @@ class Logcumsumexp(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
         d = x._data
-        if d.dtype.kind not in "fc":
+        if B.kind(d) not in "fc":
             raise RuntimeError(f"\"logcumsumexp_out_cpu\" not implemented for '{d.dtype.name.capitalize()}'")
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
             out = np.logaddexp.accumulate(d, axis=dim) if d.ndim else d.copy()

@@ -39,8 +39,8 @@ def _forward_np(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, red
     sub = src[tuple(slice(0, s) for s in index.shape)]
     if not include_self:
         ident = {"sum": 0, "mean": 0, "prod": 1,
-                 "amax": -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min if x.dtype.kind in "iu" else 0,
-                 "amin": np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).max if x.dtype.kind in "iu" else 1}
+                 "amax": -np.inf if B.kind(x) == "f" else np.iinfo(x.dtype).min if B.kind(x) in "iu" else 0,
+                 "amin": np.inf if B.kind(x) == "f" else np.iinfo(x.dtype).max if B.kind(x) in "iu" else 1}
         flat[grid] = ident[reduce]
     if reduce in ("sum", "mean"):
         np.add.at(flat, grid, sub)
@@ -55,7 +55,7 @@ def _forward_np(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, red
         count = np.full(out.shape, 1 if include_self else 0, dtype=np.int64)
         np.add.at(count.reshape(-1) if count.ndim == 0 else count, grid, 1)
         count = np.maximum(count, 1)
-        out = out // count if out.dtype.kind in "iu" else (out / count).astype(out.dtype)
+        out = out // count if B.kind(out) in "iu" else (out / count).astype(out.dtype)
     return out
 
 
@@ -285,7 +285,7 @@ def index_reduce(input: Tensor, dim: int, index: Any, source: Tensor, reduce: st
     d = norm_dim(dim, input._data.ndim, "index_reduce")
     idx = data_of(index)
     idx = B.asarray_any(idx) if not isinstance(idx, np.ndarray) else idx
-    if idx.dtype.kind not in "iu" or idx.dtype == np.uint8:
+    if B.kind(idx) not in "iu" or idx.dtype == np.uint8:
         raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: {idx.dtype}")
     if idx.ndim > 1:
         raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: {idx.ndim} with size: "

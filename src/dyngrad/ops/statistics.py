@@ -37,7 +37,7 @@ def _correction(op: str, dim: Any, unbiased: Any, correction: Any) -> tuple:
 
 
 def _check_float(op: str, x: Tensor) -> None:
-    if x._data.dtype.kind != "f":
+    if B.kind(x._data) != "f":
         raise RuntimeError(f"{op}(): input dtype should be floating point, but got {x.dtype.name}")
 
 
@@ -301,7 +301,7 @@ class Logsumexp(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool) -> Tensor:
-        d = x._data if x._data.dtype.kind == "f" else x._data.astype(B.get_default_dtype().np)
+        d = x._data if B.kind(x._data) == "f" else x._data.astype(B.get_default_dtype().np)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             if d.size:
                 m = np.max(d, axis=dims, keepdims=True)
@@ -445,7 +445,7 @@ def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,
     """
     if dtype is not None:
         x = x.to(dtype)
-    if x._data.dtype.kind != "f":
+    if B.kind(x._data) != "f":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point tensor as input. Got {x.dtype.name}")
     return VectorNorm.apply(x, float(ord), rdims(dim, x._data.ndim, "linalg.vector_norm"), keepdim)
 
@@ -506,7 +506,7 @@ class Cumsum(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, dtype: Any) -> Tensor:
         d = x._data
-        if dtype is None and d.dtype.kind in "biu":
+        if dtype is None and B.kind(d) in "biu":
             dtype = np.int64
         ctx.dim = dim
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
@@ -574,7 +574,7 @@ class Cumprod(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, dtype: Any) -> Tensor:
         d = x._data
-        if dtype is None and d.dtype.kind in "biu":
+        if dtype is None and B.kind(d) in "biu":
             dtype = np.int64
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
             out = wrap(np.cumprod(d, axis=dim, dtype=dtype) if d.ndim else d.astype(dtype or d.dtype, copy=True))

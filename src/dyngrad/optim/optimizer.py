@@ -17,6 +17,7 @@ import numpy as np
 
 from ..autograd.grad_mode import enable_grad
 from ..tensor import Tensor
+from .. import _backend as B
 
 __all__ = ["Optimizer", "required"]
 
@@ -115,7 +116,7 @@ class Optimizer:
             idx = offset + i
             if not isinstance(p, Tensor):
                 raise TypeError(f"optimizer can only optimize Tensors, but parameter {idx} is a {type(p).__name__}")
-            if p._data.dtype.kind not in "fc":
+            if B.kind(p._data) not in "fc":
                 raise TypeError(
                     f"optimizer can only optimize Tensors of floating point dtype, but parameter {idx} "
                     f"has dtype {p.dtype}"
@@ -240,7 +241,7 @@ class Optimizer:
             for name, v in st.items():
                 if isinstance(v, Tensor):
                     arr = v._data.copy()
-                    if name != "step" and arr.dtype.kind == "f":
+                    if name != "step" and B.kind(arr) == "f":
                         arr = arr.astype(p._data.dtype)
                     new[name] = Tensor._make(arr)
                 else:

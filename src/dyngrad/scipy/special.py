@@ -26,6 +26,7 @@ from .. import ops as _ops
 from .. import special as _special
 from ..ops import fused, statistics
 from ..tensor import Tensor
+from .. import _backend as B
 
 __all__ = [
     "expit", "logit", "erf", "erfc", "erfinv", "ndtr", "ndtri", "gammaln", "digamma", "psi", "polygamma",
@@ -51,7 +52,7 @@ def _arrays_in_arrays_out(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _floats(x: Tensor) -> Tensor:
-    return x.to(np.float64) if x._data.dtype.kind in "biu" else x
+    return x.to(np.float64) if B.kind(x._data) in "biu" else x
 
 
 @_arrays_in_arrays_out

@@ -23,6 +23,7 @@ from ..tensor import Tensor
 from .batched_autograd import _bottom
 from .dual import DualInterpreter, _below
 from .interpreter import active
+from .. import _backend as B
 
 _state = grad_mode.state
 _prof = profiler.state
@@ -90,7 +91,7 @@ def _run_plain(cls: type[Function], args: tuple, kw: dict) -> tuple:
         ctx._seq = next(_seq)
     # forward saves what backward (and so the jvp rule) needs for the inputs it is told
     # need a gradient: here every floating input may have a tangent at some level
-    ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._data.dtype.kind in "fc" for a in args)
+    ctx.needs_input_grad = tuple(isinstance(a, Tensor) and B.kind(a._data) in "fc" for a in args)
     _state.enabled = False
     try:
         if _prof.active:
@@ -114,7 +115,7 @@ def _run_plain(cls: type[Function], args: tuple, kw: dict) -> tuple:
             if any(o._data is d for d in arrays):
                 o._data = o._data.view()
     non_diff = ctx._non_diff
-    diff = [isinstance(o, Tensor) and o._data.dtype.kind in "fc" and not any(o is n for n in non_diff) for o in outs]
+    diff = [isinstance(o, Tensor) and B.kind(o._data) in "fc" and not any(o is n for n in non_diff) for o in outs]
     ctx._dual_diff = diff  # type: ignore[attr-defined]  # (a node has a __dict__)
     if not requires:
         if not dirty and not cls.trusted and any(o is a for o in outs for a in args if isinstance(o, Tensor)):
@@ -150,7 +151,7 @@ def _rule_jvp(cls: type[Function], ctx: Any, outs: tuple, args: tuple, tans: dic
             tin.append(None)
         elif id(a) in tans:
             tin.append(tans[id(a)])
-        elif builtin or a._data.dtype.kind != "f":
+        elif builtin or B.kind(a._data) != "f":
             tin.append(None)
         else:
             tin.append(Tensor._make(np.zeros_like(a._data)))

@@ -43,6 +43,7 @@ from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from ..autograd.graph import next_sequence_nr
 from ..creation import default_generator
 from ..tensor import Tensor
+from .. import _backend as _B
 
 __all__ = ["checkpoint", "checkpoint_sequential"]
 
@@ -229,7 +230,7 @@ class _Reentrant(Function):
             out = fn(*args)
         outs, is_tuple = _as_outputs(out)
         outs = tuple(Tensor._make(o._data) for o in outs)
-        nondiff = [t for t in outs if t._data.dtype.kind not in "fc"]
+        nondiff = [t for t in outs if _B.kind(t._data) not in "fc"]
         if nondiff:
             ctx.mark_non_differentiable(*nondiff)
         return outs if is_tuple else outs[0]

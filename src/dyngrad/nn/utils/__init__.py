@@ -15,6 +15,7 @@ import numpy as np
 from ...tensor import Tensor
 from . import parametrizations, parametrize, rnn
 from .norm_hooks import remove_spectral_norm, remove_weight_norm, spectral_norm, weight_norm
+from ... import _backend as B
 
 __all__ = ["rnn", "parametrize", "parametrizations", "weight_norm", "remove_weight_norm", "spectral_norm",
            "remove_spectral_norm", "clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm",
@@ -78,7 +79,7 @@ def get_total_norm(
     if not ts:
         return Tensor._make(np.array(0.0, dtype=np.float32))
     for t in ts:
-        if t._data.dtype.kind not in "fc":
+        if B.kind(t._data) not in "fc":
             raise RuntimeError(
                 f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {t.dtype}"
             )
@@ -137,7 +138,7 @@ def clip_grads_with_norm_(
     if not grads:
         return
     tn = np.asarray(total_norm._data if isinstance(total_norm, Tensor) else total_norm)
-    if tn.dtype.kind != "f":
+    if B.kind(tn) != "f":
         tn = tn.astype(np.float32)
     coef = np.minimum(np.asarray(float(max_norm), tn.dtype) / (tn + np.asarray(1e-6, tn.dtype)), np.asarray(1.0, tn.dtype))
     for g in grads:
