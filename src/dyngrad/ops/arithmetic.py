@@ -91,9 +91,9 @@ class Add(Op):
     def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Tensor:
         ad, bd, rt = binary_operands(a, b)
         ctx.alpha = alpha
-        xp = B.namespace(ad, bd)
+        xp = np if type(ad) is np.ndarray or type(bd) is np.ndarray else B.namespace(ad, bd)
         out = xp.add(ad, bd if alpha == 1 else xp.multiply(bd, alpha))
-        return wrap(cast_to(out, rt))
+        return wrap(out if out.dtype == rt else cast_to(out, rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -159,9 +159,9 @@ class Sub(Op):
                 "`^` or `logical_xor()` operator instead."
             )
         ctx.alpha = alpha
-        xp = B.namespace(ad, bd)
+        xp = np if type(ad) is np.ndarray or type(bd) is np.ndarray else B.namespace(ad, bd)
         out = xp.subtract(ad, bd if alpha == 1 else xp.multiply(bd, alpha))
-        return wrap(cast_to(out, rt))
+        return wrap(out if out.dtype == rt else cast_to(out, rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -265,8 +265,9 @@ class Mul(Op):
             ctx.save_for_backward(b if n[0] and bt else None, a if n[1] and at else None)
             ctx.a = None if at else a
             ctx.b = None if bt else b
-        out = B.namespace(ad, bd).multiply(ad, bd)
-        return wrap(cast_to(out, rt))
+        xp = np if type(ad) is np.ndarray or type(bd) is np.ndarray else B.namespace(ad, bd)
+        out = xp.multiply(ad, bd)
+        return wrap(out if out.dtype == rt else cast_to(out, rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -352,7 +353,7 @@ class Div(Op):
             )
             ctx.a = None if isinstance(a, Tensor) else a
             ctx.b = None if isinstance(b, Tensor) else b
-        return wrap(cast_to(out, rt))
+        return wrap(out if out.dtype == rt else cast_to(out, rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -651,7 +652,7 @@ class Remainder(Op):
             out = np.fmod(ad, bd) if trunc else np.remainder(ad, bd)
             q = (np.trunc if trunc else np.floor)(np.true_divide(ad, bd))
         ctx.q = q
-        return wrap(cast_to(out, rt))
+        return wrap(out if out.dtype == rt else cast_to(out, rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
