@@ -39,7 +39,7 @@ from . import special  # distributions: imported on first use (__getattr__ below
 
 if _TYPE_CHECKING:
     from . import distributions
-from . import accelerator, backends, jit
+from . import accelerator, backends, jit, onnx
 from ._runtime import (
     are_deterministic_algorithms_enabled,
     compile,
@@ -279,7 +279,7 @@ __all__ = [
     "float64", "double", "float", "half", "int8", "int16", "int32", "int64", "long", "int",
     "short", "uint8", "bool", "get_default_dtype", "set_default_dtype", "device",
     "is_floating_point", "numel", "result_type", "promote_types", "cuda", "inf", "nan", "pi", "e",
-    "Size", "finfo", "iinfo", "special", "distributions", "accelerator", "backends", "jit", "compile",
+    "Size", "finfo", "iinfo", "special", "distributions", "accelerator", "backends", "jit", "onnx", "compile",
     "set_default_device", "get_default_device", "use_deterministic_algorithms",
     "are_deterministic_algorithms_enabled", "set_num_threads", "get_num_threads",
     "functional", "profiler", "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_shapes", "broadcast_tensors",
