@@ -264,3 +264,34 @@ def _retarget_saved_output(node: Any, result: Tensor, self: Tensor) -> None:
             s.tensor._data = self._data
             s.tensor._vc = self._vc
             s.version = self._vc[0]
+
+
+def require_tensor(op: str, value: Any, name: str = "input", position: int = 1) -> None:
+    """PyTorch's argument check of an op whose ``name`` argument must be a Tensor (a Python
+    number there is refused, as by PyTorch's argument parser): a TypeError naming the
+    function, the argument and its position, and the type given."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not {type(value).__name__}")
+
+
+_TORCH_DTYPE_NAMES = {"b": "Bool", "i1": "Char", "i2": "Short", "i4": "Int", "i8": "Long", "u1": "Byte", "u2": "UInt16",
+                      "u4": "UInt32", "u8": "UInt64"}
+
+
+def require_floating(op: str, input: Any) -> None:
+    """PyTorch's dtype check of an op with floating-point kernels only (``silu``, ``gelu``,
+    ``softmax``, ...): a bool or integer ``input`` is a NotImplementedError naming the op and
+    the dtype (PyTorch's: ``"silu_cpu" not implemented for 'Long'``)."""
+    d = getattr(getattr(input, "_data", None), "dtype", None)
+    if d is not None and d.kind in "biu":
+        name = _TORCH_DTYPE_NAMES.get("b" if d.kind == "b" else f"{d.kind}{d.itemsize}", str(d))
+        raise NotImplementedError(f"{op}(): not implemented for '{name}' (dtype {d}): it takes floating-point "
+                                  "tensors only, as PyTorch")
+
+
+def refuse_bool(op: str, input: Any, kernel: str | None = None, exc: type = RuntimeError) -> None:
+    """PyTorch's refusal of a bool ``input`` (``relu``, ``hardtanh``: a RuntimeError;
+    ``threshold``, ``softsign``: a NotImplementedError, ``exc``)."""
+    d = getattr(getattr(input, "_data", None), "dtype", None)
+    if d is not None and d.kind == "b":
+        raise exc(f"{op}(): Boolean inputs not supported for {kernel or op}")

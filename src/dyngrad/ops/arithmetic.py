@@ -19,7 +19,16 @@ from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching import pointwise_promoting, unary
 from ._docs import inplace_doc
-from ._util import binary_operands, data_of, float_dtype, inplace, inplace_shape_error, recording, wrap
+from ._util import (
+    binary_operands,
+    data_of,
+    float_dtype,
+    inplace,
+    inplace_shape_error,
+    recording,
+    require_tensor,
+    wrap,
+)
 
 __all__ = [
     "add",
@@ -239,6 +248,7 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
         >>> dyngrad.rsub(dyngrad.tensor([1, 2]), 5)
         tensor([4, 3])
     """
+    require_tensor("rsub", input)
     return sub(other, input * alpha if alpha != 1 else input)
 
 
@@ -718,6 +728,7 @@ def fmod(input: Any, other: Any) -> Tensor:
         >>> dyngrad.remainder(dyngrad.tensor([-3, 3]), 2)
         tensor([1, 1])
     """
+    require_tensor("fmod", input)
     return Remainder.apply(*_wrap_ints(input, other), True)
 
 

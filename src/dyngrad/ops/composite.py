@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _backend as B
 from ..tensor import Tensor
-from ._util import norm_dim, to_tensor, wrap
+from ._util import norm_dim, require_tensor, to_tensor, wrap
 
 __all__ = ["addmm", "addmv", "addr", "baddbmm", "addbmm", "kron", "meshgrid", "cross", "repeat_interleave",
            "nansum", "nanmean", "median", "nanmedian", "quantile", "nanquantile", "kthvalue", "diff", "mode"]
@@ -195,6 +195,8 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
         >>> dyngrad.kron(dyngrad.eye(2), dyngrad.tensor([[1.0, 2.0]])).tolist()
         [[1.0, 2.0, 0.0, 0.0], [0.0, 0.0, 1.0, 2.0]]
     """
+    require_tensor("kron", input)
+    require_tensor("kron", other, "other", 2)
     a, b = input, other
     n = max(a._data.ndim, b._data.ndim)
     sa = (1,) * (n - a._data.ndim) + tuple(a.shape)
@@ -268,6 +270,8 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
         >>> dyngrad.cross(dyngrad.tensor([1.0, 0.0, 0.0]), dyngrad.tensor([0.0, 1.0, 0.0]), dim=0).tolist()
         [0.0, 0.0, 1.0]
     """
+    require_tensor("cross", input)
+    require_tensor("cross", other, "other", 2)
     if dim is None:
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
                       "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
