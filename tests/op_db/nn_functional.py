@@ -64,7 +64,7 @@ def N(name: str, f, inputs: list, nogc: bool = False, **kw) -> OpInfo:  # noqa: 
 
 SPECS = [
     N("linear", lambda F, x, w, b: F.linear(x, w, b),
-      [(X, (2, 3, 4)), (X, (5, 4)), (X, (5,))], function=_F._Addmm, formerly=('jvp_rules:linear',)),
+      [(X, (2, 3, 4)), (X, (5, 4)), (X, (5,))], function=_F.Addmm, formerly=('jvp_rules:linear',)),
     N("linear_nobias", lambda F, x, w: F.linear(x, w),
       [(X, (3, 4)), (X, (2, 4))], function=_la.Mm, formerly=('jvp_rules:linear_no_bias',)),
     N("bilinear", lambda F, a, b, w, bias: F.bilinear(a, b, w, bias),

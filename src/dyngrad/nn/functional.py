@@ -14,7 +14,9 @@ import numpy as np
 
 from .. import _backend as B
 from .. import ops as _ops
-from ..autograd.function import Function, saved_arrays, set_array_backward
+from ..autograd.function import Function
+from ..autograd.function import saved_arrays as _saved_arrays
+from ..autograd.function import set_array_backward as _set_array_backward
 from ..creation import Generator
 from ..ops import activation as _activation
 from ..ops import fused as _fused
@@ -23,6 +25,7 @@ from ..ops import random as _random
 from ..ops import relu, relu_, sigmoid, tanh
 from ..ops import shape as _shape_ops
 from ..ops._util import norm_dim, wrap
+from ..ops._util import require_floating as _require_floating
 from ..ops.activation import *  # noqa: F403
 from ..ops.fused import log_softmax, softmax
 from ..tensor import Tensor
@@ -79,7 +82,7 @@ __all__ += list(_functional_norm_extra.__all__) + list(_functional_fold.__all__)
 __all__ += list(_functional_grid.__all__) + list(_functional_pool.__all__)
 
 
-class _Addmm(Function):
+class Addmm(Function):
     """``out = bias + mat1 @ mat2`` for ``mat1 (n, k)``, ``mat2 (k, m)``, ``bias``
     broadcastable to ``(n, m)``: the node PyTorch's ``linear`` records for a 2-D input with
     a bias (``addmm(bias, input, weight.t())``), its edges in PyTorch's order (bias, input,
@@ -93,7 +96,8 @@ class _Addmm(Function):
     _node_name = "AddmmBackward0"
 
     @staticmethod
-    def forward(ctx: Any, b: Tensor, x: Tensor, wt: Tensor) -> Tensor:
+    def forward(ctx: Any, input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+        b, x, wt = input, mat1, mat2  # PyTorch's names (addmm(input, mat1, mat2)): _saved_mat1, _saved_mat2
         out = x._data @ wt._data
         bd = b._data
         if bd.ndim <= 1 and bd.dtype == out.dtype:
@@ -140,8 +144,8 @@ class _Addmm(Function):
 
 
 def _addmm_arrays(ctx: Any, g: np.ndarray) -> Any:
-    """The array form of :class:`_Addmm`'s backward (the same formulas on ndarrays)."""
-    saved = saved_arrays(ctx)
+    """The array form of :class:`Addmm`'s backward (the same formulas on ndarrays)."""
+    saved = _saved_arrays(ctx)
     if saved is None or type(g) is not np.ndarray:
         return NotImplemented
     x, wt = saved
@@ -156,18 +160,18 @@ def _addmm_arrays(ctx: Any, g: np.ndarray) -> Any:
     return gb, gx, gw
 
 
-set_array_backward(_Addmm, _addmm_arrays)
+_set_array_backward(Addmm, _addmm_arrays)
 
 
-class _LinearT(_shape_ops.T):
+class _WeightT(_shape_ops.T):
     """``linear``'s ``weight.t()`` (node ``TBackward0``, as PyTorch's): ``grad_w = grad.t()``."""
 
     _node_name = "TBackward0"
 
 
 def _linear_t_arrays(ctx: Any, g: np.ndarray) -> Any:
-    """The array form of :class:`_LinearT`'s backward: ``grad`` permuted back; when ``grad`` is itself the
-    transpose of a whole array (as :class:`_Addmm` hands it on), that array, so the weight's
+    """The array form of :class:`_WeightT`'s backward: ``grad`` permuted back; when ``grad`` is itself the
+    transpose of a whole array (as :class:`Addmm` hands it on), that array, so the weight's
     ``.grad`` adopts it without a copy (engine._unshared adopts only arrays owning memory)."""
     if type(g) is not np.ndarray or g.ndim != len(ctx.inv):
         return NotImplemented
@@ -181,7 +185,7 @@ def _linear_t_arrays(ctx: Any, g: np.ndarray) -> Any:
     return t, None
 
 
-set_array_backward(_LinearT, _linear_t_arrays)
+_set_array_backward(_WeightT, _linear_t_arrays)
 
 
 class _UnsafeView(_shape_ops.Reshape):
@@ -203,7 +207,7 @@ def _unsafe_view_arrays(ctx: Any, g: np.ndarray) -> Any:
     return g.reshape(ctx.in_shape), None
 
 
-set_array_backward(_UnsafeView, _unsafe_view_arrays)
+_set_array_backward(_UnsafeView, _unsafe_view_arrays)
 
 
 class _FlatView(_UnsafeView):
@@ -292,14 +296,14 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """
     _check_linear(input, weight, bias)
     if weight.ndim == 1:
-        return _ops.matmul(input, _LinearT.apply(weight, (0,)))
-    wt = _LinearT.apply(weight, (1, 0))
+        return _ops.matmul(input, _WeightT.apply(weight, (0,)))
+    wt = _WeightT.apply(weight, (1, 0))
     nd = input.ndim
     if bias is not None and (nd <= 2 or bias.ndim == 1):
         if nd == 2:
-            return _Addmm.apply(bias, input, wt)
+            return Addmm.apply(bias, input, wt)
         x2 = _shape_ops.Reshape.apply(input, (int(np.prod(input.shape[:-1])), input.shape[-1]))
-        out = _Addmm.apply(bias, x2, wt)
+        out = Addmm.apply(bias, x2, wt)
         return _FlatView.apply(out, tuple(input.shape[:-1]) + (wt.shape[1],))
     if nd == 2:
         out = _linalg_ops.Mm.apply(input, wt)
@@ -376,6 +380,8 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: 
         >>> F.softmin(dyngrad.tensor([[0.0, 1.0]]), dim=1)
         tensor([[0.7311, 0.2689]])
     """
+    if dtype is None:
+        _require_floating("softmin", input)
     return softmax(-input, dim, dtype=dtype)
 
 

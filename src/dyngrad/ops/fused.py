@@ -17,7 +17,7 @@ from ..tensor import Tensor
 from ._bases import Elementwise, Op
 from ._batching import dims_at, pointwise_promoting
 from ._batching_reduce import along_dim
-from ._util import binary_operands, float_data, is_wrapper, norm_dim, wrap
+from ._util import binary_operands, float_data, is_wrapper, norm_dim, require_floating, wrap
 from .elementwise import sigmoid
 
 __all__ = ["softmax", "log_softmax"]
@@ -137,6 +137,8 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: 
         tensor([[0.5000, 0.5000],
                 [0.0000, 1.0000]])
     """
+    if dtype is None:
+        require_floating("softmax", input)
     return Softmax.apply(input, _softmax_dim(input, dim, "softmax"), dtype)
 
 
@@ -161,6 +163,8 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dty
         >>> [round(v, 4) for v in y[0].tolist()]
         [-0.6931, -0.6931]
     """
+    if dtype is None:
+        require_floating("log_softmax", input)
     return LogSoftmax.apply(input, _softmax_dim(input, dim, "log_softmax"), dtype)
 
 
