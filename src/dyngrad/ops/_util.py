@@ -179,9 +179,11 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
     Raises:
         RuntimeError: on a leaf (or a view of a leaf) that requires grad (outside no_grad),
-            or when the result's dtype cannot be cast to ``self``'s. In-place ops on views
+            when the result's dtype cannot be cast to ``self``'s, or when an input partially
+            overlaps ``self``'s memory (:func:`check_no_partial_overlap`). In-place ops on views
             rebase the base's history (see ``ops/_view_inplace.py``).
     """
+    check_no_partial_overlap(self, args, kwargs)
     stack = _state.interpreters
     if stack:  # a transform may own these tensors (vmap's batched values): it writes them
         for interp in reversed(stack):
@@ -295,3 +297,56 @@ def refuse_bool(op: str, input: Any, kernel: str | None = None, exc: type = Runt
     d = getattr(getattr(input, "_data", None), "dtype", None)
     if d is not None and d.kind == "b":
         raise exc(f"{op}(): Boolean inputs not supported for {kernel or op}")
+
+
+_OVERLAP_MESSAGE = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                    "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _dense_extent(a: np.ndarray) -> tuple[int, int] | None:
+    """The byte range ``[start, end)`` of ``a`` when its elements tile it without gaps or
+    repeats (PyTorch's "non-overlapping and dense"), else None (PyTorch then does not check)."""
+    if a.size == 0:
+        return None
+    start = a.__array_interface__["data"][0]
+    if a.flags.c_contiguous or a.flags.f_contiguous:
+        return start, start + a.nbytes
+    expected = a.itemsize
+    for st, n in sorted((s, n) for s, n in zip(a.strides, a.shape) if n != 1):
+        if st != expected:
+            return None
+        expected *= n
+    return start, start + a.nbytes
+
+
+def check_no_partial_overlap(self: Tensor, args: tuple, kwargs: dict) -> None:
+    """PyTorch's check of an in-place op (and of ``copy_``): an input that shares memory with
+    the written-to tensor must be laid out exactly as it (``x.add_(x)``), not partially
+    overlap it (``x[1:].add_(x[:-1])``, ``x.add_(x.t())``): the result would depend on the
+    order the elements are written in. As PyTorch, only tensors whose elements tile their
+    memory densely are compared.
+
+    Raises:
+        RuntimeError: PyTorch's message ("unsupported operation: some elements of the input
+            tensor and the written-to tensor refer to a single memory location ...").
+    """
+    out = self._data
+    if type(out) is not np.ndarray:
+        return
+    ext = None
+    for a in (*args, *kwargs.values()) if kwargs else args:
+        if not isinstance(a, Tensor) or a is self:
+            continue
+        d = a._data
+        if type(d) is not np.ndarray or d is out or not np.may_share_memory(d, out):
+            continue
+        if d.shape == out.shape and d.strides == out.strides and \
+                d.__array_interface__["data"][0] == out.__array_interface__["data"][0]:
+            continue  # the same elements in the same order: a full overlap is fine
+        if ext is None:
+            ext = _dense_extent(out)
+            if ext is None:
+                return
+        other = _dense_extent(d)
+        if other is not None and other[0] < ext[1] and ext[0] < other[1]:
+            raise RuntimeError(_OVERLAP_MESSAGE)

@@ -21,6 +21,7 @@ from ._batching import pointwise_promoting, unary
 from ._docs import inplace_doc
 from ._util import (
     binary_operands,
+    check_no_partial_overlap,
     data_of,
     float_dtype,
     inplace,
@@ -737,6 +738,8 @@ def _fast_inplace(self: Tensor, ufunc: Any, other: Any, name: str) -> Tensor | N
     """Without recording, do the ufunc straight into ``self``'s memory."""
     if recording(self, other) or _ctx.interpreters:  # a transform (forward mode's tangents): via inplace()
         return None
+    if isinstance(other, Tensor):
+        check_no_partial_overlap(self, (other,), {})
     other = _wrap_ints(self, other)[1]
     od = data_of(other)
     rt = B.result_type(self, other)
