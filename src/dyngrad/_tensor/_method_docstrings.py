@@ -8363,13 +8363,14 @@ DOCS = {
     Softmax along ``dim``: ``exp(x_i) / sum_j exp(x_j)``, computed stably.
 
     Args:
-        self: ``(*)`` floating tensor (integers compute in the default float dtype).
+        self: ``(*)`` floating tensor (an integer or bool one needs ``dtype``, as in PyTorch).
         dim: the dimension that sums to 1.
         dtype: cast the input to this dtype first.
     Returns:
         ``(*)``, same shape.
     Raises:
         IndexError: ``dim`` out of range.
+        NotImplementedError: an integer or bool input without ``dtype`` (as PyTorch).
 
     Derivative: ``grad_input = output * (grad_output - (grad_output * output).sum(dim, keepdim=True))``.
 
