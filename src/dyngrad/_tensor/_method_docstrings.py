@@ -6336,8 +6336,9 @@ DOCS = {
     Returns:
         a 0-d tensor, or a ``(values, indices)`` namedtuple with ``dim``.
     Raises:
-        IndexError: an empty integer input, an empty reduced dim; ``dim`` out of range (an
-            empty floating input without ``dim`` gives NaN, as PyTorch).
+        IndexError: an empty reduced dim; ``dim`` out of range. (An empty input without
+            ``dim`` gives NaN, as PyTorch, and for an integer dtype PyTorch's value: the most
+            negative int32/int64, 0 for narrower or unsigned types, True for bool.)
 
     Example:
         >>> import dyngrad

@@ -436,7 +436,11 @@ def _median(input: Tensor, dim: Any, keepdim: bool, ignore_nan: bool, name: str)
         if d.size == 0:
             if d.dtype.kind in "fc":  # PyTorch: NaN (the gradient of an empty input is empty)
                 return input.sum() + float("nan")
-            raise IndexError(f"{name}() input tensor cannot be empty")
+            # PyTorch 2.13 returns its NaN cast to the integer dtype: the most negative int32 /
+            # int64, 0 for the narrower and unsigned types, True for bool
+            fill = True if d.dtype.kind == "b" else (np.iinfo(d.dtype).min if d.dtype.kind == "i" and
+                                                      d.dtype.itemsize >= 4 else 0)
+            return wrap(np.array(fill, dtype=d.dtype))
         flat = d.reshape(-1)
         i = int(_median_index(flat, 0, ignore_nan)[0])
         v = flat[i]
@@ -466,8 +470,9 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
     Returns:
         a 0-d tensor, or a ``(values, indices)`` namedtuple with ``dim``.
     Raises:
-        IndexError: an empty integer input, an empty reduced dim; ``dim`` out of range (an
-            empty floating input without ``dim`` gives NaN, as PyTorch).
+        IndexError: an empty reduced dim; ``dim`` out of range. (An empty input without
+            ``dim`` gives NaN, as PyTorch, and for an integer dtype PyTorch's value: the most
+            negative int32/int64, 0 for narrower or unsigned types, True for bool.)
 
     Example:
         >>> import dyngrad
@@ -580,7 +585,7 @@ def _quantile(input: Tensor, q: Any, dim: int | None, keepdim: bool, interpolati
     x = input.reshape(-1) if dim is None else (input.reshape(1) if input._data.ndim == 0 else input)
     d = 0 if dim is None else norm_dim(dim, x._data.ndim, op)
     n = x._data.shape[d]
-    if n == 0:
+    if n == 0 or x._data.size == 0:  # (PyTorch: any empty input, whichever dim)
         raise RuntimeError(f"{op}() input tensor must be non-empty")
     v = x.sort(d).values  # NaN sorts last
     out_shape = list(v._data.shape)
