@@ -161,6 +161,13 @@ def _flat_outputs(res: Any) -> np.ndarray:
                            if isinstance(o, Tensor) and o._data.dtype.kind == "f"] or [np.zeros(0)])
 
 
+def _moved(fn: Callable, base: tuple, i: int, j: int, delta: float) -> np.ndarray:
+    """``fn``'s outputs (flat) with entry ``j`` of input ``i`` moved by ``delta``."""
+    y = base[i]._data.copy()
+    y.reshape(-1)[j] += delta
+    return _flat_outputs(fn(*(base[:i] + (Tensor._make(y),) + base[i + 1:])))
+
+
 def _kinks(fn: Callable, ins: tuple) -> list[tuple[int, int, float, float, float]]:
     """The input entries where ``fn`` has a kink: its one-sided slopes (steps of
     ``_KINK_H``) differ, as ReLU's or abs's at 0. There the function is not differentiable,
@@ -179,12 +186,8 @@ def _kinks(fn: Callable, ins: tuple) -> list[tuple[int, int, float, float, float
             if not isinstance(x, Tensor) or x._data.dtype.kind != "f" or not ins[i].requires_grad:
                 continue
             for j in range(x._data.size):
-                def at(delta: float) -> np.ndarray:
-                    y = x._data.copy()
-                    y.reshape(-1)[j] += delta
-                    return _flat_outputs(fn(*(base[:i] + (Tensor._make(y),) + base[i + 1:])))
-
-                left, right = (f0 - at(-_KINK_H)) / _KINK_H, (at(_KINK_H) - f0) / _KINK_H
+                left = (f0 - _moved(fn, base, i, j, -_KINK_H)) / _KINK_H
+                right = (_moved(fn, base, i, j, _KINK_H) - f0) / _KINK_H
                 if left.shape != right.shape or not left.size:
                     continue
                 gap = np.abs(left - right)
