@@ -1,6 +1,6 @@
 """PyTorch 2.13's in-place checks (issue 12 leftovers): while recording, an in-place change of
 an output of ``unbind``/``split``/``chunk`` (or of a view of one) is refused; an in-place op
-(or ``copy_``, or ``out=``) whose input partially overlaps the written-to memory is refused
+(or ``copy_``, ``out=``, an assignment ``x[1:] = x[:-1]``) whose input partially overlaps the written-to memory is refused
 ("unsupported operation: some elements of the input tensor and the written-to tensor refer
 to a single memory location"), where a full overlap (``x.add_(x)``) and layouts PyTorch does
 not compare (strided, not dense) are fine. Outcomes as printed by PyTorch 2.13
@@ -49,6 +49,19 @@ CASES = {
     "interleaved_not_dense": (lambda lib: (lambda x: x[::2].add_(x[1::2]))(lib.arange(6.0)), None),
     "columns_not_dense": (lambda lib: (lambda x: x[:, 0].add_(x[:, 1]))(lib.arange(6.0).reshape(2, 3)), None),
     "copy_rows": (lambda lib: (lambda x: x[0].copy_(x[1]))(lib.arange(6.0).reshape(2, 3)), None),
+    # assignments: a view index compares the written elements, tensor/list indices the whole tensor
+    "assign_overlap": (lambda lib: (lambda x: x.__setitem__(slice(1, None), x[:-1]))(lib.arange(5.0)), OVERLAP),
+    "assign_overlap_recorded": (lambda lib: (lambda x: x.__setitem__(slice(1, None), x[:-1]))(
+        lib.arange(5.0, requires_grad=True) * 1), OVERLAP),
+    "assign_rows": (lambda lib: (lambda x: x.__setitem__(0, x[1]))(lib.arange(6.0).reshape(2, 3)), None),
+    "assign_rows_recorded": (lambda lib: (lambda x: x.__setitem__(0, x[1]))(
+        lib.arange(6.0, requires_grad=True).reshape(2, 3) * 1), None),
+    "assign_disjoint": (lambda lib: (lambda x: x.__setitem__(slice(None, 2), x[3:]))(lib.arange(5.0)), None),
+    "assign_columns": (lambda lib: (lambda x: x.__setitem__((slice(None), 0), x[:, 1]))(
+        lib.arange(6.0).reshape(2, 3)), None),
+    "assign_list_index": (lambda lib: (lambda x: x.__setitem__([3, 4], x[:2]))(lib.arange(5.0)), OVERLAP),
+    "assign_mask": (lambda lib: (lambda x: x.__setitem__(x > 2, x[:2]))(lib.arange(5.0)), OVERLAP),
+    "assign_itself": (lambda lib: (lambda x: x.__setitem__(Ellipsis, x))(lib.arange(5.0)), None),
 }
 
 

@@ -183,7 +183,8 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             overlaps ``self``'s memory (:func:`check_no_partial_overlap`). In-place ops on views
             rebase the base's history (see ``ops/_view_inplace.py``).
     """
-    check_no_partial_overlap(self, args, kwargs)
+    if not getattr(fn, "_own_overlap_check", False):  # (setitem_ compares the written region)
+        check_no_partial_overlap(self, args, kwargs)
     stack = _state.interpreters
     if stack:  # a transform may own these tensors (vmap's batched values): it writes them
         for interp in reversed(stack):
