@@ -339,7 +339,8 @@ def check_no_partial_overlap(self: Tensor, args: tuple, kwargs: dict) -> None:
         if not isinstance(a, Tensor) or a is self:
             continue
         d = a._data
-        if type(d) is not np.ndarray or d is out or not np.may_share_memory(d, out):
+        if type(d) is not np.ndarray or d is out or (d.base is None and out.base is None) or \
+                not np.may_share_memory(d, out):  # (two arrays owning their memory: none shared)
             continue
         if d.shape == out.shape and d.strides == out.strides and \
                 d.__array_interface__["data"][0] == out.__array_interface__["data"][0]:
