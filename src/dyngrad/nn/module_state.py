@@ -12,6 +12,7 @@ import numpy as np
 from .. import _backend as B
 from ..tensor import Tensor, check_device
 
+
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     """What ``load_state_dict`` returns, as PyTorch's: a named tuple of the missing and the
     unexpected keys, shown as ``<All keys matched successfully>`` when both are empty."""
