@@ -55,8 +55,8 @@ def test_median_empty_dim_cases_unchanged(fn):
     assert v.shape == (0,) and i.shape == (0,)
     with pytest.raises(IndexError, match="non-zero size"):
         fn(dyngrad.ones(0, 3), dim=0)
-    with pytest.raises(IndexError):
-        fn(dyngrad.ones(0, dtype=dyngrad.int64))
+    # PyTorch 2.13: its NaN cast to int64 (tests/ops/test_empty_reductions.py)
+    assert fn(dyngrad.ones(0, dtype=dyngrad.int64)).item() == -(2**63)
 
 
 def test_allclose_refuses_what_pytorch_refuses():

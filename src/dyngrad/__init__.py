@@ -51,6 +51,7 @@ from .threads import get_num_threads, set_num_threads
 from .serialization import load, save
 from .custom_gradient import custom_gradient
 from . import functional, profiler
+from . import random  # noqa: E402  (PyTorch's torch.random module: the seeding functions)
 from ._out import WRAPPED as _OUT_WRAPPED
 
 globals().update(_OUT_WRAPPED)  # torch.add(..., out=t): the namespace's faces of these ops (dyngrad/_out.py)

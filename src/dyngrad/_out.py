@@ -22,6 +22,7 @@ import numpy as np
 from . import ops as _ops
 from ._backend import _FROM_NP
 from .autograd import grad_mode
+from .ops._util import check_no_partial_overlap
 from .tensor import Tensor
 
 __all__ = ["OUT_OPS", "input_checked", "not_tensor_error"]
@@ -113,6 +114,8 @@ def _with_out(fn: Callable, name: str) -> Callable:
             if grad_mode.is_grad_enabled() and (_requires_grad(args) or _requires_grad(kwargs.values())):
                 raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                                    "differentiation, but one of the arguments requires grad.")
+            if isinstance(out, Tensor):  # an input partially overlapping out: PyTorch's RuntimeError
+                check_no_partial_overlap(out, args, kwargs)
             with grad_mode.no_grad():
                 result = fn(*args, **kwargs)
             return write_out(out, result, name)
@@ -127,8 +130,9 @@ _OUT_ARG = ("        out (Tensor, optional): keyword-only; the result is written
             "            differs; not differentiable). Default: ``None``.\n")
 
 
-_OUT_RAISES = ("        RuntimeError: with ``out``, when an argument requires grad (grad mode on) or\n"
-               "            ``out``'s dtype cannot hold the result's (``same_kind`` casting).\n"
+_OUT_RAISES = ("        RuntimeError: with ``out``, when an argument requires grad (grad mode on),\n"
+               "            ``out``'s dtype cannot hold the result's (``same_kind`` casting), or an input\n"
+               "            partially overlaps ``out``'s memory.\n"
                "        TypeError: when ``out`` is not a Tensor.\n")
 
 

@@ -12,6 +12,7 @@ Example:
 
 from __future__ import annotations
 
+import sys
 from types import SimpleNamespace
 
 __all__ = ["cudnn", "mps", "cuda", "mkldnn", "openmp", "opt_einsum"]
@@ -30,3 +31,9 @@ cuda = SimpleNamespace(matmul=SimpleNamespace(allow_tf32=False, allow_fp16_reduc
 mkldnn = SimpleNamespace(enabled=True, is_available=_unavailable)
 openmp = SimpleNamespace(is_available=_unavailable)
 opt_einsum = SimpleNamespace(enabled=False, strategy=None, is_available=_unavailable)
+
+# ``import dyngrad.backends.cudnn`` (PyTorch's ``import torch.backends.cudnn as cudnn``): the
+# flag namespaces are reachable as submodules too
+for _name in ("cudnn", "mps", "cuda", "mkldnn", "openmp", "opt_einsum"):
+    sys.modules[f"{__name__}.{_name}"] = globals()[_name]  # type: ignore[assignment]
+del _name

@@ -50,8 +50,13 @@ class Generator:
         _generators.add(self)
 
     def manual_seed(self, seed: int) -> Generator:
-        """Reseed; returns self."""
-        self._seed = int(seed)
+        """Reseed; returns self. As PyTorch's: a seed in ``[-2**63, 2**64)``, a negative one
+        taken modulo ``2**64`` (``initial_seed()`` then reports that), others a ValueError."""
+        s = int(seed)
+        if not -(2**63) <= s < 2**64:
+            raise ValueError(f"manual_seed: seed {s} is out of range: a seed must be in [-2**63, 2**64) "
+                             "(PyTorch: 'Overflow when unpacking long long')")
+        self._seed = s % 2**64
         self._rng = np.random.Generator(np.random.PCG64(self._seed))
         return self
 
@@ -114,8 +119,8 @@ def manual_seed(seed: int) -> Generator:
     Returns:
         Generator: the default generator (``dyngrad.default_generator``).
     Raises:
-        ValueError: a seed that is not an integer (a str), or a negative one (PyTorch wraps
-            negative seeds; it rejects seeds of 2**64 and more, which dyngrad accepts).
+        ValueError: a seed that is not an integer, or one outside ``[-2**63, 2**64)``
+            (as PyTorch; a negative seed is taken modulo ``2**64``, as PyTorch).
 
     Example:
         >>> import dyngrad
@@ -447,19 +452,19 @@ def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, r
     """A tensor of shape ``size`` with ``fill_value`` everywhere.
 
     Args:
-        size: the shape (an int or a tuple/list of ints).
+        size: the shape, a tuple/list of ints (an int is refused, as by PyTorch).
         fill_value: the value; the dtype is inferred from it as PyTorch does (a Python float
             gives the default float dtype, an int int64, a bool bool).
         dtype: the result's dtype (overrides the inference).
         device: ``"cpu"`` (or None), or ``"meta"`` (a tensor with a shape and no values).
         requires_grad (bool): make the result a leaf that requires grad.
     Returns:
-        Tensor: ``(*size)`` (``(size,)`` for an int ``size``).
+        Tensor: ``(*size)``.
     Raises:
         RuntimeError: a negative size, ``requires_grad`` with a non-floating dtype, or a
             device other than the CPU and meta.
-        TypeError: a ``fill_value`` that is not a number (a str), or a ``dtype`` that is not a
-            dyngrad dtype.
+        TypeError: an int ``size``, a ``fill_value`` that is not a number (a str), or a
+            ``dtype`` that is not a dyngrad dtype.
 
     Example:
         >>> import dyngrad
@@ -469,6 +474,8 @@ def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, r
         tensor([0.5000, 0.5000])
     """
     check_device(device)
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
     if dtype is None:
         dtype = B.result_type(fill_value)
     return _finish(np.full(_size((size,)), fill_value, dtype=B.to_np_dtype(dtype)), requires_grad)

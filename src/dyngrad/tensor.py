@@ -660,6 +660,8 @@ class Tensor(
     # ------------------------------------------------------------------ in-place check
     def _check_inplace(self) -> None:
         """Refuse in-place changes that would corrupt autograd state."""
+        if self._base is not None and self.grad_fn is not None and grad_mode.state.enabled:
+            _check_multi_output_view(self)
         if getattr(self, "_nograd_view", None) == 2 and grad_mode.state.enabled and self.grad_fn is not None:
             raise RuntimeError(
                 f"Output {self._output_nr} of {type(self.grad_fn)._forward_cls.__name__} is a view and is being "
@@ -678,6 +680,37 @@ class Tensor(
                 "a leaf Variable that requires grad is being used in an in-place operation. "
                 "Wrap the update in `with dyngrad.no_grad():` or operate on .detach()."
             )
+
+
+# PyTorch's view ops with several outputs (an in-place change of one output, or of a view of
+# one, is refused while recording) and the single-output view nodes a view of them goes through
+_MULTI_OUTPUT_VIEWS = frozenset({"UnbindBackward0", "SplitBackward0", "SplitWithSizesBackward0"})
+_VIEW_NODES = frozenset({"ViewBackward0", "SliceBackward0", "SelectBackward0", "TBackward0", "TransposeBackward0",
+                         "PermuteBackward0", "UnsqueezeBackward0", "SqueezeBackward0", "SqueezeBackward1",
+                         "SqueezeBackward2", "ExpandBackward0", "DiagonalBackward0", "NarrowBackward0",
+                         "AliasBackward0", "AsStridedBackward0", "UnfoldBackward0", "ViewAsBackward0"})
+
+
+def _check_multi_output_view(t: Tensor) -> None:
+    """PyTorch's refusal of an in-place change, while recording, of an output of
+    ``unbind``/``split``/``chunk`` (or of a view of one): the multi-output node cannot be
+    rebased. (dyngrad could rebase it; PyTorch code must not rely on it.)"""
+    node = t.grad_fn
+    for _ in range(64):
+        name = type(node).__name__
+        if name in _MULTI_OUTPUT_VIEWS:
+            fn = type(t.grad_fn).__name__
+            fn = fn[: fn.rindex("Backward")] if "Backward" in fn else fn
+            raise RuntimeError(
+                f"Output {t._output_nr} of {fn} is a view and is being modified inplace. This view is the output of "
+                "a function that returns multiple views. Such functions do not allow the output views to be modified "
+                "inplace. You should replace the inplace operation by an out-of-place one."
+            )
+        if name not in _VIEW_NODES or not node.next_functions:
+            return
+        node = node.next_functions[0][0]
+        if node is None:
+            return
 
 
 def _type_name(obj: Any) -> str:

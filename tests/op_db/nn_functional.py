@@ -20,6 +20,7 @@ import numpy as np
 import dyngrad.nn.functional as _F
 from dyngrad.ops import conv as _conv
 from dyngrad.ops import fused as _fused
+from dyngrad.ops import linalg as _la
 from tests.op_db.info import OpInfo, skip
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "..", "golden", "nn_functional.npz")
@@ -63,9 +64,9 @@ def N(name: str, f, inputs: list, nogc: bool = False, **kw) -> OpInfo:  # noqa: 
 
 SPECS = [
     N("linear", lambda F, x, w, b: F.linear(x, w, b),
-      [(X, (2, 3, 4)), (X, (5, 4)), (X, (5,))], function=_F.Linear, formerly=('jvp_rules:linear',)),
+      [(X, (2, 3, 4)), (X, (5, 4)), (X, (5,))], function=_F.Addmm, formerly=('jvp_rules:linear',)),
     N("linear_nobias", lambda F, x, w: F.linear(x, w),
-      [(X, (3, 4)), (X, (2, 4))], function=_F.Linear, formerly=('jvp_rules:linear_no_bias',)),
+      [(X, (3, 4)), (X, (2, 4))], function=_la.Mm, formerly=('jvp_rules:linear_no_bias',)),
     N("bilinear", lambda F, a, b, w, bias: F.bilinear(a, b, w, bias),
       [(X, (3, 2)), (X, (3, 4)), (X, (5, 2, 4)), (X, (5,))]),
     N("softmax_dim1", lambda F, x: F.softmax(x, dim=1),
@@ -198,9 +199,8 @@ skip(SPECS, ("batch_norm_train", "batch_norm_eval", "layer_norm", "group_norm", 
              "adaptive_avg_pool2d_1"), "PyTorch records one native node (NativeBatchNormBackward0, "
      "ConvolutionBackward0, AvgPool2DBackward0, ...); dyngrad's functional composes the op, so the affine add, "
      "squeeze, division or reshape comes last", "node_name")
-skip(SPECS, ("linear", "linear_nobias", "bilinear"), "PyTorch's linear and bilinear are composites whose last node "
-     "depends on the shapes (ViewBackward0, MmBackward0, AddBackward0); dyngrad's linear is one Function named "
-     "AddmmBackward0 (also without a bias)", "node_name")
+skip(SPECS, ("bilinear",), "PyTorch's bilinear is a composite whose last node "
+     "depends on the shapes (ViewBackward0, AddBackward0)", "node_name")
 skip(SPECS, ("cross_entropy_nd",), "PyTorch switches to its NllLoss2d kernel for 4-d input (NllLoss2DBackward0); "
      "dyngrad has one NllLoss node", "node_name")
 skip(SPECS, ("cross_entropy_probs", "cross_entropy_probs_smooth_w"), "PyTorch divides by a Python number "

@@ -64,8 +64,8 @@ def test_bitwise_not_of_a_float_tensor_raises_notimplementederror_as_pytorch() -
 
 
 def test_equal_refuses_a_non_tensor_with_typeerror_as_pytorch() -> None:
-    with pytest.raises(TypeError, match="'other' must be Tensor, not list"):
+    with pytest.raises(TypeError, match=r"'other' \(position 2\) must be Tensor, not list"):
         dyngrad.equal(dyngrad.tensor([1]), [1])
-    with pytest.raises(TypeError, match="'input' must be Tensor, not int"):
+    with pytest.raises(TypeError, match=r"'input' \(position 1\) must be Tensor, not int"):
         dyngrad.equal(1, dyngrad.tensor([1]))
     assert dyngrad.equal(dyngrad.tensor([1, 2]), dyngrad.tensor([1.0, 2.0])) is True

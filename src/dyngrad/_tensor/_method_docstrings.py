@@ -3147,13 +3147,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -3169,8 +3169,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -3178,6 +3177,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -4080,13 +4080,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -4102,8 +4102,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -4111,6 +4110,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -4183,13 +4183,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -4205,8 +4205,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -4214,6 +4213,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -4232,13 +4232,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -4254,8 +4254,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -4263,6 +4262,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -4281,13 +4281,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -4303,8 +4303,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -4312,6 +4311,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5140,13 +5140,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5162,8 +5162,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -5171,6 +5170,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5252,13 +5252,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5274,8 +5274,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -5283,6 +5282,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5301,13 +5301,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5323,8 +5323,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -5332,6 +5331,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5714,13 +5714,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5736,8 +5736,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -5745,6 +5744,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5806,13 +5806,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5828,8 +5828,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -5837,6 +5836,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5855,13 +5855,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5877,8 +5877,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -5886,6 +5885,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -5998,13 +5998,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -6020,8 +6020,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -6029,6 +6028,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -6336,8 +6336,9 @@ DOCS = {
     Returns:
         a 0-d tensor, or a ``(values, indices)`` namedtuple with ``dim``.
     Raises:
-        IndexError: an empty integer input, an empty reduced dim; ``dim`` out of range (an
-            empty floating input without ``dim`` gives NaN, as PyTorch).
+        IndexError: an empty reduced dim; ``dim`` out of range. (An empty input without
+            ``dim`` gives NaN, as PyTorch, and for an integer dtype PyTorch's value: the most
+            negative int32/int64, 0 for narrower or unsigned types, True for bool.)
 
     Example:
         >>> import dyngrad
@@ -6941,13 +6942,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -6963,8 +6964,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -6972,6 +6972,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -7160,8 +7161,8 @@ DOCS = {
         Tensor or tuple of Tensor: ``(n, self.ndim)`` int64 tensor, or with ``as_tuple`` one
         ``(n,)`` tensor per dim (a 0-d input is treated as 1-d there, as PyTorch).
     Raises:
-        TypeError: ``as_tuple`` given positionally (it is keyword-only); any value of it is
-            taken for its truth (PyTorch: TypeError for a non-bool).
+        TypeError: ``as_tuple`` given positionally (it is keyword-only) or not a bool (as
+            PyTorch).
 
     Example:
         >>> import dyngrad
@@ -7242,13 +7243,13 @@ DOCS = {
     Not differentiable: the result never requires grad.
 
     Args:
-        self (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        self (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -7264,8 +7265,7 @@ DOCS = {
     backward, as in PyTorch).
 
     Args:
-        other (Tensor or number): broadcastable with ``self``. (PyTorch requires ``self``
-            to be a Tensor; dyngrad also takes a number there.)
+        other (Tensor or number): broadcastable with ``self``.
     Returns:
         Tensor: ``self``, ``(*)``, its shape and dtype unchanged.
     Raises:
@@ -7273,6 +7273,7 @@ DOCS = {
             dtype cannot hold the result's, or the result's broadcast shape is not
             ``self``'s.
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``self`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -8363,13 +8364,14 @@ DOCS = {
     Softmax along ``dim``: ``exp(x_i) / sum_j exp(x_j)``, computed stably.
 
     Args:
-        self: ``(*)`` floating tensor (integers compute in the default float dtype).
+        self: ``(*)`` floating tensor (an integer or bool one needs ``dtype``, as in PyTorch).
         dim: the dimension that sums to 1.
         dtype: cast the input to this dtype first.
     Returns:
         ``(*)``, same shape.
     Raises:
         IndexError: ``dim`` out of range.
+        NotImplementedError: an integer or bool input without ``dtype`` (as PyTorch).
 
     Derivative: ``grad_input = output * (grad_output - (grad_output * output).sum(dim, keepdim=True))``.
 

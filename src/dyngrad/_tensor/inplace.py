@@ -371,9 +371,9 @@ class InplaceMethods:
         Returns:
             Tensor: ``self``, ``(*)``.
         Raises:
-            RuntimeError: an integer ``self`` (it cannot hold the float64 result), a leaf that
-                requires grad, or an ``exponent`` that broadcasts ``self`` larger. (A float32
-                ``self`` is accepted and the result rounded; PyTorch requires float64.)
+            RuntimeError: a ``self`` that is not float64 (it cannot hold the float64 result;
+                PyTorch's check), a leaf that requires grad, or an ``exponent`` that broadcasts
+                ``self`` larger.
 
         Example:
             >>> import dyngrad
@@ -381,6 +381,11 @@ class InplaceMethods:
             >>> x.float_power_(2) is x, x
             (True, tensor([4., 9.], dtype=dyngrad.float64))
         """
+        if self._data.dtype.kind != "f" or self._data.dtype.itemsize != 8:
+            name = {"f4": "Float", "f2": "Half", "i8": "Long", "i4": "Int", "i2": "Short", "i1": "Char", "u1": "Byte",
+                    "b1": "Bool"}.get(f"{self._data.dtype.kind}{self._data.dtype.itemsize}", str(self._data.dtype))
+            raise RuntimeError(f"float_power_(): the base given to float_power_ has dtype {name} but the operation's "
+                               "result requires dtype Double")
         return _core._ops.inplace_variants.float_power_(self, *args, **kwargs)
 
     def floor_divide_(self, *args: Any, **kwargs: Any) -> Any:

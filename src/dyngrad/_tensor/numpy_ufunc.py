@@ -34,6 +34,7 @@ import numpy as np
 
 import dyngrad.tensor as _core  # its end imports the ops (see _tensor/__init__.py)
 
+from .. import _backend as B
 from .numpy_common import (
     _cast,
     _float_inputs,
@@ -128,7 +129,21 @@ class UfuncRule:
         return self.op if isinstance(self.op, str) else self.op.__name__.lstrip("_")
 
     def fn(self) -> Callable[..., Any]:
-        return getattr(_o(), self.op) if isinstance(self.op, str) else self.op
+        if not isinstance(self.op, str):
+            return self.op
+        op = getattr(_o(), self.op)
+
+        def number_first(*args: Any) -> Any:
+            # NumPy takes a number first (``np.maximum(0.0, t)``), the op (as PyTorch's)
+            # a Tensor: the number becomes a 0-d tensor of the dtype it promotes to
+            if args and type(args[0]) in (bool, int, float):
+                t = next((a for a in args[1:] if isinstance(a, _core.Tensor)), None)
+                if t is not None:
+                    rt = B.result_type(args[0], t)
+                    args = (_core.Tensor._make(np.asarray(args[0], dtype=rt)),) + args[1:]
+            return op(*args)
+
+        return number_first
 
 
 _F = {"floats": True}

@@ -282,7 +282,9 @@ class Function:
             cls._backward_arrays = None  # the array form belongs to the parent's formulas
         name = cls._node_name or f"{cls.__name__}Backward"
         cls._backward_cls = type(name, (BackwardCFunction,), {
-            "_forward_cls": cls, "_name": name, "_backward_arrays": cls._backward_arrays,
+            "_forward_cls": cls, "_name": name,
+            # (a subclass defined after its parent's set_array_backward inherits the plain function)
+            "_backward_arrays": None if cls._backward_arrays is None else staticmethod(cls._backward_arrays),
             **_saved_properties(cls._sig)})
         if cls.strict_shapes is not None:
             cls._backward_cls._strict = cls.strict_shapes  # type: ignore[attr-defined]

@@ -110,3 +110,4 @@ def _accept_factory_device() -> None:
 
 
 _accept_factory_device()
+from . import modules  # noqa: E402,F401 - PyTorch's module paths (torch.nn.modules.conv ...)

@@ -15,12 +15,17 @@ import numpy as np
 from .. import _backend as B
 from .. import ops as _ops
 from ..autograd.function import Function
+from ..autograd.function import saved_arrays as _saved_arrays
+from ..autograd.function import set_array_backward as _set_array_backward
 from ..creation import Generator
 from ..ops import activation as _activation
 from ..ops import fused as _fused
+from ..ops import linalg as _linalg_ops
 from ..ops import random as _random
 from ..ops import relu, relu_, sigmoid, tanh
-from ..ops._util import binary_operands, norm_dim, wrap
+from ..ops import shape as _shape_ops
+from ..ops._util import norm_dim, wrap
+from ..ops._util import require_floating as _require_floating
 from ..ops.activation import *  # noqa: F403
 from ..ops.fused import log_softmax, softmax
 from ..tensor import Tensor
@@ -77,126 +82,237 @@ __all__ += list(_functional_norm_extra.__all__) + list(_functional_fold.__all__)
 __all__ += list(_functional_grid.__all__) + list(_functional_pool.__all__)
 
 
-class Linear(Function):
-    """``out = x @ W^T + b`` for ``x (*, in)``, ``W (out, in)``, ``b (out)``.
+class Addmm(Function):
+    """``out = bias + mat1 @ mat2`` for ``mat1 (n, k)``, ``mat2 (k, m)``, ``bias``
+    broadcastable to ``(n, m)``: the node PyTorch's ``linear`` records for a 2-D input with
+    a bias (``addmm(bias, input, weight.t())``), its edges in PyTorch's order (bias, input,
+    the ``TBackward0`` of the weight).
 
-    ``grad_x = grad @ W``; ``grad_W = grad^T @ x`` (batch dims flattened);
-    ``grad_b = sum(grad over batch dims)``.
+    ``grad_bias = sum_to_size(grad, bias.shape)``; ``grad_mat1 = grad @ mat2^T``;
+    ``grad_mat2 = mat1^T @ grad`` (Giles 2008, sec. 3.2), computed as ``(grad^T @ mat1)^T``.
     """
 
     trusted = True
     _node_name = "AddmmBackward0"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, w: Tensor, b: Tensor | None = None) -> Tensor:
-        if isinstance(x, Tensor) and isinstance(w, Tensor) and x.dtype != w.dtype:
-            raise RuntimeError(f"linear: expected input and weight to have the same dtype, but got "
-                               f"input {x.dtype} and weight {w.dtype} (PyTorch: 'mat1 and mat2 must have "
-                               "the same dtype')")
-        if isinstance(b, Tensor) and isinstance(w, Tensor) and b.dtype != w.dtype:
-            raise RuntimeError(f"linear: expected bias and weight to have the same dtype, but got "
-                               f"bias {b.dtype} and weight {w.dtype}")
-        xd, wd, _ = binary_operands(x, w)
-        if w._data.ndim not in (1, 2):
-            raise RuntimeError(f"linear: weight must be 1-D or 2-D, got shape {list(w.shape)}")
-        in_f = wd.shape[-1]
-        if xd.ndim == 0 or xd.shape[-1] != in_f:
-            raise RuntimeError(
-                f"linear: mat1 and mat2 shapes cannot be multiplied "
-                f"({'x'.join(map(str, xd.shape[:-1] and (int(np.prod(xd.shape[:-1])),) or (1,)))}x{xd.shape[-1] if xd.ndim else 0} "
-                f"and {in_f}x{wd.shape[0] if wd.ndim == 2 else 1}); input {list(x.shape)}, weight {list(w.shape)}"
-            )
-        out = xd @ wd.T
-        if b is not None:
-            bd = b._data
-            if bd.ndim <= 1 and bd.dtype == out.dtype and out.ndim:
-                out += bd  # into the fresh product: no second output array
-            else:
-                out = out + bd
+    def forward(ctx: Any, input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+        b, x, wt = input, mat1, mat2  # PyTorch's names (addmm(input, mat1, mat2)): _saved_mat1, _saved_mat2
+        out = x._data @ wt._data
+        bd = b._data
+        if bd.ndim <= 1 and bd.dtype == out.dtype:
+            out += bd  # into the fresh product: no second output array
+        else:
+            out = out + bd
         n = ctx.needs_input_grad
-        ctx.save_for_backward(x if n[1] else None, w)
+        ctx.save_for_backward(x if n[2] else None, wt if n[1] else None)
+        ctx.b_shape = bd.shape
         return wrap(out)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        x, w = ctx.saved_tensors
+        x, wt = ctx.saved_tensors
         n = ctx.needs_input_grad
-        gx = gw = gb = None
+        gb = gx = gw = None
         if n[0]:
-            gx = g @ w if w.ndim == 2 else g.unsqueeze(-1) * w
+            gb = g.sum(0) if len(ctx.b_shape) == 1 else g.sum_to_size(ctx.b_shape)
         if n[1]:
-            if w.ndim == 2:
-                g2 = g.reshape(-1, g.shape[-1]) if g.ndim != 2 else g
-                x2 = x.reshape(-1, x.shape[-1]) if x.ndim != 2 else x
-                gw = g2.t() @ x2
-            else:
-                gw = (g.unsqueeze(-1) * x).reshape(-1, x.shape[-1]).sum(0)
-        if len(n) > 2 and n[2]:
-            gb = g.reshape(-1, g.shape[-1]).sum(0) if g.ndim > 1 else g
-        return gx, gw, gb
+            gx = g @ wt.mT
+        if n[2]:
+            gw = (g.mT @ x).mT  # (out, in) contiguous, so the weight's TBackward0 hands on no copy
+        return gb, gx, gw
 
     @staticmethod
-    def jvp(ctx: Any, ux: Any, uw: Any, ub: Any = None) -> Any:
-        """Forward mode: ``t = ux @ W^T + x @ uW^T + ub`` (product rule; None tangents are 0)."""
-        x, w = ctx._fwd_inputs[:2]
-        ts = [t for t in (None if ux is None else Linear.apply(ux, w),
-                          None if uw is None else Linear.apply(x, uw), ub) if t is not None]
+    def jvp(ctx: Any, ub: Any, ux: Any, uw: Any) -> Any:
+        """Forward mode: ``t = ub + ux @ mat2 + mat1 @ umat2`` (product rule; None tangents are 0)."""
+        _, x, wt = ctx._fwd_inputs[:3]
+        ts = [t for t in (None if ux is None else _ops.matmul(ux, wt),
+                          None if uw is None else _ops.matmul(x, uw), ub) if t is not None]
         return sum(ts[1:], ts[0])
 
     @staticmethod
-    def vmap(info: Any, in_dims: tuple, x: Tensor, w: Tensor, b: Tensor | None = None) -> tuple:
-        """Batching rule. Shared weight: the batch dim is one more leading dim of ``x``.
-        Per-example weights (ensembles): one batched matmul ``(B, M, in) @ (B, in, out)``
-        with ``x``'s leading dims flattened to ``M``. A per-example bias is added with size-1
-        dims after its batch dim (right-aligned broadcasting)."""
-        from ..ops._batching import front, logical_ndim, pad_to
+    def vmap(info: Any, in_dims: tuple, b: Tensor, x: Tensor, wt: Tensor) -> tuple:
+        """Batching rule: batch dims to the front, one broadcasting (batched) matmul, and the
+        bias added with size-1 dims after its batch dim (right-aligned broadcasting)."""
+        from ..ops._batching import front, pad_to
 
-        dx, dw = in_dims[:2]
-        db = in_dims[2] if len(in_dims) > 2 else None
-        x = front(x, dx)
-        lead = tuple(x.shape[:-1] if dx is None else x.shape[1:-1])
-        if dw is None:
-            y = Linear.apply(x, w)
-        else:
-            w = front(w, dw)
-            w2 = w.unsqueeze(-1) if w.ndim == 2 else w.mT  # (B, in, out) or (B, in, 1)
-            xf = x.reshape((-1, x.shape[-1]) if dx is None else (x.shape[0], -1, x.shape[-1]))
-            y = _ops.matmul(xf, w2)
-            y = y.reshape((info.batch_size,) + lead + (() if w.ndim == 2 else (w.shape[1],)))
-        if b is not None:
-            y = y + (b if db is None else pad_to(front(b, db), len(lead) + (logical_ndim(w, dw) == 2)))
-        return y, 0
+        db, dx, dw = in_dims
+        y = _ops.matmul(front(x, dx), front(wt, dw))
+        if db is not None:
+            b = pad_to(front(b, db), 2)
+        return y + b, 0
+
+
+def _addmm_arrays(ctx: Any, g: np.ndarray) -> Any:
+    """The array form of :class:`Addmm`'s backward (the same formulas on ndarrays)."""
+    saved = _saved_arrays(ctx)
+    if saved is None or type(g) is not np.ndarray:
+        return NotImplemented
+    x, wt = saved
+    n = ctx.needs_input_grad
+    gb = gx = gw = None
+    if n[0]:
+        gb = g.sum(0) if len(ctx.b_shape) == 1 else B.sum_to_size(g, ctx.b_shape)
+    if n[1]:
+        gx = g @ wt.T
+    if n[2]:
+        gw = (g.T @ x).T  # (out, in) contiguous, so the weight's TBackward0 hands on no copy
+    return gb, gx, gw
+
+
+_set_array_backward(Addmm, _addmm_arrays)
+
+
+class _WeightT(_shape_ops.T):
+    """``linear``'s ``weight.t()`` (node ``TBackward0``, as PyTorch's): ``grad_w = grad.t()``."""
+
+    _node_name = "TBackward0"
+
+
+def _linear_t_arrays(ctx: Any, g: np.ndarray) -> Any:
+    """The array form of :class:`_WeightT`'s backward: ``grad`` permuted back; when ``grad`` is itself the
+    transpose of a whole array (as :class:`Addmm` hands it on), that array, so the weight's
+    ``.grad`` adopts it without a copy (engine._unshared adopts only arrays owning memory)."""
+    if type(g) is not np.ndarray or g.ndim != len(ctx.inv):
+        return NotImplemented
+    t = g.transpose(ctx.inv)  # (under vmap the permutation has the batch dim too)
+    if t.ndim != 2 or ctx.inv != (1, 0):
+        return t, None
+    base = g.base
+    if (type(base) is np.ndarray and base.shape == t.shape and base.strides == t.strides
+            and base.dtype == t.dtype and base.ctypes.data == t.ctypes.data):
+        return base, None
+    return t, None
+
+
+_set_array_backward(_WeightT, _linear_t_arrays)
+
+
+class _UnsafeView(_shape_ops.Reshape):
+    """A reshape of a fresh result (PyTorch's ``_unsafe_view`` in ``linear``/``matmul``): the
+    output is not marked as a view. ``grad_x = grad.reshape(x.shape)``."""
+
+    _node_name = "UnsafeViewBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, shape: tuple) -> Tensor:
+        ctx.in_shape = x._data.shape
+        return wrap(x._data.reshape(shape))
+
+
+def _unsafe_view_arrays(ctx: Any, g: np.ndarray) -> Any:
+    """The array form of :class:`_UnsafeView`'s backward: ``grad.reshape(x.shape)``."""
+    if type(g) is not np.ndarray:
+        return NotImplemented
+    return g.reshape(ctx.in_shape), None
+
+
+_set_array_backward(_UnsafeView, _unsafe_view_arrays)
+
+
+class _FlatView(_UnsafeView):
+    """``linear``'s reshape of its flattened result back to the input's leading dims (PyTorch's
+    ``view``, node ``ViewBackward0``; here not marked as a view). ``grad_x = grad.reshape(x.shape)``."""
+
+    _node_name = "ViewBackward0"
+
+
+class _SqueezeRow(_UnsafeView):
+    """``linear``'s squeeze of the row it added to a 1-D input (node ``SqueezeBackward4``).
+    ``grad_x = grad.reshape(x.shape)``."""
+
+    _node_name = "SqueezeBackward4"
+
+
+def _check_linear(x: Any, w: Any, b: Any) -> None:
+    for name, v in (("input", x), ("weight", w)):
+        if not isinstance(v, Tensor):
+            raise TypeError(f"linear(): argument '{name}' (position {1 if name == 'input' else 2}) must be Tensor, "
+                            f"not {type(v).__name__}")
+    if b is not None and not isinstance(b, Tensor):
+        raise TypeError(f"linear(): argument 'bias' (position 3) must be Tensor, not {type(b).__name__}")
+    if x.dtype != w.dtype:
+        raise RuntimeError(f"linear: expected input and weight to have the same dtype, but got "
+                           f"input {x.dtype} and weight {w.dtype} (PyTorch: 'mat1 and mat2 must have "
+                           "the same dtype')")
+    if b is not None and b.dtype != w.dtype:
+        raise RuntimeError(f"linear: expected bias and weight to have the same dtype, but got "
+                           f"bias {b.dtype} and weight {w.dtype}")
+    ws, xs = tuple(w.shape), tuple(x.shape)
+    if len(ws) not in (1, 2):
+        raise RuntimeError(f"linear: weight must be 1-D or 2-D, got shape {list(ws)}")
+    if len(ws) == 1 and b is not None:
+        raise RuntimeError(f"linear: mat2 must be a matrix, got 1-D tensor (a 1-D weight {list(ws)} "
+                           "with a bias)")
+    in_f = ws[-1]
+    if not xs or xs[-1] != in_f:
+        rows = int(np.prod(xs[:-1])) if len(xs) > 1 else 1
+        raise RuntimeError(
+            f"linear: mat1 and mat2 shapes cannot be multiplied "
+            f"({rows}x{xs[-1] if xs else 0} and {in_f}x{ws[0] if len(ws) == 2 else 1}); "
+            f"input {list(xs)}, weight {list(ws)}"
+        )
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """Affine map ``input @ weight.T + bias``.
+    """Affine map ``input @ weight.T + bias``, recorded as PyTorch 2.13 records it, so that
+    walking ``grad_fn.next_functions`` finds PyTorch's nodes in PyTorch's order: for a 2-D
+    input ``AddmmBackward0`` with edges (bias, input, ``TBackward0`` of the weight), or
+    ``MmBackward0`` (input, ``TBackward0``) without a bias; other inputs are flattened to
+    2-D (``ViewBackward0``; a 1-D input gets a row) and the result reshaped back
+    (``ViewBackward0`` with a 1-D bias, else ``UnsafeViewBackward0``; ``SqueezeBackward4``
+    for a 1-D input without bias). A 1-D weight gives ``MvBackward0``. Unlike PyTorch the
+    reshaped results are not marked as views, and a non-contiguous input is recorded as a
+    contiguous one.
 
     Args:
         input: ``(*, in_features)``.
-        weight: ``(out_features, in_features)``.
-        bias: ``(out_features)`` or None.
+        weight: ``(out_features, in_features)``, or ``(in_features,)`` without a bias.
+        bias: ``(out_features)`` (or broadcastable to the output) or None.
     Returns:
-        ``(*, out_features)``.
+        ``(*, out_features)`` (``(*)`` for a 1-D weight).
     Raises:
-        RuntimeError: when ``in_features`` of input and weight differ (both shapes named).
+        TypeError: input, weight or bias not a Tensor.
+        RuntimeError: when ``in_features`` of input and weight differ (both shapes named), the
+            dtypes differ, or a 1-D weight comes with a bias.
 
     Derivative: ``grad_input = grad_output @ weight``, ``grad_weight = grad_output.T @ input``
-    (the leading dims flattened), ``grad_bias = grad_output`` summed over the leading dims.
+    (the leading dims flattened), ``grad_bias = grad_output`` summed over the leading dims
+    (Giles 2008, sec. 3.2; the nodes above each apply their part).
 
     Example:
         >>> import dyngrad
         >>> import dyngrad.nn.functional as F
         >>> x = dyngrad.ones(4, 3)
         >>> w = dyngrad.ones(2, 3, requires_grad=True)
-        >>> F.linear(x, w, dyngrad.zeros(2))
+        >>> y = F.linear(x, w, dyngrad.zeros(2, requires_grad=True))
+        >>> y
         tensor([[3., 3.],
                 [3., 3.],
                 [3., 3.],
                 [3., 3.]], grad_fn=<AddmmBackward0>)
+        >>> [type(f).__name__ for f, _ in y.grad_fn.next_functions]
+        ['AccumulateGrad', 'NoneType', 'TBackward0']
     """
-    if bias is None:
-        return Linear.apply(input, weight)
-    return Linear.apply(input, weight, bias)
+    _check_linear(input, weight, bias)
+    if weight.ndim == 1:
+        return _ops.matmul(input, _WeightT.apply(weight, (0,)))
+    wt = _WeightT.apply(weight, (1, 0))
+    nd = input.ndim
+    if bias is not None and (nd <= 2 or bias.ndim == 1):
+        if nd == 2:
+            return Addmm.apply(bias, input, wt)
+        x2 = _shape_ops.Reshape.apply(input, (int(np.prod(input.shape[:-1])), input.shape[-1]))
+        out = Addmm.apply(bias, x2, wt)
+        return _FlatView.apply(out, tuple(input.shape[:-1]) + (wt.shape[1],))
+    if nd == 2:
+        out = _linalg_ops.Mm.apply(input, wt)
+    elif nd == 1:
+        out = _SqueezeRow.apply(_linalg_ops.Mm.apply(_shape_ops.Unsqueeze.apply(input, (1,) + tuple(input.shape)), wt), (wt.shape[1],))
+    else:
+        x2 = _shape_ops.Reshape.apply(input, (int(np.prod(input.shape[:-1])), input.shape[-1]))
+        out = _UnsafeView.apply(_linalg_ops.Mm.apply(x2, wt), tuple(input.shape[:-1]) + (wt.shape[1],))
+    return out if bias is None else out + bias
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -264,6 +380,8 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: 
         >>> F.softmin(dyngrad.tensor([[0.0, 1.0]]), dim=1)
         tensor([[0.7311, 0.2689]])
     """
+    if dtype is None:
+        _require_floating("softmin", input)
     return softmax(-input, dim, dtype=dtype)
 
 

@@ -12,7 +12,19 @@ import numpy as np
 from .. import _backend as B
 from ..tensor import Tensor, check_device
 
-_IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What ``load_state_dict`` returns, as PyTorch's: a named tuple of the missing and the
+    unexpected keys, shown as ``<All keys matched successfully>`` when both are empty."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
 
 
 def _shape_str(shape: tuple) -> str:
@@ -108,7 +120,10 @@ class _StateMixin:
         """Copy values from ``state_dict`` into parameters and persistent buffers.
 
         Returns:
-            ``IncompatibleKeys(missing_keys, unexpected_keys)``.
+            ``_IncompatibleKeys(missing_keys, unexpected_keys)``, a named tuple shown as
+            ``<All keys matched successfully>`` when both are empty (as PyTorch). A norm
+            layer's ``num_batches_tracked`` that ``state_dict`` lacks keeps its value and is not
+            reported missing (PyTorch's rule for old checkpoints).
         Raises:
             RuntimeError: naming all missing and unexpected keys (``strict``) and every shape
             mismatch (always, as PyTorch) in one message.
@@ -116,7 +131,11 @@ class _StateMixin:
         if not hasattr(state_dict, "items"):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict).__name__}.")
         own = self.state_dict(keep_vars=True)
-        missing = [k for k in own if k not in state_dict]
+        # a norm layer's num_batches_tracked may be absent (checkpoints from before PyTorch 0.4.1):
+        # PyTorch keeps the module's own counter and does not report the key missing
+        optional = {f"{mp}.num_batches_tracked" if mp else "num_batches_tracked"
+                    for mp, m in self.named_modules() if m._buffers.get("num_batches_tracked") is not None}
+        missing = [k for k in own if k not in state_dict and k not in optional]
         unexpected = [k for k in state_dict if k not in own]
         errors = []
         pending = []

@@ -198,9 +198,12 @@ def inplace(fn: Any, self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
     Raises:
         RuntimeError: on a leaf (or a view of a leaf) that requires grad (outside no_grad),
-            or when the result's dtype cannot be cast to ``self``'s. In-place ops on views
+            when the result's dtype cannot be cast to ``self``'s, or when an input partially
+            overlaps ``self``'s memory (:func:`check_no_partial_overlap`). In-place ops on views
             rebase the base's history (see ``ops/_view_inplace.py``).
     """
+    if not getattr(fn, "_own_overlap_check", False):  # (setitem_ compares the written region)
+        check_no_partial_overlap(self, args, kwargs)
     stack = _state.interpreters
     if stack:  # a transform may own these tensors (vmap's batched values): it writes them
         for interp in reversed(stack):
@@ -283,3 +286,88 @@ def _retarget_saved_output(node: Any, result: Tensor, self: Tensor) -> None:
             s.tensor._data = self._data
             s.tensor._vc = self._vc
             s.version = self._vc[0]
+
+
+def require_tensor(op: str, value: Any, name: str = "input", position: int = 1) -> None:
+    """PyTorch's argument check of an op whose ``name`` argument must be a Tensor (a Python
+    number there is refused, as by PyTorch's argument parser): a TypeError naming the
+    function, the argument and its position, and the type given."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not {type(value).__name__}")
+
+
+_TORCH_DTYPE_NAMES = {"b": "Bool", "i1": "Char", "i2": "Short", "i4": "Int", "i8": "Long", "u1": "Byte", "u2": "UInt16",
+                      "u4": "UInt32", "u8": "UInt64"}
+
+
+def require_floating(op: str, input: Any) -> None:
+    """PyTorch's dtype check of an op with floating-point kernels only (``silu``, ``gelu``,
+    ``softmax``, ...): a bool or integer ``input`` is a NotImplementedError naming the op and
+    the dtype (PyTorch's: ``"silu_cpu" not implemented for 'Long'``)."""
+    d = getattr(getattr(input, "_data", None), "dtype", None)
+    if d is not None and d.kind in "biu":
+        name = _TORCH_DTYPE_NAMES.get("b" if d.kind == "b" else f"{d.kind}{d.itemsize}", str(d))
+        raise NotImplementedError(f"{op}(): not implemented for '{name}' (dtype {d}): it takes floating-point "
+                                  "tensors only, as PyTorch")
+
+
+def refuse_bool(op: str, input: Any, kernel: str | None = None, exc: type = RuntimeError) -> None:
+    """PyTorch's refusal of a bool ``input`` (``relu``, ``hardtanh``: a RuntimeError;
+    ``threshold``, ``softsign``: a NotImplementedError, ``exc``)."""
+    d = getattr(getattr(input, "_data", None), "dtype", None)
+    if d is not None and d.kind == "b":
+        raise exc(f"{op}(): Boolean inputs not supported for {kernel or op}")
+
+
+_OVERLAP_MESSAGE = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                    "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _dense_extent(a: np.ndarray) -> tuple[int, int] | None:
+    """The byte range ``[start, end)`` of ``a`` when its elements tile it without gaps or
+    repeats (PyTorch's "non-overlapping and dense"), else None (PyTorch then does not check)."""
+    if a.size == 0:
+        return None
+    start = a.__array_interface__["data"][0]
+    if a.flags.c_contiguous or a.flags.f_contiguous:
+        return start, start + a.nbytes
+    expected = a.itemsize
+    for st, n in sorted((s, n) for s, n in zip(a.strides, a.shape) if n != 1):
+        if st != expected:
+            return None
+        expected *= n
+    return start, start + a.nbytes
+
+
+def check_no_partial_overlap(self: Tensor, args: tuple, kwargs: dict) -> None:
+    """PyTorch's check of an in-place op (and of ``copy_``): an input that shares memory with
+    the written-to tensor must be laid out exactly as it (``x.add_(x)``), not partially
+    overlap it (``x[1:].add_(x[:-1])``, ``x.add_(x.t())``): the result would depend on the
+    order the elements are written in. As PyTorch, only tensors whose elements tile their
+    memory densely are compared.
+
+    Raises:
+        RuntimeError: PyTorch's message ("unsupported operation: some elements of the input
+            tensor and the written-to tensor refer to a single memory location ...").
+    """
+    out = self._data
+    if type(out) is not np.ndarray:
+        return
+    ext = None
+    for a in (*args, *kwargs.values()) if kwargs else args:
+        if not isinstance(a, Tensor) or a is self:
+            continue
+        d = a._data
+        if type(d) is not np.ndarray or d is out or (d.base is None and out.base is None) or \
+                not np.may_share_memory(d, out):  # (two arrays owning their memory: none shared)
+            continue
+        if d.shape == out.shape and d.strides == out.strides and \
+                d.__array_interface__["data"][0] == out.__array_interface__["data"][0]:
+            continue  # the same elements in the same order: a full overlap is fine
+        if ext is None:
+            ext = _dense_extent(out)
+            if ext is None:
+                return
+        other = _dense_extent(d)
+        if other is not None and other[0] < ext[1] and ext[0] < other[1]:
+            raise RuntimeError(_OVERLAP_MESSAGE)

@@ -20,7 +20,7 @@ from . import thresholding as _thresholding
 from ._bases import Elementwise
 from ._docs import inplace_doc, unary_doc
 from ._util import inplace as _inplace
-from ._util import wrap
+from ._util import refuse_bool, require_floating, wrap
 from .pointwise import where
 from .special import erf
 from .thresholding import *  # noqa: F403
@@ -233,32 +233,43 @@ class Hardsigmoid(Elementwise):
 # ---------------------------------------------------------------- public functions
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + exp(beta * input)) / beta``, linear where ``beta * input > threshold``."""
+    require_floating("softplus", input)
     return Softplus.apply(input, beta, threshold)
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
-    """Clamp into ``[min_val, max_val]`` (gradient 0 at and beyond the bounds).
+    """Clamp into ``[min_val, max_val]`` (gradient 0 at and beyond the bounds). An integer
+    input gives an integer result, the bounds truncated toward zero (as PyTorch).
 
     Raises:
         ValueError: when ``max_val < min_val``.
+        RuntimeError: a bool input (as PyTorch).
     """
+    refuse_bool("hardtanh", input)
     if max_val < min_val:
         raise ValueError("hardtanh: min_val cannot be greater than max_val")
+    if not inplace and isinstance(input, Tensor) and input._data.dtype.kind in "iu":
+        from .elementwise import clamp  # an integer input stays integer (bounds truncated), as PyTorch
+
+        return clamp(input, int(min_val), int(max_val))
     return _inplace(hardtanh, input, min_val, max_val) if inplace else Hardtanh.apply(input, min_val, max_val)
 
 
 def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
     """In-place :func:`hardtanh`."""
+    refuse_bool("hardtanh_", input, "hardtanh")
     return hardtanh(input, min_val, max_val, inplace=True)
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """``min(max(input, 0), 6)`` (``hardtanh(input, 0, 6)``)."""
+    refuse_bool("relu6", input, "hardtanh")
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """``input`` where positive, ``negative_slope * input`` elsewhere."""
+    require_floating("leaky_relu", input)
     if inplace:
         return _inplace(leaky_relu, input, negative_slope)
     return LeakyRelu.apply(input, negative_slope)
@@ -266,6 +277,7 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
     """In-place :func:`leaky_relu`."""
+    require_floating("leaky_relu_", input)
     return leaky_relu(input, negative_slope, inplace=True)
 
 
@@ -297,6 +309,7 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
         >>> x.grad
         tensor([0.1839, 0.5000, 1.0000])
     """
+    require_floating("elu", input)
     if inplace:
         return _inplace(elu, input, alpha)
     return Elu.apply(input, alpha)
@@ -324,11 +337,13 @@ def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
         >>> x
         tensor([-0.6321,  0.0000,  2.0000])
     """
+    require_floating("elu_", input)
     return elu(input, alpha, inplace=True)
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """``scale * elu(input, alpha)`` with the self-normalising constants (Klambauer et al. 2017)."""
+    require_floating("selu", input)
     if inplace:
         return _inplace(selu, input)
     return Elu.apply(input, _SELU_ALPHA, _SELU_SCALE)
@@ -336,6 +351,7 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
 
 def selu_(input: Tensor) -> Tensor:
     """In-place :func:`selu`."""
+    require_floating("selu_", input)
     return selu(input, inplace=True)
 
 
@@ -368,6 +384,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
         >>> x.grad
         tensor([0.1353, 1.0000, 1.0000])
     """
+    require_floating("celu", input)
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: celu: alpha must not be 0")
     if inplace:
@@ -397,6 +414,7 @@ def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
         >>> x
         tensor([-0.4323,  0.0000,  2.0000])
     """
+    require_floating("celu_", input)
     return celu(input, alpha, inplace=True)
 
 
@@ -422,6 +440,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
         >>> dyngrad.nn.functional.gelu(x)
         tensor([0.0000, 0.8413], grad_fn=<GeluBackward0>)
     """
+    require_floating("gelu", input)
     if approximate not in ("none", "tanh"):
         raise RuntimeError(f"approximate argument must be either none or tanh. (gelu got {approximate!r})")
     return Gelu.apply(input, approximate)
@@ -449,6 +468,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
         >>> x.grad
         tensor([0.5000])
     """
+    require_floating("silu", input)
     if inplace:
         return _inplace(silu, input)
     return Silu.apply(input)
@@ -456,6 +476,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``input * tanh(softplus(input))``."""
+    require_floating("mish", input)
     if inplace:
         return _inplace(mish, input)
     return Mish.apply(input)
@@ -463,6 +484,7 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``input * relu6(input + 3) / 6``."""
+    require_floating("hardswish", input)
     if inplace:
         return _inplace(hardswish, input)
     return Hardswish.apply(input)
@@ -470,6 +492,7 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``relu6(input + 3) / 6``."""
+    require_floating("hardsigmoid", input)
     if inplace:
         return _inplace(hardsigmoid, input)
     return Hardsigmoid.apply(input)

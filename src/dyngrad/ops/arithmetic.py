@@ -19,7 +19,18 @@ from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching import pointwise_promoting, unary
 from ._docs import inplace_doc
-from ._util import binary_operands, cast_to, data_of, float_dtype, inplace, inplace_shape_error, recording, wrap
+from ._util import (
+    binary_operands,
+    cast_to,
+    check_no_partial_overlap,
+    data_of,
+    float_dtype,
+    inplace,
+    inplace_shape_error,
+    recording,
+    require_tensor,
+    wrap,
+)
 
 __all__ = [
     "add",
@@ -241,6 +252,7 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
         >>> dyngrad.rsub(dyngrad.tensor([1, 2]), 5)
         tensor([4, 3])
     """
+    require_tensor("rsub", input)
     return sub(other, input * alpha if alpha != 1 else input)
 
 
@@ -721,6 +733,7 @@ def fmod(input: Any, other: Any) -> Tensor:
         >>> dyngrad.remainder(dyngrad.tensor([-3, 3]), 2)
         tensor([1, 1])
     """
+    require_tensor("fmod", input)
     return Remainder.apply(*_wrap_ints(input, other), True)
 
 
@@ -729,6 +742,8 @@ def _fast_inplace(self: Tensor, ufunc: Any, other: Any, name: str) -> Tensor | N
     """Without recording, do the ufunc straight into ``self``'s memory."""
     if recording(self, other) or _ctx.interpreters:  # a transform (forward mode's tangents): via inplace()
         return None
+    if isinstance(other, Tensor):
+        check_no_partial_overlap(self, (other,), {})
     other = _wrap_ints(self, other)[1]
     od = data_of(other)
     rt = B.result_type(self, other)

@@ -16,7 +16,7 @@ from ..autograd.function import _broadcast_error
 from ..tensor import Tensor
 from ._bases import Op
 from ._batching import pointwise_promoting, unary
-from ._util import binary_operands, data_of, inplace
+from ._util import binary_operands, data_of, inplace, require_tensor
 from .arithmetic import _wrap_ints
 
 __all__ = [
@@ -125,6 +125,7 @@ def _compare(ufunc: Any, name: str) -> Any:
     })
 
     def op(input: Any, other: Any) -> Tensor:
+        require_tensor(name, input)
         return _apply(cls, *_wrap_ints(input, other))
 
     op.__name__ = name
@@ -160,13 +161,13 @@ def _compare_doc(name: str) -> str:
     Not differentiable: the result never requires grad.
 
     Args:
-        input (Tensor or number): ``(*)``.
-        other (Tensor or number): broadcastable with ``input``. (PyTorch requires ``input``
-            to be a Tensor; dyngrad also takes a number there.)
+        input (Tensor): ``(*)``.
+        other (Tensor or number): broadcastable with ``input``.
     Returns:
         Tensor: the broadcast shape, dtype bool.
     Raises:
         RuntimeError: when the shapes do not broadcast.
+        TypeError: when ``input`` is not a Tensor (PyTorch's check).
 
     Example:
         >>> import dyngrad
@@ -506,9 +507,8 @@ def equal(input: Tensor, other: Tensor) -> bool:
         >>> dyngrad.equal(dyngrad.tensor([1, 2]), dyngrad.tensor([[1, 2]]))
         False
     """
-    for name, t in (("input", input), ("other", other)):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"equal(): argument '{name}' must be Tensor, not {type(t).__name__}")
+    require_tensor("equal", input)
+    require_tensor("equal", other, "other", 2)
     return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
 
 
@@ -546,6 +546,7 @@ def isclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, e
         >>> dyngrad.isclose(dyngrad.tensor([1.0, 1.1]), dyngrad.tensor([1.0 + 1e-6, 1.0]))
         tensor([ True, False])
     """
+    require_tensor("isclose", input)
     if rtol < 0:
         raise RuntimeError(f"isclose(): rtol must be greater than or equal to zero, but got {rtol}")
     if atol < 0:
@@ -574,6 +575,7 @@ def allclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, 
         >>> dyngrad.allclose(dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([1.0, 2.0 + 1e-7]))
         True
     """
+    require_tensor("allclose", input)
     if not isinstance(other, Tensor):
         raise TypeError(f"allclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
     for tol, v in (("rtol", rtol), ("atol", atol)):

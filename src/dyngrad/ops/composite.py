@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _backend as B
 from ..tensor import Tensor
-from ._util import norm_dim, to_tensor, wrap
+from ._util import norm_dim, require_tensor, to_tensor, wrap
 
 __all__ = ["addmm", "addmv", "addr", "baddbmm", "addbmm", "kron", "meshgrid", "cross", "repeat_interleave",
            "nansum", "nanmean", "median", "nanmedian", "quantile", "nanquantile", "kthvalue", "diff", "mode"]
@@ -195,6 +195,8 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
         >>> dyngrad.kron(dyngrad.eye(2), dyngrad.tensor([[1.0, 2.0]])).tolist()
         [[1.0, 2.0, 0.0, 0.0], [0.0, 0.0, 1.0, 2.0]]
     """
+    require_tensor("kron", input)
+    require_tensor("kron", other, "other", 2)
     a, b = input, other
     n = max(a._data.ndim, b._data.ndim)
     sa = (1,) * (n - a._data.ndim) + tuple(a.shape)
@@ -268,6 +270,8 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
         >>> dyngrad.cross(dyngrad.tensor([1.0, 0.0, 0.0]), dyngrad.tensor([0.0, 1.0, 0.0]), dim=0).tolist()
         [0.0, 0.0, 1.0]
     """
+    require_tensor("cross", input)
+    require_tensor("cross", other, "other", 2)
     if dim is None:
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
                       "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
@@ -432,7 +436,11 @@ def _median(input: Tensor, dim: Any, keepdim: bool, ignore_nan: bool, name: str)
         if d.size == 0:
             if B.kind(d) in "fc":  # PyTorch: NaN (the gradient of an empty input is empty)
                 return input.sum() + float("nan")
-            raise IndexError(f"{name}() input tensor cannot be empty")
+            # PyTorch 2.13 returns its NaN cast to the integer dtype: the most negative int32 /
+            # int64, 0 for the narrower and unsigned types, True for bool
+            fill = True if d.dtype.kind == "b" else (np.iinfo(d.dtype).min if d.dtype.kind == "i" and
+                                                      d.dtype.itemsize >= 4 else 0)
+            return wrap(np.array(fill, dtype=d.dtype))
         flat = d.reshape(-1)
         i = int(_median_index(flat, 0, ignore_nan)[0])
         v = flat[i]
@@ -462,8 +470,9 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
     Returns:
         a 0-d tensor, or a ``(values, indices)`` namedtuple with ``dim``.
     Raises:
-        IndexError: an empty integer input, an empty reduced dim; ``dim`` out of range (an
-            empty floating input without ``dim`` gives NaN, as PyTorch).
+        IndexError: an empty reduced dim; ``dim`` out of range. (An empty input without
+            ``dim`` gives NaN, as PyTorch, and for an integer dtype PyTorch's value: the most
+            negative int32/int64, 0 for narrower or unsigned types, True for bool.)
 
     Example:
         >>> import dyngrad
@@ -576,7 +585,7 @@ def _quantile(input: Tensor, q: Any, dim: int | None, keepdim: bool, interpolati
     x = input.reshape(-1) if dim is None else (input.reshape(1) if input._data.ndim == 0 else input)
     d = 0 if dim is None else norm_dim(dim, x._data.ndim, op)
     n = x._data.shape[d]
-    if n == 0:
+    if n == 0 or x._data.size == 0:  # (PyTorch: any empty input, whichever dim)
         raise RuntimeError(f"{op}() input tensor must be non-empty")
     v = x.sort(d).values  # NaN sorts last
     out_shape = list(v._data.shape)

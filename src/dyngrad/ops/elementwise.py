@@ -12,7 +12,7 @@ from ..tensor import Tensor
 from . import pointwise, rounding, special, trig
 from ._bases import Elementwise
 from ._docs import inplace_doc, unary_doc
-from ._util import data_of, float_data, inplace, wrap
+from ._util import data_of, float_data, inplace, refuse_bool, wrap
 from .pointwise import *  # noqa: F403 - re-exported until ops/__init__ lists these modules
 from .rounding import *  # noqa: F403
 from .special import *  # noqa: F403
@@ -245,6 +245,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
         >>> x.grad
         tensor([0., 0., 1.])
     """
+    refuse_bool("relu", input)
     if inplace:
         return relu_(input)
     return Relu.apply(input)
@@ -541,6 +542,7 @@ def sigmoid_(input: Tensor) -> Tensor:
 
 def relu_(input: Tensor) -> Tensor:
     """In-place ``relu``."""
+    refuse_bool("relu_", input, "relu")
     return inplace(relu, input)
 
 

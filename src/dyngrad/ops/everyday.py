@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import _backend as B
 from ..tensor import Tensor
-from ._util import norm_dim, to_tensor, wrap
+from ._util import norm_dim, require_tensor, to_tensor, wrap
 
 __all__ = ["cov", "corrcoef", "aminmax", "dist", "tril_indices", "triu_indices", "combinations", "cartesian_prod",
            "sinc", "deg2rad", "rad2deg", "logaddexp2", "copysign", "heaviside", "signbit", "rot90", "diagflat",
@@ -188,6 +188,7 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
         >>> dyngrad.dist(dyngrad.tensor([3.0, 4.0]), dyngrad.zeros(2)).item()
         5.0
     """
+    require_tensor("dist", input)
     from .statistics import vector_norm
 
     return vector_norm(input - other, p)
@@ -406,6 +407,7 @@ def logaddexp2(input: Tensor, other: Any) -> Tensor:
         >>> dyngrad.logaddexp2(dyngrad.tensor([1.0]), dyngrad.tensor([1.0])).item()
         2.0
     """
+    require_tensor("logaddexp2", input)
     from .pointwise import logaddexp
 
     ln2 = math.log(2)
@@ -432,6 +434,7 @@ def copysign(input: Any, other: Any) -> Tensor:
         >>> dyngrad.copysign(dyngrad.tensor([1.0, -2.0]), -0.0).tolist()
         [-1.0, -2.0]
     """
+    require_tensor("copysign", input)
     from .pointwise import where
 
     x, y = _floating(to_tensor(input)), to_tensor(other)
@@ -460,6 +463,7 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
         >>> dyngrad.heaviside(dyngrad.tensor([-1.0, 0.0, 2.0]), dyngrad.tensor(0.5)).tolist()
         [0.0, 0.5, 1.0]
     """
+    require_tensor("heaviside", input)
     v = to_tensor(values)
     if v._data.dtype != input._data.dtype:
         raise RuntimeError(f"heaviside is not yet implemented for tensors with different dtypes, got "

@@ -17,7 +17,7 @@ from ..tensor import Tensor
 from ._bases import Elementwise, Op
 from ._batching import dims_at, pointwise_promoting
 from ._batching_reduce import along_dim
-from ._util import binary_operands, float_data, is_wrapper, norm_dim, wrap
+from ._util import binary_operands, float_data, is_wrapper, norm_dim, require_floating, wrap
 from .elementwise import sigmoid
 
 __all__ = ["softmax", "log_softmax"]
@@ -121,13 +121,14 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: 
     """Softmax along ``dim``: ``exp(x_i) / sum_j exp(x_j)``, computed stably.
 
     Args:
-        input: ``(*)`` floating tensor (integers compute in the default float dtype).
+        input: ``(*)`` floating tensor (an integer or bool one needs ``dtype``, as in PyTorch).
         dim: the dimension that sums to 1.
         dtype: cast the input to this dtype first.
     Returns:
         ``(*)``, same shape.
     Raises:
         IndexError: ``dim`` out of range.
+        NotImplementedError: an integer or bool input without ``dtype`` (as PyTorch).
 
     Derivative: ``grad_input = output * (grad_output - (grad_output * output).sum(dim, keepdim=True))``.
 
@@ -137,6 +138,8 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: 
         tensor([[0.5000, 0.5000],
                 [0.0000, 1.0000]])
     """
+    if dtype is None:
+        require_floating("softmax", input)
     return Softmax.apply(input, _softmax_dim(input, dim, "softmax"), dtype)
 
 
@@ -161,6 +164,8 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dty
         >>> [round(v, 4) for v in y[0].tolist()]
         [-0.6931, -0.6931]
     """
+    if dtype is None:
+        require_floating("log_softmax", input)
     return LogSoftmax.apply(input, _softmax_dim(input, dim, "log_softmax"), dtype)
 
 

@@ -22,7 +22,7 @@ from ..tensor import Tensor
 from . import _specfun
 from ._bases import Elementwise
 from ._docs import inplace_doc
-from ._util import float_data, inplace, wrap
+from ._util import float_data, inplace, require_tensor, wrap
 
 __all__ = ["lgamma", "digamma", "polygamma", "mvlgamma", "igamma", "igammac", "lgamma_", "digamma_", "mvlgamma_"]
 # (polygamma is a method too, ``x.polygamma(n)``, with its arguments swapped: tensor.py)
@@ -160,6 +160,7 @@ def igamma(input: Any, other: Any) -> Tensor:
         >>> x.grad
         tensor([0.3679, 0.1494])
     """
+    require_tensor("igamma", input)
     from .pointwise import _operands
 
     return Igamma.apply(*_operands("igamma", input, other)[0])
@@ -188,6 +189,7 @@ def igammac(input: Any, other: Any) -> Tensor:
         >>> dyngrad.igammac(dyngrad.tensor([1.0, 2.0]), dyngrad.tensor([1.0, 3.0]))
         tensor([0.3679, 0.1991])
     """
+    require_tensor("igammac", input)
     from .pointwise import _operands
 
     return Igammac.apply(*_operands("igammac", input, other)[0])

@@ -21,7 +21,7 @@ from ..tensor import Tensor
 from . import _batching_index as bx
 from ._bases import Linear, Op
 from ._batching import front
-from ._util import data_of, inplace, make_view, norm_dim, recording, wrap
+from ._util import check_no_partial_overlap, data_of, inplace, make_view, norm_dim, recording, wrap
 
 __all__ = ["getitem", "setitem_", "narrow", "select", "index_put_add"]
 TENSOR_METHODS = {"narrow", "select"}
@@ -441,6 +441,31 @@ def _index_put(x: Tensor, v: Any, plan: tuple) -> Tensor:
 
 
 _index_put.__name__ = "index_put"
+_index_put._own_overlap_check = True  # type: ignore[attr-defined]  # setitem_ compares the written region
+
+
+def _is_basic(index: Any) -> bool:
+    """Whether ``index`` selects a view (ints, slices, None, Ellipsis; no tensors or lists)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(p is None or p is Ellipsis or isinstance(p, slice) or (type(p) is int) for p in parts)
+
+
+def _check_assign_overlap(input: Tensor, index: Any, value: Tensor) -> None:
+    """PyTorch's overlap check of ``input[index] = value``: with a view index, ``value`` must not
+    partially overlap the written elements (``x[1:] = x[:-1]``; ``x[0] = x[1]`` is fine); with
+    tensor or list indices (``index_put_``), not ``input`` at all."""
+    d = input._data
+    if type(d) is not np.ndarray or type(value._data) is not np.ndarray or not np.may_share_memory(d, value._data):
+        return
+    if _is_basic(index):
+        try:
+            target = d[index]
+        except (IndexError, TypeError):
+            return  # (the assignment itself reports a bad index)
+        if isinstance(target, np.ndarray):
+            check_no_partial_overlap(Tensor._make(target), (value,), {})
+        return
+    check_no_partial_overlap(input, (value,), {})
 
 
 def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
@@ -461,7 +486,8 @@ def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
         Tensor: ``input`` itself.
     Raises:
         RuntimeError: on a leaf that requires grad (outside no_grad), on a read-only
-            (expanded) tensor, or when ``value`` does not broadcast to the indexed shape.
+            (expanded) tensor, when ``value`` does not broadcast to the indexed shape, or
+            when ``value`` partially overlaps the written elements (as PyTorch).
         IndexError: as :func:`getitem`.
 
     Example:
@@ -473,6 +499,8 @@ def setitem_(input: Tensor, index: Any, value: Any) -> Tensor:
         tensor([[0., 5., 5.],
                 [0., 0., 0.]])
     """
+    if isinstance(value, Tensor):
+        _check_assign_overlap(input, index, value)
     plan = bx.plan_batched(index, input._data.shape, plan_index) or plan_index(index, input._data.shape)
     # the fast path writes ._data and tells no one: with an interpreter active (a transform
     # may keep per-tensor state, _util.inplace) go through IndexPut and its rules

@@ -15,7 +15,7 @@ from .. import _backend as B
 from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching import dims_at, front, leading_batch, logical_ndim, only_first_batched, pad_to, shift_dim
-from ._util import make_view, norm_dim, wrap
+from ._util import make_view, norm_dim, require_tensor, wrap
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "inner", "outer", "ger", "trace", "diag", "diagonal", "diag_embed", "tril", "triu"]
 TENSOR_METHODS = set(__all__)
@@ -144,8 +144,8 @@ class Dot(Matmul):
 
 
 def _check_mm(op: str, a: Any, b: Any) -> None:
-    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
-        raise TypeError(f"{op}(): expected Tensor arguments, got {type(a).__name__} and {type(b).__name__}")
+    require_tensor(op, a)
+    require_tensor(op, b, "tensor" if op == "dot" else "mat2" if op in ("mm", "bmm") else "vec" if op == "mv" else "other", 2)
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(
             f"{op}: expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}"
@@ -418,6 +418,8 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
         >>> a.grad, b.grad
         (tensor([12., 12.]), tensor([3., 3., 3.]))
     """
+    require_tensor("outer", input)
+    require_tensor("outer", vec2, "vec2", 2)
     if input._data.ndim != 1 or vec2._data.ndim != 1:
         raise RuntimeError(f"outer: expected 1D tensors, but got {input._data.ndim}D and {vec2._data.ndim}D")
     return input.unsqueeze(1) * vec2

@@ -17,7 +17,7 @@ from .. import _backend as B
 from ..tensor import Tensor
 from ._bases import Elementwise, Linear
 from ._batching import pointwise_promoting
-from ._util import float_dtype, to_tensor, wrap
+from ._util import float_dtype, require_tensor, to_tensor, wrap
 
 __all__ = [
     "maximum", "minimum", "fmax", "fmin", "where", "lerp", "addcmul", "addcdiv",
@@ -293,6 +293,7 @@ def maximum(input: Any, other: Any) -> Tensor:
         >>> a.grad, b.grad
         (tensor([0.0000, 0.5000, 1.0000]), tensor([1.0000, 0.5000, 0.0000]))
     """
+    require_tensor("maximum", input)
     return Maximum.apply(*_operands("maximum", input, other)[0])
 
 
@@ -324,6 +325,7 @@ def minimum(input: Any, other: Any) -> Tensor:
         >>> a.grad, b.grad
         (tensor([1.0000, 0.5000, 0.0000]), tensor([0.0000, 0.5000, 1.0000]))
     """
+    require_tensor("minimum", input)
     return Minimum.apply(*_operands("minimum", input, other)[0])
 
 
@@ -357,6 +359,7 @@ def fmax(input: Any, other: Any) -> Tensor:
         >>> a.grad, b.grad
         (tensor([0., 1., 1.]), tensor([1., 0., 0.]))
     """
+    require_tensor("fmax", input)
     return Fmax.apply(*_operands("fmax", input, other)[0])
 
 
@@ -390,6 +393,7 @@ def fmin(input: Any, other: Any) -> Tensor:
         >>> a.grad, b.grad
         (tensor([1., 1., 0.]), tensor([0., 0., 1.]))
     """
+    require_tensor("fmin", input)
     return Fmin.apply(*_operands("fmin", input, other)[0])
 
 
@@ -469,6 +473,7 @@ def lerp(input: Any, end: Any, weight: Any) -> Tensor:
         >>> a.grad, b.grad
         (tensor([0.7500, 0.7500]), tensor([0.2500, 0.2500]))
     """
+    require_tensor("lerp", input)
     (s, e, w), _ = _operands("lerp", input, end, weight)
     B.broadcast_shapes(s.shape, e.shape, w.shape)
     return (Lerp if isinstance(weight, Tensor) else LerpScalar).apply(s, e, w)
@@ -508,6 +513,7 @@ def addcmul(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor
         >>> x.grad, t1.grad
         (tensor([1., 1.]), tensor([3.5000]))
     """
+    require_tensor("addcmul", input)
     (x, t1, t2), _ = _operands("addcmul", input, tensor1, tensor2)
     return Addcmul.apply(x, t1, t2, value)
 
@@ -542,6 +548,7 @@ def addcdiv(input: Any, tensor1: Any, tensor2: Any, *, value: Any = 1) -> Tensor
         >>> t1.grad, t2.grad
         (tensor([0.1875]), tensor([-0.0625, -0.0156]))
     """
+    require_tensor("addcdiv", input)
     (x, t1, t2), _ = _operands("addcdiv", input, tensor1, tensor2)
     if B.kind(t1._data) in "biu" and B.kind(t2._data) in "biu":
         raise RuntimeError(
@@ -578,6 +585,7 @@ def hypot(input: Any, other: Any) -> Tensor:
         >>> a.grad, b.grad
         (tensor([0.6000, 0.0000]), tensor([0.8000, 1.0000]))
     """
+    require_tensor("hypot", input)
     return Hypot.apply(*_operands("hypot", input, other)[0])
 
 
@@ -610,6 +618,7 @@ def atan2(input: Any, other: Any) -> Tensor:
         >>> y.grad, x.grad
         (tensor([0.5000]), tensor([-0.5000]))
     """
+    require_tensor("atan2", input)
     return Atan2.apply(*_operands("atan2", input, other)[0])
 
 
@@ -644,4 +653,5 @@ def logaddexp(input: Any, other: Any) -> Tensor:
         >>> a.grad, b.grad
         (tensor([0.5000, 0.8808]), tensor([0.5000, 0.1192]))
     """
+    require_tensor("logaddexp", input)
     return Logaddexp.apply(*_operands("logaddexp", input, other)[0])

@@ -292,7 +292,7 @@ def randint(low: int, high: Any = None, size: Any = None, *, generator: Generato
     Returns:
         Tensor: ``(*size)``.
     Raises:
-        TypeError: no size (an int ``size`` is accepted as ``(size,)``; PyTorch refuses it).
+        TypeError: no size, or an int ``size`` (as PyTorch: a tuple of ints).
         RuntimeError: ``low >= high``; ``requires_grad`` with an integer dtype.
 
     Example:
@@ -302,10 +302,13 @@ def randint(low: int, high: Any = None, size: Any = None, *, generator: Generato
         (dyngrad.int64, True, True)
     """
     check_device(device)
+    pos = 3
     if size is None:
-        low, high, size = 0, low, high
+        low, high, size, pos = 0, low, high, 2
     if high is None:
         raise TypeError("randint() missing required argument 'size'")
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+        raise TypeError(f"randint(): argument 'size' (position {pos}) must be tuple of ints, not {type(size).__name__}")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     nd = B.to_np_dtype(dtype) if dtype is not None else np.dtype(np.int64)

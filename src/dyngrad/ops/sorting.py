@@ -217,8 +217,8 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
         ``(n,)`` tensor per dim (a 0-d input is treated as 1-d there, as PyTorch).
     Raises:
         TypeError: when ``input`` is not a Tensor.
-        TypeError: ``as_tuple`` given positionally (it is keyword-only); any value of it is
-            taken for its truth (PyTorch: TypeError for a non-bool).
+        TypeError: ``as_tuple`` given positionally (it is keyword-only) or not a bool (as
+            PyTorch).
 
     Example:
         >>> import dyngrad
@@ -231,6 +231,8 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
     """
     if not isinstance(input, Tensor):
         raise TypeError(f"nonzero(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if not isinstance(as_tuple, (bool, np.bool_)):
+        raise TypeError(f"nonzero(): argument 'as_tuple' must be bool, not {type(as_tuple).__name__}")
     d = input._data
     if as_tuple:
         return tuple(wrap(i.astype(np.int64)) for i in np.nonzero(d.reshape(1) if d.ndim == 0 else d))

@@ -18,7 +18,7 @@ from ..tensor import Tensor
 from ._bases import Elementwise, Op
 from ._batching import dims_at, front, only_first_batched, pointwise
 from ._docs import inplace_doc, unary_doc
-from ._util import float_data, wrap
+from ._util import float_data, refuse_bool, require_floating, wrap
 from ._util import inplace as _inplace
 from .indexing import narrow
 from .pointwise import where
@@ -255,6 +255,7 @@ _threshold.__name__, _rrelu.__name__, _rrelu_train.__name__ = "threshold", "rrel
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """``input`` where ``input > threshold``, else ``value``."""
+    refuse_bool("threshold", input, exc=NotImplementedError)
     if inplace:
         return _inplace(_threshold, input, threshold, value)
     return Threshold.apply(input, threshold, value)
@@ -262,6 +263,7 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     """In-place :func:`threshold`."""
+    refuse_bool("threshold_", input, "threshold", NotImplementedError)
     return _inplace(_threshold, input, threshold, value)
 
 
@@ -272,6 +274,7 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         TypeError: a ``lambd`` that is not a number (``hardshrink(): argument 'lambd'
             (position 2) must be Number, not str``), as PyTorch.
     """
+    require_floating("hardshrink", input)
     if not isinstance(lambd, (int, float, np.integer, np.floating)) or isinstance(lambd, bool):
         raise TypeError(f"hardshrink(): argument 'lambd' (position 2) must be Number, not {type(lambd).__name__}")
     return Shrink.apply(input, float(lambd), False)
@@ -283,6 +286,7 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     Raises:
         RuntimeError: when ``lambd < 0``.
     """
+    require_floating("softshrink", input)
     if lambd < 0:
         raise RuntimeError(f"softshrink: lambda must be greater or equal to 0, but found {lambd}")
     return Softshrink.apply(input, float(lambd), True)
@@ -340,6 +344,7 @@ def rrelu(
     In training the slopes come from ``rand_like`` (a random op, so vmap's ``randomness``
     modes apply) and the result is ``where(x > 0, x, x * slope)``, whose gradient is
     ``grad * (1 or slope)``."""
+    require_floating("rrelu", input)
     if lower > upper:
         raise RuntimeError(f"rrelu: Lower bound should be less than or equal to the upper bound (got lower={lower}, "
                            f"upper={upper})")
@@ -358,21 +363,25 @@ def rrelu(
 
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
     """In-place :func:`rrelu`."""
+    require_floating("rrelu_", input)
     return rrelu(input, lower, upper, training, inplace=True)
 
 
 def softsign(input: Tensor) -> Tensor:
     """``input / (1 + |input|)``."""
+    refuse_bool("softsign", input, exc=NotImplementedError)
     return Softsign.apply(input)
 
 
 def logsigmoid(input: Tensor) -> Tensor:
     """``log(sigmoid(input))`` computed without overflow."""
+    require_floating("logsigmoid", input)
     return LogSigmoid.apply(input)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
     """``input - tanh(input)``."""
+    refuse_bool("tanhshrink", input)
     return Tanhshrink.apply(input)
 
 
@@ -396,6 +405,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     Raises:
         RuntimeError: when ``input.shape[dim]`` is odd (or ``input`` is 0-d).
     """
+    require_floating("glu", input)
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     d = dim % input.ndim if -input.ndim <= dim < input.ndim else dim

@@ -27,6 +27,11 @@ __all__ = [
 ]
 
 
+class _LRScheduler(LRScheduler):
+    """PyTorch's old name of :class:`LRScheduler` (a subclass, as in PyTorch 2.13), kept for
+    schedulers written as ``class MyScheduler(_LRScheduler)``."""
+
+
 class StepLR(LRScheduler):
     """``lr = base_lr * gamma ** (epoch // step_size)`` (applied as a multiplication by
     ``gamma`` every ``step_size`` epochs)."""

@@ -8,7 +8,6 @@ graph that saved the old value fails loudly at backward instead of using stale d
 from __future__ import annotations
 
 import collections
-
 import copy
 from collections.abc import Callable, Iterable
 from typing import Any

@@ -246,3 +246,10 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
         p._data[...] = vec._data[i : i + n].reshape(p.shape)
         p._bump()
         i += n
+
+
+# PyTorch's module paths (torch.nn.utils.clip_grad, .weight_norm, ...). Importing the submodules
+# weight_norm and spectral_norm binds those names to the modules: bind the functions again.
+from . import clip_grad, stateless  # noqa: E402,F401
+from .spectral_norm import spectral_norm  # noqa: E402,F811
+from .weight_norm import weight_norm  # noqa: E402,F811
