@@ -1142,3 +1142,23 @@ def all_true(arr: Any) -> bool:
     if type(arr) is np.ndarray or is_cupy(arr) or is_dask(arr):
         return bool(np.all(arr))
     return bool(namespace(arr).all(arr))
+
+
+def any_true(arr: Any) -> bool:
+    """``bool(np.any(arr))`` for any backend's array (a host read of one bool)."""
+    if type(arr) is np.ndarray or is_cupy(arr) or is_dask(arr):
+        return bool(np.any(arr))
+    xp = namespace(arr)
+    return bool(xp.any(arr if kind(arr) == "b" else arr != 0))
+
+
+def zeros_of(shape: tuple[int, ...], dt: Any) -> Any:
+    """Zeros of ``shape`` and dtype ``dt``: a NumPy dtype gives a NumPy array; an Array API
+    library's dtype object (array-api-strict's) an array of that library (found from the
+    dtype object's module), so a gradient materialized from an output's recorded dtype stays
+    in the output's library."""
+    if isinstance(dt, np.dtype) or not hasattr(dt, "_np_dtype"):
+        return np.zeros(shape, dtype=dt)
+    import importlib
+
+    return importlib.import_module(type(dt).__module__.split(".", 1)[0]).zeros(shape, dtype=dt)
