@@ -284,6 +284,37 @@ def scatter_positions(gd: Any, shape: tuple, pos: np.ndarray, accumulate: bool, 
     return xp.reshape(out, tuple(shape))
 
 
+def scatter_device(vals: Any, pos: Any, n: int, accumulate: bool = True) -> Any:
+    """Zeros of ``(n,)`` with the 1-d Array API array ``vals`` added (``accumulate``: as
+    ``np.add.at`` / ``np.bincount``) or written (the last write wins) at the 1-d integer
+    positions ``pos``, an array of the same library (positions computed on the device, e.g.
+    the maxima of max pooling), with the standard's functions only.
+
+    Exact and in NumPy's order of additions: a stable ``argsort`` groups the writes by
+    position (keeping their order), ``searchsorted`` finds each position's first write and
+    count, and round ``r`` adds every position's ``r``-th write (``where`` selects, so a NaN
+    or inf reaches only its own position). The number of rounds, the largest count, is read
+    on the host (one integer)."""
+    xp = B.namespace(vals, pos)
+    m = vals.shape[0]
+    out = xp.zeros((n,), dtype=vals.dtype)
+    if m == 0 or n == 0:
+        return out
+    order = xp.argsort(pos, stable=True)
+    sp = xp.take(pos, order, axis=0)
+    sv = xp.take(vals, order, axis=0)
+    allp = xp.arange(n, dtype=sp.dtype)
+    lo = xp.searchsorted(sp, allp, side="left")
+    cnt = xp.searchsorted(sp, allp, side="right") - lo
+    zero = xp.zeros((), dtype=vals.dtype)
+    if not accumulate:
+        last = xp.take(sv, xp.clip(lo + cnt - 1, 0, m - 1), axis=0)
+        return xp.where(cnt > 0, last, zero)
+    for r in range(int(xp.max(cnt))):
+        out = out + xp.where(cnt > r, xp.take(sv, xp.clip(lo + r, 0, m - 1), axis=0), zero)
+    return out
+
+
 def put_plan_xp(xd: Any, basic: Any, adv: Any, v: Any) -> Any:
     """A copy of the Array API array ``xd`` with ``v`` (an array or a number, cast to
     ``xd``'s dtype as NumPy's assignment does) written at the plan's index: the functional
