@@ -284,6 +284,38 @@ def scatter_positions(gd: Any, shape: tuple, pos: np.ndarray, accumulate: bool, 
     return xp.reshape(out, tuple(shape))
 
 
+def reduce_positions(base: Any, vals: Any, pos: np.ndarray, op: str) -> Any:
+    """``base`` (an Array API array) with ``vals`` (broadcast to ``pos.shape``) reduced into
+    the flat positions ``pos`` (host integers) by ``op`` (``'add'``, ``'mul'``, ``'max'``,
+    ``'min'``): ``np.add.at`` / ``multiply.at`` / ``maximum.at`` / ``minimum.at`` with the
+    standard's functions. Exact and in NumPy's order: round ``r`` combines each position's
+    ``r``-th value (grouped on the host, :func:`scatter_positions`), ``where`` leaving the
+    other positions untouched."""
+    xp = B.namespace(base)
+    shape = tuple(base.shape)
+    n = int(np.prod(shape))
+    fn = {"add": xp.add, "mul": xp.multiply, "max": xp.maximum, "min": xp.minimum}[op]
+    flat = pos.reshape(-1)
+    m = flat.size
+    out = xp.reshape(base, (-1,))
+    if m == 0:
+        return base
+    vals = xp.reshape(xp.broadcast_to(B.astype(vals, B.np_dtype_of(base), copy=False), tuple(pos.shape)), (-1,))
+    order = np.argsort(flat, kind="stable")
+    sp = flat[order]
+    first = np.ones(m, dtype=bool)
+    first[1:] = sp[1:] != sp[:-1]
+    rank = np.arange(m) - np.maximum.accumulate(np.where(first, np.arange(m), 0))
+    for r in range(int(rank.max()) + 1):
+        sel = rank == r
+        inv = np.zeros(n, dtype=np.int64)
+        inv[sp[sel]] = order[sel]
+        hit = np.zeros(n, dtype=bool)
+        hit[sp[sel]] = True
+        out = xp.where(xp.asarray(hit), fn(out, xp.take(vals, xp.asarray(inv), axis=0)), out)
+    return xp.reshape(out, shape)
+
+
 def scatter_device(vals: Any, pos: Any, n: int, accumulate: bool = True) -> Any:
     """Zeros of ``(n,)`` with the 1-d Array API array ``vals`` added (``accumulate``: as
     ``np.add.at`` / ``np.bincount``) or written (the last write wins) at the 1-d integer
