@@ -160,7 +160,7 @@ def _einsum_xp(ins: list, out: list, arrays: list) -> Any:
         ts = list(ts)
         for t, n in zip(ts, a.shape):  # sizes: a letter of size 1 broadcasts
             if n != 1:
-                if size.get(t, n) != n:
+                if size.get(t, 1) not in (1, n):
                     raise ValueError(f"subscript {t!r} has sizes {size[t]} and {n}")
                 size[t] = n
             else:
