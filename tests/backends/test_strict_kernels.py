@@ -84,6 +84,13 @@ def test_scatter_positions_adds_in_numpys_order_and_keeps_untouched_zeros() -> N
     base = np.array([-0.0, 1.0, 2.0, 3.0, -0.0])
     got = _h(scatter_positions(_s(np.ones(2)), (5,), flat_positions((5,), (np.array([1, 1]),)), True, base=_s(base)))
     assert np.signbit(got[0]) and np.signbit(got[4]) and got[1] == 3.0
+    # a position written once keeps NumPy's -0.0 while another takes a second round
+    got = _h(scatter_positions(_s(np.array([-0.0, 1.0, 1.0])), (5,), flat_positions((5,), (np.array([0, 1, 1]),)),
+                               True, base=_s(base)))
+    want = base.copy()
+    np.add.at(want, (np.array([0, 1, 1]),), np.array([-0.0, 1.0, 1.0]))
+    assert np.signbit(want[0]) and np.signbit(got[0])
+    np.testing.assert_array_equal(got, want)
     # assignment: the last write of a repeated position wins, as NumPy's
     want = base.copy()
     want[np.array([2, 2, 3])] = np.array([7.0, 8.0, 9.0])

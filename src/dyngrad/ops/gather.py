@@ -110,7 +110,7 @@ class Gather(Linear):
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
         ctx.dim, ctx.index, ctx.shape = dim, index, x._data.shape
         xd = B.reshape(x._data, (-1,)) if x._data.ndim == 0 else x._data
-        if not B.native(xd):  # an Array API array: one take at the flat positions
+        if type(xd) is not np.ndarray and not B.native(xd):  # an Array API array: one take at the flat positions
             from .indexing import gather_positions
 
             return wrap(B.reshape(gather_positions(xd, _grid(index, dim) if index.ndim else index), index.shape))

@@ -244,9 +244,9 @@ def scatter_positions(gd: Any, shape: tuple, pos: np.ndarray, accumulate: bool, 
 
     The standard has no index assignment and no scatter-add; this is both, exactly, with
     ``take`` and ``where``: the positions are grouped on the host (the index is host data),
-    and round ``r`` gathers the ``r``-th value written to each position (a zero for positions
-    with fewer), so the sums are added in NumPy's order, ``((0 + g_1) + g_2) + ...``; the
-    number of rounds is the largest repeat count of one position."""
+    and round ``r`` adds the ``r``-th value written to each position (:func:`reduce_positions`),
+    so the sums are added in NumPy's order, ``((0 + g_1) + g_2) + ...``; the number of rounds
+    is the largest repeat count of one position."""
     xp = B.namespace(gd)
     n = int(np.prod(shape))
     gd = xp.broadcast_to(gd, tuple(pos.shape))
@@ -270,18 +270,8 @@ def scatter_positions(gd: Any, shape: tuple, pos: np.ndarray, accumulate: bool, 
             return xp.reshape(new, tuple(shape))
         old = xp.zeros((n,), dtype=gd.dtype) if base is None else xp.reshape(base, (-1,))
         return xp.reshape(xp.where(xp.asarray(hit), new, old), tuple(shape))
-    old = xp.zeros((n,), dtype=gd.dtype) if base is None else xp.reshape(base, (-1,))
-    out = old
-    for r in range(int(rank.max()) + 1 if m else 0):
-        sel = rank == r
-        inv = np.full(n, m, dtype=np.int64)
-        inv[sp[sel]] = order[sel]
-        out = out + xp.take(vals, xp.asarray(inv), axis=0)
-    if base is not None and m:  # positions not written keep their value exactly (a -0.0 too)
-        hit = np.zeros(n, dtype=bool)
-        hit[sp] = True
-        out = xp.where(xp.asarray(hit), out, old)
-    return xp.reshape(out, tuple(shape))
+    start = xp.zeros(tuple(shape), dtype=gd.dtype) if base is None else base
+    return reduce_positions(start, gd, pos, "add")  # (each round's where: untouched stays exact)
 
 
 def reduce_positions(base: Any, vals: Any, pos: np.ndarray, op: str) -> Any:
@@ -378,9 +368,10 @@ class IndexPutAdd(Linear):
         ctx.idx = idx
         ctx.basic = basic
         gd = g._data
-        if not B.native(gd):  # an Array API array: no index assignment in the standard
-            return wrap(scatter_positions(gd, tuple(shape), flat_positions(tuple(shape), idx), not basic))
-        if type(gd) is not np.ndarray:  # Dask (one lazy task), CuPy: _backend.lazy_kernel
+        if type(gd) is not np.ndarray:
+            if not B.native(gd):  # an Array API array: no index assignment in the standard
+                return wrap(scatter_positions(gd, tuple(shape), flat_positions(tuple(shape), idx), not basic))
+            # Dask (one lazy task), CuPy: _backend.lazy_kernel
             return wrap(B.lazy_kernel(_index_backward_kernel, shape, gd.dtype, gd, shape, idx, basic))
         return wrap(_index_backward_kernel(gd, shape, idx, basic))
 
