@@ -369,6 +369,13 @@ def _grads_np(g: np.ndarray, x: np.ndarray, plan: _Plan, need_x: bool, need_grid
     return gin, ggrid
 
 
+def _tap_index(flat: Any, n: int, c: int) -> Any:
+    """A tap's flat indices ``(N, Q)`` for every channel, ``(N, C, Q)``, in their library."""
+    if B.native(flat):
+        return np.ascontiguousarray(np.broadcast_to(flat[:, None, :], (n, c, flat.shape[1])))
+    return B.namespace(flat).broadcast_to(flat[:, None, :], (n, c, flat.shape[1]))
+
+
 def _offsets(grid: Tensor, plan: _Plan) -> list:
     """``t_k`` as Tensors of ``grid``: ``grid`` times the (piecewise constant) slope plus a
     constant, so its derivatives are exact."""
@@ -377,9 +384,9 @@ def _offsets(grid: Tensor, plan: _Plan) -> list:
     ts = []
     for k in range(nd):
         gk = g[..., nd - 1 - k]
-        sl = Tensor._make(plan.slope[k].astype(grid._data.dtype, copy=False))
+        sl = Tensor._make(B.astype(plan.slope[k], B.np_dtype_of(grid._data), copy=False))
         const = plan.frac[k] - gk._data * plan.slope[k]
-        ts.append(gk * sl + Tensor._make(const.astype(grid._data.dtype, copy=False)))
+        ts.append(gk * sl + Tensor._make(B.astype(const, B.np_dtype_of(grid._data), copy=False)))
     return ts
 
 
@@ -393,8 +400,8 @@ def _grads_graph(g: Tensor, x: Tensor, grid: Tensor, plan: _Plan, need_x: bool, 
     gin = None
     gk: list = [None] * plan.nd
     for flat, ok, taps in plan.combos:
-        idx = np.ascontiguousarray(np.broadcast_to(flat[:, None, :], (n, c, flat.shape[1])))
-        mask = Tensor._make(ok.astype(x._data.dtype))
+        idx = _tap_index(flat, n, c)
+        mask = Tensor._make(B.astype(ok, B.np_dtype_of(x._data)))
         ws = [w[k][tp] for k, tp in enumerate(taps)]
         if need_x:
             wt = _prod(ws + [mask]) if plan.mode != "nearest" else mask
@@ -410,7 +417,7 @@ def _grads_graph(g: Tensor, x: Tensor, grid: Tensor, plan: _Plan, need_x: bool, 
         if plan.mode == "nearest":
             ggrid = grid * 0
         else:
-            cols = [gk[k] * Tensor._make(plan.slope[k].astype(x._data.dtype, copy=False)) for k in range(plan.nd)]
+            cols = [gk[k] * Tensor._make(B.astype(plan.slope[k], B.np_dtype_of(x._data), copy=False)) for k in range(plan.nd)]
             ggrid = stack(cols[::-1], -1).reshape(tuple(grid.shape))
     return gin, ggrid
 
@@ -459,7 +466,7 @@ class GridSampler2d(Op):
             t = _offsets(grid, plan)
             w, dw = plan.weights(t)
             u = ug.reshape((n, -1, plan.nd))
-            uk = [u[..., plan.nd - 1 - k] * Tensor._make(plan.slope[k].astype(x._data.dtype, copy=False))
+            uk = [u[..., plan.nd - 1 - k] * Tensor._make(B.astype(plan.slope[k], B.np_dtype_of(x._data), copy=False))
                   for k in range(plan.nd)]
             for flat, ok, taps in plan.combos:
                 ws = [w[k][tp] for k, tp in enumerate(taps)]
@@ -467,8 +474,8 @@ class GridSampler2d(Op):
                 for k in range(plan.nd):
                     term = uk[k] * _prod([dw[k][taps[k]]] + [ws[j] for j in range(plan.nd) if j != k])
                     dirn = term if dirn is None else dirn + term
-                idx = np.ascontiguousarray(np.broadcast_to(flat[:, None, :], (n, c, flat.shape[1])))
-                val = TakeFlat.apply(x, idx) * (dirn * Tensor._make(ok.astype(x._data.dtype))).unsqueeze(1)
+                idx = _tap_index(flat, n, c)
+                val = TakeFlat.apply(x, idx) * (dirn * Tensor._make(B.astype(ok, B.np_dtype_of(x._data)))).unsqueeze(1)
                 val = val.reshape((n, c) + tuple(plan.out))
                 out = val if out is None else out + val
         if out is None:
