@@ -1094,3 +1094,71 @@ def fix_dask_tokens() -> None:
 
     normalize_token.register(np.ndarray)(normalize_array)
     _dask_tokens_fixed[0] = True
+
+
+# ---- helpers added by strictC
+def native(arr: Any) -> bool:
+    """True for NumPy, CuPy and Dask arrays (and NumPy scalars): the arrays whose methods and
+    ``np.*`` dispatch are NumPy's, so an op keeps its NumPy code for them; False for an Array
+    API array (array-api-strict), which gets the standard's functions."""
+    return _native(arr)
+
+
+def eye(n: int, m: int | None = None, k: int = 0, dtype: Any = None, like: Any = None) -> Any:
+    """``np.eye(n, m, k, dtype)`` in ``like``'s library (NumPy for None, NumPy and Dask
+    arrays: a NumPy constant joins a Dask expression)."""
+    if like is None or type(like) is np.ndarray or isinstance(like, np.ndarray) or is_dask(like):
+        return np.eye(n, m, k, dtype=dtype)
+    if is_cupy(like):
+        import cupy
+
+        return cupy.eye(n, m, k, dtype=dtype)
+    return namespace(like).eye(n, m, k=k, dtype=_dtype_for(like, dtype if dtype is not None else np.float64))
+
+
+def arange(n: int, like: Any = None, dtype: Any = np.int64) -> Any:
+    """``np.arange(n, dtype=dtype)`` in ``like``'s library (NumPy for NumPy and Dask)."""
+    if like is None or isinstance(like, np.ndarray) or is_dask(like):
+        return np.arange(n, dtype=dtype)
+    if is_cupy(like):
+        import cupy
+
+        return cupy.arange(n, dtype=dtype)
+    return namespace(like).arange(n, dtype=_dtype_for(like, dtype))
+
+
+def diagonal(arr: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    """``np.diagonal(arr, offset, axis1, axis2)`` (the diagonal appended last) in any backend:
+    the standard's ``linalg.diagonal`` after moving the two axes last."""
+    if _native(arr):
+        return np.diagonal(arr, offset, axis1, axis2)
+    xp = namespace(arr)
+    return xp.linalg.diagonal(xp.moveaxis(arr, (axis1, axis2), (-2, -1)), offset=offset)
+
+
+def all_true(arr: Any) -> bool:
+    """``bool(np.all(arr))`` for any backend's array: a host read of one bool (what an op
+    that branches on its data does; computes a Dask array)."""
+    if type(arr) is np.ndarray or is_cupy(arr) or is_dask(arr):
+        return bool(np.all(arr))
+    return bool(namespace(arr).all(arr))
+
+
+def any_true(arr: Any) -> bool:
+    """``bool(np.any(arr))`` for any backend's array (a host read of one bool)."""
+    if type(arr) is np.ndarray or is_cupy(arr) or is_dask(arr):
+        return bool(np.any(arr))
+    xp = namespace(arr)
+    return bool(xp.any(arr if kind(arr) == "b" else arr != 0))
+
+
+def zeros_of(shape: tuple[int, ...], dt: Any) -> Any:
+    """Zeros of ``shape`` and dtype ``dt``: a NumPy dtype gives a NumPy array; an Array API
+    library's dtype object (array-api-strict's) an array of that library (found from the
+    dtype object's module), so a gradient materialized from an output's recorded dtype stays
+    in the output's library."""
+    if isinstance(dt, np.dtype) or not hasattr(dt, "_np_dtype"):
+        return np.zeros(shape, dtype=dt)
+    import importlib
+
+    return importlib.import_module(type(dt).__module__.split(".", 1)[0]).zeros(shape, dtype=dt)

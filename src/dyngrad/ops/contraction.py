@@ -4,12 +4,14 @@ and ``tensordot`` built on it."""
 
 from __future__ import annotations
 
+import math
 import string
 from collections import Counter
 from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from ._bases import Op
 from ._batching import front
@@ -82,6 +84,12 @@ class Einsum(Op):
         ctx.ins, ctx.out = ins, out
         ctx.save_for_backward(*operands)
         drop_ell = _ELL not in out and any(_ELL in ts for ts in ins)  # NumPy cannot sum '...' away
+        if not all(B.native(o._data) for o in operands):
+            try:
+                return wrap(_einsum_xp(ins, out, [o._data for o in operands]))
+            except ValueError as e:
+                shapes = ", ".join(str(list(o._data.shape)) for o in operands)
+                raise RuntimeError(f"einsum(): '{_eq(ins, out)}' does not fit operand shapes {shapes}: {e}") from None
         try:
             r = np.einsum(_eq(ins, [_ELL] * drop_ell + list(out)), *(o._data for o in operands), optimize=len(operands) > 2)
             if drop_ell:
@@ -126,6 +134,89 @@ class Einsum(Op):
         new_ins = tuple(ts if d is None else (z, *ts) for ts, d in zip(ins, in_dims[1:]))
         ops_ = [front(o, d) for o, d in zip(operands, in_dims[1:])]
         return info.function.apply((new_ins, [z, *out]), *ops_), 0
+
+
+def _einsum_xp(ins: list, out: list, arrays: list) -> Any:
+    """``np.einsum`` with the Array API standard's functions only (for array-api-strict and
+    other Array API arrays): each operand's repeated letters become its diagonal
+    (``linalg.diagonal``), size-1 broadcast dims are dropped, letters no other operand or the
+    output uses are summed, then the operands are contracted pairwise as one batched
+    ``matmul`` each (batch letters, kept letters, summed letters), the result permuted to
+    the output's order and broadcast where only size-1 dims carried a letter. The same sums
+    as NumPy's (rounded possibly differently). Mixed dtypes promote with NumPy's rule, as
+    ``np.einsum``. Raises ValueError when sizes do not fit."""
+    xp = B.namespace(*arrays)
+    rt = np.result_type(*(B.np_dtype_of(a) for a in arrays))
+    arrays = [B.astype(a, rt, copy=False) for a in arrays]
+    ell_rank = max((a.ndim - (len(ts) - 1) for ts, a in zip(ins, arrays) if _ELL in ts), default=0)
+    ell = [f"\0{k}" for k in range(ell_rank)]  # one private letter per broadcast dim
+    size: dict = {}
+    ops: list = []
+    for ts, a in zip(ins, arrays):
+        if _ELL in ts:
+            e = ts.index(_ELL)
+            k = a.ndim - (len(ts) - 1)
+            ts = list(ts[:e]) + ell[ell_rank - k:] + list(ts[e + 1:])
+        ts = list(ts)
+        for t, n in zip(ts, a.shape):  # sizes: a letter of size 1 broadcasts
+            if n != 1:
+                if size.get(t, 1) not in (1, n):
+                    raise ValueError(f"subscript {t!r} has sizes {size[t]} and {n}")
+                size[t] = n
+            else:
+                size.setdefault(t, 1)
+        while True:  # a repeated letter: its diagonal
+            seen = {t: i for i, t in reversed(list(enumerate(ts)))}
+            rep_ = next(((seen[t], j) for j, t in enumerate(ts) if seen[t] != j), None)
+            if rep_ is None:
+                break
+            i, j = rep_
+            if a.shape[i] != a.shape[j]:
+                raise ValueError(f"repeated subscript {ts[i]!r} has sizes {a.shape[i]} and {a.shape[j]}")
+            a = xp.linalg.diagonal(xp.moveaxis(a, (i, j), (-2, -1)))
+            ts = [t for k, t in enumerate(ts) if k not in (i, j)] + [ts[i]]
+        ops.append([a, ts])
+    outs = [t for t in out if t != _ELL]
+    if _ELL in out:
+        e = out.index(_ELL)
+        outs = outs[:e] + ell + outs[e:]
+    for op in ops:  # drop size-1 dims of letters that are larger elsewhere (broadcast)
+        a, ts = op
+        drop = [k for k, t in enumerate(ts) if a.shape[k] == 1 and size[t] != 1]
+        if drop:
+            op[0] = xp.reshape(a, tuple(n for k, n in enumerate(a.shape) if k not in drop))
+            op[1] = [t for k, t in enumerate(ts) if k not in drop]
+
+    def sum_private(i: int) -> None:
+        a, ts = ops[i]
+        keep = set(outs).union(*(set(o[1]) for j, o in enumerate(ops) if j != i))
+        axes = tuple(k for k, t in enumerate(ts) if t not in keep)
+        if axes:
+            ops[i] = [xp.sum(a, axis=axes, dtype=a.dtype), [t for t in ts if t in keep]]
+
+    for i in range(len(ops)):
+        sum_private(i)
+    while len(ops) > 1:
+        (a, ta), (b, tb) = ops[0], ops[1]
+        rest = set(outs).union(*(set(o[1]) for o in ops[2:]))
+        batch = [t for t in ta if t in tb and t in rest]
+        con = [t for t in ta if t in tb and t not in rest]
+        a_only = [t for t in ta if t not in tb]
+        b_only = [t for t in tb if t not in ta]
+        a = xp.permute_dims(a, tuple(ta.index(t) for t in batch + a_only + con))
+        b = xp.permute_dims(b, tuple(tb.index(t) for t in batch + con + b_only))
+        nb, na, nc, nn = (math.prod(size[t] for t in g) for g in (batch, a_only, con, b_only))
+        r = xp.matmul(xp.reshape(a, (nb, na, nc)), xp.reshape(b, (nb, nc, nn)))
+        ops[:2] = [[xp.reshape(r, tuple(size[t] for t in batch + a_only + b_only)), batch + a_only + b_only]]
+        sum_private(0)
+    a, ts = ops[0]
+    present = [t for t in outs if t in ts]
+    if ts != present:
+        a = xp.permute_dims(a, tuple(ts.index(t) for t in present))
+    if present != outs:  # letters only size-1 dims carried: broadcast
+        a = xp.reshape(a, tuple(size[t] if t in ts else 1 for t in outs))
+        a = xp.broadcast_to(a, tuple(size[t] for t in outs))
+    return a
 
 
 def _operand_grad(g: Tensor, ops_: tuple, ins: list, out: list, i: int) -> Tensor:
@@ -178,7 +269,7 @@ def _operand_grad(g: Tensor, ops_: tuple, ins: list, out: list, i: int) -> Tenso
             mask &= r.reshape([-1 if d == a0 else 1 for d in range(len(shape))]) == r.reshape(
                 [-1 if d == ak else 1 for d in range(len(shape))]
             )
-    return res.reshape(tuple(new_shape)).expand(shape) * wrap(mask.astype(x._data.dtype))
+    return res.reshape(tuple(new_shape)).expand(shape) * wrap(B.like(mask, x._data, dtype=B.np_dtype_of(x._data)))
 
 
 def einsum(equation: str, *operands: Any) -> Tensor:

@@ -18,6 +18,7 @@ The public functions are in :mod:`dyngrad.nn.functional`.
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -247,6 +248,113 @@ def _conv_w_np(
     return out.reshape((o, cg) + ks)
 
 
+# ---- the three kernels with the Array API standard's functions only (array-api-strict and
+# other Array API arrays: no index assignment, no strided views, no ``out=``). The same sums
+# as the NumPy kernels, rounded possibly differently; not tuned for speed.
+def _pad_xp(x: Any, widths: list, fill: Any = 0.0) -> Any:
+    """``x`` padded with ``fill`` by ``widths`` (one ``(lo, hi)`` per dim), by ``concat``."""
+    xp = B.namespace(x)
+    for ax, (lo, hi) in enumerate(widths):
+        if lo or hi:
+            shp = list(x.shape)
+            parts = []
+            if lo:
+                shp[ax] = lo
+                parts.append(xp.full(tuple(shp), fill, dtype=x.dtype))
+            parts.append(x)
+            if hi:
+                shp[ax] = hi
+                parts.append(xp.full(tuple(shp), fill, dtype=x.dtype))
+            x = xp.concat(parts, axis=ax)
+    return x
+
+
+def _geom_pad_xp(x: Any, g: _Geom, fill: Any = 0.0) -> Any:
+    nd = x.ndim - 2
+    return _pad_xp(x, [(0, 0), (0, 0)] + [(g.pad[2 * i], g.pad[2 * i + 1]) for i in range(nd)], fill)
+
+
+def _cols_xp(x: Any, ks: tuple, g: _Geom, out: tuple) -> Any:
+    """im2col ``(N, G, C/G * prod(ks), prod(out))`` (channel-major, then tap: ``w``'s order)."""
+    xp = B.namespace(x)
+    n, c = x.shape[:2]
+    xpd = _geom_pad_xp(x, g)
+    p = int(np.prod(out))
+    taps = [xp.reshape(xpd[_slices(tap, g, out)], (n, c, p)) for tap in np.ndindex(*ks)]
+    cols = xp.stack(taps, axis=2)  # (N, C, K, P)
+    return xp.reshape(cols, (n, g.groups, (c // g.groups) * len(taps), p))
+
+
+def _conv_xp(x: Any, w: Any, g: _Geom) -> Any:
+    """:func:`_conv_np` with the standard's functions: one batched matmul on the im2col."""
+    xp = B.namespace(x, w)
+    n = x.shape[0]
+    o, cg = w.shape[:2]
+    ks = tuple(w.shape[2:])
+    out_sz = g.out_size(tuple(x.shape[2:]), ks)
+    G = g.groups
+    cols = _cols_xp(x, ks, g, out_sz)
+    out = xp.matmul(xp.reshape(w, (G, o // G, cg * int(np.prod(ks)))), cols)  # (N, G, O/G, P)
+    return xp.reshape(out, (n, o) + tuple(out_sz))
+
+
+def _conv_w_xp(x: Any, y: Any, g: _Geom, k_sz: tuple) -> Any:
+    """:func:`_conv_w_np`: per group ``y (O/G, P) @ cols^T (P, ck)``, summed over the images."""
+    xp = B.namespace(x, y)
+    n, o = y.shape[:2]
+    ks = tuple(k_sz)
+    G = g.groups
+    cg = x.shape[1] // G
+    p = int(np.prod(y.shape[2:]))
+    cols = _cols_xp(x, ks, g, tuple(y.shape[2:]))  # (N, G, ck, P)
+    per = xp.matmul(xp.reshape(y, (n, G, o // G, p)), xp.matrix_transpose(cols))  # (N, G, O/G, ck)
+    return xp.reshape(xp.sum(per, axis=0), (o, cg) + ks)
+
+
+def _dilate_place(a: Any, axis: int, step: int, front: int, size: int) -> Any:
+    """``a`` spread along ``axis`` with ``step - 1`` zeros between its entries, after ``front``
+    zeros, in a dim of ``size`` (the strided placement ``out[front::step] = a`` as concats)."""
+    xp = B.namespace(a)
+    o = a.shape[axis]
+    if step > 1 and o > 1:
+        shp = list(a.shape)
+        z = xp.zeros(tuple(shp[:axis + 1]) + (step - 1,) + tuple(shp[axis + 1:]), dtype=a.dtype)
+        a2 = xp.concat([xp.expand_dims(a, axis=axis + 1), z], axis=axis + 1)  # (.., o, step, ..)
+        a = xp.reshape(a2, tuple(shp[:axis]) + (o * step,) + tuple(shp[axis + 1:]))
+        a = a[(slice(None),) * axis + (slice(0, (o - 1) * step + 1), Ellipsis)]
+    span = a.shape[axis]
+    widths = [(0, 0)] * a.ndim
+    widths[axis] = (front, size - front - span)
+    return _pad_xp(a, widths)
+
+
+def _conv_t_xp(y: Any, w: Any, g: _Geom, in_sz: tuple) -> Any:
+    """:func:`_conv_t_np` with the standard's functions: the column matrix by one batched
+    matmul, then col2im as a sum over kernel taps of each tap's columns placed (zeros between,
+    :func:`_dilate_place`) in the padded input, which is then cropped."""
+    xp = B.namespace(y, w)
+    n, o = y.shape[:2]
+    out_sz = tuple(y.shape[2:])
+    cg = w.shape[1]
+    ks = tuple(w.shape[2:])
+    G = g.groups
+    p = int(np.prod(out_sz))
+    ck = cg * int(np.prod(ks))
+    w3 = xp.reshape(w, (G, o // G, ck))
+    cols = xp.matmul(xp.matrix_transpose(w3), xp.reshape(y, (n, G, o // G, p)))  # (N, G, ck, P)
+    cols = xp.reshape(cols, (n, G * cg, int(np.prod(ks))) + out_sz)
+    pd = g.pad
+    padded = tuple(s + pd[2 * i] + pd[2 * i + 1] for i, s in enumerate(in_sz))
+    acc = xp.zeros((n, G * cg) + padded, dtype=cols.dtype)
+    for t, tap in enumerate(np.ndindex(*ks)):
+        part = cols[:, :, t, ...]
+        for i, (ti, st, d) in enumerate(zip(tap, g.stride, g.dil)):
+            part = _dilate_place(part, 2 + i, st, ti * d, padded[i])
+        acc = acc + part
+    crop = (slice(None), slice(None)) + tuple(slice(pd[2 * i], pd[2 * i] + s) for i, s in enumerate(in_sz))
+    return acc[crop]
+
+
 # ---- batching (vmap) helpers: the batch is folded into N, or, when the weights differ per
 # example, into the channels with ``groups * B`` groups (example ``b``'s channels and weights
 # side by side), so one convolution computes the whole batch.
@@ -322,6 +430,9 @@ class Conv2dFn(Op):
             shape = (xd.shape[0], wd.shape[0]) + tuple(geom.out_size(xd.shape[2:], wd.shape[2:]))
             ctx.cols = None
             return wrap(B.lazy_kernel(_conv_np, shape, np.result_type(xd.dtype, wd.dtype), xd, wd, geom))
+        if not B.native(xd):  # an Array API array: the standard-only kernel
+            ctx.cols = None
+            return wrap(_conv_xp(xd, wd, geom))
         out, cols = _conv_np_cols(xd, wd, geom)
         # im2col(x) is reused by the weight gradient (x is version-checked on unpack).
         ctx.cols = cols if ctx.needs_input_grad[1] else None
@@ -363,6 +474,8 @@ class Conv2dInputGrad(Op):
             shape = (yd.shape[0], wd.shape[1] * geom.groups) + tuple(in_hw)
             return wrap(B.lazy_kernel(_conv_t_np, shape, np.result_type(yd.dtype, wd.dtype), yd, wd, geom,
                                       tuple(in_hw)))
+        if not B.native(yd):  # an Array API array: the standard-only kernel
+            return wrap(_conv_t_xp(yd, wd, geom, tuple(in_hw)))
         return wrap(_conv_t_np(yd, wd, geom, tuple(in_hw)))
 
     @staticmethod
@@ -401,6 +514,8 @@ class Conv2dWeightGrad(Op):
             shape = (yd.shape[1], xd.shape[1] // geom.groups) + tuple(k_hw)
             return wrap(B.lazy_kernel(_conv_w_np, shape, np.result_type(xd.dtype, yd.dtype), xd, yd, geom,
                                       tuple(k_hw)))
+        if not B.native(xd):  # an Array API array: the standard-only kernel
+            return wrap(_conv_w_xp(xd, yd, geom, tuple(k_hw)))
         return wrap(_conv_w_np(xd, yd, geom, tuple(k_hw), cols))
 
     @staticmethod
@@ -441,6 +556,8 @@ def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tu
     and value of the maximum of each pooling window of ``x (N, C, *S)`` (padding counts as
     ``-inf``; the first maximum in row-major window order wins; NaN counts as the maximum, as
     PyTorch). One pass per kernel tap, no window copies. ``pad`` is flat ``(lo, hi, ...)``."""
+    if not B.native(x):
+        return _max_pool_indices_xp(x, k, stride, pad, dil)
     g = _Geom(stride, pad, dil, 1)
     size = x.shape[2:]
     out = g.out_size(size, k)
@@ -472,6 +589,53 @@ def max_pool_indices(x: np.ndarray, k: tuple, stride: tuple, pad: tuple, dil: tu
     idx += base
     if any(pad) and bool((x == fill).any()):
         idx = _first_inside(idx, tap, taps, size, out, stride, pad, dil, strides)
+    return idx, best
+
+
+def _max_pool_indices_xp(x: Any, k: tuple, stride: tuple, pad: tuple, dil: tuple) -> tuple:
+    """:func:`max_pool_indices` with the Array API standard's functions (the same taps, ties
+    and NaN rule; the indices an int64 array of ``x``'s library)."""
+    xp = B.namespace(x)
+    g = _Geom(stride, pad, dil, 1)
+    size = tuple(x.shape[2:])
+    out = g.out_size(size, k)
+    fill = -math.inf if B.kind(x) == "f" else int(np.iinfo(B.np_dtype_of(x)).min)
+    xpd = _geom_pad_xp(x, g, fill)
+    nan = B.kind(x) == "f" and B.any_true(xp.isnan(x))
+    taps = list(np.ndindex(*k))
+    best = xpd[_slices(taps[0], g, out)]
+    tap = xp.zeros(best.shape, dtype=xp.int64)
+    for t in range(1, len(taps)):
+        v = xpd[_slices(taps[t], g, out)]
+        upd = v > best
+        if nan:
+            upd = upd | (xp.isnan(v) & ~xp.isnan(best))
+        best = xp.maximum(best, v)
+        tap = xp.where(upd, t, tap)
+    strides = [int(np.prod(size[i + 1:])) for i in range(len(size))]
+    offsets = np.array([sum(ti * d * st for ti, d, st in zip(tp, dil, strides)) for tp in taps], np.int64)
+    base = np.zeros(out, np.int64)
+    for i, (o, s, st) in enumerate(zip(out, stride, strides)):
+        shape = [1] * len(out)
+        shape[i] = o
+        base = base + ((np.arange(o) * s - pad[2 * i]) * st).reshape(shape)
+
+    def at(table: np.ndarray) -> Any:  # table[tap], on the device
+        return xp.reshape(xp.take(xp.asarray(table), xp.reshape(tap, (-1,)), axis=0), tuple(tap.shape))
+
+    idx = at(offsets) + xp.asarray(base)
+    if any(pad) and B.any_true(x == fill):
+        coords = np.array(taps, np.int64).T
+        outside = xp.zeros(tuple(tap.shape), dtype=xp.bool)
+        first = np.zeros(out, np.int64)
+        for i, (o, s, d, n, st) in enumerate(zip(out, stride, dil, size, strides)):
+            shape = [1] * len(out)
+            shape[i] = o
+            start = np.arange(o) * s - pad[2 * i]
+            pos = xp.asarray(start.reshape(shape)) + at(coords[i]) * d
+            outside = outside | (pos < 0) | (pos >= n)
+            first = first + ((start + np.maximum(0, -(start // d)) * d) * st).reshape(shape)
+        idx = xp.where(outside, xp.asarray(first), idx)
     return idx, best
 
 
@@ -520,6 +684,11 @@ class TakeFlat(Op):
         if values is not None:  # already gathered by the caller (max pooling)
             return wrap(values)
         n, c = idx.shape[:2]
+        if not B.native(x._data):  # an Array API array (idx NumPy, or of its library)
+            xp = B.namespace(x._data)
+            flat = xp.reshape(x._data, (n, c, -1))
+            ix = xp.reshape(xp.asarray(idx) if isinstance(idx, np.ndarray) else idx, (n, c, -1))
+            return wrap(xp.reshape(xp.take_along_axis(flat, ix, axis=2), tuple(idx.shape)))
         flat = x._data.reshape(n, c, -1)
         return wrap(np.take_along_axis(flat, idx.reshape(n, c, -1), axis=2).reshape(idx.shape))
 
@@ -600,6 +769,15 @@ class PutFlat(Linear):
         ctx.idx = idx
         n, c = idx.shape[:2]
         hw = int(np.prod(shape[2:]))
+        if not B.native(g._data):  # an Array API array: an exact scatter with the standard's functions
+            from .indexing import scatter_device
+
+            xp = B.namespace(g._data)
+            ix = xp.asarray(idx) if isinstance(idx, np.ndarray) else idx
+            pos = xp.reshape(xp.reshape(ix, (n * c, -1)) + xp.reshape(B.arange(n * c, like=g._data) * hw, (-1, 1)), (-1,))
+            vals = xp.reshape(g._data, (-1,))  # (summed in float64, as np.bincount's weights)
+            out = scatter_device(vals if unique else xp.astype(vals, xp.float64), pos, n * c * hw, accumulate=not unique)
+            return wrap(xp.reshape(B.astype(out, B.np_dtype_of(g._data), copy=False), tuple(shape)))
         if unique:  # no index repeats within a (n, c) slice: a plain scatter, no accumulation
             out = ws.zeros((n * c * hw,), g._data.dtype)  # pooled: a fresh np.zeros faults every page in
             # one flat fancy assignment (put_along_axis builds broadcast index grids: 1.4x slower)
@@ -637,7 +815,10 @@ class ConstantPad(Op):
             widths[nd - 1 - k] = (pad[2 * k], pad[2 * k + 1])
         crop = tuple(slice(max(-lo, 0), s - max(-hi, 0)) for (lo, hi), s in zip(widths, d.shape))
         d = d[crop]
-        out = np.pad(d, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
+        if B.native(d):
+            out = np.pad(d, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
+        else:  # an Array API array: concats
+            out = _pad_xp(d, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], value)
         ctx.sl = tuple(slice(max(lo, 0), max(lo, 0) + s) for (lo, _), s in zip(widths, d.shape))
         ctx.widths = widths
         ctx.in_shape = x._data.shape

@@ -65,8 +65,17 @@ def _check(op: str, A: Tensor, square: bool = True) -> None:
         )
 
 
-def _eye_like(n: int, dt: Any) -> Tensor:
-    return wrap(np.eye(n, dtype=dt))
+def _eye_like(n: int, dt: Any, like: Any = None) -> Tensor:
+    """``eye(n)`` of dtype ``dt`` in the array library of ``like`` (an array; NumPy for None)."""
+    if like is None:
+        return wrap(np.eye(n, dtype=dt))
+    return wrap(B.eye(n, dtype=B.np_dtype_of(like), like=like))
+
+
+def _linalg(d: Any) -> Any:
+    """The ``linalg`` namespace for array ``d``: :mod:`numpy.linalg` for NumPy (CuPy and
+    Dask dispatch through it), the standard's ``linalg`` extension for an Array API array."""
+    return np.linalg if B.native(d) else B.namespace(d).linalg
 
 
 class Inv(Op):
@@ -78,7 +87,7 @@ class Inv(Op):
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> Tensor:
         try:
-            out = wrap(np.linalg.inv(A._data))
+            out = wrap(_linalg(A._data).inv(A._data))
         except np.linalg.LinAlgError:
             raise LinAlgError(
                 "linalg.inv: The input matrix is singular, the inversion could not be completed "
@@ -139,6 +148,14 @@ inverse = inv
 def _cofactor(a: np.ndarray) -> np.ndarray:
     """Cofactor matrix ``adj(A)^T`` via the SVD, valid for singular ``A`` too:
     ``adj(A) = det(U) det(V) V diag(prod_{j != i} s_j) U^T``."""
+    if not B.native(a):
+        xp = B.namespace(a)
+        u, s, vh = xp.linalg.svd(a)
+        n = s.shape[-1]
+        p = xp.stack([xp.prod(xp.concat([s[..., :i], s[..., i + 1:]], axis=-1), axis=-1) for i in range(n)], axis=-1)
+        sgn = xp.linalg.det(u) * xp.linalg.det(vh)
+        adj = xp.matrix_transpose(vh) @ (p[..., :, None] * xp.matrix_transpose(u))
+        return xp.matrix_transpose(adj) * sgn[..., None, None]
     u, s, vh = np.linalg.svd(a)
     n = s.shape[-1]
     p = np.stack([np.prod(np.delete(s, i, axis=-1), axis=-1) for i in range(n)], axis=-1)
@@ -159,7 +176,7 @@ class Det(Op):
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> Tensor:
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            out = wrap(_B.asarray_any(np.linalg.det(A._data), dtype=A._data.dtype))
+            out = wrap(_B.asarray_any(_linalg(A._data).det(A._data), dtype=A._data.dtype))
         ctx.save_for_backward(A, out)
         return out
 
@@ -167,9 +184,9 @@ class Det(Op):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         A, out = ctx.saved_tensors
         gd = (g * out).unsqueeze(-1).unsqueeze(-1)
-        if np.all(out._data != 0):
+        if B.all_true(out._data != 0):
             return gd * inv(A).mT
-        return g.unsqueeze(-1).unsqueeze(-1) * wrap(_cofactor(A._data).astype(A._data.dtype))
+        return g.unsqueeze(-1).unsqueeze(-1) * wrap(B.astype(_cofactor(A._data), B.np_dtype_of(A._data)))
 
     # hand-written: a matrix function: its Jacobian is not elementwise
     @staticmethod
@@ -177,9 +194,9 @@ class Det(Op):
         """Forward mode: ``t = det(A) * trace(A^{-1} u)`` (Jacobi's formula); at a singular
         ``A``, ``sum(cofactor(A) * u)``."""
         A, out = ctx.saved_tensors
-        if np.all(out._data != 0):
+        if B.all_true(out._data != 0):
             return out * (inv(A).mT * u).sum((-2, -1))
-        return (wrap(_cofactor(A._data).astype(A._data.dtype)) * u).sum((-2, -1))
+        return (wrap(B.astype(_cofactor(A._data), B.np_dtype_of(A._data))) * u).sum((-2, -1))
 
     vmap = leading_batch  # batching rule: (*, n, n) already batches over leading dims
 
@@ -222,7 +239,7 @@ class Slogdet(Op):
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> tuple:
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            s, logabs = np.linalg.slogdet(A._data)
+            s, logabs = _linalg(A._data).slogdet(A._data)
         dt = A._data.dtype
         sign = wrap(_B.asarray_any(s, dtype=dt))
         ctx.mark_non_differentiable(sign)
@@ -312,7 +329,7 @@ class Solve(Op):
     @staticmethod
     def forward(ctx: Any, A: Tensor, B: Tensor) -> Tensor:
         try:
-            X = wrap(np.linalg.solve(A._data, B._data))
+            X = wrap(_linalg(A._data).solve(A._data, B._data))
         except np.linalg.LinAlgError:
             raise LinAlgError(
                 f"linalg.solve: The solver failed because the input matrix is singular (A shape {list(A._data.shape)})"
@@ -392,7 +409,7 @@ class Cholesky(Op):
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> Tensor:
         try:
-            L = wrap(np.linalg.cholesky(A._data))
+            L = wrap(_linalg(A._data).cholesky(A._data))
         except np.linalg.LinAlgError:
             raise LinAlgError(
                 "linalg.cholesky: The factorization could not be completed because the input is not "
@@ -406,7 +423,7 @@ class Cholesky(Op):
         (L,) = ctx.saved_tensors
         n = L._data.shape[-1]
         P = matmul(L.mT, g).tril()
-        P = P - P * (0.5 * _eye_like(n, L._data.dtype))
+        P = P - P * (0.5 * _eye_like(n, L._data.dtype, L._data))
         Linv = inv(L)
         S = matmul(matmul(Linv.mT, P), Linv)
         return (S + S.mT) * 0.5
@@ -419,7 +436,7 @@ class Cholesky(Op):
         (L,) = ctx.saved_tensors
         Li = inv(L)
         X = matmul(matmul(Li, (u + u.mT) * 0.5), Li.mT)
-        eye = wrap(np.eye(X.shape[-1], dtype=X._data.dtype))
+        eye = _eye_like(X.shape[-1], X._data.dtype, X._data)
         return matmul(L, X.tril(-1) + X * eye * 0.5)
 
     vmap = leading_batch  # batching rule: (*, n, n) already batches over leading dims
@@ -460,7 +477,7 @@ class Qr(Op):
 
     @staticmethod
     def forward(ctx: Any, A: Tensor) -> tuple:
-        q, r = np.linalg.qr(A._data, mode="reduced")
+        q, r = _linalg(A._data).qr(A._data, mode="reduced")
         Q, R = wrap(q), wrap(r)
         ctx.save_for_backward(A, Q, R)
         return Q, R

@@ -27,6 +27,8 @@ TENSOR_METHODS = set(__all__)
 
 def _int_index(index: Any, op: str) -> np.ndarray:
     d = data_of(index)
+    if not B.native(d) and hasattr(d, "shape"):  # an Array API index tensor: read on the host (a host
+        d = B.to_host(d)  # computation, as for Dask: the bounds check and the gather positions)
     if not isinstance(d, np.ndarray):
         d = _B.asarray_any(d)
     if B.kind(d) not in "iu" or d.dtype == np.uint8:
@@ -107,14 +109,18 @@ class Gather(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
         ctx.dim, ctx.index, ctx.shape = dim, index, x._data.shape
-        xd = x._data.reshape(-1) if x._data.ndim == 0 else x._data
+        xd = B.reshape(x._data, (-1,)) if x._data.ndim == 0 else x._data
+        if type(xd) is not np.ndarray and not B.native(xd):  # an Array API array: one take at the flat positions
+            from .indexing import gather_positions
+
+            return wrap(B.reshape(gather_positions(xd, _grid(index, dim) if index.ndim else index), index.shape))
         take = xd.__getitem__ if type(xd) is np.ndarray else lambda i: _B.take(xd, i)
         out = take(_grid(index, dim)) if index.ndim else take(index)
         return wrap(out.reshape(index.shape))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        z = wrap(np.zeros(ctx.shape, dtype=g._data.dtype))
+        z = wrap(B.zeros(ctx.shape, B.np_dtype_of(g._data), like=g._data))
         return ScatterAdd.apply(z, ctx.dim, ctx.index, g), None, None
 
     vmap = staticmethod(_gs_rule)
@@ -170,6 +176,25 @@ def _scatter_add_kernel(xd: np.ndarray, dim: int, index: np.ndarray, sd: np.ndar
             np.add.at(out.reshape(-1) if out.ndim == 0 else out, _grid(index, dim), sub)
     return out
 
+def _scatter_xp(xd: Any, dim: int, index: np.ndarray, v: Any, accumulate: bool) -> Any:
+    """``x`` with ``v`` (an array at least ``index``'s size, or a number) added
+    (``accumulate``) or written at ``index`` along ``dim``, for an Array API array: the
+    scatter of :func:`ops.indexing.scatter_positions` at the flat positions of the grid."""
+    from .indexing import flat_positions, scatter_positions
+
+    if not index.size:
+        return xd
+    shape = tuple(xd.shape) if xd.ndim else (1,)
+    pos = flat_positions(shape, _grid(index, dim) if index.ndim else index)
+    xp = B.namespace(xd)
+    if isinstance(v, (bool, int, float)):
+        v = xp.full(tuple(pos.shape), v, dtype=xd.dtype)
+    elif index.ndim:
+        v = v[tuple(slice(0, s) for s in index.shape)]
+    out = scatter_positions(v, shape, pos, accumulate, base=B.reshape(xd, shape))
+    return B.reshape(out, tuple(xd.shape))
+
+
 class ScatterAdd(Linear):
     """``out = x`` with ``out[i][index[i][j]] += src[i][j]`` (for ``dim == 1``).
 
@@ -181,6 +206,8 @@ class ScatterAdd(Linear):
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Tensor) -> Tensor:
         ctx.dim, ctx.index, ctx.src_shape = dim, index, src._data.shape
         xd = x._data
+        if not B.native(xd) and isinstance(index, np.ndarray):  # an Array API array: exact, no add.at
+            return wrap(_scatter_xp(xd, dim, index, src._data, True))
         if type(xd) is not np.ndarray or type(src._data) is not np.ndarray or type(index) is not np.ndarray:
             return wrap(_B.lazy_kernel(_scatter_add_kernel, xd.shape, xd.dtype, xd, dim, index, src._data))
         return wrap(_scatter_add_kernel(xd, dim, index, src._data))
@@ -260,6 +287,8 @@ class Scatter(Op):
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Any) -> Tensor:
         ctx.dim, ctx.index = dim, index
         ctx.src_shape = src._data.shape if isinstance(src, Tensor) else None
+        if not B.native(x._data):  # an Array API array: no index assignment in the standard
+            return wrap(_scatter_xp(x._data, dim, index, data_of(src), False))
         out = x._data.copy()
         if index.size:
             v = data_of(src)
@@ -404,6 +433,11 @@ class IndexSelect(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> Tensor:
         ctx.shape, ctx.idx = x._data.shape, (slice(None),) * dim + (index,)
+        if not B.native(x._data):  # an Array API array: one take at the flat positions
+            from .indexing import gather_positions
+
+            return wrap(gather_positions(x._data, ctx.idx) if x._data.ndim else
+                        B.reshape(gather_positions(B.reshape(x._data, (1,)), index), ()))
         return wrap(x._data[ctx.idx] if x._data.ndim else x._data.reshape(1)[index].reshape(()))
 
     @staticmethod
@@ -468,6 +502,8 @@ def index_select(input: Tensor, dim: int, index: Any) -> Tensor:
     if is_wrapper(index):  # differs per example under vmap: the rule checks it
         return _index_select_batched(input, dim, index)
     idx = data_of(index)
+    if not B.native(idx) and hasattr(idx, "shape"):  # an Array API index tensor: the host computation
+        idx = B.to_host(idx)  # of _int_index
     idx = _B.asarray_any(idx) if not isinstance(idx, np.ndarray) else idx
     if B.kind(idx) not in "iu" or idx.dtype == np.uint8:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..autograd._context import context
 from ..tensor import Tensor
 from ._bases import Op
@@ -87,6 +88,141 @@ def _pad_coord(c: np.ndarray, size: int, padding: str, align: bool) -> tuple[np.
     return c, np.ones_like(c)
 
 
+# ---- the same coordinate transforms with the Array API standard's functions (a grid of an
+# Array API library: the plan stays on its device)
+def _reflect_xp(xp: Any, c: Any, twice_low: int, twice_high: int) -> tuple:
+    if twice_low == twice_high:
+        return xp.zeros_like(c), xp.zeros_like(c)
+    lo = twice_low / 2
+    span = (twice_high - twice_low) / 2
+    d = c - lo
+    one = xp.ones_like(c)
+    sign = xp.where(d < 0, -one, one)
+    a = xp.abs(d)
+    extra = xp.remainder(a, span)  # = fmod for a >= 0
+    flips = xp.floor(a / span)
+    even = xp.remainder(flips, 2.0) == 0
+    out = xp.where(even, extra + lo, span - extra + lo)
+    return xp.astype(out, c.dtype), xp.astype(sign * xp.where(even, one, -one), c.dtype)
+
+
+def _clip_xp(xp: Any, c: Any, size: int) -> tuple:
+    inside = (c > 0) & (c < size - 1)
+    return xp.astype(xp.where(xp.isnan(c), 0.0, xp.clip(c, 0.0, float(size - 1))), c.dtype), xp.astype(inside, c.dtype)
+
+
+def _pad_coord_xp(xp: Any, c: Any, size: int, padding: str, align: bool) -> tuple:
+    if padding == "border":
+        return _clip_xp(xp, c, size)
+    if padding == "reflection":
+        r, s1 = _reflect_xp(xp, c, 0, 2 * (size - 1)) if align else _reflect_xp(xp, c, -1, 2 * size - 1)
+        r, s2 = _clip_xp(xp, r, size)
+        return r, s1 * s2
+    return c, xp.ones_like(c)
+
+
+def _plan_xp(plan: Any, grid: Any, size: tuple, mode: str, padding: str, align: bool) -> None:
+    """:class:`_Plan`'s fields for a grid of an Array API library (the same steps)."""
+    xp = B.namespace(grid)
+    nd = len(size)
+    n = grid.shape[0]
+    g = xp.reshape(grid, (n, -1, nd))
+    for k in range(nd):
+        s = size[k]
+        gk = g[..., nd - 1 - k]
+        scale = (s - 1) / 2 if align else s / 2
+        c = ((gk + 1) / 2) * (s - 1) if align else ((gk + 1) * s - 1) / 2
+        if mode == "bicubic":
+            slope = xp.full_like(c, scale)
+        else:
+            c, sl = _pad_coord_xp(xp, c, s, padding, align)
+            slope = sl * scale
+        if mode == "nearest":
+            base = xp.round(c)  # ties to even, as np.rint
+            offs: tuple = (0,)
+        else:
+            base = xp.floor(c)
+            offs = (0, 1) if mode == "bilinear" else (-1, 0, 1, 2)
+        idx, valid = [], []
+        for o in offs:
+            i = base + o
+            if mode == "bicubic" and padding != "zeros":
+                i = _pad_coord_xp(xp, i, s, padding, align)[0]
+            ok = (i >= 0) & (i <= s - 1)
+            idx.append(xp.astype(xp.where(ok, i, 0.0), xp.int64))
+            valid.append(ok)
+        plan.c.append(c)
+        plan.slope.append(slope)
+        plan.frac.append(c - base)
+        plan.idx.append(idx)
+        plan.valid.append(valid)
+    strides = [int(np.prod(size[k + 1:])) for k in range(nd)]
+    for taps in itertools.product(*[range(len(plan.idx[k])) for k in range(nd)]):
+        flat = sum(plan.idx[k][t] * strides[k] for k, t in enumerate(taps))
+        ok = plan.valid[0][taps[0]]
+        for k in range(1, nd):
+            ok = ok & plan.valid[k][taps[k]]
+        plan.combos.append((flat, ok, taps))
+
+
+def _gather_cl(xt: Any, flat: Any) -> Any:
+    """``xt[rows, flat]`` for ``xt (N, P, C)`` and ``flat (N, Q)`` (Array API arrays)."""
+    xp = B.namespace(xt)
+    n, q = flat.shape
+    ix = xp.broadcast_to(xp.reshape(flat, (n, q, 1)), (n, q, xt.shape[2]))
+    return xp.take_along_axis(xt, ix, axis=1)
+
+
+def _sample_xp(x: Any, plan: Any) -> Any:
+    """:func:`_sample_np` with the standard's functions."""
+    xp = B.namespace(x)
+    n, c = x.shape[:2]
+    xt = xp.permute_dims(xp.reshape(x, (n, c, -1)), (0, 2, 1))
+    w, _ = plan.weights(plan.frac)
+    out = xp.zeros((n, plan.combos[0][0].shape[1], c), dtype=x.dtype)
+    for flat, ok, taps in plan.combos:
+        wt = _prod([w[k][t] for k, t in enumerate(taps)]) * xp.astype(ok, x.dtype)
+        with np.errstate(all="ignore"):
+            out = out + xp.astype(wt, x.dtype)[..., None] * _gather_cl(xt, flat)
+    return xp.reshape(xp.permute_dims(out, (0, 2, 1)), (n, c) + tuple(plan.out))
+
+
+def _grads_xp(g: Any, x: Any, plan: Any, need_x: bool, need_grid: bool) -> tuple:
+    """:func:`_grads_np` with the standard's functions: the input gradient as an exact
+    device scatter per tap combination (:func:`ops.indexing.scatter_device`, summed in
+    float64 as ``np.bincount``)."""
+    from .indexing import scatter_device
+
+    xp = B.namespace(g, x)
+    n, c = x.shape[:2]
+    p = int(np.prod(x.shape[2:]))
+    gq = xp.reshape(g, (n, c, -1))
+    w, dw = plan.weights(plan.frac)
+    gx = xp.zeros((n * c * p,), dtype=xp.float64) if need_x else None
+    base = xp.reshape(xp.arange(n * c, dtype=xp.int64), (n, c, 1)) * p
+    gk = [xp.zeros((n, gq.shape[2]), dtype=x.dtype) for _ in range(plan.nd)] if need_grid else None
+    if need_grid and plan.mode != "nearest":
+        xt, g3 = xp.permute_dims(xp.reshape(x, (n, c, -1)), (0, 2, 1)), xp.permute_dims(gq, (0, 2, 1))
+    for flat, ok, taps in plan.combos:
+        ws = [w[k][t] for k, t in enumerate(taps)]
+        if need_x:
+            wt = xp.astype(_prod(ws) * xp.astype(ok, x.dtype), x.dtype)
+            pos = xp.reshape(base + flat[:, None, :], (-1,))
+            vals = xp.astype(xp.reshape(gq * wt[:, None, :], (-1,)), xp.float64)
+            gx = gx + scatter_device(vals, pos, n * c * p)
+        if need_grid and plan.mode != "nearest":
+            with np.errstate(all="ignore"):
+                dot = xp.sum(g3 * _gather_cl(xt, flat), axis=-1) * xp.astype(ok, x.dtype)
+                for k in range(plan.nd):
+                    gk[k] = gk[k] + dot * _prod([dw[k][taps[k]]] + [ws[j] for j in range(plan.nd) if j != k])
+    gin = B.astype(xp.reshape(gx, tuple(x.shape)), B.np_dtype_of(x)) if need_x else None
+    ggrid = None
+    if need_grid:
+        ggrid = xp.stack([gk[k] * plan.slope[k] for k in reversed(range(plan.nd))], axis=-1)
+        ggrid = B.astype(xp.reshape(ggrid, (n,) + tuple(plan.out) + (plan.nd,)), B.np_dtype_of(x))
+    return gin, ggrid
+
+
 def _cubic(t: Any) -> tuple:
     """Keys' cubic weights of taps ``-1, 0, 1, 2`` at offset ``t`` and their ``d/dt``
     (``t`` an ndarray or a Tensor: only ``+``, ``-``, ``*``)."""
@@ -111,8 +247,12 @@ class _Plan:
         self.size, self.mode, self.nd = size, mode, nd
         n = grid.shape[0]
         self.out = grid.shape[1:-1]
-        g = grid.reshape(n, -1, nd)
         self.c, self.slope, self.frac, self.idx, self.valid = [], [], [], [], []
+        self.combos = []  # (flat index (N, Q), validity (N, Q), tap number per dim)
+        if not B.native(grid):  # an Array API grid: the plan in its library
+            _plan_xp(self, grid, size, mode, padding, align)
+            return
+        g = grid.reshape(n, -1, nd)
         for k in range(nd):
             s = size[k]
             gk = g[..., nd - 1 - k]
@@ -143,7 +283,6 @@ class _Plan:
             self.idx.append(idx)
             self.valid.append(valid)
         strides = [int(np.prod(size[k + 1:])) for k in range(nd)]
-        self.combos = []  # (flat index (N, Q), validity (N, Q), tap number per dim)
         for taps in itertools.product(*[range(len(self.idx[k])) for k in range(nd)]):
             flat = sum(self.idx[k][t] * strides[k] for k, t in enumerate(taps))
             ok = np.logical_and.reduce([self.valid[k][t] for k, t in enumerate(taps)])
@@ -230,6 +369,13 @@ def _grads_np(g: np.ndarray, x: np.ndarray, plan: _Plan, need_x: bool, need_grid
     return gin, ggrid
 
 
+def _tap_index(flat: Any, n: int, c: int) -> Any:
+    """A tap's flat indices ``(N, Q)`` for every channel, ``(N, C, Q)``, in their library."""
+    if B.native(flat):
+        return np.ascontiguousarray(np.broadcast_to(flat[:, None, :], (n, c, flat.shape[1])))
+    return B.namespace(flat).broadcast_to(flat[:, None, :], (n, c, flat.shape[1]))
+
+
 def _offsets(grid: Tensor, plan: _Plan) -> list:
     """``t_k`` as Tensors of ``grid``: ``grid`` times the (piecewise constant) slope plus a
     constant, so its derivatives are exact."""
@@ -238,9 +384,9 @@ def _offsets(grid: Tensor, plan: _Plan) -> list:
     ts = []
     for k in range(nd):
         gk = g[..., nd - 1 - k]
-        sl = Tensor._make(plan.slope[k].astype(grid._data.dtype, copy=False))
+        sl = Tensor._make(B.astype(plan.slope[k], B.np_dtype_of(grid._data), copy=False))
         const = plan.frac[k] - gk._data * plan.slope[k]
-        ts.append(gk * sl + Tensor._make(const.astype(grid._data.dtype, copy=False)))
+        ts.append(gk * sl + Tensor._make(B.astype(const, B.np_dtype_of(grid._data), copy=False)))
     return ts
 
 
@@ -254,8 +400,8 @@ def _grads_graph(g: Tensor, x: Tensor, grid: Tensor, plan: _Plan, need_x: bool, 
     gin = None
     gk: list = [None] * plan.nd
     for flat, ok, taps in plan.combos:
-        idx = np.ascontiguousarray(np.broadcast_to(flat[:, None, :], (n, c, flat.shape[1])))
-        mask = Tensor._make(ok.astype(x._data.dtype))
+        idx = _tap_index(flat, n, c)
+        mask = Tensor._make(B.astype(ok, B.np_dtype_of(x._data)))
         ws = [w[k][tp] for k, tp in enumerate(taps)]
         if need_x:
             wt = _prod(ws + [mask]) if plan.mode != "nearest" else mask
@@ -271,7 +417,7 @@ def _grads_graph(g: Tensor, x: Tensor, grid: Tensor, plan: _Plan, need_x: bool, 
         if plan.mode == "nearest":
             ggrid = grid * 0
         else:
-            cols = [gk[k] * Tensor._make(plan.slope[k].astype(x._data.dtype, copy=False)) for k in range(plan.nd)]
+            cols = [gk[k] * Tensor._make(B.astype(plan.slope[k], B.np_dtype_of(x._data), copy=False)) for k in range(plan.nd)]
             ggrid = stack(cols[::-1], -1).reshape(tuple(grid.shape))
     return gin, ggrid
 
@@ -291,6 +437,8 @@ class GridSampler2d(Op):
             plan = _Plan(grid._data, tuple(x.shape[2:]), mode, padding, align)
         ctx.plan = plan
         ctx.save_for_backward(x, grid)
+        if not B.native(x._data):
+            return wrap(_sample_xp(x._data, plan))
         return wrap(_sample_np(x._data, plan))
 
     @staticmethod
@@ -300,7 +448,7 @@ class GridSampler2d(Op):
         if context.enabled or context.interpreters:  # create_graph=True or a transform: in ops
             gx, gg = _grads_graph(g, x, grid, ctx.plan, nx, ng)
         else:
-            a, b = _grads_np(g._data, x._data, ctx.plan, nx, ng)
+            a, b = (_grads_np if B.native(x._data) else _grads_xp)(g._data, x._data, ctx.plan, nx, ng)
             gx, gg = (None if a is None else wrap(a)), (None if b is None else wrap(b))
         return gx, gg, None, None, None
 
@@ -318,7 +466,7 @@ class GridSampler2d(Op):
             t = _offsets(grid, plan)
             w, dw = plan.weights(t)
             u = ug.reshape((n, -1, plan.nd))
-            uk = [u[..., plan.nd - 1 - k] * Tensor._make(plan.slope[k].astype(x._data.dtype, copy=False))
+            uk = [u[..., plan.nd - 1 - k] * Tensor._make(B.astype(plan.slope[k], B.np_dtype_of(x._data), copy=False))
                   for k in range(plan.nd)]
             for flat, ok, taps in plan.combos:
                 ws = [w[k][tp] for k, tp in enumerate(taps)]
@@ -326,8 +474,8 @@ class GridSampler2d(Op):
                 for k in range(plan.nd):
                     term = uk[k] * _prod([dw[k][taps[k]]] + [ws[j] for j in range(plan.nd) if j != k])
                     dirn = term if dirn is None else dirn + term
-                idx = np.ascontiguousarray(np.broadcast_to(flat[:, None, :], (n, c, flat.shape[1])))
-                val = TakeFlat.apply(x, idx) * (dirn * Tensor._make(ok.astype(x._data.dtype))).unsqueeze(1)
+                idx = _tap_index(flat, n, c)
+                val = TakeFlat.apply(x, idx) * (dirn * Tensor._make(B.astype(ok, B.np_dtype_of(x._data)))).unsqueeze(1)
                 val = val.reshape((n, c) + tuple(plan.out))
                 out = val if out is None else out + val
         if out is None:

@@ -46,6 +46,8 @@ def _conv(i: Any) -> Any:
         return bool(i)
     if isinstance(i, Tensor):
         d = i._data
+        if not B.native(d):  # an index tensor of an Array API library: a host computation (the plan
+            d = B.to_host(d)  # checks bounds and, for masks, finds the shape; as for Dask index tensors)
     elif isinstance(i, (list, tuple, np.ndarray, range)):  # (range: PyTorch's nn tutorial's x[range(n), y])
         d = B.asarray_any(i) if not isinstance(i, np.ndarray) else i
         if isinstance(i, range) and d.size == 0:
@@ -180,7 +182,12 @@ class Index(Linear):
         ctx.idx = idx
         ctx.basic = basic
         d = x._data
-        out = wrap(d[idx] if type(d) is np.ndarray else B.take(d, idx))
+        if type(d) is np.ndarray:
+            out = wrap(d[idx])
+        elif B.native(d) or basic:
+            out = wrap(B.take(d, idx))
+        else:
+            out = wrap(gather_positions(d, idx))
         return make_view(out, x) if basic else out
 
     @staticmethod
@@ -212,6 +219,146 @@ def _index_backward_kernel(gd: Any, shape: tuple, idx: Any, basic: bool) -> np.n
         np.add.at(out, idx, gd)
     return out
 
+def flat_positions(shape: tuple, idx: Any) -> np.ndarray:
+    """The flat (C-order) positions in an array of ``shape`` that ``a[idx]`` reads, laid out as
+    ``a[idx]`` (``idx`` a NumPy index: ints, slices, None, Ellipsis, NumPy integer arrays). A
+    host computation on the index only (no array values): what the Array API paths below
+    gather from and scatter to with the standard's ``take``."""
+    return np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)[idx]
+
+
+def gather_positions(d: Any, idx: Any) -> Any:
+    """``d[idx]`` for an Array API array ``d`` and any NumPy index ``idx`` (the standard
+    allows integer arrays only with integers, on every dim): one ``take`` from the flat array
+    at :func:`flat_positions` (exact: a copy of the chosen elements)."""
+    xp = B.namespace(d)
+    pos = flat_positions(tuple(d.shape), idx)
+    out = xp.take(xp.reshape(d, (-1,)), xp.asarray(pos.reshape(-1)), axis=0)
+    return xp.reshape(out, pos.shape)
+
+
+def scatter_positions(gd: Any, shape: tuple, pos: np.ndarray, accumulate: bool, base: Any = None) -> Any:
+    """An Array API array of ``shape``: ``base`` (zeros when None) with ``gd`` (broadcast to
+    ``pos.shape``) written at the flat positions ``pos`` (``np.add.at``'s sums when
+    ``accumulate``, else NumPy's assignment, the last write of a repeated position winning).
+
+    The standard has no index assignment and no scatter-add; this is both, exactly, with
+    ``take`` and ``where``: the positions are grouped on the host (the index is host data),
+    and round ``r`` adds the ``r``-th value written to each position (:func:`reduce_positions`),
+    so the sums are added in NumPy's order, ``((0 + g_1) + g_2) + ...``; the number of rounds
+    is the largest repeat count of one position."""
+    xp = B.namespace(gd)
+    n = int(np.prod(shape))
+    gd = xp.broadcast_to(gd, tuple(pos.shape))
+    flat = pos.reshape(-1)
+    m = flat.size
+    vals = xp.concat([xp.reshape(gd, (-1,)), xp.zeros((1,), dtype=gd.dtype)])  # vals[m] = 0
+    order = np.argsort(flat, kind="stable")  # by position, then in write order
+    sp = flat[order]
+    first = np.ones(m, dtype=bool)
+    first[1:] = sp[1:] != sp[:-1]
+    rank = np.arange(m) - np.maximum.accumulate(np.where(first, np.arange(m), 0)) if m else np.zeros(0, np.int64)
+    if not accumulate:  # the last write of each position only
+        last = np.ones(m, dtype=bool)
+        last[:-1] = sp[1:] != sp[:-1]
+        inv = np.full(n, m, dtype=np.int64)
+        inv[sp[last]] = order[last]
+        hit = np.zeros(n, dtype=bool)
+        hit[sp] = True
+        new = xp.take(vals, xp.asarray(inv), axis=0)
+        if base is None and bool(hit.all()):
+            return xp.reshape(new, tuple(shape))
+        old = xp.zeros((n,), dtype=gd.dtype) if base is None else xp.reshape(base, (-1,))
+        return xp.reshape(xp.where(xp.asarray(hit), new, old), tuple(shape))
+    start = xp.zeros(tuple(shape), dtype=gd.dtype) if base is None else base
+    return reduce_positions(start, gd, pos, "add")  # (each round's where: untouched stays exact)
+
+
+def reduce_positions(base: Any, vals: Any, pos: np.ndarray, op: str) -> Any:
+    """``base`` (an Array API array) with ``vals`` (broadcast to ``pos.shape``) reduced into
+    the flat positions ``pos`` (host integers) by ``op`` (``'add'``, ``'mul'``, ``'max'``,
+    ``'min'``): ``np.add.at`` / ``multiply.at`` / ``maximum.at`` / ``minimum.at`` with the
+    standard's functions. Exact and in NumPy's order: round ``r`` combines each position's
+    ``r``-th value (grouped on the host, :func:`scatter_positions`), ``where`` leaving the
+    other positions untouched."""
+    xp = B.namespace(base)
+    shape = tuple(base.shape)
+    n = int(np.prod(shape))
+    fn = {"add": xp.add, "mul": xp.multiply, "max": xp.maximum, "min": xp.minimum}[op]
+    flat = pos.reshape(-1)
+    m = flat.size
+    out = xp.reshape(base, (-1,))
+    if m == 0:
+        return base
+    vals = xp.reshape(xp.broadcast_to(B.astype(vals, B.np_dtype_of(base), copy=False), tuple(pos.shape)), (-1,))
+    order = np.argsort(flat, kind="stable")
+    sp = flat[order]
+    first = np.ones(m, dtype=bool)
+    first[1:] = sp[1:] != sp[:-1]
+    rank = np.arange(m) - np.maximum.accumulate(np.where(first, np.arange(m), 0))
+    for r in range(int(rank.max()) + 1):
+        sel = rank == r
+        inv = np.zeros(n, dtype=np.int64)
+        inv[sp[sel]] = order[sel]
+        hit = np.zeros(n, dtype=bool)
+        hit[sp[sel]] = True
+        out = xp.where(xp.asarray(hit), fn(out, xp.take(vals, xp.asarray(inv), axis=0)), out)
+    return xp.reshape(out, shape)
+
+
+def scatter_device(vals: Any, pos: Any, n: int, accumulate: bool = True) -> Any:
+    """Zeros of ``(n,)`` with the 1-d Array API array ``vals`` added (``accumulate``: as
+    ``np.add.at`` / ``np.bincount``) or written (the last write wins) at the 1-d integer
+    positions ``pos``, an array of the same library (positions computed on the device, e.g.
+    the maxima of max pooling), with the standard's functions only.
+
+    Exact and in NumPy's order of additions: a stable ``argsort`` groups the writes by
+    position (keeping their order), ``searchsorted`` finds each position's first write and
+    count, and round ``r`` adds every position's ``r``-th write (``where`` selects, so a NaN
+    or inf reaches only its own position). The number of rounds, the largest count, is read
+    on the host (one integer)."""
+    xp = B.namespace(vals, pos)
+    m = vals.shape[0]
+    out = xp.zeros((n,), dtype=vals.dtype)
+    if m == 0 or n == 0:
+        return out
+    order = xp.argsort(pos, stable=True)
+    sp = xp.take(pos, order, axis=0)
+    sv = xp.take(vals, order, axis=0)
+    allp = xp.arange(n, dtype=sp.dtype)
+    lo = xp.searchsorted(sp, allp, side="left")
+    cnt = xp.searchsorted(sp, allp, side="right") - lo
+    zero = xp.zeros((), dtype=vals.dtype)
+    if not accumulate:
+        last = xp.take(sv, xp.clip(lo + cnt - 1, 0, m - 1), axis=0)
+        return xp.where(cnt > 0, last, zero)
+    for r in range(int(xp.max(cnt))):
+        out = out + xp.where(cnt > r, xp.take(sv, xp.clip(lo + r, 0, m - 1), axis=0), zero)
+    return out
+
+
+def put_plan_xp(xd: Any, basic: Any, adv: Any, v: Any) -> Any:
+    """A copy of the Array API array ``xd`` with ``v`` (an array or a number, cast to
+    ``xd``'s dtype as NumPy's assignment does) written at the plan's index: the functional
+    form of :func:`_assign` (:func:`scatter_positions`)."""
+    xp = B.namespace(xd)
+    shape = tuple(xd.shape)
+    pos = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+    if basic is not None:
+        pos = pos[basic]
+    if adv is not None:
+        pos = pos[adv]
+    if isinstance(v, (bool, int, float)) or isinstance(v, np.ndarray) and v.ndim == 0:
+        v = xp.full(tuple(pos.shape), v.item() if isinstance(v, np.ndarray) else v, dtype=xd.dtype)
+    else:
+        v = B.astype(v, B.np_dtype_of(xd), copy=False)
+    try:
+        v = xp.broadcast_to(v, tuple(pos.shape))
+    except ValueError:
+        raise ValueError(f"could not broadcast input array from shape {tuple(v.shape)} into shape {tuple(pos.shape)}") from None
+    return scatter_positions(v, shape, pos, False, base=xd)
+
+
 class IndexPutAdd(Linear):
     """``out = zeros(shape); out[idx] += g`` (repeated indices accumulate): the adjoint of
     :class:`Index`. ``grad_g = grad[idx]``."""
@@ -221,7 +368,10 @@ class IndexPutAdd(Linear):
         ctx.idx = idx
         ctx.basic = basic
         gd = g._data
-        if type(gd) is not np.ndarray:  # Dask (one lazy task), CuPy, Array API: _backend.lazy_kernel
+        if type(gd) is not np.ndarray:
+            if not B.native(gd):  # an Array API array: no index assignment in the standard
+                return wrap(scatter_positions(gd, tuple(shape), flat_positions(tuple(shape), idx), not basic))
+            # Dask (one lazy task), CuPy: _backend.lazy_kernel
             return wrap(B.lazy_kernel(_index_backward_kernel, shape, gd.dtype, gd, shape, idx, basic))
         return wrap(_index_backward_kernel(gd, shape, idx, basic))
 
@@ -379,6 +529,13 @@ class IndexPut(Op):
             # Dask: the chained write out[basic][adv] = v would go into a temporary: one lazy task
             ctx.plan, ctx.shape = plan, xd.shape
             return wrap(B.lazy_kernel(_assigned, xd.shape, xd.dtype, xd, plan[0], plan[1], data_of(v)))
+        if not B.native(xd):  # an Array API array: no index assignment in the standard
+            try:
+                out = put_plan_xp(xd, plan[0], plan[1], data_of(v))
+            except ValueError as e:
+                raise RuntimeError(f"index_put_: {e} (tensor of shape {list(x.shape)})") from None
+            ctx.plan, ctx.shape = plan, xd.shape
+            return wrap(out)
         out = xd.copy()
         try:
             _assign(out, plan[0], plan[1], data_of(v))
@@ -394,9 +551,9 @@ class IndexPut(Op):
         gx = gv = None
         basic, adv = ctx.plan
         if n[0]:
-            mask = np.ones(ctx.shape, dtype=g._data.dtype)
+            mask = np.ones(ctx.shape, dtype=B.np_dtype_of(g._data))
             _assign(mask, basic, adv, 0)
-            gx = g * wrap(mask)
+            gx = g * wrap(B.like(mask, g._data))
         if n[1]:
             gv = g
             if basic is not None:

@@ -64,7 +64,9 @@ class Matmul(Op):
         n = ctx.needs_input_grad
         ctx.save_for_backward(a if n[1] else None, b if n[0] else None)
         ctx.nd = (ad.ndim, bd.ndim)
-        return wrap(_matmul_np(ad, bd))
+        if type(ad) is np.ndarray or B.native(ad):
+            return wrap(_matmul_np(ad, bd))
+        return wrap(B.namespace(ad, bd).matmul(ad, bd))  # an Array API array (the standard's matmul)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -146,7 +148,7 @@ class Dot(Matmul):
 def _check_mm(op: str, a: Any, b: Any) -> None:
     require_tensor(op, a)
     require_tensor(op, b, "tensor" if op == "dot" else "mat2" if op in ("mm", "bmm") else "vec" if op == "mv" else "other", 2)
-    if a._data.dtype != b._data.dtype:
+    if a._data.dtype != b._data.dtype and B.np_dtype_of(a._data) != B.np_dtype_of(b._data):
         raise RuntimeError(
             f"{op}: expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}"
         )
@@ -437,11 +439,15 @@ class Trace(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.shape = x._data.shape
-        return wrap(np.trace(x._data, axis1=-2, axis2=-1))
+        d = x._data
+        if B.native(d):
+            return wrap(np.trace(d, axis1=-2, axis2=-1))
+        xp = B.namespace(d)  # NumPy's trace sums bool and small ints in int64, as here
+        return wrap(xp.linalg.trace(d, dtype=xp.int64 if B.kind(d) in "biu" else None))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
-        eye = wrap(np.eye(*ctx.shape[-2:], dtype=g._data.dtype))
+        eye = wrap(B.eye(*ctx.shape[-2:], dtype=B.np_dtype_of(g._data), like=g._data))
         return g * eye if g.ndim == 0 else g.reshape(tuple(g.shape) + (1, 1)) * eye
 
 
@@ -481,8 +487,8 @@ class Diagonal(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, offset: int, dim1: int, dim2: int) -> Tensor:
         ctx.args = (x._data.shape, offset, dim1, dim2)
-        d = np.diagonal(x._data, offset, dim1, dim2)
-        if B.writeable(x._data) and isinstance(d, np.ndarray):  # NumPy marks it read-only; PyTorch's diagonal is a
+        d = B.diagonal(x._data, offset, dim1, dim2)
+        if isinstance(d, np.ndarray) and B.writeable(x._data):  # NumPy marks it read-only; PyTorch's diagonal is a
             d.flags.writeable = True  # writable view (o.diagonal().add_(1) changes o)
         return make_view(wrap(d), x)
 
@@ -500,7 +506,7 @@ class _DiagonalCopy(Diagonal):
     @staticmethod
     def forward(ctx: Any, x: Tensor, offset: int, dim1: int, dim2: int) -> Tensor:
         ctx.args = (x._data.shape, offset, dim1, dim2)
-        return wrap(np.diagonal(x._data, offset, dim1, dim2).copy())
+        return wrap(B.copy(B.diagonal(x._data, offset, dim1, dim2)))
 
 
 class DiagonalScatter(Linear):
@@ -512,11 +518,14 @@ class DiagonalScatter(Linear):
     @staticmethod
     def forward(ctx: Any, g: Tensor, shape: tuple, offset: int, dim1: int, dim2: int) -> Tensor:
         ctx.args = (offset, dim1, dim2)
-        z = np.zeros(shape, dtype=g._data.dtype)
+        gd = g._data
+        if not B.native(gd):
+            return wrap(_diagonal_scatter_xp(gd, shape, offset, dim1, dim2))
+        z = np.zeros(shape, dtype=gd.dtype)
         zm = np.moveaxis(z, (dim1, dim2), (-2, -1))
-        k = g._data.shape[-1] if g._data.ndim else 0
+        k = gd.shape[-1] if gd.ndim else 0
         r = np.arange(k) + max(-offset, 0)
-        zm[..., r, r + offset] = g._data
+        zm[..., r, r + offset] = gd
         return wrap(z)
 
     @staticmethod
@@ -530,6 +539,23 @@ class DiagonalScatter(Linear):
             return NotImplemented
         shape = (info.batch_size,) + tuple(shape)
         return info.function.apply(front(g, in_dims[0]), shape, offset, shift_dim(dim1), shift_dim(dim2)), 0
+
+
+def _diagonal_scatter_xp(gd: Any, shape: tuple, offset: int, dim1: int, dim2: int) -> Any:
+    """:class:`DiagonalScatter`'s forward with the standard's functions only (no index
+    assignment): the diagonal values padded to a column of row values, then selected by
+    ``where`` on the ``offset`` diagonal of an identity mask (exact: no product with 0, so
+    an inf or NaN stays on the diagonal)."""
+    xp = B.namespace(gd)
+    n, m = shape[dim1], shape[dim2]
+    k = gd.shape[-1] if gd.ndim else 0
+    r0 = max(-offset, 0)
+    lead = tuple(gd.shape[:-1])
+    parts = [xp.zeros(lead + (r0,), dtype=gd.dtype), gd, xp.zeros(lead + (n - r0 - k,), dtype=gd.dtype)]
+    rows = xp.concat(parts, axis=-1)  # rows[..., i] = the value on row i's diagonal entry
+    mask = xp.eye(n, m, k=offset, dtype=xp.bool)
+    zm = xp.where(mask, rows[..., :, None], xp.zeros((), dtype=gd.dtype))
+    return xp.moveaxis(zm, (-2, -1), (dim1, dim2))
 
 
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
@@ -668,7 +694,10 @@ class Tril(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, k: int) -> Tensor:
         ctx.k = k
-        return wrap(type(ctx)._forward_cls._fn(x._data, k))
+        fn = type(ctx)._forward_cls._fn
+        if B.native(x._data):
+            return wrap(fn(x._data, k))
+        return wrap(getattr(B.namespace(x._data), fn.__name__)(x._data, k=k))  # the standard's tril/triu
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

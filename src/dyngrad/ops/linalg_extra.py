@@ -17,6 +17,7 @@ from ._bases import Op
 from ._batching import front
 from ._util import wrap
 from .. import _backend as B
+from .. import _backend as _bk  # (lstsq's argument B shadows B)
 
 __all__ = ["cholesky_solve"]
 TENSOR_METHODS = {"cholesky_solve"}
@@ -26,7 +27,21 @@ LstsqResult = namedtuple("lstsq", ["solution", "residuals", "rank", "singular_va
 
 def _eye_like(A: Tensor) -> Tensor:
     n = A._data.shape[-1]
+    d = A._data
+    if not B.native(d):  # an Array API array: its library's eye
+        xp = B.namespace(d)
+        return wrap(xp.broadcast_to(B.eye(n, dtype=B.np_dtype_of(d), like=d), tuple(d.shape[:-2]) + (n, n)))
     return wrap(np.broadcast_to(np.eye(n, dtype=A._data.dtype), A._data.shape[:-2] + (n, n)).copy())
+
+
+def _pinv_xp(a: Any, atol: float, rtol: float) -> Any:
+    """:class:`Pinv`'s forward for an Array API array (``linalg.svd`` of the standard)."""
+    xp = B.namespace(a)
+    u, s, vh = xp.linalg.svd(a, full_matrices=False)
+    smax = xp.max(s, axis=-1, keepdims=True) if s.shape[-1] else xp.zeros(tuple(s.shape[:-1]) + (1,), dtype=s.dtype)
+    cut = xp.maximum(smax * rtol, atol)
+    s_inv = xp.where(s > cut, 1.0 / xp.where(s > cut, s, 1.0), 0.0)
+    return xp.matmul(xp.matrix_transpose(vh) * s_inv[..., None, :], xp.matrix_transpose(u))
 
 
 class Pinv(Op):
@@ -50,6 +65,10 @@ class Pinv(Op):
     @staticmethod
     def forward(ctx: Any, A: Tensor, atol: float, rtol: float) -> Tensor:
         a = A._data
+        if not B.native(a):  # an Array API array: the same steps with the standard's functions
+            out = wrap(_pinv_xp(a, atol, rtol))
+            ctx.save_for_backward(A, out)
+            return out
         u, s, vh = np.linalg.svd(a, full_matrices=False)
         smax = s.max(axis=-1, keepdims=True) if s.shape[-1] else np.zeros(s.shape[:-1] + (1,), dtype=s.dtype)
         cut = np.maximum(atol, rtol * smax)
@@ -95,7 +114,7 @@ def pinv(A: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = Fal
     m, n = A._data.shape[-2:]
     at = 0.0 if atol is None else float(atol)
     if rtol is None:
-        rt = max(m, n) * float(np.finfo(A._data.dtype).eps) if atol is None else 0.0
+        rt = max(m, n) * float(np.finfo(B.np_dtype_of(A._data)).eps) if atol is None else 0.0
     else:
         rt = float(rtol)
     return Pinv.apply(A, at, rt)
@@ -128,18 +147,24 @@ def lstsq(A: Tensor, B: Tensor, rcond: Any = None, *, driver: str | None = None)
     if Bm._data.shape[-2] != A._data.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     m, n = A._data.shape[-2:]
-    eps = float(np.finfo(A._data.dtype).eps)
+    eps = float(np.finfo(_bk.np_dtype_of(A._data)).eps)
     rc = max(m, n) * eps if rcond is None else float(rcond)
     X = pinv(A, rtol=rc) @ Bm
     if vec:
         X = X.squeeze(-1)
-    s = np.linalg.svd(A._data, compute_uv=False)
-    rank = wrap((s > rc * s.max(axis=-1, keepdims=True)).sum(-1).astype(np.int64))
-    empty = wrap(np.zeros(0, dtype=A._data.dtype))
+    if _bk.native(A._data):
+        s = np.linalg.svd(A._data, compute_uv=False)
+        rank = wrap((s > rc * s.max(axis=-1, keepdims=True)).sum(-1).astype(np.int64))
+        empty = wrap(np.zeros(0, dtype=A._data.dtype))
+    else:  # an Array API array: the standard's svdvals
+        xp = _bk.namespace(A._data)
+        s = xp.linalg.svdvals(A._data)
+        rank = wrap(xp.sum(xp.astype(s > rc * xp.max(s, axis=-1, keepdims=True), xp.int64), axis=-1))
+        empty = wrap(xp.zeros((0,), dtype=A._data.dtype))
     if driver in ("gelsd", "gelss"):
         sv = svdvals(A.detach())
         res = empty
-        if m > n and bool((rank._data == n).all()):
+        if m > n and _bk.all_true(rank._data == n):
             r = (A.detach() @ X.detach().unsqueeze(-1) if vec else A.detach() @ X.detach()) - Bm.detach()
             res = (r * r).sum(-2)
         return LstsqResult(X, res, rank, sv)
@@ -213,6 +238,11 @@ def _lu(a: np.ndarray) -> tuple:
     """LU with partial pivoting (LAPACK getrf's choice: the largest magnitude in the column)
     of each ``(n, n)`` matrix of ``a``: ``(LU, perm, pivots)``, ``LU`` packing unit-lower ``L``
     and ``U``, ``perm`` the row order (``A[perm] = L U``), ``pivots`` LAPACK's 1-based swaps."""
+    if not B.native(a):  # an Array API array: lu.py's standard-only elimination (the same steps)
+        from .lu import lu_xp
+
+        lu_, perm_, piv_, _ = lu_xp(a, True)
+        return lu_, perm_, piv_
     lu = a.astype(a.dtype, copy=True)
     n = lu.shape[-1]
     batch = lu.shape[:-2]
@@ -258,8 +288,13 @@ class LuFactor(Op):
     def forward(ctx: Any, A: Tensor) -> tuple:
         lu, perm, piv = _lu(A._data)
         n = lu.shape[-1]
-        P = np.zeros(lu.shape, dtype=lu.dtype)  # A = P L U: P[perm[i], i] = 1
-        np.put_along_axis(P, perm[..., None, :], 1.0, axis=-2)
+        if B.native(lu):
+            P = np.zeros(lu.shape, dtype=lu.dtype)  # A = P L U: P[perm[i], i] = 1
+            np.put_along_axis(P, perm[..., None, :], 1.0, axis=-2)
+        else:  # an Array API array
+            from .lu import _perm_matrix
+
+            P = _perm_matrix(perm, B.np_dtype_of(lu))
         ctx.P = P
         out, pivots = wrap(lu), wrap(piv)
         ctx.mark_non_differentiable(pivots)
@@ -270,7 +305,7 @@ class LuFactor(Op):
     @staticmethod
     def _factors(lu: Tensor) -> tuple:
         n = lu.shape[-1]
-        eye = wrap(np.eye(n, dtype=lu._data.dtype))
+        eye = wrap(B.eye(n, dtype=B.np_dtype_of(lu._data), like=lu._data))
         return lu.tril(-1) + eye, lu.triu()
 
     @staticmethod
@@ -290,7 +325,7 @@ class LuFactor(Op):
 
         (lu,) = ctx.saved_tensors
         L, U = LuFactor._factors(lu)
-        x = solve_triangular(L, wrap(np.swapaxes(ctx.P, -1, -2)) @ dA, upper=False, unitriangular=True)
+        x = solve_triangular(L, wrap(B.swapaxes(ctx.P, -1, -2)) @ dA, upper=False, unitriangular=True)
         x = solve_triangular(U, x, upper=True, left=False)
         return L @ x.tril(-1) + x.triu() @ U, None
 

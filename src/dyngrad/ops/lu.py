@@ -47,6 +47,8 @@ def lu_numpy(a: np.ndarray, pivot: bool = True) -> tuple:
     perm = np.broadcast_to(np.arange(m), (lu.shape[0], m)).copy()
     piv = np.zeros((lu.shape[0], k), dtype=np.int32)
     info = np.zeros(lu.shape[0], dtype=np.int32)
+    if not B.native(a):  # an Array API array: the same elimination with the standard's functions
+        return lu_xp(a, pivot)
     for j in range(k):
         p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1) if pivot else np.full(lu.shape[0], j)
         piv[:, j] = p + 1
@@ -64,9 +66,55 @@ def lu_numpy(a: np.ndarray, pivot: bool = True) -> tuple:
             info.reshape(batch))
 
 
+def _swap_index(xp: Any, m: int, j: int, p: Any) -> Any:
+    """``(b, m)`` row orders that swap row ``j`` with row ``p[b]`` of each matrix ``b``."""
+    ar = xp.reshape(xp.arange(m, dtype=xp.int64), (1, m))
+    pc = xp.reshape(p, (-1, 1))
+    return xp.where(ar == j, pc, xp.where(ar == pc, j, ar))
+
+
+def lu_xp(a: Any, pivot: bool = True) -> tuple:
+    """:func:`lu_numpy` for an Array API array: each step's row swap as a ``take_along_axis``
+    and its update rebuilt by ``concat`` (no index assignment), the same arithmetic, so the
+    same numbers; ``perm``, ``pivots`` and ``info`` are arrays of ``a``'s library."""
+    xp = B.namespace(a)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    batch = tuple(a.shape[:-2])
+    lu = xp.reshape(a, (-1, m, n))
+    nb = lu.shape[0]
+    perm = xp.broadcast_to(xp.reshape(xp.arange(m, dtype=xp.int64), (1, m)), (nb, m))
+    info = xp.zeros((nb,), dtype=xp.int32)
+    pivs = []
+    for j in range(k):
+        if pivot:
+            p = j + xp.argmax(xp.abs(lu[:, j:, j]), axis=1)
+            idx = _swap_index(xp, m, j, p)
+            lu = xp.take_along_axis(lu, xp.broadcast_to(xp.reshape(idx, (nb, m, 1)), (nb, m, n)), axis=1)
+            perm = xp.take_along_axis(perm, idx, axis=1)
+        else:
+            p = xp.full((nb,), j, dtype=xp.int64)
+        pivs.append(xp.astype(p + 1, xp.int32))
+        d = lu[:, j, j]
+        info = xp.where((info == 0) & (d == 0), j + 1, info)
+        with np.errstate(all="ignore"):  # a zero pivot gives inf/NaN silently, as LAPACK
+            col = lu[:, j + 1:, j]
+            f = col / d[:, None] if not pivot else xp.where(d[:, None] != 0, col / d[:, None], 0.0)
+            rest = lu[:, j + 1:, j + 1:] - f[:, :, None] * lu[:, j, None, j + 1:]
+        bottom = xp.concat([lu[:, j + 1:, :j], f[:, :, None], rest], axis=2)
+        lu = xp.concat([lu[:, :j + 1, :], bottom], axis=1)
+    piv = xp.stack(pivs, axis=1) if pivs else xp.zeros((nb, 0), dtype=xp.int32)
+    return (xp.reshape(lu, batch + (m, n)), xp.reshape(perm, batch + (m,)), xp.reshape(piv, batch + (k,)),
+            xp.reshape(info, batch))
+
+
 def _perm_matrix(perm: np.ndarray, dtype: Any) -> np.ndarray:
     """``P`` with ``A = P L U`` from the row order ``perm`` (``A[perm] = L U``)."""
     m = perm.shape[-1]
+    if not B.native(perm):  # an Array API array: P[r, i] = (perm[i] == r)
+        xp = B.namespace(perm)
+        hit = xp.reshape(xp.arange(m, dtype=perm.dtype), (m, 1)) == perm[..., None, :]
+        return xp.astype(hit, B._dtype_for(perm, B.to_np_dtype(dtype)))
     P = np.zeros(perm.shape + (m,), dtype=dtype)
     np.put_along_axis(P, perm[..., None, :], 1.0, axis=-2)
     return P
@@ -74,6 +122,14 @@ def _perm_matrix(perm: np.ndarray, dtype: Any) -> np.ndarray:
 
 def _perm_from_pivots(piv: np.ndarray, m: int) -> np.ndarray:
     """The row order ``perm`` that LAPACK's 1-based swaps ``piv`` (``(*, k)``) apply."""
+    if not B.native(piv):  # an Array API array: each swap as a take_along_axis
+        xp = B.namespace(piv)
+        fl = xp.astype(xp.reshape(piv, (-1, piv.shape[-1])), xp.int64) - 1
+        nb = fl.shape[0]
+        perm = xp.broadcast_to(xp.reshape(xp.arange(m, dtype=xp.int64), (1, m)), (nb, m))
+        for j in range(fl.shape[1]):
+            perm = xp.take_along_axis(perm, _swap_index(xp, m, j, fl[:, j]), axis=1)
+        return xp.reshape(perm, tuple(piv.shape[:-1]) + (m,))
     flat = piv.reshape(-1, piv.shape[-1]).astype(np.int64) - 1
     perm = np.broadcast_to(np.arange(m), (flat.shape[0], m)).copy()
     rows = np.arange(flat.shape[0])
@@ -111,10 +167,15 @@ class LinalgLu(Op):
         lu, perm, _, _ = lu_numpy(A._data, pivot)
         m, n = lu.shape[-2:]
         k = min(m, n)
-        eye = np.eye(m, k, dtype=lu.dtype)
-        L = np.tril(lu[..., :, :k], -1) + eye
-        U = np.triu(lu[..., :k, :])
-        P = wrap(_perm_matrix(perm, lu.dtype))
+        if B.native(lu):
+            eye = np.eye(m, k, dtype=lu.dtype)
+            L = np.tril(lu[..., :, :k], -1) + eye
+            U = np.triu(lu[..., :k, :])
+        else:  # an Array API array
+            xp = B.namespace(lu)
+            L = xp.tril(lu[..., :, :k], k=-1) + B.eye(m, k, dtype=B.np_dtype_of(lu), like=lu)
+            U = xp.triu(lu[..., :k, :])
+        P = wrap(_perm_matrix(perm, B.np_dtype_of(lu)))
         ctx.mark_non_differentiable(P)
         Lt, Ut = wrap(L), wrap(U)
         ctx.save_for_backward(P, Lt, Ut)
@@ -232,10 +293,10 @@ def _pack(L: Tensor, U: Tensor) -> Tensor:
     m, k, n = L.shape[-2], L.shape[-1], U.shape[-1]
     lower, upper = L.tril(-1), U.triu()
     if n > k:  # wide: L is (m, m)
-        z = wrap(np.zeros(tuple(L.shape[:-1]) + (n - k,), dtype=L._data.dtype))
+        z = wrap(B.zeros(tuple(L.shape[:-1]) + (n - k,), B.np_dtype_of(L._data), like=L._data))
         lower = cat([lower, z], -1)
     if m > k:  # tall: U is (n, n)
-        z = wrap(np.zeros(tuple(U.shape[:-2]) + (m - k, n), dtype=U._data.dtype))
+        z = wrap(B.zeros(tuple(U.shape[:-2]) + (m - k, n), B.np_dtype_of(U._data), like=U._data))
         upper = cat([upper, z], -2)
     return lower + upper
 
@@ -304,12 +365,13 @@ def linalg_lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = F
     """
     LU, piv = linalg_lu_factor(A, pivot=pivot)
     info = _pivots(A._data, pivot)[2]
-    if check_errors and (info != 0).any():
-        bad = int(info.reshape(-1)[np.argmax(info.reshape(-1) != 0)])
+    if check_errors and B.any_true(info != 0):
+        info_h = B.to_host(info)  # (an error message: the host reads the first bad index)
+        bad = int(info_h.reshape(-1)[np.argmax(info_h.reshape(-1) != 0)])
         raise RuntimeError(f"torch.linalg.lu_factor_ex: U[{bad},{bad}] is zero and using it on lu_solve would result "
                            "in a division by zero. If you still want to perform the factorization, consider calling "
                            "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
-    return LuFactorExResult(LU, piv, wrap(info.astype(np.int32)))
+    return LuFactorExResult(LU, piv, wrap(B.astype(info, np.int32, copy=False)))
 
 
 def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True, unpack_pivots: bool = True) -> Any:
@@ -345,10 +407,11 @@ def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True, unpa
     if tuple(piv.shape) != tuple(LU_data.shape[:-2]) + (k,):
         raise RuntimeError(f"lu_unpack: LU_pivots.size(-1) must be equal to min(LU_data.size(-2), LU_data.size(-1)) "
                            f"and its leading dims LU_data's, got {list(piv.shape)} for LU_data {list(LU_data.shape)}")
-    dt = LU_data._data.dtype
-    empty = wrap(np.zeros((0,), dtype=dt))
+    ld = LU_data._data
+    dt = B.np_dtype_of(ld)
+    empty = wrap(B.zeros((0,), dt, like=ld))
     if unpack_data:
-        L = LU_data[..., :, :k].tril(-1) + wrap(np.eye(m, k, dtype=dt))
+        L = LU_data[..., :, :k].tril(-1) + wrap(B.eye(m, k, dtype=dt, like=ld))
         U = LU_data[..., :k, :].triu()
     else:
         L = U = empty

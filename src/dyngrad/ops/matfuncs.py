@@ -8,6 +8,7 @@ Every backward is written with dyngrad ops (differentiable again).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,8 @@ def _expm(a: np.ndarray) -> np.ndarray:
     """``exp(a)`` for ``a: (*, n, n)`` by scaling and squaring with a Padé [13/13]
     approximant (Higham 2005, algorithm 2.3, degree 13 only), computed in float64 and cast
     back to ``a``'s dtype."""
+    if not B.native(a):
+        return _expm_xp(a)
     dt = a.dtype
     x = a.astype(np.float64)
     n = x.shape[-1]
@@ -57,6 +60,36 @@ def _expm(a: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
             r = np.where((s > k)[..., None, None], r @ r, r)
     return r.astype(dt)
+
+
+def _expm_xp(a: Any) -> Any:
+    """:func:`_expm` with the Array API standard's functions (an array-api-strict array): the
+    same steps, so the same numbers (``2**s`` as ``pow(2.0, s)``, exact like ``exp2``)."""
+    xp = B.namespace(a)
+    dt = B.np_dtype_of(a)
+    f64 = xp.float64
+    x = xp.astype(a, f64)
+    n = x.shape[-1]
+    if math.prod(x.shape) == 0:
+        return B.astype(x, dt)
+    norm = xp.max(xp.sum(xp.abs(x), axis=-2), axis=-1)  # 1-norm of each matrix: (*)
+    with np.errstate(divide="ignore"):
+        s = xp.astype(xp.clip(xp.ceil(xp.log2(xp.where(norm > 0, norm, 1.0) / _THETA13)), min=0.0), xp.int64)
+    if not B.all_true(xp.isfinite(norm)):
+        return B.astype(xp.full(x.shape, math.nan, dtype=f64), dt)
+    x = x / xp.pow(2.0, xp.astype(s, f64))[..., None, None]
+    b = _B13
+    eye = xp.broadcast_to(xp.eye(n, dtype=f64), x.shape)
+    x2 = x @ x
+    x4 = x2 @ x2
+    x6 = x4 @ x2
+    u = x @ (x6 @ (b[13] * x6 + b[11] * x4 + b[9] * x2) + b[7] * x6 + b[5] * x4 + b[3] * x2 + b[1] * eye)
+    v = x6 @ (b[12] * x6 + b[10] * x4 + b[8] * x2) + b[6] * x6 + b[4] * x4 + b[2] * x2 + b[0] * eye
+    r = xp.linalg.solve(v - u, v + u)
+    for k in range(int(xp.max(s))):  # square each matrix s times
+        with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+            r = xp.where((s > k)[..., None, None], r @ r, r)
+    return B.astype(r, dt)
 
 
 def _block_upper(A: Tensor, B_: Tensor) -> Tensor:
@@ -172,12 +205,13 @@ def householder_product(A: Tensor, tau: Tensor) -> Tensor:
     if A._data.dtype != tau._data.dtype:
         raise RuntimeError(f"{op}: tau dtype {tau.dtype} does not match input dtype {A.dtype}")
     k = tau._data.shape[-1]
-    dt = A._data.dtype
-    Q = wrap(np.eye(m, n, dtype=dt))
+    ad = A._data
+    dt = B.np_dtype_of(ad)
+    Q = wrap(B.eye(m, n, dtype=dt, like=ad))
     rows = np.arange(m)
     for i in reversed(range(k)):
-        below = wrap((rows > i).astype(dt))
-        unit = wrap((rows == i).astype(dt))
+        below = wrap(B.like((rows > i).astype(dt), ad))  # (constants in A's library)
+        unit = wrap(B.like((rows == i).astype(dt), ad))
         v = (A[..., :, i] * below + unit).unsqueeze(-1)  # (*, m, 1)
         Q = Q - tau[..., i, None, None] * matmul(v, matmul(v.mT, Q))
     return Q

@@ -26,6 +26,8 @@ def _forward(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, reduce
     """:func:`_forward_np`; with a Dask argument one lazy task (_backend.lazy_kernel)."""
     if type(x) is np.ndarray and type(index) is np.ndarray and type(src) is np.ndarray:
         return _forward_np(x, dim, index, src, reduce, include_self)
+    if not B.native(x) and isinstance(index, np.ndarray):  # an Array API array: the standard-only form
+        return _forward_xp(x, dim, index, src, reduce, include_self)
     return B.lazy_kernel(_forward_np, x.shape, x.dtype, x, dim, index, src, reduce, include_self)
 
 
@@ -57,6 +59,43 @@ def _forward_np(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, red
         count = np.maximum(count, 1)
         out = out // count if B.kind(out) in "iu" else (out / count).astype(out.dtype)
     return out
+
+
+def _forward_xp(x: Any, dim: int, index: np.ndarray, src: Any, reduce: str, include_self: bool) -> Any:
+    """:func:`_forward_np` for an Array API array: the ufunc ``.at`` reductions as
+    :func:`ops.indexing.reduce_positions` (exact, NumPy's order), the counts of ``mean`` on
+    the host (they depend on the index only)."""
+    from .indexing import flat_positions, reduce_positions
+
+    if index.size == 0:
+        return x
+    xp = B.namespace(x)
+    shape = tuple(x.shape) if x.ndim else (1,)
+    grid = _grid(index, dim) if index.ndim else index
+    pos = flat_positions(shape, grid)
+    out = B.reshape(x, shape)
+    sub = src[tuple(slice(0, s) for s in index.shape)] if index.ndim else src
+    dt = B.np_dtype_of(x)
+    if not include_self:
+        k = B.kind(x)
+        ident = {"sum": 0, "mean": 0, "prod": 1,
+                 "amax": -np.inf if k == "f" else np.iinfo(dt).min if k in "iu" else 0,
+                 "amin": np.inf if k == "f" else np.iinfo(dt).max if k in "iu" else 1}[reduce]
+        touched = np.zeros(shape, dtype=bool)
+        touched.reshape(-1)[pos.reshape(-1)] = True
+        out = xp.where(xp.asarray(touched), xp.asarray(ident, dtype=out.dtype), out)
+    op = {"sum": "add", "mean": "add", "prod": "mul", "amax": "max", "amin": "min"}[reduce]
+    with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+        out = reduce_positions(out, sub, pos, op)
+    if reduce == "mean":
+        count = np.full(shape, 1 if include_self else 0, dtype=np.int64)
+        np.add.at(count, grid, 1)
+        count = np.maximum(count, 1)
+        if B.kind(out) in "iu":
+            out = out // B.like(count, out, dtype=dt)
+        else:  # NumPy divides by the int64 counts in float64
+            out = B.astype(xp.astype(out, xp.float64) / B.like(count, out, dtype=np.float64), dt)
+    return B.reshape(out, tuple(x.shape))
 
 
 class ScatterReduce(Op):
@@ -108,8 +147,15 @@ class ScatterReduce(Op):
         the result it took part in. Unlike PyTorch 2.13, an input value that did not take
         part (``include_self=False`` at a position that receives values) is never counted,
         so the shares always add up to the incoming gradient."""
-        dt = out._data.dtype
+        dt = B.np_dtype_of(out._data)
         x_is = x._data == out._data
+        if not B.native(x._data):  # an Array API array (the same steps with its functions)
+            xp = B.namespace(x._data)
+            if not incl:
+                x_is = x_is & B.like(~_touched(x._data.shape, dim, index), x._data)
+            value = xp.take_along_axis(B.reshape(out._data, x._data.shape or (1,)), xp.asarray(index), axis=dim) \
+                if index.ndim else out._data
+            return wrap(B.astype(x_is, dt)), wrap(B.astype(srcv._data == value, dt))
         if not incl:
             x_is &= ~_touched(x._data.shape, dim, index)
         value = np.take_along_axis(out._data.reshape(x._data.shape or (1,)), index, dim) if index.ndim \
@@ -151,7 +197,8 @@ class ScatterReduce(Op):
 
         x, src, out = ctx.saved_tensors
         dim, index, reduce, incl = ctx.dim, ctx.index, ctx.reduce, ctx.include_self
-        dt = g._data.dtype
+        dt = B.np_dtype_of(g._data)
+        const = (lambda a: wrap(a)) if B.native(g._data) else (lambda a: wrap(B.like(a, g._data)))
         sub_shape = index.shape
         srcv = src[tuple(slice(0, s) for s in sub_shape)] if tuple(src.shape) != sub_shape else src
 
@@ -166,7 +213,7 @@ class ScatterReduce(Op):
         elif reduce == "mean":
             n = np.full(x._data.shape, 1.0 if incl else 0.0, dtype=dt)
             np.add.at(n.reshape(-1) if n.ndim == 0 else n, _grid(index, dim), 1.0)
-            n = wrap(np.maximum(n, 1.0))
+            n = const(np.maximum(n, 1.0))
             gx = g / n
             gs = gat(gx)
         elif reduce == "prod":
@@ -175,10 +222,19 @@ class ScatterReduce(Op):
             masked_x_result = ScatterReduce.apply(masked_x, dim, index, srcv, "prod", incl)
             gx = g * masked_x_result / masked_x
             sz = srcv._data == 0
-            n_zero = np.zeros(x._data.shape, dtype=np.int64)
-            np.add.at(n_zero.reshape(-1) if n_zero.ndim == 0 else n_zero, _grid(index, dim), sz.astype(np.int64))
-            single = wrap(sz & (np.take_along_axis(n_zero.reshape(x._data.shape or (1,)), index, dim) == 1)
-                          if index.ndim else sz)
+            if not B.native(sz):  # an Array API array: the zero counts by reduce_positions
+                from .indexing import flat_positions, reduce_positions
+
+                xp = B.namespace(sz)
+                shp = x._data.shape or (1,)
+                nz = reduce_positions(xp.zeros(shp, dtype=xp.int64), xp.astype(sz, xp.int64),
+                                      flat_positions(shp, _grid(index, dim) if index.ndim else index), "add")
+                single = wrap(sz & (xp.take_along_axis(nz, xp.asarray(index), axis=dim) == 1) if index.ndim else sz)
+            else:
+                n_zero = np.zeros(x._data.shape, dtype=np.int64)
+                np.add.at(n_zero.reshape(-1) if n_zero.ndim == 0 else n_zero, _grid(index, dim), sz.astype(np.int64))
+                single = wrap(sz & (np.take_along_axis(n_zero.reshape(x._data.shape or (1,)), index, dim) == 1)
+                              if index.ndim else sz)
             masked_src = where(single, 1.0, srcv)
             masked_src_result = ScatterReduce.apply(x, dim, index, masked_src, "prod", incl)
             gs = where(single, gat(g * masked_src_result), gat(g * out) / where(wrap(sz), 1.0, srcv))
@@ -189,7 +245,7 @@ class ScatterReduce(Op):
             gx = x_is * share
             gs = s_is * gat(share)
         if not incl:
-            gx = where(wrap(_touched(x._data.shape, dim, index)), 0.0, gx)
+            gx = where(const(_touched(x._data.shape, dim, index)), 0.0, gx)
         if tuple(src.shape) != sub_shape:  # src larger than index: zero-pad its gradient
             from .rearrange import pad
 
@@ -284,6 +340,8 @@ def index_reduce(input: Tensor, dim: int, index: Any, source: Tensor, reduce: st
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
     d = norm_dim(dim, input._data.ndim, "index_reduce")
     idx = data_of(index)
+    if not B.native(idx) and hasattr(idx, "shape"):  # an Array API index tensor: read on the host
+        idx = B.to_host(idx)  # (the plan's host computation, as gather's _int_index)
     idx = B.asarray_any(idx) if not isinstance(idx, np.ndarray) else idx
     if B.kind(idx) not in "iu" or idx.dtype == np.uint8:
         raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: {idx.dtype}")
@@ -343,6 +401,11 @@ def index_put(input: Tensor, indices: Any, values: Any, accumulate: bool = False
     from .shape import broadcast_to
 
     idx = tuple(slice(None) if i is None else i for i in _index_tuple(indices))
+    if not accumulate and not B.native(input._data) and not input._is_wrapper:
+        # an Array API array is immutable: the functional index_put (the same gradients)
+        from .indexing import IndexPut, plan_index
+
+        return IndexPut.apply(input, values, plan_index(idx, tuple(input.shape)))
     if not accumulate:
         out = input.clone()
         setitem_(out, idx, values)

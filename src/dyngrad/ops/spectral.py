@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from ._bases import Op
 from ._batching import leading_batch
@@ -25,7 +26,7 @@ svd_return = namedtuple("svd", ["U", "S", "Vh"])
 
 def _offdiag_inv(E: Tensor, n: int) -> Tensor:
     """``F_ij = 1 / E_ij`` off the diagonal, 0 on it (the diagonal of ``E`` is ignored)."""
-    eye = _eye_like(n, E._data.dtype)
+    eye = _eye_like(n, E._data.dtype, E._data)
     return (1 - eye) / (E + eye)
 
 
@@ -47,7 +48,13 @@ class Eigh(Op):
 
     @staticmethod
     def forward(ctx: Any, A: Tensor, uplo: str) -> tuple:
-        lam, v = np.linalg.eigh(A._data, UPLO=uplo)
+        d = A._data
+        if B.native(d):
+            lam, v = np.linalg.eigh(d, UPLO=uplo)
+        else:  # the standard's eigh reads one triangle (which is not said): give it a symmetric matrix
+            xp = B.namespace(d)
+            t = xp.tril(d) if uplo == "L" else xp.triu(d)
+            lam, v = xp.linalg.eigh(t + xp.matrix_transpose(xp.tril(d, k=-1) if uplo == "L" else xp.triu(d, k=1)))
         L, V = wrap(lam), wrap(v)
         ctx.save_for_backward(L, V)
         return L, V
@@ -56,7 +63,7 @@ class Eigh(Op):
     def backward(ctx: Any, gL: Tensor, gV: Tensor) -> tuple:
         L, V = ctx.saved_tensors
         n = L._data.shape[-1]
-        if not is_wrapper(gV) and not np.any(gV._data):  # eigenvalues only: no
+        if not is_wrapper(gV) and not B.any_true(gV._data):  # eigenvalues only: no
             # 1/(L_j - L_i), fine for repeated ones (batched backward: the general formula)
             return matmul(V * gL.unsqueeze(-2), V.mT), None
         VtgV = matmul(V.mT, gV)
@@ -129,7 +136,8 @@ class Svd(Op):
 
     @staticmethod
     def forward(ctx: Any, A: Tensor, full_matrices: bool) -> tuple:
-        u, s, vh = np.linalg.svd(A._data, full_matrices=full_matrices)
+        d = A._data
+        u, s, vh = (np.linalg if B.native(d) else B.namespace(d).linalg).svd(d, full_matrices=full_matrices)
         U, S, Vh = wrap(u), wrap(s), wrap(vh)
         ctx.full = full_matrices
         ctx.save_for_backward(U, S, Vh)
@@ -142,13 +150,13 @@ class Svd(Op):
         k = S._data.shape[-1]
         batched = is_wrapper(gU) or is_wrapper(gVh)  # (under vmap)
         if ctx.full and m != n:
-            if not batched and (np.any(gU._data[..., k:] != 0) or np.any(gVh._data[..., k:, :] != 0)):
+            if not batched and (B.any_true(gU._data[..., k:]) or B.any_true(gVh._data[..., k:, :])):
                 raise RuntimeError(
                     "linalg.svd: the derivative with full_matrices=True is not defined for the extra "
                     "columns of U / rows of Vh; use full_matrices=False"
                 )
             U, gU, Vh, gVh = U[..., :, :k], gU[..., :, :k], Vh[..., :k, :], gVh[..., :k, :]
-        if not batched and not np.any(gU._data) and not np.any(gVh._data):  # only S: no F (defined
+        if not batched and not B.any_true(gU._data) and not B.any_true(gVh._data):  # only S: no F (defined
             return matmul(U * gS.unsqueeze(-2), Vh), None  # for repeated singular values)
         V, gV = Vh.mT, gVh.mT
         S2 = S * S
@@ -195,9 +203,9 @@ class Svd(Op):
             from .splitting import cat
 
             if m > k:
-                dU = cat([dU, wrap(np.zeros(dU._data.shape[:-1] + (m - k,), dtype=dU._data.dtype))], -1)
+                dU = cat([dU, wrap(B.zeros(dU._data.shape[:-1] + (m - k,), B.np_dtype_of(dU._data), like=dU._data))], -1)
             else:
-                dVh = cat([dVh, wrap(np.zeros(dVh._data.shape[:-2] + (n - k, n), dtype=dVh._data.dtype))], -2)
+                dVh = cat([dVh, wrap(B.zeros(dVh._data.shape[:-2] + (n - k, n), B.np_dtype_of(dVh._data), like=dVh._data))], -2)
         return dU, diagonal(P, 0, -2, -1), dVh
 
     vmap = leading_batch  # batching rule: (*, m, n) already batches over leading dims
