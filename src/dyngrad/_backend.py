@@ -1094,3 +1094,73 @@ def fix_dask_tokens() -> None:
 
     normalize_token.register(np.ndarray)(normalize_array)
     _dask_tokens_fixed[0] = True
+
+
+# ---- helpers added by strictB
+def broadcast_to(arr: Any, shape: Any) -> Any:
+    """``np.broadcast_to(arr, shape)`` in any backend (the standard's ``broadcast_to`` for
+    Array API arrays; NumPy's function, which dispatches to Dask and CuPy, otherwise)."""
+    if _native(arr):
+        return np.broadcast_to(arr, shape)
+    return namespace(arr).broadcast_to(arr, tuple(shape))
+
+
+def _all_native(arrays: Any) -> bool:
+    return all(_native(a) or isinstance(a, (np.ndarray, bool, int, float)) for a in arrays)
+
+
+def concat(arrays: Any, axis: int = 0) -> Any:
+    """``np.concatenate(arrays, axis)`` in any backend (the standard's ``concat``; a NumPy
+    array mixed with an Array API array is the mixing TypeError of :func:`namespace`)."""
+    arrays = list(arrays)
+    if _all_native(arrays):
+        return np.concatenate(arrays, axis=axis)
+    return namespace(*arrays).concat(arrays, axis=axis)
+
+
+def stack(arrays: Any, axis: int = 0) -> Any:
+    """``np.stack(arrays, axis)`` in any backend (the standard's ``stack``)."""
+    arrays = list(arrays)
+    if _all_native(arrays):
+        return np.stack(arrays, axis=axis)
+    return namespace(*arrays).stack(arrays, axis=axis)
+
+
+def zeros_of_dtype(shape: tuple[int, ...], dt: Any) -> Any:
+    """Zeros of ``shape`` in the array library whose dtype object ``dt`` is (a NumPy dtype
+    gives NumPy zeros; array-api-strict's dtype object, which names its library, gives
+    that library's zeros): what the engine materializes for an output without a gradient."""
+    if isinstance(dt, np.dtype):
+        return np.zeros(shape, dtype=dt)
+    import importlib
+
+    return importlib.import_module(type(dt).__module__.split(".", 1)[0]).zeros(shape, dtype=dt)
+
+
+def native(arr: Any) -> bool:
+    """True for a NumPy, CuPy or Dask array (or a NumPy scalar): the arrays whose methods are
+    NumPy's and which ``np.*`` functions take (NumPy dispatches to CuPy and Dask); False for
+    an Array API array of another library (array-api-strict), which has only the standard's
+    functions (get them from :func:`namespace`)."""
+    return _native(arr)
+
+
+def xp_for(*arrays: Any) -> Any:
+    """:mod:`numpy` when every array is native (:func:`native`; ``np.*`` dispatches to CuPy
+    and Dask) or a Python scalar, else the Array API namespace of the arrays (raising the
+    mixing TypeError of :func:`namespace`). Ops write ``xp = B.xp_for(d)`` and keep their
+    NumPy code on the ``xp is np`` branch."""
+    for a in arrays:
+        if type(a) is not np.ndarray and a is not None and not isinstance(a, (bool, int, float)) \
+                and not _native(a):
+            return namespace(*arrays)
+    return np
+
+
+def dtype_for(like: Any, nd: Any) -> Any:
+    """The dtype object of ``like``'s library for ``nd`` (a NumPy dtype or anything
+    :func:`to_np_dtype` takes; None stays None): NumPy's own for NumPy, CuPy and Dask,
+    array-api-strict's dtype object for an array-api-strict array."""
+    if nd is None:
+        return None
+    return _dtype_for(like, to_np_dtype(nd))

@@ -398,7 +398,9 @@ def _link_constant_grads(node: Node, res: tuple) -> tuple:
 
 def _zeros(meta: Any) -> Tensor:
     shape, dt = meta
-    return Tensor._make(np.zeros(shape, dtype=dt))
+    if isinstance(dt, np.dtype):
+        return Tensor._make(np.zeros(shape, dtype=dt))
+    return Tensor._make(B.zeros_of_dtype(shape, dt))  # an Array API library's dtype object
 
 
 def _add(a: Any, b: Any, create_graph: bool) -> Any:

@@ -28,7 +28,10 @@ class Repeat(Linear):
     def forward(ctx: Any, x: Tensor, repeats: tuple) -> Tensor:
         lead = (1,) * (len(repeats) - x._data.ndim) + x._data.shape
         ctx.in_shape, ctx.lead, ctx.repeats = x._data.shape, lead, repeats
-        return wrap(np.tile(x._data.reshape(lead), repeats))
+        d = x._data
+        if type(d) is np.ndarray:
+            return wrap(np.tile(d.reshape(lead), repeats))
+        return wrap(B.namespace(d).tile(B.reshape(d, lead), tuple(repeats)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -119,7 +122,10 @@ class Flip(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
         ctx.dims = dims
-        return wrap(np.flip(x._data, dims).copy() if dims else x._data.copy())
+        d = x._data
+        if type(d) is np.ndarray:
+            return wrap(np.flip(d, dims).copy() if dims else d.copy())
+        return wrap(B.namespace(d).flip(d, axis=dims) if dims else B.copy(d))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -218,9 +224,15 @@ class Roll(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, shifts: tuple, dims: tuple) -> Tensor:
         ctx.shifts, ctx.dims = shifts, dims
+        d = x._data
+        if type(d) is not np.ndarray and not B.is_dask(d) and not B.is_cupy(d):
+            xp = B.namespace(d)
+            if not dims:
+                return wrap(xp.reshape(xp.roll(xp.reshape(d, (-1,)), shift=shifts[0]), d.shape))
+            return wrap(xp.roll(d, shift=shifts, axis=dims))
         if not dims:
-            return wrap(np.roll(x._data.reshape(-1), shifts[0]).reshape(x._data.shape))
-        return wrap(np.roll(x._data, shifts, dims))
+            return wrap(np.roll(d.reshape(-1), shifts[0]).reshape(d.shape))
+        return wrap(np.roll(d, shifts, dims))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -297,6 +309,8 @@ class ConstantPad(Op):
             lo, hi = widths[2 * k], widths[2 * k + 1]
             crop[ax] = slice(max(-lo, 0), d.shape[ax] - max(-hi, 0))
             pw[ax] = (max(lo, 0), max(hi, 0))
+        if type(d) is not np.ndarray and not B.is_dask(d) and not B.is_cupy(d):
+            return wrap(_constant_pad_xp(d[tuple(crop)], pw, value))
         if not any(lo or hi for lo, hi in pw):
             return wrap(d[tuple(crop)].copy())
         return wrap(np.pad(d[tuple(crop)], pw, mode="constant", constant_values=value))
@@ -314,6 +328,19 @@ class ConstantPad(Op):
     # batching rule: only the last len(widths) // 2 dims are padded, which the batch dim
     # (moved to the front) never is (the wrapper checks the logical rank)
     vmap = leading_batch
+
+
+def _constant_pad_xp(d: Any, pw: list, value: Any) -> Any:
+    """``numpy.pad(d, pw, constant_values=value)`` with the standard's functions (an Array
+    API array: ``full`` of the padded shape, the input written into its middle)."""
+    xp = B.namespace(d)
+    if not any(lo or hi for lo, hi in pw):
+        return B.copy(d)
+    nd = B.np_dtype_of(d)
+    fill = np.asarray(0 if value is None else value).astype(nd).item()  # numpy.pad's cast of the value
+    out = xp.full(tuple(s + lo + hi for s, (lo, hi) in zip(d.shape, pw)), fill, dtype=d.dtype)
+    out[tuple(slice(lo, lo + s) for s, (lo, _) in zip(d.shape, pw))] = d
+    return out
 
 
 _NP_MODE = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
