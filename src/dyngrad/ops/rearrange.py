@@ -357,12 +357,16 @@ class IndexPad(Linear):
     def forward(ctx: Any, x: Tensor, idx: tuple) -> Tensor:
         ctx.idx, ctx.shape = idx, x._data.shape
         d = x._data
+        if type(d) is not np.ndarray and not B.native(d):
+            return wrap(_take_axes_xp(d, idx))
         return wrap(d[idx] if type(d) is np.ndarray else B.take(d, idx))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         from .indexing import IndexPutAdd
 
+        if not B.native(g._data):  # an Array API array: no scatter-add; the exact per-axis adjoint
+            return IndexPadAdjoint.apply(g, ctx.shape, ctx.idx), None
         return IndexPutAdd.apply(g, ctx.shape, ctx.idx, False), None
 
     @staticmethod
@@ -372,6 +376,64 @@ class IndexPad(Linear):
         if not only_first_batched(in_dims):
             return NotImplemented
         return info.function.apply(front(x, in_dims[0]), (slice(None),) + tuple(idx)), 0
+
+
+def _take_axes_xp(d: Any, idx: tuple) -> Any:
+    """``d[idx]`` for :class:`IndexPad`'s index (full slices, then one index array per
+    padded axis, shaped to broadcast as an outer product) with the standard's ``take``, one
+    axis at a time (an Array API array takes one index array per indexing)."""
+    xp = B.namespace(d)
+    for ax, it in enumerate(idx):
+        if isinstance(it, np.ndarray):
+            d = xp.take(d, xp.asarray(it.reshape(-1).astype(np.int64)), axis=ax)
+    return d
+
+
+def _pad_adjoint_xp(g: Any, shape: tuple, idx: tuple) -> Any:
+    """The adjoint of :func:`_take_axes_xp`: along each indexed axis, ``out[j] = sum of
+    g[p] over the p with m[p] == j``, as gathers: the k-th copy of each source index (in
+    index order, as ``np.add.at`` adds them) is one ``take`` of ``g`` with a host-computed
+    inverse map, kept by ``where`` (exact: no multiplication by a 0/1 mask, so an inf or nan
+    gradient stays where it belongs) and summed over k."""
+    xp = B.namespace(g)
+    for ax, it in enumerate(idx):
+        if not isinstance(it, np.ndarray):
+            continue
+        m = it.reshape(-1).astype(np.int64)
+        n = shape[ax]
+        seen = np.zeros(n, dtype=np.int64)
+        rank = np.empty(m.shape[0], dtype=np.int64)
+        for p, j in enumerate(m):  # the k-th occurrence of each target (a host index map)
+            rank[p] = seen[j]
+            seen[j] += 1
+        acc = None
+        for k in range(int(rank.max()) + 1 if m.size else 0):
+            sel = np.nonzero(rank == k)[0]
+            src = np.zeros(n, dtype=np.int64)
+            has = np.zeros(n, dtype=bool)
+            src[m[sel]] = sel
+            has[m[sel]] = True
+            part = xp.take(g, xp.asarray(src), axis=ax)
+            keep = xp.asarray(has.reshape((n,) + (1,) * (g.ndim - 1 - ax)))
+            part = xp.where(keep, part, xp.zeros((), dtype=g.dtype))
+            acc = part if acc is None else acc + part
+        g = acc if acc is not None else xp.zeros(g.shape[:ax] + (n,) + g.shape[ax + 1:], dtype=g.dtype)
+    return g
+
+
+class IndexPadAdjoint(Linear):
+    """The gradient of :class:`IndexPad` on an Array API array (no scatter-add there):
+    ``out = _pad_adjoint_xp(g)``; its own gradient is :class:`IndexPad` again (the adjoint
+    of the adjoint)."""
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, shape: tuple, idx: tuple) -> Tensor:
+        ctx.idx = idx
+        return wrap(_pad_adjoint_xp(g._data, shape, idx))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        return IndexPad.apply(gg, ctx.idx), None, None
 
 
 class CircularPad(IndexPad):
