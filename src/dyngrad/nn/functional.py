@@ -106,7 +106,7 @@ class Linear(Function):
                 f"({'x'.join(map(str, xd.shape[:-1] and (int(np.prod(xd.shape[:-1])),) or (1,)))}x{xd.shape[-1] if xd.ndim else 0} "
                 f"and {in_f}x{wd.shape[0] if wd.ndim == 2 else 1}); input {list(x.shape)}, weight {list(w.shape)}"
             )
-        out = xd @ wd.T
+        out = xd @ wd.T if type(wd) is np.ndarray or wd.ndim != 1 else xd @ wd  # (.T: 2-D only in the standard)
         if b is not None:
             bd = b._data
             if bd.ndim <= 1 and bd.dtype == out.dtype and out.ndim:

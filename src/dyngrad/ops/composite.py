@@ -356,7 +356,8 @@ def repeat_interleave(input: Any, repeats: Any = None, dim: int | None = None, *
 def _nan_filled(input: Tensor, value: float) -> Tensor:
     from .pointwise import where
 
-    return where(wrap(np.isnan(input._data)), value, input)
+    d = input._data
+    return where(wrap(np.isnan(d) if type(d) is np.ndarray else B.xp_for(d).isnan(d)), value, input)
 
 
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -408,7 +409,8 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
     if B.kind(input._data) not in "fc":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
                            f"{input.dtype}")
-    count = wrap((~np.isnan(input._data)).astype(input._data.dtype))
+    d = input._data
+    count = wrap(B.astype(~(np.isnan(d) if type(d) is np.ndarray else B.xp_for(d).isnan(d)), B.np_dtype_of(d)))
     den = count.sum(dim, keepdim=keepdim) if dim is not None else count.sum()
     return nansum(input, dim, keepdim, dtype=dtype) / den
 
@@ -416,6 +418,8 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
 def _median_index(d: np.ndarray, dim: int, ignore_nan: bool) -> np.ndarray:
     """Index (along ``dim``, kept as size 1) of the lower median of each slice; a slice with
     a NaN selects its first NaN (``ignore_nan``: the lower median of the non-NaN values)."""
+    if type(d) is not np.ndarray and not B.native(d):
+        return _median_index_xp(d, dim, ignore_nan)
     order = np.argsort(d, axis=dim, kind="stable")  # NaN last
     nan = np.isnan(d) if B.kind(d) in "fc" else np.zeros(d.shape, dtype=bool)
     n_ok = d.shape[dim] - nan.sum(axis=dim, keepdims=True)
@@ -426,8 +430,39 @@ def _median_index(d: np.ndarray, dim: int, ignore_nan: bool) -> np.ndarray:
     return np.take_along_axis(order, k, axis=dim).astype(np.int64)
 
 
+def _median_index_xp(d: Any, dim: int, ignore_nan: bool) -> Any:
+    """:func:`_median_index` with the standard's functions (an Array API array)."""
+    xp = B.namespace(d)
+    order = xp.argsort(d, axis=dim, stable=True)  # NaN last
+    nan = xp.isnan(d) if B.kind(d) in "fc" else xp.zeros(d.shape, dtype=xp.bool)
+    n_ok = d.shape[dim] - xp.sum(xp.astype(nan, xp.int64), axis=dim, keepdims=True)
+    if ignore_nan:
+        k = xp.maximum(n_ok - 1, 0) // 2
+    else:
+        k = xp.where(n_ok < d.shape[dim], n_ok, (d.shape[dim] - 1) // 2)  # first NaN, else lower middle
+    return xp.astype(xp.take_along_axis(order, k, axis=dim), xp.int64)
+
+
+def _median_all_xp(input: Tensor, ignore_nan: bool) -> Tensor:
+    """``median(input)`` over all elements on an Array API array: the mean of the entries
+    equal to the median (all NaNs when it is NaN), as ``where`` (no boolean-mask indexing,
+    no host read: the value is a 0-d array)."""
+    from .pointwise import where
+
+    d = input._data
+    xp = B.namespace(d)
+    flat = xp.reshape(d, (-1,))
+    v = xp.take(flat, _median_index_xp(flat, 0, ignore_nan))  # (1,)
+    v = xp.reshape(v, ())
+    mask = xp.where(xp.isnan(v), xp.isnan(d), d == v) if B.kind(d) in "fc" else d == v
+    k = xp.sum(xp.astype(mask, d.dtype))
+    return where(wrap(mask), input, 0.0).sum() / wrap(k)
+
+
 def _median(input: Tensor, dim: Any, keepdim: bool, ignore_nan: bool, name: str) -> Any:
     d = input._data
+    if dim is None and d.size and type(d) is not np.ndarray and not B.native(d):
+        return _median_all_xp(input, ignore_nan)
     if dim is None:  # all elements: the gradient is split evenly among the entries equal to the value
         if d.size == 0:
             if B.kind(d) in "fc":  # PyTorch: NaN (the gradient of an empty input is empty)
@@ -443,6 +478,13 @@ def _median(input: Tensor, dim: Any, keepdim: bool, ignore_nan: bool, name: str)
     if x._data.shape[dd] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {dd} to have non-zero size.")
     idx = _median_index(x._data, dd, ignore_nan)
+    if not B.native(idx):  # an Array API array: take_along_axis, and its one-hot adjoint
+        from .scan import GatherAlong
+
+        vals = GatherAlong.apply(x, dd, idx)
+        if not keepdim or d.ndim == 0:
+            vals, idx = vals.squeeze(dd), B.namespace(idx).squeeze(idx, axis=dd)
+        return (MedianResult if name == "median" else NanmedianResult)(vals, wrap(idx))
     vals = x.gather(dd, wrap(idx))
     if not keepdim or d.ndim == 0:
         vals, idx = vals.squeeze(dd), idx.squeeze(dd)
