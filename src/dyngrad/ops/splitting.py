@@ -87,7 +87,7 @@ class Cat(Linear):
         ctx.dim = dim
         ctx.sizes = [x._data.shape[dim] for x in xs]
         rt = B.result_type(*xs)
-        if type(xs[0]._data) is np.ndarray:
+        if type(xs[0]._data) is np.ndarray and all(type(x._data) is np.ndarray for x in xs):
             return wrap(np.concatenate([x._data.astype(rt, copy=False) for x in xs], axis=dim))
         return wrap(B.concat([B.astype(x._data, rt, copy=False) for x in xs], dim))
 
@@ -163,7 +163,7 @@ class Stack(Linear):
     def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
         ctx.dim = dim
         rt = B.result_type(*xs)
-        if type(xs[0]._data) is np.ndarray:
+        if type(xs[0]._data) is np.ndarray and all(type(x._data) is np.ndarray for x in xs):
             return wrap(np.stack([x._data.astype(rt, copy=False) for x in xs], axis=dim))
         return wrap(B.stack([B.astype(x._data, rt, copy=False) for x in xs], dim))
 
