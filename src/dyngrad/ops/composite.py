@@ -346,10 +346,20 @@ def repeat_interleave(input: Any, repeats: Any = None, dim: int | None = None, *
     if r.ndim == 1 and r.shape[0] not in (1, n):
         raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
                            f"{r.shape[0]} and input.size({d}) = {n}")
+    if not B.native(r):  # the counts decide the output's shape: read on the host
+        r = B.to_host(r)
     index = np.repeat(np.arange(n, dtype=np.int64), r.reshape(-1) if r.ndim else int(r))
     if output_size is not None and index.shape[0] != output_size:
         raise RuntimeError(f"allocated size does not match required size (output_size={output_size}, "
                            f"needed {index.shape[0]})")
+    if not B.native(x._data):  # an Array API array: take_along_axis with the index broadcast
+        from .scan import GatherAlong
+
+        xd = x._data
+        xp = B.namespace(xd)
+        shape = tuple(index.shape[0] if k == d else s for k, s in enumerate(xd.shape))
+        idx = B.like(index.reshape(tuple(-1 if k == d else 1 for k in range(xd.ndim))), xd)
+        return GatherAlong.apply(x, d, xp.broadcast_to(idx, shape))
     return x.index_select(d, wrap(index))
 
 
@@ -625,6 +635,11 @@ def _quantile(input: Tensor, q: Any, dim: int | None, keepdim: bool, interpolati
     out_shape[d] = len(qa)
     along = [1] * v._data.ndim
     along[d] = -1
+    if not B.native(x._data):  # an Array API array: the same positions with the standard's functions
+        out = _quantile_xp(x, v, qa, d, n, out_shape, along, interpolation, op)
+        if keepdim:
+            out = out.unsqueeze(d + 1) if dim is not None else out.reshape((len(qa),) + (1,) * input._data.ndim)
+        return out.squeeze(0) if scalar_q else out
     nan = np.isnan(x._data)
     if op == "nanquantile":  # each slice's non-NaN values (sorted first); none: NaN
         count = (~nan).sum(axis=d, keepdims=True)
@@ -663,6 +678,46 @@ def _quantile(input: Tensor, q: Any, dim: int | None, keepdim: bool, interpolati
     if scalar_q:
         out = out.squeeze(0)
     return out
+
+
+def _quantile_xp(x: Tensor, v: Tensor, qa: np.ndarray, d: int, n: int, out_shape: list, along: list,
+                 interpolation: str, op: str) -> Tensor:
+    """The interpolation step of :func:`_quantile` on an Array API array (``v`` the sorted
+    input): positions in float64 (int64 counts cast first: the standard does not mix kinds),
+    the two neighbours taken with ``take_along_axis`` (:class:`~dyngrad.ops.scan.GatherAlong`)."""
+    from .pointwise import lerp
+    from .scan import GatherAlong
+
+    xd = x._data
+    xp = B.namespace(xd)
+    nan = xp.isnan(xd)
+    if op == "nanquantile":  # each slice's non-NaN values (sorted first); none: NaN
+        count = xp.sum(xp.astype(~nan, xp.int64), axis=d, keepdims=True)
+        invalid = count == 0
+    else:  # a slice holding a NaN gives NaN
+        count = xp.full(tuple(1 if k == d else s for k, s in enumerate(v._data.shape)), n, dtype=xp.int64)
+        invalid = xp.any(nan, axis=d, keepdims=True)
+    qr = B.like(qa.reshape(along), xd, dtype=np.float64)  # (q: host values)
+    pos = xp.broadcast_to(qr * xp.astype(count - 1, xp.float64), tuple(out_shape))
+    lo = xp.astype(xp.floor(pos), xp.int64)
+    hi = xp.astype(xp.ceil(pos), xp.int64)
+    if interpolation == "lower":
+        hi = lo
+    elif interpolation == "higher":
+        lo = hi
+    elif interpolation == "nearest":
+        lo = hi = xp.astype(xp.round(pos), xp.int64)  # half to even, as PyTorch
+    ilo = xp.where(invalid, n - 1, lo)
+    ihi = xp.where(invalid, n - 1, hi)
+    vlo, vhi = GatherAlong.apply(v, d, ilo), GatherAlong.apply(v, d, ihi)
+    if interpolation == "linear":
+        frac = xp.where(invalid, 0.0, pos - xp.astype(lo, xp.float64))
+        out = lerp(vlo, vhi, wrap(xp.astype(frac, v._data.dtype)))
+    elif interpolation == "midpoint":
+        out = lerp(vlo, vhi, wrap(xp.full(tuple(out_shape), 0.5, dtype=v._data.dtype)))
+    else:
+        out = vlo
+    return out.movedim(d, 0)  # the q dim first
 
 
 def _insertion_order(row: np.ndarray) -> list:
