@@ -1141,8 +1141,9 @@ def native(arr: Any) -> bool:
     """True for a NumPy, CuPy or Dask array (or a NumPy scalar): the arrays whose methods are
     NumPy's and which ``np.*`` functions take (NumPy dispatches to CuPy and Dask); False for
     an Array API array of another library (array-api-strict), which has only the standard's
-    functions (get them from :func:`namespace`)."""
-    return _native(arr)
+    functions (get them from :func:`namespace`). NumPy subclasses (vmap's stand-in arrays)
+    count as NumPy."""
+    return _native(arr) or isinstance(arr, np.ndarray)
 
 
 def xp_for(*arrays: Any) -> Any:
@@ -1151,7 +1152,7 @@ def xp_for(*arrays: Any) -> Any:
     mixing TypeError of :func:`namespace`). Ops write ``xp = B.xp_for(d)`` and keep their
     NumPy code on the ``xp is np`` branch."""
     for a in arrays:
-        if type(a) is not np.ndarray and a is not None and not isinstance(a, (bool, int, float)) \
+        if type(a) is not np.ndarray and a is not None and not isinstance(a, (bool, int, float, np.ndarray)) \
                 and not _native(a):
             return namespace(*arrays)
     return np
