@@ -87,6 +87,8 @@ def _masked_fill_xp(d: Any, m: Any, v: Any) -> Any:
     """:class:`MaskedFill`'s forward with the standard's functions (an Array API array ``d``;
     a number ``v`` is cast to ``d``'s dtype on the host, as NumPy's ``asarray`` would)."""
     xp = B.namespace(d, m)
+    if isinstance(m, np.ndarray):  # a 0-d NumPy mask joins as a constant (namespace())
+        m = B.like(m, d)
     nd = B.np_dtype_of(d)
     if isinstance(v, (bool, int, float, np.generic)) or (isinstance(v, np.ndarray) and v.ndim == 0):
         with np.errstate(all="ignore"):

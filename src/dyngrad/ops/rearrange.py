@@ -435,6 +435,15 @@ class IndexPadAdjoint(Linear):
     def backward(ctx: Any, gg: Tensor) -> tuple:
         return IndexPad.apply(gg, ctx.idx), None, None
 
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, g: Tensor, shape: tuple, idx: tuple) -> Any:
+        """Batching rule: batch dim to the front, prepended to ``shape`` and to the index
+        as a full slice (as :class:`IndexPad`'s rule)."""
+        if not only_first_batched(in_dims):
+            return NotImplemented
+        return info.function.apply(front(g, in_dims[0]), (info.batch_size,) + tuple(shape),
+                                   (slice(None),) + tuple(idx)), 0
+
 
 class CircularPad(IndexPad):
     """Circular padding (wraps around); see :class:`IndexPad`."""

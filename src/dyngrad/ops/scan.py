@@ -161,6 +161,24 @@ def _one_hot_along(idx: Any, dim: int, n: int, dtype: Any) -> Any:
     return pos == xp.expand_dims(idx, axis=dim)
 
 
+def _batched_index(idx: Any, n: int) -> Any:
+    """An (unbatched) index array of a gather/scatter along a dim, repeated over a batch
+    of ``n`` in front (``take_along_axis`` wants one index per example)."""
+    xp = B.namespace(idx)
+    return xp.broadcast_to(xp.expand_dims(idx, axis=0), (n,) + tuple(idx.shape))
+
+
+def _along_rule(info: Any, in_dims: tuple, x: Any, dim: int, *idx: Any) -> Any:
+    """Batching rule of :class:`ScatterAlong`, :class:`GatherAlong` (and sorting's
+    ``SortScatter``/``TakeAlong``): the tensor batch-first, ``dim`` shifted, the index
+    arrays (the trailing arguments that are arrays) repeated over the batch."""
+    if not only_first_batched(in_dims):
+        return NotImplemented
+    n = info.batch_size
+    rest = tuple(_batched_index(a, n) if hasattr(a, "shape") and hasattr(a, "dtype") else a for a in idx)
+    return info.function.apply(front(x, in_dims[0]), dim + 1, *rest), 0
+
+
 class ScatterAlong(Linear):
     """The gradient of a gather along ``dim`` (:class:`Cummax`'s backward) on an Array API
     array, which has no scatter-add: ``out[..., j, ...] = sum of g[..., i, ...] over the i
@@ -181,6 +199,8 @@ class ScatterAlong(Linear):
     def backward(ctx: Any, gg: Tensor) -> tuple:
         return GatherAlong.apply(gg, ctx.dim, ctx.idx), None, None, None
 
+    vmap = staticmethod(_along_rule)
+
 
 class GatherAlong(Linear):
     """``out = take_along_axis(u, idx, dim)`` on an Array API array; ``grad_u`` is
@@ -194,6 +214,8 @@ class GatherAlong(Linear):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return ScatterAlong.apply(g, ctx.dim, ctx.idx, ctx.n), None, None
+
+    vmap = staticmethod(_along_rule)
 
 
 def _cum_rule(info: Any, in_dims: tuple, x: Any, dim: int, largest: bool) -> Any:

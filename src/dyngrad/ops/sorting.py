@@ -134,6 +134,13 @@ class SortScatter(Linear):
     def backward(ctx: Any, gg: Tensor) -> tuple:
         return TakeAlong.apply(gg, ctx.dim, ctx.idx, ctx.inv), None, None, None
 
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, *args: Any) -> Any:
+        """Batching rule: scan.py's ``_along_rule`` (batch first, indices repeated)."""
+        from .scan import _along_rule
+
+        return _along_rule(info, in_dims, *args)
+
 
 class TakeAlong(Linear):
     """``out = take_along_axis(u, idx, dim)`` on an Array API array (the sorted values of a
@@ -147,6 +154,13 @@ class TakeAlong(Linear):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return SortScatter.apply(g, ctx.dim, ctx.idx, ctx.inv), None, None, None
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, *args: Any) -> Any:
+        """Batching rule: scan.py's ``_along_rule`` (batch first, indices repeated)."""
+        from .scan import _along_rule
+
+        return _along_rule(info, in_dims, *args)
 
 
 class Topk(Sort):
