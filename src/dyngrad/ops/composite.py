@@ -759,6 +759,8 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     Raises:
         IndexError: ``dim`` out of range, or a zero-size ``dim`` (PyTorch's "Expected
             reduction dim ... to have non-zero size").
+        TypeError: for a tensor of an Array API library other than NumPy, CuPy and Dask
+            (array-api-strict): the order of ties and NaNs is computed on the host.
 
     Example:
         >>> import dyngrad
@@ -772,6 +774,9 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     a = input._data if nd else input._data.reshape(1)
     if a.shape[d] == 0:
         raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    if not B.native(a):  # its NaN rows follow libstdc++'s sort order, emulated on the host
+        raise TypeError(f"mode() is not available for {B.backend_name(a)} tensors (its tie and NaN order is a "
+                        "host computation); move the tensor to NumPy first: docs/backends.md")
     x2 = np.moveaxis(a, d, -1)
     lead, n = x2.shape[:-1], x2.shape[-1]
     x2 = x2.reshape(-1, n)
