@@ -405,8 +405,18 @@ def embedding(
 
 
 def _one_hot(d: np.ndarray, num_classes: int) -> np.ndarray:
-    if d.dtype != np.int64:
+    if B.np_dtype_of(d) != np.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if not B.native(d):  # an Array API array: the one-hot comparison (no put_along_axis)
+        xp = B.namespace(d)
+        if d.size and bool(xp.any(d < 0)):
+            raise RuntimeError("one_hot: Class values must be non-negative.")
+        if num_classes == -1:
+            num_classes = int(xp.max(d)) + 1 if d.size else 0  # (the output's shape: read on the host)
+        elif d.size and bool(xp.any(d >= num_classes)):
+            raise RuntimeError("one_hot: Class values must be smaller than num_classes.")
+        cls = xp.arange(num_classes, dtype=xp.int64)
+        return xp.astype(xp.expand_dims(d, axis=-1) == cls, xp.int64)
     if d.size and d.min() < 0:
         raise RuntimeError("one_hot: Class values must be non-negative.")
     if num_classes == -1:

@@ -203,7 +203,7 @@ def masked_select(input: Tensor, mask: Any) -> Tensor:
     """
     m = data_of(mask)
     m = B.asarray_any(m) if not isinstance(m, np.ndarray) else m
-    if m.dtype != np.bool_:
+    if B.kind(m) != "b":
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {m.dtype}")
     try:
         shape = np.broadcast_shapes(m.shape, input._data.shape)
@@ -215,8 +215,12 @@ def masked_select(input: Tensor, mask: Any) -> Tensor:
     from .indexing import Index
 
     if not shape:  # 0-d: NumPy has no nonzero() of a 0-d array
-        x, shape, m = x.reshape(1), (1,), m.reshape(1)
-
+        x, shape, m = x.reshape(1), (1,), B.reshape(m, (1,))
+    if not B.native(m) or not B.native(x._data):  # an Array API array: the standard's nonzero
+        xp = B.namespace(x._data, m)
+        if isinstance(m, np.ndarray):
+            m = B.like(m, x._data)
+        return Index.apply(x, tuple(xp.nonzero(xp.broadcast_to(m, shape))), False)
     return Index.apply(x, np.nonzero(np.broadcast_to(m, shape)), False)
 
 
