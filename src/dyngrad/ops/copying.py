@@ -157,7 +157,7 @@ class Copy(Op):
                 f"copy_: the size of src {list(np.shape(sd))} is not broadcastable to self "
                 f"{list(a._data.shape)}"
             ) from None
-        ctx.src_dtype = B.asarray_any(sd).dtype
+        ctx.src_dtype = B.np_dtype_of(B.asarray_any(sd))  # (a NumPy dtype: .to() takes it)
         return wrap(out)
 
     @staticmethod
@@ -234,7 +234,7 @@ class ToDtype(Linear):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, dtype: np.dtype) -> Tensor:
-        ctx.in_dtype = a._data.dtype
+        ctx.in_dtype = a._data.dtype if type(a._data) is np.ndarray else B.np_dtype_of(a._data)  # (a NumPy dtype: .to() takes it)
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
             return wrap(B.astype(a._data, dtype))
 

@@ -253,4 +253,6 @@ def index_fill(input: Tensor, dim: int, index: Any, value: Any) -> Tensor:
     d, adv = _dim_index(input, dim, index, "index_fill", negative=True)
     mask = np.zeros(input._data.shape, dtype=np.bool_)
     mask[adv] = True
+    if not B.native(input._data):  # the positions' mask, made on the host, in input's library
+        mask = B.like(mask, input._data)
     return masked_fill(input, wrap(mask), value)
