@@ -1097,12 +1097,6 @@ def fix_dask_tokens() -> None:
 
 
 # ---- helpers added by strictC
-def native(arr: Any) -> bool:
-    """True for NumPy, CuPy and Dask arrays (and NumPy scalars): the arrays whose methods and
-    ``np.*`` dispatch are NumPy's, so an op keeps its NumPy code for them; False for an Array
-    API array (array-api-strict), which gets the standard's functions."""
-    return _native(arr)
-
 
 def eye(n: int, m: int | None = None, k: int = 0, dtype: Any = None, like: Any = None) -> Any:
     """``np.eye(n, m, k, dtype)`` in ``like``'s library (NumPy for None, NumPy and Dask
@@ -1162,3 +1156,74 @@ def zeros_of(shape: tuple[int, ...], dt: Any) -> Any:
     import importlib
 
     return importlib.import_module(type(dt).__module__.split(".", 1)[0]).zeros(shape, dtype=dt)
+
+
+# ---- helpers added by strictB
+def broadcast_to(arr: Any, shape: Any) -> Any:
+    """``np.broadcast_to(arr, shape)`` in any backend (the standard's ``broadcast_to`` for
+    Array API arrays; NumPy's function, which dispatches to Dask and CuPy, otherwise)."""
+    if _native(arr):
+        return np.broadcast_to(arr, shape)
+    return namespace(arr).broadcast_to(arr, tuple(shape))
+
+
+def _all_native(arrays: Any) -> bool:
+    return all(_native(a) or isinstance(a, (np.ndarray, bool, int, float)) for a in arrays)
+
+
+def concat(arrays: Any, axis: int = 0) -> Any:
+    """``np.concatenate(arrays, axis)`` in any backend (the standard's ``concat``; a NumPy
+    array mixed with an Array API array is the mixing TypeError of :func:`namespace`)."""
+    arrays = list(arrays)
+    if _all_native(arrays):
+        return np.concatenate(arrays, axis=axis)
+    return namespace(*arrays).concat(arrays, axis=axis)
+
+
+def stack(arrays: Any, axis: int = 0) -> Any:
+    """``np.stack(arrays, axis)`` in any backend (the standard's ``stack``)."""
+    arrays = list(arrays)
+    if _all_native(arrays):
+        return np.stack(arrays, axis=axis)
+    return namespace(*arrays).stack(arrays, axis=axis)
+
+
+def zeros_of_dtype(shape: tuple[int, ...], dt: Any) -> Any:
+    """Zeros of ``shape`` in the array library whose dtype object ``dt`` is (a NumPy dtype
+    gives NumPy zeros; array-api-strict's dtype object, which names its library, gives
+    that library's zeros): what the engine materializes for an output without a gradient."""
+    if isinstance(dt, np.dtype):
+        return np.zeros(shape, dtype=dt)
+    import importlib
+
+    return importlib.import_module(type(dt).__module__.split(".", 1)[0]).zeros(shape, dtype=dt)
+
+
+def native(arr: Any) -> bool:
+    """True for a NumPy, CuPy or Dask array (or a NumPy scalar): the arrays whose methods are
+    NumPy's and which ``np.*`` functions take (NumPy dispatches to CuPy and Dask); False for
+    an Array API array of another library (array-api-strict), which has only the standard's
+    functions (get them from :func:`namespace`). NumPy subclasses (vmap's stand-in arrays)
+    count as NumPy."""
+    return _native(arr) or isinstance(arr, np.ndarray)
+
+
+def xp_for(*arrays: Any) -> Any:
+    """:mod:`numpy` when every array is native (:func:`native`; ``np.*`` dispatches to CuPy
+    and Dask) or a Python scalar, else the Array API namespace of the arrays (raising the
+    mixing TypeError of :func:`namespace`). Ops write ``xp = B.xp_for(d)`` and keep their
+    NumPy code on the ``xp is np`` branch."""
+    for a in arrays:
+        if type(a) is not np.ndarray and a is not None and not isinstance(a, (bool, int, float, np.ndarray)) \
+                and not _native(a):
+            return namespace(*arrays)
+    return np
+
+
+def dtype_for(like: Any, nd: Any) -> Any:
+    """The dtype object of ``like``'s library for ``nd`` (a NumPy dtype or anything
+    :func:`to_np_dtype` takes; None stays None): NumPy's own for NumPy, CuPy and Dask,
+    array-api-strict's dtype object for an array-api-strict array."""
+    if nd is None:
+        return None
+    return _dtype_for(like, to_np_dtype(nd))

@@ -1546,6 +1546,8 @@ DOCS = {
         ``(max(max(self) + 1, minlength),)`` tensor: int64 counts, or of the weights' float
         dtype (float32 weights give float32, others float64, as PyTorch).
     Raises:
+        TypeError: for an Array API tensor (array-api-strict) where the op has no Array API form
+            yet (``unique`` has one without ``dim``).
         RuntimeError: a non-1-d or non-integer input, negative values, mismatched weights.
 
     Example:
@@ -4396,6 +4398,8 @@ DOCS = {
     Returns:
         ``(bins,)`` tensor of ``self``'s (floating) dtype.
     Raises:
+        TypeError: for an Array API tensor (array-api-strict) where the op has no Array API form
+            yet (``unique`` has one without ``dim``).
         NotImplementedError: an integer or bool input (``"histogram_cpu" not implemented for
             'Long'``, PyTorch's error; a subclass of RuntimeError).
         RuntimeError: ``bins <= 0``; ``max < min``.
@@ -6456,6 +6460,8 @@ DOCS = {
     Raises:
         IndexError: ``dim`` out of range, or a zero-size ``dim`` (PyTorch's "Expected
             reduction dim ... to have non-zero size").
+        TypeError: for a tensor of an Array API library other than NumPy, CuPy and Dask
+            (array-api-strict): the order of ties and NaNs is computed on the host.
 
     Example:
         >>> import dyngrad
@@ -9540,6 +9546,8 @@ DOCS = {
         ``output``, or a tuple ``(output, inverse?, counts?)`` in that order; ``inverse`` has
         ``self``'s shape (``(self.size(dim),)`` with ``dim``), int64.
     Raises:
+        TypeError: for an Array API tensor (array-api-strict) where the op has no Array API form
+            yet (``unique`` has one without ``dim``).
         IndexError: ``dim`` out of range.
 
     Example:
@@ -9560,6 +9568,8 @@ DOCS = {
     Returns:
         like :func:`unique` (``output``, ``inverse?``, ``counts?``), without sorting.
     Raises:
+        TypeError: for an Array API tensor (array-api-strict) where the op has no Array API form
+            yet (``unique`` has one without ``dim``).
         IndexError: ``dim`` out of range.
 
     Example:

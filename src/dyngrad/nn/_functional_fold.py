@@ -290,8 +290,9 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     lo = int(output_size if isinstance(output_size, (int, np.integer)) else tuple(output_size)[0])
     if lo < 1:
         raise RuntimeError(f"adaptive_avg_pool1d: output_size must be positive, got {lo}")
-    dt = input._data.dtype if input.is_floating_point() else B.get_default_dtype().np
-    a = Tensor._make(np.ascontiguousarray(_adaptive_matrix(input.shape[-1], lo, dt).T))
+    d = input._data
+    dt = B.np_dtype_of(d) if input.is_floating_point() else B.get_default_dtype().np
+    a = Tensor._make(B.like(np.ascontiguousarray(_adaptive_matrix(input.shape[-1], lo, dt).T), d))  # (host constant)
     return input @ a
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..ops.grid_sample import grid_sample_raw
 from ..tensor import Tensor
 
@@ -166,10 +167,10 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
         )
     spatial = size[2:]
     nd = len(spatial)
-    dt = theta._data.dtype
+    dt = B.np_dtype_of(theta._data)
     axes = [_linspace(n, bool(align_corners), dt) for n in spatial]  # D, H, W order
     mesh = np.meshgrid(*axes, indexing="ij")
     base = np.stack([m for m in reversed(mesh)] + [np.ones(spatial, dt)], axis=-1)  # (*S, nd + 1): x, y[, z], 1
-    base_t = Tensor._make(np.ascontiguousarray(base.reshape(-1, nd + 1)))
+    base_t = Tensor._make(B.like(np.ascontiguousarray(base.reshape(-1, nd + 1)), theta._data))  # (a host constant)
     grid = base_t @ theta.transpose(1, 2)  # (N, prod(S), nd)
     return grid.reshape((size[0],) + spatial + (nd,))

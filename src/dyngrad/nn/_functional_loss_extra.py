@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..autograd import grad_mode
 from ..ops import fused as _fused
 from ..ops.gather import gather
@@ -25,7 +26,7 @@ __all__ = [
 
 
 def _zeros_like(t: Tensor) -> Tensor:
-    return Tensor._make(np.zeros(t.shape, t._data.dtype))
+    return Tensor._make(B.zeros_like(t._data))
 
 
 def _red(size_average: Any, reduce: Any, reduction: str, op: str) -> str:
@@ -378,7 +379,8 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
             f"(batch size). Expected target size [{n}], but got {list(target.shape)}. Input has shape {list(input.shape)}."
         )
     td = t._data
-    if td.size and (td.min() < 0 or td.max() >= c):
+    xp = B.xp_for(td)
+    if td.size and bool(xp.any(td < 0) or xp.any(td >= c)):
         raise RuntimeError("target out of range")
     xy = gather(x, 1, t.reshape(n, 1))
     z = (margin - xy + x).relu()
@@ -386,8 +388,11 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
         z = z * z
     if weight is not None:
         z = z * weight.detach()[t].reshape(n, 1)  # PyTorch has no gradient for weight
-    mask = np.zeros((n, c), dtype=bool)
-    mask[np.arange(n), td] = True
+    if xp is np:
+        mask = np.zeros((n, c), dtype=bool)
+        mask[np.arange(n), td] = True
+    else:  # an Array API array: the one-hot comparison (no index assignment)
+        mask = xp.reshape(xp.arange(c, dtype=td.dtype), (1, c)) == xp.reshape(td, (n, 1))
     loss = z.masked_fill(Tensor._make(mask), 0.0).sum(1) / c
     if one and target.ndim == 0 and reduction == "none":
         loss = loss.reshape(())

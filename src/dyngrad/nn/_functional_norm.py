@@ -250,6 +250,24 @@ def group_norm(
     return _affine(out, weight, bias, (1, c) + (1,) * (input.ndim - 2), fused=False)  # as PyTorch's
 
 
+def _embedding_xp(ctx: Any, weight: Tensor, idx: Any, padding_idx: int | None, per: int | None, num: int) -> Tensor:
+    """The embedding lookup's forward with the standard's functions (an Array API array):
+    the rows ``take`` picks (the range check reads the extreme indices only on failure)."""
+    xp = B.namespace(weight._data, idx)
+    if idx.size and bool(xp.any(idx < 0) or xp.any(idx >= num)):
+        lo, hi = int(xp.min(idx)), int(xp.max(idx))
+        raise IndexError(f"embedding: index out of range in self (indices must be in [0, {num}), got {lo}..{hi})")
+    ctx.keep = None if padding_idx is None else (idx != padding_idx)
+    if per is not None:  # example b's rows start at b * per
+        offs = B.like((np.arange(idx.shape[0]) * per).reshape((-1,) + (1,) * (idx.ndim - 1)), idx,
+                      dtype=B.np_dtype_of(idx))
+        idx = idx + offs
+    ctx.idx, ctx.shape = idx, weight._data.shape
+    w = weight._data
+    rows = xp.take(w, xp.reshape(idx, (-1,)), axis=0)
+    return wrap(xp.reshape(rows, tuple(idx.shape) + tuple(w.shape[1:])))
+
+
 class Embedding(Function):
     """``out = weight[idx]``: ``idx (*)`` int (a Tensor or an ndarray), ``weight (num, dim)``
     -> ``(*, dim)``. With ``per`` (batching rule only): ``weight`` is ``B`` tables of ``per``
@@ -265,6 +283,8 @@ class Embedding(Function):
     def forward(ctx: Any, weight: Tensor, idx: Any, padding_idx: int | None, per: int | None = None) -> Tensor:
         idx = idx._data if isinstance(idx, Tensor) else idx
         num = weight._data.shape[0] if per is None else per
+        if type(idx) is not np.ndarray and not B.native(idx):
+            return _embedding_xp(ctx, weight, idx, padding_idx, per, num)
         if idx.size and (idx.min() < 0 or idx.max() >= num):
             raise IndexError(
                 f"embedding: index out of range in self (indices must be in [0, {num}), got {int(idx.min())}..{int(idx.max())})"
@@ -279,6 +299,17 @@ class Embedding(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         from ..ops.indexing import index_put_add
 
+        if not B.native(ctx.idx):  # an Array API array: no scatter-add; the one-hot adjoint
+            from ..ops.scan import ScatterAlong
+
+            xp = B.namespace(ctx.idx)
+            if ctx.keep is not None:
+                g = g * Tensor._make(B.astype(xp.expand_dims(ctx.keep, axis=-1), B.np_dtype_of(g._data)))
+            width = ctx.shape[1:]
+            g2 = g.reshape((-1,) + tuple(width))
+            flat = xp.reshape(ctx.idx, (-1,) + (1,) * len(width))
+            i2 = xp.broadcast_to(flat, tuple(g2.shape))
+            return ScatterAlong.apply(g2, 0, i2, ctx.shape[0]), None, None, None
         if ctx.keep is not None:
             g = g * Tensor._make(ctx.keep[..., None].astype(g._data.dtype))
         return index_put_add(g, ctx.shape, Tensor._make(ctx.idx)), None, None, None
@@ -374,8 +405,18 @@ def embedding(
 
 
 def _one_hot(d: np.ndarray, num_classes: int) -> np.ndarray:
-    if d.dtype != np.int64:
+    if B.np_dtype_of(d) != np.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if not B.native(d):  # an Array API array: the one-hot comparison (no put_along_axis)
+        xp = B.namespace(d)
+        if d.size and bool(xp.any(d < 0)):
+            raise RuntimeError("one_hot: Class values must be non-negative.")
+        if num_classes == -1:
+            num_classes = int(xp.max(d)) + 1 if d.size else 0  # (the output's shape: read on the host)
+        elif d.size and bool(xp.any(d >= num_classes)):
+            raise RuntimeError("one_hot: Class values must be smaller than num_classes.")
+        cls = xp.arange(num_classes, dtype=xp.int64)
+        return xp.astype(xp.expand_dims(d, axis=-1) == cls, xp.int64)
     if d.size and d.min() < 0:
         raise RuntimeError("one_hot: Class values must be non-negative.")
     if num_classes == -1:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..autograd import grad_mode
 from ..ops import fused as _fused
 from ..tensor import Tensor
@@ -141,7 +142,7 @@ def rms_norm(
             f"{list(weight.shape)} and normalized_shape = {list(ns)}"
         )
     if eps is None:
-        eps = float(np.finfo(input._data.dtype).eps) if input.is_floating_point() else float(np.finfo(np.float32).eps)
+        eps = float(np.finfo(B.np_dtype_of(input._data)).eps) if input.is_floating_point() else float(np.finfo(np.float32).eps)
     dims = tuple(range(input.ndim - len(ns), input.ndim))
     out = input * (input * input).mean(dims, keepdim=True).add(eps).rsqrt()
     return out if weight is None else out * weight

@@ -176,7 +176,9 @@ def _avg_poolnd(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, 
     c = x.shape[1]
     if not x.is_floating_point():
         raise RuntimeError(f"{op}: not implemented for '{x.dtype.name}'")
-    ones = Tensor._make(np.ones((c, 1) + k, dtype=x._data.dtype))
+    xd = x._data
+    xdt = B.np_dtype_of(xd)
+    ones = Tensor._make(B.like(np.ones((c, 1) + k, dtype=xdt), xd))  # (a host constant, in x's library)
     geom = _conv._Geom(s, pad, (1,) * nd, c)
     total = _conv.Conv2dFn.apply(x, ones, geom)
     if divisor_override:
@@ -186,12 +188,12 @@ def _avg_poolnd(op: str, nd: int, input: Tensor, kernel_size: Any, stride: Any, 
     else:  # divide by the positions each window covers: real pixels (and the padding if counted)
         sz = x.shape[2:]
         if count_include_pad:
-            cnt_in = np.ones((1, 1) + tuple(n + sym[2 * i] + sym[2 * i + 1] for i, n in enumerate(sz)), x._data.dtype)
+            cnt_in = np.ones((1, 1) + tuple(n + sym[2 * i] + sym[2 * i + 1] for i, n in enumerate(sz)), xdt)
             cpad = tuple(v for i in range(nd) for v in (0, pad[2 * i + 1] - sym[2 * i + 1]))
         else:
-            cnt_in, cpad = np.ones((1, 1) + tuple(sz), x._data.dtype), pad
-        cnt = _conv._conv_np(cnt_in, np.ones((1, 1) + k, x._data.dtype), _conv._Geom(s, cpad, (1,) * nd, 1))
-        out = total / Tensor._make(cnt)
+            cnt_in, cpad = np.ones((1, 1) + tuple(sz), xdt), pad
+        cnt = _conv._conv_np(cnt_in, np.ones((1, 1) + k, xdt), _conv._Geom(s, cpad, (1,) * nd, 1))
+        out = total / Tensor._make(B.like(cnt, xd))  # (the window counts: a host constant)
     return out.squeeze(0) if unbatched else out
 
 
@@ -318,9 +320,10 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     )
     if oh < 1 or ow < 1:
         raise RuntimeError(f"adaptive_avg_pool2d: output_size must be positive, got {[oh, ow]}")
-    dt = input._data.dtype if input.is_floating_point() else B.get_default_dtype().np
-    ah = Tensor._make(_adaptive_matrix(h, oh, dt))
-    awt = Tensor._make(np.ascontiguousarray(_adaptive_matrix(w, ow, dt).T))
+    d = input._data
+    dt = B.np_dtype_of(d) if input.is_floating_point() else B.get_default_dtype().np
+    ah = Tensor._make(B.like(_adaptive_matrix(h, oh, dt), d))  # (host constants, in input's library)
+    awt = Tensor._make(B.like(np.ascontiguousarray(_adaptive_matrix(w, ow, dt).T), d))
     return (ah @ input) @ awt
 
 
@@ -351,9 +354,10 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     out = tuple(n if o is None else int(o) for n, o in zip(size, output_size))
     if min(out) < 1:
         raise RuntimeError(f"adaptive_avg_pool3d(): output_size must be positive, got {list(out)}")
-    dt = input._data.dtype if input.is_floating_point() else B.get_default_dtype().np
-    ad, ah = (Tensor._make(_adaptive_matrix(n, o, dt)) for n, o in zip(size[:2], out[:2]))
-    awt = Tensor._make(np.ascontiguousarray(_adaptive_matrix(size[2], out[2], dt).T))
+    d = input._data
+    dt = B.np_dtype_of(d) if input.is_floating_point() else B.get_default_dtype().np
+    ad, ah = (Tensor._make(B.like(_adaptive_matrix(n, o, dt), d)) for n, o in zip(size[:2], out[:2]))
+    awt = Tensor._make(B.like(np.ascontiguousarray(_adaptive_matrix(size[2], out[2], dt).T), d))
     lead = tuple(input.shape[:-3])
     y = (ah @ input) @ awt  # (*, D, Ho, Wo)
     y = ad @ y.reshape(lead + (size[0], out[1] * out[2]))

@@ -82,7 +82,7 @@ def _nearest_index(n_in: int, n_out: int, sf: float | None, exact: bool) -> np.n
 def _along(x: Tensor, dim: int, A: np.ndarray) -> Tensor:
     """Apply ``A`` ``(out, in)`` along ``dim`` of ``x``."""
     xt = x.transpose(dim, -1)
-    return ops.matmul(xt, Tensor._make(A.T.copy())).transpose(dim, -1)
+    return ops.matmul(xt, Tensor._make(B.like(A.T.copy(), x._data))).transpose(dim, -1)  # (a host constant)
 
 
 def interpolate(
@@ -184,13 +184,13 @@ def interpolate(
             raise NotImplementedError("interpolate: mode='area' is supported for 4-D input only in dyngrad")
         return adaptive_avg_pool2d(input, out)
     x = input
-    dt = x._data.dtype if B.kind(x._data) == "f" else np.float64
+    dt = B.np_dtype_of(x._data) if B.kind(x._data) == "f" else np.float64
     for k in range(nd):
         dim = 2 + k
         n_in, n_out, sf = spatial[k], out[k], sfs[k]
         if mode in ("nearest", "nearest-exact"):
             idx = _nearest_index(n_in, n_out, sf, mode == "nearest-exact")
-            x = ops.index_select(x, dim, Tensor._make(idx))
+            x = ops.index_select(x, dim, Tensor._make(B.like(idx, x._data)))  # (a host index map)
         elif mode == "bicubic":
             x = _along(x, dim, _cubic_matrix(n_in, n_out, sf, bool(align_corners), dt))
         else:

@@ -48,6 +48,12 @@ def _flat_arg(fn: Any) -> Any:
         dims = tuple(range(d.ndim)) if dims is None else dims
         rest = [i for i in range(d.ndim) if i not in dims]
         n = B.prod(tuple(d.shape[i] for i in dims))
+        if type(d) is not np.ndarray and not B.native(d):  # an Array API array: the standard's functions
+            xp = B.namespace(d)
+            f = xp.argmax if fn is np.argmax else xp.argmin
+            r = xp.astype(f(xp.reshape(xp.permute_dims(d, tuple(rest + list(dims))),
+                                       tuple([d.shape[i] for i in rest] + [n])), axis=-1), xp.int64)
+            return xp.reshape(r, _kept_shape(d.shape, dims)) if keepdim else r
         r = fn(np.transpose(d, rest + list(dims)).reshape([d.shape[i] for i in rest] + [n]), axis=-1)
         return r.astype(np.int64).reshape(_kept_shape(d.shape, dims)) if keepdim else r.astype(np.int64)
 
@@ -64,6 +70,10 @@ def _keepdims(fn: Any) -> Any:
 def _logical(fn: Any) -> Any:
     """all/any: bool, except that a uint8 input gives uint8 0/1 (PyTorch keeps that legacy dtype)."""
     def run(d: np.ndarray, dims: tuple | None, keepdim: bool) -> np.ndarray:
+        if type(d) is not np.ndarray and not B.native(d):  # an Array API array: the standard's functions
+            xp = B.namespace(d)
+            r = (xp.all if fn is np.all else xp.any)(d, axis=dims, keepdims=keepdim)
+            return xp.astype(r, xp.uint8) if B.np_dtype_of(d) == np.uint8 else r
         r = fn(d, axis=dims, keepdims=keepdim)
         return B.asarray_any(r).astype(np.uint8) if d.dtype == np.uint8 else r
 
@@ -71,12 +81,19 @@ def _logical(fn: Any) -> Any:
 
 
 _all, _any = _logical(np.all), _logical(np.any)
-_count_nonzero = _keepdims(lambda d, axis, keepdims: B.asarray_any(np.count_nonzero(d, axis=axis), dtype=np.int64))
+def _count_nonzero_any(d: Any, axis: Any, keepdims: bool) -> Any:
+    if type(d) is not np.ndarray and not B.native(d):  # an Array API array: the standard's function
+        xp = B.namespace(d)
+        return xp.astype(xp.count_nonzero(d, axis=axis, keepdims=keepdims), xp.int64)
+    return B.asarray_any(np.count_nonzero(d, axis=axis), dtype=np.int64)
+
+
+_count_nonzero = _keepdims(_count_nonzero_any)
 
 
 def _arg_reduce(op: str, fn: Any, input: Tensor, dim: Any, keepdim: bool) -> Tensor:
     d = input._data
-    if d.dtype == np.bool_:
+    if d.dtype == np.bool_ or B.kind(d) == "b":
         raise RuntimeError(f"{op}(): does not support bool input")
     if dim is None:
         if d.size == 0:

@@ -350,17 +350,28 @@ def repeat_interleave(input: Any, repeats: Any = None, dim: int | None = None, *
     if r.ndim == 1 and r.shape[0] not in (1, n):
         raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
                            f"{r.shape[0]} and input.size({d}) = {n}")
+    if not B.native(r):  # the counts decide the output's shape: read on the host
+        r = B.to_host(r)
     index = np.repeat(np.arange(n, dtype=np.int64), r.reshape(-1) if r.ndim else int(r))
     if output_size is not None and index.shape[0] != output_size:
         raise RuntimeError(f"allocated size does not match required size (output_size={output_size}, "
                            f"needed {index.shape[0]})")
+    if not B.native(x._data):  # an Array API array: take_along_axis with the index broadcast
+        from .scan import GatherAlong
+
+        xd = x._data
+        xp = B.namespace(xd)
+        shape = tuple(index.shape[0] if k == d else s for k, s in enumerate(xd.shape))
+        idx = B.like(index.reshape(tuple(-1 if k == d else 1 for k in range(xd.ndim))), xd)
+        return GatherAlong.apply(x, d, xp.broadcast_to(idx, shape))
     return x.index_select(d, wrap(index))
 
 
 def _nan_filled(input: Tensor, value: float) -> Tensor:
     from .pointwise import where
 
-    return where(wrap(np.isnan(input._data)), value, input)
+    d = input._data
+    return where(wrap(np.isnan(d) if type(d) is np.ndarray else B.xp_for(d).isnan(d)), value, input)
 
 
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -412,7 +423,8 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
     if B.kind(input._data) not in "fc":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
                            f"{input.dtype}")
-    count = wrap((~np.isnan(input._data)).astype(input._data.dtype))
+    d = input._data
+    count = wrap(B.astype(~(np.isnan(d) if type(d) is np.ndarray else B.xp_for(d).isnan(d)), B.np_dtype_of(d)))
     den = count.sum(dim, keepdim=keepdim) if dim is not None else count.sum()
     return nansum(input, dim, keepdim, dtype=dtype) / den
 
@@ -420,6 +432,8 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
 def _median_index(d: np.ndarray, dim: int, ignore_nan: bool) -> np.ndarray:
     """Index (along ``dim``, kept as size 1) of the lower median of each slice; a slice with
     a NaN selects its first NaN (``ignore_nan``: the lower median of the non-NaN values)."""
+    if type(d) is not np.ndarray and not B.native(d):
+        return _median_index_xp(d, dim, ignore_nan)
     order = np.argsort(d, axis=dim, kind="stable")  # NaN last
     nan = np.isnan(d) if B.kind(d) in "fc" else np.zeros(d.shape, dtype=bool)
     n_ok = d.shape[dim] - nan.sum(axis=dim, keepdims=True)
@@ -430,8 +444,39 @@ def _median_index(d: np.ndarray, dim: int, ignore_nan: bool) -> np.ndarray:
     return np.take_along_axis(order, k, axis=dim).astype(np.int64)
 
 
+def _median_index_xp(d: Any, dim: int, ignore_nan: bool) -> Any:
+    """:func:`_median_index` with the standard's functions (an Array API array)."""
+    xp = B.namespace(d)
+    order = xp.argsort(d, axis=dim, stable=True)  # NaN last
+    nan = xp.isnan(d) if B.kind(d) in "fc" else xp.zeros(d.shape, dtype=xp.bool)
+    n_ok = d.shape[dim] - xp.sum(xp.astype(nan, xp.int64), axis=dim, keepdims=True)
+    if ignore_nan:
+        k = xp.maximum(n_ok - 1, 0) // 2
+    else:
+        k = xp.where(n_ok < d.shape[dim], n_ok, (d.shape[dim] - 1) // 2)  # first NaN, else lower middle
+    return xp.astype(xp.take_along_axis(order, k, axis=dim), xp.int64)
+
+
+def _median_all_xp(input: Tensor, ignore_nan: bool) -> Tensor:
+    """``median(input)`` over all elements on an Array API array: the mean of the entries
+    equal to the median (all NaNs when it is NaN), as ``where`` (no boolean-mask indexing,
+    no host read: the value is a 0-d array)."""
+    from .pointwise import where
+
+    d = input._data
+    xp = B.namespace(d)
+    flat = xp.reshape(d, (-1,))
+    v = xp.take(flat, _median_index_xp(flat, 0, ignore_nan))  # (1,)
+    v = xp.reshape(v, ())
+    mask = xp.where(xp.isnan(v), xp.isnan(d), d == v) if B.kind(d) in "fc" else d == v
+    k = xp.sum(xp.astype(mask, d.dtype))
+    return where(wrap(mask), input, 0.0).sum() / wrap(k)
+
+
 def _median(input: Tensor, dim: Any, keepdim: bool, ignore_nan: bool, name: str) -> Any:
     d = input._data
+    if dim is None and d.size and type(d) is not np.ndarray and not B.native(d):
+        return _median_all_xp(input, ignore_nan)
     if dim is None:  # all elements: the gradient is split evenly among the entries equal to the value
         if d.size == 0:
             if B.kind(d) in "fc":  # PyTorch: NaN (the gradient of an empty input is empty)
@@ -451,6 +496,13 @@ def _median(input: Tensor, dim: Any, keepdim: bool, ignore_nan: bool, name: str)
     if x._data.shape[dd] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {dd} to have non-zero size.")
     idx = _median_index(x._data, dd, ignore_nan)
+    if not B.native(idx):  # an Array API array: take_along_axis, and its one-hot adjoint
+        from .scan import GatherAlong
+
+        vals = GatherAlong.apply(x, dd, idx)
+        if not keepdim or d.ndim == 0:
+            vals, idx = vals.squeeze(dd), B.namespace(idx).squeeze(idx, axis=dd)
+        return (MedianResult if name == "median" else NanmedianResult)(vals, wrap(idx))
     vals = x.gather(dd, wrap(idx))
     if not keepdim or d.ndim == 0:
         vals, idx = vals.squeeze(dd), idx.squeeze(dd)
@@ -592,6 +644,11 @@ def _quantile(input: Tensor, q: Any, dim: int | None, keepdim: bool, interpolati
     out_shape[d] = len(qa)
     along = [1] * v._data.ndim
     along[d] = -1
+    if not B.native(x._data):  # an Array API array: the same positions with the standard's functions
+        out = _quantile_xp(x, v, qa, d, n, out_shape, along, interpolation, op)
+        if keepdim:
+            out = out.unsqueeze(d + 1) if dim is not None else out.reshape((len(qa),) + (1,) * input._data.ndim)
+        return out.squeeze(0) if scalar_q else out
     nan = np.isnan(x._data)
     if op == "nanquantile":  # each slice's non-NaN values (sorted first); none: NaN
         count = (~nan).sum(axis=d, keepdims=True)
@@ -630,6 +687,46 @@ def _quantile(input: Tensor, q: Any, dim: int | None, keepdim: bool, interpolati
     if scalar_q:
         out = out.squeeze(0)
     return out
+
+
+def _quantile_xp(x: Tensor, v: Tensor, qa: np.ndarray, d: int, n: int, out_shape: list, along: list,
+                 interpolation: str, op: str) -> Tensor:
+    """The interpolation step of :func:`_quantile` on an Array API array (``v`` the sorted
+    input): positions in float64 (int64 counts cast first: the standard does not mix kinds),
+    the two neighbours taken with ``take_along_axis`` (:class:`~dyngrad.ops.scan.GatherAlong`)."""
+    from .pointwise import lerp
+    from .scan import GatherAlong
+
+    xd = x._data
+    xp = B.namespace(xd)
+    nan = xp.isnan(xd)
+    if op == "nanquantile":  # each slice's non-NaN values (sorted first); none: NaN
+        count = xp.sum(xp.astype(~nan, xp.int64), axis=d, keepdims=True)
+        invalid = count == 0
+    else:  # a slice holding a NaN gives NaN
+        count = xp.full(tuple(1 if k == d else s for k, s in enumerate(v._data.shape)), n, dtype=xp.int64)
+        invalid = xp.any(nan, axis=d, keepdims=True)
+    qr = B.like(qa.reshape(along), xd, dtype=np.float64)  # (q: host values)
+    pos = xp.broadcast_to(qr * xp.astype(count - 1, xp.float64), tuple(out_shape))
+    lo = xp.astype(xp.floor(pos), xp.int64)
+    hi = xp.astype(xp.ceil(pos), xp.int64)
+    if interpolation == "lower":
+        hi = lo
+    elif interpolation == "higher":
+        lo = hi
+    elif interpolation == "nearest":
+        lo = hi = xp.astype(xp.round(pos), xp.int64)  # half to even, as PyTorch
+    ilo = xp.where(invalid, n - 1, lo)
+    ihi = xp.where(invalid, n - 1, hi)
+    vlo, vhi = GatherAlong.apply(v, d, ilo), GatherAlong.apply(v, d, ihi)
+    if interpolation == "linear":
+        frac = xp.where(invalid, 0.0, pos - xp.astype(lo, xp.float64))
+        out = lerp(vlo, vhi, wrap(xp.astype(frac, v._data.dtype)))
+    elif interpolation == "midpoint":
+        out = lerp(vlo, vhi, wrap(xp.full(tuple(out_shape), 0.5, dtype=v._data.dtype)))
+    else:
+        out = vlo
+    return out.movedim(d, 0)  # the q dim first
 
 
 def _insertion_order(row: np.ndarray) -> list:
@@ -671,6 +768,8 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     Raises:
         IndexError: ``dim`` out of range, or a zero-size ``dim`` (PyTorch's "Expected
             reduction dim ... to have non-zero size").
+        TypeError: for a tensor of an Array API library other than NumPy, CuPy and Dask
+            (array-api-strict): the order of ties and NaNs is computed on the host.
 
     Example:
         >>> import dyngrad
@@ -684,6 +783,9 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     a = input._data if nd else input._data.reshape(1)
     if a.shape[d] == 0:
         raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    if not B.native(a):  # its NaN rows follow libstdc++'s sort order, emulated on the host
+        raise TypeError(f"mode() is not available for {B.backend_name(a)} tensors (its tie and NaN order is a "
+                        "host computation); move the tensor to NumPy first: docs/backends.md")
     x2 = np.moveaxis(a, d, -1)
     lead, n = x2.shape[:-1], x2.shape[-1]
     x2 = x2.reshape(-1, n)

@@ -33,7 +33,15 @@ class Fill(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, value: Any) -> Tensor:
         v = value._data if isinstance(value, Tensor) else value
-        return wrap(np.full(a._data.shape, v, dtype=a._data.dtype))
+        d = a._data
+        if type(d) is np.ndarray or B.native(d):
+            return wrap(np.full(d.shape, v, dtype=d.dtype))
+        xp = B.namespace(d)  # an Array API array: full of a number, or the 0-d value broadcast
+        nd = B.np_dtype_of(d)
+        if isinstance(v, (bool, int, float, np.generic)) or (isinstance(v, np.ndarray) and v.ndim == 0):
+            with np.errstate(all="ignore"):
+                return wrap(xp.full(d.shape, np.asarray(v).astype(nd).item(), dtype=d.dtype))
+        return wrap(xp.broadcast_to(B.astype(v, nd, copy=False), d.shape))
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, a: Tensor, value: Any) -> tuple:
@@ -138,13 +146,18 @@ class Copy(Op):
     def forward(ctx: Any, a: Tensor, src: Any) -> Tensor:
         sd = data_of(src)
         try:
-            out = np.broadcast_to(B.asarray_any(sd), a._data.shape).astype(a._data.dtype)
+            if B.native(a._data):
+                out = np.broadcast_to(B.asarray_any(sd), a._data.shape).astype(a._data.dtype)
+            else:  # an Array API array (a Python number or a 0-d NumPy src joins it as a constant)
+                if isinstance(sd, (bool, int, float, np.generic, np.ndarray)):
+                    sd = B.like(np.asarray(sd), a._data)
+                out = B.astype(B.broadcast_to(sd, a._data.shape), B.np_dtype_of(a._data))
         except ValueError:
             raise RuntimeError(
                 f"copy_: the size of src {list(np.shape(sd))} is not broadcastable to self "
                 f"{list(a._data.shape)}"
             ) from None
-        ctx.src_dtype = B.asarray_any(sd).dtype
+        ctx.src_dtype = B.np_dtype_of(B.asarray_any(sd))  # (a NumPy dtype: .to() takes it)
         return wrap(out)
 
     @staticmethod
@@ -221,7 +234,7 @@ class ToDtype(Linear):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, dtype: np.dtype) -> Tensor:
-        ctx.in_dtype = a._data.dtype
+        ctx.in_dtype = a._data.dtype if type(a._data) is np.ndarray else B.np_dtype_of(a._data)  # (a NumPy dtype: .to() takes it)
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
             return wrap(B.astype(a._data, dtype))
 

@@ -34,6 +34,8 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # 
         ``output``, or a tuple ``(output, inverse?, counts?)`` in that order; ``inverse`` has
         ``input``'s shape (``(input.size(dim),)`` with ``dim``), int64.
     Raises:
+        TypeError: for an Array API tensor (array-api-strict) where the op has no Array API form
+            yet (``unique`` has one without ``dim``).
         IndexError: ``dim`` out of range.
 
     Example:
@@ -43,6 +45,10 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # 
     """
     d = input._data
     axis = None if dim is None else norm_dim(dim, d.ndim, "unique")
+    if not B.native(d):  # an Array API array: the standard's unique_all, sorted here
+        if axis is not None:
+            _host_only("unique(dim=...)", d)
+        return _unique_xp(d, return_inverse, return_counts)
     # equal_nan=False: every NaN is its own value, as PyTorch (NumPy 2 merges them by default)
     out, inv, counts = np.unique(d, return_inverse=True, return_counts=True, axis=axis, equal_nan=False)
     res = [wrap(out)]
@@ -50,6 +56,29 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # 
         res.append(wrap(inv.reshape(d.shape if axis is None else (-1,)).astype(np.int64)))
     if return_counts:
         res.append(wrap(counts.astype(np.int64)))
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def _host_only(name: str, d: Any) -> None:
+    """Raise the TypeError of an op with no Array API form yet (a data-dependent host
+    computation in NumPy): naming the op and the array's library."""
+    raise TypeError(f"{name} is not available for {B.backend_name(d)} tensors yet (a NumPy computation); move "
+                    "the tensor to NumPy first: docs/backends.md")
+
+
+def _unique_xp(d: Any, return_inverse: bool, return_counts: bool) -> Any:
+    """:func:`unique` of the flattened input with the standard's ``unique_all`` (each NaN
+    its own value, as PyTorch), put in ascending order (NaNs last; the standard leaves the
+    order unspecified) with the inverse indices renumbered to match."""
+    xp = B.namespace(d)
+    vals, _, inv, counts = xp.unique_all(xp.reshape(d, (-1,)))
+    order = xp.argsort(vals, stable=True)
+    res = [wrap(xp.take(vals, order))]
+    if return_inverse:
+        rank = xp.argsort(order)  # (the inverse permutation)
+        res.append(wrap(xp.astype(xp.reshape(xp.take(rank, xp.reshape(inv, (-1,))), d.shape), xp.int64)))
+    if return_counts:
+        res.append(wrap(xp.astype(xp.take(counts, order), xp.int64)))
     return res[0] if len(res) == 1 else tuple(res)
 
 
@@ -66,6 +95,8 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     Returns:
         like :func:`unique` (``output``, ``inverse?``, ``counts?``), without sorting.
     Raises:
+        TypeError: for an Array API tensor (array-api-strict) where the op has no Array API form
+            yet (``unique`` has one without ``dim``).
         IndexError: ``dim`` out of range.
 
     Example:
@@ -74,6 +105,8 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
         (tensor([1, 2, 1]), tensor([2, 2, 1]))
     """
     d = input._data
+    if not B.native(d):
+        _host_only("unique_consecutive()", d)
     axis = 0 if dim is None else norm_dim(dim, d.ndim, "unique_consecutive")
     flat = d.reshape(-1) if dim is None else np.moveaxis(d, axis, 0)
     n = flat.shape[0]
@@ -104,6 +137,8 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         ``(max(max(input) + 1, minlength),)`` tensor: int64 counts, or of the weights' float
         dtype (float32 weights give float32, others float64, as PyTorch).
     Raises:
+        TypeError: for an Array API tensor (array-api-strict) where the op has no Array API form
+            yet (``unique`` has one without ``dim``).
         RuntimeError: a non-1-d or non-integer input, negative values, mismatched weights.
 
     Example:
@@ -112,6 +147,8 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         [1, 0, 2, 1]
     """
     d = input._data
+    if not B.native(d):
+        _host_only("bincount()", d)
     if d.ndim != 1 or B.kind(d) not in "iub":
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if d.size and d.min() < 0:
@@ -144,6 +181,8 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
     Returns:
         int64 (int32) tensor of ``input``'s shape.
     Raises:
+        TypeError: for an Array API tensor (array-api-strict) where the op has no Array API form
+            yet (``unique`` has one without ``dim``).
         RuntimeError: leading dims that do not match; ``side`` and ``right`` disagreeing.
 
     Example:
@@ -159,6 +198,8 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
                                "left while right was True")
         right = side == "right"
     seq = sorted_sequence._data
+    if not B.native(seq):
+        _host_only("searchsorted()", seq)
     if sorter is not None:
         seq = np.take_along_axis(seq, data_of(sorter).astype(np.int64), axis=-1)
     scalar = not isinstance(input, Tensor)
@@ -224,6 +265,8 @@ def bucketize(input: Any, boundaries: Tensor, *, out_int32: bool = False, right:
     Returns:
         int64 (``out_int32``: int32) tensor of ``input``'s shape.
     Raises:
+        TypeError: for an Array API tensor (array-api-strict) where the op has no Array API form
+            yet (``unique`` has one without ``dim``).
         RuntimeError: ``boundaries`` not 1-d.
 
     Example:
@@ -248,6 +291,8 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
     Returns:
         ``(bins,)`` tensor of ``input``'s (floating) dtype.
     Raises:
+        TypeError: for an Array API tensor (array-api-strict) where the op has no Array API form
+            yet (``unique`` has one without ``dim``).
         NotImplementedError: an integer or bool input (``"histogram_cpu" not implemented for
             'Long'``, PyTorch's error; a subclass of RuntimeError).
         RuntimeError: ``bins <= 0``; ``max < min``.
@@ -264,6 +309,8 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
         raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{names.get(d.dtype.name, d.dtype.name)}'")
     if bins <= 0:
         raise RuntimeError("torch.histc: bins must be > 0")
+    if not B.native(d):
+        _host_only("histc()", d)
     lo, hi = float(min), float(max)
     if lo == hi and d.size:
         lo, hi = float(d.min()), float(d.max())

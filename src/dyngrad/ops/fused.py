@@ -27,7 +27,7 @@ TENSOR_METHODS = {"softmax", "log_softmax"}
 def _cast_for(input: Tensor, dtype: Any) -> np.ndarray:
     d = float_data(input)
     if dtype is not None:
-        d = d.astype(B.to_np_dtype(dtype), copy=False)
+        d = B.astype(d, B.to_np_dtype(dtype), copy=False)
     return d
 
 
@@ -42,12 +42,13 @@ class Softmax(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, dtype: Any = None) -> Tensor:
         d = _cast_for(x, dtype)
+        xp = B.xp_for(d)  # numpy itself for NumPy, CuPy and Dask arrays
         if d.ndim == 0:
-            out = wrap(np.ones_like(d))
+            out = wrap(B.ones_like(d))
         else:
             with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-                e = np.exp(d - np.max(d, axis=dim, keepdims=True))
-            out = wrap(e / np.sum(e, axis=dim, keepdims=True))
+                e = xp.exp(d - xp.max(d, axis=dim, keepdims=True))
+            out = wrap(e / xp.sum(e, axis=dim, keepdims=True))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -77,13 +78,14 @@ class LogSoftmax(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, dtype: Any = None) -> Tensor:
         d = _cast_for(x, dtype)
+        xp = B.xp_for(d)  # numpy itself for NumPy, CuPy and Dask arrays
         if d.ndim == 0:
-            out = wrap(np.zeros_like(d))
+            out = wrap(B.zeros_like(d))
         else:
             with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-                z = d - np.max(d, axis=dim, keepdims=True)
+                z = d - xp.max(d, axis=dim, keepdims=True)
             with np.errstate(invalid="ignore"):
-                out = wrap(z - np.log(np.sum(np.exp(z), axis=dim, keepdims=True)))
+                out = wrap(z - xp.log(xp.sum(xp.exp(z), axis=dim, keepdims=True)))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -189,16 +191,17 @@ class MseLoss(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, target: Tensor, reduction: str) -> Tensor:
         xd, td, rt = binary_operands(x, target)
-        d = np.subtract(xd, td)
-        d = d if d.dtype == rt else d.astype(rt)
+        xp = B.xp_for(xd, td)  # numpy itself for NumPy, CuPy and Dask arrays
+        d = xp.subtract(xd, td)
+        d = d if d.dtype == rt else B.astype(d, rt)
         sq = d * d
         if reduction == "none":
             out = sq
         elif reduction == "sum":
-            out = sq.sum()
+            out = B.asum(sq)
         else:
             with np.errstate(invalid="ignore", divide="ignore"):  # an empty mean is nan, silently
-                out = sq.sum() / sq.size if sq.size else np.asarray(np.nan, dtype=rt)
+                out = B.asum(sq) / sq.size if sq.size else B.like(np.asarray(np.nan, dtype=rt), sq)
         ctx.reduction, ctx.count = reduction, d.size
         if True in ctx.needs_input_grad:
             ctx.save_for_backward(x, target)
@@ -265,17 +268,18 @@ class BinaryCrossEntropyWithLogits(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, target: Tensor, reduction: str) -> Tensor:
         xd, td, rt = binary_operands(x, target)
+        xp = B.xp_for(xd, td)  # numpy itself for NumPy, CuPy and Dask arrays
         with np.errstate(over="ignore"):
-            sp = np.maximum(-xd, 0) + np.log1p(np.exp(-np.abs(xd)))  # softplus(-x)
+            sp = xp.maximum(-xd, 0) + xp.log1p(xp.exp(-xp.abs(xd)))  # softplus(-x)
             loss = (1 - td) * xd + sp
-        loss = loss if loss.dtype == rt else loss.astype(rt)
+        loss = loss if loss.dtype == rt else B.astype(loss, rt)
         if reduction == "none":
             out = loss
         elif reduction == "sum":
-            out = loss.sum()
+            out = B.asum(loss)
         else:
             with np.errstate(invalid="ignore", divide="ignore"):
-                out = loss.sum() / loss.size if loss.size else np.asarray(np.nan, dtype=rt)
+                out = B.asum(loss) / loss.size if loss.size else B.like(np.asarray(np.nan, dtype=rt), loss)
         ctx.reduction, ctx.count = reduction, loss.size
         if True in ctx.needs_input_grad:
             ctx.save_for_backward(x, target)
@@ -328,6 +332,12 @@ class NllLoss(Op):
         t = target._data
         cdim = 0 if d.ndim == 1 else 1
         C = d.shape[cdim]
+        if type(d) is not np.ndarray and not B.native(d):
+            out, m = _nll_xp(d, t, weight, ignore_index, reduction, cdim, C)
+            ctx.cdim = cdim
+            ctx.none = reduction == "none"
+            ctx.save_for_backward(wrap(m))
+            return wrap(out)
         keep = t != ignore_index
         tt = np.where(keep, t, 0)
         if keep.any():
@@ -414,15 +424,57 @@ class NllLoss(Op):
             return NotImplemented  # targets batched by an outer vmap: values unreadable here
         t = target._data
         keep = t != ignore_index
-        w = weight._data if weight is not None else np.ones(x.shape[1 if x.ndim > 1 else 0])
-        denom = np.where(keep, w[np.where(keep, t, 0)], 0).sum(axis=rest)
-        dt = s._data.dtype
+        if type(t) is not np.ndarray and not B.native(t):
+            xp = B.namespace(t)
+            w = weight._data if weight is not None else xp.ones(x.shape[1 if x.ndim > 1 else 0], dtype=xp.float64)
+            tt = xp.where(keep, t, 0)
+            denom = xp.sum(xp.where(keep, xp.reshape(xp.take(w, xp.reshape(tt, (-1,))), tt.shape), 0), axis=rest)
+        else:
+            xp = np
+            w = weight._data if weight is not None else np.ones(x.shape[1 if x.ndim > 1 else 0])
+            denom = np.where(keep, w[np.where(keep, t, 0)], 0).sum(axis=rest)
+        dt = B.np_dtype_of(s._data)
         empty = denom == 0
         with np.errstate(divide="ignore"):
-            r = np.where(empty, 0, 1 / np.where(empty, 1, denom))
+            r = xp.where(empty, 0, 1 / xp.where(empty, 1, denom))
         # skip the ops that change nothing (one target per example, no class weights: r == 1)
-        out = s if bool((r == 1).all()) else s * wrap(r.astype(dt))
-        return (out + wrap(np.where(empty, np.nan, 0).astype(dt)) if bool(empty.any()) else out), 0
+        out = s if bool(xp.all(r == 1)) else s * wrap(B.astype(r, dt))
+        return (out + wrap(B.astype(xp.where(empty, np.nan, 0), dt)) if bool(xp.any(empty)) else out), 0
+
+
+def _nll_xp(d: Any, t: Any, weight: Any, ignore_index: int, reduction: str, cdim: int, C: int) -> tuple:
+    """(loss, gradient mask) of :class:`NllLoss`'s forward with the standard's functions (an
+    Array API array): the class-``t`` entries picked with ``take_along_axis``, the mask of
+    ``-scale`` at each target class with ``where`` of a one-hot comparison."""
+    xp = B.namespace(d, t)
+    if isinstance(t, np.ndarray):  # a 0-d NumPy target joins as a constant (namespace())
+        t = B.like(t, d)
+    keep = t != ignore_index
+    tt = xp.where(keep, t, 0)
+    bad = keep & ((tt < 0) | (tt >= C))
+    if xp.any(bad):  # (the error path reads the offending target on the host, for the message)
+        first = int(B.to_host(tt)[B.to_host(bad)].flat[0])
+        raise IndexError(f"nll_loss: Target {first} is out of bounds (C = {C}).")
+    w = B.astype(weight._data, d.dtype) if weight is not None else xp.ones(C, dtype=d.dtype)
+    wt = xp.where(keep, xp.reshape(xp.take(w, xp.reshape(tt, (-1,))), tt.shape), 0)
+    picked = xp.squeeze(xp.take_along_axis(d, xp.expand_dims(tt, axis=cdim), axis=cdim), axis=cdim)
+    with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+        losses = -wt * picked
+    scale = wt
+    if reduction == "none":
+        out = losses
+    elif reduction == "sum":
+        out = xp.sum(losses)
+    else:
+        denom = xp.sum(wt)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = xp.sum(losses) / denom
+            # as PyTorch: ignored elements get no gradient even when denom == 0 (loss nan)
+            scale = xp.where(keep, wt / denom, 0)
+    cls = xp.reshape(xp.arange(C, dtype=tt.dtype), (C,) + (1,) * (d.ndim - 1 - cdim))
+    m = xp.where(cls == xp.expand_dims(tt, axis=cdim), xp.expand_dims(xp.where(keep, -scale, 0), axis=cdim),
+                 xp.zeros((), dtype=d.dtype))
+    return out, B.astype(m, d.dtype, copy=False)
 
 
 class _LogSigmoid(Elementwise):
@@ -434,8 +486,9 @@ class _LogSigmoid(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = float_data(x)
+        xp = B.xp_for(d)  # numpy itself for NumPy, CuPy and Dask arrays
         ctx.save_for_backward(x)
-        return wrap(-(np.maximum(-d, 0) + np.log1p(np.exp(-np.abs(d)))))
+        return wrap(-(xp.maximum(-d, 0) + xp.log1p(xp.exp(-xp.abs(d)))))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -461,11 +514,12 @@ class SmoothL1(Op):
     def forward(ctx: Any, x: Tensor, t: Tensor, beta: float) -> Tensor:
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
             d = x._data - t._data
-        ad = np.abs(d)
+        xp = B.xp_for(d)  # numpy itself for NumPy, CuPy and Dask arrays
+        ad = xp.abs(d)
         ctx.beta = beta
         ctx.save_for_backward(x, t)
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap(np.where(ad < beta, 0.5 * d * d / beta, ad - 0.5 * beta).astype(d.dtype, copy=False))
+            return wrap(B.astype(xp.where(ad < beta, 0.5 * d * d / beta, ad - 0.5 * beta), d.dtype, copy=False))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -492,13 +546,14 @@ class BinaryCrossEntropy(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, t: Tensor) -> Tensor:
         d, td = x._data, t._data
-        if d.size and (np.any(d < 0) or np.any(d > 1) or np.isnan(d).any()):
+        xp = B.xp_for(d, td)  # numpy itself for NumPy, CuPy and Dask arrays
+        if d.size and (xp.any(d < 0) or xp.any(d > 1) or xp.any(xp.isnan(d))):
             raise RuntimeError("binary_cross_entropy: all elements of input should be between 0 and 1")
         with np.errstate(divide="ignore"):
-            lx = np.maximum(np.log(d), -100)
-            l1x = np.maximum(np.log1p(-d), -100)
+            lx = xp.maximum(xp.log(d), -100)
+            l1x = xp.maximum(xp.log1p(-d), -100)
         ctx.save_for_backward(x, t)
-        return wrap((-(td * lx + (1 - td) * l1x)).astype(d.dtype, copy=False))
+        return wrap(B.astype(-(td * lx + (1 - td) * l1x), d.dtype, copy=False))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -532,15 +587,16 @@ class NormalizeStats(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple, eps: float) -> Tensor:
         d = float_data(x)
+        xp = B.xp_for(d)  # numpy itself for NumPy, CuPy and Dask arrays
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            mu = d.mean(axis=dims, keepdims=True)
+            mu = d.mean(axis=dims, keepdims=True) if xp is np else xp.mean(d, axis=dims, keepdims=True)
             xc = d - mu
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            var = np.mean(xc * xc, axis=dims, keepdims=True)
+            var = xp.mean(xc * xc, axis=dims, keepdims=True)
         ctx.dims = dims
         ctx.eps = eps
         ctx.save_for_backward(x)
-        return wrap((xc / np.sqrt(var + eps)).astype(d.dtype, copy=False))
+        return wrap(B.astype(xc / xp.sqrt(var + eps), d.dtype, copy=False))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

@@ -26,10 +26,13 @@ class MaskedFill(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, mask: Any, value: Any) -> Tensor:
         m = data_of(mask)
-        if m.dtype != np.bool_:
+        if m.dtype != np.bool_ and B.kind(m) != "b":
             raise RuntimeError(f"masked_fill only supports boolean masks, but got mask with dtype {m.dtype}")
         ctx.mask = m
         v = data_of(value)
+        d = x._data
+        if type(d) is not np.ndarray and not B.native(d):
+            return wrap(_masked_fill_xp(d, m, v))
         out = np.where(m, B.asarray_any(v, dtype=x._data.dtype), x._data)
         if out.shape != x._data.shape:
             out = np.broadcast_to(out, np.broadcast_shapes(out.shape, x._data.shape)).copy()
@@ -45,7 +48,7 @@ class MaskedFill(Op):
         if not all(d is None or isinstance(d, int) for d in in_dims):
             return NotImplemented
         m = mask if isinstance(mask, Tensor) else wrap(B.asarray_any(data_of(mask)))
-        if m._data.dtype != np.bool_:
+        if m._data.dtype != np.bool_ and B.kind(m._data) != "b":
             raise RuntimeError(f"masked_fill only supports boolean masks, but got mask with dtype {m._data.dtype}")
         rank = max(logical_ndim(x, dx), logical_ndim(m, dm))
         xb = x if dx is None else pad_to(front(x, dx), rank)
@@ -78,6 +81,24 @@ class MaskedFill(Op):
         ts = [t for t in (None if ux is None else ux.masked_fill(m, 0), None if uv is None else uv * m)
               if t is not None]
         return sum(ts[1:], ts[0])
+
+
+def _masked_fill_xp(d: Any, m: Any, v: Any) -> Any:
+    """:class:`MaskedFill`'s forward with the standard's functions (an Array API array ``d``;
+    a number ``v`` is cast to ``d``'s dtype on the host, as NumPy's ``asarray`` would)."""
+    xp = B.namespace(d, m)
+    if isinstance(m, np.ndarray):  # a 0-d NumPy mask joins as a constant (namespace())
+        m = B.like(m, d)
+    nd = B.np_dtype_of(d)
+    if isinstance(v, (bool, int, float, np.generic)) or (isinstance(v, np.ndarray) and v.ndim == 0):
+        with np.errstate(all="ignore"):
+            v = B.like(np.asarray(v).astype(nd), d)
+    else:
+        v = B.astype(v, nd, copy=False)
+    out = xp.where(m, v, d)
+    if out.shape != d.shape:
+        out = xp.broadcast_to(out, np.broadcast_shapes(out.shape, d.shape))
+    return out
 
 
 def masked_fill(input: Tensor, mask: Any, value: Any) -> Tensor:
@@ -141,7 +162,7 @@ def masked_fill_(input: Tensor, mask: Any, value: Any) -> Tensor:
     """
     if not recording(input, value) and not _ctx.interpreters:  # a transform (forward mode's tangents) goes via inplace()
         m = data_of(mask)
-        if m.dtype != np.bool_:
+        if m.dtype != np.bool_ and B.kind(m) != "b":
             raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {m.dtype}")
         if type(input._data) is not np.ndarray:
             B.writeable(input._data)  # (Dask: immutable, refused)
@@ -182,7 +203,7 @@ def masked_select(input: Tensor, mask: Any) -> Tensor:
     """
     m = data_of(mask)
     m = B.asarray_any(m) if not isinstance(m, np.ndarray) else m
-    if m.dtype != np.bool_:
+    if B.kind(m) != "b":
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {m.dtype}")
     try:
         shape = np.broadcast_shapes(m.shape, input._data.shape)
@@ -194,8 +215,12 @@ def masked_select(input: Tensor, mask: Any) -> Tensor:
     from .indexing import Index
 
     if not shape:  # 0-d: NumPy has no nonzero() of a 0-d array
-        x, shape, m = x.reshape(1), (1,), m.reshape(1)
-
+        x, shape, m = x.reshape(1), (1,), B.reshape(m, (1,))
+    if not B.native(m) or not B.native(x._data):  # an Array API array: the standard's nonzero
+        xp = B.namespace(x._data, m)
+        if isinstance(m, np.ndarray):
+            m = B.like(m, x._data)
+        return Index.apply(x, tuple(xp.nonzero(xp.broadcast_to(m, shape))), False)
     return Index.apply(x, np.nonzero(np.broadcast_to(m, shape)), False)
 
 
@@ -228,4 +253,6 @@ def index_fill(input: Tensor, dim: int, index: Any, value: Any) -> Tensor:
     d, adv = _dim_index(input, dim, index, "index_fill", negative=True)
     mask = np.zeros(input._data.shape, dtype=np.bool_)
     mask[adv] = True
+    if not B.native(input._data):  # the positions' mask, made on the host, in input's library
+        mask = B.like(mask, input._data)
     return masked_fill(input, wrap(mask), value)

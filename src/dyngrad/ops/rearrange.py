@@ -28,7 +28,10 @@ class Repeat(Linear):
     def forward(ctx: Any, x: Tensor, repeats: tuple) -> Tensor:
         lead = (1,) * (len(repeats) - x._data.ndim) + x._data.shape
         ctx.in_shape, ctx.lead, ctx.repeats = x._data.shape, lead, repeats
-        return wrap(np.tile(x._data.reshape(lead), repeats))
+        d = x._data
+        if type(d) is np.ndarray:
+            return wrap(np.tile(d.reshape(lead), repeats))
+        return wrap(B.namespace(d).tile(B.reshape(d, lead), tuple(repeats)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -119,7 +122,10 @@ class Flip(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
         ctx.dims = dims
-        return wrap(np.flip(x._data, dims).copy() if dims else x._data.copy())
+        d = x._data
+        if type(d) is np.ndarray:
+            return wrap(np.flip(d, dims).copy() if dims else d.copy())
+        return wrap(B.namespace(d).flip(d, axis=dims) if dims else B.copy(d))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -218,9 +224,15 @@ class Roll(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, shifts: tuple, dims: tuple) -> Tensor:
         ctx.shifts, ctx.dims = shifts, dims
+        d = x._data
+        if type(d) is not np.ndarray and not B.is_dask(d) and not B.is_cupy(d):
+            xp = B.namespace(d)
+            if not dims:
+                return wrap(xp.reshape(xp.roll(xp.reshape(d, (-1,)), shift=shifts[0]), d.shape))
+            return wrap(xp.roll(d, shift=shifts, axis=dims))
         if not dims:
-            return wrap(np.roll(x._data.reshape(-1), shifts[0]).reshape(x._data.shape))
-        return wrap(np.roll(x._data, shifts, dims))
+            return wrap(np.roll(d.reshape(-1), shifts[0]).reshape(d.shape))
+        return wrap(np.roll(d, shifts, dims))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -297,6 +309,8 @@ class ConstantPad(Op):
             lo, hi = widths[2 * k], widths[2 * k + 1]
             crop[ax] = slice(max(-lo, 0), d.shape[ax] - max(-hi, 0))
             pw[ax] = (max(lo, 0), max(hi, 0))
+        if type(d) is not np.ndarray and not B.is_dask(d) and not B.is_cupy(d):
+            return wrap(_constant_pad_xp(d[tuple(crop)], pw, value))
         if not any(lo or hi for lo, hi in pw):
             return wrap(d[tuple(crop)].copy())
         return wrap(np.pad(d[tuple(crop)], pw, mode="constant", constant_values=value))
@@ -316,6 +330,19 @@ class ConstantPad(Op):
     vmap = leading_batch
 
 
+def _constant_pad_xp(d: Any, pw: list, value: Any) -> Any:
+    """``numpy.pad(d, pw, constant_values=value)`` with the standard's functions (an Array
+    API array: ``full`` of the padded shape, the input written into its middle)."""
+    xp = B.namespace(d)
+    if not any(lo or hi for lo, hi in pw):
+        return B.copy(d)
+    nd = B.np_dtype_of(d)
+    fill = np.asarray(0 if value is None else value).astype(nd).item()  # numpy.pad's cast of the value
+    out = xp.full(tuple(s + lo + hi for s, (lo, hi) in zip(d.shape, pw)), fill, dtype=d.dtype)
+    out[tuple(slice(lo, lo + s) for s, (lo, _) in zip(d.shape, pw))] = d
+    return out
+
+
 _NP_MODE = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
 
@@ -330,12 +357,16 @@ class IndexPad(Linear):
     def forward(ctx: Any, x: Tensor, idx: tuple) -> Tensor:
         ctx.idx, ctx.shape = idx, x._data.shape
         d = x._data
+        if type(d) is not np.ndarray and not B.native(d):
+            return wrap(_take_axes_xp(d, idx))
         return wrap(d[idx] if type(d) is np.ndarray else B.take(d, idx))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         from .indexing import IndexPutAdd
 
+        if not B.native(g._data):  # an Array API array: no scatter-add; the exact per-axis adjoint
+            return IndexPadAdjoint.apply(g, ctx.shape, ctx.idx), None
         return IndexPutAdd.apply(g, ctx.shape, ctx.idx, False), None
 
     @staticmethod
@@ -345,6 +376,73 @@ class IndexPad(Linear):
         if not only_first_batched(in_dims):
             return NotImplemented
         return info.function.apply(front(x, in_dims[0]), (slice(None),) + tuple(idx)), 0
+
+
+def _take_axes_xp(d: Any, idx: tuple) -> Any:
+    """``d[idx]`` for :class:`IndexPad`'s index (full slices, then one index array per
+    padded axis, shaped to broadcast as an outer product) with the standard's ``take``, one
+    axis at a time (an Array API array takes one index array per indexing)."""
+    xp = B.namespace(d)
+    for ax, it in enumerate(idx):
+        if isinstance(it, np.ndarray):
+            d = xp.take(d, xp.asarray(it.reshape(-1).astype(np.int64)), axis=ax)
+    return d
+
+
+def _pad_adjoint_xp(g: Any, shape: tuple, idx: tuple) -> Any:
+    """The adjoint of :func:`_take_axes_xp`: along each indexed axis, ``out[j] = sum of
+    g[p] over the p with m[p] == j``, as gathers: the k-th copy of each source index (in
+    index order, as ``np.add.at`` adds them) is one ``take`` of ``g`` with a host-computed
+    inverse map, kept by ``where`` (exact: no multiplication by a 0/1 mask, so an inf or nan
+    gradient stays where it belongs) and summed over k."""
+    xp = B.namespace(g)
+    for ax, it in enumerate(idx):
+        if not isinstance(it, np.ndarray):
+            continue
+        m = it.reshape(-1).astype(np.int64)
+        n = shape[ax]
+        seen = np.zeros(n, dtype=np.int64)
+        rank = np.empty(m.shape[0], dtype=np.int64)
+        for p, j in enumerate(m):  # the k-th occurrence of each target (a host index map)
+            rank[p] = seen[j]
+            seen[j] += 1
+        acc = None
+        for k in range(int(rank.max()) + 1 if m.size else 0):
+            sel = np.nonzero(rank == k)[0]
+            src = np.zeros(n, dtype=np.int64)
+            has = np.zeros(n, dtype=bool)
+            src[m[sel]] = sel
+            has[m[sel]] = True
+            part = xp.take(g, xp.asarray(src), axis=ax)
+            keep = xp.asarray(has.reshape((n,) + (1,) * (g.ndim - 1 - ax)))
+            part = xp.where(keep, part, xp.zeros((), dtype=g.dtype))
+            acc = part if acc is None else acc + part
+        g = acc if acc is not None else xp.zeros(g.shape[:ax] + (n,) + g.shape[ax + 1:], dtype=g.dtype)
+    return g
+
+
+class IndexPadAdjoint(Linear):
+    """The gradient of :class:`IndexPad` on an Array API array (no scatter-add there):
+    ``out = _pad_adjoint_xp(g)``; its own gradient is :class:`IndexPad` again (the adjoint
+    of the adjoint)."""
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, shape: tuple, idx: tuple) -> Tensor:
+        ctx.idx = idx
+        return wrap(_pad_adjoint_xp(g._data, shape, idx))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        return IndexPad.apply(gg, ctx.idx), None, None
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, g: Tensor, shape: tuple, idx: tuple) -> Any:
+        """Batching rule: batch dim to the front, prepended to ``shape`` and to the index
+        as a full slice (as :class:`IndexPad`'s rule)."""
+        if not only_first_batched(in_dims):
+            return NotImplemented
+        return info.function.apply(front(g, in_dims[0]), (info.batch_size,) + tuple(shape),
+                                   (slice(None),) + tuple(idx)), 0
 
 
 class CircularPad(IndexPad):

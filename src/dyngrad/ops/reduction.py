@@ -43,6 +43,14 @@ def const(arr: Any, dtype: Any) -> Tensor:
     return wrap(B.asarray_any(arr, dtype=dtype))
 
 
+def host_const(arr: Any, like: Any, dtype: Any = None) -> Tensor:
+    """A constant made on the host (``np.eye``, ``np.triu``, index grids: NumPy arrays that
+    do not depend on any tensor's values) as a Tensor in the library of ``like`` (a Tensor or
+    an array), cast to ``dtype`` (a NumPy dtype; default ``like``'s dtype)."""
+    d = like._data if isinstance(like, Tensor) else like
+    return wrap(B.like(arr, d, dtype=B.np_dtype_of(d) if dtype is None else dtype))
+
+
 def _count(shape: tuple, dims: tuple | None) -> int:
     return B.prod(shape) if dims is None else B.prod(tuple(shape[i] for i in dims))
 
@@ -70,7 +78,9 @@ class Sum(Linear):
         if dtype is None and B.kind(d) in "biu":
             dtype = np.int64
         ctx.shape, ctx.dims, ctx.keepdim = d.shape, dims, keepdim
-        return wrap(np.sum(d, axis=dims, keepdims=keepdim, dtype=dtype))
+        if type(d) is np.ndarray or B.native(d):
+            return wrap(np.sum(d, axis=dims, keepdims=keepdim, dtype=dtype))
+        return wrap(B.asum(d, axis=dims, keepdims=keepdim, dtype=dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -127,7 +137,9 @@ class Mean(Linear):
         ctx.shape, ctx.dims, ctx.keepdim = d.shape, dims, keepdim
         ctx.n = _count(d.shape, dims)
         with np.errstate(invalid="ignore", divide="ignore"):  # empty: nan, as PyTorch
-            return wrap(B.asarray_any(np.sum(d, axis=dims, keepdims=keepdim) / d.dtype.type(ctx.n), dtype=d.dtype))
+            if type(d) is np.ndarray or B.native(d):
+                return wrap(B.asarray_any(np.sum(d, axis=dims, keepdims=keepdim) / d.dtype.type(ctx.n), dtype=d.dtype))
+            return wrap(B.namespace(d).sum(d, axis=dims, keepdims=keepdim) / ctx.n)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -193,7 +205,10 @@ class Prod(Op):
         if dtype is None and B.kind(d) in "biu":
             dtype = np.int64
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            out = wrap(np.prod(d, axis=dims, keepdims=keepdim, dtype=dtype))
+            if type(d) is np.ndarray or B.native(d):
+                out = wrap(np.prod(d, axis=dims, keepdims=keepdim, dtype=dtype))
+            else:
+                out = wrap(B.namespace(d).prod(d, axis=dims, keepdims=keepdim, dtype=B.dtype_for(d, dtype)))
         ctx.dims, ctx.keepdim = dims, keepdim
         ctx.save_for_backward(x, out)
         return out
@@ -204,10 +219,12 @@ class Prod(Op):
         shape, dims, dt = x._data.shape, ctx.dims, x._data.dtype
         g = unreduce(g, shape, dims, ctx.keepdim)
         zero = x._data == 0
-        if not zero.any():
+        xp = B.xp_for(zero)
+        if not xp.any(zero):
             return g * unreduce(out, shape, dims, ctx.keepdim) / x, None, None, None
-        nz = zero.sum(axis=dims, keepdims=True)
-        if (nz >= 2).any():  # several zeros in a slice: division-free, exact at every order
+        nz = zero.sum(axis=dims, keepdims=True) if xp is np else xp.sum(B.astype(zero, np.int64), axis=dims,
+                                                                          keepdims=True)
+        if xp.any(nz >= 2):  # several zeros in a slice: division-free, exact at every order
             return g * _prod_of_others(x, dims), None, None, None
         zf = const(zero, dt)
         xs = x * (1 - zf) + zf  # zeros replaced by ones
@@ -223,7 +240,7 @@ class Prod(Op):
         """Forward mode: ``t = sum(u_i * prod_{k != i} x_k, dims)``: the weights are
         backward's gradient for a unit ``grad`` (zeros handled as there)."""
         (_x, out) = ctx.saved_tensors
-        w = Prod.backward(ctx, Tensor._make(np.ones(out._data.shape, dtype=u._data.dtype)))[0]
+        w = Prod.backward(ctx, Tensor._make(B.ones_like(out._data, dtype=B.np_dtype_of(u._data))))[0]
         return Sum.apply(u * w, ctx.dims, ctx.keepdim, None)
 
 
@@ -238,8 +255,9 @@ def _prod_of_others(x: Tensor, dims: tuple | None) -> Tensor:
     kshape = tuple(xp.shape[: nd - len(red)])
     m = int(np.prod([x.shape[d] for d in red], dtype=np.int64))
     rows = xp.reshape(*kshape, 1, m)
-    off = ~np.eye(m, dtype=bool)
-    others = (rows * const(off, x._data.dtype) + const(~off, x._data.dtype)).prod(-1)
+    off = ~np.eye(m, dtype=bool)  # (a host constant, moved to x's library)
+    dt = B.np_dtype_of(x._data)
+    others = (rows * const(B.like(off, x._data), dt) + const(B.like(~off, x._data), dt)).prod(-1)
     back = others.reshape(*xp.shape)
     inv = [perm.index(d) for d in range(nd)]
     return back.permute(*inv) if perm != list(range(nd)) else back
@@ -297,7 +315,11 @@ def _extreme(op: str, d: np.ndarray, dims: tuple | None, keepdim: bool) -> np.nd
         )
     if d.size == 0 and builtins.any(d.shape[i] == 0 for i in dims):
         raise IndexError(f"{op}(): Expected reduction dim {dims[0]} to have non-zero size.")
-    fn = np.max if op in ("amax", "max") else np.min
+    xp = B.xp_for(d)
+    if xp is np:
+        fn = np.max if op in ("amax", "max") else np.min
+    else:
+        fn = xp.max if op in ("amax", "max") else xp.min
     return fn(d, axis=dims, keepdims=keepdim)
 
 
@@ -319,6 +341,9 @@ class Amax(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, out = ctx.saved_tensors
         shape, dt = x._data.shape, x._data.dtype
+        if not B.native(x._data):
+            w = _tie_weights(x._data, out._data, shape, ctx.dims, ctx.keepdim)
+            return unreduce(g, shape, ctx.dims, ctx.keepdim) * wrap(w), None, None
         o = out._data if ctx.keepdim else out._data.reshape(_kept_shape(shape, ctx.dims))
         mask = x._data == o
         count = mask.sum(axis=ctx.dims, keepdims=True)
@@ -332,10 +357,23 @@ class Amax(Op):
         share the tangent evenly, as backward shares the gradient)."""
         x, out = ctx.saved_tensors
         shape = x._data.shape
+        if not B.native(x._data):
+            return Sum.apply(u * wrap(_tie_weights(x._data, out._data, shape, ctx.dims, ctx.keepdim)),
+                             ctx.dims, ctx.keepdim, None)
         o = out._data if ctx.keepdim else out._data.reshape(_kept_shape(shape, ctx.dims))
         mask = x._data == o
         w = const(mask / mask.sum(axis=ctx.dims, keepdims=True), x._data.dtype)
         return Sum.apply(u * w, ctx.dims, ctx.keepdim, None)
+
+
+def _tie_weights(d: Any, o: Any, shape: tuple, dims: tuple | None, keepdim: bool) -> Any:
+    """``mask / count`` of :class:`Amax`'s backward with the standard's functions (an Array
+    API array): 1/k at each of the k elements equal to the extreme of their slice."""
+    xp = B.namespace(d)
+    o = o if keepdim else xp.reshape(o, _kept_shape(shape, dims))
+    mask = xp.astype(d == o, d.dtype)
+    with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
+        return mask / xp.sum(mask, axis=dims, keepdims=True)
 
 
 class Amin(Amax):
@@ -439,6 +477,8 @@ class MaxDim(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, keepdim: bool) -> tuple:
         cls, d = type(ctx)._forward_cls, x._data
+        if type(d) is not np.ndarray and not B.native(d):
+            return _max_dim_xp(ctx, cls, d, dim, keepdim)
         if d.ndim == 0:
             idx = np.zeros((), dtype=np.int64)
             vals = d.copy()
@@ -459,10 +499,8 @@ class MaxDim(Op):
         shape, dim = ctx.shape, ctx.dim
         if not shape:
             return g, None, None
-        idx = ctx.idx if ctx.keepdim else np.expand_dims(ctx.idx, dim)
-        pos = np.arange(shape[dim]).reshape((-1,) + (1,) * (len(shape) - dim - 1))
         g = g if ctx.keepdim else g.unsqueeze(dim)
-        return g * const(pos == idx, g._data.dtype), None, None
+        return g * const(_at_index(ctx), g._data.dtype), None, None
 
     # hand-written: couples elements along dims: not elementwise
     @staticmethod
@@ -471,9 +509,41 @@ class MaxDim(Op):
         shape, dim = ctx.shape, ctx.dim
         if not shape:
             return u, None
-        idx = ctx.idx if ctx.keepdim else np.expand_dims(ctx.idx, dim)
+        return (u * const(_at_index(ctx), u._data.dtype)).sum(dim, ctx.keepdim), None
+
+
+def _at_index(ctx: Any) -> Any:
+    """The boolean mask of :class:`MaxDim`'s indices along ``ctx.dim`` (in the indices'
+    library): where its backward puts the gradient."""
+    shape, dim, idx = ctx.shape, ctx.dim, ctx.idx
+    if type(idx) is np.ndarray or B.native(idx):
+        idx = idx if ctx.keepdim else np.expand_dims(idx, dim)
         pos = np.arange(shape[dim]).reshape((-1,) + (1,) * (len(shape) - dim - 1))
-        return (u * const(pos == idx, u._data.dtype)).sum(dim, ctx.keepdim), None
+        return pos == idx
+    xp = B.namespace(idx)
+    idx = idx if ctx.keepdim else xp.expand_dims(idx, axis=dim)
+    pos = xp.reshape(xp.arange(shape[dim], dtype=idx.dtype), (-1,) + (1,) * (len(shape) - dim - 1))
+    return pos == idx
+
+
+def _max_dim_xp(ctx: Any, cls: Any, d: Any, dim: int, keepdim: bool) -> tuple:
+    """:class:`MaxDim`'s forward with the standard's functions (an Array API array)."""
+    xp = B.namespace(d)
+    if d.ndim == 0:
+        idx = xp.zeros((), dtype=xp.int64)
+        vals = B.copy(d)
+    else:
+        if d.shape[dim] == 0:
+            raise IndexError(f"{cls._node_name[:3].lower()}(): Expected reduction dim {dim} to have non-zero size.")
+        arg = xp.argmax if cls._arg is np.argmax else xp.argmin
+        idx = xp.astype(arg(d, axis=dim, keepdims=True), xp.int64)
+        vals = xp.take_along_axis(d, idx, axis=dim)
+        if not keepdim:
+            idx, vals = xp.squeeze(idx, axis=dim), xp.squeeze(vals, axis=dim)
+    ctx.dim, ctx.keepdim, ctx.shape, ctx.idx = dim, keepdim, d.shape, idx
+    indices = wrap(idx)
+    ctx.mark_non_differentiable(indices)
+    return wrap(vals), indices
 
 
 class MinDim(MaxDim):

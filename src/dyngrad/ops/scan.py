@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Linear, Op
 from ._batching import front, only_first_batched, shift_dim
 from ._batching_reduce import along_dim
 from ._util import norm_dim, wrap
@@ -45,7 +45,10 @@ class Logcumsumexp(Op):
         if B.kind(d) not in "fc":
             raise RuntimeError(f"\"logcumsumexp_out_cpu\" not implemented for '{d.dtype.name.capitalize()}'")
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            out = np.logaddexp.accumulate(d, axis=dim) if d.ndim else d.copy()
+            if type(d) is np.ndarray or B.native(d):
+                out = np.logaddexp.accumulate(d, axis=dim) if d.ndim else d.copy()
+            else:
+                out = _logaddexp_accumulate_xp(d, dim)
         res = wrap(out)
         ctx.dim = dim
         ctx.save_for_backward(x, res)
@@ -58,7 +61,7 @@ class Logcumsumexp(Op):
 
         xl, ol = x.movedim(dim, -1), out.movedim(dim, -1)
         n = xl.shape[-1]
-        upper = wrap(np.triu(np.ones((n, n), dtype=bool)))  # i >= j
+        upper = wrap(B.like(np.triu(np.ones((n, n), dtype=bool)), x._data))  # i >= j (a host constant)
         diff = xl.unsqueeze(-1) - ol.unsqueeze(-2)
         return where(upper, diff, float("-inf")).exp()
 
@@ -79,6 +82,21 @@ class Logcumsumexp(Op):
         w = Logcumsumexp._weights(x, out, ctx.dim)
         ul = u.movedim(ctx.dim, -1).unsqueeze(-1)
         return (w * ul).sum(-2).movedim(-1, ctx.dim)
+
+
+def _logaddexp_accumulate_xp(d: Any, dim: int) -> Any:
+    """``np.logaddexp.accumulate(d, axis=dim)`` with the standard's ``logaddexp`` (an Array
+    API array): the same sequence of pairwise steps, one per position along ``dim``."""
+    xp = B.namespace(d)
+    if d.ndim == 0:
+        return B.copy(d)
+    m = xp.moveaxis(d, dim, 0)
+    acc = [m[0, ...]]
+    for i in range(1, m.shape[0]):
+        acc.append(xp.logaddexp(acc[-1], m[i, ...]))
+    if not acc or m.shape[0] == 0:
+        return B.copy(d)
+    return xp.moveaxis(xp.stack(acc, axis=0), 0, dim)
 
 
 def logcumsumexp(input: Tensor, dim: int) -> Tensor:
@@ -117,6 +135,89 @@ def _cum_select(d: np.ndarray, dim: int, largest: bool) -> np.ndarray:
     return np.moveaxis(idx, -1, dim)
 
 
+def _cum_select_xp(d: Any, dim: int, largest: bool) -> Any:
+    """:func:`_cum_select` with the standard's functions (an Array API array)."""
+    xp = B.namespace(d)
+    m = xp.moveaxis(d, dim, -1)
+    best = m[..., 0]
+    cur = xp.zeros(m.shape[:-1], dtype=xp.int64)
+    out = []
+    for i in range(m.shape[-1]):
+        v = m[..., i]
+        take = (v >= best if largest else v <= best) | xp.isnan(v)
+        if i:
+            take = take & ~xp.isnan(best)
+        best = xp.where(take, v, best)
+        cur = xp.where(take, i, cur)
+        out.append(cur)
+    return xp.moveaxis(xp.stack(out, axis=-1), -1, dim)
+
+
+def _one_hot_along(idx: Any, dim: int, n: int, dtype: Any) -> Any:
+    """``onehot[..., j, ...(i)] = (idx[..., i] == j)`` with the new axis ``j`` (size ``n``)
+    inserted at ``dim`` (``idx``'s own axis ``i`` moves to ``dim + 1``)."""
+    xp = B.namespace(idx)
+    pos = xp.reshape(xp.arange(n, dtype=idx.dtype), (n,) + (1,) * (idx.ndim - dim))
+    return pos == xp.expand_dims(idx, axis=dim)
+
+
+def _batched_index(idx: Any, n: int) -> Any:
+    """An (unbatched) index array of a gather/scatter along a dim, repeated over a batch
+    of ``n`` in front (``take_along_axis`` wants one index per example)."""
+    xp = B.namespace(idx)
+    return xp.broadcast_to(xp.expand_dims(idx, axis=0), (n,) + tuple(idx.shape))
+
+
+def _along_rule(info: Any, in_dims: tuple, x: Any, dim: int, *idx: Any) -> Any:
+    """Batching rule of :class:`ScatterAlong`, :class:`GatherAlong` (and sorting's
+    ``SortScatter``/``TakeAlong``): the tensor batch-first, ``dim`` shifted, the index
+    arrays (the trailing arguments that are arrays) repeated over the batch."""
+    if not only_first_batched(in_dims):
+        return NotImplemented
+    n = info.batch_size
+    rest = tuple(_batched_index(a, n) if hasattr(a, "shape") and hasattr(a, "dtype") else a for a in idx)
+    return info.function.apply(front(x, in_dims[0]), dim + 1, *rest), 0
+
+
+class ScatterAlong(Linear):
+    """The gradient of a gather along ``dim`` (:class:`Cummax`'s backward) on an Array API
+    array, which has no scatter-add: ``out[..., j, ...] = sum of g[..., i, ...] over the i
+    with idx[..., i, ...] == j``, a ``where`` of a one-hot comparison summed over ``i``
+    (exact: in ``i`` order, as ``np.add.at`` adds; no 0/1 multiplication, so inf and nan
+    stay where they belong). ``grad_g = take_along_axis(gg, idx)`` (:class:`GatherAlong`)."""
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, dim: int, idx: Any, n: int) -> Tensor:
+        ctx.dim, ctx.idx = dim, idx
+        gd = g._data
+        xp = B.namespace(gd, idx)
+        hot = _one_hot_along(idx, dim, n, gd.dtype)
+        parts = xp.where(hot, xp.expand_dims(gd, axis=dim), xp.zeros((), dtype=gd.dtype))
+        return wrap(xp.sum(parts, axis=dim + 1))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        return GatherAlong.apply(gg, ctx.dim, ctx.idx), None, None, None
+
+    vmap = staticmethod(_along_rule)
+
+
+class GatherAlong(Linear):
+    """``out = take_along_axis(u, idx, dim)`` on an Array API array; ``grad_u`` is
+    :class:`ScatterAlong`."""
+
+    @staticmethod
+    def forward(ctx: Any, u: Tensor, dim: int, idx: Any) -> Tensor:
+        ctx.dim, ctx.idx, ctx.n = dim, idx, u._data.shape[dim]
+        return wrap(B.namespace(u._data).take_along_axis(u._data, idx, axis=dim))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return ScatterAlong.apply(g, ctx.dim, ctx.idx, ctx.n), None, None
+
+    vmap = staticmethod(_along_rule)
+
+
 def _cum_rule(info: Any, in_dims: tuple, x: Any, dim: int, largest: bool) -> Any:
     """Batching rule: batch dim to the front, ``dim`` shifted; both outputs batched at 0."""
     if not only_first_batched(in_dims):
@@ -140,6 +241,17 @@ class Cummax(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, largest: bool) -> tuple:
         d = x._data
+        if type(d) is not np.ndarray and not B.native(d):
+            xp = B.namespace(d)
+            if d.ndim == 0:
+                idx, vals = xp.zeros((), dtype=xp.int64), B.copy(d)
+            else:
+                idx = _cum_select_xp(d, dim, largest) if d.size else xp.zeros(d.shape, dtype=xp.int64)
+                vals = xp.take_along_axis(d, idx, axis=dim)
+            ctx.dim, ctx.idx, ctx.shape = dim, idx, d.shape
+            ind = wrap(idx)
+            ctx.mark_non_differentiable(ind)
+            return wrap(vals), ind
         if d.ndim == 0:
             idx = np.zeros((), dtype=np.int64)
             vals = d.copy()
@@ -157,6 +269,8 @@ class Cummax(Op):
 
         if g._data.ndim == 0:
             return g, None, None
+        if not B.native(g._data):  # an Array API array: no scatter-add; the one-hot adjoint
+            return ScatterAlong.apply(g, ctx.dim, ctx.idx, ctx.shape[ctx.dim]), None, None
         z = wrap(np.zeros(ctx.shape, dtype=g._data.dtype))
         return ScatterAdd.apply(z, ctx.dim, ctx.idx, g), None, None
 
@@ -166,6 +280,8 @@ class Cummax(Op):
 
         if u._data.ndim == 0:
             return u, None
+        if not B.native(u._data):
+            return GatherAlong.apply(u, ctx.dim, ctx.idx), None
         return Gather.apply(u, ctx.dim, ctx.idx), None
 
 

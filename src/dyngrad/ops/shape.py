@@ -43,8 +43,9 @@ class Reshape(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, shape: tuple) -> Tensor:
-        ctx.in_shape = x._data.shape
-        return make_view(wrap(x._data.reshape(shape)), x)
+        d = x._data
+        ctx.in_shape = d.shape
+        return make_view(wrap(d.reshape(shape) if type(d) is np.ndarray else B.reshape(d, shape)), x)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -185,7 +186,8 @@ class Permute(Linear):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple) -> Tensor:
         ctx.inv = tuple(np.argsort(dims))
-        return make_view(wrap(x._data.transpose(dims)), x)
+        d = x._data
+        return make_view(wrap(d.transpose(dims) if type(d) is np.ndarray else B.transpose(d, dims)), x)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -305,8 +307,9 @@ class Expand(Linear):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, shape: tuple) -> Tensor:
-        ctx.in_shape = x._data.shape
-        return make_view(wrap(np.broadcast_to(x._data, shape)), x)
+        d = x._data
+        ctx.in_shape = d.shape
+        return make_view(wrap(np.broadcast_to(d, shape) if type(d) is np.ndarray else B.broadcast_to(d, shape)), x)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
-from ._bases import Op
+from ._bases import Linear, Op
 from ._batching_reduce import sort_dim
 from ._util import norm_dim, wrap
 
@@ -46,6 +47,8 @@ class Sort(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, descending: bool, k: int | None) -> tuple:
+        if type(x._data) is not np.ndarray and not B.native(x._data):
+            return _sort_xp(ctx, x, dim, descending, k)
         d = x._data.reshape(1) if x._data.ndim == 0 else x._data
         idx = _stable_argsort(d, dim, descending)
         if k is not None:
@@ -63,6 +66,10 @@ class Sort(Op):
     def backward(ctx: Any, g: Tensor, _gi: Any) -> tuple:
         from .gather import ScatterAdd
 
+        if getattr(ctx, "inv", None) is not None:  # an Array API array: the gather adjoint
+            return SortScatter.apply(g, ctx.dim, ctx.idx, ctx.inv), None, None, None
+        if not ctx.shape and not B.native(g._data):
+            return g, None, None, None
         z = wrap(np.zeros(ctx.shape, dtype=g._data.dtype))
         return ScatterAdd.apply(z, ctx.dim, ctx.idx, g), None, None, None
 
@@ -74,7 +81,86 @@ class Sort(Op):
 
         if u._data.ndim == 0:
             return u, None
+        if getattr(ctx, "inv", None) is not None:
+            return TakeAlong.apply(u, ctx.dim, ctx.idx, ctx.inv), None
         return Gather.apply(u, ctx.dim, ctx.idx), None
+
+
+def _sort_xp(ctx: Any, x: Tensor, dim: int, descending: bool, k: int | None) -> tuple:
+    """:class:`Sort`'s forward with the standard's functions (an Array API array): the same
+    stable order as :func:`_stable_argsort` (descending: argsort of the flipped array,
+    flipped back, so ties keep their original order), and ``ctx.inv``, the inverse
+    permutation, for the backward (a gather instead of a scatter-add)."""
+    d0 = x._data
+    xp = B.namespace(d0)
+    ctx.dim, ctx.shape, ctx.inv = dim, d0.shape, None
+    if d0.ndim == 0:
+        ctx.idx = idx = xp.zeros((), dtype=xp.int64)
+        ind = wrap(idx)
+        ctx.mark_non_differentiable(ind)
+        return wrap(B.copy(d0)), ind
+    if not descending:
+        full = xp.argsort(d0, axis=dim, stable=True)
+    else:
+        rev = xp.argsort(xp.flip(d0, axis=dim), axis=dim, stable=True)  # ties: later original first
+        full = xp.flip(d0.shape[dim] - 1 - rev, axis=dim)
+    full = xp.astype(full, xp.int64)
+    idx = full if k is None else full[(slice(None),) * dim + (slice(0, k), Ellipsis)]
+    vals = xp.take_along_axis(d0, idx, axis=dim)
+    ctx.idx, ctx.inv = idx, xp.argsort(full, axis=dim)  # (the inverse of a permutation)
+    ind = wrap(idx)
+    ctx.mark_non_differentiable(ind)
+    return wrap(vals), ind
+
+
+class SortScatter(Linear):
+    """The gradient of :class:`Sort` on an Array API array: ``g`` (the sorted values'
+    gradient, ``k`` of the ``n`` entries along ``dim``) put back at the entries it came from,
+    zeros elsewhere, by a gather with the inverse permutation ``inv`` (exact; there is no
+    scatter-add in the standard). ``grad_g = take_along_axis(gg, idx)`` (:class:`TakeAlong`)."""
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, dim: int, idx: Any, inv: Any) -> Tensor:
+        ctx.dim, ctx.idx, ctx.inv = dim, idx, inv
+        gd = g._data
+        xp = B.namespace(gd)
+        n, k = inv.shape[dim], gd.shape[dim]
+        if k < n:
+            pad = gd.shape[:dim] + (n - k,) + gd.shape[dim + 1:]
+            gd = xp.concat([gd, xp.zeros(pad, dtype=gd.dtype)], axis=dim)
+        return wrap(xp.take_along_axis(gd, inv, axis=dim))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        return TakeAlong.apply(gg, ctx.dim, ctx.idx, ctx.inv), None, None, None
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, *args: Any) -> Any:
+        """Batching rule: scan.py's ``_along_rule`` (batch first, indices repeated)."""
+        from .scan import _along_rule
+
+        return _along_rule(info, in_dims, *args)
+
+
+class TakeAlong(Linear):
+    """``out = take_along_axis(u, idx, dim)`` on an Array API array (the sorted values of a
+    tangent or of a gradient's gradient); ``grad_u`` is :class:`SortScatter`."""
+
+    @staticmethod
+    def forward(ctx: Any, u: Tensor, dim: int, idx: Any, inv: Any) -> Tensor:
+        ctx.dim, ctx.idx, ctx.inv = dim, idx, inv
+        return wrap(B.namespace(u._data).take_along_axis(u._data, idx, axis=dim))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return SortScatter.apply(g, ctx.dim, ctx.idx, ctx.inv), None, None, None
+
+    @staticmethod
+    def vmap(info: Any, in_dims: tuple, *args: Any) -> Any:
+        """Batching rule: scan.py's ``_along_rule`` (batch first, indices repeated)."""
+        from .scan import _along_rule
+
+        return _along_rule(info, in_dims, *args)
 
 
 class Topk(Sort):

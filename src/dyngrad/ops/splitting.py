@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from ._bases import Linear
 from ._batching import dims_at, front
@@ -42,7 +43,8 @@ class Unbind(Linear):
     def forward(ctx: Any, x: Tensor, dim: int) -> tuple:
         ctx.dim = dim
         ctx.set_materialize_grads(True)
-        d = np.moveaxis(x._data, dim, 0)
+        d = x._data
+        d = np.moveaxis(d, dim, 0) if type(d) is np.ndarray else B.moveaxis(d, dim, 0)
         # d[i, ...] is a view even for a 0-d piece (d[i] of a 1-d array is a NumPy scalar copy)
         return tuple(make_view(wrap(d[i, ...]), x) for i in range(d.shape[0]))
 
@@ -84,10 +86,10 @@ class Cat(Linear):
     def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
         ctx.dim = dim
         ctx.sizes = [x._data.shape[dim] for x in xs]
-        from .. import _backend as B
-
         rt = B.result_type(*xs)
-        return wrap(np.concatenate([x._data.astype(rt, copy=False) for x in xs], axis=dim))
+        if type(xs[0]._data) is np.ndarray and all(type(x._data) is np.ndarray for x in xs):
+            return wrap(np.concatenate([x._data.astype(rt, copy=False) for x in xs], axis=dim))
+        return wrap(B.concat([B.astype(x._data, rt, copy=False) for x in xs], dim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -159,11 +161,11 @@ class Stack(Linear):
 
     @staticmethod
     def forward(ctx: Any, dim: int, *xs: Tensor) -> Tensor:
-        from .. import _backend as B
-
         ctx.dim = dim
         rt = B.result_type(*xs)
-        return wrap(np.stack([x._data.astype(rt, copy=False) for x in xs], axis=dim))
+        if type(xs[0]._data) is np.ndarray and all(type(x._data) is np.ndarray for x in xs):
+            return wrap(np.stack([x._data.astype(rt, copy=False) for x in xs], axis=dim))
+        return wrap(B.stack([B.astype(x._data, rt, copy=False) for x in xs], dim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

@@ -18,7 +18,7 @@ from ..tensor import Tensor
 from ._bases import Linear, Op
 from ._batching_reduce import along_dim, reduce_dims
 from ._util import norm_dim, wrap
-from .reduction import _count, _dtype_arg, _kept_shape, const, rdims, unreduce
+from .reduction import _count, _dtype_arg, _kept_shape, const, host_const, rdims, unreduce
 
 __all__ = ["var", "std", "var_mean", "std_mean", "logsumexp", "norm", "cumsum", "cumprod"]
 TENSOR_METHODS = {"var", "std", "logsumexp", "norm", "cumsum", "cumprod"}
@@ -53,7 +53,11 @@ class Var(Op):
         ctx.save_for_backward(x)
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # N - correction <= 0: nan/inf
-            v = np.var(x._data, axis=dims, ddof=correction, keepdims=keepdim)
+            d = x._data
+            if type(d) is np.ndarray or B.native(d):
+                v = np.var(d, axis=dims, ddof=correction, keepdims=keepdim)
+            else:
+                v = B.namespace(d).var(d, axis=dims, correction=correction, keepdims=keepdim)
         return wrap(B.asarray_any(v, dtype=x._data.dtype))
 
     @staticmethod
@@ -126,7 +130,12 @@ class Std(Op):
         ctx.dims, ctx.c, ctx.keepdim = dims, correction, keepdim
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            out = wrap(B.asarray_any(np.std(x._data, axis=dims, ddof=correction, keepdims=keepdim), dtype=x._data.dtype))
+            d = x._data
+            if type(d) is np.ndarray or B.native(d):
+                s = np.std(d, axis=dims, ddof=correction, keepdims=keepdim)
+            else:
+                s = B.namespace(d).std(d, axis=dims, correction=correction, keepdims=keepdim)
+            out = wrap(B.asarray_any(s, dtype=x._data.dtype))
         ctx.save_for_backward(x, out)
         return out
 
@@ -197,9 +206,15 @@ class VarMean(Op):
         d = x._data
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            m = B.asarray_any(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype)
-            f = np.std if type(ctx)._forward_cls._std else np.var
-            v = wrap(B.asarray_any(f(d, axis=dims, ddof=correction, keepdims=keepdim), dtype=d.dtype))
+            if type(d) is np.ndarray or B.native(d):
+                m = B.asarray_any(np.mean(d, axis=dims, keepdims=keepdim), dtype=d.dtype)
+                f = np.std if type(ctx)._forward_cls._std else np.var
+                v = wrap(B.asarray_any(f(d, axis=dims, ddof=correction, keepdims=keepdim), dtype=d.dtype))
+            else:
+                xp = B.namespace(d)
+                m = xp.mean(d, axis=dims, keepdims=keepdim)
+                f = xp.std if type(ctx)._forward_cls._std else xp.var
+                v = wrap(f(d, axis=dims, correction=correction, keepdims=keepdim))
         ctx.save_for_backward(x, v)
         return v, wrap(m)
 
@@ -301,7 +316,12 @@ class Logsumexp(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple | None, keepdim: bool) -> Tensor:
-        d = x._data if B.kind(x._data) == "f" else x._data.astype(B.get_default_dtype().np)
+        d = x._data if B.kind(x._data) == "f" else B.astype(x._data, B.get_default_dtype().np)
+        if type(d) is not np.ndarray and not B.native(d):
+            out = wrap(_logsumexp_xp(d, dims, keepdim))
+            ctx.dims, ctx.keepdim = dims, keepdim
+            ctx.save_for_backward(x, out)
+            return out
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             if d.size:
                 m = np.max(d, axis=dims, keepdims=True)
@@ -329,6 +349,21 @@ class Logsumexp(Op):
         x, out = ctx.saved_tensors
         w = (x - unreduce(out, x._data.shape, ctx.dims, ctx.keepdim)).exp()
         return (u * w).sum(ctx.dims, ctx.keepdim)
+
+
+def _logsumexp_xp(d: Any, dims: tuple | None, keepdim: bool) -> Any:
+    """:class:`Logsumexp`'s forward with the standard's functions (an Array API array)."""
+    xp = B.namespace(d)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if d.size:
+            m = xp.max(d, axis=dims, keepdims=True)
+            m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))
+        else:
+            m = xp.zeros(_kept_shape(d.shape, dims), dtype=d.dtype)
+        out = xp.log(xp.sum(xp.exp(d - m), axis=dims, keepdims=True)) + m
+    if not keepdim:
+        out = xp.reshape(out, tuple(s for i, s in enumerate(out.shape) if dims is not None and i not in dims))
+    return out
 
 
 def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
@@ -376,6 +411,11 @@ class VectorNorm(Op):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, p: float, dims: tuple | None, keepdim: bool) -> Tensor:
+        if type(x._data) is not np.ndarray and not B.native(x._data):
+            out = wrap(_vector_norm_xp(x._data, p, dims, keepdim))
+            ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
+            ctx.save_for_backward(x, out)
+            return out
         a = np.abs(x._data)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             if p == 2:
@@ -402,15 +442,20 @@ class VectorNorm(Op):
         p, dims, shape, dt = ctx.p, ctx.dims, x._data.shape, x._data.dtype
         g = unreduce(g, shape, dims, ctx.keepdim)
         o = unreduce(out, shape, dims, ctx.keepdim)
-        sign = const(np.sign(x._data), dt)
+        xp = B.xp_for(x._data)
+        sign = const(xp.sign(x._data), dt)
         if p == 0:
-            return g * const(np.zeros(shape), dt), None, None, None
+            return g * host_const(np.zeros(shape), x), None, None, None
         if p == 1:
             return g * sign, None, None, None
         if math.isinf(p):
-            mask = np.abs(x._data) == o._data
+            mask = xp.abs(x._data) == o._data
+            if xp is not np:
+                mask = xp.astype(mask, dt)
             with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-                return g * sign * const(mask / mask.sum(axis=dims, keepdims=True), dt), None, None, None
+                w = mask / mask.sum(axis=dims, keepdims=True) if xp is np else mask / xp.sum(mask, axis=dims,
+                                                                                              keepdims=True)
+                return g * sign * const(w, dt), None, None, None
         zero = wrap(o._data == 0)
         if p == 2:
             return g * (x / o).masked_fill(zero, 0), None, None, None
@@ -432,8 +477,27 @@ class VectorNorm(Op):
         """Forward mode: ``t = sum(u * w, dims)`` with ``w`` backward's gradient for a unit
         ``grad`` (``x / out`` for p = 2, ``sign(x)`` for p = 1, ...)."""
         (_x, out) = ctx.saved_tensors
-        w = VectorNorm.backward(ctx, Tensor._make(np.ones(out._data.shape, dtype=u._data.dtype)))[0]
+        w = VectorNorm.backward(ctx, Tensor._make(B.ones_like(out._data, dtype=B.np_dtype_of(u._data))))[0]
         return (u * w).sum(ctx.dims, ctx.keepdim)
+
+
+def _vector_norm_xp(d: Any, p: float, dims: tuple | None, keepdim: bool) -> Any:
+    """:class:`VectorNorm`'s forward with the standard's functions (an Array API array)."""
+    xp = B.namespace(d)
+    a = xp.abs(d)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if p == 2:
+            return xp.sqrt(xp.sum(a * a, axis=dims, keepdims=keepdim))
+        if p == 1:
+            return xp.sum(a, axis=dims, keepdims=keepdim)
+        if p == 0:
+            return xp.sum(xp.astype(a != 0, d.dtype), axis=dims, keepdims=keepdim)
+        if math.isinf(p):
+            if a.size == 0:
+                raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty tensor "
+                                   "because the operation does not have an identity")
+            return (xp.max if p > 0 else xp.min)(a, axis=dims, keepdims=keepdim)
+        return xp.sum(a**p, axis=dims, keepdims=keepdim) ** (1.0 / p)
 
 
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -510,7 +574,11 @@ class Cumsum(Linear):
             dtype = np.int64
         ctx.dim = dim
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap(np.cumsum(d, axis=dim, dtype=dtype) if d.ndim else d.astype(dtype or d.dtype, copy=True))
+            if type(d) is np.ndarray or B.native(d):
+                return wrap(np.cumsum(d, axis=dim, dtype=dtype) if d.ndim else d.astype(dtype or d.dtype, copy=True))
+            if not d.ndim:
+                return wrap(B.astype(d, dtype or B.np_dtype_of(d)))
+            return wrap(B.namespace(d).cumulative_sum(d, axis=dim, dtype=B.dtype_for(d, dtype)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -577,7 +645,12 @@ class Cumprod(Op):
         if dtype is None and B.kind(d) in "biu":
             dtype = np.int64
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            out = wrap(np.cumprod(d, axis=dim, dtype=dtype) if d.ndim else d.astype(dtype or d.dtype, copy=True))
+            if type(d) is np.ndarray or B.native(d):
+                out = wrap(np.cumprod(d, axis=dim, dtype=dtype) if d.ndim else d.astype(dtype or d.dtype, copy=True))
+            elif not d.ndim:
+                out = wrap(B.astype(d, dtype or B.np_dtype_of(d)))
+            else:
+                out = wrap(B.namespace(d).cumulative_prod(d, axis=dim, dtype=B.dtype_for(d, dtype)))
         ctx.dim = dim
         ctx.save_for_backward(x, out)
         return out
@@ -589,13 +662,20 @@ class Cumprod(Op):
         if xd.ndim == 0:
             return g, None, None
         zero = xd == 0
-        if not zero.any():
+        xp = B.xp_for(zero)
+        if not xp.any(zero):
             return _rev_cumsum(g * out, dim) / x, None, None
-        if (zero.sum(axis=dim) >= 2).any():  # several zeros in a slice: the exact O(n^2) form
+        nzero = zero.sum(axis=dim) if xp is np else xp.sum(xp.astype(zero, xp.int64), axis=dim)
+        if xp.any(nzero >= 2):  # several zeros in a slice: the exact O(n^2) form
             return _cumprod_grad_pairs(x, g, dim), None, None
         n = xd.shape[dim]
-        pos = np.arange(n).reshape((-1,) + (1,) * (xd.ndim - dim - 1))
-        first = np.where(zero.any(axis=dim, keepdims=True), zero.argmax(axis=dim, keepdims=True), n)
+        if xp is np:
+            pos = np.arange(n).reshape((-1,) + (1,) * (xd.ndim - dim - 1))
+            first = np.where(zero.any(axis=dim, keepdims=True), zero.argmax(axis=dim, keepdims=True), n)
+        else:
+            pos = xp.reshape(xp.arange(n, dtype=xp.int64), (-1,) + (1,) * (xd.ndim - dim - 1))
+            first = xp.where(xp.any(zero, axis=dim, keepdims=True),
+                             xp.argmax(xp.astype(zero, xp.int8), axis=dim, keepdims=True), n)
         before, at, after = pos < first, pos == first, pos >= first
         b = const(before, dt)
         xs = x * b + const(~before, dt)  # non-zero divisor
@@ -620,7 +700,7 @@ class Cumprod(Op):
         if xd.ndim == 0:
             return u
         zero = xd == 0
-        if not zero.any():
+        if not B.xp_for(zero).any(zero):
             return out * Cumsum.apply(u / x, dim, None)
         return _cumprod_jvp_pairs(x, u, dim)
 
@@ -632,10 +712,10 @@ def _cumprod_jvp_pairs(x: Tensor, u: Tensor, dim: int) -> Tensor:
     right in value, ``u_z * cumprod(x with x_z := 1)`` from the first zero on, loses the
     ``x_z * d cumprod(...)`` term whose derivative is not zero)."""
     xm, um = x.movedim(dim, -1), u.movedim(dim, -1)
-    n, dt = xm.shape[-1], x._data.dtype
+    n = xm.shape[-1]
     eye = np.eye(n, dtype=bool)  # [j, k]
-    table = xm.unsqueeze(-2) * const(~eye, dt) + const(eye, dt)  # [..., j, k]: x_k, 1 where k = j
-    lower = const(np.triu(np.ones((n, n), dtype=bool)), dt)  # [j, i]: j <= i
+    table = xm.unsqueeze(-2) * host_const(~eye, x) + host_const(eye, x)  # [..., j, k]: x_k, 1 where k = j
+    lower = host_const(np.triu(np.ones((n, n), dtype=bool)), x)  # [j, i]: j <= i
     t = (um.unsqueeze(-1) * table.cumprod(-1) * lower).sum(-2)  # sum over j of u_j prod_{k<=i, k!=j} x_k
     return t.movedim(-1, dim)
 
@@ -648,10 +728,9 @@ def _cumprod_grad_pairs(x: Tensor, g: Tensor, dim: int) -> Tensor:
     n = xm.shape[-1]
     k_gt_i = np.triu(np.ones((n, n), bool), 1)  # [i, k]: k > i
     rows = xm.unsqueeze(-2)  # [..., 1, k]
-    dt = x._data.dtype
-    after = (rows * const(k_gt_i, dt) + const(~k_gt_i, dt)).cumprod(-1)  # prod_{i<k<=j} x_k
-    before = (rows * const(k_gt_i.T, dt) + const(~k_gt_i.T, dt)).prod(-1)  # prod_{k<i} x_k
-    j_ge_i = const(np.triu(np.ones((n, n), bool)), dt)
+    after = (rows * host_const(k_gt_i, x) + host_const(~k_gt_i, x)).cumprod(-1)  # prod_{i<k<=j} x_k
+    before = (rows * host_const(k_gt_i.T, x) + host_const(~k_gt_i.T, x)).prod(-1)  # prod_{k<i} x_k
+    j_ge_i = host_const(np.triu(np.ones((n, n), bool)), x)
     return (before * (gm.unsqueeze(-2) * after * j_ge_i).sum(-1)).movedim(-1, dim)
 
 

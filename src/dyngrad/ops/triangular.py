@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as _B
 from ..tensor import Tensor
 from ._bases import Op
 from ._batching import front, logical_ndim, pad_to
@@ -27,6 +28,12 @@ TENSOR_METHODS: set[str] = set()
 
 
 def _triangle(a: np.ndarray, upper: bool, unit: bool) -> np.ndarray:
+    if type(a) is not np.ndarray and not _B.native(a):  # an Array API array: the standard's triu/tril
+        xp = _B.namespace(a)
+        t = xp.triu(a) if upper else xp.tril(a)
+        if unit:
+            t = xp.where(_B.like(np.eye(a.shape[-1], dtype=bool), a), xp.ones((), dtype=a.dtype), t)
+        return t
     t = np.triu(a) if upper else np.tril(a)
     if unit:
         t = t.copy()
@@ -44,12 +51,15 @@ class SolveTriangular(Op):
     @staticmethod
     def forward(ctx: Any, A: Tensor, B: Tensor, upper: bool, unitriangular: bool) -> Tensor:
         T = _triangle(A._data, upper, unitriangular)
+        bd = B._data
+        native = type(bd) is np.ndarray or _B.native(bd)
         with np.errstate(all="ignore"):
-            try:
-                X = np.linalg.solve(T, B._data)
+            try:  # (an Array API array: the standard's linalg extension)
+                X = np.linalg.solve(T, bd) if native else _B.namespace(T, bd).linalg.solve(T, bd)
             except np.linalg.LinAlgError:  # a zero on the diagonal: inf/nan as substitution gives
-                X = np.full(np.broadcast_shapes(T.shape[:-2], B._data.shape[:-2]) + B._data.shape[-2:], np.nan)
-        out = wrap(X.astype(B._data.dtype, copy=False))
+                shape = np.broadcast_shapes(T.shape[:-2], bd.shape[:-2]) + bd.shape[-2:]
+                X = np.full(shape, np.nan) if native else _B.namespace(bd).full(shape, np.nan, dtype=bd.dtype)
+        out = wrap(_B.astype(X, _B.np_dtype_of(bd), copy=False))
         ctx.save_for_backward(A, out)
         ctx.upper, ctx.unit = upper, unitriangular
         return out
