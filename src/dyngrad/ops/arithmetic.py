@@ -332,14 +332,20 @@ class Div(Op):
         ad, bd, rt = binary_operands(a, b)
         if rounding_mode is None:
             rt = float_dtype(rt)
+            if type(ad) is not np.ndarray or type(bd) is not np.ndarray:
+                xp, ad, bd = B.std_operands(ad, bd, rt)  # (an Array API library divides floats only)
+            else:
+                xp = np
             with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.true_divide(ad, bd)
+                out = xp.divide(ad, bd)
         elif rounding_mode == "trunc":
+            xp, ad, bd = B.std_operands(ad, bd, rt)
             with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.trunc(np.true_divide(ad, bd)) if rt.kind == "f" else _int_div(ad, bd, "trunc")
+                out = xp.trunc(xp.divide(ad, bd)) if rt.kind == "f" else _int_div(ad, bd, "trunc")
         elif rounding_mode == "floor":
+            xp, ad, bd = B.std_operands(ad, bd, rt)
             with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.floor_divide(ad, bd) if rt.kind == "f" else _int_div(ad, bd, "floor")
+                out = xp.floor_divide(ad, bd) if rt.kind == "f" else _int_div(ad, bd, "floor")
         else:
             raise RuntimeError(
                 f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
@@ -381,12 +387,19 @@ class Div(Op):
 
 
 def _int_div(a: Any, b: Any, mode: str) -> np.ndarray:
-    if np.any(B.asarray_any(b) == 0):
+    xp = B.array_module(a, b)
+    if xp is np:
+        if np.any(B.asarray_any(b) == 0):
+            raise RuntimeError("ZeroDivisionError: integer division by zero")
+    elif b == 0 if isinstance(b, int) else bool(xp.any(b == 0)):  # (a host read of one bool, as PyTorch's check)
         raise RuntimeError("ZeroDivisionError: integer division by zero")
-    q = np.floor_divide(a, b)
+    q = xp.floor_divide(a, b)
     if mode == "trunc":
-        r = np.remainder(a, b)
-        q = np.where((r != 0) & ((B.asarray_any(a) < 0) != (B.asarray_any(b) < 0)), q + 1, q)
+        r = xp.remainder(a, b)
+        if xp is np:
+            q = np.where((r != 0) & ((B.asarray_any(a) < 0) != (B.asarray_any(b) < 0)), q + 1, q)
+        else:
+            q = xp.where((r != 0) & ((a < 0) != (b < 0)), q + 1, q)
     return q
 
 
@@ -468,12 +481,13 @@ class Neg(Linear):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        if a._data.dtype == np.bool_:
+        if B.kind(a._data) == "b":
             raise RuntimeError(
                 "Negation, the `-` operator, on a bool tensor is not supported. If you are "
                 "trying to invert a mask, use the `~` or `logical_not()` operator instead."
             )
-        return wrap(np.negative(a._data))
+        d = a._data
+        return wrap((np if type(d) is np.ndarray else B.array_module(d)).negative(d))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
@@ -523,11 +537,16 @@ class Pow(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Tensor:
         ad, bd, rt = binary_operands(a, b)
-        if rt.kind in "iu" and np.any(B.asarray_any(bd) < 0):
+        if type(ad) is np.ndarray and type(bd) is np.ndarray:
+            xp: Any = np
+        else:
+            xp, ad, bd = B.std_operands(ad, bd, rt)
+        if rt.kind in "iu" and (np.any(B.asarray_any(bd) < 0) if xp is np else
+                                (bd < 0 if isinstance(bd, int) else bool(xp.any(bd < 0)))):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            out = np.power(ad, bd)
-        out = out if out.dtype == rt else out.astype(rt)
+            out = xp.pow(ad, bd)
+        out = cast_to(out, rt)
         n = ctx.needs_input_grad
         if True in n:
             ctx.a_scalar = None if isinstance(a, Tensor) else a
@@ -645,18 +664,28 @@ class Remainder(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any, trunc: bool = False) -> Tensor:
         ad, bd, rt = binary_operands(a, b)
-        if rt.kind in "iu" and np.any(B.asarray_any(bd) == 0):
+        if type(ad) is np.ndarray and type(bd) is np.ndarray:
+            xp: Any = np
+        else:
+            xp, ad, bd = B.std_operands(ad, bd, rt)
+        if rt.kind in "iu" and (np.any(B.asarray_any(bd) == 0) if xp is np else
+                                (bd == 0 if isinstance(bd, int) else bool(xp.any(bd == 0)))):
             raise RuntimeError("ZeroDivisionError: integer remainder by zero")
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.fmod(ad, bd) if trunc else np.remainder(ad, bd)
-            q = (np.trunc if trunc else np.floor)(np.true_divide(ad, bd))
+            if xp is np:
+                out = np.fmod(ad, bd) if trunc else np.remainder(ad, bd)
+                q = (np.trunc if trunc else np.floor)(np.true_divide(ad, bd))
+            else:  # (no fmod in the standard: |a| mod |b| is exact, then a's sign)
+                out = _std_fmod(xp, ad, bd, rt) if trunc else xp.remainder(ad, bd)
+                fa, fb = (B.std_operand(v, float_dtype(rt), ad if hasattr(ad, "shape") else bd) for v in (ad, bd))
+                q = (xp.trunc if trunc else xp.floor)(xp.divide(fa, fb))
         ctx.q = q
         return wrap(cast_to(out, rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         n = ctx.needs_input_grad
-        gb = -g * wrap(ctx.q.astype(g._data.dtype)) if n[1] else None
+        gb = -g * wrap(B.astype(ctx.q, B.np_dtype_of(g._data))) if n[1] else None
         return (g if n[0] else None), gb, None
 
     # hand-written: backward keeps PyTorch's masks (b == 0, log 0); the jvp applies it per tangent
@@ -665,6 +694,15 @@ class Remainder(Op):
         """Forward mode: ``t = ua - ub * q`` with ``q`` the rounded quotient."""
         ts = [Remainder.backward(ctx, u)[i] for i, u in enumerate((ua, ub)) if u is not None]
         return sum(ts[1:], ts[0])
+
+
+def _std_fmod(xp: Any, a: Any, b: Any, rt: np.dtype) -> Any:
+    """C's ``fmod`` with the Array API standard's functions: ``|a| mod |b|`` (exact for
+    nonnegative operands: no rounding happens in a remainder) with ``a``'s sign."""
+    r = xp.remainder(xp.abs(a) if hasattr(a, "shape") else abs(a), xp.abs(b) if hasattr(b, "shape") else abs(b))
+    if rt.kind == "f":
+        return xp.copysign(r, a) if hasattr(a, "shape") else xp.copysign(r, float(a))
+    return xp.where(a < 0, -r, r)
 
 
 def remainder(input: Any, other: Any) -> Tensor:
