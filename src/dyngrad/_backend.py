@@ -1152,5 +1152,12 @@ def std_operands(a: Any, b: Any, nd: np.dtype) -> tuple[Any, Any, Any]:
     xp = array_module(a, b)
     if xp is np:
         return np, a, b
-    ref = a if hasattr(a, "__array_namespace__") else b
+    ref = a if hasattr(a, "shape") and not isinstance(a, np.ndarray) else b
     return xp, std_operand(a, nd, ref), std_operand(b, nd, ref)
+
+
+def is_api_array(x: Any) -> bool:
+    """True for an array of an Array API library other than NumPy, CuPy and Dask (one whose
+    arrays have only the standard's functions: array-api-strict)."""
+    return type(x) is not np.ndarray and hasattr(x, "__array_namespace__") and not isinstance(x, np.ndarray) \
+        and not is_dask(x) and not is_cupy(x)

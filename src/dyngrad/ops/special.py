@@ -9,6 +9,7 @@ Every backward is written with dyngrad ops, so all are differentiable twice.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -207,8 +208,15 @@ _ERF = _specfun.erf
 _ERFC = _specfun.erfc
 
 
+#: the kernels with the standard's functions only, for Array API arrays (array-api-strict)
+_STD = {_ERF: _specfun.erf_std, _ERFC: functools.partial(_specfun.erf_std, complement=True),
+        _specfun.erfinv: _specfun.erfinv_std}
+
+
 def _special(fn: Any, x: Tensor) -> np.ndarray:
     d = float_data(x)
+    if B.is_api_array(d):
+        return B.astype(_STD[fn](B.astype(d, np.float64, copy=False)), B.np_dtype_of(d), copy=False)
     return B.asarray_any(fn(d.astype(np.float64)), dtype=np.float64).astype(d.dtype, copy=False)
 
 
