@@ -57,14 +57,28 @@ def _wrap_ints(a: Any, b: Any) -> tuple[Any, Any]:
     (``uint8_tensor < -1`` compares with 255, ``int8_tensor * 200`` multiplies by -56);
     NumPy would raise OverflowError. Ints beyond 64 bits are left alone (torch raises too)."""
     if type(b) is int and isinstance(a, Tensor):
-        r = _INT_RANGE.get(a._data.dtype)
+        r = _INT_RANGE.get(a._data.dtype if type(a._data) is np.ndarray else B.np_dtype_of(a._data))
         if r is not None and not r[0] <= b <= r[1] and -(2**63) <= b < 2**64:
-            b = int(np.array(b, dtype=np.uint64 if b >= 2**63 else np.int64).astype(a._data.dtype))
+            b = int(np.array(b, dtype=np.uint64 if b >= 2**63 else np.int64).astype(B.np_dtype_of(a._data)))
     elif type(a) is int and isinstance(b, Tensor):
-        r = _INT_RANGE.get(b._data.dtype)
+        r = _INT_RANGE.get(b._data.dtype if type(b._data) is np.ndarray else B.np_dtype_of(b._data))
         if r is not None and not r[0] <= a <= r[1] and -(2**63) <= a < 2**64:
-            a = int(np.array(a, dtype=np.uint64 if a >= 2**63 else np.int64).astype(b._data.dtype))
+            a = int(np.array(a, dtype=np.uint64 if a >= 2**63 else np.int64).astype(B.np_dtype_of(b._data)))
     return a, b
+
+
+_PY_SCALARS = (bool, int, float)
+
+
+def _module(ad: Any, bd: Any, rt: np.dtype) -> Any:
+    """:mod:`numpy` for NumPy operands (one or two type checks), else whatever is not NumPy
+    (the caller then asks :func:`~dyngrad._backend.std_operands`)."""
+    if type(ad) is np.ndarray:
+        if type(bd) is np.ndarray or type(bd) in _PY_SCALARS:
+            return np
+    elif type(bd) is np.ndarray and type(ad) in _PY_SCALARS:
+        return np
+    return None
 
 
 def _check_alpha(a: Any, b: Any, alpha: Any) -> None:
@@ -91,7 +105,9 @@ class Add(Op):
     def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Tensor:
         ad, bd, rt = binary_operands(a, b)
         ctx.alpha = alpha
-        xp = B.namespace(ad, bd)
+        xp = _module(ad, bd, rt)
+        if xp is not np:
+            xp, ad, bd = B.std_operands(ad, bd, rt)
         out = xp.add(ad, bd if alpha == 1 else xp.multiply(bd, alpha))
         return wrap(cast_to(out, rt))
 
@@ -159,7 +175,9 @@ class Sub(Op):
                 "`^` or `logical_xor()` operator instead."
             )
         ctx.alpha = alpha
-        xp = B.namespace(ad, bd)
+        xp = _module(ad, bd, rt)
+        if xp is not np:
+            xp, ad, bd = B.std_operands(ad, bd, rt)
         out = xp.subtract(ad, bd if alpha == 1 else xp.multiply(bd, alpha))
         return wrap(cast_to(out, rt))
 
@@ -265,7 +283,10 @@ class Mul(Op):
             ctx.save_for_backward(b if n[0] and bt else None, a if n[1] and at else None)
             ctx.a = None if at else a
             ctx.b = None if bt else b
-        out = B.namespace(ad, bd).multiply(ad, bd)
+        xp = _module(ad, bd, rt)
+        if xp is not np:
+            xp, ad, bd = B.std_operands(ad, bd, rt)
+        out = xp.multiply(ad, bd)
         return wrap(cast_to(out, rt))
 
     @staticmethod
