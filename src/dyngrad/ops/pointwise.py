@@ -161,9 +161,10 @@ class Where(Linear):
         rt = B.result_type(x, y)
         ctx.save_for_backward(cond)
         cd, xd, yd = cond._data, x._data, y._data
-        if type(cd) is np.ndarray or B.is_dask(cd) or B.is_cupy(cd):
+        xp = np if type(cd) is np.ndarray and type(xd) is np.ndarray and type(yd) is np.ndarray else \
+            B.array_module(cd, xd, yd)  # (a TypeError naming both libraries when they mix)
+        if xp is np:
             return wrap(np.where(cd, _cast(xd, rt), _cast(yd, rt)))
-        xp = B.array_module(cd, xd, yd)
         return wrap(xp.where(cd, B.std_operand(xd, rt, cd), B.std_operand(yd, rt, cd)))
 
     @staticmethod
@@ -219,6 +220,7 @@ class Addcmul(Elementwise):
                 value = int(value)  # (an Array API array takes a Python scalar, not a NumPy one)
         elif rt.kind == "b":
             raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+        B.check_same_backend("addcmul", x._data, t1._data, t2._data)
         ctx.save_for_backward(t1, t2)
         ctx.value = value
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
@@ -239,6 +241,7 @@ class Addcdiv(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
         rt = B.result_type(x, t1, t2)
+        B.check_same_backend("addcdiv", x._data, t1._data, t2._data)
         ctx.save_for_backward(t1, t2)
         ctx.value = value
         with np.errstate(divide="ignore", invalid="ignore"):
