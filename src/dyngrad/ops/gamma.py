@@ -29,17 +29,6 @@ __all__ = ["lgamma", "digamma", "polygamma", "mvlgamma", "igamma", "igammac", "l
 TENSOR_METHODS = {"lgamma", "digamma", "mvlgamma", "igamma", "igammac", "lgamma_", "digamma_", "mvlgamma_"}
 
 
-def _numpy_only(name: str, *arrays: Any) -> None:
-    """TypeError for an Array API array (array-api-strict): these kernels are NumPy code
-    (per-element libm, masked writes) with no standard-only form yet (docs/backends.md)."""
-    for d in arrays:
-        if B.is_api_array(d):
-            raise TypeError(
-                f"{name} is not available for {B.backend_name(d)} arrays: it is outside the Python Array API "
-                "standard and dyngrad computes it with NumPy kernels (per-element libm, masked writes); "
-                "use NumPy, CuPy or Dask tensors. docs/backends.md")
-
-
 #: the kernels with the standard's functions only, for Array API arrays (array-api-strict)
 _STD = {_specfun.lgamma: _specfun.lgamma_std, _specfun.digamma: _specfun.digamma_std,
         _specfun.polygamma: _specfun.polygamma_std}
@@ -129,7 +118,12 @@ class Igamma(Elementwise):
     @staticmethod
     def forward(ctx: Any, a: Tensor, x: Tensor) -> Tensor:
         ctx.save_for_backward(a, x)
-        _numpy_only("igammac" if ctx._forward_cls._upper else "igamma", a._data, x._data)
+        if B.is_api_array(a._data) or B.is_api_array(x._data):
+            ad, xd = float_data(a), float_data(x)
+            rt = np.result_type(B.np_dtype_of(ad), B.np_dtype_of(xd))
+            out = _specfun.gammainc_std(B.astype(ad, np.float64, copy=False), B.astype(xd, np.float64, copy=False),
+                                        ctx._forward_cls._upper)
+            return wrap(B.astype(out, rt, copy=False))
         rt = np.result_type(float_data(a).dtype, float_data(x).dtype)
         out = _specfun.gammainc(a._data.astype(np.float64), x._data.astype(np.float64), ctx._forward_cls._upper)
         return wrap(out.astype(rt, copy=False))
