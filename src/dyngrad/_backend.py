@@ -1227,3 +1227,68 @@ def dtype_for(like: Any, nd: Any) -> Any:
     if nd is None:
         return None
     return _dtype_for(like, to_np_dtype(nd))
+# ---- helpers added by strictA (issue 15: elementwise, arithmetic, activation, special ops)
+def array_module(*arrays: Any) -> Any:
+    """The module whose functions an elementwise op calls on ``arrays``: :mod:`numpy` for
+    NumPy arrays (one ``type`` check each), and for CuPy and Dask arrays too (NumPy's
+    functions dispatch to them through ``__array_ufunc__``/``__array_function__``, as the ops
+    always did); the array's own namespace (:func:`namespace`) for any other Array API array
+    (array-api-strict), so only the standard's names may be called on the result (NumPy 2
+    has them all: ``pow``, ``divide``, ``concat``, ``permute_dims``, ``astype``...).
+
+    Args:
+        *arrays: arrays, Python or NumPy scalars, None.
+    Returns:
+        module: :mod:`numpy` or an Array API namespace.
+    Raises:
+        TypeError: when the arrays come from more than one library (:func:`namespace`).
+
+    Example:
+        >>> import numpy as np, array_api_strict as xp
+        >>> from dyngrad import _backend as B
+        >>> B.array_module(np.ones(2), 2.0) is np, B.array_module(xp.ones(2)).__name__
+        (True, 'array_api_strict')
+    """
+    for a in arrays:
+        t = type(a)
+        if t is not np.ndarray and t is not float and t is not int and t is not bool and a is not None:
+            break
+    else:
+        return np
+    xp = namespace(*arrays)
+    return np if xp is np or xp.__name__.startswith("array_api_compat") else xp
+
+
+def std_operand(v: Any, nd: np.dtype, ref: Any) -> Any:
+    """An operand of an Array API function on arrays of NumPy dtype ``nd`` (``ref`` one of
+    them): an array cast to ``nd`` (itself when it already is), a Python or NumPy scalar as
+    the Python number of ``nd``'s kind (the standard promotes a Python scalar only with arrays
+    of its own kind: ``True + float_array`` raises there), a NumPy array as a constant of
+    ``ref``'s library. ``None`` stays None."""
+    if v is None:
+        return None
+    if isinstance(v, (bool, int, float, np.generic)):
+        k = nd.kind
+        return bool(v) if k == "b" else (float(v) if k == "f" else int(v))
+    if isinstance(v, np.ndarray):
+        return like(v, ref, nd)
+    return astype(v, nd, copy=False)
+
+
+def std_operands(a: Any, b: Any, nd: np.dtype) -> tuple[Any, Any, Any]:
+    """``(module, a, b)`` for a binary elementwise function computing in NumPy dtype ``nd``:
+    :mod:`numpy` and ``a``, ``b`` unchanged for NumPy (CuPy, Dask) operands; for an Array API
+    library, its namespace and both operands made acceptable to it (:func:`std_operand`:
+    arrays cast to ``nd``, Python scalars of ``nd``'s kind)."""
+    xp = array_module(a, b)
+    if xp is np:
+        return np, a, b
+    ref = a if hasattr(a, "shape") and not isinstance(a, np.ndarray) else b
+    return xp, std_operand(a, nd, ref), std_operand(b, nd, ref)
+
+
+def is_api_array(x: Any) -> bool:
+    """True for an array of an Array API library other than NumPy, CuPy and Dask (one whose
+    arrays have only the standard's functions: array-api-strict)."""
+    return type(x) is not np.ndarray and hasattr(x, "__array_namespace__") and not isinstance(x, np.ndarray) \
+        and not is_dask(x) and not is_cupy(x)

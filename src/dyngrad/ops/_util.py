@@ -304,7 +304,8 @@ def require_floating(op: str, input: Any) -> None:
     """PyTorch's dtype check of an op with floating-point kernels only (``silu``, ``gelu``,
     ``softmax``, ...): a bool or integer ``input`` is a NotImplementedError naming the op and
     the dtype (PyTorch's: ``"silu_cpu" not implemented for 'Long'``)."""
-    d = getattr(getattr(input, "_data", None), "dtype", None)
+    a = getattr(input, "_data", None)
+    d = None if a is None else B.np_dtype_of(a)
     if d is not None and d.kind in "biu":
         name = _TORCH_DTYPE_NAMES.get("b" if d.kind == "b" else f"{d.kind}{d.itemsize}", str(d))
         raise NotImplementedError(f"{op}(): not implemented for '{name}' (dtype {d}): it takes floating-point "
@@ -314,8 +315,8 @@ def require_floating(op: str, input: Any) -> None:
 def refuse_bool(op: str, input: Any, kernel: str | None = None, exc: type = RuntimeError) -> None:
     """PyTorch's refusal of a bool ``input`` (``relu``, ``hardtanh``: a RuntimeError;
     ``threshold``, ``softsign``: a NotImplementedError, ``exc``)."""
-    d = getattr(getattr(input, "_data", None), "dtype", None)
-    if d is not None and d.kind == "b":
+    a = getattr(input, "_data", None)
+    if a is not None and B.kind(a) == "b":
         raise exc(f"{op}(): Boolean inputs not supported for {kernel or op}")
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from . import thresholding as _thresholding
 from ._bases import Elementwise
@@ -40,6 +41,17 @@ _INV_SQRT_2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
 
+def _xp(d: Any) -> Any:
+    return np if type(d) is np.ndarray else B.array_module(d)
+
+
+def _same(out: Any, d: Any) -> Any:
+    """``out`` in ``d``'s dtype (a NumPy scalar operand may have promoted it)."""
+    if type(out) is np.ndarray:
+        return out.astype(d.dtype, copy=False)
+    return B.astype(out, B.np_dtype_of(d), copy=False)
+
+
 class Softplus(Elementwise):
     """``out = log(1 + exp(beta * x)) / beta``, or ``x`` where ``beta * x > threshold``.
     ``grad_x = grad * sigmoid(beta * x)`` (``grad`` above the threshold)."""
@@ -51,7 +63,8 @@ class Softplus(Elementwise):
         ctx.save_for_backward(x)
         ctx.beta, ctx.threshold = beta, threshold
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap(np.where(z > threshold, d, np.logaddexp(0, z) / beta).astype(d.dtype, copy=False))
+            xp = _xp(d)
+            return wrap(_same(xp.where(z > threshold, d, xp.logaddexp(0.0, z) / beta), d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -69,7 +82,9 @@ class Hardtanh(Elementwise):
         d = _float(x, "hardtanh")
         ctx.save_for_backward(x)
         ctx.lo, ctx.hi = min_val, max_val
-        return wrap(np.clip(d, min_val, max_val).astype(d.dtype, copy=False))
+        if type(d) is np.ndarray:
+            return wrap(np.clip(d, min_val, max_val).astype(d.dtype, copy=False))
+        return wrap(_same(_xp(d).clip(d, float(min_val), float(max_val)), d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -86,13 +101,16 @@ class LeakyRelu(Elementwise):
         d = _float(x, "leaky_relu")
         ctx.save_for_backward(x)
         ctx.slope = negative_slope
-        return wrap(np.where(d > 0, d, d * negative_slope).astype(d.dtype, copy=False))
+        return wrap(_same(_xp(d).where(d > 0, d, d * negative_slope), d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        w = np.where(x._data > 0, 1.0, ctx.slope).astype(x._data.dtype)
-        return wrap(w)
+        d = x._data
+        if type(d) is np.ndarray:
+            return wrap(np.where(d > 0, 1.0, ctx.slope).astype(d.dtype))
+        nd = B.np_dtype_of(d)
+        return wrap(_xp(d).where(d > 0, 1.0, B.full_like(d, float(ctx.slope), dtype=nd)))
 
 
 class Elu(Elementwise):
@@ -109,9 +127,10 @@ class Elu(Elementwise):
         d = _float(x, "elu")
         ctx.save_for_backward(x)
         ctx.p = (alpha, scale, input_scale)
+        xp = _xp(d)
         with np.errstate(over="ignore"):
-            neg = alpha * np.expm1(np.minimum(d, 0) * input_scale)
-        return wrap((scale * np.where(d > 0, d, neg)).astype(d.dtype, copy=False))
+            neg = alpha * xp.expm1(xp.minimum(d, 0) * input_scale)
+        return wrap(_same(scale * xp.where(d > 0, d, neg), d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -142,10 +161,10 @@ class Gelu(Elementwise):
         ctx.tanh = approximate == "tanh"
         if ctx.tanh:
             with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-                t = np.tanh(_SQRT_2_OVER_PI * (d + 0.044715 * d * d * d))
-                return wrap((0.5 * d * (1 + t)).astype(d.dtype, copy=False))
+                t = _xp(d).tanh(_SQRT_2_OVER_PI * (d + 0.044715 * d * d * d))
+                return wrap(_same(0.5 * d * (1 + t), d))
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap((0.5 * d * (1 + erf(wrap(d * _INV_SQRT_2))._data)).astype(d.dtype, copy=False))
+            return wrap(_same(0.5 * d * (1 + erf(wrap(d * _INV_SQRT_2))._data), d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -168,7 +187,7 @@ class Silu(Elementwise):
         d = _float(x, "silu")
         ctx.save_for_backward(x)
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap((d / (1 + np.exp(-d))).astype(d.dtype, copy=False))
+            return wrap(_same(d / (1 + _xp(d).exp(-d)), d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -186,7 +205,8 @@ class Mish(Elementwise):
         d = _float(x, "mish")
         ctx.save_for_backward(x)
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap((d * np.tanh(np.logaddexp(0, d))).astype(d.dtype, copy=False))
+            xp = _xp(d)
+            return wrap(_same(d * xp.tanh(xp.logaddexp(0.0, d)), d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -205,7 +225,7 @@ class Hardswish(Elementwise):
         d = _float(x, "hardswish")
         ctx.save_for_backward(x)
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap((d * np.clip(d + 3, 0, 6) / 6).astype(d.dtype, copy=False))
+            return wrap(_same(d * _xp(d).clip(d + 3, 0.0, 6.0) / 6, d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -222,12 +242,13 @@ class Hardsigmoid(Elementwise):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = _float(x, "hardsigmoid")
         ctx.save_for_backward(x)
-        return wrap((np.clip(d + 3, 0, 6) / 6).astype(d.dtype, copy=False))
+        return wrap(_same(_xp(d).clip(d + 3, 0.0, 6.0) / 6, d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return wrap(((x._data > -3) & (x._data < 3)).astype(x._data.dtype) / 6)
+        d = x._data
+        return wrap(B.astype((d > -3) & (d < 3), B.np_dtype_of(d)) / 6)
 
 
 # ---------------------------------------------------------------- public functions
@@ -248,7 +269,7 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace
     refuse_bool("hardtanh", input)
     if max_val < min_val:
         raise ValueError("hardtanh: min_val cannot be greater than max_val")
-    if not inplace and isinstance(input, Tensor) and input._data.dtype.kind in "iu":
+    if not inplace and isinstance(input, Tensor) and B.kind(input._data) in "iu":
         from .elementwise import clamp  # an integer input stays integer (bounds truncated), as PyTorch
 
         return clamp(input, int(min_val), int(max_val))

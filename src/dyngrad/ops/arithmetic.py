@@ -68,14 +68,28 @@ def _wrap_ints(a: Any, b: Any) -> tuple[Any, Any]:
     (``uint8_tensor < -1`` compares with 255, ``int8_tensor * 200`` multiplies by -56);
     NumPy would raise OverflowError. Ints beyond 64 bits are left alone (torch raises too)."""
     if type(b) is int and isinstance(a, Tensor):
-        r = _INT_RANGE.get(a._data.dtype)
+        r = _INT_RANGE.get(a._data.dtype if type(a._data) is np.ndarray else B.np_dtype_of(a._data))
         if r is not None and not r[0] <= b <= r[1] and -(2**63) <= b < 2**64:
-            b = int(np.array(b, dtype=np.uint64 if b >= 2**63 else np.int64).astype(a._data.dtype))
+            b = int(np.array(b, dtype=np.uint64 if b >= 2**63 else np.int64).astype(B.np_dtype_of(a._data)))
     elif type(a) is int and isinstance(b, Tensor):
-        r = _INT_RANGE.get(b._data.dtype)
+        r = _INT_RANGE.get(b._data.dtype if type(b._data) is np.ndarray else B.np_dtype_of(b._data))
         if r is not None and not r[0] <= a <= r[1] and -(2**63) <= a < 2**64:
-            a = int(np.array(a, dtype=np.uint64 if a >= 2**63 else np.int64).astype(b._data.dtype))
+            a = int(np.array(a, dtype=np.uint64 if a >= 2**63 else np.int64).astype(B.np_dtype_of(b._data)))
     return a, b
+
+
+_PY_SCALARS = (bool, int, float)
+
+
+def _module(ad: Any, bd: Any, rt: np.dtype) -> Any:
+    """:mod:`numpy` for NumPy operands (one or two type checks), else whatever is not NumPy
+    (the caller then asks :func:`~dyngrad._backend.std_operands`)."""
+    if type(ad) is np.ndarray:
+        if type(bd) is np.ndarray or type(bd) in _PY_SCALARS:
+            return np
+    elif type(bd) is np.ndarray and type(ad) in _PY_SCALARS:
+        return np
+    return None
 
 
 def _check_alpha(a: Any, b: Any, alpha: Any) -> None:
@@ -102,7 +116,9 @@ class Add(Op):
     def forward(ctx: Any, a: Any, b: Any, alpha: Any = 1) -> Tensor:
         ad, bd, rt = binary_operands(a, b)
         ctx.alpha = alpha
-        xp = np if type(ad) is np.ndarray or type(bd) is np.ndarray else B.namespace(ad, bd)
+        xp = _module(ad, bd, rt)
+        if xp is not np:
+            xp, ad, bd = B.std_operands(ad, bd, rt)
         out = xp.add(ad, bd if alpha == 1 else xp.multiply(bd, alpha))
         return wrap(out if out.dtype == rt else cast_to(out, rt))
 
@@ -170,7 +186,9 @@ class Sub(Op):
                 "`^` or `logical_xor()` operator instead."
             )
         ctx.alpha = alpha
-        xp = np if type(ad) is np.ndarray or type(bd) is np.ndarray else B.namespace(ad, bd)
+        xp = _module(ad, bd, rt)
+        if xp is not np:
+            xp, ad, bd = B.std_operands(ad, bd, rt)
         out = xp.subtract(ad, bd if alpha == 1 else xp.multiply(bd, alpha))
         return wrap(out if out.dtype == rt else cast_to(out, rt))
 
@@ -277,7 +295,9 @@ class Mul(Op):
             ctx.save_for_backward(b if n[0] and bt else None, a if n[1] and at else None)
             ctx.a = None if at else a
             ctx.b = None if bt else b
-        xp = np if type(ad) is np.ndarray or type(bd) is np.ndarray else B.namespace(ad, bd)
+        xp = _module(ad, bd, rt)
+        if xp is not np:
+            xp, ad, bd = B.std_operands(ad, bd, rt)
         out = xp.multiply(ad, bd)
         return wrap(out if out.dtype == rt else cast_to(out, rt))
 
@@ -345,14 +365,20 @@ class Div(Op):
         ad, bd, rt = binary_operands(a, b)
         if rounding_mode is None:
             rt = float_dtype(rt)
+            if type(ad) is not np.ndarray or type(bd) is not np.ndarray:
+                xp, ad, bd = B.std_operands(ad, bd, rt)  # (an Array API library divides floats only)
+            else:
+                xp = np
             with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.true_divide(ad, bd)
+                out = xp.divide(ad, bd)
         elif rounding_mode == "trunc":
+            xp, ad, bd = B.std_operands(ad, bd, rt)
             with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.trunc(np.true_divide(ad, bd)) if rt.kind == "f" else _int_div(ad, bd, "trunc")
+                out = xp.trunc(xp.divide(ad, bd)) if rt.kind == "f" else _int_div(ad, bd, "trunc")
         elif rounding_mode == "floor":
+            xp, ad, bd = B.std_operands(ad, bd, rt)
             with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.floor_divide(ad, bd) if rt.kind == "f" else _int_div(ad, bd, "floor")
+                out = xp.floor_divide(ad, bd) if rt.kind == "f" else _int_div(ad, bd, "floor")
         else:
             raise RuntimeError(
                 f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
@@ -394,12 +420,19 @@ class Div(Op):
 
 
 def _int_div(a: Any, b: Any, mode: str) -> np.ndarray:
-    if np.any(B.asarray_any(b) == 0):
+    xp = B.array_module(a, b)
+    if xp is np:
+        if np.any(B.asarray_any(b) == 0):
+            raise RuntimeError("ZeroDivisionError: integer division by zero")
+    elif b == 0 if isinstance(b, int) else bool(xp.any(b == 0)):  # (a host read of one bool, as PyTorch's check)
         raise RuntimeError("ZeroDivisionError: integer division by zero")
-    q = np.floor_divide(a, b)
+    q = xp.floor_divide(a, b)
     if mode == "trunc":
-        r = np.remainder(a, b)
-        q = np.where((r != 0) & ((B.asarray_any(a) < 0) != (B.asarray_any(b) < 0)), q + 1, q)
+        r = xp.remainder(a, b)
+        if xp is np:
+            q = np.where((r != 0) & ((B.asarray_any(a) < 0) != (B.asarray_any(b) < 0)), q + 1, q)
+        else:
+            q = xp.where((r != 0) & ((a < 0) != (b < 0)), q + 1, q)
     return q
 
 
@@ -481,12 +514,13 @@ class Neg(Linear):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        if a._data.dtype == np.bool_:
+        if B.kind(a._data) == "b":
             raise RuntimeError(
                 "Negation, the `-` operator, on a bool tensor is not supported. If you are "
                 "trying to invert a mask, use the `~` or `logical_not()` operator instead."
             )
-        return wrap(np.negative(a._data))
+        d = a._data
+        return wrap((np if type(d) is np.ndarray else B.array_module(d)).negative(d))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
@@ -536,11 +570,16 @@ class Pow(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Tensor:
         ad, bd, rt = binary_operands(a, b)
-        if rt.kind in "iu" and np.any(B.asarray_any(bd) < 0):
+        if type(ad) is np.ndarray and type(bd) is np.ndarray:
+            xp: Any = np
+        else:
+            xp, ad, bd = B.std_operands(ad, bd, rt)
+        if rt.kind in "iu" and (np.any(B.asarray_any(bd) < 0) if xp is np else
+                                (bd < 0 if isinstance(bd, int) else bool(xp.any(bd < 0)))):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            out = np.power(ad, bd)
-        out = out if out.dtype == rt else out.astype(rt)
+            out = xp.pow(ad, bd)
+        out = cast_to(out, rt)
         n = ctx.needs_input_grad
         if True in n:
             ctx.a_scalar = None if isinstance(a, Tensor) else a
@@ -658,18 +697,28 @@ class Remainder(Op):
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any, trunc: bool = False) -> Tensor:
         ad, bd, rt = binary_operands(a, b)
-        if rt.kind in "iu" and np.any(B.asarray_any(bd) == 0):
+        if type(ad) is np.ndarray and type(bd) is np.ndarray:
+            xp: Any = np
+        else:
+            xp, ad, bd = B.std_operands(ad, bd, rt)
+        if rt.kind in "iu" and (np.any(B.asarray_any(bd) == 0) if xp is np else
+                                (bd == 0 if isinstance(bd, int) else bool(xp.any(bd == 0)))):
             raise RuntimeError("ZeroDivisionError: integer remainder by zero")
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.fmod(ad, bd) if trunc else np.remainder(ad, bd)
-            q = (np.trunc if trunc else np.floor)(np.true_divide(ad, bd))
+            if xp is np:
+                out = np.fmod(ad, bd) if trunc else np.remainder(ad, bd)
+                q = (np.trunc if trunc else np.floor)(np.true_divide(ad, bd))
+            else:  # (no fmod in the standard: |a| mod |b| is exact, then a's sign)
+                out = _std_fmod(xp, ad, bd, rt) if trunc else xp.remainder(ad, bd)
+                fa, fb = (B.std_operand(v, float_dtype(rt), ad if hasattr(ad, "shape") else bd) for v in (ad, bd))
+                q = (xp.trunc if trunc else xp.floor)(xp.divide(fa, fb))
         ctx.q = q
         return wrap(out if out.dtype == rt else cast_to(out, rt))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         n = ctx.needs_input_grad
-        gb = -g * wrap(ctx.q.astype(g._data.dtype)) if n[1] else None
+        gb = -g * wrap(B.astype(ctx.q, B.np_dtype_of(g._data))) if n[1] else None
         return (g if n[0] else None), gb, None
 
     # hand-written: backward keeps PyTorch's masks (b == 0, log 0); the jvp applies it per tangent
@@ -678,6 +727,15 @@ class Remainder(Op):
         """Forward mode: ``t = ua - ub * q`` with ``q`` the rounded quotient."""
         ts = [Remainder.backward(ctx, u)[i] for i, u in enumerate((ua, ub)) if u is not None]
         return sum(ts[1:], ts[0])
+
+
+def _std_fmod(xp: Any, a: Any, b: Any, rt: np.dtype) -> Any:
+    """C's ``fmod`` with the Array API standard's functions: ``|a| mod |b|`` (exact for
+    nonnegative operands: no rounding happens in a remainder) with ``a``'s sign."""
+    r = xp.remainder(xp.abs(a) if hasattr(a, "shape") else abs(a), xp.abs(b) if hasattr(b, "shape") else abs(b))
+    if rt.kind == "f":
+        return xp.copysign(r, a) if hasattr(a, "shape") else xp.copysign(r, float(a))
+    return xp.where(a < 0, -r, r)
 
 
 def remainder(input: Any, other: Any) -> Tensor:

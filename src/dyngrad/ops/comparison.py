@@ -86,8 +86,11 @@ class _NoGrad(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any) -> Tensor:
-        ad, bd, _ = binary_operands(a, b)
-        out = Tensor._make(B.asarray_any(ctx._forward_cls.kernel(ad, bd)))
+        ad, bd, rt = binary_operands(a, b)
+        if type(ad) is np.ndarray and (type(bd) is np.ndarray or type(bd) in _PY_SCALARS):
+            out = Tensor._make(B.asarray_any(ctx._forward_cls.kernel(ad, bd)))
+        else:
+            out = Tensor._make(B.asarray_any(_std_kernel(ctx._forward_cls, ad, bd, rt)))
         ctx.mark_non_differentiable(out)
         return out
 
@@ -100,6 +103,27 @@ class _NoGrad(Op):
     def jvp(ctx: Any, *tangents: Any) -> Any:
         """Forward mode: no tangent (the output is not differentiable)."""
         return None
+
+
+_PY_SCALARS = (bool, int, float)
+
+
+def _std_kernel(cls: Any, ad: Any, bd: Any, rt: np.dtype) -> Any:
+    """``cls.kernel(ad, bd)`` for operands that are not both NumPy: NumPy's ufunc for CuPy
+    and Dask (it dispatches), the standard's function of the same name for an Array API
+    library, on operands of the promoted dtype (its logical functions take bools only:
+    nonzero is true, as NumPy's)."""
+    xp, ad, bd = B.std_operands(ad, bd, rt)
+    if xp is np:
+        return cls.kernel(ad, bd)
+    name = cls.kernel.__name__
+    if name.startswith("logical_"):
+        ad, bd = (B.std_operand(v, np.dtype(np.bool_), ad if hasattr(ad, "shape") else bd) for v in (ad, bd))
+    return getattr(xp, _STD_NAMES.get(name, name))(ad, bd)
+
+
+#: NumPy ufunc names whose Array API standard name differs
+_STD_NAMES = {"invert": "bitwise_invert", "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift"}
 
 
 def _apply(cls: type[_NoGrad], *args: Any) -> Tensor:
@@ -195,7 +219,11 @@ class LogicalNot(_NoGrad):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        out = Tensor._make(np.logical_not(data_of(x)))
+        d = data_of(x)
+        if not B.is_api_array(d):
+            out = Tensor._make(np.logical_not(d))
+        else:
+            out = Tensor._make(B.array_module(d).logical_not(B.astype(d, np.bool_, copy=False)))
         ctx.mark_non_differentiable(out)
         return out
 
@@ -229,9 +257,10 @@ class BitwiseNot(_NoGrad):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = data_of(x)
         if B.kind(d) == "f":  # PyTorch's error (the type dyngrad raised before was TypeError)
-            tname = _TORCH_TYPE_NAMES.get(d.dtype.name, d.dtype.name)
+            dn = B.np_dtype_of(d).name
+            tname = _TORCH_TYPE_NAMES.get(dn, dn)
             raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for '{tname}'")
-        out = Tensor._make(np.invert(d))
+        out = Tensor._make(np.invert(d) if type(d) is np.ndarray else B.array_module(d).bitwise_invert(d))
         ctx.mark_non_differentiable(out)
         return out
 
@@ -273,8 +302,17 @@ class _Bitwise(_NoGrad):
         if rt.kind not in "biu":
             tname = _TORCH_TYPE_NAMES.get(rt.name, rt.name)
             raise NotImplementedError(f"\"{cls.name}_cpu\" not implemented for '{tname}'")
-        ad = ad if isinstance(ad, np.ndarray) and ad.dtype == rt else B.asarray_any(ad).astype(rt)
-        bd = bd if isinstance(bd, np.ndarray) and bd.dtype == rt else B.asarray_any(bd).astype(rt)
+        xp = B.array_module(ad, bd)
+        if xp is np:
+            ad = ad if isinstance(ad, np.ndarray) and ad.dtype == rt else B.asarray_any(ad).astype(rt)
+            bd = bd if isinstance(bd, np.ndarray) and bd.dtype == rt else B.asarray_any(bd).astype(rt)
+        else:  # both arrays of the library, of the promoted dtype
+            ref = ad if hasattr(ad, "shape") else bd
+            ad, bd = (B.astype(v, rt, copy=False) if hasattr(v, "shape") else B.like(v, ref, rt) for v in (ad, bd))
+            if isinstance(cls.kernel, np.ufunc):  # (bitwise_and/or/xor: the standard's names)
+                out = Tensor._make(getattr(xp, cls.kernel.__name__)(ad, bd))
+                ctx.mark_non_differentiable(out)
+                return out
         out = Tensor._make(B.asarray_any(cls.kernel(ad, bd)))
         ctx.mark_non_differentiable(out)
         return out
@@ -337,6 +375,9 @@ def _shift(left: bool) -> Any:
     gives 0, a right shift fills with the sign bit (0 or -1)."""
 
     def kernel(a: np.ndarray, s: np.ndarray) -> np.ndarray:  # both of the promoted dtype
+        xp = B.array_module(a, s)
+        if xp is not np:
+            return _std_shift(xp, a, s, left)
         dt = a.dtype
         if dt == np.bool_:
             a, s = a.astype(np.uint8), s.astype(np.uint8)
@@ -350,6 +391,21 @@ def _shift(left: bool) -> Any:
         return out.astype(a.dtype)
 
     return kernel
+
+
+def _std_shift(xp: Any, a: Any, s: Any, left: bool) -> Any:
+    """The shift kernel with the standard's functions (both arrays of one dtype)."""
+    nd = B.np_dtype_of(a)
+    if nd == np.bool_:
+        a, s = B.astype(a, np.uint8), B.astype(s, np.uint8)
+        nd = np.dtype(np.uint8)
+    bits = nd.itemsize * 8
+    bad = (s < 0) | (s >= bits)
+    safe = xp.where(bad, 0, s)
+    if left:
+        return xp.where(bad, 0, xp.bitwise_left_shift(a, safe))
+    fill = -B.astype(a < 0, nd) if nd.kind == "i" else xp.zeros_like(a)
+    return xp.where(bad, fill, xp.bitwise_right_shift(a, safe))
 
 
 bitwise_left_shift = _bitwise(_shift(True), "bitwise_left_shift", "lshift")
@@ -509,7 +565,14 @@ def equal(input: Tensor, other: Tensor) -> bool:
     """
     require_tensor("equal", input)
     require_tensor("equal", other, "other", 2)
-    return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
+    a, b = input._data, other._data
+    if not B.is_api_array(a):
+        return input.shape == other.shape and bool(np.array_equal(a, b))
+    if input.shape != other.shape:
+        return False
+    rt = B.result_type(input, other)
+    xp = B.array_module(a, b)
+    return bool(xp.all(B.astype(a, rt, copy=False) == B.astype(b, rt, copy=False)))
 
 
 class IsClose(_NoGrad):
@@ -518,9 +581,31 @@ class IsClose(_NoGrad):
 
     @staticmethod
     def forward(ctx: Any, a: Any, b: Any, rtol: float, atol: float, equal_nan: bool) -> Tensor:
-        out = Tensor._make(B.asarray_any(np.isclose(data_of(a), data_of(b), rtol=rtol, atol=atol, equal_nan=equal_nan)))
+        ad, bd = data_of(a), data_of(b)
+        if not B.is_api_array(ad) and not B.is_api_array(bd):
+            out = Tensor._make(B.asarray_any(np.isclose(ad, bd, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+        else:
+            out = Tensor._make(_std_isclose(ad, bd, rtol, atol, equal_nan))
         ctx.mark_non_differentiable(out)
         return out
+
+
+def _std_isclose(a: Any, b: Any, rtol: float, atol: float, equal_nan: bool) -> Any:
+    """NumPy's ``isclose`` with the standard's functions: ``|a - b| <= atol + rtol * |b|``
+    where both are finite, ``a == b`` elsewhere (infinities), and NaN close to NaN with
+    ``equal_nan``; computed in the promoted floating dtype (as NumPy)."""
+    nd = B.result_type(a, b)
+    if nd.kind != "f":
+        nd = np.dtype(np.float64)
+    xp, a, b = B.std_operands(a, b, nd)
+    ref = a if hasattr(a, "shape") else b
+    a, b = (v if hasattr(v, "shape") else B.like(v, ref, nd) for v in (a, b))
+    with np.errstate(invalid="ignore", over="ignore"):
+        close = xp.abs(a - b) <= atol + rtol * xp.abs(b)
+        out = xp.where(xp.isfinite(a) & xp.isfinite(b), close, a == b)
+    if equal_nan:
+        out = out | (xp.isnan(a) & xp.isnan(b))
+    return out
 
 
 def isclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
@@ -585,6 +670,9 @@ def allclose(input: Tensor, other: Any, rtol: float = 1e-5, atol: float = 1e-8, 
     if a.dtype != b.dtype:
         raise RuntimeError(f"{_scalar_name(a.dtype)} did not match {_scalar_name(b.dtype)}")
     try:
+        if B.is_api_array(a) or B.is_api_array(b):
+            B.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+            return bool(B.array_module(a, b).all(_std_isclose(a, b, rtol, atol, equal_nan)))
         return bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
     except ValueError as e:
         raise RuntimeError(f"allclose(): {e}") from None

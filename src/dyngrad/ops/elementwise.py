@@ -35,8 +35,9 @@ class Exp(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = float_data(x)
         with np.errstate(over="ignore"):
-            out = wrap(np.exp(float_data(x)))
+            out = wrap((np if type(d) is np.ndarray else B.array_module(d)).exp(d))
         ctx.save_for_backward(out)
         return out
 
@@ -56,8 +57,9 @@ class Log(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
+        d = float_data(x)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return wrap(np.log(float_data(x)))
+            return wrap((np if type(d) is np.ndarray else B.array_module(d)).log(d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -92,8 +94,9 @@ class Sin(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
+        d = float_data(x)
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap(np.sin(float_data(x)))
+            return wrap((np if type(d) is np.ndarray else B.array_module(d)).sin(d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -111,8 +114,9 @@ class Cos(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
+        d = float_data(x)
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap(np.cos(float_data(x)))
+            return wrap((np if type(d) is np.ndarray else B.array_module(d)).cos(d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -129,7 +133,8 @@ class Tanh(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        out = wrap(np.tanh(float_data(x)))
+        d = float_data(x)
+        out = wrap((np if type(d) is np.ndarray else B.array_module(d)).tanh(d))
         ctx.save_for_backward(out)
         return out
 
@@ -169,8 +174,13 @@ class Sigmoid(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = float_data(x)
-        e = np.exp(-np.abs(d))
-        out = wrap(np.where(d >= 0, 1 / (1 + e), e / (1 + e)).astype(d.dtype, copy=False))
+        if type(d) is np.ndarray:
+            e = np.exp(-np.abs(d))
+            out = wrap(np.where(d >= 0, 1 / (1 + e), e / (1 + e)).astype(d.dtype, copy=False))
+        else:  # (Python scalars keep the dtype in the standard's promotion)
+            xp = B.array_module(d)
+            e = xp.exp(-xp.abs(d))
+            out = wrap(xp.where(d >= 0, 1 / (1 + e), e / (1 + e)))
         ctx.save_for_backward(out)
         return out
 
@@ -210,7 +220,8 @@ class Relu(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        out = wrap(np.maximum(x._data, 0))
+        d = x._data
+        out = wrap((np if type(d) is np.ndarray else B.array_module(d)).maximum(d, 0))
         ctx.save_for_backward(out)
         return out
 
@@ -256,14 +267,16 @@ class Abs(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        if x._data.dtype == np.bool_:  # PyTorch has no bool kernel
+        d = x._data
+        if B.kind(d) == "b":  # PyTorch has no bool kernel
             raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
         ctx.save_for_backward(x)
-        return wrap(np.abs(x._data))
+        return wrap((np if type(d) is np.ndarray else B.array_module(d)).abs(d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
-        return wrap(np.sign(ctx.saved_tensors[0]._data))
+        d = ctx.saved_tensors[0]._data
+        return wrap((np if type(d) is np.ndarray else B.array_module(d)).sign(d))
 
 
 def abs(input: Tensor) -> Tensor:  # noqa: A001
@@ -301,8 +314,9 @@ class Sqrt(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
+        d = float_data(x)
         with np.errstate(invalid="ignore"):
-            out = wrap(np.sqrt(float_data(x)))
+            out = wrap((np if type(d) is np.ndarray else B.array_module(d)).sqrt(d))
         ctx.save_for_backward(out)
         return out
 
@@ -333,13 +347,18 @@ class Clamp(Elementwise):
         d = x._data
         # PyTorch's result_type(input, min, max); Python-int bounds wrap into an integer dtype
         rt = B.result_type(*(o for o in (x, lo, hi) if o is not None))
-        lod = B.asarray_any(data_of(lo)).astype(rt, copy=False) if lo is not None else None
-        hid = B.asarray_any(data_of(hi)).astype(rt, copy=False) if hi is not None else None
-        out = d.astype(rt, copy=False)
+        if type(d) is np.ndarray:
+            lod = B.asarray_any(data_of(lo)).astype(rt, copy=False) if lo is not None else None
+            hid = B.asarray_any(data_of(hi)).astype(rt, copy=False) if hi is not None else None
+            xp: Any = np
+        else:
+            lod, hid = _bound(lo, d, rt), _bound(hi, d, rt)
+            xp = B.array_module(d, lod, hid)
+        out = B.astype(d, rt, copy=False)
         if lod is not None:
-            out = np.maximum(out, lod)
+            out = xp.maximum(out, lod)
         if hid is not None:
-            out = np.minimum(out, hid)
+            out = xp.minimum(out, hid)
         ctx.save_for_backward(x, lo if isinstance(lo, Tensor) else None, hi if isinstance(hi, Tensor) else None)
         ctx.lo, ctx.hi = (None if isinstance(lo, Tensor) else lo), (None if isinstance(hi, Tensor) else hi)
         return wrap(out)
@@ -350,11 +369,12 @@ class Clamp(Elementwise):
         lo = lot._data if lot is not None else ctx.lo
         hi = hit._data if hit is not None else ctx.hi
         d = x._data
-        inside = np.ones(np.broadcast_shapes(d.shape, np.shape(lo) if lo is not None else (), np.shape(hi) if hi is not None else ()), dtype=bool)
+        # (the bounds broadcast against x: the mask has the output's shape)
+        inside = None
         if lo is not None:
-            inside = inside & (d >= lo)  # (not &=: d may be a Dask array, which has no out=)
+            inside = d >= lo  # (no &=: d may be a Dask array, which has no out=)
         if hi is not None:
-            inside = inside & (d <= hi)
+            inside = (d <= hi) if inside is None else inside & (d <= hi)
         dlo = dhi = None
         if lot is not None:
             m = d < lo
@@ -364,6 +384,16 @@ class Clamp(Elementwise):
         if hit is not None:
             dhi = wrap(d > hi)
         return wrap(inside), dlo, dhi
+
+
+def _bound(v: Any, d: Any, rt: np.dtype) -> Any:
+    """A clamp bound for a non-NumPy ``d``: a Tensor's array cast to ``rt``, a Python number
+    as it is (the standard's weak scalar), anything else as an array of ``d``'s library."""
+    if v is None or isinstance(v, (bool, int, float)):
+        return v
+    if isinstance(v, Tensor):
+        return B.astype(v._data, rt, copy=False)
+    return B.like(B.asarray(v), d, rt)
 
 
 class ClampTensor(Clamp):

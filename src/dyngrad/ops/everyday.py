@@ -438,7 +438,11 @@ def copysign(input: Any, other: Any) -> Tensor:
     from .pointwise import where
 
     x, y = _floating(to_tensor(input)), to_tensor(other)
-    neg = wrap(np.signbit(B.asarray_any(y._data, dtype=np.float64)))
+    yd = y._data
+    if B.is_api_array(yd):
+        neg = wrap(B.array_module(yd).signbit(B.astype(yd, np.float64, copy=False)))
+    else:
+        neg = wrap(np.signbit(B.asarray_any(yd, dtype=np.float64)))
     a = x.abs()
     return where(neg, -a, a)
 
@@ -469,6 +473,9 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
         raise RuntimeError(f"heaviside is not yet implemented for tensors with different dtypes, got "
                            f"{input.dtype} and {v.dtype}")
     x, vd = input._data, v._data
+    if B.is_api_array(x) or B.is_api_array(vd):
+        xp = B.array_module(x, vd)
+        return wrap(xp.where(x == 0, vd, B.astype(x > 0, B.np_dtype_of(x))))
     with np.errstate(invalid="ignore"):
         out = np.where(x == 0, vd, (x > 0).astype(x.dtype))
     return wrap(B.asarray_any(out, dtype=x.dtype))
@@ -493,7 +500,11 @@ def signbit(input: Tensor) -> Tensor:
     """
     if not isinstance(input, Tensor):
         raise TypeError(f"signbit(): argument 'input' must be Tensor, not {type(input).__name__}")
-    return wrap(np.signbit(input._data))
+    d = input._data
+    if B.is_api_array(d):
+        k = B.kind(d)  # (the standard's signbit takes floats only: integers by their sign)
+        return wrap(B.array_module(d).signbit(d) if k == "f" else (d < 0 if k == "i" else B.zeros_like(d, np.bool_)))
+    return wrap(np.signbit(d))
 
 
 def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:

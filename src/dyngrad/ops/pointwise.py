@@ -9,6 +9,7 @@ sums them down. Derivatives follow PyTorch's ``tools/autograd/derivatives.yaml``
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -35,17 +36,35 @@ def _operands(op: str, *xs: Any) -> tuple[list[Tensor], np.dtype]:
     like = next(x for x in xs if isinstance(x, Tensor)) if any(isinstance(x, Tensor) for x in xs) else None
     if like is None:
         raise TypeError(f"{op}(): expected at least one Tensor operand")
-    return [x if isinstance(x, Tensor) else Tensor._make(B.asarray_any(x, dtype=rt)) for x in xs], rt
+    ld = like._data
+    if type(ld) is np.ndarray:
+        return [x if isinstance(x, Tensor) else Tensor._make(B.asarray_any(x, dtype=rt)) for x in xs], rt
+    return [x if isinstance(x, Tensor) else Tensor._make(B.like(x, ld, rt)) for x in xs], rt
 
 
 def _cast(d: np.ndarray, rt: np.dtype) -> np.ndarray:
-    return d if d.dtype == rt else d.astype(rt)
+    if type(d) is np.ndarray:
+        return d if d.dtype == rt else d.astype(rt)
+    return B.astype(d, rt, copy=False)
 
 
-def _binary_forward(ctx: Any, a: Tensor, b: Tensor, ufunc: Any) -> Tensor:
+def _std_fmax(xp: Any, a: Any, b: Any, name: str) -> Any:
+    """``fmax``/``fmin`` with the standard's functions (which have only ``maximum`` and
+    ``minimum``, NaN-propagating): a NaN loses to a number."""
+    m = (xp.maximum if name == "fmax" else xp.minimum)(a, b)
+    if B.kind(m) != "f":
+        return m
+    return xp.where(xp.isnan(b), a, xp.where(xp.isnan(a), b, m))
+
+
+def _binary_forward(ctx: Any, a: Tensor, b: Tensor, name: str) -> Tensor:
     rt = B.result_type(a, b)
     ctx.save_for_backward(a, b)
-    return wrap(ufunc(_cast(a._data, rt), _cast(b._data, rt)))
+    ad, bd = _cast(a._data, rt), _cast(b._data, rt)
+    xp = B.array_module(ad, bd)
+    if xp is not np and name in ("fmax", "fmin"):
+        return wrap(_std_fmax(xp, ad, bd, name))
+    return wrap(getattr(xp, name)(ad, bd))
 
 
 def _split_ties(ctx: Any, lt: Any) -> tuple:
@@ -54,14 +73,28 @@ def _split_ties(ctx: Any, lt: Any) -> tuple:
     a, b = ctx.saved_tensors
     ad, bd = a._data, b._data
     tie, dt = ad == bd, B.result_type(a, b)
-    return wrap(np.where(tie, 0.5, ~lt(ad, bd)).astype(dt)), wrap(np.where(tie, 0.5, ~lt(bd, ad)).astype(dt))
+    xp = B.array_module(ad, bd)
+    if xp is np:
+        return wrap(np.where(tie, 0.5, ~lt(ad, bd)).astype(dt)), wrap(np.where(tie, 0.5, ~lt(bd, ad)).astype(dt))
+    ad, bd = _cast(ad, dt), _cast(bd, dt)
+    return (wrap(xp.where(tie, 0.5, B.astype(~lt(ad, bd), dt))),
+            wrap(xp.where(tie, 0.5, B.astype(~lt(bd, ad), dt))))
 
 
 def _first_wins(ctx: Any, ge: Any) -> tuple:
     """fmax/fmin derivatives: ``[ge(a, b) or isnan(b)]`` for ``a``, the rest for ``b``."""
     a, b = ctx.saved_tensors
+    ad, bd = a._data, b._data
     with np.errstate(invalid="ignore"):
-        to_a = ge(a._data, b._data) | np.isnan(b._data)
+        if type(ad) is np.ndarray and type(bd) is np.ndarray:
+            to_a = ge(ad, bd) | np.isnan(bd)
+        else:
+            xp = B.array_module(ad, bd)
+            dt = B.result_type(a, b)
+            ad, bd = _cast(ad, dt), _cast(bd, dt)
+            to_a = ge(ad, bd)
+            if B.kind(bd) == "f":
+                to_a = to_a | xp.isnan(bd)
     return wrap(to_a), wrap(~to_a)
 
 
@@ -71,11 +104,11 @@ class Maximum(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
-        return _binary_forward(ctx, a, b, np.maximum)
+        return _binary_forward(ctx, a, b, "maximum")
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
-        return _split_ties(ctx, np.less)
+        return _split_ties(ctx, operator.lt)
 
 
 class Minimum(Elementwise):
@@ -84,11 +117,11 @@ class Minimum(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
-        return _binary_forward(ctx, a, b, np.minimum)
+        return _binary_forward(ctx, a, b, "minimum")
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
-        return _split_ties(ctx, np.greater)
+        return _split_ties(ctx, operator.gt)
 
 
 class Fmax(Elementwise):
@@ -97,11 +130,11 @@ class Fmax(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
-        return _binary_forward(ctx, a, b, np.fmax)
+        return _binary_forward(ctx, a, b, "fmax")
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
-        return _first_wins(ctx, np.greater_equal)
+        return _first_wins(ctx, operator.ge)
 
 
 class Fmin(Elementwise):
@@ -110,11 +143,11 @@ class Fmin(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
-        return _binary_forward(ctx, a, b, np.fmin)
+        return _binary_forward(ctx, a, b, "fmin")
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
-        return _first_wins(ctx, np.less_equal)
+        return _first_wins(ctx, operator.le)
 
 
 class Where(Linear):
@@ -127,13 +160,20 @@ class Where(Linear):
     def forward(ctx: Any, cond: Tensor, x: Tensor, y: Tensor) -> Tensor:
         rt = B.result_type(x, y)
         ctx.save_for_backward(cond)
-        return wrap(np.where(cond._data, _cast(x._data, rt), _cast(y._data, rt)))
+        cd, xd, yd = cond._data, x._data, y._data
+        xp = np if type(cd) is np.ndarray and type(xd) is np.ndarray and type(yd) is np.ndarray else \
+            B.array_module(cd, xd, yd)  # (a TypeError naming both libraries when they mix)
+        if xp is np:
+            return wrap(np.where(cd, _cast(xd, rt), _cast(yd, rt)))
+        return wrap(xp.where(cd, B.std_operand(xd, rt, cd), B.std_operand(yd, rt, cd)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (cond,) = ctx.saved_tensors
         n = ctx.needs_input_grad
-        zero = Tensor._make(np.zeros((), dtype=g._data.dtype))
+        gd = g._data
+        zero = Tensor._make(np.zeros((), dtype=gd.dtype) if type(gd) is np.ndarray else
+                            B.zeros((), B.np_dtype_of(gd), like=gd))
         gx = Where.apply(cond, g, zero) if n[1] else None
         gy = Where.apply(cond, zero, g) if n[2] else None
         return None, gx, gy
@@ -152,7 +192,8 @@ class Lerp(Elementwise):
         s, e, w = (_cast(t._data, rt) for t in (start, end, weight))
         ctx.save_for_backward(start, end, weight)
         with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: NaN, silently as PyTorch
-            return wrap(np.where(w < 0.5, s + w * (e - s), e - (e - s) * (1 - w)).astype(rt, copy=False))
+            xp = B.array_module(s, e, w)
+            return wrap(_cast(xp.where(w < 0.5, s + w * (e - s), e - (e - s) * (1 - w)), rt))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -175,8 +216,11 @@ class Addcmul(Elementwise):
         rt = B.result_type(x, t1, t2)
         if rt.kind in "iu":  # PyTorch casts value to the integer dtype (truncating, wrapping)
             value = np.array(int(value)).astype(rt)[()]
+            if type(x._data) is not np.ndarray:
+                value = int(value)  # (an Array API array takes a Python scalar, not a NumPy one)
         elif rt.kind == "b":
             raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+        B.check_same_backend("addcmul", x._data, t1._data, t2._data)
         ctx.save_for_backward(t1, t2)
         ctx.value = value
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
@@ -197,6 +241,7 @@ class Addcdiv(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor, t1: Tensor, t2: Tensor, value: Any = 1) -> Tensor:
         rt = B.result_type(x, t1, t2)
+        B.check_same_backend("addcdiv", x._data, t1._data, t2._data)
         ctx.save_for_backward(t1, t2)
         ctx.value = value
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -217,7 +262,8 @@ class Hypot(Elementwise):
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         rt = float_dtype(B.result_type(a, b))
-        out = wrap(np.hypot(_cast(a._data, rt), _cast(b._data, rt)))
+        ad, bd = _cast(a._data, rt), _cast(b._data, rt)
+        out = wrap(B.array_module(ad, bd).hypot(ad, bd))
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -236,13 +282,14 @@ class Atan2(Elementwise):
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         rt = float_dtype(B.result_type(a, b))
         ctx.save_for_backward(a, b)
-        return wrap(np.arctan2(_cast(a._data, rt), _cast(b._data, rt)))
+        ad, bd = _cast(a._data, rt), _cast(b._data, rt)
+        return wrap(B.array_module(ad, bd).atan2(ad, bd))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
         a, b = ctx.saved_tensors
         r2 = a * a + b * b
-        if (r2._data == 0).any():  # at the origin PyTorch's gradient is 0 (not 0/0)
+        if bool(B.array_module(r2._data).any(r2._data == 0)):  # at the origin PyTorch's gradient is 0 (not 0/0)
             r2 = where(wrap(r2._data == 0), 1.0, r2)
         return b / r2, -a / r2
 
@@ -256,7 +303,8 @@ class Logaddexp(Elementwise):
         rt = float_dtype(B.result_type(a, b))
         ctx.save_for_backward(a, b)
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap(np.logaddexp(_cast(a._data, rt), _cast(b._data, rt)))
+            ad, bd = _cast(a._data, rt), _cast(b._data, rt)
+            return wrap(B.array_module(ad, bd).logaddexp(ad, bd))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -425,12 +473,13 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:
     if isinstance(condition, (bool, int, float, complex, list, tuple)):
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not {type(condition).__name__}")
     c = condition if isinstance(condition, Tensor) else to_tensor(condition)
-    if c._data.dtype != np.bool_:
+    if B.kind(c._data) != "b":
         raise RuntimeError(
             f"where expected condition to be a boolean tensor, but got a tensor with dtype {c.dtype.name.capitalize()}"
         )
     if input is None and other is None:
-        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(c._data))
+        cd = c._data
+        return tuple(Tensor._make(B.astype(i, np.int64)) for i in B.array_module(cd).nonzero(cd))
     if input is None or other is None:
         raise TypeError("where() takes a condition and both input and other (or the condition alone)")
     if not isinstance(input, Tensor) and not isinstance(other, Tensor) and all(

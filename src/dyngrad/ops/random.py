@@ -167,8 +167,14 @@ def _finish(t: Tensor, requires_grad: bool) -> Tensor:
     return t
 
 
-def _out(arr: Any, nd: np.dtype) -> Tensor:
-    return Tensor._make(B.asarray_any(arr).astype(nd, copy=False))
+def _out(arr: Any, nd: np.dtype, like: Any = None) -> Tensor:
+    """A draw (a NumPy array from the host Generator) as a Tensor of dtype ``nd``; in
+    ``like``'s library when ``like`` (the input of a ``*_like`` draw) is an Array API array
+    (the Generator is NumPy's PCG64: the same numbers on every backend, copied there)."""
+    out = B.asarray_any(arr).astype(nd, copy=False)
+    if like is not None and type(like) is not np.ndarray and B.is_api_array(like):
+        out = B.like(out, like)
+    return Tensor._make(out)
 
 
 # ------------------------------------------------------------------ sized draws
@@ -351,7 +357,7 @@ def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None, d
 class RandLike(LikeDraw):
     @staticmethod
     def forward(ctx: Any, input: Tensor, nd: np.dtype, generator: Any) -> Tensor:
-        out = _out(rng_of(generator).random(input._data.shape), nd)
+        out = _out(rng_of(generator).random(input._data.shape), nd, input._data)
         ctx.mark_non_differentiable(out)
         return out
 
@@ -359,7 +365,7 @@ class RandLike(LikeDraw):
 class RandnLike(LikeDraw):
     @staticmethod
     def forward(ctx: Any, input: Tensor, nd: np.dtype, generator: Any) -> Tensor:
-        out = _out(rng_of(generator).standard_normal(input._data.shape), nd)
+        out = _out(rng_of(generator).standard_normal(input._data.shape), nd, input._data)
         ctx.mark_non_differentiable(out)
         return out
 
@@ -367,7 +373,7 @@ class RandnLike(LikeDraw):
 class RandintLike(LikeDraw):
     @staticmethod
     def forward(ctx: Any, input: Tensor, low: int, high: int, nd: np.dtype, generator: Any) -> Tensor:
-        out = _out(rng_of(generator).integers(low, high, input._data.shape), nd)
+        out = _out(rng_of(generator).integers(low, high, input._data.shape), nd, input._data)
         ctx.mark_non_differentiable(out)
         return out
 
@@ -378,12 +384,13 @@ class DropoutMask(LikeDraw):
 
     @staticmethod
     def forward(ctx: Any, input: Tensor, p: float, generator: Any) -> Tensor:
-        dt = input._data.dtype
+        d = input._data
+        dt = d.dtype if type(d) is np.ndarray else B.np_dtype_of(d)
         if p == 1.0:
-            out = Tensor._make(np.zeros(input._data.shape, dt))
+            out = _out(np.zeros(d.shape, dt), dt, d)
         else:
-            keep = rng_of(generator).random(input._data.shape) >= p
-            out = Tensor._make(keep.astype(dt) / B.asarray_any(1 - p, dt))
+            keep = rng_of(generator).random(d.shape) >= p
+            out = _out(keep.astype(dt) / B.asarray_any(1 - p, dt), dt, d)
         ctx.mark_non_differentiable(out)
         return out
 
@@ -394,14 +401,15 @@ class KeepMask(LikeDraw):
 
     @staticmethod
     def forward(ctx: Any, input: Tensor, p: float, generator: Any) -> Tensor:
-        keep = rng_of(generator).random(input._data.shape) >= p
-        out = Tensor._make(keep.astype(input._data.dtype))
+        d = input._data
+        keep = rng_of(generator).random(d.shape) >= p
+        out = _out(keep, d.dtype if type(d) is np.ndarray else B.np_dtype_of(d), d)
         ctx.mark_non_differentiable(out)
         return out
 
 
 def _like_dtype(input: Tensor, dtype: Any) -> np.dtype:
-    return B.to_np_dtype(dtype) if dtype is not None else input._data.dtype
+    return B.to_np_dtype(dtype) if dtype is not None else B.np_dtype_of(input._data)
 
 
 def rand_like(input: Tensor, *, dtype: Any = None, generator: Generator | None = None, requires_grad: bool = False,

@@ -8,6 +8,7 @@ gradient through; ``nan_to_num`` passes it where the input is finite. ``isnan``,
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,15 @@ TENSOR_METHODS = set(__all__)
 
 
 def _zeros(g: Tensor) -> Tensor:
-    return Tensor._make(np.zeros_like(g._data))
+    return Tensor._make(B.zeros_like(g._data))
+
+
+def _copy(d: Any) -> Any:
+    return d.copy() if type(d) is np.ndarray else B.copy(d)
+
+
+def _xp(d: Any) -> Any:
+    return np if type(d) is np.ndarray else B.array_module(d)
 
 
 class _ZeroDerivative(Op):
@@ -54,16 +63,20 @@ class Sign(_ZeroDerivative):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x._data
-        if d.dtype == np.bool_:
-            return wrap(d.copy())
-        if B.kind(d) == "f":  # PyTorch: sign(nan) = 0
-            return wrap(np.where(np.isnan(d), 0, np.sign(d)).astype(d.dtype, copy=False))
-        return wrap(np.sign(d))
+        k = B.kind(d)
+        if k == "b":
+            return wrap(_copy(d))
+        xp = _xp(d)
+        if k == "f":  # PyTorch: sign(nan) = 0
+            if xp is np:
+                return wrap(np.where(np.isnan(d), 0, np.sign(d)).astype(d.dtype, copy=False))
+            return wrap(xp.where(xp.isnan(d), 0.0, xp.sign(d)))
+        return wrap(xp.sign(d))
 
 
 def _refuse_bool(d: np.ndarray, kernel: str) -> None:
     """PyTorch has no bool kernel for the rounding functions (NotImplementedError)."""
-    if d.dtype == np.bool_:
+    if B.kind(d) == "b":
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
@@ -74,7 +87,7 @@ class Floor(_ZeroDerivative):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x._data
         _refuse_bool(d, "floor_vml_cpu")
-        return wrap(np.floor(d) if B.kind(d) == "f" else d.copy())
+        return wrap(_xp(d).floor(d) if B.kind(d) == "f" else _copy(d))
 
 
 class Ceil(_ZeroDerivative):
@@ -84,7 +97,7 @@ class Ceil(_ZeroDerivative):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x._data
         _refuse_bool(d, "ceil_vml_cpu")
-        return wrap(np.ceil(d) if B.kind(d) == "f" else d.copy())
+        return wrap(_xp(d).ceil(d) if B.kind(d) == "f" else _copy(d))
 
 
 class Trunc(_ZeroDerivative):
@@ -94,7 +107,7 @@ class Trunc(_ZeroDerivative):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = x._data
         _refuse_bool(d, "trunc_vml_cpu")
-        return wrap(np.trunc(d) if B.kind(d) == "f" else d.copy())
+        return wrap(_xp(d).trunc(d) if B.kind(d) == "f" else _copy(d))
 
 
 class Round(Op):
@@ -110,15 +123,18 @@ class Round(Op):
         if B.kind(d) != "f":
             if decimals:
                 raise NotImplementedError(f'"round_cpu" (decimals={decimals}) not implemented for {x.dtype.name}')
-            return wrap(d.copy())
+            return wrap(_copy(d))
+        # (the standard's ``round`` rounds halves to even, as NumPy's ``rint``)
+        rint = np.rint if type(d) is np.ndarray else B.array_module(d).round
         if decimals == 0:
-            return wrap(np.rint(d))
+            return wrap(rint(d))
+        nd = B.np_dtype_of(d)
         with np.errstate(all="ignore"):
             if decimals > 0:
                 f = 10.0**decimals
-                return wrap((np.rint(d * f) / f).astype(d.dtype, copy=False))
+                return wrap(B.astype(rint(d * f) / f, nd, copy=False))
             f = 10.0 ** (-decimals)
-            return wrap((np.rint(d / f) * f).astype(d.dtype, copy=False))
+            return wrap(B.astype(rint(d / f) * f, nd, copy=False))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -148,7 +164,7 @@ class Frac(Op):
         if B.kind(d) != "f":
             raise NotImplementedError(f'"frac_cpu" not implemented for {x.dtype.name}: frac needs a floating point tensor')
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap(d - np.trunc(d))
+            return wrap(d - _xp(d).trunc(d))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
@@ -169,13 +185,21 @@ class NanToNum(Elementwise):
         d = x._data
         ctx.save_for_backward(x)
         if B.kind(d) != "f":
-            return wrap(d.copy())
-        return wrap(np.nan_to_num(d, copy=True, nan=nan, posinf=posinf, neginf=neginf))
+            return wrap(_copy(d))
+        xp = _xp(d)
+        if xp is np:
+            return wrap(np.nan_to_num(d, copy=True, nan=nan, posinf=posinf, neginf=neginf))
+        fi = np.finfo(B.np_dtype_of(d))  # (NumPy's and PyTorch's defaults: the largest finite values)
+        hi = float(fi.max) if posinf is None else float(posinf)
+        lo = float(fi.min) if neginf is None else float(neginf)
+        out = xp.where(xp.isnan(d), float(nan), d)
+        return wrap(xp.where(d == math.inf, hi, xp.where(d == -math.inf, lo, out)))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return wrap(np.isfinite(x._data))
+        d = x._data
+        return wrap(_xp(d).isfinite(d))
 
 
 # ---------------------------------------------------------------- public functions
@@ -289,7 +313,14 @@ _PREDICATES = {"isnan": (np.isnan, False), "isinf": (np.isinf, False), "isfinite
 
 def _predicate(which: str, d: np.ndarray) -> np.ndarray:
     fn, non_float = _PREDICATES[which]
-    return fn(d) if B.kind(d) == "f" else np.full(d.shape, non_float)
+    if B.kind(d) != "f":
+        return np.full(d.shape, non_float) if type(d) is np.ndarray else B.full_like(d, non_float, dtype=np.bool_)
+    xp = _xp(d)
+    if xp is np:
+        return fn(d)
+    if which in ("isposinf", "isneginf"):  # (not in the standard)
+        return d == (math.inf if which == "isposinf" else -math.inf)
+    return getattr(xp, which)(d)
 
 
 class FloatPredicate(Op):

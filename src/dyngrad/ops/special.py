@@ -9,6 +9,7 @@ Every backward is written with dyngrad ops, so all are differentiable twice.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -33,9 +34,11 @@ _LN2, _LN10 = math.log(2.0), math.log(10.0)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
-def _unary(fn: Any, x: Tensor) -> Tensor:
+def _unary(name: str, x: Tensor) -> Tensor:
+    """The standard's function ``name`` (NumPy 2 has the same names) on ``x`` as floats."""
+    d = float_data(x)
     with np.errstate(all="ignore"):
-        return wrap(fn(float_data(x)))
+        return wrap(getattr(np if type(d) is np.ndarray else B.array_module(d), name)(d))
 
 
 class Exp2(Elementwise):
@@ -43,7 +46,12 @@ class Exp2(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        out = _unary(np.exp2, x)
+        d = float_data(x)
+        if type(d) is np.ndarray:
+            out = _unary("exp2", x)
+        else:  # (no exp2 in the standard: 2 ** x, which IEEE pow computes exactly at integers)
+            with np.errstate(all="ignore"):
+                out = wrap(B.array_module(d).pow(2.0, d))
         ctx.save_for_backward(out)
         return out
 
@@ -57,7 +65,7 @@ class Expm1(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        out = _unary(np.expm1, x)
+        out = _unary("expm1", x)
         ctx.save_for_backward(out)
         return out
 
@@ -73,7 +81,7 @@ class Log2(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return _unary(np.log2, x)
+        return _unary("log2", x)
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -87,7 +95,7 @@ class Log10(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return _unary(np.log10, x)
+        return _unary("log10", x)
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -103,7 +111,7 @@ class Log1p(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return _unary(np.log1p, x)
+        return _unary("log1p", x)
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -118,7 +126,8 @@ class Rsqrt(Elementwise):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = float_data(x)
         with np.errstate(all="ignore"):
-            out = wrap(np.reciprocal(np.sqrt(d)))
+            xp = np if type(d) is np.ndarray else B.array_module(d)
+            out = wrap(xp.reciprocal(xp.sqrt(d)))
         ctx.save_for_backward(out)
         return out
 
@@ -138,7 +147,8 @@ class Square(Elementwise):
         ctx.save_for_backward(x)
         d = x._data
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap(np.square(d.astype(np.int64) if d.dtype == np.bool_ else d))
+            return wrap((np if type(d) is np.ndarray else B.array_module(d)).square(
+                B.astype(d, np.int64) if B.kind(d) == "b" else d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -150,7 +160,7 @@ class Reciprocal(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        out = _unary(np.reciprocal, x)
+        out = _unary("reciprocal", x)
         ctx.save_for_backward(out)
         return out
 
@@ -170,11 +180,12 @@ class Logit(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor, eps: float | None = None) -> Tensor:
         d = float_data(x)
-        z = d if eps is None else np.clip(d, eps, 1 - eps)
+        xp = np if type(d) is np.ndarray else B.array_module(d)
+        z = d if eps is None else xp.clip(d, float(eps), 1 - float(eps))
         ctx.save_for_backward(x)
         ctx.eps = eps
         with np.errstate(all="ignore"):
-            return wrap(np.log(z / (1 - z)))
+            return wrap(xp.log(z / (1 - z)))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -183,7 +194,8 @@ class Logit(Elementwise):
             return 1 / (x * (1 - x))
         # 0 outside [eps, 1 - eps], also where 1 / (x * (1 - x)) is infinite (x = 0 or 1):
         # there x is replaced by 0.5, so the masked-off value is 0 / 0.25, not 0 * inf = nan
-        m = wrap(((x._data >= ctx.eps) & (x._data <= 1 - ctx.eps)).astype(x._data.dtype))
+        d = x._data
+        m = wrap(B.astype((d >= ctx.eps) & (d <= 1 - ctx.eps), B.np_dtype_of(d)))
         xs = x * m + (1 - m) * 0.5
         return m / (xs * (1 - xs))
 
@@ -196,8 +208,15 @@ _ERF = _specfun.erf
 _ERFC = _specfun.erfc
 
 
+#: the kernels with the standard's functions only, for Array API arrays (array-api-strict)
+_STD = {_ERF: _specfun.erf_std, _ERFC: functools.partial(_specfun.erf_std, complement=True),
+        _specfun.erfinv: _specfun.erfinv_std}
+
+
 def _special(fn: Any, x: Tensor) -> np.ndarray:
     d = float_data(x)
+    if B.is_api_array(d):
+        return B.astype(_STD[fn](B.astype(d, np.float64, copy=False)), B.np_dtype_of(d), copy=False)
     return B.asarray_any(fn(d.astype(np.float64)), dtype=np.float64).astype(d.dtype, copy=False)
 
 

@@ -37,6 +37,17 @@ def _float(x: Tensor, op: str) -> np.ndarray:
     return float_data(x)
 
 
+def _xp(*d: Any) -> Any:
+    return np if type(d[0]) is np.ndarray and len(d) == 1 else B.array_module(*d)
+
+
+def _same(out: Any, d: Any) -> Any:
+    """``out`` in ``d``'s dtype (a NumPy scalar operand may have promoted it)."""
+    if type(out) is np.ndarray:
+        return out.astype(d.dtype, copy=False)
+    return B.astype(out, B.np_dtype_of(d), copy=False)
+
+
 class Threshold(Elementwise):
     """``out = x`` where ``x > threshold`` else ``value``; ``grad_x = grad`` where
     ``x > threshold``, else 0."""
@@ -46,7 +57,9 @@ class Threshold(Elementwise):
         d = x._data
         ctx.save_for_backward(x)
         ctx.threshold = threshold
-        return wrap(np.where(d > threshold, d, B.asarray_any(value, dtype=d.dtype)))
+        if type(d) is np.ndarray:
+            return wrap(np.where(d > threshold, d, B.asarray_any(value, dtype=d.dtype)))
+        return wrap(B.array_module(d).where(d > threshold, d, B.full_like(d, value)))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -66,14 +79,16 @@ class Shrink(Elementwise):
         d = float_data(x)
         ctx.save_for_backward(x)
         ctx.lambd = lambd
-        keep = np.abs(d) > lambd
-        val = d - lambd * np.sign(d) if soft else d
-        return wrap(np.where(keep, val, 0).astype(d.dtype, copy=False))
+        xp = _xp(d)
+        keep = xp.abs(d) > lambd
+        val = d - lambd * xp.sign(d) if soft else d
+        return wrap(_same(xp.where(keep, val, 0), d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
         (x,) = ctx.saved_tensors
-        return wrap(np.abs(x._data) > ctx.lambd)
+        d = x._data
+        return wrap(_xp(d).abs(d) > ctx.lambd)
 
 
 class Softshrink(Shrink):
@@ -94,7 +109,7 @@ class Prelu(Op):
         d = x._data
         ctx.save_for_backward(x, w)
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap(np.where(d > 0, d, w._data * d).astype(d.dtype, copy=False))
+            return wrap(_same(_xp(d, w._data).where(d > 0, d, w._data * d), d))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -121,7 +136,13 @@ class RreluWithNoise(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, slope: np.ndarray) -> Tensor:
         d = float_data(x)
-        w = np.where(d > 0, 1.0, slope).astype(d.dtype, copy=False)
+        if type(d) is np.ndarray:
+            w = np.where(d > 0, 1.0, slope).astype(d.dtype, copy=False)
+        else:  # (a NumPy slope array: a constant of d's library)
+            sl = B.like(slope, d, B.np_dtype_of(d)) if isinstance(slope, np.ndarray) else slope
+            if not hasattr(sl, "shape"):
+                sl = B.full_like(d, float(sl))
+            w = _xp(d).where(d > 0, 1.0, sl)
         ctx.w = w
         return wrap(d * w)
 
@@ -158,7 +179,7 @@ class Softsign(Elementwise):
         d = _float(x, "softsign")
         ctx.save_for_backward(x)
         with np.errstate(all="ignore"):  # PyTorch computes inf/NaN silently
-            return wrap(d / (1 + np.abs(d)))
+            return wrap(d / (1 + _xp(d).abs(d)))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -175,7 +196,8 @@ class LogSigmoid(Elementwise):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = _float(x, "logsigmoid")
         ctx.save_for_backward(x)
-        return wrap(np.minimum(d, 0) - np.log1p(np.exp(-np.abs(d))))
+        xp = _xp(d)
+        return wrap(xp.minimum(d, 0) - xp.log1p(xp.exp(-xp.abs(d))))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -193,7 +215,7 @@ class Tanhshrink(Elementwise):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         d = _float(x, "tanhshrink")
         ctx.save_for_backward(x)
-        return wrap(d - np.tanh(d))
+        return wrap(d - _xp(d).tanh(d))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -212,11 +234,17 @@ class Glu(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
         d = float_data(x)
-        a, b = np.split(d, 2, axis=dim)
+        xp = _xp(d)
+        if xp is np:
+            a, b = np.split(d, 2, axis=dim)
+        else:  # (no split in the standard: two slices)
+            h = d.shape[dim] // 2
+            lead = (slice(None),) * (dim % d.ndim)
+            a, b = d[lead + (slice(0, h), ...)], d[lead + (slice(h, 2 * h), ...)]
         ctx.save_for_backward(x)
         ctx.dim = dim
         with np.errstate(over="ignore"):
-            return wrap((a / (1 + np.exp(-b))).astype(d.dtype, copy=False))
+            return wrap(_same(a / (1 + xp.exp(-b)), d))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

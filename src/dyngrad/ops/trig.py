@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _backend as B
 from ..tensor import Tensor
 from ._bases import Elementwise
 from ._docs import inplace_doc, unary_doc
@@ -25,9 +26,11 @@ __all__ = [
 TENSOR_METHODS = set(__all__)
 
 
-def _unary(fn: Any, x: Tensor) -> Tensor:
+def _unary(name: str, x: Tensor) -> Tensor:
+    """The standard's function ``name`` (NumPy 2 has the same names) on ``x`` as floats."""
+    d = float_data(x)
     with np.errstate(all="ignore"):
-        return wrap(fn(float_data(x)))
+        return wrap(getattr(np if type(d) is np.ndarray else B.array_module(d), name)(d))
 
 
 class Tan(Elementwise):
@@ -35,7 +38,7 @@ class Tan(Elementwise):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        out = _unary(np.tan, x)
+        out = _unary("tan", x)
         ctx.save_for_backward(out)
         return out
 
@@ -51,7 +54,7 @@ class Asin(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return _unary(np.arcsin, x)
+        return _unary("asin", x)
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -65,7 +68,7 @@ class Acos(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return _unary(np.arccos, x)
+        return _unary("acos", x)
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -79,7 +82,7 @@ class Atan(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return _unary(np.arctan, x)
+        return _unary("atan", x)
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -93,7 +96,7 @@ class Sinh(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return _unary(np.sinh, x)
+        return _unary("sinh", x)
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -107,7 +110,7 @@ class Cosh(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return _unary(np.cosh, x)
+        return _unary("cosh", x)
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -121,7 +124,7 @@ class Asinh(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return _unary(np.arcsinh, x)
+        return _unary("asinh", x)
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -135,7 +138,7 @@ class Acosh(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return _unary(np.arccosh, x)
+        return _unary("acosh", x)
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -149,7 +152,7 @@ class Atanh(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
-        return _unary(np.arctanh, x)
+        return _unary("atanh", x)
 
     @staticmethod
     def derivative(ctx: Any) -> Any:

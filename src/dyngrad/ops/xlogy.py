@@ -12,6 +12,7 @@ likewise for ``xlog1py`` with ``log1p(y)``, ``y <= -1`` and ``y + 1``;
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -26,11 +27,17 @@ __all__ = ["xlogy", "xlogy_"]
 TENSOR_METHODS = set(__all__)
 
 
-def _x_log(a: Tensor, b: Tensor, log: Any) -> Tensor:
+def _x_log(a: Tensor, b: Tensor, log: str) -> Tensor:
     rt = float_dtype(B.result_type(a, b))
-    x, y = np.broadcast_arrays(_cast(a._data, rt), _cast(b._data, rt))
+    x, y = _cast(a._data, rt), _cast(b._data, rt)
+    xp = B.array_module(x, y)
+    if xp is not np:  # (the mask and the product broadcast x and y)
+        with np.errstate(all="ignore"):
+            out = x * getattr(xp, log)(y)
+        return wrap(xp.where((x == 0) & ~xp.isnan(y), 0.0, out))
+    x, y = np.broadcast_arrays(x, y)
     with np.errstate(all="ignore"):
-        out = x * log(y)
+        out = x * getattr(np, log)(y)
     return wrap(np.where((x == 0) & ~np.isnan(y), np.zeros((), rt), out).astype(rt, copy=False))
 
 
@@ -41,7 +48,7 @@ class Xlogy(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
         ctx.save_for_backward(x, y)
-        return _x_log(x, y, np.log)
+        return _x_log(x, y, "log")
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -61,7 +68,7 @@ class SpecialXlog1py(Elementwise):
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
         ctx.save_for_backward(x, y)
-        return _x_log(x, y, np.log1p)
+        return _x_log(x, y, "log1p")
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
@@ -79,9 +86,10 @@ class SpecialEntr(Elementwise):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
         d = float_data(x)
+        xp = np if type(d) is np.ndarray else B.array_module(d)
         with np.errstate(all="ignore"):
-            out = np.where(d > 0, -d * np.log(d), np.where(d == 0, 0.0, np.where(d < 0, -np.inf, d)))
-        return wrap(B.asarray_any(out).astype(d.dtype, copy=False))
+            out = xp.where(d > 0, -d * xp.log(d), xp.where(d == 0, 0.0, xp.where(d < 0, -math.inf, d)))
+        return wrap(B.astype(B.asarray_any(out), B.np_dtype_of(d), copy=False))
 
     @staticmethod
     def derivative(ctx: Any) -> Any:
