@@ -14,8 +14,9 @@ import numpy as np
 
 from .. import _backend as B
 from .. import ops as _ops
-from ..autograd.function import Function
+from ..autograd.function import Function, set_array_backward
 from ..creation import Generator
+from ..ops import _array_backward
 from ..ops import activation as _activation
 from ..ops import fused as _fused
 from ..ops import random as _random
@@ -166,6 +167,9 @@ class Linear(Function):
         if b is not None:
             y = y + (b if db is None else pad_to(front(b, db), len(lead) + (logical_ndim(w, dw) == 2)))
         return y, 0
+
+
+set_array_backward(Linear, _array_backward.linear)  # first-order backward on ndarrays (engine invariant 6)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
