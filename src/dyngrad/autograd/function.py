@@ -583,7 +583,10 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
                 fast_edges.append((fn, nr))
                 d = a._data
                 om = fn._output_meta
-                m = om[nr] if nr < len(om) else None
+                try:
+                    m = om[nr]
+                except IndexError:  # (a node without output metadata)
+                    m = None
                 if m is None or m[1] is not d.dtype or m[0] != d.shape:
                     m = (d.shape, d.dtype)
                 elif shared is None and len(om) == 1:
