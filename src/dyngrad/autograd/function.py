@@ -617,10 +617,10 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
             ctx._output_meta = ((sh, dt),)
         to_save = ctx._to_save
         if to_save:
-            saved = []
+            kept = []
             for t in to_save:
-                saved.append(None if t is None else SavedTensor(t, t is o, 0))
-            ctx._saved = tuple(saved)
+                kept.append(None if t is None else SavedTensor(t, t is o, 0))
+            ctx._saved = tuple(kept)
             ctx._to_save = ()
         return o
     edges = []

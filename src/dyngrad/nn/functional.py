@@ -16,11 +16,10 @@ from .. import _backend as B
 from .. import ops as _ops
 from ..autograd.function import Function, set_array_backward
 from ..creation import Generator
-from ..ops import _array_backward
+from ..ops import _array_backward, relu, relu_, sigmoid, tanh
 from ..ops import activation as _activation
 from ..ops import fused as _fused
 from ..ops import random as _random
-from ..ops import relu, relu_, sigmoid, tanh
 from ..ops._util import binary_operands, norm_dim, wrap
 from ..ops.activation import *  # noqa: F403
 from ..ops.fused import log_softmax, softmax
