@@ -96,6 +96,21 @@ def torch_setup(ps: list[np.ndarray]):  # noqa: ANN201
     return step, torch
 
 
+def settle_allocator() -> None:
+    """Allocate and free one 16 MiB array, so that glibc's malloc serves the step's
+    0.5-1.6 MiB arrays from its heap and stops returning it to the kernel after each step.
+
+    glibc raises its mmap threshold (and its trim threshold, to twice that) to the size of
+    the largest block it has freed that was mmap()ed. Without this, whether the numbers are
+    fair depends on what else the process did: importing PyTorch raises the thresholds as a
+    side effect, and without it the hand-written NumPy step page-faults ~900 times
+    per step (~3.5 MiB of fresh pages) against dyngrad's ~750 -- that, not a faster
+    dyngrad, was the 0.97x "without torch" (RESULTS.md, perf11). Every contender runs
+    after this, in the same process, so the comparison stays even."""
+    big = np.ones(2 << 20)
+    del big
+
+
 def bench(fns: dict[str, Callable[[], float]], steps: int, warmup: int,
           clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
     """Median ms/step of each function, timed round-robin (one step of each per round) so
@@ -121,6 +136,8 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--threads", type=int, default=0,
                     help="BLAS/torch threads for all three (0: library defaults); needs threadpoolctl for NumPy")
+    ap.add_argument("--no-settle", action="store_true",
+                    help="skip settle_allocator() (see it: the ratio then depends on whether torch is imported)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="cpu: process CPU time (steadier on a shared machine; single-threaded runs only)")
     a = ap.parse_args()
@@ -134,6 +151,8 @@ def main() -> None:
             torch.set_num_threads(a.threads)
         except ImportError:
             pass
+    if not a.no_settle:
+        settle_allocator()
     rng = np.random.default_rng(1)
     x = rng.standard_normal((BATCH, 784)).astype(np.float32)
     y = rng.integers(0, 10, BATCH)

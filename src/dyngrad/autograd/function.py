@@ -526,15 +526,18 @@ def _check_nested(cls: type, seq: Any) -> None:
                 stack.append(item)
 
 
-def _record_one(cls: type, ctx: Any, o: Any) -> Any:
-    """``_record`` for the common case: a built-in op with one fresh floating output."""
+def _record_one(cls: type, ctx: Any, o: Any, shared: tuple | None = None) -> Any:
+    """``_record`` for the common case: a built-in op with one fresh floating output.
+    ``shared``: a producer's ``_output_meta`` (one ``(shape, dtype)``), reused as this node's
+    when the output has that shape and dtype (no new metadata tuples per op)."""
     if not isinstance(o, Tensor):
         ctx._output_meta = (None,)
         return o
     d = o._data
     if o.grad_fn is not None:
         o = o.detach()
-    if (d.dtype.kind if type(d) is np.ndarray else B.kind(d)) != "f":
+    dt = d.dtype
+    if (dt.kind if type(d) is np.ndarray else B.kind(d)) != "f":
         raise RuntimeError(
             f"{cls.__name__}.forward returned a {o.dtype.name} tensor; only floating point "
             "outputs can require grad. Mark it with ctx.mark_non_differentiable()."
@@ -542,10 +545,17 @@ def _record_one(cls: type, ctx: Any, o: Any) -> Any:
     o.grad_fn = ctx
     o._output_nr = 0
     o._requires_grad = True
-    ctx._output_meta = ((d.shape, d.dtype),)
+    sh = d.shape
+    if shared is not None and shared[0][1] is dt and shared[0][0] == sh:
+        ctx._output_meta = shared
+    else:
+        ctx._output_meta = ((sh, dt),)
     to_save = ctx._to_save
     if to_save:
-        ctx._saved = tuple([None if t is None else SavedTensor(t, t is o, 0) for t in to_save])
+        saved = []
+        for t in to_save:
+            saved.append(None if t is None else SavedTensor(t, t is o, 0))
+        ctx._saved = tuple(saved)
         ctx._to_save = ()
     return o
 
@@ -561,20 +571,61 @@ def _record(cls: type[Function], ctx: Any, args: tuple, outs: tuple, is_tuple: b
         # the common case, built-in ops: one fresh output (see _record_one)
         fast_edges = []
         imeta: list[tuple[Any, Any] | None] = []
+        # (shape, dtype) of an input: the producer's own record of it (its _output_meta entry,
+        # an immutable tuple) when the input still has that shape and dtype, so a chain of ops
+        # shares one metadata tuple instead of making two (and a shape tuple) per op
+        shared = None
         for a, needed in zip(args, ctx.needs_input_grad):
             if needed:
                 fn = a.grad_fn
-                fast_edges.append((fn, a._output_nr) if fn is not None else (a._accumulator(), 0))
+                if fn is None:
+                    fn = a._accumulator()
+                    nr = 0
+                else:
+                    nr = a._output_nr
+                fast_edges.append((fn, nr))
                 d = a._data
-                imeta.append((d.shape, d.dtype))
+                om = fn._output_meta
+                try:
+                    m = om[nr]
+                except IndexError:  # (a node without output metadata)
+                    m = None
+                if m is None or m[1] is not d.dtype or m[0] != d.shape:
+                    m = (d.shape, d.dtype)
+                elif shared is None and len(om) == 1:
+                    shared = om
+                imeta.append(m)
             else:
                 # (the shape and dtype of an input without an edge are never read: engine._validate
                 # drops its gradient before; a shared marker, not one more GC-tracked tuple per op)
                 fast_edges.append(_NO_EDGE)
                 imeta.append(_NO_GRAD_META if isinstance(a, Tensor) else None)
         ctx.next_functions = tuple(fast_edges)
-        ctx._input_meta = tuple(imeta)
-        return _record_one(cls, ctx, outs[0])
+        ctx._input_meta = shared if shared is not None and len(imeta) == 1 else tuple(imeta)
+        o = outs[0]
+        if type(o) is not Tensor or o.grad_fn is not None:
+            return _record_one(cls, ctx, o, shared)
+        # _record_one's body, inline for a fresh plain Tensor (one Python call less per op)
+        d = o._data
+        dt = d.dtype
+        if (dt.kind if type(d) is np.ndarray else B.kind(d)) != "f":
+            return _record_one(cls, ctx, o, shared)  # (raises)
+        o.grad_fn = ctx
+        o._output_nr = 0
+        o._requires_grad = True
+        sh = d.shape
+        if shared is not None and shared[0][1] is dt and shared[0][0] == sh:
+            ctx._output_meta = shared
+        else:
+            ctx._output_meta = ((sh, dt),)
+        to_save = ctx._to_save
+        if to_save:
+            kept = []
+            for t in to_save:
+                kept.append(None if t is None else SavedTensor(t, t is o, 0))
+            ctx._saved = tuple(kept)
+            ctx._to_save = ()
+        return o
     edges = []
     meta: list[tuple[Any, Any] | None] = []
     for a, needed in zip(args, ctx.needs_input_grad):
